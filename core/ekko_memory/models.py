@@ -1,0 +1,520 @@
+"""Pydantic types of the design document.
+
+JSON uses camelCase names (``sessionId``, ``valueJson``) exactly as the design doc;
+Python attributes are snake_case. Every text field is cleaned of lone surrogates
+(which cannot be stored as UTF-8) and bounded in size, so bad input fails here,
+before anything touches the database.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+
+from ekko_memory.timeutil import to_utc
+
+Scope = Literal["session", "workspace", "user", "global"]
+NodeType = Literal[
+    "preference", "fact", "decision", "task", "recipe", "skill", "constraint", "correction"
+]
+NodeStatus = Literal["active", "superseded", "expired", "deleted"]
+Role = Literal["system", "user", "assistant", "tool"]
+# Where a node came from: conflict resolution ranks explicit user statements over inference.
+Origin = Literal["user_explicit", "user_edit", "inferred", "imported", "seed"]
+OmitReason = Literal["expired", "superseded", "low_confidence", "conflict_lost", "over_limit"]
+StoreStatus = Literal["ok", "disabled", "degraded"]
+
+SCOPES: tuple[Scope, ...] = ("session", "workspace", "user", "global")
+NODE_TYPES: tuple[NodeType, ...] = (
+    "preference",
+    "fact",
+    "decision",
+    "task",
+    "recipe",
+    "skill",
+    "constraint",
+    "correction",
+)
+NODE_STATUSES: tuple[NodeStatus, ...] = ("active", "superseded", "expired", "deleted")
+
+MAX_MESSAGE_CHARS = 8 * 1024 * 1024
+MAX_TITLE_CHARS = 200
+MAX_CONTENT_CHARS = 32 * 1024
+MAX_SUMMARY_CHARS = 64 * 1024
+MAX_LIST_ITEMS = 64
+MAX_LIST_ITEM_CHARS = 200
+MAX_VALUE_JSON_BYTES = 16 * 1024
+MAX_METADATA_JSON_BYTES = 256 * 1024
+MAX_CATEGORY_DEPTH = 8
+KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """Replace lone surrogates (unstorable as UTF-8) with U+FFFD; keep everything else."""
+    return _SURROGATES.sub("\ufffd", value)
+
+
+def clean_json_value(value: Any, *, depth: int = 0) -> Any:
+    """Clean strings inside a JSON value and reject what JSON cannot hold (NaN, sets, objects)."""
+    if depth > 32:
+        raise ValueError("value is nested too deeply (over 32 levels)")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("value holds NaN or infinity, which JSON cannot represent")
+        return value
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list | tuple):
+        return [clean_json_value(v, depth=depth + 1) for v in value]
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ValueError("object keys must be strings")
+            out[clean_text(k)] = clean_json_value(v, depth=depth + 1)
+        return out
+    raise ValueError(f"a {type(value).__name__} is not a JSON value")
+
+
+def _bounded_text(limit: int, *, allow_empty: bool = True) -> Any:
+    def check(value: str) -> str:
+        value = clean_text(value)
+        if not allow_empty and not value.strip():
+            raise ValueError("must not be empty")
+        if len(value) > limit:
+            raise ValueError(f"is {len(value)} characters long; the limit is {limit}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _string_list(value: list[str]) -> list[str]:
+    if len(value) > MAX_LIST_ITEMS:
+        raise ValueError(f"has {len(value)} items; the limit is {MAX_LIST_ITEMS}")
+    out: list[str] = []
+    for item in value:
+        item = clean_text(item).strip()
+        if len(item) > MAX_LIST_ITEM_CHARS:
+            raise ValueError(f"an item is longer than {MAX_LIST_ITEM_CHARS} characters")
+        if item and item not in out:
+            out.append(item)
+    return out
+
+
+def _category_path(value: list[str]) -> list[str]:
+    if not value:
+        raise ValueError("needs at least one segment, e.g. ['生活技能']")
+    if len(value) > MAX_CATEGORY_DEPTH:
+        raise ValueError(f"is deeper than {MAX_CATEGORY_DEPTH} levels")
+    out = []
+    for seg in value:
+        seg = clean_text(seg).strip()
+        if not seg:
+            raise ValueError("has an empty segment")
+        if "/" in seg:
+            raise ValueError(f"segment {seg!r} contains '/', which separates segments")
+        if len(seg) > 64:
+            raise ValueError("has a segment longer than 64 characters")
+        out.append(seg)
+    return out
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+Title = Annotated[str, _bounded_text(MAX_TITLE_CHARS, allow_empty=False)]
+Content = Annotated[str, _bounded_text(MAX_CONTENT_CHARS)]
+StringList = Annotated[list[str], AfterValidator(_string_list)]
+CategoryPath = Annotated[list[str], AfterValidator(_category_path)]
+UtcDatetime = Annotated[datetime, AfterValidator(to_utc)]
+OptUtcDatetime = Annotated[datetime | None, AfterValidator(_utc)]
+Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+
+
+class CamelModel(BaseModel):
+    """Base for every API model: camelCase JSON, snake_case attributes, unknown fields rejected."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        validate_assignment=False,
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        """The design doc's JSON shape: camelCase keys, ISO timestamps, absent optionals left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _check_json_size(value: Any, limit: int, what: str) -> Any:
+    value = clean_json_value(value)
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    if size > limit:
+        raise ValueError(f"{what} is {size} bytes as JSON; the limit is {limit}")
+    return value
+
+
+class MemoryMessage(CamelModel):
+    """One raw log entry: append-only, never rewritten."""
+
+    id: str
+    session_id: Annotated[str, _bounded_text(200, allow_empty=False)]
+    parent_id: str | None = None
+    role: Role
+    content: Annotated[str, _bounded_text(MAX_MESSAGE_CHARS)]
+    metadata: dict[str, Any] | None = None
+    created_at: UtcDatetime
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        return _check_json_size(value, MAX_METADATA_JSON_BYTES, "metadata")  # type: ignore[no-any-return]
+
+
+class MemorySummary(CamelModel):
+    """One link of a session's summary chain (``parentSummaryId`` points to the previous)."""
+
+    id: str
+    session_id: Annotated[str, _bounded_text(200, allow_empty=False)]
+    parent_summary_id: str | None = None
+    from_message_id: str
+    to_message_id: str
+    summary: Annotated[str, _bounded_text(MAX_SUMMARY_CHARS)]
+    current_goal: Annotated[str, _bounded_text(MAX_CONTENT_CHARS)] | None = None
+    constraints: StringList = Field(default_factory=list)
+    preferences: StringList = Field(default_factory=list)
+    decisions: StringList = Field(default_factory=list)
+    completed_work: StringList = Field(default_factory=list)
+    pending_work: StringList = Field(default_factory=list)
+    known_issues: StringList = Field(default_factory=list)
+    # Set when a message it was built from has been deleted; the next summary replaces it.
+    stale: bool = False
+    created_at: UtcDatetime
+
+
+class MemoryNode(CamelModel):
+    """A structured memory: one version in a supersede chain."""
+
+    id: str
+    parent_id: str | None = None
+    supersedes_id: str | None = None
+    session_id: str | None = None
+    workspace_id: str | None = None
+    user_id: str | None = None
+    scope: Scope
+    domain: Annotated[str, _bounded_text(64, allow_empty=False)]
+    category_path: CategoryPath
+    type: NodeType
+    key: str | None = None
+    value_json: Any = None
+    title: Title
+    content: Content = ""
+    status: NodeStatus = "active"
+    confidence: Unit
+    importance: Unit
+    tags: StringList = Field(default_factory=list)
+    entities: StringList = Field(default_factory=list)
+    source_message_ids: StringList = Field(default_factory=list)
+    origin: Origin = "inferred"
+    created_at: UtcDatetime
+    updated_at: UtcDatetime
+    expires_at: OptUtcDatetime = None
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, value: str | None) -> str | None:
+        if value is not None and not KEY_PATTERN.match(value):
+            raise ValueError("must be snake_case ascii, e.g. 'avoid_ingredient'")
+        return value
+
+    @field_validator("value_json")
+    @classmethod
+    def _value(cls, value: Any) -> Any:
+        return _check_json_size(value, MAX_VALUE_JSON_BYTES, "valueJson")
+
+    @property
+    def category_path_text(self) -> str:
+        """The category path joined with '/', as stored for prefix queries."""
+        return "/".join(self.category_path)
+
+    def is_expired(self, now: datetime) -> bool:
+        """True when the node's status is expired or its expiry time has passed."""
+        return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
+
+
+class MemoryNodeDraft(CamelModel):
+    """``Partial<MemoryNode>``: what an agent or extractor proposes; the service fills the rest."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    scope: Scope | None = None
+    domain: Annotated[str, _bounded_text(64, allow_empty=False)] | None = None
+    category_path: CategoryPath | None = None
+    type: NodeType | None = None
+    key: Annotated[str, _bounded_text(64, allow_empty=False)] | None = None
+    value_json: Any = None
+    title: Title | None = None
+    content: Content | None = None
+    status: NodeStatus | None = None
+    confidence: Unit | None = None
+    importance: Unit | None = None
+    tags: StringList | None = None
+    entities: StringList | None = None
+    source_message_ids: StringList | None = None
+    session_id: str | None = None
+    workspace_id: str | None = None
+    user_id: str | None = None
+    expires_at: OptUtcDatetime = None
+
+    @field_validator("value_json")
+    @classmethod
+    def _value(cls, value: Any) -> Any:
+        return _check_json_size(value, MAX_VALUE_JSON_BYTES, "valueJson")
+
+
+class MemoryQuery(CamelModel):
+    """A structured query; the runtime never writes SQL."""
+
+    user_id: str | None = None
+    workspace_id: str | None = None
+    session_id: str | None = None
+    scopes: list[Scope] | None = None
+    domain: str | None = None
+    category_path_prefix: list[str] | None = None
+    types: list[NodeType] | None = None
+    key: str | None = None
+    value_json: Any = None
+    tags: list[str] | None = None
+    entities: list[str] | None = None
+    query_text: Annotated[str, _bounded_text(2000)] | None = None
+    include_expired: bool = False
+    limit: Annotated[int, Field(ge=1, le=500)] = 20
+    # Below this confidence a node is omitted as low_confidence.
+    min_confidence: Unit = 0.3
+
+    @field_validator("value_json")
+    @classmethod
+    def _value(cls, value: Any) -> Any:
+        return _check_json_size(value, MAX_VALUE_JSON_BYTES, "valueJson")
+
+    @field_validator("category_path_prefix", "tags", "entities")
+    @classmethod
+    def _lists(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [clean_text(v) for v in value][:MAX_LIST_ITEMS]
+
+
+class OmittedNode(CamelModel):
+    """A node that matched but was left out, and why."""
+
+    node_id: str
+    reason: OmitReason
+
+
+class MemoryQueryResult(CamelModel):
+    """Filtered, ordered, conflict-resolved retrieval result."""
+
+    exact: list[MemoryNode] = Field(default_factory=list)
+    relevant: list[MemoryNode] = Field(default_factory=list)
+    omitted: list[OmittedNode] = Field(default_factory=list)
+
+
+class MemoryContextDiagnostics(CamelModel):
+    """How retrieval went: always present, so a degraded store is explained, not hidden."""
+
+    enabled: bool = True
+    store_status: StoreStatus = "ok"
+    warnings: list[str] = Field(default_factory=list)
+    retrieved_node_count: int = 0
+    omitted_node_count: int = 0
+
+
+class MemoryContext(CamelModel):
+    """What the agent gets before a model call; ``render()`` turns it into prompt text."""
+
+    latest_summary: MemorySummary | None = None
+    recent_messages: list[MemoryMessage] = Field(default_factory=list)
+    active_tasks: list[MemoryNode] = Field(default_factory=list)
+    relevant_nodes: list[MemoryNode] = Field(default_factory=list)
+    constraints: list[MemoryNode] = Field(default_factory=list)
+    preferences: list[MemoryNode] = Field(default_factory=list)
+    # Workspace decisions and facts (the design doc's default retrieval includes them).
+    facts: list[MemoryNode] = Field(default_factory=list)
+    used_memory_ids: list[str] = Field(default_factory=list)
+    omitted: list[OmittedNode] = Field(default_factory=list)
+    diagnostics: MemoryContextDiagnostics = Field(default_factory=MemoryContextDiagnostics)
+
+    _rendered_ids: list[str] | None = PrivateAttr(default=None)
+
+    def render(self, max_tokens: int = 800) -> str:
+        """Compact prompt text within ``max_tokens``; what does not fit is reported as over_limit."""
+        from ekko_memory.service.context_render import render_context
+
+        text, included, dropped = render_context(self, max_tokens)
+        self._rendered_ids = included
+        dropped_set = set(dropped)
+        self.omitted = [o for o in self.omitted if o.reason != "over_limit"] + [
+            OmittedNode(node_id=i, reason="over_limit") for i in dropped
+        ]
+        self.diagnostics.omitted_node_count = len(self.omitted)
+        if dropped_set:
+            self.diagnostics.warnings = [
+                w for w in self.diagnostics.warnings if not w.startswith("token budget")
+            ] + [f"token budget {max_tokens}: {len(dropped_set)} memories left out"]
+        return text
+
+    @property
+    def rendered_memory_ids(self) -> list[str]:
+        """Ids that reached the prompt in the last ``render()`` (all used ids if never rendered)."""
+        return list(self.used_memory_ids if self._rendered_ids is None else self._rendered_ids)
+
+
+ExtractionOperation = Literal["create", "update", "supersede", "expire", "ignore"]
+
+
+class ExtractedNodeOperation(CamelModel):
+    """One proposed change from an extractor."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    operation: ExtractionOperation
+    target_id: str | None = None
+    node: MemoryNodeDraft = Field(default_factory=MemoryNodeDraft)
+    reason: Annotated[str, _bounded_text(2000)] = ""
+
+
+class MemoryExtraction(CamelModel):
+    """An extractor's output: a summary patch and node operations, applied through governed writes."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    summary_patch: Annotated[str, _bounded_text(MAX_SUMMARY_CHARS)] | None = None
+    nodes: list[ExtractedNodeOperation] = Field(default_factory=list)
+
+
+ValueShape = Literal["string", "number", "boolean", "string[]", "object"]
+
+
+class MemorySchemaRule(CamelModel):
+    """Controlled schema for one domain/type: which keys exist and what their values look like."""
+
+    domain: str
+    category_path_prefix: list[str] | None = None
+    type: NodeType
+    allowed_keys: list[str]
+    value_shape: ValueShape
+    default_scope: Scope
+    requires_explicit_user_intent: bool
+    # Extensions beyond the design doc (all optional in the rule files):
+    # keys that hold one value at a time (a new value supersedes); others hold many.
+    single_value_keys: list[str] = Field(default_factory=list)
+    # Per-key value shape when a rule mixes shapes (flavor_profile is an object, avoid_ingredient a string).
+    key_shapes: dict[str, ValueShape] = Field(default_factory=dict)
+    # Synonyms mapped to the controlled key (disliked_ingredient -> avoid_ingredient).
+    key_aliases: dict[str, str] = Field(default_factory=dict)
+    # Keys that contradict each other for the same value (avoid vs preferred ingredient).
+    opposite_keys: dict[str, str] = Field(default_factory=dict)
+    # The category a key files under when the proposal names none.
+    key_categories: dict[str, list[str]] = Field(default_factory=dict)
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _keys(self) -> MemorySchemaRule:
+        for key in self.allowed_keys:
+            if not KEY_PATTERN.match(key):
+                raise ValueError(f"allowed key {key!r} is not snake_case")
+        return self
+
+
+AuditEventType = Literal[
+    "create",
+    "update",
+    "supersede",
+    "expire",
+    "delete",
+    "hard_delete",
+    "restore",
+    "pending",
+    "approve",
+    "reject",
+    "import",
+    "purge",
+    "revert",
+]
+
+
+class AuditEvent(CamelModel):
+    """One row of ``memory_audit_events``: who did what to which node, and why."""
+
+    id: str
+    event_type: AuditEventType
+    node_id: str | None = None
+    session_id: str | None = None
+    workspace_id: str | None = None
+    user_id: str | None = None
+    actor: str
+    reason: str
+    payload: dict[str, Any] | None = None
+    created_at: UtcDatetime
+
+
+PendingKind = Literal["write", "hard_delete", "forget_many", "scope_promotion"]
+PendingStatus = Literal["pending", "approved", "rejected", "expired"]
+PendingOperation = Literal["create", "update", "supersede", "expire", "delete"]
+
+
+class PendingItem(CamelModel):
+    """A write or delete that waits for the user's decision."""
+
+    id: str
+    kind: PendingKind
+    status: PendingStatus = "pending"
+    operation: PendingOperation
+    # The proposed node (a full MemoryNode JSON for writes), None for deletes.
+    node: dict[str, Any] | None = None
+    target_ids: list[str] = Field(default_factory=list)
+    current_head_id: str | None = None
+    # Machine-readable rule that sent it here (user_scope_without_intent, sensitive_data, ...).
+    rule: str
+    reason: str
+    requester: str
+    session_id: str | None = None
+    workspace_id: str | None = None
+    user_id: str | None = None
+    source_message_ids: list[str] = Field(default_factory=list)
+    created_at: UtcDatetime
+    decided_by: str | None = None
+    decided_at: OptUtcDatetime = None
+    decision_note: str | None = None
+    result_node_id: str | None = None
+    # Which store holds it ("workspace" or "user"); filled when read.
+    store: str | None = None
+
+
+class NodeUsage(CamelModel):
+    """Where a memory was used: how many replies, and the latest ones."""
+
+    node_id: str
+    count: int = 0
+    last_used_at: OptUtcDatetime = None
+    recent_message_ids: list[str] = Field(default_factory=list)

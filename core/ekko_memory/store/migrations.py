@@ -1,0 +1,103 @@
+"""Versioned schema migrations: a linear ladder run in one transaction after a backup.
+
+A failed step rolls back the whole transaction, so the file keeps its old schema,
+and the store opens disabled with a diagnostic instead of writing an unknown
+schema. A file from a newer release is refused the same way.
+
+When the shape of a table changes, add a step at the end; never edit a shipped
+step (step 1 creates the tables as ``tables.py`` declares them at version 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Engine, inspect, select
+from sqlalchemy.engine import Connection
+
+from ekko_memory.store import tables
+from ekko_memory.store.dialect import Dialect
+from ekko_memory.timeutil import to_db, utcnow
+
+MigrationStep = Callable[[Connection, Dialect], None]
+
+
+def _v1_tables(conn: Connection, dialect: Dialect) -> None:
+    tables.metadata.create_all(conn)
+
+
+def _v2_search_index(conn: Connection, dialect: Dialect) -> None:
+    dialect.create_search_index(conn)
+
+
+# (version, description, step) in order.
+MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
+    (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
+    (2, "full-text index over CJK bigram tokens", _v2_search_index),
+]
+
+
+class MigrationError(Exception):
+    """The schema could not be brought up to date; the file was left as it was."""
+
+
+class NewerSchemaError(MigrationError):
+    """The file was written by a newer release of Ekko Memory."""
+
+
+@dataclass(frozen=True)
+class MigrationReport:
+    """What ``migrate`` did."""
+
+    from_version: int
+    to_version: int
+    backup: Path | None
+
+
+def latest_version() -> int:
+    """The schema version this release writes."""
+    return MIGRATIONS[-1][0]
+
+
+def current_version(conn: Connection) -> int:
+    """The highest applied version (0 for an empty database)."""
+    if not inspect(conn).has_table("memory_schema_migrations"):
+        return 0
+    value = conn.execute(
+        select(tables.memory_schema_migrations.c.version)
+        .order_by(tables.memory_schema_migrations.c.version.desc())
+        .limit(1)
+    ).scalar()
+    return int(value or 0)
+
+
+def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
+    """Bring the schema to ``latest_version()``; raise MigrationError and change nothing on failure."""
+    latest = latest_version()
+    with engine.connect() as conn:
+        found = current_version(conn)
+    if found > latest:
+        raise NewerSchemaError(
+            f"the database uses schema version {found}, newer than this release's {latest}; "
+            "upgrade Ekko Memory to open it"
+        )
+    if found == latest:
+        return MigrationReport(found, found, None)
+    backup = dialect.backup(found) if found > 0 else None
+    try:
+        with engine.connect().execution_options(**dialect.exclusive_options) as conn, conn.begin():
+            found = current_version(conn)  # another process may have migrated meanwhile
+            for version, _description, step in MIGRATIONS:
+                if version <= found:
+                    continue
+                step(conn, dialect)
+                conn.execute(
+                    tables.memory_schema_migrations.insert().values(
+                        version=version, applied_at=to_db(utcnow())
+                    )
+                )
+    except Exception as exc:  # any failure: the transaction rolled back
+        raise MigrationError(f"migration from schema version {found} failed: {exc}") from exc
+    return MigrationReport(found, latest, backup)

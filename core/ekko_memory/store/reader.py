@@ -1,0 +1,430 @@
+"""Read operations over one connection (one consistent snapshot per transaction)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, literal_column, select, text
+from sqlalchemy.engine import Connection
+
+from ekko_memory.models import (
+    AuditEvent,
+    MemoryMessage,
+    MemoryNode,
+    MemorySummary,
+    NodeUsage,
+    PendingItem,
+)
+from ekko_memory.store import tables as t
+from ekko_memory.store.dialect import Dialect
+from ekko_memory.store.filters import NodeFilter, NodeOrder, node_clauses, order_by
+from ekko_memory.store.rows import row_to_message, row_to_node, row_to_summary
+from ekko_memory.timeutil import from_db, from_db_required, to_db
+
+n = t.memory_nodes
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A node found by full-text search and its rank (lower is better)."""
+
+    node: MemoryNode
+    rank: float
+
+
+@dataclass(frozen=True)
+class CategoryCount:
+    """How many nodes are filed exactly at one category path."""
+
+    domain: str
+    category_path: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One session's log at a glance."""
+
+    session_id: str
+    message_count: int
+    first_at: datetime | None
+    last_at: datetime | None
+
+
+def row_to_audit(row: Any) -> AuditEvent:
+    """An audit event from its row."""
+    return AuditEvent.model_construct(
+        id=row["id"],
+        event_type=row["event_type"],
+        node_id=row["node_id"],
+        session_id=row["session_id"],
+        workspace_id=row["workspace_id"],
+        user_id=row["user_id"],
+        actor=row["actor"],
+        reason=row["reason"],
+        payload=None if row["payload_json"] is None else json.loads(row["payload_json"]),
+        created_at=from_db_required(row["created_at"]),
+    )
+
+
+def row_to_pending(row: Any) -> PendingItem:
+    """A pending item from its row."""
+    return PendingItem.model_construct(
+        id=row["id"],
+        kind=row["kind"],
+        status=row["status"],
+        operation=row["operation"],
+        node=None if row["node_json"] is None else json.loads(row["node_json"]),
+        target_ids=json.loads(row["target_ids_json"]),
+        current_head_id=row["current_head_id"],
+        rule=row["rule"],
+        reason=row["reason"],
+        requester=row["requester"],
+        session_id=row["session_id"],
+        workspace_id=row["workspace_id"],
+        user_id=row["user_id"],
+        source_message_ids=json.loads(row["source_message_ids_json"]),
+        created_at=from_db_required(row["created_at"]),
+        decided_by=row["decided_by"],
+        decided_at=from_db(row["decided_at"]),
+        decision_note=row["decision_note"],
+        result_node_id=row["result_node_id"],
+        store=None,
+    )
+
+
+class StoreReader:
+    """Queries bound to one connection; create through ``SqlStore.read()``."""
+
+    def __init__(self, conn: Connection, dialect: Dialect) -> None:
+        self.conn = conn
+        self.dialect = dialect
+
+    # --- messages -------------------------------------------------------------------
+
+    def list_recent_messages(self, session_id: str, limit: int) -> list[MemoryMessage]:
+        """The session's last ``limit`` messages, oldest first."""
+        m = t.memory_messages
+        rows = self.conn.execute(
+            select(m)
+            .where(m.c.session_id == session_id)
+            .order_by(m.c.created_at.desc(), m.c.id.desc())
+            .limit(limit)
+        ).mappings()
+        return [row_to_message(r) for r in reversed(list(rows))]
+
+    def list_messages(
+        self,
+        session_id: str,
+        *,
+        after: datetime | None = None,
+        limit: int = 1000,
+        offset: int = 0,
+    ) -> list[MemoryMessage]:
+        """The session's messages in order, optionally only those after a moment."""
+        m = t.memory_messages
+        q = select(m).where(m.c.session_id == session_id)
+        if after is not None:
+            q = q.where(m.c.created_at > to_db(after))
+        q = q.order_by(m.c.created_at, m.c.id).limit(limit).offset(offset)
+        return [row_to_message(r) for r in self.conn.execute(q).mappings()]
+
+    def get_messages(self, ids: Sequence[str]) -> list[MemoryMessage]:
+        """Messages by id, in creation order; unknown ids are skipped."""
+        if not ids:
+            return []
+        m = t.memory_messages
+        rows = self.conn.execute(
+            select(m).where(m.c.id.in_(list(ids))).order_by(m.c.created_at, m.c.id)
+        ).mappings()
+        return [row_to_message(r) for r in rows]
+
+    def count_messages_after(self, session_id: str, after: datetime | None) -> int:
+        """How many messages the session has after a moment (all when ``after`` is None)."""
+        m = t.memory_messages
+        q = select(func.count()).select_from(m).where(m.c.session_id == session_id)
+        if after is not None:
+            q = q.where(m.c.created_at > to_db(after))
+        return int(self.conn.execute(q).scalar() or 0)
+
+    def list_sessions(self, limit: int = 500) -> list[SessionInfo]:
+        """Sessions with their message counts, most recently active first."""
+        m = t.memory_messages
+        rows = self.conn.execute(
+            select(
+                m.c.session_id,
+                func.count().label("n"),
+                func.min(m.c.created_at).label("first"),
+                func.max(m.c.created_at).label("last"),
+            )
+            .group_by(m.c.session_id)
+            .order_by(literal_column("last").desc())
+            .limit(limit)
+        ).all()
+        return [SessionInfo(r[0], int(r[1]), from_db(r[2]), from_db(r[3])) for r in rows]
+
+    # --- summaries ------------------------------------------------------------------
+
+    def get_latest_summary(self, session_id: str) -> MemorySummary | None:
+        """The newest summary of the session's chain."""
+        s = t.memory_summaries
+        row = (
+            self.conn.execute(
+                select(s)
+                .where(s.c.session_id == session_id)
+                .order_by(s.c.created_at.desc(), s.c.id.desc())
+                .limit(1)
+            )
+            .mappings()
+            .first()
+        )
+        return None if row is None else row_to_summary(row)
+
+    def list_summaries(self, session_id: str) -> list[MemorySummary]:
+        """The session's summary chain, oldest first."""
+        s = t.memory_summaries
+        rows = self.conn.execute(
+            select(s).where(s.c.session_id == session_id).order_by(s.c.created_at, s.c.id)
+        ).mappings()
+        return [row_to_summary(r) for r in rows]
+
+    # --- nodes ----------------------------------------------------------------------
+
+    def get_node(self, node_id: str) -> MemoryNode | None:
+        """One node by id, whatever its status."""
+        row = self.conn.execute(select(n).where(n.c.id == node_id)).mappings().first()
+        return None if row is None else row_to_node(row)
+
+    def get_nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
+        """Nodes by id (unknown ids skipped), in the order asked."""
+        if not ids:
+            return []
+        found = {
+            r["id"]: row_to_node(r)
+            for r in self.conn.execute(select(n).where(n.c.id.in_(list(ids)))).mappings()
+        }
+        return [found[i] for i in ids if i in found]
+
+    def find_nodes(
+        self,
+        f: NodeFilter,
+        *,
+        limit: int | None = 100,
+        offset: int = 0,
+        order: NodeOrder = "priority",
+    ) -> list[MemoryNode]:
+        """Nodes matching a filter, in the given order."""
+        q = select(n).where(*node_clauses(f)).order_by(*order_by(order))
+        if limit is not None:
+            q = q.limit(limit).offset(offset)
+        return [row_to_node(r) for r in self.conn.execute(q).mappings()]
+
+    def count_nodes(self, f: NodeFilter) -> int:
+        """How many nodes match a filter."""
+        q = select(func.count()).select_from(n).where(*node_clauses(f))
+        return int(self.conn.execute(q).scalar() or 0)
+
+    def search_nodes(
+        self, query: str, f: NodeFilter, *, limit: int = 20, prefix_last: bool = False
+    ) -> list[SearchHit]:
+        """Full-text search (Chinese included) within a filter, best first.
+
+        A query with no searchable word (only punctuation or emoji) falls back to a
+        plain substring scan of title and content.
+        """
+        # Rank inside the index first and join only the best matches; if the filter
+        # throws too many of them away, search again without the cap.
+        cap = max(limit * 5, 100)
+        hits = self._fts_search(query, f, limit, prefix_last, cap)
+        if hits is None:
+            return self._substring_search(query, f, limit)
+        if len(hits) < limit:
+            # Few matches (cheap to repeat) or a filter that discarded the best ones.
+            hits = self._fts_search(query, f, limit, prefix_last, None) or []
+        return hits
+
+    def _fts_search(
+        self, query: str, f: NodeFilter, limit: int, prefix_last: bool, cap: int | None
+    ) -> list[SearchHit] | None:
+        found = self.dialect.search_sql(query, prefix_last=prefix_last, cap=cap)
+        if found is None:
+            return None
+        sql, params = found
+        fts = text(sql).columns(literal_column("seq"), literal_column("rank")).subquery("fts")
+        q = (
+            select(n, fts.c.rank)
+            .join(fts, fts.c.seq == n.c.seq)
+            .where(*node_clauses(f))
+            .order_by(fts.c.rank, n.c.updated_at.desc())
+            .limit(limit)
+        )
+        rows = self.conn.execute(q, params).mappings()
+        return [SearchHit(row_to_node(r), float(r["rank"])) for r in rows]
+
+    def _substring_search(self, query: str, f: NodeFilter, limit: int) -> list[SearchHit]:
+        needle = query.strip()
+        if not needle:
+            return []
+        q = (
+            select(n)
+            .where(
+                *node_clauses(f),
+                (func.instr(n.c.title, needle) > 0) | (func.instr(n.c.content, needle) > 0),
+            )
+            .order_by(n.c.updated_at.desc())
+            .limit(limit)
+        )
+        return [SearchHit(row_to_node(r), 0.0) for r in self.conn.execute(q).mappings()]
+
+    def successor_of(self, node_id: str) -> MemoryNode | None:
+        """The node that supersedes ``node_id``, if any."""
+        row = (
+            self.conn.execute(
+                select(n).where(n.c.supersedes_id == node_id).order_by(n.c.created_at).limit(1)
+            )
+            .mappings()
+            .first()
+        )
+        return None if row is None else row_to_node(row)
+
+    def node_seqs(self, ids: Sequence[str]) -> dict[str, int]:
+        """The full-text handles of nodes."""
+        if not ids:
+            return {}
+        rows = self.conn.execute(select(n.c.id, n.c.seq).where(n.c.id.in_(list(ids)))).all()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def category_counts(self, f: NodeFilter) -> list[CategoryCount]:
+        """Node counts per exact category path (the tree sums them up)."""
+        rows = self.conn.execute(
+            select(n.c.domain, n.c.category_path_text, func.count())
+            .where(*node_clauses(f))
+            .group_by(n.c.domain, n.c.category_path_text)
+        ).all()
+        return [CategoryCount(r[0], tuple(r[1].split("/")), int(r[2])) for r in rows]
+
+    def node_status_counts(self) -> dict[str, int]:
+        """How many nodes have each status."""
+        rows = self.conn.execute(select(n.c.status, func.count()).group_by(n.c.status)).all()
+        return {r[0]: int(r[1]) for r in rows}
+
+    # --- audit ----------------------------------------------------------------------
+
+    def audit_for_node(self, node_id: str, limit: int = 500) -> list[AuditEvent]:
+        """A node's audit events, newest first."""
+        a = t.memory_audit_events
+        rows = self.conn.execute(
+            select(a)
+            .where(a.c.node_id == node_id)
+            .order_by(a.c.created_at.desc(), a.c.id.desc())
+            .limit(limit)
+        ).mappings()
+        return [row_to_audit(r) for r in rows]
+
+    def audit_since(self, since: datetime | None, limit: int = 1000) -> list[AuditEvent]:
+        """Audit events at or after a moment, oldest first (all when ``since`` is None)."""
+        a = t.memory_audit_events
+        q = select(a)
+        if since is not None:
+            q = q.where(a.c.created_at >= to_db(since))
+        rows = self.conn.execute(q.order_by(a.c.created_at, a.c.id).limit(limit)).mappings()
+        return [row_to_audit(r) for r in rows]
+
+    def count_audit(self) -> int:
+        """How many audit events the store holds."""
+        return int(
+            self.conn.execute(select(func.count()).select_from(t.memory_audit_events)).scalar() or 0
+        )
+
+    # --- pending --------------------------------------------------------------------
+
+    def list_pending(self, statuses: Sequence[str] | None = ("pending",)) -> list[PendingItem]:
+        """Pending items, oldest first."""
+        p = t.memory_pending
+        q = select(p)
+        if statuses is not None:
+            q = q.where(p.c.status.in_(list(statuses)))
+        rows = self.conn.execute(q.order_by(p.c.created_at, p.c.id)).mappings()
+        return [row_to_pending(r) for r in rows]
+
+    def get_pending(self, pending_id: str) -> PendingItem | None:
+        """One pending item by id."""
+        p = t.memory_pending
+        row = self.conn.execute(select(p).where(p.c.id == pending_id)).mappings().first()
+        return None if row is None else row_to_pending(row)
+
+    # --- usage ----------------------------------------------------------------------
+
+    def usage_for_node(self, node_id: str, recent: int = 10) -> NodeUsage:
+        """How often and when a node fed a reply."""
+        u = t.memory_usage
+        count, last = self.conn.execute(
+            select(func.count(), func.max(u.c.used_at)).where(u.c.node_id == node_id)
+        ).one()
+        ids = (
+            self.conn.execute(
+                select(u.c.message_id)
+                .where(u.c.node_id == node_id)
+                .order_by(u.c.used_at.desc())
+                .limit(recent)
+            )
+            .scalars()
+            .all()
+        )
+        return NodeUsage(
+            node_id=node_id,
+            count=int(count or 0),
+            last_used_at=from_db(last),
+            recent_message_ids=list(ids),
+        )
+
+    def usage_for_message(self, message_id: str) -> list[str]:
+        """Node ids that fed one reply."""
+        u = t.memory_usage
+        return list(
+            self.conn.execute(select(u.c.node_id).where(u.c.message_id == message_id)).scalars()
+        )
+
+    # --- retry queue ----------------------------------------------------------------
+
+    def due_jobs(self, now: datetime, limit: int = 20) -> list[dict[str, Any]]:
+        """Retry-queue jobs whose time has come."""
+        r = t.memory_retry_queue
+        rows = self.conn.execute(
+            select(r)
+            .where(r.c.next_attempt_at <= to_db(now))
+            .order_by(r.c.next_attempt_at)
+            .limit(limit)
+        ).mappings()
+        return [dict(row) for row in rows]
+
+    def count_jobs(self) -> int:
+        """How many jobs wait in the retry queue."""
+        return int(
+            self.conn.execute(select(func.count()).select_from(t.memory_retry_queue)).scalar() or 0
+        )
+
+    def data_version(self) -> int:
+        """Changes when another connection commits; cheap to poll."""
+        return self.dialect.data_version(self.conn)
+
+    def table_counts(self) -> dict[str, int]:
+        """Row counts of every table (for stats and purge reports)."""
+        out = {}
+        for table in (
+            t.memory_messages,
+            t.memory_summaries,
+            t.memory_nodes,
+            t.memory_audit_events,
+            t.memory_pending,
+            t.memory_usage,
+            t.memory_retry_queue,
+        ):
+            out[table.name] = int(
+                self.conn.execute(select(func.count()).select_from(table)).scalar() or 0
+            )
+        return out

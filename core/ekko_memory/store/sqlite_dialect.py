@@ -1,0 +1,186 @@
+"""Everything SQLite-specific: connection settings, transaction begin modes, FTS5.
+
+The rest of the store speaks portable SQLAlchemy Core; a PostgreSQL backend
+replaces this module, not the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import StaticPool
+
+from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
+from ekko_memory.timeutil import to_db, utcnow
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "rw") -> Engine:
+    """An engine for the file at ``path`` (``None``: a private in-memory database).
+
+    Every connection gets WAL, a busy timeout, foreign keys, synchronous=NORMAL and
+    secure_delete; transactions begin explicitly so writers take the lock up front
+    (``BEGIN IMMEDIATE``) instead of failing on a lock upgrade.
+    """
+    if path is None:
+        engine = create_engine(
+            "sqlite+pysqlite://",
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool,
+        )
+    else:
+        suffix = {"rw": "", "ro": "?mode=ro", "immutable": "?immutable=1"}[mode]
+        uri = "file:" + quote(path.as_posix()) + suffix
+
+        def connect() -> sqlite3.Connection:
+            return sqlite3.connect(
+                uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+
+        engine = create_engine("sqlite+pysqlite://", creator=connect)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+        # Autocommit at the driver level; we issue BEGIN ourselves (see _on_begin).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA secure_delete = ON")
+        cur.execute("PRAGMA temp_store = MEMORY")
+        cur.execute("PRAGMA cache_size = -16000")
+        if mode == "rw":
+            cur.execute("PRAGMA journal_mode = WAL")
+            cur.execute("PRAGMA synchronous = NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+class SqliteDialect:
+    """SQLite specifics used by the store: FTS5 over shadow tokens, WAL housekeeping."""
+
+    name = "sqlite"
+    keep_backups = 3
+    # Writers take the write lock at BEGIN, so two processes never deadlock on an upgrade.
+    write_options: ClassVar[dict[str, Any]] = {"sqlite_begin": "IMMEDIATE"}
+    exclusive_options: ClassVar[dict[str, Any]] = {"sqlite_begin": "EXCLUSIVE"}
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def backup(self, version: int) -> Path | None:
+        """A consistent copy (SQLite's online backup) in ``backups/`` beside the file, user-only."""
+        if self.path is None:
+            return None
+        folder = self.path.parent / "backups"
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = (to_db(utcnow()) or "").replace(":", "").replace(".", "")
+        target = folder / f"{self.path.stem}-v{version}-{stamp}.db"
+        src = sqlite3.connect(f"file:{quote(self.path.as_posix())}?mode=ro", uri=True)
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        target.chmod(0o600)
+        for stale in sorted(folder.glob(f"{self.path.stem}-v*.db"))[: -self.keep_backups]:
+            stale.unlink(missing_ok=True)
+        return target
+
+    def create_search_index(self, conn: Connection) -> None:
+        """Create the FTS5 table over the shadow tokens (rowid = memory_nodes.seq)."""
+        conn.exec_driver_sql(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS memory_nodes_fts USING fts5("
+            "title, content, tags, entities, tokenize = 'unicode61 remove_diacritics 2')"
+        )
+        # Merge 8 segments at a time instead of 4: a third less work per small write
+        # transaction (0.31 -> 0.21 ms measured at 100k nodes), queries unaffected.
+        conn.exec_driver_sql(
+            "INSERT INTO memory_nodes_fts(memory_nodes_fts, rank) VALUES('automerge', 8)"
+        )
+
+    def index_node(
+        self,
+        conn: Connection,
+        seq: int,
+        title: str,
+        content: str,
+        tags: list[str],
+        entities: list[str],
+    ) -> None:
+        """Add or replace one node's row in the full-text index."""
+        conn.execute(text("DELETE FROM memory_nodes_fts WHERE rowid = :seq"), {"seq": seq})
+        conn.execute(
+            text(
+                "INSERT INTO memory_nodes_fts (rowid, title, content, tags, entities) "
+                "VALUES (:seq, :title, :content, :tags, :entities)"
+            ),
+            {
+                "seq": seq,
+                "title": index_tokens(title),
+                "content": index_tokens(content),
+                "tags": index_tokens(" ".join(tags)),
+                "entities": index_tokens(" ".join(entities)),
+            },
+        )
+
+    def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None:
+        """Remove nodes from the full-text index."""
+        for seq in seqs:
+            conn.execute(text("DELETE FROM memory_nodes_fts WHERE rowid = :seq"), {"seq": seq})
+
+    def compact_search_index(self, conn: Connection) -> None:
+        """Merge FTS segments so deleted entries are physically dropped (after a hard delete)."""
+        conn.exec_driver_sql("INSERT INTO memory_nodes_fts(memory_nodes_fts) VALUES('optimize')")
+
+    def search_sql(
+        self, query: str, *, prefix_last: bool = False, cap: int | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
+        """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
+
+        ``cap`` keeps only the best ``cap`` matches before the join with the node table,
+        which halves the cost of frequent words. None when the query has no terms.
+        """
+        terms = query_terms(query, prefix_last=prefix_last)
+        if not terms:
+            return None
+        # bm25 weights: title, content, tags, entities.
+        sql = (
+            "SELECT rowid AS seq, bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0) AS rank "
+            "FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
+        )
+        params: dict[str, Any] = {"fts_query": fts5_match_expression(terms)}
+        if cap is not None:
+            sql += " ORDER BY rank LIMIT :fts_cap"
+            params["fts_cap"] = cap
+        return sql, params
+
+    def checkpoint(self, conn: Connection) -> bool:
+        """Copy the WAL into the database and truncate it; False if readers kept it busy."""
+        row = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return bool(row is not None and row[0] == 0)
+
+    def vacuum(self, conn: Connection) -> None:
+        """Rebuild the file so freed pages leave it (outside any transaction)."""
+        conn.exec_driver_sql("VACUUM")
+
+    def analyze(self, conn: Connection) -> None:
+        """Refresh planner statistics; SQLite bounds the work itself."""
+        conn.exec_driver_sql("PRAGMA optimize")
+
+    def data_version(self, conn: Connection) -> int:
+        """A number that changes when another connection commits (cheap change detection)."""
+        return int(conn.exec_driver_sql("PRAGMA data_version").scalar() or 0)

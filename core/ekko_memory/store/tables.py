@@ -1,0 +1,179 @@
+"""SQLAlchemy Core tables: the design doc's five plus pending approvals and usage records.
+
+Portable column types only; anything SQLite-specific (FTS5, pragmas) lives in
+``store/sqlite_dialect.py``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+memory_messages = Table(
+    "memory_messages",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("session_id", Text, nullable=False),
+    Column("parent_id", Text),
+    Column("role", Text, nullable=False),
+    Column("content", Text, nullable=False),
+    Column("metadata_json", Text),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_messages_session_created", "session_id", "created_at"),
+)
+
+memory_summaries = Table(
+    "memory_summaries",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("session_id", Text, nullable=False),
+    Column("parent_summary_id", Text),
+    Column("from_message_id", Text, nullable=False),
+    Column("to_message_id", Text, nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("current_goal", Text),
+    Column("constraints_json", Text, nullable=False, server_default="[]"),
+    Column("preferences_json", Text, nullable=False, server_default="[]"),
+    Column("decisions_json", Text, nullable=False, server_default="[]"),
+    Column("completed_work_json", Text, nullable=False, server_default="[]"),
+    Column("pending_work_json", Text, nullable=False, server_default="[]"),
+    Column("known_issues_json", Text, nullable=False, server_default="[]"),
+    Column("stale", Integer, nullable=False, server_default="0"),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_summaries_session_created", "session_id", "created_at"),
+)
+
+memory_nodes = Table(
+    "memory_nodes",
+    metadata,
+    Column("id", Text, primary_key=True),
+    # A stable integer handle for the full-text index (rowids can change on VACUUM).
+    Column("seq", Integer, nullable=False, unique=True),
+    Column("parent_id", Text),
+    Column("supersedes_id", Text),
+    Column("session_id", Text),
+    Column("workspace_id", Text),
+    Column("user_id", Text),
+    Column("scope", Text, nullable=False),
+    Column("domain", Text, nullable=False),
+    Column("category_path_json", Text, nullable=False),
+    Column("category_path_text", Text, nullable=False),
+    Column("type", Text, nullable=False),
+    Column("key", Text),
+    Column("value_json", Text),
+    Column("title", Text, nullable=False),
+    Column("content", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("confidence", Float, nullable=False),
+    Column("importance", Float, nullable=False),
+    Column("tags_json", Text, nullable=False, server_default="[]"),
+    Column("entities_json", Text, nullable=False, server_default="[]"),
+    Column("source_message_ids_json", Text, nullable=False, server_default="[]"),
+    Column("origin", Text, nullable=False, server_default="inferred"),
+    Column("created_at", Text, nullable=False),
+    Column("updated_at", Text, nullable=False),
+    Column("expires_at", Text),
+    Index(
+        "idx_memory_nodes_lookup", "scope", "status", "domain", "type", "importance", "updated_at"
+    ),
+    Index("idx_memory_nodes_key", "scope", "status", "domain", "type", "key", "updated_at"),
+    Index("idx_memory_nodes_category", "category_path_text"),
+    Index("idx_memory_nodes_session", "session_id", "status", "updated_at"),
+    Index("idx_memory_nodes_workspace", "workspace_id", "status", "updated_at"),
+    Index("idx_memory_nodes_user", "user_id", "status", "updated_at"),
+    # Beyond the design doc: who supersedes a node (chain walk) and browsing by status.
+    Index("idx_memory_nodes_supersedes", "supersedes_id"),
+    Index("idx_memory_nodes_status_updated", "status", "updated_at"),
+    Index("idx_memory_nodes_status_category", "status", "category_path_text", "updated_at"),
+    # Queries that do not fix the scope (a domain's active nodes in priority order).
+    Index("idx_memory_nodes_domain", "status", "domain", "type", "importance", "updated_at"),
+)
+
+memory_audit_events = Table(
+    "memory_audit_events",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("event_type", Text, nullable=False),
+    Column("node_id", Text),
+    Column("session_id", Text),
+    Column("workspace_id", Text),
+    Column("user_id", Text),
+    Column("actor", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("payload_json", Text),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_audit_events_node", "node_id", "created_at"),
+    Index("idx_memory_audit_events_created", "created_at"),
+)
+
+memory_schema_migrations = Table(
+    "memory_schema_migrations",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("applied_at", Text, nullable=False),
+)
+
+memory_pending = Table(
+    "memory_pending",
+    metadata,
+    Column("id", Text, primary_key=True),
+    # write | hard_delete | forget_many | scope_promotion
+    Column("kind", Text, nullable=False),
+    # pending | approved | rejected | expired
+    Column("status", Text, nullable=False),
+    # The governed operation it would run (create/update/supersede/expire/delete).
+    Column("operation", Text, nullable=False),
+    Column("node_json", Text),
+    Column("target_ids_json", Text, nullable=False, server_default="[]"),
+    Column("current_head_id", Text),
+    Column("rule", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("requester", Text, nullable=False),
+    Column("session_id", Text),
+    Column("workspace_id", Text),
+    Column("user_id", Text),
+    Column("source_message_ids_json", Text, nullable=False, server_default="[]"),
+    Column("created_at", Text, nullable=False),
+    Column("decided_by", Text),
+    Column("decided_at", Text),
+    Column("decision_note", Text),
+    Column("result_node_id", Text),
+    Index("idx_memory_pending_status_created", "status", "created_at"),
+)
+
+memory_usage = Table(
+    "memory_usage",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("node_id", Text, nullable=False),
+    Column("message_id", Text, nullable=False),
+    Column("session_id", Text),
+    Column("workspace_id", Text),
+    Column("used_at", Text, nullable=False),
+    Index("idx_memory_usage_node", "node_id", "used_at"),
+    Index("idx_memory_usage_message", "message_id"),
+)
+
+# Jobs that failed (an LLM extraction that timed out, say) and wait to be retried.
+memory_retry_queue = Table(
+    "memory_retry_queue",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("session_id", Text),
+    Column("payload_json", Text, nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("last_error", Text),
+    Column("next_attempt_at", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_retry_queue_next", "next_attempt_at"),
+)

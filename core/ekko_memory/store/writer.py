@@ -1,0 +1,294 @@
+"""Write primitives over one transaction; every caller appends its audit event in the same one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+
+from ekko_memory.ids import new_id
+from ekko_memory.models import (
+    AuditEvent,
+    AuditEventType,
+    MemoryMessage,
+    MemoryNode,
+    MemorySummary,
+    PendingItem,
+)
+from ekko_memory.store import tables as t
+from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.rows import dumps, message_to_row, node_to_row, summary_to_row
+from ekko_memory.timeutil import to_db, utcnow
+
+n = t.memory_nodes
+
+REDACTED = "[redacted]"
+
+
+class StoreWriter(StoreReader):
+    """Reads and writes inside one write transaction; create through ``SqlStore.write()``."""
+
+    def insert_message(self, msg: MemoryMessage) -> None:
+        """Append one raw message (never updated afterwards)."""
+        self.conn.execute(t.memory_messages.insert().values(**message_to_row(msg)))
+
+    def insert_summary(self, summary: MemorySummary) -> None:
+        """Append one summary to its chain."""
+        self.conn.execute(t.memory_summaries.insert().values(**summary_to_row(summary)))
+
+    def mark_summaries_stale(self, ids: Sequence[str]) -> int:
+        """Flag summaries built on deleted messages; returns how many."""
+        if not ids:
+            return 0
+        s = t.memory_summaries
+        res = self.conn.execute(update(s).where(s.c.id.in_(list(ids))).values(stale=1))
+        return int(res.rowcount or 0)
+
+    def _next_seq(self) -> int:
+        return int(self.conn.execute(select(func.coalesce(func.max(n.c.seq), 0))).scalar() or 0) + 1
+
+    def insert_nodes(self, nodes: Sequence[MemoryNode]) -> None:
+        """Insert nodes and index them for full-text search."""
+        if not nodes:
+            return
+        seq = self._next_seq()
+        rows = []
+        for i, node in enumerate(nodes):
+            row = node_to_row(node)
+            row["seq"] = seq + i
+            rows.append(row)
+        self.conn.execute(n.insert(), rows)
+        for row, node in zip(rows, nodes, strict=True):
+            self.dialect.index_node(
+                self.conn, row["seq"], node.title, node.content, node.tags, node.entities
+            )
+
+    def replace_node(self, node: MemoryNode) -> None:
+        """Rewrite a node's row in place and reindex it (``upsert_node`` on an existing id)."""
+        row = node_to_row(node)
+        row.pop("id")
+        self.conn.execute(update(n).where(n.c.id == node.id).values(**row))
+        seq = self.node_seqs([node.id])[node.id]
+        self.dialect.index_node(self.conn, seq, node.title, node.content, node.tags, node.entities)
+
+    def set_node_status(
+        self, node_id: str, status: str, at: datetime, *, expires_at: datetime | None = None
+    ) -> bool:
+        """Change a node's status (and optionally its expiry); False if it does not exist."""
+        values: dict[str, Any] = {"status": status, "updated_at": to_db(at)}
+        if expires_at is not None:
+            values["expires_at"] = to_db(expires_at)
+        res = self.conn.execute(update(n).where(n.c.id == node_id).values(**values))
+        return bool(res.rowcount)
+
+    def hard_delete_nodes(self, ids: Sequence[str]) -> list[str]:
+        """Remove nodes, their index rows and usage rows, and scrub their audit and pending text.
+
+        Audit rows stay (who deleted what and when) but lose reasons and payloads, which
+        can quote the deleted text. Returns the ids actually removed.
+        """
+        seqs = self.node_seqs(ids)
+        if not seqs:
+            return []
+        found = list(seqs)
+        self.dialect.unindex_nodes(self.conn, list(seqs.values()))
+        self.conn.execute(delete(n).where(n.c.id.in_(found)))
+        self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.node_id.in_(found)))
+        a = t.memory_audit_events
+        self.conn.execute(
+            update(a).where(a.c.node_id.in_(found)).values(reason=REDACTED, payload_json=None)
+        )
+        p = t.memory_pending
+        self.conn.execute(
+            update(p)
+            .where(p.c.current_head_id.in_(found) | p.c.result_node_id.in_(found))
+            .values(node_json=None, reason=REDACTED)
+        )
+        # Later versions keep their link, but the old text is gone.
+        self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
+        return found
+
+    def add_audit(
+        self,
+        event_type: AuditEventType,
+        *,
+        actor: str,
+        reason: str,
+        node: MemoryNode | None = None,
+        node_id: str | None = None,
+        payload: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        user_id: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditEvent:
+        """Append an audit event (inside the caller's transaction)."""
+        event = AuditEvent.model_construct(
+            id=new_id("aud"),
+            event_type=event_type,
+            node_id=node.id if node is not None else node_id,
+            session_id=session_id
+            if session_id is not None
+            else (node.session_id if node else None),
+            workspace_id=workspace_id
+            if workspace_id is not None
+            else (node.workspace_id if node else None),
+            user_id=user_id if user_id is not None else (node.user_id if node else None),
+            actor=actor,
+            reason=reason,
+            payload=payload,
+            created_at=at or utcnow(),
+        )
+        self.conn.execute(
+            t.memory_audit_events.insert().values(
+                id=event.id,
+                event_type=event.event_type,
+                node_id=event.node_id,
+                session_id=event.session_id,
+                workspace_id=event.workspace_id,
+                user_id=event.user_id,
+                actor=event.actor,
+                reason=event.reason,
+                payload_json=None if payload is None else dumps(payload),
+                created_at=to_db(event.created_at),
+            )
+        )
+        return event
+
+    def insert_audit_events(self, events: Sequence[AuditEvent]) -> None:
+        """Insert audit events as they are (import keeps their ids)."""
+        if not events:
+            return
+        self.conn.execute(
+            t.memory_audit_events.insert(),
+            [
+                {
+                    "id": e.id,
+                    "event_type": e.event_type,
+                    "node_id": e.node_id,
+                    "session_id": e.session_id,
+                    "workspace_id": e.workspace_id,
+                    "user_id": e.user_id,
+                    "actor": e.actor,
+                    "reason": e.reason,
+                    "payload_json": None if e.payload is None else dumps(e.payload),
+                    "created_at": to_db(e.created_at),
+                }
+                for e in events
+            ],
+        )
+
+    def insert_pending(self, item: PendingItem) -> None:
+        """Store a pending item."""
+        self.conn.execute(
+            t.memory_pending.insert().values(
+                id=item.id,
+                kind=item.kind,
+                status=item.status,
+                operation=item.operation,
+                node_json=None if item.node is None else dumps(item.node),
+                target_ids_json=dumps(item.target_ids),
+                current_head_id=item.current_head_id,
+                rule=item.rule,
+                reason=item.reason,
+                requester=item.requester,
+                session_id=item.session_id,
+                workspace_id=item.workspace_id,
+                user_id=item.user_id,
+                source_message_ids_json=dumps(item.source_message_ids),
+                created_at=to_db(item.created_at),
+                decided_by=item.decided_by,
+                decided_at=to_db(item.decided_at),
+                decision_note=item.decision_note,
+                result_node_id=item.result_node_id,
+            )
+        )
+
+    def decide_pending(
+        self,
+        pending_id: str,
+        *,
+        status: str,
+        decided_by: str,
+        at: datetime,
+        note: str | None,
+        result_node_id: str | None,
+    ) -> bool:
+        """Record a decision; False if the item was no longer pending (decided elsewhere)."""
+        p = t.memory_pending
+        res = self.conn.execute(
+            update(p)
+            .where(p.c.id == pending_id, p.c.status == "pending")
+            .values(
+                status=status,
+                decided_by=decided_by,
+                decided_at=to_db(at),
+                decision_note=note,
+                result_node_id=result_node_id,
+            )
+        )
+        return bool(res.rowcount)
+
+    def record_usage(
+        self,
+        message_id: str,
+        node_ids: Sequence[str],
+        *,
+        session_id: str | None,
+        workspace_id: str | None,
+        at: datetime,
+    ) -> None:
+        """Remember which nodes fed one reply."""
+        if not node_ids:
+            return
+        self.conn.execute(
+            t.memory_usage.insert(),
+            [
+                {
+                    "id": new_id("use"),
+                    "node_id": node_id,
+                    "message_id": message_id,
+                    "session_id": session_id,
+                    "workspace_id": workspace_id,
+                    "used_at": to_db(at),
+                }
+                for node_id in dict.fromkeys(node_ids)
+            ],
+        )
+
+    def add_job(
+        self, kind: str, session_id: str | None, payload: dict[str, Any], at: datetime
+    ) -> str:
+        """Queue a job for retry; returns its id."""
+        job_id = new_id("job")
+        self.conn.execute(
+            t.memory_retry_queue.insert().values(
+                id=job_id,
+                kind=kind,
+                session_id=session_id,
+                payload_json=dumps(payload),
+                attempts=0,
+                last_error=None,
+                next_attempt_at=to_db(at),
+                created_at=to_db(at),
+            )
+        )
+        return job_id
+
+    def reschedule_job(self, job_id: str, *, error: str, next_at: datetime) -> None:
+        """Count a failed attempt and set the next one."""
+        r = t.memory_retry_queue
+        self.conn.execute(
+            update(r)
+            .where(r.c.id == job_id)
+            .values(
+                attempts=r.c.attempts + 1, last_error=error[:2000], next_attempt_at=to_db(next_at)
+            )
+        )
+
+    def remove_job(self, job_id: str) -> None:
+        """Drop a finished job."""
+        r = t.memory_retry_queue
+        self.conn.execute(delete(r).where(r.c.id == job_id))

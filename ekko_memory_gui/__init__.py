@@ -1,0 +1,1 @@
+"""Ekko Memory desktop app."""

@@ -1,0 +1,65 @@
+"""The core never imports Qt, qasync or the GUI (checked in a clean interpreter)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+FORBIDDEN = ("PySide6", "shiboken6", "qasync", "ekko_memory_gui")
+
+
+def test_core_imports_nothing_from_the_gui_side() -> None:
+    script = textwrap.dedent(
+        f"""
+        import importlib, pkgutil, sys
+        FORBIDDEN = {FORBIDDEN!r}
+
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in FORBIDDEN:
+                    raise ImportError("core imported " + name)
+                return None
+
+        sys.meta_path.insert(0, Block())
+        import ekko_memory
+        count = 0
+        for mod in pkgutil.walk_packages(ekko_memory.__path__, "ekko_memory."):
+            if mod.name.startswith("ekko_memory.interfaces.mcp"):
+                # The MCP server needs the optional 'mcp' extra, not Qt; import it when present.
+                try:
+                    import mcp  # noqa: F401
+                except ImportError:
+                    continue
+            importlib.import_module(mod.name)
+            count += 1
+        leaked = [m for m in sys.modules if m.split(".")[0] in FORBIDDEN]
+        assert not leaked, leaked
+        print(count)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip()) >= 10  # every core module was imported
+
+
+def test_the_blocker_catches_a_leak() -> None:
+    # The guard above must be able to fail: importing Qt under it raises.
+    script = textwrap.dedent(
+        """
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "PySide6":
+                    raise ImportError("blocked " + name)
+                return None
+        sys.meta_path.insert(0, Block())
+        import PySide6.QtCore
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode != 0 and "blocked PySide6" in out.stderr

@@ -1,0 +1,143 @@
+"""Full-text search that finds Chinese words, English and mixed text; user text is never FTS syntax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
+from ekko_memory.store.sql_store import SqlStore
+from tests.core.factories import make_node
+
+CORPUS = {
+    "cilantro": ("用户不吃香菜", "用户明确要求以后做饭推荐不要香菜。"),
+    "flavor": ("用户偏好少油少辣", "推荐菜谱时优先少油少辣。"),
+    "tomato": ("番茄炒蛋", "家常快手菜，主要食材是番茄和鸡蛋。"),
+    "pork": ("红烧肉做法", "五花肉焯水后加冰糖炒糖色，小火慢炖一小时。"),
+    "fastapi": ("后端用FastAPI服务", "项目后端决定使用 FastAPI 框架，部署在 Docker 里。"),
+    "postgres": ("Database choice", "We store sessions in PostgreSQL, not MySQL."),
+    "budget": ("每月预算", "每月餐饮预算不超过两千元。"),
+    "japanese": ("ラーメンが好き", "ユーザーは味噌ラーメンが好きです。"),
+    "fullwidth": ("ＡＰＩ密钥轮换", "每九十天轮换一次ＡＰＩ密钥。"),
+}
+
+# (query, keys that must be found, keys that must not be found)
+QUERIES = [
+    ("香菜", {"cilantro"}, {"flavor", "tomato"}),
+    ("菜", {"cilantro", "flavor", "tomato"}, {"postgres"}),
+    ("少辣", {"flavor"}, {"cilantro"}),
+    ("少油少辣", {"flavor"}, set()),
+    ("不吃香菜", {"cilantro"}, set()),
+    ("红烧肉", {"pork"}, {"tomato"}),
+    ("肉", {"pork"}, set()),
+    ("鸡蛋", {"tomato"}, set()),
+    ("FastAPI服务", {"fastapi"}, set()),
+    ("fastapi", {"fastapi"}, set()),
+    ("FASTAPI", {"fastapi"}, set()),
+    ("postgresql", {"postgres"}, {"fastapi"}),
+    ("sessions PostgreSQL", {"postgres"}, set()),
+    ("预算", {"budget"}, set()),
+    ("ラーメン", {"japanese"}, set()),
+    ("api", {"fullwidth"}, {"fastapi"}),  # words, not substrings: "api" is not "fastapi"
+    ("密钥", {"fullwidth"}, set()),
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SqlStore:
+    s = SqlStore.open_sqlite(tmp_path / "m.db")
+    ids: dict[str, str] = {}
+    for key, (title, content) in CORPUS.items():
+        node = make_node(
+            title=title, content=content, key=None, value_json=None, entities=[], tags=[]
+        )
+        ids[key] = node.id
+        s.upsert_node(node)
+    s.ids = ids  # type: ignore[attr-defined]
+    yield s
+    s.close()
+
+
+def found_keys(store: SqlStore, query: str) -> set[str]:
+    ids = store.ids  # type: ignore[attr-defined]
+    by_id = {v: k for k, v in ids.items()}
+    return {by_id[n.id] for n in store.search_nodes(query=query, limit=50)}
+
+
+@pytest.mark.parametrize(("query", "want", "avoid"), QUERIES)
+def test_query_finds_what_it_should(
+    store: SqlStore, query: str, want: set[str], avoid: set[str]
+) -> None:
+    got = found_keys(store, query)
+    assert want <= got, f"{query!r} missed {want - got}"
+    assert not (avoid & got), f"{query!r} wrongly found {avoid & got}"
+
+
+def test_recall_is_one_on_the_test_set(store: SqlStore) -> None:
+    wanted = sum(len(w) for _, w, _ in QUERIES)
+    hit = sum(len(w & found_keys(store, q)) for q, w, _ in QUERIES)
+    assert hit / wanted == 1.0
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        '"',
+        '""',
+        '香菜"',
+        "AND",
+        "OR NOT",
+        "NEAR(香菜 少辣)",
+        "*",
+        "香*",
+        "(",
+        ")",
+        "title:香菜",
+        "^香菜",
+        "'; DROP TABLE memory_nodes; --",
+        "-香菜",
+        "{title}: x",
+        "\\",
+        "😀",
+        "   ",
+        "%",
+        "_",
+    ],
+)
+def test_fts_syntax_is_searched_as_text(store: SqlStore, hostile: str) -> None:
+    store.search_nodes(query=hostile, limit=5)  # never raises
+    with store.read() as r:
+        assert r.count_nodes(NodeFilter()) == len(CORPUS)
+
+
+def test_operators_are_plain_words(store: SqlStore) -> None:
+    # 'near' and 'or' are searched as words that no node holds...
+    assert found_keys(store, "NEAR(香菜)") == set()
+    assert found_keys(store, '"香菜" OR "番茄"') == set()
+    # ...and found where a node does hold them.
+    node = make_node(title="Shops near home", content="买香菜 or 葱")
+    store.upsert_node(node)
+    assert [n.id for n in store.search_nodes(query="NEAR(香菜)", limit=5)] == [node.id]
+    assert [n.id for n in store.search_nodes(query='"香菜" OR', limit=5)] == [node.id]
+
+
+def test_emoji_only_query_falls_back_to_substring(tmp_path: Path) -> None:
+    s = SqlStore.open_sqlite(tmp_path / "m.db")
+    node = make_node(title="喜欢🌶️", content="x")
+    s.upsert_node(node)
+    assert [n.id for n in s.search_nodes(query="🌶️", limit=5)] == [node.id]
+    s.close()
+
+
+def test_prefix_matching_for_search_as_you_type(store: SqlStore) -> None:
+    with store.read() as r:
+        hits = r.search_nodes("Postgr", NodeFilter(), prefix_last=True)
+    assert [h.node.id for h in hits] == [store.ids["postgres"]]  # type: ignore[attr-defined]
+
+
+def test_tokens_are_bigrams_then_unigrams() -> None:
+    assert index_tokens("不吃香菜") == "不吃 吃香 香菜 不 吃 香 菜"
+    assert index_tokens("FastAPI服务") == "fastapi 服务 服 务"
+    assert fts5_match_expression(query_terms("红烧肉 pork")) == '"红烧 烧肉" AND "pork"'

@@ -1,0 +1,173 @@
+"""The store half of the design doc's 测试验收 list, against a real SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from ekko_memory.errors import NotFound
+from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.timeutil import utcnow
+from tests.core.factories import hours, make_message, make_node, make_summary
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SqlStore:
+    s = SqlStore.open_sqlite(tmp_path / ".ekko" / "memory.db")
+    assert s.health.status == "ok", s.health
+    yield s
+    s.close()
+
+
+def fts_rows(store: SqlStore) -> int:
+    with store.read() as r:
+        return int(r.conn.execute(text("SELECT count(*) FROM memory_nodes_fts")).scalar() or 0)
+
+
+def test_recent_messages_by_session_in_order(store: SqlStore) -> None:
+    for i in range(10):
+        store.append_message(make_message("s1", content=f"s1-{i}"))
+        store.append_message(make_message("s2", content=f"s2-{i}"))
+    recent = store.list_recent_messages(session_id="s1", limit=4)
+    assert [m.content for m in recent] == ["s1-6", "s1-7", "s1-8", "s1-9"]
+    assert all(m.session_id == "s1" for m in recent)
+
+
+def test_latest_summary_is_the_newest_link(store: SqlStore) -> None:
+    a, b, c = (make_message("s1", content=x) for x in "abc")
+    for m in (a, b, c):
+        store.append_message(m)
+    first = make_summary("s1", a, b, "第一段")
+    store.append_summary(first)
+    second = make_summary("s1", b, c, "第二段", parent=first.id)
+    store.append_summary(second)
+    store.append_summary(make_summary("other", a, a, "别的会话"))
+    latest = store.get_latest_summary(session_id="s1")
+    assert latest is not None and latest.id == second.id
+    assert latest.parent_summary_id == first.id
+    assert store.get_latest_summary(session_id="nobody") is None
+
+
+def test_active_query_hits_and_skips_expired(store: SqlStore) -> None:
+    now = utcnow()
+    live = make_node()
+    expired = make_node(
+        title="今天少辣",
+        key="flavor_profile",
+        value_json={"spicy": "low"},
+        expires_at=now - hours(1),
+    )
+    other_domain = make_node(
+        domain="理财", category_path=["理财"], key=None, value_json=None, title="每月定投"
+    )
+    store.upsert_node(live)
+    store.upsert_node(expired)
+    store.upsert_node(other_domain)
+    got = store.list_active_nodes(domain="生活技能", category_path=["生活技能", "做饭"], limit=10)
+    assert [n.id for n in got] == [live.id]
+
+
+def test_key_and_value_exact_hit(store: SqlStore) -> None:
+    cilantro = make_node()
+    flavor = make_node(
+        key="flavor_profile",
+        value_json={"oil": "low", "spicy": "low"},
+        title="用户偏好少油少辣",
+        entities=["少油", "少辣"],
+    )
+    store.upsert_node(cilantro)
+    store.upsert_node(flavor)
+    with store.read() as r:
+        hits = r.find_nodes(
+            NodeFilter(
+                scopes=["user"], domain="生活技能", types=["preference"], key="flavor_profile"
+            )
+        )
+    assert [h.id for h in hits] == [flavor.id]
+    assert hits[0].value_json == {"oil": "low", "spicy": "low"}
+
+
+def test_soft_delete_hides_from_active_and_search(store: SqlStore) -> None:
+    node = make_node()
+    store.upsert_node(node)
+    assert store.search_nodes(query="香菜", limit=5)
+    assert store.delete_node(node_id=node.id, mode="soft", reason="用户要求忘记")
+    assert store.list_active_nodes(limit=10) == []
+    assert store.search_nodes(query="香菜", limit=5) == []
+    with store.read() as r:
+        kept = r.get_node(node.id)
+        assert kept is not None and kept.status == "deleted"
+        assert [e.event_type for e in r.audit_for_node(node.id)] == ["delete", "create"]
+
+
+def test_hard_delete_removes_node_and_fts_rows(store: SqlStore) -> None:
+    node = make_node(title="私密口味记录", content="独一无二的秘密配方XYZZY")
+    keep = make_node(title="别的记忆", content="番茄炒蛋")
+    store.upsert_node(node)
+    store.upsert_node(keep)
+    assert fts_rows(store) == 2
+    assert store.delete_node(node_id=node.id, mode="hard", reason="用户要求彻底删除")
+    assert fts_rows(store) == 1
+    with store.read() as r:
+        assert r.get_node(node.id) is None
+        assert r.search_nodes("秘密配方", NodeFilter(statuses=None)) == []
+        events = r.audit_for_node(node.id)
+    # The audit trail keeps that something was deleted, not what.
+    assert events[0].event_type == "hard_delete"
+    assert all("秘密" not in (e.reason + str(e.payload)) for e in events)
+    assert not store.delete_node(node_id=node.id, mode="hard", reason="again")
+
+
+def test_supersede_is_atomic_and_audited(store: SqlStore) -> None:
+    old = make_node()
+    store.upsert_node(old)
+    new = make_node(title="用户可接受少量香菜", value_json={"ingredient": "香菜", "amount": "少量"})
+    store.supersede_node(old_node_id=old.id, new_node=new, actor="user", reason="用户纠正")
+    with store.read() as r:
+        assert r.get_node(old.id).status == "superseded"  # type: ignore[union-attr]
+        head = r.get_node(new.id)
+        assert head is not None and head.supersedes_id == old.id and head.status == "active"
+        assert r.successor_of(old.id).id == new.id  # type: ignore[union-attr]
+    with pytest.raises(NotFound):
+        store.supersede_node(old_node_id="mem_nothere", new_node=make_node())
+
+
+def test_failed_transaction_leaves_no_half_write(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ekko_memory.store.writer import StoreWriter
+
+    old = make_node()
+    store.upsert_node(old)
+    before = fts_rows(store)
+
+    def boom(self: StoreWriter, *a: object, **k: object) -> None:
+        raise RuntimeError("disk full (injected)")
+
+    # The failure comes after the status change and the insert, at the audit step.
+    monkeypatch.setattr(StoreWriter, "add_audit", boom)
+    new = make_node(title="半写入")
+    with pytest.raises(RuntimeError):
+        store.supersede_node(old_node_id=old.id, new_node=new)
+    monkeypatch.undo()
+    with store.read() as r:
+        assert r.get_node(old.id).status == "active"  # type: ignore[union-attr]
+        assert r.get_node(new.id) is None
+        assert len(r.audit_for_node(old.id)) == 1
+    assert fts_rows(store) == before
+
+
+def test_two_connections_share_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    a = SqlStore.open_sqlite(path)
+    b = SqlStore.open_sqlite(path)
+    node = make_node()
+    a.upsert_node(node)
+    assert [n.id for n in b.list_active_nodes(limit=5)] == [node.id]
+    with a.read() as r:
+        assert r.conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    a.close()
+    b.close()

@@ -1,0 +1,201 @@
+"""Bad input and hostile files: a clear error or a diagnostic, never a partial row."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from sqlalchemy import text
+
+from ekko_memory import open_memory
+from ekko_memory.errors import StoreUnavailable
+from ekko_memory.models import MemoryNode
+from ekko_memory.store import migrations
+from ekko_memory.store.sql_store import SqlStore
+from tests.core.factories import make_message, make_node
+
+
+def node_count(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM memory_nodes").fetchone()[0])
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("scope", "galaxy", "scope"),
+        ("type", "opinion", "type"),
+        ("status", "alive", "status"),
+        ("confidence", 1.5, "confidence"),
+        ("importance", -0.1, "importance"),
+        ("confidence", float("nan"), "confidence"),
+        ("key", "Avoid Food!", "snake_case"),
+        ("category_path", [], "at least one segment"),
+        ("category_path", ["a/b"], "contains '/'"),
+        ("title", "   ", "must not be empty"),
+        ("value_json", {"x": float("inf")}, "NaN or infinity"),
+        ("content", "长" * (3 * 1024 * 1024), "the limit is"),
+    ],
+)
+def test_invalid_node_fields_are_refused_clearly(field: str, value: object, message: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        make_node(**{field: value})
+    assert message in str(info.value)
+
+
+def test_malformed_json_is_a_validation_error() -> None:
+    with pytest.raises(ValidationError):
+        MemoryNode.model_validate_json('{"id": "mem_x", "scope": "user", ')
+
+
+def test_lone_surrogates_and_emoji_round_trip(tmp_path: Path) -> None:
+    store = SqlStore.open_sqlite(tmp_path / "m.db")
+    node = make_node(title="喜欢🌶️辣\ud800", content="emoji 🍜 and a lone \udfff surrogate")
+    assert node.title == "喜欢🌶️辣\ufffd"
+    store.upsert_node(node)
+    msg = make_message(content="坏字符\ud83d 结尾 😀")
+    store.append_message(msg)
+    got = store.list_active_nodes(limit=1)[0]
+    assert got.title == "喜欢🌶️辣\ufffd" and "🍜" in got.content
+    assert store.list_recent_messages(session_id="s1", limit=1)[0].content == "坏字符\ufffd 结尾 😀"
+    store.close()
+
+
+def test_three_megabyte_message_is_kept_whole(tmp_path: Path) -> None:
+    store = SqlStore.open_sqlite(tmp_path / "m.db")
+    big = "日志行 log line\n" * 200_000  # ~3.2 MB of UTF-8
+    store.append_message(make_message(content=big))
+    assert store.list_recent_messages(session_id="s1", limit=1)[0].content == big
+    store.close()
+
+
+def test_corrupt_file_opens_disabled_and_agent_goes_on(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".ekko").mkdir(parents=True)
+    (ws / ".ekko" / "memory.db").write_bytes(os.urandom(64 * 1024))
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    health = mem.health()
+    assert health["workspace"].status == "disabled"
+    assert "not a readable Ekko Memory database" in (health["workspace"].reason or "")
+    assert health["user"].status == "ok"
+    with pytest.raises(StoreUnavailable):
+        mem.workspace_store.append_message(make_message())
+    mem.close()
+
+
+def test_truncated_file_opens_disabled(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(300):
+        store.upsert_node(make_node(title=f"记忆 {i}", content="内容" * 200))
+    store.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    reopened = SqlStore.open_sqlite(path)
+    assert reopened.health.status == "disabled", reopened.health
+
+
+def test_directory_in_place_of_file(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    path.mkdir()
+    store = SqlStore.open_sqlite(path)
+    assert store.health.status == "disabled"
+    assert "is a directory" in (store.health.reason or "")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def test_read_only_file_reads_but_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    store.upsert_node(make_node())
+    store.close()
+    path.chmod(0o444)
+    ro = SqlStore.open_sqlite(path)
+    assert ro.health.status == "readonly"
+    assert len(ro.list_active_nodes(limit=5)) == 1
+    with pytest.raises(StoreUnavailable, match=r"read-only|readonly"):
+        ro.upsert_node(make_node())
+
+
+def test_read_only_file_as_root_via_immutable_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Root ignores permission bits, so simulate what os.access reports for a read-only file.
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    store.upsert_node(make_node())
+    store.close()
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode)
+    )
+    ro = SqlStore.open_sqlite(path)
+    assert ro.health.status == "readonly"
+    assert not ro.health.writable
+    assert len(ro.list_active_nodes(limit=5)) == 1
+    with pytest.raises(StoreUnavailable):
+        ro.upsert_node(make_node())
+
+
+def test_failed_migration_disables_and_leaves_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    store.upsert_node(make_node())
+    store.close()
+
+    def broken_step(conn, dialect) -> None:  # type: ignore[no-untyped-def]
+        conn.execute(text("CREATE TABLE half_done (x INTEGER)"))
+        raise RuntimeError("step 3 exploded")
+
+    monkeypatch.setattr(
+        migrations, "MIGRATIONS", [*migrations.MIGRATIONS, (3, "broken", broken_step)]
+    )
+    failed = SqlStore.open_sqlite(path)
+    assert failed.health.status == "disabled"
+    assert "step 3 exploded" in (failed.health.reason or "")
+    with sqlite3.connect(path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        version = conn.execute("SELECT max(version) FROM memory_schema_migrations").fetchone()[0]
+    assert "half_done" not in tables and version == 2
+    assert node_count(path) == 1
+    # The backup was taken before the attempt and holds the data.
+    backups = list((tmp_path / "backups").glob("m-v2-*.db"))
+    assert len(backups) == 1 and node_count(backups[0]) == 1
+    assert backups[0].stat().st_mode & 0o077 == 0
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    SqlStore.open_sqlite(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO memory_schema_migrations VALUES (99, '2030-01-01T00:00:00.000000Z')"
+        )
+    store = SqlStore.open_sqlite(path)
+    assert store.health.status == "disabled"
+    assert "newer" in (store.health.reason or "")
+
+
+def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ekko_memory.store import sqlite_dialect
+
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    quick = SqlStore.open_sqlite(path)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreUnavailable, match="locked"):
+            quick.upsert_node(make_node())
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert quick.health.status == "ok"
+    store.close()
+    quick.close()
