@@ -11,6 +11,7 @@ from ekko_memory.errors import (
     PermissionDenied,
     StoreUnavailable,
 )
+from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
 from ekko_memory.models import (
     AuditEvent,
     MemoryContext,
@@ -27,15 +28,21 @@ from ekko_memory.models import (
     OmittedNode,
     PendingItem,
 )
+from ekko_memory.service.config import LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
+from ekko_memory.service.session import MemorySession
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "TOOL_NAMES",
+    "TOOL_SCHEMAS",
     "AuditEvent",
     "Conflict",
     "EkkoMemoryError",
     "InvalidInput",
+    "LlmConfig",
+    "MemoryConfig",
     "MemoryContext",
     "MemoryContextDiagnostics",
     "MemoryExtraction",
@@ -46,6 +53,7 @@ __all__ = [
     "MemoryQueryResult",
     "MemorySchemaRule",
     "MemoryService",
+    "MemorySession",
     "MemorySummary",
     "NodeUsage",
     "NotFound",

@@ -432,10 +432,17 @@ class MemorySchemaRule(CamelModel):
     key_shapes: dict[str, ValueShape] = Field(default_factory=dict)
     # Synonyms mapped to the controlled key (disliked_ingredient -> avoid_ingredient).
     key_aliases: dict[str, str] = Field(default_factory=dict)
-    # Keys that contradict each other for the same value (avoid vs preferred ingredient).
-    opposite_keys: dict[str, str] = Field(default_factory=dict)
+    # Keys that speak about the same subject and contradict each other for it
+    # (avoid / prefer / limit an ingredient): at most one is active per subject.
+    key_groups: list[list[str]] = Field(default_factory=list)
+    # Where an object value names its subject ({"ingredient": "香菜", "amount": "少量"}).
+    subject_fields: list[str] = Field(default_factory=list)
+    # Keys whose values are personal data: writes and deletes wait for the user.
+    sensitive_keys: list[str] = Field(default_factory=list)
     # The category a key files under when the proposal names none.
     key_categories: dict[str, list[str]] = Field(default_factory=dict)
+    # Preferences of this rule enter every context, whatever the topic (reply language...).
+    always_in_context: bool = False
     description: str = ""
 
     @model_validator(mode="after")
@@ -518,3 +525,46 @@ class NodeUsage(CamelModel):
     count: int = 0
     last_used_at: OptUtcDatetime = None
     recent_message_ids: list[str] = Field(default_factory=list)
+
+
+class NodeHistory(CamelModel):
+    """A memory's whole story: its versions (oldest first), audit events, sources and usage."""
+
+    node_id: str
+    chain: list[MemoryNode] = Field(default_factory=list)
+    audit: list[AuditEvent] = Field(default_factory=list)
+    sources: list[MemoryMessage] = Field(default_factory=list)
+    usage: NodeUsage | None = None
+    store: str | None = None
+
+
+class BrowseFilter(CamelModel):
+    """What the app or the CLI lists: statuses, scopes, a category branch, types, text."""
+
+    statuses: list[NodeStatus] | None = Field(default_factory=lambda: list[NodeStatus](["active"]))
+    scopes: list[Scope] | None = None
+    domain: str | None = None
+    category_path_prefix: list[str] | None = None
+    types: list[NodeType] | None = None
+    key: str | None = None
+    session_id: str | None = None
+    text: Annotated[str, _bounded_text(2000)] | None = None
+    # Only nodes whose expiry has not passed (False keeps expired ones visible).
+    hide_expired: bool = False
+
+
+class CategoryCount(CamelModel):
+    """Active memories filed exactly at one category path."""
+
+    domain: str
+    category_path: list[str]
+    count: int
+
+
+class SessionSummaryInfo(CamelModel):
+    """One session at a glance."""
+
+    session_id: str
+    message_count: int
+    first_at: OptUtcDatetime = None
+    last_at: OptUtcDatetime = None

@@ -1,1 +1,145 @@
-"""Placeholder replaced by the read-side issue."""
+"""Render a MemoryContext as compact prompt text within a token budget.
+
+Token counts use a tokenizer-free estimate that holds for Chinese: one token per CJK
+character (cl100k/o200k spend 0.7–1.3), one per ~4 latin letters, one per symbol.
+Lowest-priority items are dropped first; the caller reports them as ``over_limit``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ekko_memory.models import MemoryNode
+
+if TYPE_CHECKING:
+    from ekko_memory.models import MemoryContext
+
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_OTHER = re.compile(r"[^\sA-Za-z0-9\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+
+
+def estimate_tokens(text: str) -> int:
+    """Conservative token estimate for mixed Chinese/English text."""
+    cjk = len(_CJK.findall(text))
+    words = sum(max(1, math.ceil(len(w) / 4)) for w in _WORD.findall(text))
+    other = len(_OTHER.findall(text))
+    return cjk + words + other
+
+
+@dataclass(frozen=True)
+class _Line:
+    rank: float
+    section: int
+    text: str
+    node_id: str | None
+
+
+def _labels(chinese: bool) -> list[str]:
+    if chinese:
+        return [
+            "约束（优先遵守）",
+            "偏好",
+            "进行中的任务",
+            "项目事实与决策",
+            "其他相关记忆",
+            "对话摘要",
+        ]
+    return [
+        "Constraints (follow first)",
+        "Preferences",
+        "Active tasks",
+        "Project facts and decisions",
+        "Other relevant memories",
+        "Conversation summary",
+    ]
+
+
+def node_line(node: MemoryNode, chinese: bool) -> str:
+    """One bullet for a node: its content (or title), with expiry for temporary ones."""
+    text = node.content.strip() if node.content and len(node.content) <= 160 else node.title
+    if node.expires_at is not None:
+        until = node.expires_at.astimezone().strftime("%m-%d %H:%M")
+        text += f"（有效至 {until}）" if chinese else f" (until {until})"
+    return f"- {text}"
+
+
+def _looks_chinese(ctx: MemoryContext) -> bool:
+    sample = " ".join(
+        n.title
+        for n in (
+            *ctx.constraints,
+            *ctx.preferences,
+            *ctx.active_tasks,
+            *ctx.facts,
+            *ctx.relevant_nodes,
+        )
+    )
+    if ctx.recent_messages:
+        sample += ctx.recent_messages[-1].content[:200]
+    letters = len(re.sub(r"\s", "", sample))
+    # Chinese headings when at least a sixth of the characters are CJK.
+    return letters > 0 and len(_CJK.findall(sample)) * 6 >= letters
+
+
+def render_context(ctx: MemoryContext, max_tokens: int) -> tuple[str, list[str], list[str]]:
+    """(text, ids included, ids dropped for the budget)."""
+    chinese = _looks_chinese(ctx)
+    labels = _labels(chinese)
+    lines: list[_Line] = []
+    rank = 0
+    for section, nodes in enumerate(
+        (ctx.constraints, ctx.preferences, ctx.active_tasks, ctx.facts, ctx.relevant_nodes)
+    ):
+        for node in nodes:
+            lines.append(_Line(rank, section, node_line(node, chinese), node.id))
+            rank += 1
+    if ctx.latest_summary is not None:
+        s = ctx.latest_summary
+        summary = s.summary.strip()
+        if s.current_goal:
+            summary = (
+                f"当前目标：{s.current_goal}\n" if chinese else f"Goal: {s.current_goal}\n"
+            ) + summary
+        # The summary ranks after constraints and preferences but before facts.
+        lines.append(_Line(len(ctx.constraints) + len(ctx.preferences) + 0.5, 5, summary, None))
+
+    header = "相关记忆：" if chinese else "Relevant memory:"
+    budget = max_tokens - estimate_tokens(header)
+    chosen: list[_Line] = []
+    dropped: list[str] = []
+    sections_used: set[int] = set()
+    for line in sorted(lines, key=lambda ln: ln.rank):
+        cost = estimate_tokens(line.text) + 1
+        if line.section not in sections_used:
+            cost += estimate_tokens(labels[line.section]) + 1
+        if cost <= budget:
+            budget -= cost
+            chosen.append(line)
+            sections_used.add(line.section)
+        elif line.node_id is None and budget > 20:
+            # Shorten the summary to what fits rather than losing it whole.
+            room = budget - estimate_tokens(labels[line.section]) - 2
+            text = line.text
+            while text and estimate_tokens(text + "…") > room:
+                text = text[: int(len(text) * 0.8)]
+            if text:
+                chosen.append(_Line(line.rank, line.section, text + "…", None))
+                sections_used.add(line.section)
+                budget = 0
+        elif line.node_id is not None:
+            dropped.append(line.node_id)
+    if not chosen:
+        return "", [], dropped
+    out = [header]
+    for section in range(len(labels)):
+        section_lines = [ln for ln in chosen if ln.section == section]
+        if not section_lines:
+            continue
+        out.append(f"{labels[section]}：" if chinese else f"{labels[section]}:")
+        out.extend(ln.text for ln in section_lines)
+    included = [ln.node_id for ln in chosen if ln.node_id is not None]
+    return "\n".join(out), included, dropped

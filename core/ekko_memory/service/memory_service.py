@@ -2,45 +2,169 @@
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from ekko_memory.models import Scope
+from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
+from ekko_memory.models import (
+    SCOPES,
+    MemoryContext,
+    MemoryMessage,
+    MemoryNode,
+    MemoryQuery,
+    MemoryQueryResult,
+    MemorySummary,
+    NodeHistory,
+    PendingItem,
+    Scope,
+)
+from ekko_memory.resources import resource_path
+from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.service import pending as pending_ops
+from ekko_memory.service.config import MemoryConfig, load_config
+from ekko_memory.service.context_builder import ContextBuilder
 from ekko_memory.service.paths import StorePaths
+from ekko_memory.service.retrieval import Retriever, StoreSlice
+from ekko_memory.service.session import MemorySession
+from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore, StoreHealth
+from ekko_memory.timeutil import utcnow
 
-StoreName = Literal["workspace", "user"]
+StoreName = Literal["workspace", "user", "global"]
+
+
+def load_global_store(folder: Path | None = None) -> SqlStore | None:
+    """Read-only global seed memories from ``resources/global`` in an in-memory store."""
+    try:
+        folder = folder or resource_path("global")
+    except FileNotFoundError:
+        return None
+    nodes = []
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        nodes += [
+            MemoryNode.model_validate({"status": "active", **n}) for n in data.get("nodes", [])
+        ]
+    store = SqlStore.open_in_memory()
+    with store.write() as w:
+        w.insert_nodes(nodes)
+    store.health.status = "readonly"
+    store.health.reason = "global memories ship with the app and are read-only"
+    return store
 
 
 class MemoryService:
     """Long-term memory over a workspace store and a user store (plus read-only global data)."""
 
-    def __init__(self, paths: StorePaths) -> None:
+    def __init__(
+        self,
+        paths: StorePaths,
+        *,
+        config: MemoryConfig | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.paths = paths
+        self.config_warning: str | None = None
+        if config is None:
+            try:
+                config = load_config(paths.workspace_db.parent)
+            except InvalidInput as e:
+                self.config_warning = f"{e}; using defaults"
+                config = MemoryConfig()
+        self.config = config
+        self.clock = clock or utcnow
+        self.registry = SchemaRegistry.load()
         self.workspace_store = SqlStore.open_sqlite(paths.workspace_db)
         self.user_store = SqlStore.open_sqlite(paths.user_db)
+        self.global_store = load_global_store()
+        self.retriever = Retriever(self)
+        self.repair_chains()
 
-    def store_for_scope(self, scope: Scope) -> SqlStore:
+    # --- plumbing -------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """The service clock (UTC); tests may replace ``clock``."""
+        return self.clock()
+
+    def store_for_scope(self, scope: str) -> SqlStore:
         """Session and workspace scope live in the workspace store; user scope in the user store."""
         if scope == "user":
             return self.user_store
         if scope in ("session", "workspace"):
             return self.workspace_store
-        raise ValueError(f"scope {scope!r} has no writable store")
+        if scope == "global":
+            raise InvalidInput("global memories are read-only")
+        raise InvalidInput(f"unknown scope {scope!r}")
 
-    def stores(self) -> list[tuple[StoreName, SqlStore]]:
+    def stores(self) -> list[tuple[Literal["workspace", "user"], SqlStore]]:
         """The writable stores by name."""
         return [("workspace", self.workspace_store), ("user", self.user_store)]
+
+    def store_slices(self, scopes: Sequence[Scope] | None) -> list[StoreSlice]:
+        """Readable stores and which of the requested scopes each holds."""
+        wanted = tuple(scopes) if scopes else SCOPES
+        out = []
+        for name, store, held in (
+            ("workspace", self.workspace_store, ("session", "workspace")),
+            ("user", self.user_store, ("user",)),
+            ("global", self.global_store, ("global",)),
+        ):
+            part = tuple(s for s in held if s in wanted)
+            if part and store is not None and store.health.readable:
+                out.append(StoreSlice(name, store, part))  # type: ignore[arg-type]
+        return out
 
     def health(self) -> dict[str, StoreHealth]:
         """Each store's health."""
         return {name: store.health for name, store in self.stores()}
 
+    def status_line(self) -> str:
+        """One line for status bars and diagnostics."""
+        parts = []
+        for name, h in self.health().items():
+            parts.append(
+                f"{name} {h.status}" + (f" ({h.reason})" if h.reason and h.status != "ok" else "")
+            )
+        return " · ".join(parts)
+
+    def repair_chains(self) -> int:
+        """Mark superseded any node whose successor lives in the other store but whose own
+        update was cut short (a crash between the two transactions of a cross-store write)."""
+        fixed = 0
+        for name, store in self.stores():
+            other = self.user_store if name == "workspace" else self.workspace_store
+            if not (store.health.writable and other.health.readable):
+                continue
+            with other.read() as r:
+                links = r.cross_links()
+            for new_id, old_id, at in links:
+                try:
+                    with store.write() as w:
+                        old = w.get_node(old_id)
+                        if old is not None and old.status == "active":
+                            w.set_node_status(old_id, "superseded", at)
+                            w.add_audit(
+                                "supersede",
+                                actor="system",
+                                reason="repair: finish an interrupted supersede",
+                                node=old,
+                                payload={"supersededBy": new_id},
+                            )
+                            fixed += 1
+                except EkkoMemoryError:
+                    continue
+        return fixed
+
     def close(self) -> None:
-        """Close both stores."""
+        """Close the stores."""
         for _, store in self.stores():
             store.close()
+        if self.global_store is not None:
+            self.global_store.close()
 
     def __enter__(self) -> MemoryService:
         return self
@@ -48,10 +172,298 @@ class MemoryService:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # --- sessions -------------------------------------------------------------------
+
+    def session(
+        self, session_id: str, *, user_id: str | None = None, workspace_id: str | None = None
+    ) -> MemorySession:
+        """A handle bound to one session (and the user and workspace it belongs to)."""
+        if not isinstance(session_id, str) or not session_id.strip() or len(session_id) > 200:
+            raise InvalidInput("session_id must be a non-empty string of at most 200 characters")
+        return MemorySession(self, session_id, user_id=user_id, workspace_id=workspace_id)
+
+    # --- the design doc's MemoryStore, routed to the right file ---------------------
+
+    def append_message(self, message: MemoryMessage) -> None:
+        """Append a raw message to the workspace store's log."""
+        self.workspace_store.append_message(message)
+
+    def list_recent_messages(self, *, session_id: str, limit: int) -> list[MemoryMessage]:
+        """The session's last ``limit`` messages, oldest first."""
+        return self.workspace_store.list_recent_messages(session_id=session_id, limit=limit)
+
+    def append_summary(self, summary: MemorySummary) -> None:
+        """Append a summary to its session's chain."""
+        self.workspace_store.append_summary(summary)
+
+    def get_latest_summary(self, *, session_id: str) -> MemorySummary | None:
+        """The session's newest summary."""
+        return self.workspace_store.get_latest_summary(session_id=session_id)
+
+    def upsert_node(
+        self, node: MemoryNode, *, actor: str = "system", reason: str = "upsert"
+    ) -> None:
+        """Store a node as given (no governance: for tools that already validated it)."""
+        self.store_for_scope(node.scope).upsert_node(node, actor=actor, reason=reason)
+
+    def supersede_node(
+        self,
+        *,
+        old_node_id: str,
+        new_node: MemoryNode,
+        actor: str = "system",
+        reason: str = "supersede",
+    ) -> None:
+        """Supersede a node by a new one in the same store (no governance)."""
+        self.store_for_scope(new_node.scope).supersede_node(
+            old_node_id=old_node_id, new_node=new_node, actor=actor, reason=reason
+        )
+
+    def delete_node(
+        self, *, node_id: str, mode: Literal["soft", "hard"], reason: str, actor: str = "user"
+    ) -> bool:
+        """Soft or hard delete one node by id, as the user (see ``forget`` for governed deletes)."""
+        node, _ = self.locate(node_id)
+        if mode == "hard":
+            from ekko_memory.service.forget import Forgetter
+
+            deleted, _ = Forgetter(self).execute([node], "hard", actor=actor, reason=reason)
+            return bool(deleted)
+        return self.store_for_scope(node.scope).delete_node(
+            node_id=node_id, mode="soft", reason=reason, actor=actor
+        )
+
+    def list_active_nodes(
+        self,
+        *,
+        limit: int,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        domain: str | None = None,
+        category_path: Sequence[str] | None = None,
+        types: Sequence[str] | None = None,
+    ) -> list[MemoryNode]:
+        """Active, unexpired nodes across stores, by the design doc's order."""
+        out: list[MemoryNode] = []
+        for part in self.store_slices(None):
+            out += part.store.list_active_nodes(
+                limit=limit,
+                user_id=user_id,
+                session_id=session_id,
+                workspace_id=workspace_id,
+                domain=domain,
+                category_path=category_path,
+                types=types,
+                now=self.now(),
+            )
+        out.sort(key=lambda n: (-n.importance, -n.confidence, -n.updated_at.timestamp()))
+        return out[:limit]
+
+    def search_nodes(
+        self,
+        *,
+        query: str,
+        limit: int,
+        user_id: str | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        domain: str | None = None,
+        tags: Sequence[str] | None = None,
+    ) -> list[MemoryNode]:
+        """Full-text search (Chinese included) across stores."""
+        hits = []
+        for part in self.store_slices(None):
+            f = NodeFilter(
+                user_id=user_id,
+                session_id=session_id,
+                workspace_id=workspace_id,
+                domain=domain,
+                tags=tags,
+                live_at=self.now(),
+                scopes=part.scopes,
+            )
+            with part.store.read() as r:
+                hits += r.search_nodes(query, f, limit=limit)
+        hits.sort(key=lambda h: h.rank)
+        return [h.node for h in hits[:limit]]
+
+    # --- reading --------------------------------------------------------------------
+
+    def retrieve(self, query: MemoryQuery) -> MemoryQueryResult:
+        """Filtered, ordered, conflict-resolved memories for a structured query."""
+        return self.retriever.retrieve(query)
+
+    def build_context(
+        self,
+        session_id: str,
+        user_message: str,
+        *,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> MemoryContext:
+        """The per-turn context; never raises (diagnostics explain what went wrong)."""
+        return ContextBuilder(self).build(
+            session_id, user_message, user_id=user_id, workspace_id=workspace_id
+        )
+
+    def locate(self, node_id: str) -> tuple[MemoryNode, StoreName]:
+        """A node by id from whichever store holds it."""
+        if not isinstance(node_id, str) or not node_id.startswith("mem_"):
+            raise NotFound(f"no memory {node_id!r}")
+        for name, store in (
+            ("workspace", self.workspace_store),
+            ("user", self.user_store),
+            ("global", self.global_store),
+        ):
+            if store is None or not store.health.readable:
+                continue
+            with store.read() as r:
+                node = r.get_node(node_id)
+            if node is not None:
+                return node, name  # type: ignore[return-value]
+        raise NotFound(f"no memory {node_id}")
+
+    def get_node(self, node_id: str) -> MemoryNode | None:
+        """A node by id, or None."""
+        try:
+            return self.locate(node_id)[0]
+        except (NotFound, StoreUnavailable):
+            return None
+
+    def _successor(self, node_id: str) -> MemoryNode | None:
+        for _, store in self.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    nxt = r.successor_of(node_id)
+                if nxt is not None:
+                    return nxt
+        return None
+
+    def chain(self, node_id: str) -> list[MemoryNode]:
+        """Every version of a memory, oldest first (across both stores)."""
+        node, _ = self.locate(node_id)
+        older: list[MemoryNode] = []
+        cur = node
+        seen = {node.id}
+        while cur.supersedes_id and cur.supersedes_id not in seen:
+            prev = self.get_node(cur.supersedes_id)
+            if prev is None:
+                break
+            older.append(prev)
+            seen.add(prev.id)
+            cur = prev
+        newer: list[MemoryNode] = []
+        cur = node
+        while (nxt := self._successor(cur.id)) is not None and nxt.id not in seen:
+            newer.append(nxt)
+            seen.add(nxt.id)
+            cur = nxt
+        return [*reversed(older), node, *newer]
+
+    def head_of(self, node_id: str) -> MemoryNode:
+        """The newest version of the memory ``node_id`` belongs to."""
+        return self.chain(node_id)[-1]
+
+    def history(self, node_id: str) -> NodeHistory:
+        """A memory's versions, audit trail (newest first), source messages and usage."""
+        node, store_name = self.locate(node_id)
+        chain = self.chain(node_id)
+        audit = []
+        usage = None
+        for version in chain:
+            store = (
+                self.global_store
+                if version.scope == "global"
+                else self.store_for_scope(version.scope)
+            )
+            if store is None:
+                continue
+            with store.read() as r:
+                audit += r.audit_for_node(version.id)
+                if version.id == node.id:
+                    usage = r.usage_for_node(node.id)
+        audit.sort(key=lambda e: (e.created_at, e.id), reverse=True)
+        source_ids = list(dict.fromkeys(i for v in chain for i in v.source_message_ids))
+        sources: list[MemoryMessage] = []
+        if source_ids and self.workspace_store.health.readable:
+            with self.workspace_store.read() as r:
+                sources = r.get_messages(source_ids)
+        return NodeHistory(
+            node_id=node_id,
+            chain=chain,
+            audit=audit,
+            sources=sources,
+            usage=usage,
+            store=store_name,
+        )
+
+    # --- pending --------------------------------------------------------------------
+
+    def pending(self, status: str | None = "pending") -> list[PendingItem]:
+        """Items waiting for the user (or all, with ``status=None``), oldest first."""
+        out: list[PendingItem] = []
+        for name, store in self.stores():
+            if not store.health.readable:
+                continue
+            with store.read() as r:
+                items = r.list_pending(None if status is None else (status,))
+            out += [i.model_copy(update={"store": name}) for i in items]
+        out.sort(key=lambda i: (i.created_at, i.id))
+        return out
+
+    def decide(
+        self,
+        pending_id: str,
+        approve: bool,
+        actor: str = "user",
+        *,
+        edits: dict[str, Any] | None = None,
+        note: str | None = None,
+    ) -> dict[str, Any]:
+        """The user's decision on a pending item: ``{pendingId, status, nodeId?, deletedIds?}``."""
+        return pending_ops.decide(
+            self, pending_id, approve=approve, actor=actor, edits=edits, note=note
+        )
+
+    # --- messages -------------------------------------------------------------------
+
+    def record_usage(
+        self, message: MemoryMessage, node_ids: Sequence[str], *, workspace_id: str | None = None
+    ) -> None:
+        """Remember that ``node_ids`` fed the reply ``message`` (in each node's own store)."""
+        remaining = list(dict.fromkeys(node_ids))
+        for name, store in reversed(self.stores()):  # user store first, workspace takes the rest
+            if not remaining or not store.health.writable:
+                continue
+            with store.write() as w:
+                here = remaining if name == "workspace" else list(w.node_seqs(remaining))
+                w.record_usage(
+                    message.id,
+                    here,
+                    session_id=message.session_id,
+                    workspace_id=workspace_id,
+                    at=message.created_at,
+                )
+            remaining = [i for i in remaining if i not in here]
+
+    def delete_messages(
+        self, message_ids: Sequence[str], *, actor: str, reason: str
+    ) -> tuple[int, int]:
+        """Delete messages for good and mark summaries built on them stale: (deleted, stale)."""
+        with self.workspace_store.write() as w:
+            return w.delete_messages(message_ids, actor=actor, reason=reason)
+
 
 def open_memory(
-    workspace_dir: str | os.PathLike[str], *, user_home: str | os.PathLike[str] | None = None
+    workspace_dir: str | os.PathLike[str],
+    *,
+    user_home: str | os.PathLike[str] | None = None,
+    config: MemoryConfig | None = None,
 ) -> MemoryService:
-    """Open (creating and migrating) the workspace and user stores. Never raises on a bad file:
-    a store that cannot open is disabled and ``health()`` says why."""
-    return MemoryService(StorePaths.resolve(Path(workspace_dir), user_home))
+    """Open (creating and migrating) the workspace and user stores.
+
+    Never raises on a bad file: a store that cannot open is disabled and ``health()``
+    says why; the agent keeps working with what is left.
+    """
+    return MemoryService(StorePaths.resolve(Path(workspace_dir), user_home), config=config)

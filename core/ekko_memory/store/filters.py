@@ -39,6 +39,7 @@ class NodeFilter:
     updated_before: datetime | None = None
     supersedes_id: str | None = None
     origin: str | None = None
+    title: str | None = None
     # Every listed tag / entity must be present.
     tags: Sequence[str] | None = None
     entities: Sequence[str] | None = None
@@ -93,6 +94,8 @@ def node_clauses(f: NodeFilter) -> list[ColumnElement[bool]]:
         out.append(n.c.supersedes_id == f.supersedes_id)
     if f.origin is not None:
         out.append(n.c.origin == f.origin)
+    if f.title is not None:
+        out.append(n.c.title == f.title)
     for tag in f.tags or ():
         out.append(n.c.tags_json.contains(_json_string(tag), autoescape=True))
     for entity in f.entities or ():

@@ -169,16 +169,16 @@ class StoreReader:
 
     # --- summaries ------------------------------------------------------------------
 
-    def get_latest_summary(self, session_id: str) -> MemorySummary | None:
-        """The newest summary of the session's chain."""
+    def get_latest_summary(
+        self, session_id: str, *, include_stale: bool = False
+    ) -> MemorySummary | None:
+        """The newest summary of the session's chain (skipping stale ones unless asked)."""
         s = t.memory_summaries
+        q = select(s).where(s.c.session_id == session_id)
+        if not include_stale:
+            q = q.where(s.c.stale == 0)
         row = (
-            self.conn.execute(
-                select(s)
-                .where(s.c.session_id == session_id)
-                .order_by(s.c.created_at.desc(), s.c.id.desc())
-                .limit(1)
-            )
+            self.conn.execute(q.order_by(s.c.created_at.desc(), s.c.id.desc()).limit(1))
             .mappings()
             .first()
         )
@@ -290,6 +290,16 @@ class StoreReader:
             .first()
         )
         return None if row is None else row_to_node(row)
+
+    def cross_links(self) -> list[tuple[str, str, datetime]]:
+        """(node, the node it supersedes, when) where the superseded one is not in this store."""
+        inner = select(n.c.id).scalar_subquery()
+        rows = self.conn.execute(
+            select(n.c.id, n.c.supersedes_id, n.c.created_at).where(
+                n.c.supersedes_id.is_not(None), n.c.supersedes_id.not_in(inner)
+            )
+        ).all()
+        return [(r[0], r[1], from_db_required(r[2])) for r in rows]
 
     def node_seqs(self, ids: Sequence[str]) -> dict[str, int]:
         """The full-text handles of nodes."""

@@ -38,13 +38,62 @@ class StoreWriter(StoreReader):
         """Append one summary to its chain."""
         self.conn.execute(t.memory_summaries.insert().values(**summary_to_row(summary)))
 
-    def mark_summaries_stale(self, ids: Sequence[str]) -> int:
-        """Flag summaries built on deleted messages; returns how many."""
-        if not ids:
-            return 0
+    def delete_messages(self, ids: Sequence[str], *, actor: str, reason: str) -> tuple[int, int]:
+        """Delete messages for good; summaries covering them lose their text and turn stale.
+
+        Returns (messages deleted, summaries made stale). A stale summary keeps its place
+        in the chain, so the next summary can be rebuilt from the messages that remain.
+        """
+        msgs = self.get_messages(ids)
+        if not msgs:
+            return 0, 0
         s = t.memory_summaries
-        res = self.conn.execute(update(s).where(s.c.id.in_(list(ids))).values(stale=1))
-        return int(res.rowcount or 0)
+        stale: set[str] = set()
+        for session_id in {m.session_id for m in msgs}:
+            times = [m.created_at for m in msgs if m.session_id == session_id]
+            for summary in self.list_summaries(session_id):
+                bounds = {
+                    x.id: x.created_at
+                    for x in self.get_messages([summary.from_message_id, summary.to_message_id])
+                }
+                lo = bounds.get(summary.from_message_id)
+                hi = bounds.get(summary.to_message_id)
+                covers = (
+                    any((lo is None or lo <= at) and (hi is None or at <= hi) for at in times)
+                    or summary.from_message_id in ids
+                    or summary.to_message_id in ids
+                )
+                if covers:
+                    stale.add(summary.id)
+        if stale:
+            empty = {
+                f"{name}_json": "[]"
+                for name in (
+                    "constraints",
+                    "preferences",
+                    "decisions",
+                    "completed_work",
+                    "pending_work",
+                    "known_issues",
+                )
+            }
+            self.conn.execute(
+                update(s)
+                .where(s.c.id.in_(list(stale)))
+                .values(stale=1, summary="", current_goal=None, **empty)
+            )
+        m = t.memory_messages
+        found = [x.id for x in msgs]
+        self.conn.execute(delete(m).where(m.c.id.in_(found)))
+        self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.message_id.in_(found)))
+        self.add_audit(
+            "hard_delete",
+            actor=actor,
+            reason=reason,
+            session_id=msgs[0].session_id if len({x.session_id for x in msgs}) == 1 else None,
+            payload={"messages": len(found), "staleSummaries": sorted(stale)},
+        )
+        return len(found), len(stale)
 
     def _next_seq(self) -> int:
         return int(self.conn.execute(select(func.coalesce(func.max(n.c.seq), 0))).scalar() or 0) + 1

@@ -1,0 +1,307 @@
+"""The four agent tools (按需 Memory Tool): JSON schemas in OpenAI function-calling format,
+argument models, and one dispatcher that never raises into the agent.
+
+Register ``TOOL_SCHEMAS`` with your model; pass each tool call to ``session.call_tool``.
+Approvals are not a tool: only the user decides pending items.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from ekko_memory.errors import EkkoMemoryError
+from ekko_memory.models import MemoryNodeDraft, MemoryQuery, NodeType, Scope
+from ekko_memory.service.forget import ForgetRequest
+
+if TYPE_CHECKING:
+    from ekko_memory.service.session import MemorySession
+
+_SCOPES = ["session", "workspace", "user", "global"]
+_TYPES = ["preference", "fact", "decision", "task", "recipe", "skill", "constraint", "correction"]
+
+_NODE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The memory (Partial<MemoryNode>). Ids, status, timestamps and sources are filled in by the service.",
+    "properties": {
+        "scope": {
+            "type": "string",
+            "enum": _SCOPES,
+            "description": "session: this conversation only; workspace: this project; user: the user's long-term memory (needs the user's explicit request). global is read-only.",
+        },
+        "domain": {"type": "string", "description": "Top-level domain, e.g. 生活技能, 项目, 个人."},
+        "categoryPath": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": 'Category path starting with the domain, e.g. ["生活技能", "做饭", "饮食偏好"].',
+        },
+        "type": {"type": "string", "enum": _TYPES},
+        "key": {
+            "type": "string",
+            "description": "Controlled key for exact lookup, e.g. avoid_ingredient, flavor_profile, database. Synonyms are normalized.",
+        },
+        "valueJson": {
+            "description": 'The value for the key, e.g. "香菜" or {"spicy": "low"}. Phrases like 少辣 are normalized.'
+        },
+        "title": {"type": "string", "description": "Short title, e.g. 用户不吃香菜."},
+        "content": {
+            "type": "string",
+            "description": "One or two sentences a future reply can use.",
+        },
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "importance": {"type": "number", "minimum": 0, "maximum": 1},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "entities": {"type": "array", "items": {"type": "string"}},
+        "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When a temporary state ends (ISO 8601).",
+        },
+    },
+    "additionalProperties": False,
+}
+
+_USER_MESSAGE = {
+    "type": "string",
+    "description": "The user's words that prompted this call, when the service has no message log (MCP clients). Intent is judged from them.",
+}
+
+TOOL_SCHEMAS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_search",
+            "description": "Search long-term memory. Returns exact matches of the structured fields, other relevant matches of the text, and what was left out with reasons. The per-turn context already holds the essentials; use this for more.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "queryText": {
+                        "type": "string",
+                        "description": "Words to search for (Chinese and English).",
+                    },
+                    "scopes": {"type": "array", "items": {"type": "string", "enum": _SCOPES}},
+                    "domain": {"type": "string"},
+                    "categoryPathPrefix": {"type": "array", "items": {"type": "string"}},
+                    "types": {"type": "array", "items": {"type": "string", "enum": _TYPES}},
+                    "key": {"type": "string"},
+                    "valueJson": {},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "entities": {"type": "array", "items": {"type": "string"}},
+                    "includeExpired": {"type": "boolean"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_get",
+            "description": "Get one memory by id, or the current memory for a type/key/value (e.g. key avoid_ingredient, valueJson 香菜). Returns the node, or found=false.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "type": {"type": "string", "enum": _TYPES},
+                    "key": {"type": "string"},
+                    "valueJson": {},
+                    "scope": {"type": "string", "enum": _SCOPES},
+                    "domain": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_propose_update",
+            "description": "Propose a memory write. The service validates it, binds it to the user's message, resolves conflicts and writes it — or holds it for the user's approval (accepted=false with a pendingId). Only tell the user something is remembered when accepted is true. Call it at once when the user explicitly asks to remember something.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "operation": {
+                        "type": "string",
+                        "enum": ["create", "update", "supersede", "expire", "delete"],
+                    },
+                    "targetId": {
+                        "type": "string",
+                        "description": "The memory to update, supersede, expire or delete.",
+                    },
+                    "node": _NODE_SCHEMA,
+                    "reason": {"type": "string", "description": "Why, in a few words."},
+                    "sourceMessageIds": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "Defaults to the latest user message.",
+                    },
+                    "userMessage": _USER_MESSAGE,
+                },
+                "required": ["operation", "reason"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "memory_forget",
+            "description": "Forget memories when the user asks (忘掉…, 不要再记…). By id or by an exact description. One match is soft-deleted; several matches or mode=hard need the user's confirmation (requiresConfirmation=true, candidates listed).",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "scope": {"type": "string", "enum": _SCOPES},
+                    "domain": {"type": "string"},
+                    "categoryPathPrefix": {"type": "array", "items": {"type": "string"}},
+                    "type": {"type": "string", "enum": _TYPES},
+                    "key": {"type": "string"},
+                    "valueJson": {},
+                    "mode": {"type": "string", "enum": ["soft", "hard"]},
+                    "reason": {"type": "string"},
+                    "userMessage": _USER_MESSAGE,
+                },
+                "required": ["reason"],
+                "additionalProperties": False,
+            },
+        },
+    },
+]
+
+TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SCHEMAS)
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class GetArgs(_Args):
+    """memory_get arguments."""
+
+    id: str | None = None
+    type: NodeType | None = None
+    key: str | None = None
+    value_json: Any = None
+    scope: Scope | None = None
+    domain: str | None = None
+
+
+class ProposeArgs(_Args):
+    """memory_propose_update arguments."""
+
+    operation: Literal["create", "update", "supersede", "expire", "delete"]
+    target_id: str | None = None
+    node: MemoryNodeDraft = Field(default_factory=MemoryNodeDraft)
+    reason: str = Field(max_length=2000)
+    source_message_ids: list[str] | None = Field(default=None, max_length=50)
+    user_message: str | None = Field(default=None, max_length=100_000)
+
+
+class ForgetArgs(_Args):
+    """memory_forget arguments."""
+
+    id: str | None = None
+    scope: Scope | None = None
+    domain: str | None = None
+    category_path_prefix: list[str] | None = None
+    type: NodeType | None = None
+    key: str | None = None
+    value_json: Any = None
+    mode: Literal["soft", "hard"] = "soft"
+    reason: str = Field(max_length=2000)
+    user_message: str | None = Field(default=None, max_length=100_000)
+
+    def request(self) -> ForgetRequest:
+        """As a service request."""
+        return ForgetRequest(
+            reason=self.reason,
+            id=self.id,
+            scope=self.scope,
+            domain=self.domain,
+            category_path_prefix=self.category_path_prefix,
+            type=self.type,
+            key=self.key,
+            value_json=self.value_json,
+            mode=self.mode,
+        )
+
+
+class SearchArgs(MemoryQuery):
+    """memory_search arguments (a MemoryQuery; the session fills user/workspace/session ids)."""
+
+
+def error_result(code: str, message: str, **shape: Any) -> dict[str, Any]:
+    """A tool error the agent can read; ``shape`` adds the tool's negative result fields."""
+    return {**shape, "reason": message, "error": {"code": code, "message": message}}
+
+
+_NEGATIVE: dict[str, dict[str, Any]] = {
+    "memory_propose_update": {"accepted": False},
+    "memory_forget": {"deletedIds": []},
+    "memory_search": {"exact": [], "relevant": [], "omitted": []},
+    "memory_get": {"found": False},
+}
+
+
+def _validation_text(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors()[:6]:
+        loc = ".".join(str(x) for x in err["loc"]) or "arguments"
+        parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def dispatch(session: MemorySession, name: object, args: object) -> dict[str, Any]:
+    """Run one tool call; always returns a JSON dict, never raises."""
+    if not isinstance(name, str) or name not in TOOL_NAMES:
+        hint = (
+            " (approvals belong to the user, not to agents)"
+            if isinstance(name, str) and "approv" in name
+            else ""
+        )
+        return error_result(
+            "unknown_tool", f"unknown tool {name!r}{hint}; tools: {', '.join(TOOL_NAMES)}"
+        )
+    negative = _NEGATIVE[name]
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError as e:
+            return error_result(
+                "invalid_arguments", f"arguments are not valid JSON: {e}", **negative
+            )
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return error_result("invalid_arguments", "arguments must be a JSON object", **negative)
+    if any(k in args for k in ("approve", "approved", "pendingId", "decision")):
+        return error_result(
+            "permission_denied",
+            "agents cannot approve or decide pending items; the user decides in the app",
+            **negative,
+        )
+    try:
+        if name == "memory_search":
+            return session.search(SearchArgs.model_validate(args))
+        if name == "memory_get":
+            return session.get(GetArgs.model_validate(args))
+        if name == "memory_propose_update":
+            return session.propose(ProposeArgs.model_validate(args))
+        return session.forget(ForgetArgs.model_validate(args))
+    except ValidationError as e:
+        return error_result("invalid_arguments", _validation_text(e), **negative)
+    except EkkoMemoryError as e:
+        message = str(e)
+        if name in ("memory_propose_update", "memory_forget") and "nothing was" not in message:
+            message += (
+                "; nothing was written"
+                if name == "memory_propose_update"
+                else "; nothing was deleted"
+            )
+        return error_result(e.code, message, **negative)
+    except Exception as e:  # the agent must never see a traceback
+        return error_result("internal_error", f"{type(e).__name__}: {e}", **negative)

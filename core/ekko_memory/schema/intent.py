@@ -1,0 +1,103 @@
+"""What a user's own words say: explicit intent to remember, corrections, temporary states,
+sensitive data. Judged from the source message text, never from what an agent claims.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from ekko_memory.timeutil import to_utc
+
+_EXPLICIT = re.compile(
+    r"记住|记得|记一下|记下|记着|帮我记|请记|别忘|不要忘|以后都|以后(?:别|不要|不用|都|要|请|就|一律|全|也)"
+    r"|今后|从今以后|从今往后|从现在起|从现在开始|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
+    r"|\bremember\b|keep in mind|don'?t forget|do not forget|from now on|going forward|in the future"
+    r"|for future reference|make a note|note that|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
+    r"|never (?:use|give|recommend|suggest|reply|answer|write|do|again)",
+    re.IGNORECASE,
+)
+
+_CORRECTION = re.compile(
+    r"现在可以|现在能|现在(?:不|也|又|喜欢|要|想)|其实|改成|改为|换成|不再|更正|纠正|说错|搞错|已经不|不是.{0,12}而是|反而|可以接受"
+    r"|\bactually\b|no longer|changed my mind|\binstead\b|correction|i was wrong|now i (?:can|like|prefer|eat|want)"
+    r"|not anymore|any more",
+    re.IGNORECASE,
+)
+
+_FORGET = re.compile(
+    r"忘掉|忘记|忘了吧|不要再记|别再记|删除|删掉|清除|抹掉|forget|delete|remove|erase|don'?t remember",
+    re.IGNORECASE,
+)
+
+# Identifiers: always held for the user's approval, in any scope.
+_IDENTIFIERS = [
+    (
+        "phone number",
+        re.compile(
+            r"(?<!\d)1[3-9]\d{9}(?!\d)|(?<![\w+])\+\d{1,3}[\s-]?\d{3,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d)"
+        ),
+    ),
+    ("ID number", re.compile(r"(?<!\d)\d{17}[\dXx](?![\dXx])|(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")),
+    ("bank card number", re.compile(r"(?<!\d)\d{16,19}(?!\d)")),
+    ("email address", re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")),
+    (
+        "street address",
+        re.compile(
+            r"[\u4e00-\u9fff]{2,}(?:路|街|巷|大道|胡同)\d+号|\d+号楼|\d+单元|\d+室"
+            r"|\b\d+\s+\w+(?:\s\w+)?\s(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr)\b",
+            re.IGNORECASE,
+        ),
+    ),
+]
+
+# Health: held for approval outside session scope (a passing "胃不舒服" today is not a record).
+_HEALTH = re.compile(
+    r"胃|病|疼|痛|过敏|药|医院|诊断|怀孕|孕期|抑郁|焦虑|糖尿病|高血压|血压|血糖|癌|手术|体检|失眠|不舒服|发烧|感冒"
+    r"|diagnos|allerg|medication|medicine|pregnan|depress|anxiety|diabetes|cancer|surgery|illness|\bsick\b|disease|symptom",
+    re.IGNORECASE,
+)
+
+
+def has_explicit_intent(text: str) -> bool:
+    """The user asked to remember for the long term (记住, 以后都, from now on, …)."""
+    return bool(_EXPLICIT.search(text))
+
+
+def is_correction(text: str) -> bool:
+    """The user corrects something (现在可以, 其实, 改成, actually, no longer, …)."""
+    return bool(_CORRECTION.search(text))
+
+
+def asks_to_forget(text: str) -> bool:
+    """The user asks to forget or delete something."""
+    return bool(_FORGET.search(text))
+
+
+def sensitive_identifiers(text: str) -> list[str]:
+    """Kinds of personal identifiers found in ``text`` (phone number, ID number, …)."""
+    return [name for name, pattern in _IDENTIFIERS if pattern.search(text)]
+
+
+def mentions_health(text: str) -> bool:
+    """The text talks about health (symptoms, conditions, medication)."""
+    return bool(_HEALTH.search(text))
+
+
+def temporary_expiry(text: str, now: datetime, words: dict[str, list[str]]) -> datetime | None:
+    """When a temporary state in ``text`` should end (今天 → end of today, 最近 → 3 days,
+    这周 → 7 days), or None when the text states nothing temporary."""
+    folded = text.casefold()
+
+    def has(kind: str) -> bool:
+        return any(w.casefold() in folded for w in words.get(kind, []))
+
+    local = now.astimezone()
+    if has("today"):
+        end = local.replace(hour=23, minute=59, second=59, microsecond=0)
+        return to_utc(end)
+    if has("days"):
+        return to_utc(now + timedelta(days=3))
+    if has("week"):
+        return to_utc(now + timedelta(days=7))
+    return None

@@ -1,0 +1,72 @@
+"""Tunable settings of the memory service, from ``<workspace>/.ekko/config.json`` and the environment."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ekko_memory.errors import InvalidInput
+
+
+class LlmConfig(BaseModel):
+    """An OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM…)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    timeout_s: float = Field(30.0, gt=0, le=600)
+    max_retries: int = Field(2, ge=0, le=10)
+
+
+def _limits() -> dict[str, int]:
+    return {"constraints": 8, "preferences": 8, "active_tasks": 5, "facts": 6, "relevant_nodes": 5}
+
+
+class MemoryConfig(BaseModel):
+    """Everything the service lets you tune; defaults follow the design doc."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # How many recent messages enter the context (the design doc says 3–8).
+    recent_messages: int = Field(6, ge=3, le=8)
+    # Below this confidence a node stays out of contexts (low_confidence).
+    min_confidence: float = Field(0.3, ge=0, le=1)
+    # Overwriting a node at or above this confidence needs clear intent (else it waits).
+    high_confidence: float = Field(0.9, ge=0, le=1)
+    # With no topic detected, only user preferences this important enter the context.
+    topicless_min_importance: float = Field(0.8, ge=0, le=1)
+    section_limits: dict[str, int] = Field(default_factory=_limits)
+    # Summarize after this many new messages (the design doc says 6–10)…
+    summary_every_messages: int = Field(8, ge=2, le=100)
+    # …or when the new messages exceed this many tokens.
+    summary_token_threshold: int = Field(1500, ge=100)
+    llm: LlmConfig | None = None
+
+
+def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
+    """Config from ``config.json`` (if any), then ``EKKO_LLM_BASE_URL``/``_MODEL``/``_API_KEY``."""
+    data: dict[str, Any] = {}
+    path = workspace_ekko_dir / "config.json"
+    if path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise InvalidInput(f"{path} is not valid JSON: {e}") from e
+    base = os.environ.get("EKKO_LLM_BASE_URL")
+    model = os.environ.get("EKKO_LLM_MODEL")
+    if base and model:
+        llm = dict(data.get("llm") or {})
+        llm.update(base_url=base, model=model)
+        if os.environ.get("EKKO_LLM_API_KEY"):
+            llm["api_key"] = os.environ["EKKO_LLM_API_KEY"]
+        data["llm"] = llm
+    try:
+        return MemoryConfig.model_validate(data)
+    except ValueError as e:
+        raise InvalidInput(f"{path}: {e}") from e

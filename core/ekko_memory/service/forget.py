@@ -1,0 +1,256 @@
+"""Forgetting (删除和遗忘): exact lookup first; one hit is soft-deleted, several need the
+user's confirmation, and a hard delete always waits for the user unless the user asks.
+
+A hard delete removes every version of the memory, its index rows and usage records,
+scrubs its text from audit and pending rows, and (on request) the source messages,
+marking the summaries built on them stale. The file is then compacted so that no
+readable copy of the text is left in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound
+from ekko_memory.models import MemoryNode, MemoryQuery, Scope
+from ekko_memory.schema.normalize import canonical_key
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
+from ekko_memory.service.retrieval import visible
+from ekko_memory.service.write_plan import WriteContext
+from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.sql_store import delete_in
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+Mode = Literal["soft", "hard"]
+
+
+@dataclass
+class ForgetRequest:
+    """What to forget: an id, or an exact description (scope/domain/category/type/key/value)."""
+
+    reason: str
+    id: str | None = None
+    scope: Scope | None = None
+    domain: str | None = None
+    category_path_prefix: list[str] | None = None
+    type: str | None = None
+    key: str | None = None
+    value_json: Any = None
+    mode: Mode = "soft"
+    # Also delete the source messages (and mark summaries built on them stale).
+    cascade_messages: bool = False
+
+
+@dataclass
+class ForgetOutcome:
+    """The design doc's result: deletedIds, mode, requiresConfirmation, reason (+ candidates)."""
+
+    deleted_ids: list[str]
+    mode: Mode
+    reason: str
+    requires_confirmation: bool = False
+    pending_id: str | None = None
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON for tool results."""
+        out: dict[str, Any] = {
+            "deletedIds": self.deleted_ids,
+            "mode": self.mode,
+            "reason": self.reason,
+        }
+        if self.requires_confirmation:
+            out["requiresConfirmation"] = True
+        if self.pending_id:
+            out["pendingId"] = self.pending_id
+        if self.candidates:
+            out["candidates"] = self.candidates
+        if self.warnings:
+            out["warnings"] = self.warnings
+        return out
+
+
+def candidate_json(node: MemoryNode) -> dict[str, Any]:
+    """A short description of a node, for confirmations."""
+    out: dict[str, Any] = {
+        "id": node.id,
+        "title": node.title,
+        "scope": node.scope,
+        "categoryPath": node.category_path,
+        "type": node.type,
+    }
+    if node.key:
+        out["key"] = node.key
+        out["valueJson"] = node.value_json
+    return out
+
+
+class Forgetter:
+    """Runs forget requests for agents (governed) and for the user (direct)."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
+        """The current memories a request names (no deleted ones, no old versions)."""
+        svc = self.service
+        if req.id is not None:
+            node, _ = svc.locate(req.id)
+            return [] if node.status in ("deleted", "superseded") else [node]
+        if not any(
+            (
+                req.scope,
+                req.domain,
+                req.category_path_prefix,
+                req.type,
+                req.key,
+                req.value_json is not None,
+            )
+        ):
+            raise InvalidInput(
+                "name the memory to forget: an id, or scope/domain/categoryPathPrefix/type/key/valueJson"
+            )
+        domain = svc.registry.canonical_domain(req.domain) if req.domain else None
+        key = (
+            canonical_key(svc.registry, domain or "", req.type or "preference", req.key)
+            if req.key
+            else None
+        )
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
+        out: list[MemoryNode] = []
+        for part in svc.store_slices([req.scope] if req.scope else None):
+            f = NodeFilter(
+                statuses=["active", "expired"],
+                scopes=part.scopes,
+                domain=domain,
+                category_prefix=req.category_path_prefix,
+                types=[req.type] if req.type else None,
+                key=key,
+            )
+            with part.store.read() as r:
+                nodes = r.find_nodes(f, limit=500)
+            out += [n for n in nodes if visible(n, frame) and n.scope != "global"]
+        if req.value_json is not None:
+            retriever = svc.retriever
+            q = MemoryQuery(value_json=req.value_json)
+            out = [n for n in out if retriever.value_matches(q, n)]
+        return out
+
+    def forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
+        """Forget what ``req`` names; agents get confirmations and pending items where needed."""
+        try:
+            return self._forget(req, ctx)
+        except EkkoMemoryError as e:
+            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted")
+
+    def _forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
+        if req.mode not in ("soft", "hard"):
+            raise InvalidInput("mode is 'soft' or 'hard'")
+        try:
+            targets = self.find(req, ctx)
+        except NotFound:
+            return ForgetOutcome([], req.mode, f"no memory {req.id}; nothing was deleted")
+        if not targets:
+            return ForgetOutcome([], req.mode, "no matching memory; nothing was deleted")
+        candidates = [candidate_json(n) for n in targets]
+        if ctx.is_agent:
+            verdict = None
+            kind: Literal["hard_delete", "forget_many", "write"] = "write"
+            if req.mode == "hard":
+                verdict, kind = (
+                    Verdict("pending", "hard_delete", RULE_TEXT["hard_delete"]),
+                    "hard_delete",
+                )
+            elif len(targets) > 1:
+                verdict, kind = (
+                    Verdict("pending", "forget_many", RULE_TEXT["forget_many"]),
+                    "forget_many",
+                )
+            elif sensitive_kinds(targets[0]):
+                verdict = Verdict("pending", "sensitive_delete", RULE_TEXT["sensitive_delete"])
+            if verdict is not None:
+                store = self.service.store_for_scope(targets[0].scope)
+                with store.write() as w:
+                    held = Governor(self.service)._hold_in(
+                        w, kind, "delete", None, [n.id for n in targets], verdict, ctx, req.reason
+                    )
+                return ForgetOutcome(
+                    [],
+                    req.mode,
+                    f"{verdict.reason}: ask the user to confirm (it waits in their inbox); nothing was deleted yet",
+                    requires_confirmation=True,
+                    pending_id=held.pending_id,
+                    candidates=candidates,
+                )
+        deleted, warnings = self.execute(
+            targets,
+            req.mode,
+            actor=ctx.actor,
+            reason=req.reason,
+            cascade_messages=req.cascade_messages,
+        )
+        return ForgetOutcome(
+            deleted,
+            req.mode,
+            f"forgot {len(deleted)} memor{'y' if len(deleted) == 1 else 'ies'}",
+            warnings=warnings,
+        )
+
+    def execute(
+        self,
+        targets: list[MemoryNode],
+        mode: Mode,
+        *,
+        actor: str,
+        reason: str,
+        cascade_messages: bool = False,
+    ) -> tuple[list[str], list[str]]:
+        """Delete now (already permitted): soft per node, or hard for whole chains. Returns (ids, warnings)."""
+        governor = Governor(self.service)
+        deleted: list[str] = []
+        warnings: list[str] = []
+        if mode == "soft":
+            for node in targets:
+                with self.service.store_for_scope(node.scope).write() as w:
+                    current = w.get_node(node.id)
+                    if current is None or current.status == "deleted":
+                        continue
+                    governor.apply_status(w, current, "deleted", actor, reason)
+                    deleted.append(node.id)
+            return deleted, warnings
+        touched = set()
+        message_ids: list[str] = []
+        for node in targets:
+            chain = self.service.chain(node.id)
+            for version in chain:
+                message_ids += version.source_message_ids
+            by_store: dict[int, list[MemoryNode]] = {}
+            for version in chain:
+                by_store.setdefault(id(self.service.store_for_scope(version.scope)), []).append(
+                    version
+                )
+            for versions in by_store.values():
+                store = self.service.store_for_scope(versions[0].scope)
+                with store.write() as w:
+                    for version in versions:
+                        if w.get_node(version.id) is not None:
+                            delete_in(w, version, mode="hard", actor=actor, reason=reason)
+                            deleted.append(version.id)
+                touched.add(store)
+        if cascade_messages and message_ids:
+            removed, stale = self.service.delete_messages(message_ids, actor=actor, reason=reason)
+            if removed:
+                warnings.append(
+                    f"deleted {removed} source messages; {stale} summaries marked stale"
+                )
+            touched.add(self.service.workspace_store)
+        for store in touched:
+            warnings += store.scrub()
+        return deleted, warnings

@@ -1,0 +1,450 @@
+"""Governed writes: every proposal is normalized, checked, and then written in one
+transaction with its audit events — or held for the user, or refused with a reason.
+
+A failed write reports ``accepted: false``; the agent must not tell the user it remembered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.ids import new_id
+from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
+from ekko_memory.schema.normalize import conflict_identity
+from ekko_memory.schema.values import values_match
+from ekko_memory.service.permissions import Verdict, check_change, check_write
+from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
+from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.sql_store import delete_in, supersede_in
+from ekko_memory.store.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+Operation = Literal["create", "update", "supersede", "expire", "delete"]
+OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
+OutcomeStatus = Literal[
+    "created", "superseded", "duplicate", "expired", "deleted", "pending", "rejected"
+]
+
+
+@dataclass
+class WriteOutcome:
+    """What a proposal led to, in the design doc's result shape (``to_json``)."""
+
+    accepted: bool
+    status: OutcomeStatus
+    reason: str
+    node_id: str | None = None
+    superseded_id: str | None = None
+    pending_id: str | None = None
+    rule: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{accepted, nodeId?, reason, status, pendingId?, supersededId?, rule?, notes?}``."""
+        out: dict[str, Any] = {
+            "accepted": self.accepted,
+            "status": self.status,
+            "reason": self.reason,
+        }
+        for key, value in (
+            ("nodeId", self.node_id),
+            ("supersededId", self.superseded_id),
+            ("pendingId", self.pending_id),
+            ("rule", self.rule),
+        ):
+            if value is not None:
+                out[key] = value
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def rejected(reason: str, rule: str | None = None) -> WriteOutcome:
+    """A proposal refused; nothing was written."""
+    return WriteOutcome(False, "rejected", reason + "; nothing was written", rule=rule)
+
+
+def same_binding(a: MemoryNode, b: MemoryNode) -> bool:
+    """Two nodes live in the same scope instance (same session / workspace / user)."""
+    if a.scope != b.scope:
+        return False
+    if a.scope == "session":
+        return a.session_id == b.session_id
+    if a.scope == "user":
+        return a.user_id in (None, b.user_id) or b.user_id is None
+    return a.workspace_id in (None, b.workspace_id) or b.workspace_id is None
+
+
+class Governor:
+    """Runs proposals through normalization, permissions and transactional writes."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    # --- entry point ----------------------------------------------------------------
+
+    def propose(
+        self,
+        operation: str,
+        draft: MemoryNodeDraft,
+        ctx: WriteContext,
+        *,
+        target_id: str | None = None,
+        reason: str = "",
+    ) -> WriteOutcome:
+        """Apply one proposal; never raises for bad input (the outcome says what went wrong)."""
+        if operation not in OPERATIONS:
+            return rejected(f"unknown operation {operation!r}; use one of {', '.join(OPERATIONS)}")
+        reason = reason.strip() or f"{ctx.actor} {operation}"
+        try:
+            if operation == "create":
+                if target_id is not None:
+                    raise InvalidInput("create takes no targetId; use update or supersede")
+                return self._create(draft, ctx, reason)
+            if target_id is None:
+                raise InvalidInput(f"{operation} needs a targetId (the memory to change)")
+            target, _ = self.service.locate(target_id)
+            if target.status == "superseded":
+                head = self.service.head_of(target.id)
+                raise Conflict(
+                    f"memory {target_id} is an old version; change its current version {head.id} instead"
+                )
+            if target.status == "deleted":
+                raise Conflict(f"memory {target_id} is deleted")
+            if operation in ("update", "supersede"):
+                return self._replace(target, draft, ctx, reason)
+            return self._change_status(
+                target, "expired" if operation == "expire" else "deleted", ctx, reason
+            )
+        except EkkoMemoryError as e:
+            return rejected(str(e), rule=getattr(e, "code", None))
+
+    # --- create ---------------------------------------------------------------------
+
+    def _create(self, draft: MemoryNodeDraft, ctx: WriteContext, reason: str) -> WriteOutcome:
+        now = self.service.now()
+        cand = plan_node(self.service.registry, draft, ctx, now)
+        store = self.service.store_for_scope(cand.node.scope)
+        with store.write() as w:
+            match = self._find_same(w, cand.node)
+            if match is not None and self._same_value(match, cand.node):
+                return WriteOutcome(
+                    True,
+                    "duplicate",
+                    "already remembered; nothing new was written",
+                    node_id=match.id,
+                    notes=cand.notes,
+                )
+            verdict = check_write(
+                cand, ctx, replaces=match, high_confidence=self.service.config.high_confidence
+            )
+            if verdict.action == "reject":
+                return rejected(verdict.reason, verdict.rule)
+            if verdict.action == "pending":
+                return self._hold_in(
+                    w,
+                    "write",
+                    "create" if match is None else "supersede",
+                    cand,
+                    [match.id] if match else [],
+                    verdict,
+                    ctx,
+                    reason,
+                )
+            if match is None:
+                self.insert(w, cand.node, ctx, reason)
+                return WriteOutcome(
+                    True, "created", "remembered", node_id=cand.node.id, notes=cand.notes
+                )
+            supersede_in(
+                w,
+                match,
+                cand.node.model_copy(update={"supersedes_id": match.id}),
+                actor=ctx.actor,
+                reason=reason,
+            )
+            return WriteOutcome(
+                True,
+                "superseded",
+                "remembered; the earlier version was superseded",
+                node_id=cand.node.id,
+                superseded_id=match.id,
+                notes=cand.notes,
+            )
+
+    def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
+        """The active node this one would duplicate or replace in the same scope, if any."""
+        registry = self.service.registry
+        if node.key is None:
+            f = NodeFilter(
+                statuses=["active"],
+                scopes=[node.scope],
+                domain=node.domain,
+                types=[node.type],
+                title=node.title,
+                live_at=node.created_at,
+            )
+            hits = [n for n in w.find_nodes(f, limit=20) if same_binding(n, node)]
+            return hits[0] if hits else None
+        ident = conflict_identity(registry, node)
+        rule = registry.rule_for_key(node.domain, node.type, node.key)
+        keys = [node.key]
+        if rule is not None:
+            for group in rule.key_groups:
+                if node.key in group:
+                    keys = group
+        f = NodeFilter(
+            statuses=["active"],
+            scopes=[node.scope],
+            domain=node.domain,
+            keys=keys,
+            live_at=node.created_at,
+        )
+        for other in w.find_nodes(f, limit=200, order="updated_desc"):
+            if same_binding(other, node) and conflict_identity(registry, other) == ident:
+                return other
+        return None
+
+    @staticmethod
+    def _same_value(old: MemoryNode, new: MemoryNode) -> bool:
+        if new.key is None:
+            return old.title == new.title and old.content.strip() == new.content.strip()
+        return (
+            old.key == new.key
+            and values_match(new.value_json, old.value_json)
+            and values_match(old.value_json, new.value_json)
+        )
+
+    def insert(self, w: StoreWriter, node: MemoryNode, ctx: WriteContext, reason: str) -> None:
+        """Inside a write transaction: insert a new node and audit it."""
+        w.insert_nodes([node])
+        w.add_audit(
+            "create",
+            actor=ctx.actor,
+            reason=reason,
+            node=node,
+            at=node.created_at,
+            payload={"node": node.to_json(), "sourceMessageIds": ctx.source_message_ids},
+        )
+
+    # --- update / supersede ---------------------------------------------------------
+
+    def _replace(
+        self, target: MemoryNode, draft: MemoryNodeDraft, ctx: WriteContext, reason: str
+    ) -> WriteOutcome:
+        now = self.service.now()
+        cand = plan_node(self.service.registry, draft, ctx, now, base=target)
+        if (
+            self._same_value(target, cand.node)
+            and cand.node.scope == target.scope
+            and not (draft.model_fields_set - {"key", "value_json", "title", "content"})
+        ):
+            return WriteOutcome(
+                True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
+            )
+        verdict = check_write(
+            cand, ctx, replaces=target, high_confidence=self.service.config.high_confidence
+        )
+        return self.write_replacement(target, cand, ctx, reason, verdict)
+
+    def write_replacement(
+        self,
+        target: MemoryNode,
+        cand: Candidate,
+        ctx: WriteContext,
+        reason: str,
+        verdict: Verdict,
+        also: Callable[[StoreWriter], None] | None = None,
+    ) -> WriteOutcome:
+        """Supersede ``target`` with ``cand`` (or hold / refuse it), in as few transactions as possible.
+
+        ``also`` runs inside the transaction that marks the old version superseded (the
+        approval of a pending item is recorded atomically with the write it approves).
+        """
+        if verdict.action == "reject":
+            return rejected(verdict.reason, verdict.rule)
+        new_store = self.service.store_for_scope(cand.node.scope)
+        old_store = self.service.store_for_scope(target.scope)
+        new = cand.node.model_copy(update={"supersedes_id": target.id})
+        if verdict.action == "pending":
+            kind: PendingKind = "scope_promotion" if verdict.rule == "scope_promotion" else "write"
+            with new_store.write() as w:
+                return self._hold_in(w, kind, "supersede", cand, [target.id], verdict, ctx, reason)
+        if new_store is old_store:
+            with old_store.write() as w:
+                self._require_head(w, target)
+                supersede_in(w, target, new, actor=ctx.actor, reason=reason)
+                if also is not None:
+                    also(w)
+        else:
+            # Two files: write the new version first; if the second step fails, the
+            # repair at open marks the old one superseded (see MemoryService.repair_chains).
+            with new_store.write() as w:
+                w.insert_nodes([new])
+                w.add_audit(
+                    "create",
+                    actor=ctx.actor,
+                    reason=reason,
+                    node=new,
+                    at=new.created_at,
+                    payload={"supersedes": target.id, "node": new.to_json()},
+                )
+            with old_store.write() as w:
+                self._require_head(w, target)
+                w.set_node_status(target.id, "superseded", new.created_at)
+                w.add_audit(
+                    "supersede",
+                    actor=ctx.actor,
+                    reason=reason,
+                    node=target,
+                    at=new.created_at,
+                    payload={"supersededBy": new.id},
+                )
+                if also is not None:
+                    also(w)
+        return WriteOutcome(
+            True,
+            "superseded",
+            "updated; the earlier version was superseded",
+            node_id=new.id,
+            superseded_id=target.id,
+            notes=cand.notes,
+        )
+
+    @staticmethod
+    def _require_head(w: StoreWriter, target: MemoryNode) -> None:
+        current = w.get_node(target.id)
+        if current is None or current.status not in ("active", "expired"):
+            raise Conflict(
+                f"memory {target.id} changed meanwhile (now {current.status if current else 'gone'})"
+            )
+
+    # --- expire / delete ------------------------------------------------------------
+
+    def _change_status(
+        self,
+        target: MemoryNode,
+        status: Literal["expired", "deleted"],
+        ctx: WriteContext,
+        reason: str,
+    ) -> WriteOutcome:
+        verdict = check_change(target, ctx, high_confidence=self.service.config.high_confidence)
+        if verdict.action == "reject":
+            return rejected(verdict.reason, verdict.rule)
+        store = self.service.store_for_scope(target.scope)
+        with store.write() as w:
+            if verdict.action == "pending":
+                return self._hold_in(
+                    w,
+                    "write",
+                    "expire" if status == "expired" else "delete",
+                    None,
+                    [target.id],
+                    verdict,
+                    ctx,
+                    reason,
+                )
+            self._require_head(w, target)
+            self.apply_status(w, target, status, ctx.actor, reason)
+        return WriteOutcome(True, status, f"memory {status}", node_id=target.id)
+
+    def apply_status(
+        self, w: StoreWriter, target: MemoryNode, status: str, actor: str, reason: str
+    ) -> None:
+        """Inside a write transaction: expire or soft delete ``target``, audited."""
+        now = self.service.now()
+        if status == "deleted":
+            delete_in(w, target, mode="soft", actor=actor, reason=reason)
+            return
+        w.set_node_status(target.id, "expired", now, expires_at=now)
+        w.add_audit(
+            "expire",
+            actor=actor,
+            reason=reason,
+            node=target,
+            at=now,
+            payload={"from": target.status},
+        )
+
+    # --- pending --------------------------------------------------------------------
+
+    def _hold_in(
+        self,
+        w: StoreWriter,
+        kind: PendingKind,
+        operation: str,
+        cand: Candidate | None,
+        target_ids: list[str],
+        verdict: Verdict,
+        ctx: WriteContext,
+        reason: str,
+    ) -> WriteOutcome:
+        """Inside a write transaction: store a pending item (or find the same one waiting)."""
+        node_json = cand.node.to_json() if cand is not None else None
+        for item in w.list_pending():
+            if (
+                item.kind == kind
+                and item.target_ids == target_ids
+                and _same_proposal(item.node, node_json)
+            ):
+                return WriteOutcome(
+                    False,
+                    "pending",
+                    f"already waiting for the user's approval: {item.reason}",
+                    pending_id=item.id,
+                    rule=item.rule,
+                )
+        item = PendingItem(
+            id=new_id("pnd"),
+            kind=kind,
+            status="pending",
+            operation=operation,  # type: ignore[arg-type]
+            node=node_json,
+            target_ids=target_ids,
+            current_head_id=target_ids[0] if target_ids and kind != "forget_many" else None,
+            rule=verdict.rule or kind,
+            reason=verdict.reason,
+            requester=ctx.actor,
+            session_id=ctx.session_id,
+            workspace_id=ctx.workspace_id,
+            user_id=ctx.user_id,
+            source_message_ids=ctx.source_message_ids,
+            created_at=self.service.now(),
+        )
+        w.insert_pending(item)
+        w.add_audit(
+            "pending",
+            actor=ctx.actor,
+            reason=reason,
+            node_id=target_ids[0] if target_ids else (cand.node.id if cand else None),
+            session_id=ctx.session_id,
+            workspace_id=ctx.workspace_id,
+            user_id=ctx.user_id,
+            payload={
+                "pendingId": item.id,
+                "kind": kind,
+                "rule": item.rule,
+                "operation": operation,
+                "targetIds": target_ids,
+            },
+        )
+        return WriteOutcome(
+            False,
+            "pending",
+            f"waits for the user's approval: {verdict.reason}; do not tell the user it is remembered yet",
+            pending_id=item.id,
+            rule=item.rule,
+            notes=cand.notes if cand else [],
+        )
+
+
+def _same_proposal(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    fields = ("scope", "domain", "type", "key", "valueJson", "title", "content", "categoryPath")
+    return all(a.get(f) == b.get(f) for f in fields)

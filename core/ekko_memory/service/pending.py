@@ -1,0 +1,211 @@
+"""The user's decisions on pending items. Only the user decides: agent tools cannot reach this."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from ekko_memory.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem
+from ekko_memory.service.forget import Forgetter
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.permissions import ALLOW
+from ekko_memory.service.write_plan import WriteContext, plan_node
+from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+USER_ACTORS = frozenset({"user"})
+
+
+def find_pending(service: MemoryService, pending_id: str) -> tuple[PendingItem, SqlStore]:
+    """A pending item and the store holding it."""
+    for name, store in service.stores():
+        if not store.health.readable:
+            continue
+        with store.read() as r:
+            item = r.get_pending(pending_id)
+        if item is not None:
+            return item.model_copy(update={"store": name}), store
+    raise NotFound(f"no pending item {pending_id}")
+
+
+def decide(
+    service: MemoryService,
+    pending_id: str,
+    *,
+    approve: bool,
+    actor: str,
+    edits: dict[str, Any] | None = None,
+    note: str | None = None,
+) -> dict[str, Any]:
+    """Approve (optionally with edits) or reject a pending item, as the user."""
+    if actor not in USER_ACTORS:
+        raise PermissionDenied(
+            "only the user decides pending items (actor='user'); agents cannot approve"
+        )
+    item, store = find_pending(service, pending_id)
+    if item.status != "pending":
+        raise Conflict(f"pending item {pending_id} is already {item.status}")
+    now = service.now()
+    reason = note or ("approved by the user" if approve else "rejected by the user")
+    if not approve:
+        with store.write() as w:
+            if not w.decide_pending(
+                pending_id,
+                status="rejected",
+                decided_by=actor,
+                at=now,
+                note=note,
+                result_node_id=None,
+            ):
+                raise Conflict(f"pending item {pending_id} was decided meanwhile")
+            w.add_audit(
+                "reject",
+                actor=actor,
+                reason=reason,
+                node_id=item.current_head_id,
+                session_id=item.session_id,
+                workspace_id=item.workspace_id,
+                user_id=item.user_id,
+                payload={"pendingId": pending_id, "kind": item.kind, "rule": item.rule},
+            )
+        return {"pendingId": pending_id, "status": "rejected"}
+
+    ctx = WriteContext(
+        actor="user",
+        session_id=item.session_id,
+        user_id=item.user_id,
+        workspace_id=item.workspace_id,
+        source_message_ids=item.source_message_ids,
+    )
+    if item.kind in ("hard_delete", "forget_many") or item.operation in ("delete", "expire"):
+        return _approve_change(service, item, store, ctx, reason)
+    return _approve_write(service, item, store, ctx, reason, edits)
+
+
+def _recorder(
+    service: MemoryService,
+    item: PendingItem,
+    actor: str,
+    reason: str,
+    result: str | None,
+    payload: dict[str, Any],
+) -> Callable[[StoreWriter], None]:
+    """Records the approval inside a write transaction (of the store holding the item)."""
+
+    def record(w: StoreWriter) -> None:
+        if not w.decide_pending(
+            item.id,
+            status="approved",
+            decided_by=actor,
+            at=service.now(),
+            note=reason,
+            result_node_id=result,
+        ):
+            raise Conflict(f"pending item {item.id} was decided meanwhile")
+        w.add_audit(
+            "approve",
+            actor=actor,
+            reason=reason,
+            node_id=result or item.current_head_id,
+            session_id=item.session_id,
+            workspace_id=item.workspace_id,
+            user_id=item.user_id,
+            payload={"pendingId": item.id, "kind": item.kind, "rule": item.rule, **payload},
+        )
+
+    return record
+
+
+def _mark(
+    service: MemoryService,
+    store: SqlStore,
+    item: PendingItem,
+    actor: str,
+    reason: str,
+    result: str | None,
+    payload: dict[str, Any],
+) -> None:
+    with store.write() as w:
+        _recorder(service, item, actor, reason, result, payload)(w)
+
+
+def _approve_write(
+    service: MemoryService,
+    item: PendingItem,
+    store: SqlStore,
+    ctx: WriteContext,
+    reason: str,
+    edits: dict[str, Any] | None,
+) -> dict[str, Any]:
+    if item.node is None:
+        raise InvalidInput(f"pending item {item.id} holds no proposed memory")
+    proposed = MemoryNode.model_validate(item.node)
+    target = None
+    if item.current_head_id is not None:
+        target = service.head_of(item.current_head_id)
+        if target.status not in ("active", "expired"):
+            target = None
+    draft_fields = {
+        k: v for k, v in proposed.model_dump().items() if k in MemoryNodeDraft.model_fields
+    }
+    draft = MemoryNodeDraft.model_validate({**draft_fields, **(edits or {})})
+    draft.source_message_ids = proposed.source_message_ids
+    cand = plan_node(service.registry, draft, ctx, service.now())
+    cand.node = cand.node.model_copy(
+        update={"origin": proposed.origin if not edits else "user_edit"}
+    )
+    governor = Governor(service)
+    node_id = cand.node.id
+    record = _recorder(
+        service,
+        item,
+        ctx.actor,
+        reason,
+        node_id,
+        {"edited": bool(edits), "supersedes": target.id if target else None},
+    )
+    node_store = service.store_for_scope(cand.node.scope)
+    if target is not None:
+        same = service.store_for_scope(target.scope) is store
+        governor.write_replacement(target, cand, ctx, reason, ALLOW, also=record if same else None)
+        if not same:
+            _mark(service, store, item, ctx.actor, reason, node_id, {"edited": bool(edits)})
+    elif node_store is store:
+        with store.write() as w:
+            governor.insert(w, cand.node, ctx, reason)
+            record(w)
+    else:
+        with node_store.write() as w:
+            governor.insert(w, cand.node, ctx, reason)
+        _mark(service, store, item, ctx.actor, reason, node_id, {"edited": bool(edits)})
+    return {"pendingId": item.id, "status": "approved", "nodeId": node_id}
+
+
+def _approve_change(
+    service: MemoryService, item: PendingItem, store: SqlStore, ctx: WriteContext, reason: str
+) -> dict[str, Any]:
+    targets = []
+    for node_id in item.target_ids:
+        try:
+            node, _ = service.locate(node_id)
+        except NotFound:
+            continue
+        if node.status not in ("deleted", "superseded") or item.kind == "hard_delete":
+            targets.append(node)
+    if item.operation == "expire":
+        governor = Governor(service)
+        for node in targets:
+            with service.store_for_scope(node.scope).write() as w:
+                governor.apply_status(w, node, "expired", ctx.actor, reason)
+        _mark(
+            service, store, item, ctx.actor, reason, None, {"expiredIds": [n.id for n in targets]}
+        )
+        return {"pendingId": item.id, "status": "approved", "deletedIds": []}
+    mode: Literal["soft", "hard"] = "hard" if item.kind == "hard_delete" else "soft"
+    deleted, _ = Forgetter(service).execute(targets, mode, actor=ctx.actor, reason=reason)
+    _mark(service, store, item, ctx.actor, reason, None, {"deletedIds": deleted, "mode": mode})
+    return {"pendingId": item.id, "status": "approved", "deletedIds": deleted}

@@ -1,0 +1,134 @@
+"""Permissions and confirmation (权限和确认策略), as a pure function of a proposal.
+
+- session: allowed (temporary states, current tasks).
+- workspace: allowed for project facts, technical constraints, task states.
+- user: only when the user's own words ask to remember; otherwise it waits for the user.
+- global: never written by an agent.
+- Always waiting for the user: hard deletes, forgets that hit several memories, sensitive
+  data (identifiers anywhere; health outside the session), and overwriting a
+  high-confidence memory without clear intent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ekko_memory.models import MemoryNode
+from ekko_memory.schema import intent
+from ekko_memory.service.write_plan import Candidate, WriteContext
+
+Action = Literal["allow", "pending", "reject"]
+
+RULE_TEXT = {
+    "user_scope_without_intent": "a long-term (user scope) memory the user did not ask to remember",
+    "sensitive_data": "sensitive personal data",
+    "overwrite_high_confidence": "it would overwrite a high-confidence memory without a clear request",
+    "hard_delete": "a hard delete removes the memory for good",
+    "forget_many": "the forget request matched several memories",
+    "scope_promotion": "it would move a memory into the user's long-term scope",
+    "sensitive_delete": "it deletes sensitive personal data",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What happens to a proposal: written, held for the user (with the rule), or refused."""
+
+    action: Action
+    rule: str | None = None
+    reason: str = ""
+
+
+ALLOW = Verdict("allow")
+
+
+def sensitive_kinds(node: MemoryNode, rule_sensitive_keys: Sequence[str] = ()) -> list[str]:
+    """Kinds of sensitive data a node holds (phone number, health, …); empty when none."""
+    text = " ".join([node.title, node.content, json.dumps(node.value_json, ensure_ascii=False)])
+    kinds = intent.sensitive_identifiers(text)
+    if node.key is not None and node.key in rule_sensitive_keys:
+        kinds.append(node.key.replace("_", " "))
+    if node.scope != "session" and intent.mentions_health(text):
+        kinds.append("health")
+    return kinds
+
+
+def mentions(node: MemoryNode, text: str) -> bool:
+    """The user's words name what the node is about (an entity, its value or its title)."""
+    folded = text.casefold()
+    subjects = list(node.entities)
+    value = node.value_json
+    if isinstance(value, str):
+        subjects.append(value)
+    elif isinstance(value, dict):
+        subjects += [v for v in value.values() if isinstance(v, str)]
+    if not subjects:
+        subjects.append(node.title)
+    return any(s and s.casefold() in folded for s in subjects)
+
+
+def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:
+    """The user clearly asked to change this memory: an explicit request, or a correction naming it."""
+    if ctx.explicit and mentions(target, ctx.source_text):
+        return True
+    return intent.is_correction(ctx.source_text) and mentions(target, ctx.source_text)
+
+
+def check_write(
+    cand: Candidate,
+    ctx: WriteContext,
+    *,
+    replaces: MemoryNode | None,
+    high_confidence: float,
+) -> Verdict:
+    """Allow, hold or refuse writing ``cand`` (superseding ``replaces`` when given)."""
+    node = cand.node
+    if node.scope == "global":
+        return Verdict(
+            "reject", "global_scope", "global memories are read-only (shipped with the app)"
+        )
+    if not ctx.is_agent:
+        return ALLOW
+    kinds = sensitive_kinds(node, cand.rule.sensitive_keys if cand.rule else ())
+    if kinds:
+        return Verdict(
+            "pending", "sensitive_data", f"{RULE_TEXT['sensitive_data']} ({', '.join(kinds)})"
+        )
+    if (
+        replaces is not None
+        and replaces.confidence >= high_confidence
+        and not clear_intent_about(replaces, ctx)
+    ):
+        return Verdict(
+            "pending", "overwrite_high_confidence", RULE_TEXT["overwrite_high_confidence"]
+        )
+    if node.scope == "user":
+        explicit = ctx.explicit or (replaces is not None and clear_intent_about(replaces, ctx))
+        if not explicit:
+            rule = (
+                "scope_promotion"
+                if replaces is not None and replaces.scope != "user"
+                else "user_scope_without_intent"
+            )
+            return Verdict("pending", rule, RULE_TEXT[rule])
+    return ALLOW
+
+
+def check_change(target: MemoryNode, ctx: WriteContext, *, high_confidence: float) -> Verdict:
+    """Allow or hold expiring / soft-deleting one memory."""
+    if target.scope == "global":
+        return Verdict("reject", "global_scope", "global memories are read-only")
+    if not ctx.is_agent:
+        return ALLOW
+    if sensitive_kinds(target):
+        return Verdict("pending", "sensitive_delete", RULE_TEXT["sensitive_delete"])
+    if target.confidence >= high_confidence and not (
+        clear_intent_about(target, ctx) or intent.asks_to_forget(ctx.source_text)
+    ):
+        return Verdict(
+            "pending", "overwrite_high_confidence", RULE_TEXT["overwrite_high_confidence"]
+        )
+    return ALLOW

@@ -1,0 +1,88 @@
+"""The design doc's priority order and conflict resolution (冲突消解).
+
+Order, best first: session > workspace > user > global; unexpired over expired; an
+explicit user statement over model inference; a temporary constraint over a long-term
+preference; newer over older; higher confidence; higher importance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ekko_memory.models import MemoryNode, OmittedNode
+from ekko_memory.schema.normalize import conflict_identity
+from ekko_memory.schema.registry import SchemaRegistry
+
+SCOPE_RANK = {"session": 0, "workspace": 1, "user": 2, "global": 3}
+EXPLICIT_ORIGINS = frozenset({"user_explicit", "user_edit"})
+
+
+def is_temporary_constraint(node: MemoryNode) -> bool:
+    """A constraint that holds for a while (it expires, or lives in one session)."""
+    return node.type == "constraint" and (node.expires_at is not None or node.scope == "session")
+
+
+def priority_key(node: MemoryNode, now: datetime) -> tuple[Any, ...]:
+    """Sort key: smaller sorts first (wins)."""
+    return (
+        SCOPE_RANK.get(node.scope, 9),
+        1 if node.is_expired(now) else 0,
+        0 if node.origin in EXPLICIT_ORIGINS else 1,
+        0 if is_temporary_constraint(node) else 1,
+        -node.updated_at.timestamp(),
+        -node.confidence,
+        -node.importance,
+        node.id,
+    )
+
+
+def sort_by_priority(nodes: Iterable[MemoryNode], now: datetime) -> list[MemoryNode]:
+    """Nodes best first."""
+    return sorted(nodes, key=lambda n: priority_key(n, now))
+
+
+def _shadowed(loser: Any, winner: Any) -> bool:
+    """The winner's value says everything the loser's says (about the same fields)."""
+    if isinstance(loser, dict) and isinstance(winner, dict):
+        return set(loser) <= set(winner)
+    return True
+
+
+@dataclass
+class Resolution:
+    """Conflict resolution outcome: who stays (best first) and who lost."""
+
+    kept: list[MemoryNode] = field(default_factory=list)
+    lost: list[OmittedNode] = field(default_factory=list)
+
+
+def resolve_conflicts(
+    registry: SchemaRegistry, nodes: Iterable[MemoryNode], now: datetime
+) -> Resolution:
+    """Keep one winner per conflict identity; the rest are omitted as ``conflict_lost``.
+
+    Within one scope a single-valued key keeps exactly one node. Across scopes, a
+    lower-priority object value that says more than the winner (user {oil, spicy} under
+    session {spicy}) stays below it; one that is fully shadowed is omitted.
+    """
+    result = Resolution()
+    winners: dict[tuple[Any, ...], list[MemoryNode]] = {}
+    for node in sort_by_priority(nodes, now):
+        ident = conflict_identity(registry, node)
+        if ident is None:
+            result.kept.append(node)
+            continue
+        earlier = winners.setdefault(ident, [])
+        lost = any(
+            w.scope == node.scope or ident[0] == "many" or _shadowed(node.value_json, w.value_json)
+            for w in earlier
+        )
+        if lost:
+            result.lost.append(OmittedNode(node_id=node.id, reason="conflict_lost"))
+        else:
+            earlier.append(node)
+            result.kept.append(node)
+    return result

@@ -1,0 +1,205 @@
+"""A handle bound to one session: the agent's day-to-day entry point."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ekko_memory.errors import InvalidInput
+from ekko_memory.ids import is_valid_id, new_id
+from ekko_memory.models import MemoryContext, MemoryMessage, MemoryNode, MemoryQuery, Role
+from ekko_memory.service.forget import Forgetter
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.retrieval import visible
+from ekko_memory.service.write_plan import WriteContext
+
+if TYPE_CHECKING:
+    from ekko_memory.interfaces.tools import ForgetArgs, GetArgs, ProposeArgs, SearchArgs
+    from ekko_memory.service.memory_service import MemoryService
+
+
+class MemorySession:
+    """One conversation: its log, its context, its tools. Create with ``mem.session(...)``."""
+
+    def __init__(
+        self,
+        service: MemoryService,
+        session_id: str,
+        *,
+        user_id: str | None,
+        workspace_id: str | None,
+    ) -> None:
+        self.service = service
+        self.session_id = session_id
+        self.user_id = user_id
+        self.workspace_id = workspace_id
+        self._last_id: str | None = None
+        self._last_loaded = False
+
+    # --- the log --------------------------------------------------------------------
+
+    def append_message(
+        self,
+        role: Role,
+        content: str,
+        *,
+        metadata: dict[str, Any] | None = None,
+        parent_id: str | None = None,
+        used_memory_ids: Sequence[str] | None = None,
+    ) -> MemoryMessage:
+        """Append a message to the raw log; an assistant reply records the memories it used."""
+        if not self._last_loaded:
+            recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
+            self._last_id = recent[-1].id if recent else None
+            self._last_loaded = True
+        meta = dict(metadata or {})
+        if used_memory_ids is not None:
+            meta["usedMemoryIds"] = list(dict.fromkeys(used_memory_ids))
+        msg = MemoryMessage(
+            id=new_id("msg"),
+            session_id=self.session_id,
+            parent_id=parent_id or self._last_id,
+            role=role,
+            content=content,
+            metadata=meta or None,
+            created_at=self.service.now(),
+        )
+        self.service.append_message(msg)
+        self._last_id = msg.id
+        if used_memory_ids:
+            self.service.record_usage(msg, used_memory_ids, workspace_id=self.workspace_id)
+        return msg
+
+    def record_reply(
+        self,
+        content: str,
+        context: MemoryContext | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> MemoryMessage:
+        """Append the assistant's reply with the memories that reached its prompt."""
+        used = context.rendered_memory_ids if context is not None else []
+        return self.append_message("assistant", content, metadata=metadata, used_memory_ids=used)
+
+    def latest_user_message(self) -> MemoryMessage | None:
+        """The session's newest user message."""
+        for msg in reversed(
+            self.service.list_recent_messages(session_id=self.session_id, limit=20)
+        ):
+            if msg.role == "user":
+                return msg
+        return None
+
+    # --- reading --------------------------------------------------------------------
+
+    def build_context(self, user_message: str) -> MemoryContext:
+        """The memory context for replying to ``user_message`` (never raises)."""
+        return self.service.build_context(
+            self.session_id, user_message, user_id=self.user_id, workspace_id=self.workspace_id
+        )
+
+    # --- tools ----------------------------------------------------------------------
+
+    def call_tool(self, name: str, args: Any) -> dict[str, Any]:
+        """Run one of the four memory tools: JSON dict in, JSON dict out, never raises."""
+        from ekko_memory.interfaces.tools import dispatch
+
+        return dispatch(self, name, args)
+
+    def write_context(
+        self, source_ids: Sequence[str] | None, user_message: str | None
+    ) -> WriteContext:
+        """The provenance of an agent's write: the user's message(s) it rests on."""
+        if user_message:
+            self.append_message("user", user_message)
+        if source_ids:
+            bad = [i for i in source_ids if not is_valid_id(i, "msg")]
+            if bad:
+                raise InvalidInput(f"sourceMessageIds must be message ids (msg_…): {bad[:3]}")
+            with self.service.workspace_store.read() as r:
+                msgs = [m for m in r.get_messages(source_ids) if m.session_id == self.session_id]
+            missing = set(source_ids) - {m.id for m in msgs}
+            if missing:
+                raise InvalidInput(
+                    f"unknown source messages in this session: {sorted(missing)[:3]}"
+                )
+        else:
+            latest = self.latest_user_message()
+            msgs = [latest] if latest is not None else []
+        text = "\n".join(m.content for m in msgs if m.role == "user")
+        return WriteContext(
+            actor="agent",
+            session_id=self.session_id,
+            user_id=self.user_id,
+            workspace_id=self.workspace_id,
+            source_message_ids=[m.id for m in msgs],
+            source_text=text,
+        )
+
+    def search(self, args: SearchArgs) -> dict[str, Any]:
+        """memory_search."""
+        q = MemoryQuery.model_validate(
+            {
+                **args.model_dump(exclude_unset=True),
+                "session_id": self.session_id,
+                "user_id": self.user_id,
+                "workspace_id": self.workspace_id,
+            }
+        )
+        return self.service.retrieve(q).to_json()
+
+    def get(self, args: GetArgs) -> dict[str, Any]:
+        """memory_get: by id, or the best current node for type/key/value."""
+        node: MemoryNode | None = None
+        if args.id is not None:
+            node = self.service.get_node(args.id)
+            if node is not None and not self._visible(node):
+                node = None
+        else:
+            if args.key is None and args.value_json is None and args.type is None:
+                raise InvalidInput("give an id, or a type / key / valueJson to look up")
+            result = self.service.retrieve(
+                MemoryQuery(
+                    session_id=self.session_id,
+                    user_id=self.user_id,
+                    workspace_id=self.workspace_id,
+                    scopes=[args.scope] if args.scope else None,
+                    domain=args.domain,
+                    types=[args.type] if args.type else None,
+                    key=args.key,
+                    value_json=args.value_json,
+                    limit=1,
+                )
+            )
+            node = result.exact[0] if result.exact else None
+        if node is None:
+            return {"found": False, "reason": "no such memory"}
+        return {"found": True, **node.to_json()}
+
+    def _visible(self, node: MemoryNode) -> bool:
+        return visible(
+            node,
+            MemoryQuery(
+                session_id=self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
+            ),
+        )
+
+    def propose(self, args: ProposeArgs) -> dict[str, Any]:
+        """memory_propose_update through the governed write path."""
+        ctx = self.write_context(args.source_message_ids, args.user_message)
+        if args.target_id is not None:
+            target = self.service.get_node(args.target_id)
+            if target is not None and not self._visible(target):
+                return {
+                    "accepted": False,
+                    "status": "rejected",
+                    "reason": f"no memory {args.target_id}",
+                }
+        outcome = Governor(self.service).propose(
+            args.operation, args.node, ctx, target_id=args.target_id, reason=args.reason
+        )
+        return outcome.to_json()
+
+    def forget(self, args: ForgetArgs) -> dict[str, Any]:
+        """memory_forget through the governed delete path."""
+        ctx = self.write_context(None, args.user_message)
+        return Forgetter(self.service).forget(args.request(), ctx).to_json()

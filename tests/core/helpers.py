@@ -1,0 +1,37 @@
+"""Helpers for service-level tests: seed nodes through the real (governed) write path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ekko_memory import MemoryService, MemorySession
+from ekko_memory.models import MemoryNodeDraft
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.write_plan import WriteContext
+
+COOKING = ["生活技能", "做饭", "饮食偏好"]
+
+
+def user_write(mem: MemoryService, **node: Any) -> str:
+    """Write a node as the user would in the app (no approval needed); returns its id."""
+    ctx = WriteContext(
+        actor="user",
+        user_id=node.pop("user_id", "u1"),
+        workspace_id=node.pop("workspace_id", "w1"),
+        session_id=node.pop("session_id", None),
+    )
+    outcome = Governor(mem).propose(
+        "create", MemoryNodeDraft.model_validate(node), ctx, reason="test seed"
+    )
+    assert outcome.accepted, outcome
+    assert outcome.node_id is not None
+    return outcome.node_id
+
+
+def propose(s: MemorySession, user_says: str | None, **node: Any) -> dict[str, Any]:
+    """The agent proposes a create after the user said ``user_says``."""
+    if user_says is not None:
+        s.append_message("user", user_says)
+    return s.call_tool(
+        "memory_propose_update", {"operation": "create", "node": node, "reason": "test"}
+    )

@@ -1,0 +1,391 @@
+"""Read side: retrieval, conflict resolution, the per-turn context and its rendering."""
+
+from __future__ import annotations
+
+from ekko_memory import MemoryQuery, MemoryService
+from tests.core.conftest import Clock
+from tests.core.helpers import COOKING, user_write
+
+
+def seed_cooking(mem: MemoryService) -> dict[str, str]:
+    ids = {
+        "cilantro": user_write(
+            mem,
+            scope="user",
+            domain="生活技能",
+            category_path=COOKING,
+            type="preference",
+            key="avoid_ingredient",
+            value_json="香菜",
+            title="用户不吃香菜",
+            content="推荐菜谱时避免香菜。",
+            entities=["香菜"],
+        ),
+        "flavor": user_write(
+            mem,
+            scope="user",
+            domain="生活技能",
+            category_path=COOKING,
+            type="preference",
+            key="flavor_profile",
+            value_json="少油少辣",
+            title="用户偏好少油少辣",
+            content="推荐菜谱时优先少油少辣。",
+            entities=["少油", "少辣"],
+        ),
+        "money": user_write(
+            mem,
+            scope="user",
+            domain="生活技能",
+            category_path=["生活技能", "理财"],
+            type="preference",
+            title="每月定投指数基金",
+            content="用户偏好每月定投。",
+            importance=0.99,
+        ),
+        "travel": user_write(
+            mem,
+            scope="user",
+            domain="出行",
+            category_path=["出行", "偏好"],
+            type="preference",
+            title="出行偏好靠窗座位",
+            content="订机票时选靠窗座位。",
+            importance=0.95,
+        ),
+    }
+    return ids
+
+
+def test_read_example_tonight_dinner(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今晚吃什么？")
+    ctx = s.build_context("今晚吃什么？")
+    assert {n.id for n in ctx.preferences} == {ids["cilantro"], ids["flavor"]}
+    assert set(ctx.used_memory_ids) == {ids["cilantro"], ids["flavor"]}
+    assert not ctx.constraints and not ctx.facts and not ctx.active_tasks and not ctx.relevant_nodes
+    text = ctx.render(max_tokens=300)
+    assert "推荐菜谱时避免香菜。" in text and "推荐菜谱时优先少油少辣。" in text
+    assert "定投" not in text and "靠窗" not in text
+    assert ctx.diagnostics.store_status == "ok" and ctx.diagnostics.retrieved_node_count == 2
+    assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
+
+
+def test_flavor_value_was_normalized(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    node = mem.get_node(ids["flavor"])
+    assert node is not None and node.value_json == {"oil": "low", "spicy": "low"}
+
+
+def test_conflict_example_temporary_constraint_ranks_first(mem: MemoryService) -> None:
+    sichuan = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="preferred_cuisine",
+        value_json="川菜",
+        title="用户喜欢川菜",
+        content="用户喜欢川菜。",
+    )
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今天胃不舒服，少辣。")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "临时状态",
+            "node": {
+                "domain": "生活技能",
+                "type": "constraint",
+                "key": "flavor_profile",
+                "valueJson": "少辣",
+                "title": "今天胃不舒服，少辣",
+                "content": "用户今天胃不舒服，推荐菜时少辣。",
+            },
+        },
+    )
+    assert res["accepted"], res
+    constraint = mem.get_node(res["nodeId"])
+    assert (
+        constraint is not None
+        and constraint.scope == "session"
+        and constraint.expires_at is not None
+    )
+    ctx = s.build_context("晚饭推荐点什么菜？")
+    assert [n.id for n in ctx.constraints] == [constraint.id]
+    assert [n.id for n in ctx.preferences] == [sichuan]
+    text = ctx.render()
+    assert text.index("少辣") < text.index("川菜")
+
+
+def test_session_beats_user_for_the_same_key(mem: MemoryService) -> None:
+    user_flavor = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="flavor_profile",
+        value_json={"spicy": "high"},
+        title="用户爱吃辣",
+    )
+    session_flavor = user_write(
+        mem,
+        scope="session",
+        session_id="s1",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="flavor_profile",
+        value_json={"spicy": "none"},
+        title="这次不要辣",
+    )
+    result = mem.retrieve(
+        MemoryQuery(
+            session_id="s1",
+            user_id="u1",
+            key="flavor_profile",
+            domain="生活技能",
+            types=["preference"],
+        )
+    )
+    assert [n.id for n in result.exact] == [session_flavor]
+    assert {(o.node_id, o.reason) for o in result.omitted} == {(user_flavor, "conflict_lost")}
+    ctx = mem.session("s1", user_id="u1").build_context("做饭")
+    assert session_flavor in ctx.used_memory_ids and user_flavor not in ctx.used_memory_ids
+    assert any(o.node_id == user_flavor and o.reason == "conflict_lost" for o in ctx.omitted)
+
+
+def test_partial_override_keeps_the_broader_preference_below(mem: MemoryService) -> None:
+    broad = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="flavor_profile",
+        value_json="少油少辣",
+        title="用户偏好少油少辣",
+    )
+    today = user_write(
+        mem,
+        scope="session",
+        session_id="s1",
+        domain="生活技能",
+        category_path=COOKING,
+        type="constraint",
+        key="flavor_profile",
+        value_json="不辣",
+        title="今天不吃辣",
+    )
+    ctx = mem.session("s1", user_id="u1").build_context("今晚做什么菜")
+    assert [n.id for n in ctx.constraints] == [today]
+    assert [n.id for n in ctx.preferences] == [broad]
+
+
+def test_expired_nodes_are_never_injected_and_listed(mem: MemoryService, clock: Clock) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今天别做辣的")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                "domain": "生活技能",
+                "type": "constraint",
+                "key": "flavor_profile",
+                "valueJson": "不辣",
+                "title": "今天不吃辣",
+            },
+        },
+    )
+    node_id = res["nodeId"]
+    assert node_id in s.build_context("吃什么").used_memory_ids
+    clock.advance(days=2)
+    ctx = s.build_context("吃什么")
+    assert node_id not in ctx.used_memory_ids
+    assert any(o.node_id == node_id and o.reason == "expired" for o in ctx.omitted)
+    result = mem.retrieve(
+        MemoryQuery(session_id="s1", key="flavor_profile", domain="生活技能", types=["constraint"])
+    )
+    assert result.exact == [] and [(o.node_id, o.reason) for o in result.omitted] == [
+        (node_id, "expired")
+    ]
+    with_expired = mem.retrieve(
+        MemoryQuery(
+            session_id="s1",
+            key="flavor_profile",
+            domain="生活技能",
+            types=["constraint"],
+            include_expired=True,
+        )
+    )
+    assert [n.id for n in with_expired.exact] == [node_id]
+
+
+def test_superseded_never_injected(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "香菜现在可以接受一点，但不要太多。")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": ids["cilantro"],
+            "reason": "用户纠正",
+            "node": {
+                "key": "limit_ingredient",
+                "valueJson": {"ingredient": "香菜", "amount": "少量"},
+                "title": "用户可接受少量香菜",
+                "content": "香菜可以放一点，但不要多。",
+            },
+        },
+    )
+    assert res["accepted"] and res["status"] == "superseded", res
+    ctx = s.build_context("今晚吃什么")
+    assert ids["cilantro"] not in ctx.used_memory_ids and res["nodeId"] in ctx.used_memory_ids
+    found = mem.retrieve(MemoryQuery(query_text="香菜", user_id="u1"))
+    assert ids["cilantro"] not in [n.id for n in found.relevant]
+    assert (ids["cilantro"], "superseded") in {(o.node_id, o.reason) for o in found.omitted}
+
+
+def test_soft_deleted_never_retrieved(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    assert mem.delete_node(node_id=ids["cilantro"], mode="soft", reason="user")
+    found = mem.retrieve(MemoryQuery(query_text="香菜"))
+    every = [n.id for n in (*found.exact, *found.relevant)] + [o.node_id for o in found.omitted]
+    assert ids["cilantro"] not in every
+    assert (
+        ids["cilantro"]
+        not in mem.session("s1", user_id="u1").build_context("今晚吃什么").used_memory_ids
+    )
+
+
+def test_over_limit_when_the_budget_is_small(mem: MemoryService) -> None:
+    for i in range(6):
+        user_write(
+            mem,
+            scope="user",
+            domain="生活技能",
+            category_path=COOKING,
+            type="preference",
+            key="avoid_ingredient",
+            value_json=f"食材{i}",
+            title=f"不吃食材{i}",
+            content=f"用户不吃食材{i}，推荐时避开它，这是一条比较长的说明文字。",
+        )
+    ctx = mem.session("s1", user_id="u1").build_context("今晚吃什么")
+    assert len(ctx.preferences) == 6
+    text = ctx.render(max_tokens=60)
+    over = [o.node_id for o in ctx.omitted if o.reason == "over_limit"]
+    assert over and len(ctx.rendered_memory_ids) + len(over) == 6
+    from ekko_memory.service.context_render import estimate_tokens
+
+    assert estimate_tokens(text) <= 60
+    assert set(ctx.rendered_memory_ids).isdisjoint(over)
+
+
+def test_query_languages(mem: MemoryService) -> None:
+    zh = user_write(
+        mem,
+        scope="workspace",
+        domain="项目",
+        type="decision",
+        key="database",
+        value_json="PostgreSQL",
+        title="数据库选用PostgreSQL",
+        content="团队决定用 PostgreSQL 存储会话。",
+    )
+    en = user_write(
+        mem,
+        scope="workspace",
+        domain="项目",
+        type="constraint",
+        key="performance",
+        value_json="p95 under 200ms",
+        title="Latency budget",
+        content="API latency must stay under 200 ms.",
+    )
+    zh_hits = mem.retrieve(MemoryQuery(query_text="数据库"))
+    assert [n.id for n in zh_hits.relevant] == [zh]
+    en_hits = mem.retrieve(MemoryQuery(query_text="latency"))
+    assert [n.id for n in en_hits.relevant] == [en]
+
+
+def test_exact_key_and_value(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    hit = mem.retrieve(
+        MemoryQuery(
+            user_id="u1",
+            key="disliked_ingredient",
+            value_json="香菜",
+            domain="生活技能",
+            types=["preference"],
+        )
+    )
+    assert [n.id for n in hit.exact] == [ids["cilantro"]]
+    flavor = mem.retrieve(
+        MemoryQuery(
+            key="flavor_profile", value_json="少辣", domain="生活技能", types=["preference"]
+        )
+    )
+    assert [n.id for n in flavor.exact] == [ids["flavor"]]
+    miss = mem.retrieve(
+        MemoryQuery(
+            key="avoid_ingredient", value_json="葱", domain="生活技能", types=["preference"]
+        )
+    )
+    assert miss.exact == []
+
+
+def test_usage_is_recorded(mem: MemoryService) -> None:
+    ids = seed_cooking(mem)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今晚吃什么？")
+    ctx = s.build_context("今晚吃什么？")
+    ctx.render()
+    reply = s.record_reply("推荐番茄炒蛋，少油，不放香菜。", ctx)
+    assert set(reply.metadata["usedMemoryIds"]) == {ids["cilantro"], ids["flavor"]}  # type: ignore[index]
+    usage = mem.history(ids["cilantro"]).usage
+    assert usage is not None and usage.count == 1 and usage.recent_message_ids == [reply.id]
+
+
+def test_degrades_when_the_workspace_store_is_broken(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ekko_memory import open_memory
+
+    ws = tmp_path / "ws"
+    (ws / ".ekko").mkdir(parents=True)
+    (ws / ".ekko" / "memory.db").write_bytes(b"not a database at all" * 100)
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    s = mem.session("s1", user_id="u1")
+    ctx = s.build_context("今晚吃什么？")
+    assert ctx.diagnostics.store_status == "degraded" and ctx.diagnostics.enabled
+    assert any("workspace store disabled" in w for w in ctx.diagnostics.warnings)
+    assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {"scope": "session", "domain": "生活技能", "type": "fact", "title": "x"},
+        },
+    )
+    assert res["accepted"] is False and "nothing was written" in res["reason"]
+    mem.close()
+
+
+def test_disabled_everywhere_still_answers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ekko_memory import open_memory
+
+    (tmp_path / "ws" / ".ekko" / "memory.db").mkdir(parents=True)
+    (tmp_path / "home" / "memory.db").mkdir(parents=True)
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    ctx = mem.session("s1").build_context("hello")
+    assert ctx.diagnostics.enabled is False and ctx.diagnostics.store_status == "disabled"
+    assert ctx.recent_messages[0].content == "hello"
+    assert ctx.render() == ""
+    mem.close()

@@ -1,0 +1,483 @@
+"""Write side: governed proposals, permissions, pending approvals, forgetting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ekko_memory import MemoryQuery, MemoryService, PermissionDenied
+from tests.core.helpers import COOKING, propose, user_write
+
+CILANTRO = {
+    "scope": "user",
+    "domain": "生活技能",
+    "categoryPath": COOKING,
+    "type": "preference",
+    "key": "avoid_ingredient",
+    "valueJson": "香菜",
+    "title": "用户不吃香菜",
+    "content": "用户明确要求以后做饭推荐不要香菜。",
+    "status": "active",
+    "confidence": 0.99,
+    "importance": 0.95,
+    "tags": ["忌口", "菜谱推荐"],
+    "entities": ["香菜"],
+}
+
+
+def audit_types(mem: MemoryService, node_id: str) -> list[str]:
+    return [e.event_type for e in mem.history(node_id).audit]
+
+
+def test_explicit_write_example_end_to_end(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    msg = s.append_message("user", "记住，我以后做饭不要香菜。")
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "create", "node": CILANTRO, "reason": "用户明确要求记录长期饮食偏好"},
+    )
+    assert res["accepted"] is True and res["status"] == "created"
+    node = mem.get_node(res["nodeId"])
+    assert node is not None
+    assert (node.scope, node.key, node.value_json, node.status) == (
+        "user",
+        "avoid_ingredient",
+        "香菜",
+        "active",
+    )
+    assert node.source_message_ids == [msg.id] and node.origin == "user_explicit"
+    assert node.user_id == "u1"
+    assert audit_types(mem, node.id) == ["create"]
+    event = mem.history(node.id).audit[0]
+    assert event.actor == "agent" and event.reason == "用户明确要求记录长期饮食偏好"
+
+
+def test_same_fact_twice_is_one_node(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    first = propose(s, "记住，我不吃香菜", **{**CILANTRO, "key": "avoid_food"})
+    second = propose(s, "记住：以后都别放香菜！", **CILANTRO)
+    assert first["status"] == "created" and second["status"] == "duplicate"
+    assert second["nodeId"] == first["nodeId"]
+    active = mem.retrieve(
+        MemoryQuery(key="avoid_ingredient", domain="生活技能", types=["preference"])
+    )
+    assert len(active.exact) == 1
+
+
+def test_schema_normalization_maps_synonyms(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "记住我不喜欢葱",
+        domain="cooking",
+        type="preference",
+        key="Disliked-Ingredient",
+        valueJson="不吃葱",
+        title="不吃葱",
+    )
+    node = mem.get_node(res["nodeId"])
+    assert node is not None
+    assert (node.domain, node.key, node.value_json, node.category_path) == (
+        "生活技能",
+        "avoid_ingredient",
+        "葱",
+        COOKING,
+    )
+    res2 = propose(
+        s,
+        "记住，以后少油少辣",
+        domain="生活技能",
+        type="preference",
+        key="taste",
+        valueJson=["少油", "微辣"],
+        title="少油微辣",
+    )
+    assert mem.get_node(res2["nodeId"]).value_json == {"oil": "low", "spicy": "mild"}  # type: ignore[union-attr]
+
+
+def test_unknown_key_is_refused_with_the_allowed_list(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "记住",
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="favorite_color",
+        valueJson="蓝色",
+        title="喜欢蓝色",
+    )
+    assert res["accepted"] is False and "avoid_ingredient" in res["reason"]
+
+
+def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    res = propose(
+        s,
+        "我们的接口必须兼容 Python 3.11",
+        scope="user",
+        domain="项目",
+        type="constraint",
+        key="compatibility",
+        valueJson="Python 3.11",
+        title="兼容 Python 3.11",
+    )
+    node = mem.get_node(res["nodeId"])
+    assert (
+        res["accepted"]
+        and node is not None
+        and node.scope == "workspace"
+        and node.workspace_id == "w1"
+    )
+
+
+def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "今天有点胃不舒服",
+        scope="user",
+        domain="生活技能",
+        type="constraint",
+        key="flavor_profile",
+        valueJson="清淡",
+        title="今天胃不舒服，吃清淡点",
+    )
+    node = mem.get_node(res["nodeId"])
+    assert res["accepted"] and node is not None
+    assert node.scope == "session" and node.session_id == "s1" and node.expires_at is not None
+
+
+def test_inferred_preference_waits_and_agent_cannot_approve(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "我昨天做了红烧肉，挺好吃的。",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="preferred_ingredient",
+        valueJson="猪肉",
+        title="用户喜欢红烧肉",
+        confidence=0.6,
+    )
+    assert (
+        res["accepted"] is False
+        and res["status"] == "pending"
+        and res["rule"] == "user_scope_without_intent"
+    )
+    pending_id = res["pendingId"]
+    assert [p.id for p in mem.pending()] == [pending_id]
+    assert (
+        mem.retrieve(
+            MemoryQuery(key="preferred_ingredient", domain="生活技能", types=["preference"])
+        ).exact
+        == []
+    )
+    # Agents have no way to approve: not a tool, not an argument, not an actor.
+    for attempt in (
+        s.call_tool("memory_approve", {"pendingId": pending_id}),
+        s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "update",
+                "pendingId": pending_id,
+                "approve": True,
+                "reason": "approve it",
+            },
+        ),
+    ):
+        assert "error" in attempt
+    with pytest.raises(PermissionDenied):
+        mem.decide(pending_id, approve=True, actor="agent")
+    assert mem.pending()[0].status == "pending"
+    decided = mem.decide(pending_id, approve=True, actor="user")
+    assert decided["status"] == "approved" and mem.pending() == []
+    node = mem.get_node(decided["nodeId"])
+    assert node is not None and node.status == "active" and node.scope == "user"
+    assert "approve" in audit_types(mem, node.id)
+
+
+def test_reject_and_edit_and_approve(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    a = propose(
+        s,
+        "我挺喜欢吃鱼的",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="preferred_ingredient",
+        valueJson="鱼",
+        title="用户喜欢鱼",
+    )
+    b = propose(
+        s,
+        "我挺喜欢吃虾",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="preferred_ingredient",
+        valueJson="虾",
+        title="用户喜欢虾",
+    )
+    assert mem.decide(a["pendingId"], approve=False, actor="user") == {
+        "pendingId": a["pendingId"],
+        "status": "rejected",
+    }
+    edited = mem.decide(
+        b["pendingId"],
+        approve=True,
+        actor="user",
+        edits={"valueJson": "虾仁", "title": "用户喜欢虾仁"},
+    )
+    node = mem.get_node(edited["nodeId"])
+    assert node is not None and node.value_json == "虾仁" and node.origin == "user_edit"
+    assert {p.status for p in mem.pending(status=None)} == {"rejected", "approved"}
+    with pytest.raises(Exception, match="already"):
+        mem.decide(a["pendingId"], approve=True, actor="user")
+
+
+def test_sensitive_data_waits(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "记住我的手机号 13812345678",
+        scope="user",
+        domain="个人",
+        type="fact",
+        key="phone",
+        valueJson="13812345678",
+        title="用户手机号",
+    )
+    assert res["status"] == "pending" and res["rule"] == "sensitive_data"
+    res2 = propose(
+        s,
+        "记住我对花生过敏",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="dietary_restriction",
+        valueJson="花生过敏",
+        title="花生过敏",
+    )
+    assert res2["status"] == "pending" and res2["rule"] == "sensitive_data"
+
+
+def test_global_scope_is_refused(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    res = propose(
+        s,
+        "记住，所有人都爱吃辣",
+        scope="global",
+        domain="生活技能",
+        type="fact",
+        title="大家都爱吃辣",
+    )
+    assert res["accepted"] is False and "read-only" in res["reason"]
+
+
+def test_supersede_example(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    old = propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["nodeId"]
+    s.append_message("user", "香菜现在可以接受一点，但不要太多。")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": old,
+            "reason": "用户纠正",
+            "node": {
+                "key": "limit_ingredient",
+                "valueJson": {"ingredient": "香菜", "amount": "少量"},
+                "title": "用户可接受少量香菜",
+                "content": "香菜可以放一点，但不要太多。",
+            },
+        },
+    )
+    assert res["accepted"] and res["supersededId"] == old
+    assert mem.get_node(old).status == "superseded"  # type: ignore[union-attr]
+    new = mem.get_node(res["nodeId"])
+    assert new is not None and new.supersedes_id == old and new.status == "active"
+    assert [n.id for n in mem.chain(old)] == [old, new.id]
+    assert audit_types(mem, new.id)[:2] == ["create", "supersede"]
+    ctx = s.build_context("今晚吃什么")
+    assert old not in ctx.used_memory_ids and new.id in ctx.used_memory_ids
+
+
+def test_overwriting_high_confidence_without_clear_intent_waits(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    old = propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["nodeId"]
+    s.append_message("user", "今天的汤真好喝")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": old,
+            "reason": "模型推断",
+            "node": {"key": "preferred_ingredient", "valueJson": "香菜", "title": "用户喜欢香菜"},
+        },
+    )
+    assert res["status"] == "pending" and res["rule"] == "overwrite_high_confidence"
+    assert mem.get_node(old).status == "active"  # type: ignore[union-attr]
+
+
+def test_update_of_an_old_version_is_refused(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    old = propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["nodeId"]
+    s.append_message("user", "其实香菜可以少放一点")
+    new = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": old,
+            "reason": "纠正",
+            "node": {
+                "key": "limit_ingredient",
+                "valueJson": {"ingredient": "香菜"},
+                "title": "可少量香菜",
+            },
+        },
+    )["nodeId"]
+    res = s.call_tool(
+        "memory_propose_update", {"operation": "expire", "targetId": old, "reason": "x"}
+    )
+    assert res["accepted"] is False and new in res["reason"]
+
+
+def test_expire_and_delete_operations(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    task = propose(
+        s,
+        "帮我记一下：周五前完成数据库迁移",
+        scope="workspace",
+        domain="项目",
+        type="task",
+        key="task_status",
+        valueJson={"task": "数据库迁移", "status": "doing"},
+        title="完成数据库迁移",
+    )
+    s.append_message("user", "数据库迁移已经做完了，删掉这个任务吧")
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "expire", "targetId": task["nodeId"], "reason": "完成"},
+    )
+    assert res["accepted"] and res["status"] == "expired"
+    assert mem.get_node(task["nodeId"]).status == "expired"  # type: ignore[union-attr]
+    assert "expire" in audit_types(mem, task["nodeId"])
+
+
+def test_forget_one_hit_soft_deletes(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    node_id = propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["nodeId"]
+    s.append_message("user", "忘掉我不吃香菜这件事。")
+    res = s.call_tool(
+        "memory_forget",
+        {
+            "scope": "user",
+            "domain": "生活技能",
+            "categoryPathPrefix": COOKING,
+            "type": "preference",
+            "key": "avoid_ingredient",
+            "valueJson": "香菜",
+            "mode": "soft",
+            "reason": "用户明确要求忘记该饮食偏好",
+        },
+    )
+    assert res == {"deletedIds": [node_id], "mode": "soft", "reason": "forgot 1 memory"}
+    assert mem.get_node(node_id).status == "deleted"  # type: ignore[union-attr]
+    assert audit_types(mem, node_id)[0] == "delete"
+
+
+def test_forget_several_hits_requires_confirmation(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    for food in ("香菜", "葱", "姜"):
+        propose(
+            s, f"记住，以后不要{food}", **{**CILANTRO, "valueJson": food, "title": f"不吃{food}"}
+        )
+    s.append_message("user", "删除我的做饭偏好")
+    res = s.call_tool(
+        "memory_forget", {"domain": "生活技能", "categoryPathPrefix": COOKING, "reason": "用户要求"}
+    )
+    assert res["requiresConfirmation"] is True and res["deletedIds"] == []
+    assert len(res["candidates"]) == 3 and res["pendingId"]
+    assert all(n.status == "active" for n in mem.list_active_nodes(limit=10))
+    approved = mem.decide(res["pendingId"], approve=True, actor="user")
+    assert len(approved["deletedIds"]) == 3
+
+
+def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
+    mem: MemoryService, tmp_path: Path
+) -> None:
+    s = mem.session("s1", user_id="u1")
+    secret = "绝密配方ZQXJ蘸料"
+    first = propose(
+        s,
+        f"记住，我的{secret}要少放盐",
+        scope="user",
+        domain="生活技能",
+        type="recipe",
+        title=f"{secret}做法",
+        content=f"{secret}：酱油、醋、少盐。",
+        entities=[secret],
+    )
+    s.append_message("user", f"其实{secret}要加糖")
+    upd = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": first["nodeId"],
+            "reason": "改",
+            "node": {"content": f"{secret}：酱油、醋、少盐、加糖。"},
+        },
+    )
+    assert upd["accepted"], upd
+    s.append_message("user", f"把{secret}彻底删掉")
+    res = s.call_tool(
+        "memory_forget", {"id": upd["nodeId"], "mode": "hard", "reason": "用户要求彻底删除"}
+    )
+    assert res["requiresConfirmation"] and res["deletedIds"] == []
+    assert mem.get_node(upd["nodeId"]) is not None
+    decided = mem.decide(res["pendingId"], approve=True, actor="user")
+    assert set(decided["deletedIds"]) == {first["nodeId"], upd["nodeId"]}
+    assert mem.get_node(first["nodeId"]) is None and mem.get_node(upd["nodeId"]) is None
+    assert mem.retrieve(MemoryQuery(query_text=secret)).relevant == []
+    mem.close()
+    for path in (tmp_path / "home").glob("memory.db*"):
+        data = path.read_bytes()
+        for needle in (secret, "ZQXJ", "zqxj"):
+            assert needle.encode() not in data, f"{needle} left in {path.name}"
+
+
+def test_write_failure_reports_not_accepted(
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ekko_memory.store.writer import StoreWriter
+
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "记住，我以后做饭不要香菜。")
+
+    def boom(self: StoreWriter, *a: object, **k: object) -> None:
+        raise OSError("disk full (injected)")
+
+    monkeypatch.setattr(StoreWriter, "add_audit", boom)
+    res = s.call_tool(
+        "memory_propose_update", {"operation": "create", "node": CILANTRO, "reason": "r"}
+    )
+    monkeypatch.undo()
+    assert res["accepted"] is False and "error" in res
+    assert mem.user_store.list_active_nodes(limit=10) == []
+
+
+def test_user_edits_revert_and_restore(mem: MemoryService) -> None:
+    node_id = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="avoid_ingredient",
+        value_json="香菜",
+        title="用户不吃香菜",
+    )
+    assert mem.get_node(node_id).origin == "user_edit"  # type: ignore[union-attr]
