@@ -11,9 +11,12 @@ from ekko_memory.errors import (
     PermissionDenied,
     StoreUnavailable,
 )
+from ekko_memory.interfaces.aio import AsyncMemory, AsyncSession
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
 from ekko_memory.models import (
     AuditEvent,
+    BrowseFilter,
+    CategoryCount,
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryExtraction,
@@ -24,9 +27,11 @@ from ekko_memory.models import (
     MemoryQueryResult,
     MemorySchemaRule,
     MemorySummary,
+    NodeHistory,
     NodeUsage,
     OmittedNode,
     PendingItem,
+    SessionSummaryInfo,
 )
 from ekko_memory.service.config import LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
@@ -37,7 +42,11 @@ __version__ = "0.1.0"
 __all__ = [
     "TOOL_NAMES",
     "TOOL_SCHEMAS",
+    "AsyncMemory",
+    "AsyncSession",
     "AuditEvent",
+    "BrowseFilter",
+    "CategoryCount",
     "Conflict",
     "EkkoMemoryError",
     "InvalidInput",
@@ -55,11 +64,13 @@ __all__ = [
     "MemoryService",
     "MemorySession",
     "MemorySummary",
+    "NodeHistory",
     "NodeUsage",
     "NotFound",
     "OmittedNode",
     "PendingItem",
     "PermissionDenied",
+    "SessionSummaryInfo",
     "StoreUnavailable",
     "open_memory",
 ]

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 Operation = Literal["create", "update", "supersede", "expire", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
 OutcomeStatus = Literal[
-    "created", "superseded", "duplicate", "expired", "deleted", "pending", "rejected"
+    "created", "superseded", "duplicate", "expired", "deleted", "restored", "pending", "rejected"
 ]
 
 

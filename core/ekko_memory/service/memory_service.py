@@ -25,11 +25,13 @@ from ekko_memory.models import (
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service import pending as pending_ops
+from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
 from ekko_memory.service.paths import StorePaths
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.session import MemorySession
+from ekko_memory.service.user_actions import UserActions
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore, StoreHealth
 from ekko_memory.timeutil import utcnow
@@ -82,6 +84,9 @@ class MemoryService:
         self.user_store = SqlStore.open_sqlite(paths.user_db)
         self.global_store = load_global_store()
         self.retriever = Retriever(self)
+        # Listing for the app and the CLI, and what the user does there.
+        self.browse = Browser(self)
+        self.actions = UserActions(self)
         self.repair_chains()
 
     # --- plumbing -------------------------------------------------------------------

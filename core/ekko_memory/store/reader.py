@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, literal_column, select, text
+from sqlalchemy import and_, func, literal_column, or_, select, text
 from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
@@ -222,6 +222,21 @@ class StoreReader:
         if limit is not None:
             q = q.limit(limit).offset(offset)
         return [row_to_node(r) for r in self.conn.execute(q).mappings()]
+
+    def page_nodes(
+        self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
+    ) -> list[MemoryNode]:
+        """Up to ``limit + 1`` nodes after a (updated_at, id) cursor, newest first (keyset paging)."""
+        q = select(n).where(*node_clauses(f))
+        if after is not None:
+            at, last_id = after
+            q = q.where(or_(n.c.updated_at < at, and_(n.c.updated_at == at, n.c.id < last_id)))
+        q = q.order_by(n.c.updated_at.desc(), n.c.id.desc()).limit(limit + 1)
+        return [row_to_node(r) for r in self.conn.execute(q).mappings()]
+
+    def change_marks(self) -> tuple[int, ...]:
+        """Numbers that move whenever anything is written (see Dialect.change_marks)."""
+        return self.dialect.change_marks(self.conn)
 
     def count_nodes(self, f: NodeFilter) -> int:
         """How many nodes match a filter."""

@@ -181,6 +181,15 @@ class SqliteDialect:
         """Refresh planner statistics; SQLite bounds the work itself."""
         conn.exec_driver_sql("PRAGMA optimize")
 
+    def change_marks(self, conn: Connection) -> tuple[int, ...]:
+        """The newest rowid of every growing table plus open pending items: O(1) each."""
+        row = conn.exec_driver_sql(
+            "SELECT (SELECT max(rowid) FROM memory_audit_events), (SELECT max(rowid) FROM memory_messages),"
+            " (SELECT max(rowid) FROM memory_summaries), (SELECT max(rowid) FROM memory_usage),"
+            " (SELECT count(*) FROM memory_pending WHERE status = 'pending')"
+        ).one()
+        return tuple(int(v or 0) for v in row)
+
     def data_version(self, conn: Connection) -> int:
         """A number that changes when another connection commits (cheap change detection)."""
         return int(conn.exec_driver_sql("PRAGMA data_version").scalar() or 0)

@@ -1,0 +1,119 @@
+"""asyncio facade: the synchronous core on one worker thread, so an async agent or the app
+never blocks its event loop.
+
+All calls go through one single-thread executor, in submission order: reads see earlier
+writes, and SQLite sees one writer from this process at a time.
+
+    async with AsyncMemory.open(workspace) as mem:
+        ctx = await mem.build_context("s1", "今晚吃什么？", user_id="u1")
+        s = mem.session("s1", user_id="u1")
+        result = await s.call_tool("memory_search", {"queryText": "香菜"})
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from ekko_memory.models import MemoryContext, MemoryMessage, Role
+from ekko_memory.service.memory_service import MemoryService, open_memory
+
+T = TypeVar("T")
+
+
+class AsyncMemory:
+    """Awaitable access to a MemoryService. ``await mem.run(fn, *args)`` runs any sync call."""
+
+    def __init__(self, service: MemoryService, executor: ThreadPoolExecutor | None = None) -> None:
+        self.service = service
+        self._executor = executor or ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="ekko-memory"
+        )
+        self._owns_executor = executor is None
+
+    @classmethod
+    async def open(
+        cls,
+        workspace_dir: str | os.PathLike[str],
+        *,
+        user_home: str | os.PathLike[str] | None = None,
+    ) -> AsyncMemory:
+        """Open the stores on the worker (migrations can take a moment)."""
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekko-memory")
+        loop = asyncio.get_running_loop()
+        service = await loop.run_in_executor(
+            executor, functools.partial(open_memory, workspace_dir, user_home=user_home)
+        )
+        mem = cls(service, executor)
+        mem._owns_executor = True
+        return mem
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(*args, **kwargs)`` on the memory worker and await its result."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        # mem.retrieve(q), mem.pending(), mem.decide(...)… become awaitables.
+        attr = getattr(self.service, name)
+        if not callable(attr):
+            raise AttributeError(name)
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            return await self.run(attr, *args, **kwargs)
+
+        return call
+
+    def session(
+        self, session_id: str, *, user_id: str | None = None, workspace_id: str | None = None
+    ) -> AsyncSession:
+        """An async handle on one session."""
+        return AsyncSession(
+            self, self.service.session(session_id, user_id=user_id, workspace_id=workspace_id)
+        )
+
+    async def aclose(self) -> None:
+        """Close the stores, then the worker."""
+        await self.run(self.service.close)
+        if self._owns_executor:
+            self._executor.shutdown(wait=True)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class AsyncSession:
+    """Async counterpart of MemorySession."""
+
+    def __init__(self, mem: AsyncMemory, session: Any) -> None:
+        self.mem = mem
+        self.sync = session
+
+    async def append_message(self, role: Role, content: str, **kw: Any) -> MemoryMessage:
+        """Append to the log."""
+        return await self.mem.run(self.sync.append_message, role, content, **kw)
+
+    async def build_context(self, user_message: str) -> MemoryContext:
+        """The per-turn context."""
+        return await self.mem.run(self.sync.build_context, user_message)
+
+    async def call_tool(self, name: str, args: Any) -> dict[str, Any]:
+        """One of the four memory tools."""
+        return await self.mem.run(self.sync.call_tool, name, args)
+
+    async def record_reply(
+        self, content: str, context: MemoryContext | None = None
+    ) -> MemoryMessage:
+        """Append the assistant's reply with the memories it used."""
+        return await self.mem.run(self.sync.record_reply, content, context)
+
+    async def after_reply(self) -> Any:
+        """Extraction and summary now (on the worker)."""
+        return await self.mem.run(self.sync.after_reply)

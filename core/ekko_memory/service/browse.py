@@ -1,0 +1,187 @@
+"""Browsing for the app and the CLI: pages of nodes, the category tree, sessions, changes.
+
+Pages use keyset pagination on (updated_at, id) so the 1000th page costs what the first
+does; the two stores are merged page by page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ekko_memory.models import (
+    AuditEvent,
+    BrowseFilter,
+    CategoryCount,
+    MemoryMessage,
+    MemoryNode,
+    MemorySummary,
+    SessionSummaryInfo,
+)
+from ekko_memory.store.filters import NodeFilter
+from ekko_memory.timeutil import to_db
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+Cursor = tuple[str, str]  # (updated_at ISO, id) of the last row of a page
+
+
+@dataclass(frozen=True)
+class NodePage:
+    """One page of nodes, newest first, and the cursor for the next page (None at the end)."""
+
+    nodes: list[MemoryNode]
+    next_cursor: Cursor | None
+
+
+@dataclass(frozen=True)
+class ChangeToken:
+    """Changes when any store changes (compare two tokens to know whether to refresh)."""
+
+    parts: tuple[Any, ...]
+
+
+class Browser:
+    """Read-only listing over the service's stores."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    def _node_filter(self, f: BrowseFilter, scopes: tuple[str, ...]) -> NodeFilter:
+        wanted = tuple(s for s in scopes if f.scopes is None or s in f.scopes)
+        domain = self.service.registry.canonical_domain(f.domain) if f.domain else None
+        return NodeFilter(
+            statuses=f.statuses,
+            scopes=wanted,
+            domain=domain,
+            category_prefix=f.category_path_prefix,
+            types=f.types,
+            key=f.key,
+            session_id=f.session_id,
+            live_at=self.service.now() if f.hide_expired else None,
+        )
+
+    def _slices(self, f: BrowseFilter) -> list[tuple[Any, NodeFilter]]:
+        out = []
+        for part in self.service.store_slices(f.scopes):
+            nf = self._node_filter(f, part.scopes)
+            if nf.scopes:
+                out.append((part, nf))
+        return out
+
+    def list_nodes(
+        self, f: BrowseFilter, *, after: Cursor | None = None, limit: int = 200
+    ) -> NodePage:
+        """A page of nodes, newest first (text filters rank by relevance and return one page)."""
+        if f.text and f.text.strip():
+            return NodePage(self.search(f, limit=limit), None)
+        rows: list[MemoryNode] = []
+        for part, nf in self._slices(f):
+            with part.store.read() as r:
+                rows += r.page_nodes(nf, after=after, limit=limit)
+        rows.sort(key=lambda n: (n.updated_at, n.id), reverse=True)
+        page = rows[:limit]
+        more = len(rows) > limit or len(page) == limit
+        cursor = (to_db(page[-1].updated_at) or "", page[-1].id) if page and more else None
+        return NodePage(page, cursor)
+
+    def search(self, f: BrowseFilter, *, limit: int = 200) -> list[MemoryNode]:
+        """Full-text matches (Chinese included) within the filter, best first; partial last words match."""
+        text = (f.text or "").strip()
+        hits = []
+        for part, nf in self._slices(f):
+            with part.store.read() as r:
+                hits += r.search_nodes(text, nf, limit=limit, prefix_last=True)
+        hits.sort(key=lambda h: h.rank)
+        return [h.node for h in hits[:limit]]
+
+    def count(self, f: BrowseFilter) -> int:
+        """How many nodes match (text filters count up to 1000 matches)."""
+        if f.text and f.text.strip():
+            return len(self.search(f, limit=1000))
+        total = 0
+        for part, nf in self._slices(f):
+            with part.store.read() as r:
+                total += r.count_nodes(nf)
+        return total
+
+    def category_counts(self, f: BrowseFilter) -> list[CategoryCount]:
+        """Node counts per exact category path, merged over stores."""
+        merged: dict[tuple[str, tuple[str, ...]], int] = {}
+        for part, nf in self._slices(f):
+            with part.store.read() as r:
+                for c in r.category_counts(nf):
+                    merged[(c.domain, c.category_path)] = (
+                        merged.get((c.domain, c.category_path), 0) + c.count
+                    )
+        return [
+            CategoryCount(domain=d, category_path=list(p), count=n)
+            for (d, p), n in sorted(merged.items(), key=lambda kv: kv[0][1])
+        ]
+
+    def sessions(self, limit: int = 500) -> list[SessionSummaryInfo]:
+        """Sessions of the workspace, most recently active first."""
+        store = self.service.workspace_store
+        if not store.health.readable:
+            return []
+        with store.read() as r:
+            return [
+                SessionSummaryInfo(
+                    session_id=s.session_id,
+                    message_count=s.message_count,
+                    first_at=s.first_at,
+                    last_at=s.last_at,
+                )
+                for s in r.list_sessions(limit)
+            ]
+
+    def messages(
+        self, session_id: str, *, offset: int = 0, limit: int = 500
+    ) -> list[MemoryMessage]:
+        """A session's messages in order."""
+        with self.service.workspace_store.read() as r:
+            return r.list_messages(session_id, offset=offset, limit=limit)
+
+    def summaries(self, session_id: str) -> list[MemorySummary]:
+        """A session's summary chain, oldest first (stale ones included and flagged)."""
+        with self.service.workspace_store.read() as r:
+            return r.list_summaries(session_id)
+
+    def change_token(self) -> ChangeToken:
+        """Cheap fingerprint of both stores (newest audit event, message and pending rows)."""
+        parts: list[Any] = []
+        for _, store in self.service.stores():
+            if not store.health.readable:
+                parts.append(None)
+                continue
+            with store.read() as r:
+                parts.append(r.change_marks())
+        return ChangeToken(tuple(parts))
+
+    def audit_since(self, since: datetime | None, limit: int = 1000) -> list[AuditEvent]:
+        """Audit events of both stores at or after ``since``, oldest first."""
+        events: list[AuditEvent] = []
+        for _, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    events += r.audit_since(since, limit)
+        events.sort(key=lambda e: (e.created_at, e.id))
+        return events[-limit:]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts per store and status, pending items, file locations and health."""
+        out: dict[str, Any] = {}
+        for name, store in self.service.stores():
+            entry: dict[str, Any] = {
+                "location": store.health.location,
+                "status": store.health.status,
+                "reason": store.health.reason,
+            }
+            if store.health.readable:
+                with store.read() as r:
+                    entry["tables"] = r.table_counts()
+                    entry["nodes"] = r.node_status_counts()
+            out[name] = entry
+        return out

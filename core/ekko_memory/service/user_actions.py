@@ -1,0 +1,144 @@
+"""What the user does in the app or the CLI: create, edit (a new version), revert, expire,
+delete, restore. Always actor ``user``, always through the governed write path, never
+an in-place overwrite.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from ekko_memory.errors import Conflict, InvalidInput
+from ekko_memory.models import MemoryNode, MemoryNodeDraft
+from ekko_memory.service.forget import Forgetter
+from ekko_memory.service.governance import Governor, WriteOutcome
+from ekko_memory.service.permissions import ALLOW
+from ekko_memory.service.write_plan import WriteContext, plan_node
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+# Fields a revert copies from the old version.
+_CONTENT_FIELDS = (
+    "scope",
+    "domain",
+    "category_path",
+    "type",
+    "key",
+    "value_json",
+    "title",
+    "content",
+    "confidence",
+    "importance",
+    "tags",
+    "entities",
+    "expires_at",
+)
+
+
+class UserActions:
+    """User-initiated changes; each returns the governed outcome."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    def _ctx(self, node: MemoryNode | None = None, **ids: str | None) -> WriteContext:
+        return WriteContext(
+            actor="user",
+            session_id=ids.get("session_id") or (node.session_id if node else None),
+            user_id=ids.get("user_id") or (node.user_id if node else None),
+            workspace_id=ids.get("workspace_id") or (node.workspace_id if node else None),
+            source_message_ids=list(node.source_message_ids) if node else [],
+        )
+
+    def create(
+        self,
+        draft: MemoryNodeDraft | dict[str, Any],
+        *,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+        session_id: str | None = None,
+        reason: str = "created by the user",
+    ) -> WriteOutcome:
+        """A new memory written by hand."""
+        d = draft if isinstance(draft, MemoryNodeDraft) else MemoryNodeDraft.model_validate(draft)
+        ctx = self._ctx(user_id=user_id, workspace_id=workspace_id, session_id=session_id)
+        return Governor(self.service).propose("create", d, ctx, reason=reason)
+
+    def edit(
+        self,
+        node_id: str,
+        changes: MemoryNodeDraft | dict[str, Any],
+        *,
+        reason: str = "edited by the user",
+    ) -> WriteOutcome:
+        """A new version of ``node_id`` with ``changes``, superseding it."""
+        d = (
+            changes
+            if isinstance(changes, MemoryNodeDraft)
+            else MemoryNodeDraft.model_validate(changes)
+        )
+        node = self.service.head_of(node_id)
+        if node.id != node_id:
+            raise Conflict(
+                f"memory {node_id} is an old version; edit its current version {node.id}"
+            )
+        return Governor(self.service).propose(
+            "update", d, self._ctx(node), target_id=node_id, reason=reason
+        )
+
+    def revert(self, version_id: str, *, reason: str | None = None) -> WriteOutcome:
+        """Make an older version the content of a new head (nothing is rewritten)."""
+        old, _ = self.service.locate(version_id)
+        head = self.service.head_of(version_id)
+        if head.id == old.id:
+            raise InvalidInput("this is already the current version")
+        if head.status == "deleted":
+            raise Conflict("the memory is deleted; restore it first")
+        draft = MemoryNodeDraft.model_validate({f: getattr(old, f) for f in _CONTENT_FIELDS})
+        if old.expires_at is not None and old.expires_at <= self.service.now():
+            draft.expires_at = None
+        ctx = self._ctx(old)
+        cand = plan_node(self.service.registry, draft, ctx, self.service.now(), base=head)
+        cand.node = cand.node.model_copy(update={"source_message_ids": old.source_message_ids})
+        text = reason or f"reverted to the version of {old.updated_at:%Y-%m-%d %H:%M} ({old.id})"
+        return Governor(self.service).write_replacement(head, cand, ctx, text, ALLOW)
+
+    def expire(self, node_id: str, *, reason: str = "expired by the user") -> WriteOutcome:
+        """Mark a memory expired now."""
+        node, _ = self.service.locate(node_id)
+        return Governor(self.service).propose(
+            "expire", MemoryNodeDraft(), self._ctx(node), target_id=node_id, reason=reason
+        )
+
+    def delete(
+        self,
+        node_id: str,
+        mode: Literal["soft", "hard"] = "soft",
+        *,
+        reason: str = "deleted by the user",
+        cascade_messages: bool = False,
+    ) -> list[str]:
+        """Soft delete one memory, or hard delete it with every version. Returns deleted ids."""
+        node, _ = self.service.locate(node_id)
+        deleted, _ = Forgetter(self.service).execute(
+            [node], mode, actor="user", reason=reason, cascade_messages=cascade_messages
+        )
+        return deleted
+
+    def restore(self, node_id: str, *, reason: str = "restored by the user") -> WriteOutcome:
+        """Bring a soft-deleted memory back (it must still be the newest version)."""
+        node, _ = self.service.locate(node_id)
+        if node.status != "deleted":
+            raise InvalidInput(f"memory {node_id} is {node.status}, not deleted")
+        if self.service.head_of(node_id).id != node_id:
+            raise Conflict("a newer version exists; restore that one instead")
+        now = self.service.now()
+        with self.service.store_for_scope(node.scope).write() as w:
+            status = (
+                "expired" if node.expires_at is not None and node.expires_at <= now else "active"
+            )
+            w.set_node_status(node.id, status, now)
+            w.add_audit(
+                "restore", actor="user", reason=reason, node=node, at=now, payload={"to": status}
+            )
+        return WriteOutcome(True, "restored", f"restored ({status})", node_id=node_id)
