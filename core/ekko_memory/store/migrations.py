@@ -25,17 +25,27 @@ MigrationStep = Callable[[Connection, Dialect], None]
 
 
 def _v1_tables(conn: Connection, dialect: Dialect) -> None:
-    tables.metadata.create_all(conn)
+    v1 = [
+        tables.memory_messages, tables.memory_summaries, tables.memory_nodes,
+        tables.memory_audit_events, tables.memory_schema_migrations, tables.memory_pending,
+        tables.memory_usage, tables.memory_retry_queue,
+    ]
+    tables.metadata.create_all(conn, tables=v1)
 
 
 def _v2_search_index(conn: Connection, dialect: Dialect) -> None:
     dialect.create_search_index(conn)
 
 
+def _v3_session_cursors(conn: Connection, dialect: Dialect) -> None:
+    tables.memory_session_cursors.create(conn, checkfirst=True)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
     (2, "full-text index over CJK bigram tokens", _v2_search_index),
+    (3, "per-session cursors of background extraction and summaries", _v3_session_cursors),
 ]
 
 

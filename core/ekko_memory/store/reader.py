@@ -414,6 +414,18 @@ class StoreReader:
             self.conn.execute(select(u.c.node_id).where(u.c.message_id == message_id)).scalars()
         )
 
+    # --- background cursors ---------------------------------------------------------
+
+    def get_cursor(self, session_id: str, kind: str) -> tuple[str, datetime] | None:
+        """(message id, its time) up to which ``kind`` work has read the session's log."""
+        c = t.memory_session_cursors
+        row = self.conn.execute(
+            select(c.c.message_id, c.c.message_created_at).where(
+                c.c.session_id == session_id, c.c.kind == kind
+            )
+        ).first()
+        return None if row is None else (row[0], from_db_required(row[1]))
+
     # --- retry queue ----------------------------------------------------------------
 
     def due_jobs(self, now: datetime, limit: int = 20) -> list[dict[str, Any]]:

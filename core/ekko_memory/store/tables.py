@@ -163,6 +163,17 @@ memory_usage = Table(
     Index("idx_memory_usage_message", "message_id"),
 )
 
+# How far each session's background work has read the log (extraction, summaries).
+memory_session_cursors = Table(
+    "memory_session_cursors",
+    metadata,
+    Column("session_id", Text, primary_key=True),
+    Column("kind", Text, primary_key=True),
+    Column("message_id", Text, nullable=False),
+    Column("message_created_at", Text, nullable=False),
+    Column("updated_at", Text, nullable=False),
+)
+
 # Jobs that failed (an LLM extraction that timed out, say) and wait to be retried.
 memory_retry_queue = Table(
     "memory_retry_queue",
