@@ -1,15 +1,25 @@
-"""Core fixtures: a real service over real SQLite files in a temporary folder."""
+"""Core fixtures: a real service over real stores, on SQLite files and on PostgreSQL.
+
+Every test that uses ``backend``, ``mem`` or ``store`` runs on both backends; a test of
+the SQLite file itself (bytes, WAL, permissions, corruption) is marked
+``sqlite_only(reason)`` and runs on SQLite alone.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
 
-from ekko_memory import MemoryService, open_memory
+from ekko_memory import MemoryService
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
+from tests.backends import Backend, PgServer
+from tests.pg_cluster import ClusterUnavailable, start_cluster
 
 
 class Clock:
@@ -25,14 +35,77 @@ class Clock:
         self.offset += timedelta(**kw)
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    chosen = metafunc.config.getoption("--backend")
+    names = ["sqlite", "postgres"] if chosen == "all" else [chosen]
+    if metafunc.definition.get_closest_marker("sqlite_only") is not None:
+        names = [n for n in names if n == "sqlite"]
+    params = [
+        pytest.param(n, marks=pytest.mark.postgres) if n == "postgres" else pytest.param(n)
+        for n in names
+    ]
+    metafunc.parametrize("backend", params, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A PostgreSQL server for the session: $EKKO_TEST_PG_URL, or a throwaway cluster."""
+    url = os.environ.get("EKKO_TEST_PG_URL")
+    cluster = None
+    if not url:
+        try:
+            cluster = start_cluster()
+        except ClusterUnavailable as e:
+            reason = f"PostgreSQL unavailable: {e}"
+            if os.environ.get("EKKO_TEST_REQUIRE_PG"):
+                pytest.fail(reason)
+            pytest.skip(reason)
+        url = cluster.url
+    server = PgServer(url, cluster.folder / "data" if cluster else None)
+    try:
+        yield server
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        elif server.schemas:
+            # Someone else's server: leave it as we found it.
+            engine = create_engine(url)
+            with engine.begin() as conn:
+                for schema in server.schemas:
+                    conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            engine.dispose()
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    """The backend this run of the test uses (see pytest_generate_tests)."""
+    name = request.param
+    pg = request.getfixturevalue("pg_server") if name == "postgres" else None
+    b = Backend(name, pg)
+    yield b
+    b.close_all()
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
 
 
 @pytest.fixture
-def mem(tmp_path: Path, clock: Clock) -> Iterator[MemoryService]:
-    service = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+def mem(backend: Backend, tmp_path: Path, clock: Clock) -> Iterator[MemoryService]:
+    service = backend.open_memory(tmp_path)
+    assert all(h.status == "ok" for h in service.health().values()), service.health()
     service.clock = clock
     yield service
     service.close()
+
+
+@pytest.fixture
+def store(backend: Backend, tmp_path: Path) -> Iterator[SqlStore]:
+    """One fresh store (the workspace kind) on the backend under test."""
+    s = backend.open_store(tmp_path)
+    assert s.health.status == "ok", s.health
+    yield s
+    s.close()

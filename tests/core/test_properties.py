@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import tempfile
 from datetime import timedelta
@@ -12,11 +13,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ekko_memory import MemoryService, open_memory
+from ekko_memory import MemoryService
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.timeutil import utcnow
+from tests.backends import Backend
+
+_examples = itertools.count()
 
 KEYS = [
     ("preference", "avoid_ingredient", ["香菜", "葱", "姜"]),
@@ -73,16 +77,20 @@ def build_nodes(specs: list[tuple[Any, ...]]) -> list[MemoryNode]:
     return nodes
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The backend fixture is the same for every example; each example opens fresh stores.
+_SETTINGS = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=_SETTINGS)
 @given(
     st.lists(node_spec, min_size=1, max_size=14),
     st.sampled_from(["今晚吃什么", "香菜", "做饭少辣", "hello"]),
 )
 def test_context_never_holds_stale_or_contradicting_nodes(
-    specs: list[tuple[Any, ...]], message: str
+    backend: Backend, specs: list[tuple[Any, ...]], message: str
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home")
+        mem = backend.open_memory(Path(tmp), key=f"example-{next(_examples)}")
         try:
             nodes = build_nodes(specs)
             for node in nodes:
@@ -236,10 +244,10 @@ def table_counts(mem: MemoryService) -> dict[str, int]:
 _shared: dict[str, Any] = {}
 
 
-def shared_service() -> MemoryService:
-    if "mem" not in _shared:
+def shared_service(backend: Backend) -> MemoryService:
+    if backend.name not in _shared:
         tmp = tempfile.mkdtemp()
-        mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home")
+        mem = backend.open_memory(Path(tmp), key="shared")
         s = mem.session("s1", user_id="u1")
         s.append_message("user", "记住，我以后做饭不要香菜。")
         s.call_tool(
@@ -257,14 +265,16 @@ def shared_service() -> MemoryService:
                 },
             },
         )
-        _shared["mem"] = mem
-    return _shared["mem"]  # type: ignore[no-any-return]
+        _shared[backend.name] = mem
+    return _shared[backend.name]  # type: ignore[no-any-return]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=_SETTINGS)
 @given(hostile_call)
-def test_hostile_tool_calls_get_json_errors_and_change_nothing(call: tuple[Any, Any]) -> None:
-    mem = shared_service()
+def test_hostile_tool_calls_get_json_errors_and_change_nothing(
+    backend: Backend, call: tuple[Any, Any]
+) -> None:
+    mem = shared_service(backend)
     s = mem.session("s1", user_id="u1")
     before = table_counts(mem)
     name, args = call

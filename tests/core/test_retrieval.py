@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ekko_memory import MemoryQuery, MemoryService
 from tests.core.conftest import Clock
 from tests.core.helpers import COOKING, user_write
@@ -354,6 +356,9 @@ def test_usage_is_recorded(mem: MemoryService) -> None:
     assert usage is not None and usage.count == 1 and usage.recent_message_ids == [reply.id]
 
 
+@pytest.mark.sqlite_only(
+    reason="a broken file (PostgreSQL: an unreachable server, test_postgres.py)"
+)
 def test_degrades_when_the_workspace_store_is_broken(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from ekko_memory import open_memory
 
@@ -378,6 +383,7 @@ def test_degrades_when_the_workspace_store_is_broken(tmp_path) -> None:  # type:
     mem.close()
 
 
+@pytest.mark.sqlite_only(reason="directories in place of files")
 def test_disabled_everywhere_still_answers(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from ekko_memory import open_memory
 

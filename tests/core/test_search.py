@@ -9,6 +9,7 @@ import pytest
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
 from ekko_memory.store.sql_store import SqlStore
+from tests.backends import Backend
 from tests.core.factories import make_node
 
 CORPUS = {
@@ -46,8 +47,8 @@ QUERIES = [
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SqlStore:
-    s = SqlStore.open_sqlite(tmp_path / "m.db")
+def store(backend: Backend, tmp_path: Path) -> SqlStore:
+    s = backend.open_store(tmp_path)
     ids: dict[str, str] = {}
     for key, (title, content) in CORPUS.items():
         node = make_node(
@@ -123,8 +124,8 @@ def test_operators_are_plain_words(store: SqlStore) -> None:
     assert [n.id for n in store.search_nodes(query='"香菜" OR', limit=5)] == [node.id]
 
 
-def test_emoji_only_query_falls_back_to_substring(tmp_path: Path) -> None:
-    s = SqlStore.open_sqlite(tmp_path / "m.db")
+def test_emoji_only_query_falls_back_to_substring(backend: Backend, tmp_path: Path) -> None:
+    s = backend.open_store(tmp_path, "emoji")
     node = make_node(title="喜欢🌶️", content="x")
     s.upsert_node(node)
     assert [n.id for n in s.search_nodes(query="🌶️", limit=5)] == [node.id]

@@ -1,4 +1,5 @@
-"""The store half of the design doc's 测试验收 list, against a real SQLite file."""
+"""The store half of the design doc's 测试验收 list, against a real SQLite file and a real
+PostgreSQL schema (the ``store`` fixture runs each test on both)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,8 @@ from ekko_memory.errors import NotFound
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
+from tests.backends import Backend
 from tests.core.factories import hours, make_message, make_node, make_summary
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> SqlStore:
-    s = SqlStore.open_sqlite(tmp_path / ".ekko" / "memory.db")
-    assert s.health.status == "ok", s.health
-    yield s
-    s.close()
 
 
 def fts_rows(store: SqlStore) -> int:
@@ -160,14 +154,21 @@ def test_failed_transaction_leaves_no_half_write(
     assert fts_rows(store) == before
 
 
-def test_two_connections_share_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    a = SqlStore.open_sqlite(path)
-    b = SqlStore.open_sqlite(path)
+def test_two_stores_on_one_location_see_each_other(backend: Backend, tmp_path: Path) -> None:
+    a = backend.open_store(tmp_path, "shared")
+    b = backend.open_store(tmp_path, "shared")
     node = make_node()
     a.upsert_node(node)
     assert [n.id for n in b.list_active_nodes(limit=5)] == [node.id]
-    with a.read() as r:
-        assert r.conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    b.upsert_node(make_node(title="另一条"))
+    assert len(a.list_active_nodes(limit=5)) == 2
     a.close()
     b.close()
+
+
+@pytest.mark.sqlite_only(reason="WAL is a property of the SQLite file")
+def test_sqlite_file_runs_in_wal_mode(backend: Backend, tmp_path: Path) -> None:
+    store = backend.open_store(tmp_path, "wal")
+    with store.read() as r:
+        assert r.conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    store.close()

@@ -15,6 +15,7 @@ from ekko_memory.errors import StoreUnavailable
 from ekko_memory.models import MemoryNode
 from ekko_memory.store import migrations
 from ekko_memory.store.sql_store import SqlStore
+from tests.backends import Backend
 from tests.core.factories import make_message, make_node
 
 
@@ -51,8 +52,8 @@ def test_malformed_json_is_a_validation_error() -> None:
         MemoryNode.model_validate_json('{"id": "mem_x", "scope": "user", ')
 
 
-def test_lone_surrogates_and_emoji_round_trip(tmp_path: Path) -> None:
-    store = SqlStore.open_sqlite(tmp_path / "m.db")
+def test_lone_surrogates_and_emoji_round_trip(backend: Backend, tmp_path: Path) -> None:
+    store = backend.open_store(tmp_path)
     node = make_node(title="喜欢🌶️辣\ud800", content="emoji 🍜 and a lone \udfff surrogate")
     assert node.title == "喜欢🌶️辣\ufffd"
     store.upsert_node(node)
@@ -64,14 +65,15 @@ def test_lone_surrogates_and_emoji_round_trip(tmp_path: Path) -> None:
     store.close()
 
 
-def test_three_megabyte_message_is_kept_whole(tmp_path: Path) -> None:
-    store = SqlStore.open_sqlite(tmp_path / "m.db")
+def test_three_megabyte_message_is_kept_whole(backend: Backend, tmp_path: Path) -> None:
+    store = backend.open_store(tmp_path)
     big = "日志行 log line\n" * 200_000  # ~3.2 MB of UTF-8
     store.append_message(make_message(content=big))
     assert store.list_recent_messages(session_id="s1", limit=1)[0].content == big
     store.close()
 
 
+@pytest.mark.sqlite_only(reason="a corrupt file")
 def test_corrupt_file_opens_disabled_and_agent_goes_on(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / ".ekko").mkdir(parents=True)
@@ -86,6 +88,7 @@ def test_corrupt_file_opens_disabled_and_agent_goes_on(tmp_path: Path) -> None:
     mem.close()
 
 
+@pytest.mark.sqlite_only(reason="a truncated file")
 def test_truncated_file_opens_disabled(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     store = SqlStore.open_sqlite(path)
@@ -98,6 +101,7 @@ def test_truncated_file_opens_disabled(tmp_path: Path) -> None:
     assert reopened.health.status == "disabled", reopened.health
 
 
+@pytest.mark.sqlite_only(reason="a directory where the file should be")
 def test_directory_in_place_of_file(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     path.mkdir()
@@ -106,6 +110,7 @@ def test_directory_in_place_of_file(tmp_path: Path) -> None:
     assert "is a directory" in (store.health.reason or "")
 
 
+@pytest.mark.sqlite_only(reason="file permissions")
 @pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
 def test_read_only_file_reads_but_refuses_writes(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
@@ -120,6 +125,7 @@ def test_read_only_file_reads_but_refuses_writes(tmp_path: Path) -> None:
         ro.upsert_node(make_node())
 
 
+@pytest.mark.sqlite_only(reason="file permissions")
 def test_read_only_file_as_root_via_immutable_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,6 +146,7 @@ def test_read_only_file_as_root_via_immutable_open(
         ro.upsert_node(make_node())
 
 
+@pytest.mark.sqlite_only(reason="the file and its backup (PostgreSQL: test_postgres.py)")
 def test_failed_migration_disables_and_leaves_file_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -153,7 +160,9 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
         raise RuntimeError("step exploded")
 
     shipped = migrations.latest_version()
-    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, (shipped + 1, "broken", broken_step)])
+    monkeypatch.setattr(
+        migrations, "MIGRATIONS", [*migrations.MIGRATIONS, (shipped + 1, "broken", broken_step)]
+    )
     failed = SqlStore.open_sqlite(path)
     assert failed.health.status == "disabled"
     assert "step exploded" in (failed.health.reason or "")
@@ -168,6 +177,7 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     assert backups[0].stat().st_mode & 0o077 == 0
 
 
+@pytest.mark.sqlite_only(reason="written with sqlite3 (PostgreSQL: test_postgres.py)")
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     SqlStore.open_sqlite(path).close()
@@ -180,6 +190,9 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     assert "newer" in (store.health.reason or "")
 
 
+@pytest.mark.sqlite_only(
+    reason="SQLite's busy timeout (PostgreSQL's lock timeout: test_postgres.py)"
+)
 def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ekko_memory.store import sqlite_dialect
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ekko_memory import MemoryQuery, MemoryService, PermissionDenied
+from tests.backends import Backend, leaked_rows, raw_page_hits
 from tests.core.helpers import COOKING, propose, user_write
 
 CILANTRO = {
@@ -407,7 +408,7 @@ def test_forget_several_hits_requires_confirmation(mem: MemoryService) -> None:
 
 
 def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
-    mem: MemoryService, tmp_path: Path
+    mem: MemoryService, backend: Backend, tmp_path: Path
 ) -> None:
     s = mem.session("s1", user_id="u1")
     secret = "绝密配方ZQXJ蘸料"
@@ -442,10 +443,18 @@ def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
     assert set(decided["deletedIds"]) == {first["nodeId"], upd["nodeId"]}
     assert mem.get_node(first["nodeId"]) is None and mem.get_node(upd["nodeId"]) is None
     assert mem.retrieve(MemoryQuery(query_text=secret)).relevant == []
+    needles = (secret, "ZQXJ", "zqxj")
+    if backend.is_postgres:
+        # No row of any table (index table included) holds the text, and no dead row
+        # version either: the store VACUUMed after the delete.
+        assert leaked_rows(mem.user_store, needles) == []
+        assert raw_page_hits(mem.user_store, needles) == {}
+        mem.close()
+        return
     mem.close()
     for path in (tmp_path / "home").glob("memory.db*"):
         data = path.read_bytes()
-        for needle in (secret, "ZQXJ", "zqxj"):
+        for needle in needles:
             assert needle.encode() not in data, f"{needle} left in {path.name}"
 
 

@@ -38,15 +38,23 @@ class AsyncMemory:
     @classmethod
     async def open(
         cls,
-        workspace_dir: str | os.PathLike[str],
+        workspace_dir: str | os.PathLike[str] | None = None,
         *,
         user_home: str | os.PathLike[str] | None = None,
+        url: str | None = None,
+        namespace: str | None = None,
     ) -> AsyncMemory:
-        """Open the stores on the worker (migrations can take a moment)."""
+        """Open the stores on the worker (migrations, or connecting to a server, take a moment).
+
+        ``url`` opens a PostgreSQL store instead of the workspace's files (see ``open_memory``).
+        """
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekko-memory")
         loop = asyncio.get_running_loop()
         service = await loop.run_in_executor(
-            executor, functools.partial(open_memory, workspace_dir, user_home=user_home)
+            executor,
+            functools.partial(
+                open_memory, workspace_dir, user_home=user_home, url=url, namespace=namespace
+            ),
         )
         mem = cls(service, executor)
         mem._owns_executor = True

@@ -28,7 +28,7 @@ from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
-from ekko_memory.service.paths import StorePaths
+from ekko_memory.service.paths import StoreLocations, resolve_locations
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
@@ -64,7 +64,7 @@ class MemoryService:
 
     def __init__(
         self,
-        paths: StorePaths,
+        paths: StoreLocations,
         *,
         config: MemoryConfig | None = None,
         clock: Callable[[], datetime] | None = None,
@@ -73,15 +73,15 @@ class MemoryService:
         self.config_warning: str | None = None
         if config is None:
             try:
-                config = load_config(paths.workspace_db.parent)
+                config = load_config(paths.config_dir)
             except InvalidInput as e:
                 self.config_warning = f"{e}; using defaults"
                 config = MemoryConfig()
         self.config = config
         self.clock = clock or utcnow
         self.registry = SchemaRegistry.load()
-        self.workspace_store = SqlStore.open_sqlite(paths.workspace_db)
-        self.user_store = SqlStore.open_sqlite(paths.user_db)
+        # Two SQLite files, or two schemas of a PostgreSQL database (see paths.py).
+        self.workspace_store, self.user_store = paths.open_stores()
         self.global_store = load_global_store()
         self.retriever = Retriever(self)
         # Listing for the app and the CLI, and what the user does there.
@@ -461,14 +461,28 @@ class MemoryService:
 
 
 def open_memory(
-    workspace_dir: str | os.PathLike[str],
+    workspace_dir: str | os.PathLike[str] | None = None,
     *,
     user_home: str | os.PathLike[str] | None = None,
     config: MemoryConfig | None = None,
+    url: str | None = None,
+    namespace: str | None = None,
+    user_url: str | None = None,
 ) -> MemoryService:
     """Open (creating and migrating) the workspace and user stores.
 
-    Never raises on a bad file: a store that cannot open is disabled and ``health()``
-    says why; the agent keeps working with what is left.
+    ``open_memory(workspace_dir, user_home=None)``: two SQLite files, as always.
+    ``open_memory(url="postgresql+psycopg://user:pw@host/db")``: both stores in that
+    PostgreSQL database, as the schemas ``<namespace>_workspace`` and ``<namespace>_user``
+    (namespace ``ekko`` by default, ``$EKKO_DATABASE_NAMESPACE`` overrides; ``user_url``
+    puts the user store elsewhere). With neither a folder nor a URL, ``$EKKO_DATABASE_URL``
+    is used. A workspace folder given with a URL only supplies ``config.json``.
+
+    Never raises on a bad file or an unreachable server: a store that cannot open is
+    disabled and ``health()`` says why; the agent keeps working with what is left. An
+    unusable URL (another database, garbage) raises InvalidInput.
     """
-    return MemoryService(StorePaths.resolve(Path(workspace_dir), user_home), config=config)
+    locations = resolve_locations(
+        workspace_dir, user_home, url=url, namespace=namespace, user_url=user_url
+    )
+    return MemoryService(locations, config=config)

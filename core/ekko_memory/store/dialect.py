@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from sqlalchemy.engine import Connection
+
+# What a driver error means for the store: try again (busy), the database refuses
+# writes (readonly), it is damaged (corrupt), a constraint said no (integrity), the
+# server cannot be reached (unreachable), or anything else (other).
+ErrorKind = Literal["busy", "readonly", "corrupt", "integrity", "unreachable", "other"]
 
 
 class Dialect(Protocol):
     """What the store needs from a backend beyond portable SQL."""
 
     name: str
+    # Driver exceptions that escape SQLAlchemy's wrapping (caught beside DBAPIError).
+    driver_errors: ClassVar[tuple[type[BaseException], ...]]
+    # Execution options of write transactions, of the migration's, and of read transactions.
     write_options: ClassVar[dict[str, Any]]
     exclusive_options: ClassVar[dict[str, Any]]
+    read_options: ClassVar[dict[str, Any]]
+    # What a hard delete's scrub reports when ``checkpoint`` could not finish.
+    checkpoint_warning: ClassVar[str]
 
     def backup(self, version: int) -> Path | None: ...
+
+    def prepare_schema(self, conn: Connection) -> None: ...
 
     def create_search_index(self, conn: Connection) -> None: ...
 
@@ -27,6 +40,10 @@ class Dialect(Protocol):
         content: str,
         tags: list[str],
         entities: list[str],
+    ) -> None: ...
+
+    def index_nodes(
+        self, conn: Connection, items: list[tuple[int, str, str, list[str], list[str]]]
     ) -> None: ...
 
     def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None: ...
@@ -41,8 +58,14 @@ class Dialect(Protocol):
 
     def vacuum(self, conn: Connection) -> None: ...
 
+    def needs_analyze(self, conn: Connection) -> bool: ...
+
     def analyze(self, conn: Connection) -> None: ...
 
     def data_version(self, conn: Connection) -> int: ...
 
     def change_marks(self, conn: Connection) -> tuple[int, ...]: ...
+
+    def classify_error(self, error: BaseException) -> ErrorKind: ...
+
+    def close(self) -> None: ...

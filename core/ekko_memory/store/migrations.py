@@ -26,9 +26,14 @@ MigrationStep = Callable[[Connection, Dialect], None]
 
 def _v1_tables(conn: Connection, dialect: Dialect) -> None:
     v1 = [
-        tables.memory_messages, tables.memory_summaries, tables.memory_nodes,
-        tables.memory_audit_events, tables.memory_schema_migrations, tables.memory_pending,
-        tables.memory_usage, tables.memory_retry_queue,
+        tables.memory_messages,
+        tables.memory_summaries,
+        tables.memory_nodes,
+        tables.memory_audit_events,
+        tables.memory_schema_migrations,
+        tables.memory_pending,
+        tables.memory_usage,
+        tables.memory_retry_queue,
     ]
     tables.metadata.create_all(conn, tables=v1)
 
@@ -98,6 +103,7 @@ def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
     backup = dialect.backup(found) if found > 0 else None
     try:
         with engine.connect().execution_options(**dialect.exclusive_options) as conn, conn.begin():
+            dialect.prepare_schema(conn)  # PostgreSQL: the store's schema, under the lock
             found = current_version(conn)  # another process may have migrated meanwhile
             for version, _description, step in MIGRATIONS:
                 if version <= found:

@@ -288,7 +288,8 @@ class StoreReader:
             select(n)
             .where(
                 *node_clauses(f),
-                (func.instr(n.c.title, needle) > 0) | (func.instr(n.c.content, needle) > 0),
+                n.c.title.contains(needle, autoescape=True)
+                | n.c.content.contains(needle, autoescape=True),
             )
             .order_by(n.c.updated_at.desc())
             .limit(limit)

@@ -1,14 +1,15 @@
-"""One database file (or in-memory database) opened safely, with the design doc's store operations.
+"""One database (a SQLite file, an in-memory database, or a PostgreSQL schema) opened
+safely, with the design doc's store operations.
 
 Opening never raises: a directory where the file should be, a corrupt or foreign
-file, a read-only file, a newer schema or a failed migration each give a store
-whose ``health`` says what is wrong (disabled or read-only) and the agent goes on.
+file, a read-only file, an unreachable server, a newer schema or a failed migration
+each give a store whose ``health`` says what is wrong (disabled or read-only) and the
+agent goes on.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,9 +22,10 @@ from sqlalchemy.engine import Connection
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
-from ekko_memory.store import migrations
+from ekko_memory.store import migrations, postgres_dialect
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.postgres_dialect import PostgresDialect
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
 from ekko_memory.store.writer import StoreWriter
@@ -52,19 +54,6 @@ class StoreHealth:
     def writable(self) -> bool:
         """Writes are possible."""
         return self.status == "ok"
-
-
-def _classify(error: BaseException) -> str:
-    msg = str(getattr(error, "orig", error)).lower()
-    if "locked" in msg or "busy" in msg:
-        return "busy"
-    if "readonly" in msg or "read-only" in msg:
-        return "readonly"
-    if "malformed" in msg or "not a database" in msg or "corrupt" in msg or "disk i/o" in msg:
-        return "corrupt"
-    if "unique constraint" in msg or "integrity" in msg:
-        return "integrity"
-    return "other"
 
 
 class SqlStore:
@@ -105,7 +94,7 @@ class SqlStore:
         except migrations.MigrationError as e:
             engine.dispose()
             return disabled(str(e))
-        except (exc.DBAPIError, sqlite3.DatabaseError) as e:
+        except _db_errors(dialect) as e:
             engine.dispose()
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
         if exists and path.stat().st_mode & 0o077:
@@ -130,7 +119,7 @@ class SqlStore:
                 with engine.connect() as conn:
                     version = migrations.current_version(conn)
                     conn.exec_driver_sql("SELECT count(*) FROM memory_nodes").scalar()
-            except (exc.DBAPIError, sqlite3.DatabaseError) as e:
+            except _db_errors(dialect) as e:
                 engine.dispose()
                 last_error = _orig(e)
                 continue
@@ -173,6 +162,75 @@ class SqlStore:
         report = migrations.migrate(engine, dialect)
         return cls(engine, dialect, StoreHealth("ok", ":memory:", None, report.to_version))
 
+    @classmethod
+    def open_postgres(cls, url: str, *, schema: str) -> SqlStore:
+        """Open (creating and migrating) the store in ``schema`` of the PostgreSQL database at
+        ``url``; never raises: an unreachable server or a refused migration disables it."""
+        try:
+            url = postgres_dialect.normalize_url(url)
+            dialect = PostgresDialect(url, schema)
+        except ValueError as e:
+            return cls(None, _NoDialect(), StoreHealth("disabled", "postgresql", str(e)))
+        location = dialect.location
+
+        def disabled(reason: str) -> SqlStore:
+            return cls(None, dialect, StoreHealth("disabled", location, reason))
+
+        try:
+            engine = postgres_dialect.make_engine(url, schema)
+        except ImportError:
+            return disabled("PostgreSQL support needs psycopg: pip install 'ekko-memory[postgres]'")
+        try:
+            with engine.connect() as conn:
+                problem = dialect.server_problem(conn)
+                read_only = dialect.is_read_only(conn)
+            if problem is not None:
+                engine.dispose()
+                return disabled(problem)
+            if read_only:
+                return cls._open_server_read_only(engine, dialect)
+            report = migrations.migrate(engine, dialect)
+            cls._probe(engine)
+        except migrations.MigrationError as e:
+            engine.dispose()
+            return disabled(str(e))
+        except exc.DBAPIError as e:
+            engine.dispose()
+            return disabled(dialect.describe_error(e))
+        store = cls(
+            engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
+        )
+        store._analyze_if_needed()
+        return store
+
+    @classmethod
+    def _open_server_read_only(cls, engine: Engine, dialect: PostgresDialect) -> SqlStore:
+        location = dialect.location
+        with engine.connect() as conn:
+            version = migrations.current_version(conn)
+        if version != migrations.latest_version():
+            engine.dispose()
+            return cls(
+                None,
+                dialect,
+                StoreHealth(
+                    "disabled",
+                    location,
+                    f"the server is read-only (a standby?) and the store has schema version "
+                    f"{version}, but this release needs {migrations.latest_version()}",
+                ),
+            )
+        return cls(
+            engine,
+            dialect,
+            StoreHealth(
+                "readonly",
+                location,
+                "the server is read-only (a standby?): memories can be read but not changed",
+                version,
+            ),
+        )
+
     @staticmethod
     def _probe(engine: Engine) -> None:
         # Touch every table once so a truncated or foreign file is caught at open.
@@ -184,10 +242,8 @@ class SqlStore:
         # Without planner statistics an FTS join ordered by updated_at is ~15x slower.
         assert self.engine is not None
         with self.engine.connect() as conn:
-            has_stats = conn.exec_driver_sql(
-                "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
-            ).scalar()
-        if not has_stats:
+            needed = self.dialect.needs_analyze(conn)
+        if needed:
             self.analyze()
 
     def analyze(self) -> None:
@@ -195,11 +251,12 @@ class SqlStore:
         if self.engine is None or not self.health.writable:
             return
         with self.engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
-            conn.exec_driver_sql("ANALYZE")
+            self.dialect.analyze(conn)
+            conn.commit()  # SQLite's statistics are rows: keep them
 
     def close(self) -> None:
         """Release connections (a WAL checkpoint happens on the last close)."""
+        self.dialect.close()
         if self.engine is not None:
             self.engine.dispose()
 
@@ -218,7 +275,11 @@ class SqlStore:
     def read(self) -> Iterator[StoreReader]:
         """A read transaction (one consistent snapshot)."""
         engine = self._require(write=False)
-        with self._translate_errors(), engine.connect() as conn, conn.begin():
+        with (
+            self._translate_errors(),
+            engine.connect().execution_options(**self.dialect.read_options) as conn,
+            conn.begin(),
+        ):
             yield StoreReader(conn, self.dialect)
 
     @contextmanager
@@ -245,16 +306,22 @@ class SqlStore:
             yield
         except EkkoMemoryError:
             raise
-        except (exc.DBAPIError, sqlite3.DatabaseError) as e:
-            kind = _classify(e)
+        except _db_errors(self.dialect) as e:
+            kind = self.dialect.classify_error(e)
             if kind == "busy":
                 raise StoreUnavailable(
                     f"memory store at {self.health.location} stayed locked by another process; "
                     "nothing was written, try again"
                 ) from e
+            if kind == "unreachable":
+                # Not a lasting state: the pool reconnects once the server is back.
+                raise StoreUnavailable(
+                    f"memory store at {self.health.location} cannot be reached ({_orig(e)}); "
+                    "nothing was written, try again"
+                ) from e
             if kind == "readonly":
                 self.health.status = "readonly"
-                self.health.reason = f"{self.health.location} became read-only"
+                self.health.reason = f"{self.health.location} became read-only ({_orig(e)})"
                 raise StoreUnavailable(self.health.reason + "; nothing was written") from e
             if kind == "corrupt":
                 self.health.status = "degraded"
@@ -406,10 +473,7 @@ class SqlStore:
             if vacuum:
                 self.dialect.vacuum(conn)
             if not self.dialect.checkpoint(conn):
-                warnings.append(
-                    "another process is reading the store; deleted pages leave the "
-                    "write-ahead log at its next checkpoint"
-                )
+                warnings.append(self.dialect.checkpoint_warning)
         return warnings
 
 
@@ -473,5 +537,17 @@ def delete_in(
         raise InvalidInput(f"unknown delete mode {mode!r}")
 
 
+def _db_errors(dialect: Dialect) -> tuple[type[BaseException], ...]:
+    """SQLAlchemy's wrapped driver errors plus those the dialect's driver raises bare."""
+    return (exc.DBAPIError, *dialect.driver_errors)
+
+
 def _orig(e: BaseException) -> str:
-    return str(getattr(e, "orig", None) or e)
+    return " ".join(str(getattr(e, "orig", None) or e).split())
+
+
+class _NoDialect(SqliteDialect):
+    """The dialect of a store that never opened (its URL was unusable): nothing to release."""
+
+    def __init__(self) -> None:
+        super().__init__(None)

@@ -15,6 +15,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import StaticPool
 
+from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -73,9 +74,17 @@ class SqliteDialect:
 
     name = "sqlite"
     keep_backups = 3
+    # sqlite3 raises some errors (a file that is not a database) outside SQLAlchemy's wrapping.
+    driver_errors: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.DatabaseError,)
     # Writers take the write lock at BEGIN, so two processes never deadlock on an upgrade.
     write_options: ClassVar[dict[str, Any]] = {"sqlite_begin": "IMMEDIATE"}
     exclusive_options: ClassVar[dict[str, Any]] = {"sqlite_begin": "EXCLUSIVE"}
+    # A deferred read transaction is already one snapshot.
+    read_options: ClassVar[dict[str, Any]] = {}
+    checkpoint_warning: ClassVar[str] = (
+        "another process is reading the store; deleted pages leave the "
+        "write-ahead log at its next checkpoint"
+    )
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
@@ -99,6 +108,9 @@ class SqliteDialect:
         for stale in sorted(folder.glob(f"{self.path.stem}-v*.db"))[: -self.keep_backups]:
             stale.unlink(missing_ok=True)
         return target
+
+    def prepare_schema(self, conn: Connection) -> None:
+        """Nothing: the file is the schema."""
 
     def create_search_index(self, conn: Connection) -> None:
         """Create the FTS5 table over the shadow tokens (rowid = memory_nodes.seq)."""
@@ -136,6 +148,13 @@ class SqliteDialect:
                 "entities": index_tokens(" ".join(entities)),
             },
         )
+
+    def index_nodes(
+        self, conn: Connection, items: list[tuple[int, str, str, list[str], list[str]]]
+    ) -> None:
+        """Add or replace several nodes' rows in the full-text index."""
+        for seq, title, content, tags, entities in items:
+            self.index_node(conn, seq, title, content, tags, entities)
 
     def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None:
         """Remove nodes from the full-text index."""
@@ -177,9 +196,17 @@ class SqliteDialect:
         """Rebuild the file so freed pages leave it (outside any transaction)."""
         conn.exec_driver_sql("VACUUM")
 
+    def needs_analyze(self, conn: Connection) -> bool:
+        """True when the file has no planner statistics yet."""
+        has_stats = conn.exec_driver_sql(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
+        ).scalar()
+        return not has_stats
+
     def analyze(self, conn: Connection) -> None:
-        """Refresh planner statistics; SQLite bounds the work itself."""
-        conn.exec_driver_sql("PRAGMA optimize")
+        """Refresh planner statistics (bounded: 1000 rows sampled per index)."""
+        conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
+        conn.exec_driver_sql("ANALYZE")
 
     def change_marks(self, conn: Connection) -> tuple[int, ...]:
         """The newest rowid of every growing table plus open pending items: O(1) each."""
@@ -193,3 +220,19 @@ class SqliteDialect:
     def data_version(self, conn: Connection) -> int:
         """A number that changes when another connection commits (cheap change detection)."""
         return int(conn.exec_driver_sql("PRAGMA data_version").scalar() or 0)
+
+    def classify_error(self, error: BaseException) -> ErrorKind:
+        """What a driver error means for the store (SQLite says it in words)."""
+        msg = str(getattr(error, "orig", error)).lower()
+        if "locked" in msg or "busy" in msg:
+            return "busy"
+        if "readonly" in msg or "read-only" in msg:
+            return "readonly"
+        if "malformed" in msg or "not a database" in msg or "corrupt" in msg or "disk i/o" in msg:
+            return "corrupt"
+        if "unique constraint" in msg or "integrity" in msg:
+            return "integrity"
+        return "other"
+
+    def close(self) -> None:
+        """Nothing to release beyond the engine."""

@@ -96,6 +96,8 @@ class StoreWriter(StoreReader):
         return len(found), len(stale)
 
     def _next_seq(self) -> int:
+        # Safe with several writers: every backend serializes write transactions (SQLite's
+        # BEGIN IMMEDIATE, PostgreSQL's advisory lock at BEGIN), and seq is UNIQUE anyway.
         return int(self.conn.execute(select(func.coalesce(func.max(n.c.seq), 0))).scalar() or 0) + 1
 
     def insert_nodes(self, nodes: Sequence[MemoryNode]) -> None:
@@ -109,10 +111,13 @@ class StoreWriter(StoreReader):
             row["seq"] = seq + i
             rows.append(row)
         self.conn.execute(n.insert(), rows)
-        for row, node in zip(rows, nodes, strict=True):
-            self.dialect.index_node(
-                self.conn, row["seq"], node.title, node.content, node.tags, node.entities
-            )
+        self.dialect.index_nodes(
+            self.conn,
+            [
+                (row["seq"], node.title, node.content, node.tags, node.entities)
+                for row, node in zip(rows, nodes, strict=True)
+            ],
+        )
 
     def replace_node(self, node: MemoryNode) -> None:
         """Rewrite a node's row in place and reindex it (``upsert_node`` on an existing id)."""
@@ -313,12 +318,17 @@ class StoreWriter(StoreReader):
         current = self.get_cursor(session_id, kind)
         if current is not None and current[1] >= message.created_at:
             return
-        values = {"message_id": message.id, "message_created_at": to_db(message.created_at),
-                  "updated_at": to_db(at)}
+        values = {
+            "message_id": message.id,
+            "message_created_at": to_db(message.created_at),
+            "updated_at": to_db(at),
+        }
         if current is None:
             self.conn.execute(c.insert().values(session_id=session_id, kind=kind, **values))
         else:
-            self.conn.execute(update(c).where(c.c.session_id == session_id, c.c.kind == kind).values(**values))
+            self.conn.execute(
+                update(c).where(c.c.session_id == session_id, c.c.kind == kind).values(**values)
+            )
 
     def add_job(
         self, kind: str, session_id: str | None, payload: dict[str, Any], at: datetime

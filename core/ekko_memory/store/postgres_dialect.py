@@ -1,0 +1,505 @@
+"""Everything PostgreSQL-specific: engines, URLs, write locking, full-text search, errors.
+
+One store is one schema of a database: every connection of the store's engine has
+``search_path`` set to that schema, so the portable SQLAlchemy Core of the rest of
+the store runs unchanged. Writers serialize on a per-schema advisory transaction lock
+taken at BEGIN (the counterpart of SQLite's ``BEGIN IMMEDIATE``): the store's
+read-check-write paths (supersede, dedupe, ``max(seq) + 1``) keep the guarantees they
+have on SQLite, with several processes writing at once.
+
+Full-text search indexes the same CJK bigram + unigram shadow tokens as SQLite
+(``search_text.py``), written straight into a ``tsvector`` (no text-search parser or
+configuration in between, so tokens match exactly) in a side table with a GIN index;
+queries are ``tsquery`` phrases built from the same terms. See bench/README.md for the
+measurements against ``pg_trgm``.
+
+psycopg (the ``postgres`` extra) is imported by SQLAlchemy when an engine is created,
+never at import time, so the core imports without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.schema import CreateColumn
+from sqlalchemy.sql.compiler import DDLCompiler
+from sqlalchemy.types import Text
+
+from ekko_memory.store import tables
+from ekko_memory.store.dialect import ErrorKind
+from ekko_memory.store.search_text import QueryTerm, index_tokens, query_terms
+
+SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+CONNECT_TIMEOUT_S = 5
+LOCK_TIMEOUT_MS = 10_000
+
+# tsvector limits: a lexeme holds at most 2046 bytes, positions stop at 16383, a lexeme
+# keeps at most 256 positions. Longer "words" are not searchable anyway.
+MAX_LEXEME_BYTES = 1000
+MAX_POSITIONS = 256
+MAX_POSITION = 16383
+# Fields go into one tsvector, each starting past a gap so a phrase never spans two.
+FIELD_GAP = 8
+# ts_rank weights {D, C, B, A}: content, entities, tags, title (as bm25's 1, 3, 3, 6 on SQLite).
+RANK_WEIGHTS = "{0.1667, 0.5, 0.5, 1.0}"
+
+# Tables a hard delete or purge touches: VACUUMed afterwards.
+_SCRUBBED = (
+    "memory_nodes",
+    "memory_nodes_fts",
+    "memory_usage",
+    "memory_audit_events",
+    "memory_pending",
+    "memory_messages",
+    "memory_summaries",
+)
+
+
+class UnsupportedUrl(ValueError):
+    """Not a PostgreSQL URL this store can use."""
+
+
+def normalize_url(url: str) -> str:
+    """A SQLAlchemy URL for psycopg 3 from ``postgres://``, ``postgresql://`` or ``postgresql+psycopg://``.
+
+    Raises UnsupportedUrl for anything else (another driver, another database, garbage).
+    """
+    try:
+        parsed = make_url(url.strip())
+    except ArgumentError as e:
+        raise UnsupportedUrl(f"not a database URL: {e}") from e
+    backend, _, driver = parsed.drivername.partition("+")
+    if backend not in ("postgresql", "postgres") or driver not in ("", "psycopg"):
+        raise UnsupportedUrl(
+            f"unsupported database URL scheme {parsed.drivername!r}: use postgresql+psycopg://"
+        )
+    if not parsed.database:
+        raise UnsupportedUrl("the database URL names no database (…/DBNAME)")
+    return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for health reports and logs."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def check_schema_name(schema: str) -> str:
+    """A lower-case identifier usable unquoted (letters, digits, underscore); else ValueError."""
+    if not SCHEMA_NAME.match(schema):
+        raise ValueError(
+            f"schema name {schema!r} must be lower-case letters, digits and '_' (at most 63)"
+        )
+    return schema
+
+
+def lock_key(schema: str) -> int:
+    """The advisory lock of one store: a signed 64-bit number derived from its schema name."""
+    digest = hashlib.blake2b(f"ekko-memory:{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@compiles(CreateColumn, "postgresql")
+def _text_columns_in_byte_order(element: CreateColumn, compiler: DDLCompiler, **kw: Any) -> str:
+    # The store compares and sorts text as SQLite does, by code point: category subtrees
+    # are ranges ('a/' <= path < 'a0'), keyset pages order by (updated_at, id). A
+    # database whose default collation is a language's (en_US.UTF-8 ignores '/' at first)
+    # would break both, so our text columns use the "C" collation whatever the default.
+    ddl = compiler.visit_create_column(element, **kw)  # type: ignore[no-untyped-call]
+    column = element.element
+    if (
+        ddl
+        and getattr(column, "table", None) is not None
+        and column.table.metadata is tables.metadata
+        and isinstance(column.type, Text)
+        and column.type.collation is None
+    ):
+        name = compiler.preparer.format_column(column)
+        type_ddl = compiler.dialect.type_compiler_instance.process(column.type)
+        ddl = ddl.replace(f"{name} {type_ddl}", f'{name} {type_ddl} COLLATE "C"', 1)
+    return str(ddl)
+
+
+def make_engine(url: str, schema: str) -> Engine:
+    """An engine whose connections live in ``schema`` and give up on locks after 10 s.
+
+    Raises ImportError when psycopg (the ``postgres`` extra) is missing.
+    """
+    check_schema_name(schema)
+    engine = create_engine(
+        url,
+        pool_pre_ping=True,  # a server restart costs one failed ping, not a failed call
+        pool_size=5,
+        max_overflow=10,
+        connect_args={
+            "connect_timeout": CONNECT_TIMEOUT_S,
+            "application_name": "ekko-memory",
+            # Set at connection start-up, so even SQLAlchemy's first look at the server
+            # (default schema) sees the store's schema.
+            "options": f"-c search_path={schema} -c lock_timeout={LOCK_TIMEOUT_MS}",
+        },
+    )
+    key = lock_key(schema)
+    channel = f"ekko_{schema}"
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get("ekko_write"):
+            # One writer per store at a time (as SQLite's BEGIN IMMEDIATE). The NOTIFY is
+            # queued now and delivered only if this transaction commits: readers polling
+            # change_marks learn of committed writes, never of rolled-back ones.
+            conn.exec_driver_sql(
+                "SELECT pg_advisory_xact_lock(%(key)s), pg_notify(%(channel)s, '')",
+                {"key": key, "channel": channel},
+            )
+
+    return engine
+
+
+def _lexeme(token: str) -> str:
+    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector_literal(fields: list[tuple[str, str]]) -> str:
+    """A tsvector in its text form from (weight letter, shadow text) fields, positions in order."""
+    positions: dict[str, list[str]] = {}
+    pos = 0
+    for weight, shadow in fields:
+        for token in shadow.split():
+            pos += 1
+            if len(token.encode()) > MAX_LEXEME_BYTES:
+                continue
+            slots = positions.setdefault(token, [])
+            if len(slots) < MAX_POSITIONS:
+                slots.append(f"{min(pos, MAX_POSITION)}{weight}")
+        pos += FIELD_GAP
+    return " ".join(f"{_lexeme(tok)}:{','.join(p)}" for tok, p in positions.items())
+
+
+def tsquery_literal(terms: list[QueryTerm]) -> str:
+    """A tsquery in its text form: each term a phrase (``a <-> b``), all terms ANDed."""
+    parts = []
+    for term in terms:
+        toks = [t for t in term.tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
+        if not toks:
+            continue
+        lexemes = [_lexeme(t) for t in toks]
+        if term.prefix:
+            lexemes[-1] += ":*"
+        phrase = " <-> ".join(lexemes)
+        parts.append(f"({phrase})" if len(lexemes) > 1 else phrase)
+    return " & ".join(parts)
+
+
+def classify_error(error: BaseException) -> ErrorKind:
+    """What a driver error means for the store, from its SQLSTATE (or message when it has none)."""
+    orig = getattr(error, "orig", error)
+    state = str(getattr(orig, "sqlstate", None) or "")
+    msg = str(orig).lower()
+    if state in ("40001", "40P01", "55P03", "57014"):
+        # Serialization failure, deadlock, lock timeout, statement timeout: try again.
+        return "busy"
+    if state in ("25006", "42501"):
+        # A read-only server (hot standby) or a role without the privilege.
+        return "readonly"
+    if state.startswith("23"):
+        return "integrity"
+    if state.startswith("XX0"):
+        return "corrupt"
+    if state.startswith(("08", "57P")) or (
+        not state
+        and (
+            "connection" in msg
+            or "could not connect" in msg
+            or "server closed" in msg
+            or "timeout expired" in msg
+        )
+    ):
+        return "unreachable"
+    return "other"
+
+
+class PostgresDialect:
+    """PostgreSQL specifics used by the store (one schema of one database)."""
+
+    name = "postgresql"
+    driver_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    # Read committed + the store's advisory lock: each statement after the lock sees
+    # every commit before it, so read-then-write paths act on current data.
+    write_options: ClassVar[dict[str, Any]] = {
+        "ekko_write": True,
+        "isolation_level": "READ COMMITTED",
+    }
+    exclusive_options: ClassVar[dict[str, Any]] = write_options
+    # One snapshot for the whole read transaction, as a SQLite read transaction has.
+    read_options: ClassVar[dict[str, Any]] = {
+        "isolation_level": "REPEATABLE READ",
+        "postgresql_readonly": True,
+    }
+
+    checkpoint_warning: ClassVar[str] = (
+        "VACUUM or the search index rebuild could not run now (a lock or the server); "
+        "the deleted rows are gone from every query, their bytes leave the data files "
+        "at the next VACUUM and index rebuild"
+    )
+
+    def __init__(self, url: str, schema: str) -> None:
+        self.url = url
+        self.schema = check_schema_name(schema)
+        self.channel = f"ekko_{schema}"
+        self._listener: Any = None
+        self._listener_lock = threading.Lock()
+        self._generation = 0
+        self._notices = 0
+
+    @property
+    def location(self) -> str:
+        """Where the store lives, without the password."""
+        return f"{redact_url(self.url)} (schema {self.schema})"
+
+    # --- opening --------------------------------------------------------------------
+
+    def server_problem(self, conn: Connection) -> str | None:
+        """Why this server cannot hold a store (None when it can)."""
+        encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
+        if str(encoding).upper() not in ("UTF8", "UTF-8"):
+            return (
+                f"the database's encoding is {encoding}, but Ekko Memory stores Chinese text and "
+                "needs UTF8 (CREATE DATABASE … ENCODING 'UTF8')"
+            )
+        return None
+
+    def is_read_only(self, conn: Connection) -> bool:
+        """True on a hot standby or a database set read-only."""
+        return str(conn.exec_driver_sql("SHOW transaction_read_only").scalar()) == "on"
+
+    def describe_error(self, error: BaseException) -> str:
+        """A one-line reason for a failure to open, with where and what to check."""
+        orig = str(getattr(error, "orig", None) or error).strip()
+        first = " ".join(orig.split())[:400]
+        if classify_error(error) == "unreachable":
+            return (
+                f"cannot connect to PostgreSQL at {redact_url(self.url)}: {first} "
+                "(is the server running and the URL, user and password right?)"
+            )
+        return f"PostgreSQL at {self.location} refused the store: {first}"
+
+    def prepare_schema(self, conn: Connection) -> None:
+        """Create the store's schema (inside the migration's locked transaction)."""
+        conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
+
+    def backup(self, version: int) -> Path | None:
+        """Nothing: backups of a server are its operator's (pg_dump, base backups).
+
+        A migration runs in one transaction (DDL included), so a failed step leaves the
+        schema exactly as it was without a copy.
+        """
+        return None
+
+    # --- full-text search -----------------------------------------------------------
+
+    def create_search_index(self, conn: Connection) -> None:
+        """A side table of tsvectors keyed by memory_nodes.seq, with a GIN index."""
+        conn.exec_driver_sql(
+            "CREATE TABLE IF NOT EXISTS memory_nodes_fts ("
+            "seq integer PRIMARY KEY, doc tsvector NOT NULL)"
+        )
+        conn.exec_driver_sql(
+            "CREATE INDEX IF NOT EXISTS idx_memory_nodes_fts_doc "
+            "ON memory_nodes_fts USING gin (doc)"
+        )
+
+    def index_node(
+        self,
+        conn: Connection,
+        seq: int,
+        title: str,
+        content: str,
+        tags: list[str],
+        entities: list[str],
+    ) -> None:
+        """Add or replace one node's row in the full-text index."""
+        self.index_nodes(conn, [(seq, title, content, tags, entities)])
+
+    def index_nodes(
+        self, conn: Connection, items: list[tuple[int, str, str, list[str], list[str]]]
+    ) -> None:
+        """Add or replace several nodes' rows in the full-text index (one batch)."""
+        if not items:
+            return
+        rows = [
+            {
+                "seq": seq,
+                "doc": tsvector_literal(
+                    [
+                        ("A", index_tokens(title)),
+                        ("B", index_tokens(" ".join(tags))),
+                        ("C", index_tokens(" ".join(entities))),
+                        ("D", index_tokens(content)),
+                    ]
+                ),
+            }
+            for seq, title, content, tags, entities in items
+        ]
+        conn.execute(
+            text(
+                "INSERT INTO memory_nodes_fts (seq, doc) VALUES (:seq, CAST(:doc AS tsvector)) "
+                "ON CONFLICT (seq) DO UPDATE SET doc = EXCLUDED.doc"
+            ),
+            rows,
+        )
+
+    def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None:
+        """Remove nodes from the full-text index."""
+        if seqs:
+            conn.execute(
+                text("DELETE FROM memory_nodes_fts WHERE seq = ANY(:seqs)"), {"seqs": list(seqs)}
+            )
+
+    def compact_search_index(self, conn: Connection) -> None:
+        """Nothing inside a transaction: the GIN entries of deleted rows go at the VACUUM that
+        ``checkpoint`` runs right after (VACUUM cannot run in a transaction)."""
+
+    def search_sql(
+        self, query: str, *, prefix_last: bool = False, cap: int | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
+        """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
+
+        The query is bound as a tsquery literal of quoted lexemes: user text never
+        reaches tsquery operators. None when the query has no terms.
+        """
+        expression = tsquery_literal(query_terms(query, prefix_last=prefix_last))
+        if not expression:
+            return None
+        sql = (
+            f"SELECT seq, -ts_rank('{RANK_WEIGHTS}', doc, CAST(:fts_query AS tsquery), 1) AS rank "
+            "FROM memory_nodes_fts WHERE doc @@ CAST(:fts_query AS tsquery)"
+        )
+        params: dict[str, Any] = {"fts_query": expression}
+        if cap is not None:
+            sql += " ORDER BY rank LIMIT :fts_cap"
+            params["fts_cap"] = cap
+        return sql, params
+
+    # --- housekeeping ---------------------------------------------------------------
+
+    def _autocommit(self, conn: Connection, sql: str) -> None:
+        # VACUUM refuses to run inside a transaction block: use a connection of its own.
+        with conn.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+            c.exec_driver_sql(sql)
+
+    def checkpoint(self, conn: Connection) -> bool:
+        """After a hard delete: VACUUM the touched tables and rebuild the search index
+        (False if a lock or a failure kept either from running).
+
+        This is what SQLite's secure_delete + FTS optimize + WAL checkpoint do for us
+        there: VACUUM prunes the dead row versions (the deleted text) and their index
+        entries. A GIN index never drops a key once stored, even when no row holds it
+        any more, so the deleted words would stay readable in its pages: REINDEX
+        CONCURRENTLY builds a new index file (writers and readers go on meanwhile) and
+        the old one is removed. Bytes can still survive in WAL segments, base backups
+        and replicas until the server recycles them; those are the operator's.
+        """
+        try:
+            self._autocommit(conn, "VACUUM " + ", ".join(_SCRUBBED))
+            self._rebuild_search_index(conn)
+        except DBAPIError:
+            return False
+        return True
+
+    def _rebuild_search_index(self, conn: Connection) -> None:
+        # A REINDEX CONCURRENTLY cut short leaves an invalid "_ccnew" copy behind: drop it.
+        stale = conn.engine.connect()
+        with stale:
+            leftovers = stale.execute(
+                text(
+                    "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
+                    "AND starts_with(c.relname, :prefix)"
+                ),
+                {"prefix": "idx_memory_nodes_fts_doc_ccnew"},
+            ).scalars()
+            names = list(leftovers)
+        for name in names:
+            self._autocommit(conn, f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
+        self._autocommit(conn, "REINDEX INDEX CONCURRENTLY idx_memory_nodes_fts_doc")
+
+    def vacuum(self, conn: Connection) -> None:
+        """VACUUM FULL the store's tables: rewritten into new files, old files removed.
+
+        Takes an exclusive lock on each table while it is rewritten (readers wait).
+        """
+        self._autocommit(conn, "VACUUM FULL " + ", ".join(_SCRUBBED))
+
+    def needs_analyze(self, conn: Connection) -> bool:
+        """True when memory_nodes has never been analyzed (PostgreSQL 14+ says -1 tuples)."""
+        value = conn.exec_driver_sql(
+            "SELECT reltuples FROM pg_class WHERE oid = 'memory_nodes'::regclass"
+        ).scalar()
+        return value is not None and float(value) < 0
+
+    def analyze(self, conn: Connection) -> None:
+        """Refresh planner statistics of the store's tables (autovacuum does it too, later)."""
+        names = ", ".join(t.name for t in tables.metadata.sorted_tables)
+        self._autocommit(conn, f"ANALYZE {names}, memory_nodes_fts")
+
+    # --- change detection -----------------------------------------------------------
+
+    def _drain(self) -> None:
+        # LISTEN on a connection of our own (not a pooled one, which would keep listening
+        # for whoever borrows it next). Any failure: reconnect next time and report a
+        # change, since we cannot know what we missed.
+        try:
+            if self._listener is None:
+                import psycopg
+
+                dsn = make_url(self.url).set(drivername="postgresql")
+                self._listener = psycopg.connect(
+                    dsn.render_as_string(hide_password=False),
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT_S,
+                )
+                self._listener.execute(f"LISTEN {self.channel}")
+                self._generation += 1
+            for _ in self._listener.notifies(timeout=0):
+                self._notices += 1
+        except Exception:
+            self.close()
+            self._generation += 1
+
+    def change_marks(self, conn: Connection) -> tuple[int, ...]:
+        """Counts of committed write transactions seen (LISTEN/NOTIFY), O(1).
+
+        Every write transaction of the store sends a notification that the server
+        delivers only when it commits, so a reader that sees the marks move can already
+        read what changed. Writes made outside Ekko Memory (psql) are not noticed.
+        """
+        with self._listener_lock:
+            self._drain()
+            return (self._generation, self._notices)
+
+    def data_version(self, conn: Connection) -> int:
+        """A number that changes when a write transaction commits (see ``change_marks``)."""
+        generation, notices = self.change_marks(conn)
+        return generation * 1_000_000_000 + notices
+
+    def classify_error(self, error: BaseException) -> ErrorKind:
+        """What a driver error means for the store."""
+        return classify_error(error)
+
+    def close(self) -> None:
+        """Close the notification listener, if any."""
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            try:
+                listener.close()
+            except Exception:
+                pass
