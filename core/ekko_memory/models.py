@@ -62,11 +62,13 @@ MAX_METADATA_JSON_BYTES = 256 * 1024
 MAX_CATEGORY_DEPTH = 8
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
+# Lone surrogates cannot be encoded as UTF-8, and PostgreSQL's text type refuses NUL:
+# both become U+FFFD, so every backend stores the same text.
+_SURROGATES = re.compile("[\ud800-\udfff\x00]")
 
 
 def clean_text(value: str) -> str:
-    """Replace lone surrogates (unstorable as UTF-8) with U+FFFD; keep everything else."""
+    """Replace lone surrogates (unstorable as UTF-8) and NUL with U+FFFD; keep everything else."""
     return _SURROGATES.sub("\ufffd", value)
 
 

@@ -49,9 +49,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("backend", params, indirect=True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--backend") != "sqlite":
+        return
+    skip = pytest.mark.skip(reason="--backend=sqlite")
+    for item in items:
+        if item.get_closest_marker("postgres") is not None:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """A PostgreSQL server for the session: $EKKO_TEST_PG_URL, or a throwaway cluster."""
+    """A PostgreSQL server for the session: $EKKO_TEST_PG_URL (a disposable server where
+    the user is a superuser: some tests create databases and read raw pages), or else a
+    throwaway cluster."""
     url = os.environ.get("EKKO_TEST_PG_URL")
     cluster = None
     if not url:

@@ -65,6 +65,17 @@ def test_lone_surrogates_and_emoji_round_trip(backend: Backend, tmp_path: Path) 
     store.close()
 
 
+def test_nul_characters_become_replacement_characters(backend: Backend, tmp_path: Path) -> None:
+    # PostgreSQL's text cannot hold NUL; both backends store U+FFFD in its place.
+    store = backend.open_store(tmp_path)
+    store.upsert_node(make_node(title="空\x00字符", content="a\x00b"))
+    store.append_message(make_message(content="x\x00y"))
+    got = store.list_active_nodes(limit=1)[0]
+    assert (got.title, got.content) == ("空\ufffd字符", "a\ufffdb")
+    assert store.list_recent_messages(session_id="s1", limit=1)[0].content == "x\ufffdy"
+    store.close()
+
+
 def test_three_megabyte_message_is_kept_whole(backend: Backend, tmp_path: Path) -> None:
     store = backend.open_store(tmp_path)
     big = "日志行 log line\n" * 200_000  # ~3.2 MB of UTF-8

@@ -136,8 +136,9 @@ def make_engine(url: str, schema: str) -> Engine:
     engine = create_engine(
         url,
         pool_pre_ping=True,  # a server restart costs one failed ping, not a failed call
-        pool_size=5,
-        max_overflow=10,
+        # A store does one thing at a time per thread; many agents share one server.
+        pool_size=3,
+        max_overflow=7,
         connect_args={
             "connect_timeout": CONNECT_TIMEOUT_S,
             "application_name": "ekko-memory",
