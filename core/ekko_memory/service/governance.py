@@ -132,6 +132,16 @@ class Governor:
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
             match = self._find_same(w, cand.node)
+            if (
+                match is not None
+                and match.key == cand.node.key
+                and isinstance(match.value_json, dict)
+                and isinstance(cand.node.value_json, dict)
+            ):
+                # One object per key (flavor_profile): a new statement updates the fields it
+                # names and keeps the others ("less spicy" does not drop "less oil").
+                merged = dict(sorted({**match.value_json, **cand.node.value_json}.items()))
+                cand.node = cand.node.model_copy(update={"value_json": merged})
             if match is not None and self._same_value(match, cand.node):
                 return WriteOutcome(
                     True,

@@ -313,12 +313,17 @@ class StoreWriter(StoreReader):
         current = self.get_cursor(session_id, kind)
         if current is not None and current[1] >= message.created_at:
             return
-        values = {"message_id": message.id, "message_created_at": to_db(message.created_at),
-                  "updated_at": to_db(at)}
+        values = {
+            "message_id": message.id,
+            "message_created_at": to_db(message.created_at),
+            "updated_at": to_db(at),
+        }
         if current is None:
             self.conn.execute(c.insert().values(session_id=session_id, kind=kind, **values))
         else:
-            self.conn.execute(update(c).where(c.c.session_id == session_id, c.c.kind == kind).values(**values))
+            self.conn.execute(
+                update(c).where(c.c.session_id == session_id, c.c.kind == kind).values(**values)
+            )
 
     def add_job(
         self, kind: str, session_id: str | None, payload: dict[str, Any], at: datetime
