@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -54,7 +55,7 @@ def test_summary_chain_over_fifty_turns(mem: MemoryService) -> None:
     every = mem.config.summary_every_messages
     assert len(chain) == (50 * 2) // every
     assert chain[0].parent_summary_id is None
-    for prev, nxt in zip(chain, chain[1:], strict=False):
+    for prev, nxt in itertools.pairwise(chain):
         assert nxt.parent_summary_id == prev.id
         assert nxt.created_at > prev.created_at
     messages = mem.browse.messages("s1", limit=200)
@@ -62,7 +63,7 @@ def test_summary_chain_over_fifty_turns(mem: MemoryService) -> None:
     # Each summary covers the messages after the previous one: no gaps, no overlaps.
     covered = [(position[s.from_message_id], position[s.to_message_id]) for s in chain]
     assert covered[0][0] == 0
-    for (_, end), (start, _) in zip(covered, covered[1:], strict=False):
+    for (_, end), (start, _) in itertools.pairwise(covered):
         assert start == end + 1
     ctx = rt.before_model("总结一下").context
     assert ctx.latest_summary is not None and ctx.latest_summary.id == chain[-1].id
