@@ -17,6 +17,8 @@ _DIMENSIONS: dict[str, tuple[str, ...]] = {
     "sugar": ("糖", "甜", "sugar", "sweet", "sweetness"),
 }
 
+DIMENSION_WORDS = _DIMENSIONS
+
 # Level words, checked in this order (longer phrases before the words inside them).
 _LEVELS: list[tuple[str, tuple[str, ...]]] = [
     ("extra", ("特辣", "超辣", "变态辣", "extra", "very very")),

@@ -6,6 +6,7 @@ A failed write reports ``accepted: false``; the agent must not tell the user it 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -132,6 +133,16 @@ class Governor:
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
             match = self._find_same(w, cand.node)
+            if (
+                match is not None
+                and match.key == cand.node.key
+                and isinstance(match.value_json, dict)
+                and isinstance(cand.node.value_json, dict)
+            ):
+                # One object per key (flavor_profile): a new statement updates the fields it
+                # names and keeps the others ("less spicy" does not drop "less oil").
+                merged = dict(sorted({**match.value_json, **cand.node.value_json}.items()))
+                cand.node = cand.node.model_copy(update={"value_json": merged})
             if match is not None and self._same_value(match, cand.node):
                 return WriteOutcome(
                     True,
@@ -178,34 +189,31 @@ class Governor:
             )
 
     def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
-        """The active node this one would duplicate or replace in the same scope, if any."""
+        """The active node this one would duplicate or replace in the same scope, if any.
+
+        A targeted lookup (type, key group, the value's subject, the session), never a
+        capped scan: with thousands of values under one key the old one must still be found.
+        """
         registry = self.service.registry
+        frame: dict[str, Any] = {
+            "statuses": ["active"],
+            "scopes": [node.scope],
+            "domain": node.domain,
+            "types": [node.type],
+            "live_at": node.created_at,
+            "session_id": node.session_id if node.scope == "session" else None,
+        }
         if node.key is None:
-            f = NodeFilter(
-                statuses=["active"],
-                scopes=[node.scope],
-                domain=node.domain,
-                types=[node.type],
-                title=node.title,
-                live_at=node.created_at,
-            )
-            hits = [n for n in w.find_nodes(f, limit=20) if same_binding(n, node)]
-            return hits[0] if hits else None
+            hits = w.find_nodes(NodeFilter(**frame, title=node.title), limit=None)
+            return next((n for n in hits if same_binding(n, node)), None)
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)
-        keys = [node.key]
-        if rule is not None:
-            for group in rule.key_groups:
-                if node.key in group:
-                    keys = group
-        f = NodeFilter(
-            statuses=["active"],
-            scopes=[node.scope],
-            domain=node.domain,
-            keys=keys,
-            live_at=node.created_at,
-        )
-        for other in w.find_nodes(f, limit=200, order="updated_desc"):
+        keys = next((g for g in (rule.key_groups if rule else []) if node.key in g), [node.key])
+        contains = None
+        if ident is not None and ident[0] == "many" and not str(ident[3]).startswith(("{", "[")):
+            contains = json.dumps(ident[3], ensure_ascii=False)
+        f = NodeFilter(**frame, keys=keys, value_contains=contains)
+        for other in w.find_nodes(f, limit=None, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:
                 return other
         return None

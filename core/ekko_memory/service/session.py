@@ -15,6 +15,7 @@ from ekko_memory.service.write_plan import WriteContext
 
 if TYPE_CHECKING:
     from ekko_memory.interfaces.tools import ForgetArgs, GetArgs, ProposeArgs, SearchArgs
+    from ekko_memory.service.extraction.pipeline import AfterReplyReport
     from ekko_memory.service.memory_service import MemoryService
 
 
@@ -95,6 +96,12 @@ class MemorySession:
         """The memory context for replying to ``user_message`` (never raises)."""
         return self.service.build_context(
             self.session_id, user_message, user_id=self.user_id, workspace_id=self.workspace_id
+        )
+
+    def after_reply(self) -> AfterReplyReport:
+        """Extraction and the summary chain for what is new, now (the runtime runs it in the background)."""
+        return self.service.after_reply_runner.run(
+            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
         )
 
     # --- tools ----------------------------------------------------------------------

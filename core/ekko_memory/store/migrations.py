@@ -46,11 +46,18 @@ def _v3_session_cursors(conn: Connection, dialect: Dialect) -> None:
     tables.memory_session_cursors.create(conn, checkfirst=True)
 
 
+def _v4_scope_type_index(conn: Connection, dialect: Dialect) -> None:
+    for index in tables.memory_nodes.indexes:
+        if index.name == "idx_memory_nodes_scope_type":
+            index.create(conn, checkfirst=True)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
     (2, "full-text index over CJK bigram tokens", _v2_search_index),
     (3, "per-session cursors of background extraction and summaries", _v3_session_cursors),
+    (4, "index for a scope's active nodes by type (the per-turn context)", _v4_scope_type_index),
 ]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -197,6 +198,30 @@ def tsquery_literal(terms: list[QueryTerm]) -> str:
         phrase = " <-> ".join(lexemes)
         parts.append(f"({phrase})" if len(lexemes) > 1 else phrase)
     return " & ".join(parts)
+
+
+# ``:name`` outside quotes, not a ``::type`` cast.
+_NAMED = re.compile(r"('(?:[^']|'')*')|(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@lru_cache(maxsize=512)
+def _pyformat(sql: str) -> str:
+    """``:name`` placeholders as psycopg's ``%(name)s``; literal ``%`` doubled."""
+
+    def swap(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1).replace("%", "%%")
+        return f"%({m.group(2)})s"
+
+    parts = re.split(r"('(?:[^']|'')*')", sql)
+    # Outside quotes a bare % is an operator (modulo): double it as well.
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(part.replace("%", "%%"))
+        else:
+            out.append(_NAMED.sub(swap, part.replace("%", "%%")))
+    return "".join(out)
 
 
 def classify_error(error: BaseException) -> ErrorKind:
@@ -388,6 +413,21 @@ class PostgresDialect:
             sql += " ORDER BY rank LIMIT :fts_cap"
             params["fts_cap"] = cap
         return sql, params
+
+    def fetch(self, conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Run portable SQL with ``:name`` parameters straight on psycopg (hot paths).
+
+        The statement is rewritten once to psycopg's ``%(name)s`` style (cached); psycopg
+        binds the values server-side and prepares a statement it sees repeatedly.
+        """
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        cur = dbapi.cursor()
+        try:
+            cur.execute(_pyformat(sql), params)
+            return list(cur.fetchall())
+        finally:
+            cur.close()
 
     # --- housekeeping ---------------------------------------------------------------
 

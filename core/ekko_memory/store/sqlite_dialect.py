@@ -208,6 +208,16 @@ class SqliteDialect:
         conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
         conn.exec_driver_sql("ANALYZE")
 
+    def fetch(self, conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Run portable SQL with ``:name`` parameters straight on the driver (hot paths).
+
+        sqlite3 takes named parameters as they are; skipping SQLAlchemy's statement
+        machinery saves ~80 µs a query, more than most of these queries cost.
+        """
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        return dbapi.execute(sql, params).fetchall()  # type: ignore[no-any-return]
+
     def change_marks(self, conn: Connection) -> tuple[int, ...]:
         """The newest rowid of every growing table plus open pending items: O(1) each."""
         row = conn.exec_driver_sql(

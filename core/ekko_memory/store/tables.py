@@ -94,6 +94,8 @@ memory_nodes = Table(
     Index("idx_memory_nodes_supersedes", "supersedes_id"),
     Index("idx_memory_nodes_status_updated", "status", "updated_at"),
     Index("idx_memory_nodes_status_category", "status", "category_path_text", "updated_at"),
+    # A scope's active tasks / constraints / decisions in priority order (every turn).
+    Index("idx_memory_nodes_scope_type", "scope", "status", "type", "importance", "updated_at"),
     # Queries that do not fix the scope (a domain's active nodes in priority order).
     Index("idx_memory_nodes_domain", "status", "domain", "type", "importance", "updated_at"),
 )
