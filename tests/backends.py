@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ekko_memory import MemoryService, open_memory
+from ekko_memory import MemoryConfig, MemoryService, open_memory
 from ekko_memory.store.sql_store import SqlStore
 
 _counter = itertools.count(1)
@@ -56,15 +56,17 @@ class Backend:
             self.pg.schemas += [f"{ns}_workspace", f"{ns}_user", f"{ns}_store"]
         return self._places[key]
 
-    def open_memory(self, root: Path, key: str = "mem") -> MemoryService:
+    def open_memory(
+        self, root: Path, key: str = "mem", *, config: MemoryConfig | None = None
+    ) -> MemoryService:
         """A service: files under ``root`` on SQLite, a fresh namespace on PostgreSQL.
 
         The same ``key`` within a test opens the same stores again.
         """
         if self.pg is None:
-            mem = open_memory(root / "ws", user_home=root / "home")
+            mem = open_memory(root / "ws", user_home=root / "home", config=config)
         else:
-            mem = open_memory(url=self.pg.url, namespace=self._namespace(key))
+            mem = open_memory(url=self.pg.url, namespace=self._namespace(key), config=config)
         self._opened.append(mem)
         return mem
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import LlmConfig, MemoryConfig, MemoryService, open_memory
+from ekko_memory import LlmConfig, MemoryConfig, MemoryService
+from tests.backends import Backend
 from tests.core.conftest import Clock
 
 GOOD = {
@@ -108,7 +109,9 @@ def server() -> Iterator[tuple[str, FakeModel]]:
 
 
 @pytest.fixture
-def llm_mem(tmp_path: Path, server: tuple[str, FakeModel], clock: Clock) -> Iterator[MemoryService]:
+def llm_mem(
+    backend: Backend, tmp_path: Path, server: tuple[str, FakeModel], clock: Clock
+) -> Iterator[MemoryService]:
     url, _ = server
     config = MemoryConfig(
         llm=LlmConfig(
@@ -116,7 +119,7 @@ def llm_mem(tmp_path: Path, server: tuple[str, FakeModel], clock: Clock) -> Iter
         ),
         summary_every_messages=2,
     )
-    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home", config=config)
+    mem = backend.open_memory(tmp_path, config=config)
     mem.clock = clock
     mem.extractor.client.backoff_s = 0.01  # type: ignore[attr-defined]
     yield mem
