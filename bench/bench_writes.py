@@ -23,8 +23,11 @@ from fill import filled_service
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     samples = sorted(samples)
-    return {"p50": round(statistics.median(samples), 3), "p95": round(samples[int(len(samples) * 0.95) - 1], 3),
-            "max": round(samples[-1], 3)}
+    return {
+        "p50": round(statistics.median(samples), 3),
+        "p95": round(samples[int(len(samples) * 0.95) - 1], 3),
+        "max": round(samples[-1], 3),
+    }
 
 
 def run(nodes: int, proposals: int, folder: Path) -> dict[str, Any]:
@@ -36,27 +39,62 @@ def run(nodes: int, proposals: int, folder: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     for i in range(proposals):
         a = time.perf_counter()
-        res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "bench", "node": {
-            "domain": "生活技能", "type": "preference", "key": "avoid_ingredient", "valueJson": f"食材{i}",
-            "title": f"用户不吃食材{i}", "content": f"推荐菜谱时避免食材{i}。", "entities": [f"食材{i}"]}})
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "bench",
+                "node": {
+                    "domain": "生活技能",
+                    "type": "preference",
+                    "key": "avoid_ingredient",
+                    "valueJson": f"食材{i}",
+                    "title": f"用户不吃食材{i}",
+                    "content": f"推荐菜谱时避免食材{i}。",
+                    "entities": [f"食材{i}"],
+                },
+            },
+        )
         lat.append((time.perf_counter() - a) * 1000)
         assert res["accepted"], res
         created.append(res["nodeId"])
     rate = proposals / (time.perf_counter() - t0)
-    workspace = []
     t0 = time.perf_counter()
     for i in range(proposals // 2):
-        res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "bench", "node": {
-            "scope": "workspace", "domain": "项目", "type": "constraint", "key": "coding_rule",
-            "valueJson": f"规则{i}", "title": f"提交前必须通过检查{i}"}})
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "bench",
+                "node": {
+                    "scope": "workspace",
+                    "domain": "项目",
+                    "type": "constraint",
+                    "key": "coding_rule",
+                    "valueJson": f"规则{i}",
+                    "title": f"提交前必须通过检查{i}",
+                },
+            },
+        )
         assert res["accepted"], res
     ws_rate = (proposals // 2) / (time.perf_counter() - t0)
     dup = []
     for i in range(200):
         a = time.perf_counter()
-        res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "bench", "node": {
-            "domain": "生活技能", "type": "preference", "key": "avoid_food", "valueJson": f"食材{i}",
-            "title": f"用户不吃食材{i}"}})
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "bench",
+                "node": {
+                    "domain": "生活技能",
+                    "type": "preference",
+                    "key": "avoid_food",
+                    "valueJson": f"食材{i}",
+                    "title": f"用户不吃食材{i}",
+                },
+            },
+        )
         dup.append((time.perf_counter() - a) * 1000)
         assert res["status"] == "duplicate", res
     s.append_message("user", "忘掉这些食材。")
@@ -68,8 +106,16 @@ def run(nodes: int, proposals: int, folder: Path) -> dict[str, Any]:
         assert res["deletedIds"] == [created[i]], res
     for i in range(200, 400):
         a = time.perf_counter()
-        res = s.call_tool("memory_forget", {"domain": "生活技能", "type": "preference", "key": "avoid_ingredient",
-                                            "valueJson": f"食材{i}", "reason": "bench"})
+        res = s.call_tool(
+            "memory_forget",
+            {
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": f"食材{i}",
+                "reason": "bench",
+            },
+        )
         by_description.append((time.perf_counter() - a) * 1000)
         assert res["deletedIds"] == [created[i]], res
     hard = []

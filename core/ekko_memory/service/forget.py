@@ -133,7 +133,7 @@ class Forgetter:
                 category_prefix=req.category_path_prefix,
                 types=[req.type] if req.type else None,
                 key=key,
-                value_contains=value_hint(svc.registry, domain, req.type, key, req.value_json),
+                subject=value_hint(svc.registry, domain, req.type, key, req.value_json),
             )
             with part.store.read() as r:
                 nodes = r.find_nodes(f, limit=1000)

@@ -6,12 +6,12 @@ A failed write reports ``accepted: false``; the agent must not tell the user it 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.identity import value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
@@ -209,10 +209,11 @@ class Governor:
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)
         keys = next((g for g in (rule.key_groups if rule else []) if node.key in g), [node.key])
-        contains = None
-        if ident is not None and ident[0] == "many" and not str(ident[3]).startswith(("{", "[")):
-            contains = json.dumps(ident[3], ensure_ascii=False)
-        f = NodeFilter(**frame, keys=keys, value_contains=contains)
+        # Multi-valued keys: the same subject (香菜) under any key of the group.
+        subject = (
+            value_subject(node.value_json) if ident is not None and ident[0] == "many" else None
+        )
+        f = NodeFilter(**frame, keys=keys, subject=subject)
         for other in w.find_nodes(f, limit=None, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:
                 return other

@@ -37,8 +37,8 @@ class NodeFilter:
     supersedes_id: str | None = None
     origin: str | None = None
     title: str | None = None
-    # The value's JSON text contains this (e.g. '"香菜"' finds "香菜" and {"ingredient": "香菜"}).
-    value_contains: str | None = None
+    # What the value is about (identity.value_subject): 香菜 finds "香菜" and {"ingredient": "香菜"}.
+    subject: str | None = None
     # Every listed tag / entity must be present.
     tags: Sequence[str] | None = None
     entities: Sequence[str] | None = None
@@ -101,9 +101,8 @@ def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
     ):
         if value is not None:
             eq(column, name, value)
-    if f.value_contains is not None:
-        parts.append(f"{col}value_json LIKE :f_value ESCAPE '\\'")
-        params["f_value"] = "%" + like_escape(f.value_contains) + "%"
+    if f.subject is not None:
+        eq("subject", "f_subject", f.subject)
     if f.live_at is not None:
         parts.append(f"({col}expires_at IS NULL OR {col}expires_at > :f_live)")
         params["f_live"] = to_db(f.live_at)
