@@ -27,6 +27,22 @@ if TYPE_CHECKING:
 
 Operation = Literal["create", "update", "supersede", "expire", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
+# What makes two versions different (ids, times, provenance and status do not).
+CONTENT_FIELDS = (
+    "scope",
+    "domain",
+    "category_path",
+    "type",
+    "key",
+    "value_json",
+    "title",
+    "content",
+    "confidence",
+    "importance",
+    "tags",
+    "entities",
+    "expires_at",
+)
 OutcomeStatus = Literal[
     "created", "superseded", "duplicate", "expired", "deleted", "restored", "pending", "rejected"
 ]
@@ -248,11 +264,7 @@ class Governor:
     ) -> WriteOutcome:
         now = self.service.now()
         cand = plan_node(self.service.registry, draft, ctx, now, base=target)
-        if (
-            self._same_value(target, cand.node)
-            and cand.node.scope == target.scope
-            and not (draft.model_fields_set - {"key", "value_json", "title", "content"})
-        ):
+        if all(getattr(cand.node, f) == getattr(target, f) for f in CONTENT_FIELDS):
             return WriteOutcome(
                 True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
             )
