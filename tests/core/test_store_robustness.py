@@ -153,7 +153,9 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
         raise RuntimeError("step exploded")
 
     shipped = migrations.latest_version()
-    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, (shipped + 1, "broken", broken_step)])
+    monkeypatch.setattr(
+        migrations, "MIGRATIONS", [*migrations.MIGRATIONS, (shipped + 1, "broken", broken_step)]
+    )
     failed = SqlStore.open_sqlite(path)
     assert failed.health.status == "disabled"
     assert "step exploded" in (failed.health.reason or "")

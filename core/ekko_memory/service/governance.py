@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
@@ -131,7 +132,7 @@ class Governor:
         cand = plan_node(self.service.registry, draft, ctx, now)
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
-            match = self._find_same(w, cand.node)
+            match = self.find_same(w, cand.node)
             if match is not None and self._same_value(match, cand.node):
                 return WriteOutcome(
                     True,
@@ -177,8 +178,12 @@ class Governor:
                 notes=cand.notes,
             )
 
-    def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
-        """The active node this one would duplicate or replace in the same scope, if any."""
+    def find_same(
+        self, w: StoreWriter, node: MemoryNode, *, live_at: datetime | None = None
+    ) -> MemoryNode | None:
+        """The active node this one would duplicate or replace in the same scope, if any
+        (unexpired at ``live_at``, by default the node's creation)."""
+        live_at = live_at or node.created_at
         registry = self.service.registry
         if node.key is None:
             f = NodeFilter(
@@ -187,7 +192,7 @@ class Governor:
                 domain=node.domain,
                 types=[node.type],
                 title=node.title,
-                live_at=node.created_at,
+                live_at=live_at,
             )
             hits = [n for n in w.find_nodes(f, limit=20) if same_binding(n, node)]
             return hits[0] if hits else None
@@ -203,7 +208,7 @@ class Governor:
             scopes=[node.scope],
             domain=node.domain,
             keys=keys,
-            live_at=node.created_at,
+            live_at=live_at,
         )
         for other in w.find_nodes(f, limit=200, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:

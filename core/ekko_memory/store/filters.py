@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, and_, or_
+from sqlalchemy import ColumnElement, and_, case, or_
 
 from ekko_memory.store.tables import memory_nodes as n
 from ekko_memory.timeutil import to_db
 
-NodeOrder = Literal["priority", "updated_desc", "updated_asc", "created_asc", "title"]
+NodeOrder = Literal["priority", "updated_desc", "updated_asc", "created_asc", "title", "category"]
+
+# Current versions first, then history, when listing a category (Markdown export).
+STATUS_RANK = {"active": 0, "expired": 1, "superseded": 2, "deleted": 3}
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class NodeFilter:
     expired_at: datetime | None = None
     updated_after: datetime | None = None
     updated_before: datetime | None = None
+    # Creation time in [created_after, created_before).
+    created_after: datetime | None = None
+    created_before: datetime | None = None
     supersedes_id: str | None = None
     origin: str | None = None
     title: str | None = None
@@ -90,6 +96,10 @@ def node_clauses(f: NodeFilter) -> list[ColumnElement[bool]]:
         out.append(n.c.updated_at >= to_db(f.updated_after))
     if f.updated_before is not None:
         out.append(n.c.updated_at < to_db(f.updated_before))
+    if f.created_after is not None:
+        out.append(n.c.created_at >= to_db(f.created_after))
+    if f.created_before is not None:
+        out.append(n.c.created_at < to_db(f.created_before))
     if f.supersedes_id is not None:
         out.append(n.c.supersedes_id == f.supersedes_id)
     if f.origin is not None:
@@ -120,4 +130,7 @@ def order_by(order: NodeOrder) -> list[Any]:
         return [n.c.updated_at, n.c.id]
     if order == "created_asc":
         return [n.c.created_at, n.c.id]
+    if order == "category":
+        rank = case(STATUS_RANK, value=n.c.status, else_=4)
+        return [n.c.category_path_text, rank, n.c.updated_at.desc(), n.c.id]
     return [n.c.title, n.c.id]

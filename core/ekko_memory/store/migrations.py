@@ -26,9 +26,14 @@ MigrationStep = Callable[[Connection, Dialect], None]
 
 def _v1_tables(conn: Connection, dialect: Dialect) -> None:
     v1 = [
-        tables.memory_messages, tables.memory_summaries, tables.memory_nodes,
-        tables.memory_audit_events, tables.memory_schema_migrations, tables.memory_pending,
-        tables.memory_usage, tables.memory_retry_queue,
+        tables.memory_messages,
+        tables.memory_summaries,
+        tables.memory_nodes,
+        tables.memory_audit_events,
+        tables.memory_schema_migrations,
+        tables.memory_pending,
+        tables.memory_usage,
+        tables.memory_retry_queue,
     ]
     tables.metadata.create_all(conn, tables=v1)
 
