@@ -28,7 +28,10 @@ from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
+from ekko_memory.service.export import Exporter
+from ekko_memory.service.importer import Importer
 from ekko_memory.service.paths import StorePaths
+from ekko_memory.service.purge import Purger
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
@@ -87,6 +90,10 @@ class MemoryService:
         # Listing for the app and the CLI, and what the user does there.
         self.browse = Browser(self)
         self.actions = UserActions(self)
+        # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
+        self.exporter = Exporter(self)
+        self.importer = Importer(self)
+        self.purger = Purger(self)
         self.repair_chains()
 
     # --- plumbing -------------------------------------------------------------------
