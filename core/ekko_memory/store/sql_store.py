@@ -392,6 +392,14 @@ class SqlStore:
 
     # --- housekeeping ---------------------------------------------------------------
 
+    def files(self) -> list[Path]:
+        """The files that hold this store's bytes (none for an in-memory or server database)."""
+        return self.dialect.storage_files()
+
+    def backups(self) -> list[Path]:
+        """Migration backups of this store, oldest first."""
+        return self.dialect.backup_files()
+
     def scrub(self, *, vacuum: bool = False) -> list[str]:
         """After a hard delete: drop deleted index entries and the WAL's old pages (and VACUUM).
 
