@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import sys
 import tempfile
@@ -186,6 +187,10 @@ class AppRun:
         window.status.set_opening(workspace)
         try:
             await self.controller.open_workspace(workspace, user_home)
+            # Everything alive now (modules, Qt wrappers, schema rules) lives as long as the
+            # app: keep it out of the cyclic collector's full passes, which otherwise take
+            # tens of milliseconds on the GUI thread (see bench/bench_gui.py).
+            gc.freeze()
             await self.shell.quit_requested.wait()
         finally:
             await self.shutdown()

@@ -50,21 +50,42 @@ PAGE_SIZE = 200
 HEAD_SIZE = 100
 
 Index = QModelIndex | QPersistentModelIndex
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-def _order_key(node: MemoryNode) -> tuple[float, str]:
-    return (node.updated_at.timestamp(), node.id)
-
-
-@dataclass(eq=False)  # rows compare by identity: list.index must not compare fields
+@dataclass(eq=False, slots=True)  # identity compare (list.index); no per-row __dict__
 class MemoryRow:
-    """One row: the memory, its display strings and its sort values."""
+    """One row: what the table shows of a memory, display strings and sort values.
 
-    node: MemoryNode
+    Plain strings and tuples only, not the pydantic node: a table of 100k rows must not
+    hand the cyclic garbage collector millions of objects to walk (each full collection
+    would freeze the GUI for a noticeable moment).
+    """
+
+    id: str
+    title: str
+    type: str
+    scope: str
+    domain: str
+    category_path: tuple[str, ...]
+    key: str | None
+    status: str
+    updated_at: datetime
+    expires_at: datetime | None
+    content: str
+    value_tip: str
     display: tuple[str, ...]
     sort: tuple[Any, ...]
     greyed: bool
     expires_soon: bool
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
 
 
 def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
@@ -100,7 +121,24 @@ def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
     soon = (
         node.expires_at is not None and not expired and node.expires_at - now < timedelta(hours=24)
     )
-    return MemoryRow(node, display, sort, node.status != "active" or expired, soon)
+    return MemoryRow(
+        id=node.id,
+        title=node.title,
+        type=node.type,
+        scope=node.scope,
+        domain=node.domain,
+        category_path=tuple(node.category_path),
+        key=node.key,
+        status=node.status,
+        updated_at=node.updated_at,
+        expires_at=node.expires_at,
+        content=node.content,
+        value_tip=labels.pretty_json(node.value_json),
+        display=display,
+        sort=sort,
+        greyed=node.status != "active" or expired,
+        expires_soon=soon,
+    )
 
 
 def matches_status(node: MemoryNode, f: BrowseFilter, now: datetime) -> bool:
@@ -161,8 +199,9 @@ class MemoryTableModel(QAbstractTableModel):
         """Every matching memory is loaded."""
         return self._complete
 
-    def node_at(self, row: int) -> MemoryNode | None:
-        return self._rows[row].node if 0 <= row < len(self._rows) else None
+    def row_at(self, row: int) -> MemoryRow | None:
+        """What the table holds for a row (the full memory is loaded by the detail pane)."""
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, node_id: str) -> int:
         """The row of a memory, or -1."""
@@ -172,7 +211,7 @@ class MemoryTableModel(QAbstractTableModel):
         return self._rows.index(row)
 
     def ids(self) -> list[str]:
-        return [r.node.id for r in self._rows]
+        return [r.id for r in self._rows]
 
     # --- Qt model -------------------------------------------------------------------
 
@@ -196,38 +235,41 @@ class MemoryTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._rows):
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        # Called a few thousand times per repaint: roles are compared as plain ints.
+        r = index.row()
+        if r < 0 or r >= len(self._rows):
             return None
-        row = self._rows[index.row()]
+        row = self._rows[r]
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return row.display[col]
-        if role == SORT_ROLE:
-            return row.sort[col]
-        if role == ID_ROLE:
-            return row.node.id
-        if role == OBJECT_ROLE:
-            return row.node
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if col == 0:
-                return row.node.content or row.node.title
-            if col == 4:
-                return labels.pretty_json(row.node.value_json)
-            return None
-        if role == Qt.ItemDataRole.ForegroundRole:
+        if role == _FOREGROUND:
             if row.greyed:
                 return QColor(current_colors().muted)
             if col == 9 and row.expires_soon:
                 return QColor(current_colors().amber)
             return None
-        if role == Qt.ItemDataRole.FontRole and row.node.status in ("superseded", "deleted"):
-            font = QFont()
-            font.setStrikeOut(row.node.status == "deleted")
-            font.setItalic(row.node.status == "superseded")
-            return font
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (6, 7):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _ALIGNMENT:
+            return _RIGHT if col in (6, 7) else None
+        if role == _FONT:
+            if row.status in ("superseded", "deleted"):
+                font = QFont()
+                font.setStrikeOut(row.status == "deleted")
+                font.setItalic(row.status == "superseded")
+                return font
+            return None
+        if role == SORT_ROLE:
+            return row.sort[col]
+        if role == ID_ROLE:
+            return row.id
+        if role == OBJECT_ROLE:
+            return row
+        if role == _TOOLTIP:
+            if col == 0:
+                return row.content or row.title
+            if col == 4:
+                return row.value_tip
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -295,7 +337,7 @@ class MemoryTableModel(QAbstractTableModel):
             self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
             self._rows.extend(fresh)
             for r in fresh:
-                self._ids[r.node.id] = r
+                self._ids[r.id] = r
             self.endInsertRows()
         self._cursor = next_cursor
         self._complete = next_cursor is None
@@ -338,16 +380,16 @@ class MemoryTableModel(QAbstractTableModel):
             if (
                 node is None
                 or not matches_status(node, f, now)
-                or node.updated_at != row.node.updated_at
+                or node.updated_at != row.updated_at
             ):
                 self._remove(node_id)
             else:
                 self._replace(node_id, make_row(node, now))
-        last = _order_key(self._rows[-1].node) if self._rows and not self._complete else None
+        last = self._rows[-1] if self._rows and not self._complete else None
         for node in head:
             if node.id in self._ids:
                 continue
-            if last is not None and _order_key(node) < last:
+            if last is not None and (node.updated_at, node.id) < (last.updated_at, last.id):
                 continue  # beyond the loaded pages: it arrives with its page
             self._insert_ordered(make_row(node, now))
         self.rows_loaded.emit()
@@ -375,17 +417,17 @@ class MemoryTableModel(QAbstractTableModel):
             i = bisect.bisect_left(self._rows, key, key=_desc_key)
         self.beginInsertRows(QModelIndex(), i, i)
         self._rows.insert(i, row)
-        self._ids[row.node.id] = row
+        self._ids[row.id] = row
         self.endInsertRows()
 
     def _sync_all(self, nodes: list[MemoryNode], now: datetime) -> None:
         """Make the rows equal ``nodes`` (in order) with row-level removes, moves and inserts."""
         wanted = {n.id for n in nodes}
-        for node_id in [r.node.id for r in self._rows if r.node.id not in wanted]:
+        for node_id in [r.id for r in self._rows if r.id not in wanted]:
             self._remove(node_id)
         for i, node in enumerate(nodes):
             row = make_row(node, now)
-            if i < len(self._rows) and self._rows[i].node.id == node.id:
+            if i < len(self._rows) and self._rows[i].id == node.id:
                 self._replace(node.id, row)
                 continue
             if node.id in self._ids:
@@ -396,19 +438,7 @@ class MemoryTableModel(QAbstractTableModel):
             self.endInsertRows()
         self._complete = True
 
-    def refresh_labels(self) -> None:
-        """Recompute display strings (after a language change or as time passes)."""
-        now = datetime.now(UTC)
-        for i, row in enumerate(self._rows):
-            new = make_row(row.node, now)
-            self._rows[i] = new
-            self._ids[row.node.id] = new
-        if self._rows:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
-            )
-
 
 def _desc_key(row: MemoryRow) -> tuple[float, tuple[int, ...]]:
     """Ascending in this key is newest first (updated_at, then id, both descending)."""
-    return (-row.sort[8], tuple(-ord(c) for c in row.node.id))
+    return (-row.sort[8], tuple(-ord(c) for c in row.id))

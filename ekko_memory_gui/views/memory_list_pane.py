@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from ekko_memory import BrowseFilter
-from ekko_memory_gui.models.memory_sort_proxy import MemorySortProxy
+from ekko_memory_gui.models.memory_sort_proxy import memory_sort_proxy
 from ekko_memory_gui.models.memory_table_model import COLUMNS, MemoryTableModel
 from ekko_memory_gui.models.roles import ID_ROLE
 from ekko_memory_gui.operations import browse_ops
@@ -52,7 +52,7 @@ class MemoryListPane(QWidget):
         super().__init__(parent)
         self.runner = runner
         self.model = MemoryTableModel(runner, self)
-        self.proxy = MemorySortProxy(self)
+        self.proxy = memory_sort_proxy(self)
         self.proxy.setSourceModel(self.model)
 
         self.table = QTableView(self)
@@ -77,9 +77,8 @@ class MemoryListPane(QWidget):
         # Unsorted at first: the source order is newest first.
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
+        # Installed only while a search is active (a Python delegate costs a call per cell).
         self.highlighter = MatchHighlightDelegate(self.table)
-        self.table.setItemDelegateForColumn(0, self.highlighter)
-        self.table.setItemDelegateForColumn(4, self.highlighter)
         self.table.doubleClicked.connect(self._double_clicked)
 
         self.count_label = text_label("", role="muted", wrap=False)
@@ -125,13 +124,18 @@ class MemoryListPane(QWidget):
     def set_filter(self, f: BrowseFilter, kind: str = "all") -> asyncio.Task[None] | None:
         """Show the memories under ``f`` (``kind`` of branch shapes the empty state)."""
         self._kind = kind
-        self.highlighter.set_query(f.text or "")
+        self._set_highlight(f.text or "")
         keep = self.selected_id()
         if keep is not None:
             self._want_selected = keep
         task = self.model.set_filter(f)
         self._recount()
         return task
+
+    def _set_highlight(self, text: str) -> None:
+        self.highlighter.set_query(text)
+        for col in (0, 4):
+            self.table.setItemDelegateForColumn(col, self.highlighter if text else None)
 
     def clear(self) -> None:
         self.model.clear()
@@ -140,6 +144,13 @@ class MemoryListPane(QWidget):
     def _recount(self) -> None:
         f = self.model.filter
         if f is None or not self.runner.attached:
+            return
+        if f.text:
+            # A search returns one ranked page: its size is the count ("200+" when full);
+            # counting every match of a common word at 100k rows would cost more than
+            # the search itself.
+            self._count = None
+            self.count_label.setText("")
             return
 
         async def count() -> None:
@@ -157,8 +168,16 @@ class MemoryListPane(QWidget):
         elif n == 1:
             self.count_label.setText(self.tr("1 memory"))
         else:
-            more = "+" if (self.model.filter and self.model.filter.text and n >= 1000) else ""
-            self.count_label.setText(self.tr("{n} memories").format(n=f"{n}{more}"))
+            self.count_label.setText(self.tr("{n} memories").format(n=n))
+
+    def _show_search_count(self) -> None:
+        n = self.model.rowCount()
+        if n >= self.model.page_size:
+            self.count_label.setText(self.tr("{n}+ matches, best first").format(n=n))
+        elif n == 1:
+            self.count_label.setText(self.tr("1 match"))
+        else:
+            self.count_label.setText(self.tr("{n} matches, best first").format(n=n))
 
     # --- live -----------------------------------------------------------------------
 
@@ -203,6 +222,9 @@ class MemoryListPane(QWidget):
             self.activated.emit(node_id)
 
     def _after_rows(self) -> None:
+        f = self.model.filter
+        if f is not None and f.text and not self.model.loading:
+            self._show_search_count()
         if self._want_selected is not None:
             self.select_id(self._want_selected)
         self._update_empty_state()

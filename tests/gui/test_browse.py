@@ -17,7 +17,7 @@ from tests.gui.conftest import run, titles, type_text, wait_task
 def _node(window: MainWindow, title: str) -> str:
     model = window.list_pane.model
     for node_id in model.ids():
-        node = model.node_at(model.row_of(node_id))
+        node = model.row_at(model.row_of(node_id))
         if node is not None and node.title == title:
             return node_id
     raise AssertionError(f"{title!r} not in the table: {titles(window)}")
@@ -49,8 +49,8 @@ def test_selecting_a_branch_filters_the_table(qtbot: Any, window: MainWindow) ->
     assert sorted(shown) == ["Database: SQLite (desktop build)", "Web framework: FastAPI"]
     model = window.list_pane.model
     for node_id in model.ids():
-        node = model.node_at(model.row_of(node_id))
-        assert node is not None and node.category_path[:2] == ["项目", "架构"]
+        node = model.row_at(model.row_of(node_id))
+        assert node is not None and node.category_path[:2] == ("项目", "架构")
     # The tree shows the branch's count of active memories.
     index = pane.model.index_for_key("category/项目/项目/架构")
     assert index.siblingAtColumn(1).data() == "2"
@@ -164,7 +164,7 @@ def test_scope_filter_limits_table_and_tree(qtbot: Any, window: MainWindow) -> N
     )
     qtbot.waitUntil(lambda: not window.list_pane.model.loading)
     model = window.list_pane.model
-    scopes = {model.node_at(i).scope for i in range(model.rowCount())}  # type: ignore[union-attr]
+    scopes = {model.row_at(i).scope for i in range(model.rowCount())}  # type: ignore[union-attr]
     assert scopes == {"workspace"}
 
 

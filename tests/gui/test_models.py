@@ -12,7 +12,7 @@ from ekko_memory.demo import DemoReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.models.category_tree_model import CategoryTreeModel
-from ekko_memory_gui.models.memory_sort_proxy import MemorySortProxy
+from ekko_memory_gui.models.memory_sort_proxy import memory_sort_proxy
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.models.pending_model import PendingListModel
 from ekko_memory_gui.models.roles import SORT_ROLE
@@ -67,7 +67,7 @@ def test_memory_table_model(qtbot: Any, qtmodeltester: Any, opened: AppControlle
 
 def test_memory_sort_proxy(qtbot: Any, qtmodeltester: Any, opened: AppController) -> None:
     model = MemoryTableModel(opened.runner)
-    proxy = MemorySortProxy()
+    proxy = memory_sort_proxy()
     proxy.setSourceModel(model)
     qtmodeltester.check(proxy, force_py=True)
     wait_task(qtbot, model.set_filter(BrowseFilter()))
