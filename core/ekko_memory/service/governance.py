@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.identity import value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
@@ -132,6 +133,16 @@ class Governor:
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
             match = self._find_same(w, cand.node)
+            if (
+                match is not None
+                and match.key == cand.node.key
+                and isinstance(match.value_json, dict)
+                and isinstance(cand.node.value_json, dict)
+            ):
+                # One object per key (flavor_profile): a new statement updates the fields it
+                # names and keeps the others ("less spicy" does not drop "less oil").
+                merged = dict(sorted({**match.value_json, **cand.node.value_json}.items()))
+                cand.node = cand.node.model_copy(update={"value_json": merged})
             if match is not None and self._same_value(match, cand.node):
                 return WriteOutcome(
                     True,
@@ -178,34 +189,32 @@ class Governor:
             )
 
     def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
-        """The active node this one would duplicate or replace in the same scope, if any."""
+        """The active node this one would duplicate or replace in the same scope, if any.
+
+        A targeted lookup (type, key group, the value's subject, the session), never a
+        capped scan: with thousands of values under one key the old one must still be found.
+        """
         registry = self.service.registry
+        frame: dict[str, Any] = {
+            "statuses": ["active"],
+            "scopes": [node.scope],
+            "domain": node.domain,
+            "types": [node.type],
+            "live_at": node.created_at,
+            "session_id": node.session_id if node.scope == "session" else None,
+        }
         if node.key is None:
-            f = NodeFilter(
-                statuses=["active"],
-                scopes=[node.scope],
-                domain=node.domain,
-                types=[node.type],
-                title=node.title,
-                live_at=node.created_at,
-            )
-            hits = [n for n in w.find_nodes(f, limit=20) if same_binding(n, node)]
-            return hits[0] if hits else None
+            hits = w.find_nodes(NodeFilter(**frame, title=node.title), limit=None)
+            return next((n for n in hits if same_binding(n, node)), None)
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)
-        keys = [node.key]
-        if rule is not None:
-            for group in rule.key_groups:
-                if node.key in group:
-                    keys = group
-        f = NodeFilter(
-            statuses=["active"],
-            scopes=[node.scope],
-            domain=node.domain,
-            keys=keys,
-            live_at=node.created_at,
+        keys = next((g for g in (rule.key_groups if rule else []) if node.key in g), [node.key])
+        # Multi-valued keys: the same subject (香菜) under any key of the group.
+        subject = (
+            value_subject(node.value_json) if ident is not None and ident[0] == "many" else None
         )
-        for other in w.find_nodes(f, limit=200, order="updated_desc"):
+        f = NodeFilter(**frame, keys=keys, subject=subject)
+        for other in w.find_nodes(f, limit=None, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:
                 return other
         return None
