@@ -13,7 +13,7 @@ import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ekko_memory import MemoryConfig, MemoryService, open_memory
 from ekko_memory.store.sql_store import SqlStore
@@ -103,27 +103,51 @@ def leaked_rows(store: SqlStore, needles: tuple[str, ...]) -> list[str]:
     return out
 
 
-def raw_page_hits(store: SqlStore, needles: tuple[str, ...]) -> dict[str, int]:
-    """PostgreSQL: pages of the store's tables, their TOAST tables and indexes whose raw
-    bytes (read through pageinspect, dead tuples and free space included) hold a needle."""
-    assert store.engine is not None
-    out: dict[str, int] = {}
-    with store.engine.connect() as conn:
-        conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pageinspect SCHEMA public")
-        rels = conn.exec_driver_sql(
+def _relations(conn: Any) -> list[str]:
+    # The store's tables and indexes, and the TOAST tables behind them.
+    return list(
+        conn.exec_driver_sql(
             "SELECT c.oid::regclass::text FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i') "
             "UNION SELECT t.oid::regclass::text FROM pg_class c "
-            "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class t ON t.oid = c.reltoastrelid "
-            "WHERE n.nspname = current_schema()"
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "JOIN pg_class t ON t.oid = c.reltoastrelid WHERE n.nspname = current_schema()"
         ).scalars()
-        for rel in list(rels):
+    )
+
+
+def raw_pages(store: SqlStore) -> bytes:
+    """PostgreSQL: every page of the store's tables, TOAST tables and indexes, as the server
+    holds them (pageinspect: dead tuples and free space included). Needs a superuser."""
+    assert store.engine is not None
+    out = []
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pageinspect SCHEMA public")
+        for rel in _relations(conn):
+            out += conn.exec_driver_sql(
+                "SELECT public.get_raw_page(%(rel)s::text, b::int) FROM generate_series(0, "
+                "(pg_relation_size(%(rel)s::regclass) / current_setting('block_size')::int)::int"
+                " - 1) b",
+                {"rel": rel},
+            ).scalars()
+        conn.commit()
+    return b"".join(bytes(p) for p in out)
+
+
+def raw_page_hits(store: SqlStore, needles: tuple[str, ...]) -> dict[str, int]:
+    """PostgreSQL: pages of the store's relations whose raw bytes hold a needle (see raw_pages)."""
+    assert store.engine is not None
+    out: dict[str, int] = {}
+    with store.engine.connect() as conn:
+        conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pageinspect SCHEMA public")
+        for rel in _relations(conn):
             for needle in needles:
                 hits = conn.exec_driver_sql(
                     "SELECT count(*) FROM generate_series(0, "
-                    "(pg_relation_size(%(rel)s::regclass) / current_setting('block_size')::int)::int - 1) b "
-                    "WHERE position(convert_to(%(n)s, 'UTF8') in public.get_raw_page(%(rel)s::text, b::int)) > 0",
+                    "(pg_relation_size(%(rel)s::regclass) / current_setting('block_size')::int)::int"
+                    " - 1) b WHERE position(convert_to(%(n)s, 'UTF8') in "
+                    "public.get_raw_page(%(rel)s::text, b::int)) > 0",
                     {"rel": rel, "n": needle},
                 ).scalar()
                 if hits:

@@ -99,9 +99,16 @@ class Forgetter:
     def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
         """The current memories a request names (no deleted ones, no old versions)."""
         svc = self.service
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
         if req.id is not None:
             node, _ = svc.locate(req.id)
-            return [] if node.status in ("deleted", "superseded") else [node]
+            # Agents reach only what their session may see; global seeds are read-only.
+            hidden = ctx.is_agent and not visible(node, frame)
+            if hidden or node.scope == "global" or node.status in ("deleted", "superseded"):
+                return []
+            return [node]
         if not any(
             (
                 req.scope,
@@ -121,9 +128,6 @@ class Forgetter:
             if req.key
             else None
         )
-        frame = MemoryQuery(
-            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
-        )
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):
             f = NodeFilter(
@@ -133,7 +137,7 @@ class Forgetter:
                 category_prefix=req.category_path_prefix,
                 types=[req.type] if req.type else None,
                 key=key,
-                value_contains=value_hint(svc.registry, domain, req.type, key, req.value_json),
+                subject=value_hint(svc.registry, domain, req.type, key, req.value_json),
             )
             with part.store.read() as r:
                 nodes = r.find_nodes(f, limit=1000)

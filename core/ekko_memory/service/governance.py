@@ -6,12 +6,13 @@ A failed write reports ``accepted: false``; the agent must not tell the user it 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.identity import value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
@@ -27,6 +28,22 @@ if TYPE_CHECKING:
 
 Operation = Literal["create", "update", "supersede", "expire", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
+# What makes two versions different (ids, times, provenance and status do not).
+CONTENT_FIELDS = (
+    "scope",
+    "domain",
+    "category_path",
+    "type",
+    "key",
+    "value_json",
+    "title",
+    "content",
+    "confidence",
+    "importance",
+    "tags",
+    "entities",
+    "expires_at",
+)
 OutcomeStatus = Literal[
     "created", "superseded", "duplicate", "expired", "deleted", "restored", "pending", "rejected"
 ]
@@ -132,7 +149,7 @@ class Governor:
         cand = plan_node(self.service.registry, draft, ctx, now)
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
-            match = self._find_same(w, cand.node)
+            match = self.find_same(w, cand.node)
             if (
                 match is not None
                 and match.key == cand.node.key
@@ -188,19 +205,23 @@ class Governor:
                 notes=cand.notes,
             )
 
-    def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
-        """The active node this one would duplicate or replace in the same scope, if any.
+    def find_same(
+        self, w: StoreWriter, node: MemoryNode, *, live_at: datetime | None = None
+    ) -> MemoryNode | None:
+        """The active node this one would duplicate or replace in the same scope, if any
+        (unexpired at ``live_at``, by default the node's creation).
 
         A targeted lookup (type, key group, the value's subject, the session), never a
         capped scan: with thousands of values under one key the old one must still be found.
         """
+        live_at = live_at or node.created_at
         registry = self.service.registry
         frame: dict[str, Any] = {
             "statuses": ["active"],
             "scopes": [node.scope],
             "domain": node.domain,
             "types": [node.type],
-            "live_at": node.created_at,
+            "live_at": live_at,
             "session_id": node.session_id if node.scope == "session" else None,
         }
         if node.key is None:
@@ -209,10 +230,11 @@ class Governor:
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)
         keys = next((g for g in (rule.key_groups if rule else []) if node.key in g), [node.key])
-        contains = None
-        if ident is not None and ident[0] == "many" and not str(ident[3]).startswith(("{", "[")):
-            contains = json.dumps(ident[3], ensure_ascii=False)
-        f = NodeFilter(**frame, keys=keys, value_contains=contains)
+        # Multi-valued keys: the same subject (香菜) under any key of the group.
+        subject = (
+            value_subject(node.value_json) if ident is not None and ident[0] == "many" else None
+        )
+        f = NodeFilter(**frame, keys=keys, subject=subject)
         for other in w.find_nodes(f, limit=None, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:
                 return other
@@ -247,11 +269,7 @@ class Governor:
     ) -> WriteOutcome:
         now = self.service.now()
         cand = plan_node(self.service.registry, draft, ctx, now, base=target)
-        if (
-            self._same_value(target, cand.node)
-            and cand.node.scope == target.scope
-            and not (draft.model_fields_set - {"key", "value_json", "title", "content"})
-        ):
+        if all(getattr(cand.node, f) == getattr(target, f) for f in CONTENT_FIELDS):
             return WriteOutcome(
                 True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
             )

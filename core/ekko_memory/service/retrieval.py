@@ -10,15 +10,15 @@ ranked and conflict-resolved, with every left-out match explained.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ekko_memory.identity import SUBJECT_FIELDS, value_subject
 from ekko_memory.models import MemoryNode, MemoryQuery, MemoryQueryResult, OmittedNode, Scope
 from ekko_memory.schema.normalize import canonical_key
-from ekko_memory.schema.values import ValueError_, normalize_name, normalize_value, values_match
+from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore
@@ -55,10 +55,10 @@ def visible(node: MemoryNode, q: MemoryQuery) -> bool:
 def value_hint(
     registry: SchemaRegistry, domain: str | None, node_type: str | None, key: str | None, value: Any
 ) -> str | None:
-    """Text every stored JSON value matching ``value`` contains (a SQL pre-filter; the exact
-    comparison happens in Python): '"香菜"' for 香菜, which also finds {"ingredient": "香菜"}.
-    None when the key turns the value into something else (少辣 → {"spicy": "low"})."""
-    if not isinstance(value, str) or key is None:
+    """The subject a stored value matching ``value`` must have (an indexed pre-filter; the exact
+    comparison happens in Python), or None when the key's shape leaves it open (少辣 →
+    {"spicy": "low"} names no subject)."""
+    if value is None or key is None:
         return None
     rule = registry.rule_for_key(domain or "", node_type or "preference", key) if domain else None
     try:
@@ -66,10 +66,10 @@ def value_hint(
             key, None if rule is None else rule.key_shapes.get(key, rule.value_shape), value
         )
     except ValueError_:
+        shaped = value
+    if isinstance(shaped, dict) and not any(f in shaped for f in SUBJECT_FIELDS):
         return None
-    if not isinstance(shaped, str) or shaped != normalize_name(value) or not shaped:
-        return None
-    return json.dumps(shaped, ensure_ascii=False)
+    return value_subject(shaped)
 
 
 def has_structure(q: MemoryQuery) -> bool:
@@ -107,9 +107,7 @@ class Retriever:
             tags=q.tags,
             entities=q.entities,
             session_id=None,
-            value_contains=value_hint(
-                registry, domain, q.types[0] if q.types else None, key, q.value_json
-            )
+            subject=value_hint(registry, domain, q.types[0] if q.types else None, key, q.value_json)
             if structured
             else None,
         )

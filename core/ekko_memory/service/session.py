@@ -67,6 +67,8 @@ class MemorySession:
         )
         self.service.append_message(msg)
         self._last_id = msg.id
+        if role == "user":
+            self.service.latest_user_messages[self.session_id] = msg
         if used_memory_ids:
             self.service.record_usage(msg, used_memory_ids, workspace_id=self.workspace_id)
         return msg
@@ -82,7 +84,10 @@ class MemorySession:
         return self.append_message("assistant", content, metadata=metadata, used_memory_ids=used)
 
     def latest_user_message(self) -> MemoryMessage | None:
-        """The session's newest user message."""
+        """The session's newest user message (remembered when appended in this process)."""
+        cached = self.service.latest_user_messages.get(self.session_id)
+        if cached is not None:
+            return cached
         for msg in reversed(
             self.service.list_recent_messages(session_id=self.session_id, limit=20)
         ):

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.schema import CreateColumn
 from sqlalchemy.sql.compiler import DDLCompiler
@@ -350,8 +350,10 @@ class PostgresDialect:
         content: str,
         tags: list[str],
         entities: list[str],
+        *,
+        new: bool = False,
     ) -> None:
-        """Add or replace one node's row in the full-text index."""
+        """Add or replace one node's row in the full-text index (an upsert either way)."""
         self.index_nodes(conn, [(seq, title, content, tags, entities)])
 
     def index_nodes(
@@ -431,12 +433,21 @@ class PostgresDialect:
 
     # --- housekeeping ---------------------------------------------------------------
 
-    def _autocommit(self, conn: Connection, sql: str) -> None:
-        # VACUUM refuses to run inside a transaction block: use a connection of its own.
-        with conn.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
-            c.exec_driver_sql(sql)
+    # Maintenance runs on the raw psycopg connection (SqlStore.raw): VACUUM, REINDEX
+    # CONCURRENTLY and ANALYZE of many tables refuse to run inside a transaction block.
 
-    def checkpoint(self, conn: Connection) -> bool:
+    @staticmethod
+    def _autocommit(raw: Any, *statements: str) -> None:
+        # The connection goes back to SQLAlchemy's pool afterwards: leave it as we found it
+        # (in autocommit, a later "transaction" would drop its advisory lock at once).
+        raw.autocommit = True
+        try:
+            for sql in statements:
+                raw.execute(sql)
+        finally:
+            raw.autocommit = False
+
+    def checkpoint(self, raw: Any) -> bool:
         """After a hard delete: VACUUM the touched tables and rebuild the search index
         (False if a lock or a failure kept either from running).
 
@@ -448,73 +459,108 @@ class PostgresDialect:
         the old one is removed. Bytes can still survive in WAL segments, base backups
         and replicas until the server recycles them; those are the operator's.
         """
+        import psycopg
+
         try:
-            self._autocommit(conn, "VACUUM " + ", ".join(_SCRUBBED))
-            self._rebuild_search_index(conn)
-        except DBAPIError:
+            self._autocommit(raw, "VACUUM " + ", ".join(_SCRUBBED))
+            self._rebuild_search_index(raw)
+        except psycopg.Error:
             return False
         return True
 
-    def _rebuild_search_index(self, conn: Connection) -> None:
+    def _rebuild_search_index(self, raw: Any) -> None:
         # A REINDEX CONCURRENTLY cut short leaves an invalid "_ccnew" copy behind: drop it.
-        stale = conn.engine.connect()
-        with stale:
-            leftovers = stale.execute(
-                text(
-                    "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                    "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
-                    "AND starts_with(c.relname, :prefix)"
-                ),
-                {"prefix": "idx_memory_nodes_fts_doc_ccnew"},
-            ).scalars()
-            names = list(leftovers)
-        for name in names:
-            self._autocommit(conn, f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
-        self._autocommit(conn, "REINDEX INDEX CONCURRENTLY idx_memory_nodes_fts_doc")
+        leftovers = raw.execute(
+            "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
+            "AND starts_with(c.relname, %s)",
+            ["idx_memory_nodes_fts_doc_ccnew"],
+        ).fetchall()
+        raw.rollback()
+        self._autocommit(
+            raw,
+            *(f"DROP INDEX CONCURRENTLY IF EXISTS {row[0]}" for row in leftovers),
+            "REINDEX INDEX CONCURRENTLY idx_memory_nodes_fts_doc",
+        )
 
-    def vacuum(self, conn: Connection) -> None:
+    def vacuum(self, raw: Any) -> None:
         """VACUUM FULL the store's tables: rewritten into new files, old files removed.
 
         Takes an exclusive lock on each table while it is rewritten (readers wait).
         """
-        self._autocommit(conn, "VACUUM FULL " + ", ".join(_SCRUBBED))
+        self._autocommit(raw, "VACUUM FULL " + ", ".join(_SCRUBBED))
 
-    def needs_analyze(self, conn: Connection) -> bool:
-        """True when memory_nodes has never been analyzed (PostgreSQL 14+ says -1 tuples)."""
-        value = conn.exec_driver_sql(
+    def storage_files(self) -> list[Path]:
+        """None that this process can read: the bytes live in the server's data directory.
+
+        Purge verification reads the server's pages instead (see purge_verify)."""
+        return []
+
+    def backup_files(self) -> list[Path]:
+        """None: the server's backups are its operator's (``backup`` makes none)."""
+        return []
+
+    def has_statistics(self, raw: Any) -> bool:
+        """memory_nodes has been analyzed (PostgreSQL 14+ says -1 tuples until then)."""
+        row = raw.execute(
             "SELECT reltuples FROM pg_class WHERE oid = 'memory_nodes'::regclass"
-        ).scalar()
-        return value is not None and float(value) < 0
+        ).fetchone()
+        raw.rollback()
+        return row is None or float(row[0]) >= 0
 
-    def analyze(self, conn: Connection) -> None:
+    def analyze(self, raw: Any) -> None:
         """Refresh planner statistics of the store's tables (autovacuum does it too, later)."""
         names = ", ".join(t.name for t in tables.metadata.sorted_tables)
-        self._autocommit(conn, f"ANALYZE {names}, memory_nodes_fts")
+        self._autocommit(raw, f"ANALYZE {names}, memory_nodes_fts")
+
+    def execute(
+        self, conn: Connection, sql: str, params: dict[str, Any] | list[dict[str, Any]]
+    ) -> None:
+        """Run a portable write statement (``:name`` parameters) straight on psycopg; a
+        list of parameter sets runs it once per set (pipelined)."""
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        cur = dbapi.cursor()
+        try:
+            if isinstance(params, list):
+                if params:
+                    cur.executemany(_pyformat(sql), params)
+            else:
+                cur.execute(_pyformat(sql), params)
+        finally:
+            cur.close()
 
     # --- change detection -----------------------------------------------------------
 
     def _drain(self) -> None:
         # LISTEN on a connection of our own (not a pooled one, which would keep listening
-        # for whoever borrows it next). Any failure: reconnect next time and report a
-        # change, since we cannot know what we missed.
+        # for whoever borrows it next). A committing writer signals the listening backend
+        # before its COMMIT returns, and the backend hands pending notifications over
+        # before it answers a query: one round trip here sees every write committed before
+        # this call. Any failure: reconnect next time and report a change, since we
+        # cannot know what we missed.
         try:
             if self._listener is None:
                 import psycopg
 
                 dsn = make_url(self.url).set(drivername="postgresql")
-                self._listener = psycopg.connect(
+                listener = psycopg.connect(
                     dsn.render_as_string(hide_password=False),
                     autocommit=True,
                     connect_timeout=CONNECT_TIMEOUT_S,
                 )
-                self._listener.execute(f"LISTEN {self.channel}")
+                listener.add_notify_handler(self._on_notify)
+                listener.execute(f"LISTEN {self.channel}")
+                self._listener = listener
                 self._generation += 1
-            for _ in self._listener.notifies(timeout=0):
-                self._notices += 1
+            self._listener.execute("SELECT 1")
         except Exception:
             self.close()
             self._generation += 1
+
+    def _on_notify(self, _notify: Any) -> None:
+        self._notices += 1
 
     def change_marks(self, conn: Connection) -> tuple[int, ...]:
         """Counts of committed write transactions seen (LISTEN/NOTIFY), O(1).

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from ekko_memory.identity import value_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
 from ekko_memory.store import tables
 from ekko_memory.timeutil import from_db, to_db
@@ -88,6 +89,7 @@ def node_to_row(node: MemoryNode) -> dict[str, Any]:
         "created_at": to_db(node.created_at),
         "updated_at": to_db(node.updated_at),
         "expires_at": to_db(node.expires_at),
+        "subject": value_subject(node.value_json) if node.key is not None else None,
     }
 
 
@@ -191,7 +193,7 @@ def row_to_message(row: Mapping[str, Any]) -> MemoryMessage:
     )
 
 
-_SUMMARY_LISTS = (
+SUMMARY_LISTS = (
     "constraints",
     "preferences",
     "decisions",
@@ -214,14 +216,14 @@ def summary_to_row(s: MemorySummary) -> dict[str, Any]:
         "stale": int(s.stale),
         "created_at": to_db(s.created_at),
     }
-    for name in _SUMMARY_LISTS:
+    for name in SUMMARY_LISTS:
         row[f"{name}_json"] = dumps(getattr(s, name))
     return row
 
 
 def row_to_summary(row: Mapping[str, Any]) -> MemorySummary:
     """A summary from its row."""
-    fields: dict[str, Any] = {name: _list(row[f"{name}_json"]) for name in _SUMMARY_LISTS}
+    fields: dict[str, Any] = {name: _list(row[f"{name}_json"]) for name in SUMMARY_LISTS}
     return trusted(
         MemorySummary,
         dict(

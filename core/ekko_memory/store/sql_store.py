@@ -15,10 +15,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import Engine, exc
-from sqlalchemy.engine import Connection
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
@@ -239,20 +238,18 @@ class SqlStore:
                 conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
 
     def _analyze_if_needed(self) -> None:
-        # Without planner statistics an FTS join ordered by updated_at is ~15x slower.
-        assert self.engine is not None
-        with self.engine.connect() as conn:
-            needed = self.dialect.needs_analyze(conn)
-        if needed:
-            self.analyze()
+        # Without planner statistics the planner picks indexes by ORDER BY, not by
+        # selectivity: a duplicate check went from 0.05 to 3 ms at 10k nodes.
+        with self.raw() as raw:
+            if not self.dialect.has_statistics(raw):
+                self.dialect.analyze(raw)
 
     def analyze(self) -> None:
         """Refresh planner statistics (after bulk loads)."""
         if self.engine is None or not self.health.writable:
             return
-        with self.engine.connect() as conn:
-            self.dialect.analyze(conn)
-            conn.commit()  # SQLite's statistics are rows: keep them
+        with self.raw() as raw:
+            self.dialect.analyze(raw)
 
     def close(self) -> None:
         """Release connections (a WAL checkpoint happens on the last close)."""
@@ -294,11 +291,15 @@ class SqlStore:
             yield StoreWriter(conn, self.dialect)
 
     @contextmanager
-    def connection(self) -> Iterator[Connection]:
-        """A bare connection outside any transaction (VACUUM, checkpoints)."""
+    def raw(self) -> Iterator[Any]:
+        """The driver's own connection in autocommit, outside any transaction (maintenance)."""
         engine = self._require(write=True)
-        with self._translate_errors(), engine.connect() as conn:
-            yield conn
+        with self._translate_errors():
+            pooled = engine.raw_connection()
+            try:
+                yield pooled.driver_connection
+            finally:
+                pooled.close()
 
     @contextmanager
     def _translate_errors(self) -> Iterator[None]:
@@ -460,6 +461,14 @@ class SqlStore:
 
     # --- housekeeping ---------------------------------------------------------------
 
+    def files(self) -> list[Path]:
+        """The files that hold this store's bytes (none for an in-memory or server database)."""
+        return self.dialect.storage_files()
+
+    def backups(self) -> list[Path]:
+        """Migration backups of this store, oldest first."""
+        return self.dialect.backup_files()
+
     def scrub(self, *, vacuum: bool = False) -> list[str]:
         """After a hard delete: drop deleted index entries and the WAL's old pages (and VACUUM).
 
@@ -469,10 +478,10 @@ class SqlStore:
         warnings: list[str] = []
         with self.write() as w:
             self.dialect.compact_search_index(w.conn)
-        with self.connection() as conn:
+        with self.raw() as raw:
             if vacuum:
-                self.dialect.vacuum(conn)
-            if not self.dialect.checkpoint(conn):
+                self.dialect.vacuum(raw)
+            if not self.dialect.checkpoint(raw):
                 warnings.append(self.dialect.checkpoint_warning)
         return warnings
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, update
 
 from ekko_memory.ids import new_id
 from ekko_memory.models import (
@@ -16,13 +16,32 @@ from ekko_memory.models import (
     MemoryNode,
     MemorySummary,
     PendingItem,
+    SessionCursor,
+    UsageRecord,
 )
 from ekko_memory.store import tables as t
-from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.rows import dumps, message_to_row, node_to_row, summary_to_row
+from ekko_memory.store.reader import StoreReader, chunks
+from ekko_memory.store.rows import (
+    SUMMARY_LISTS,
+    dumps,
+    message_to_row,
+    node_to_row,
+    summary_to_row,
+    trusted,
+)
 from ekko_memory.timeutil import to_db, utcnow
 
 n = t.memory_nodes
+_NODE_INSERT_COLUMNS = [c.name for c in n.columns]
+_INSERT_NODE = (
+    f"INSERT INTO memory_nodes ({', '.join(_NODE_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _NODE_INSERT_COLUMNS)})"
+)
+_AUDIT_COLUMNS = [c.name for c in t.memory_audit_events.columns]
+_INSERT_AUDIT = (
+    f"INSERT INTO memory_audit_events ({', '.join(_AUDIT_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _AUDIT_COLUMNS)})"
+)
 
 REDACTED = "[redacted]"
 
@@ -47,41 +66,8 @@ class StoreWriter(StoreReader):
         msgs = self.get_messages(ids)
         if not msgs:
             return 0, 0
-        s = t.memory_summaries
-        stale: set[str] = set()
-        for session_id in {m.session_id for m in msgs}:
-            times = [m.created_at for m in msgs if m.session_id == session_id]
-            for summary in self.list_summaries(session_id):
-                bounds = {
-                    x.id: x.created_at
-                    for x in self.get_messages([summary.from_message_id, summary.to_message_id])
-                }
-                lo = bounds.get(summary.from_message_id)
-                hi = bounds.get(summary.to_message_id)
-                covers = (
-                    any((lo is None or lo <= at) and (hi is None or at <= hi) for at in times)
-                    or summary.from_message_id in ids
-                    or summary.to_message_id in ids
-                )
-                if covers:
-                    stale.add(summary.id)
-        if stale:
-            empty = {
-                f"{name}_json": "[]"
-                for name in (
-                    "constraints",
-                    "preferences",
-                    "decisions",
-                    "completed_work",
-                    "pending_work",
-                    "known_issues",
-                )
-            }
-            self.conn.execute(
-                update(s)
-                .where(s.c.id.in_(list(stale)))
-                .values(stale=1, summary="", current_goal=None, **empty)
-            )
+        stale = self.summaries_covering(msgs)
+        self.blank_summaries(stale)
         m = t.memory_messages
         found = [x.id for x in msgs]
         self.conn.execute(delete(m).where(m.c.id.in_(found)))
@@ -95,10 +81,20 @@ class StoreWriter(StoreReader):
         )
         return len(found), len(stale)
 
+    def blank_summaries(self, ids: Iterable[str]) -> None:
+        """Erase summaries' text and mark them stale; they keep their place in the chain."""
+        s = t.memory_summaries
+        empty = {f"{name}_json": "[]" for name in SUMMARY_LISTS}
+        for chunk in chunks(ids):
+            self.conn.execute(
+                update(s)
+                .where(s.c.id.in_(chunk))
+                .values(stale=1, summary="", current_goal=None, **empty)
+            )
+
     def _next_seq(self) -> int:
-        # Safe with several writers: every backend serializes write transactions (SQLite's
-        # BEGIN IMMEDIATE, PostgreSQL's advisory lock at BEGIN), and seq is UNIQUE anyway.
-        return int(self.conn.execute(select(func.coalesce(func.max(n.c.seq), 0))).scalar() or 0) + 1
+        # Inside the write transaction (the store's write lock), so no one else takes it.
+        return int(self._rows("SELECT coalesce(max(seq), 0) FROM memory_nodes", {})[0][0]) + 1
 
     def insert_nodes(self, nodes: Sequence[MemoryNode]) -> None:
         """Insert nodes and index them for full-text search."""
@@ -110,14 +106,11 @@ class StoreWriter(StoreReader):
             row = node_to_row(node)
             row["seq"] = seq + i
             rows.append(row)
-        self.conn.execute(n.insert(), rows)
-        self.dialect.index_nodes(
-            self.conn,
-            [
-                (row["seq"], node.title, node.content, node.tags, node.entities)
-                for row, node in zip(rows, nodes, strict=True)
-            ],
-        )
+        self.dialect.execute(self.conn, _INSERT_NODE, rows)
+        for row, node in zip(rows, nodes, strict=True):
+            self.dialect.index_node(
+                self.conn, row["seq"], node.title, node.content, node.tags, node.entities, new=True
+            )
 
     def replace_node(self, node: MemoryNode) -> None:
         """Rewrite a node's row in place and reindex it (``upsert_node`` on an existing id)."""
@@ -179,35 +172,40 @@ class StoreWriter(StoreReader):
         at: datetime | None = None,
     ) -> AuditEvent:
         """Append an audit event (inside the caller's transaction)."""
-        event = AuditEvent.model_construct(
-            id=new_id("aud"),
-            event_type=event_type,
-            node_id=node.id if node is not None else node_id,
-            session_id=session_id
-            if session_id is not None
-            else (node.session_id if node else None),
-            workspace_id=workspace_id
-            if workspace_id is not None
-            else (node.workspace_id if node else None),
-            user_id=user_id if user_id is not None else (node.user_id if node else None),
-            actor=actor,
-            reason=reason,
-            payload=payload,
-            created_at=at or utcnow(),
+        event = trusted(
+            AuditEvent,
+            dict(
+                id=new_id("aud"),
+                event_type=event_type,
+                node_id=node.id if node is not None else node_id,
+                session_id=session_id
+                if session_id is not None
+                else (node.session_id if node else None),
+                workspace_id=workspace_id
+                if workspace_id is not None
+                else (node.workspace_id if node else None),
+                user_id=user_id if user_id is not None else (node.user_id if node else None),
+                actor=actor,
+                reason=reason,
+                payload=payload,
+                created_at=at or utcnow(),
+            ),
         )
-        self.conn.execute(
-            t.memory_audit_events.insert().values(
-                id=event.id,
-                event_type=event.event_type,
-                node_id=event.node_id,
-                session_id=event.session_id,
-                workspace_id=event.workspace_id,
-                user_id=event.user_id,
-                actor=event.actor,
-                reason=event.reason,
-                payload_json=None if payload is None else dumps(payload),
-                created_at=to_db(event.created_at),
-            )
+        self.dialect.execute(
+            self.conn,
+            _INSERT_AUDIT,
+            {
+                "id": event.id,
+                "event_type": event.event_type,
+                "node_id": event.node_id,
+                "session_id": event.session_id,
+                "workspace_id": event.workspace_id,
+                "user_id": event.user_id,
+                "actor": event.actor,
+                "reason": event.reason,
+                "payload_json": None if payload is None else dumps(payload),
+                "created_at": to_db(event.created_at),
+            },
         )
         return event
 
@@ -364,3 +362,65 @@ class StoreWriter(StoreReader):
         """Drop a finished job."""
         r = t.memory_retry_queue
         self.conn.execute(delete(r).where(r.c.id == job_id))
+
+    # --- bulk writes (import, purge) --------------------------------------------------
+
+    def insert_messages(self, msgs: Sequence[MemoryMessage]) -> None:
+        """Append messages as they are (import keeps their ids)."""
+        if msgs:
+            self.conn.execute(t.memory_messages.insert(), [message_to_row(m) for m in msgs])
+
+    def insert_summaries(self, summaries: Sequence[MemorySummary]) -> None:
+        """Append summaries as they are (import keeps their ids)."""
+        if summaries:
+            self.conn.execute(t.memory_summaries.insert(), [summary_to_row(x) for x in summaries])
+
+    def insert_usage(self, records: Sequence[UsageRecord]) -> None:
+        """Insert usage records as they are (import keeps their ids)."""
+        if not records:
+            return
+        self.conn.execute(
+            t.memory_usage.insert(),
+            [
+                {
+                    "id": u.id,
+                    "node_id": u.node_id,
+                    "message_id": u.message_id,
+                    "session_id": u.session_id,
+                    "workspace_id": u.workspace_id,
+                    "used_at": to_db(u.used_at),
+                }
+                for u in records
+            ],
+        )
+
+    def insert_cursor(self, cursor: SessionCursor) -> bool:
+        """Store a session cursor unless that session already has one of its kind."""
+        if self.get_cursor(cursor.session_id, cursor.kind) is not None:
+            return False
+        self.conn.execute(
+            t.memory_session_cursors.insert().values(
+                session_id=cursor.session_id,
+                kind=cursor.kind,
+                message_id=cursor.message_id,
+                message_created_at=to_db(cursor.message_created_at),
+                updated_at=to_db(cursor.updated_at),
+            )
+        )
+        return True
+
+    def delete_rows(self, table: str, ids: Iterable[str]) -> int:
+        """Delete rows by id from a table keyed by ``id`` (pending, usage, summaries, jobs)."""
+        tbl = t.metadata.tables[table]
+        removed = 0
+        for chunk in chunks(ids):
+            removed += self.conn.execute(delete(tbl).where(tbl.c.id.in_(chunk))).rowcount or 0
+        return removed
+
+    def delete_cursors(self, session_ids: Iterable[str]) -> int:
+        """Forget the background cursors of some sessions."""
+        c = t.memory_session_cursors
+        removed = 0
+        for chunk in chunks(session_ids):
+            removed += self.conn.execute(delete(c).where(c.c.session_id.in_(chunk))).rowcount or 0
+        return removed

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ekko_memory.identity import normalize_name
 from ekko_memory.models import (
     ExtractedNodeOperation,
     MemoryExtraction,
@@ -31,7 +32,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
-from ekko_memory.schema.values import normalize_name, parse_flavor_text
+from ekko_memory.schema.values import parse_flavor_text
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.protocol import ExtractionInput
 
