@@ -1,0 +1,7 @@
+"""``python -m ekko_memory``: the ``ekko-memory`` command line."""
+
+import sys
+
+from ekko_memory.interfaces.cli import main
+
+sys.exit(main())
