@@ -435,8 +435,6 @@ class MemorySchemaRule(CamelModel):
     # Keys that speak about the same subject and contradict each other for it
     # (avoid / prefer / limit an ingredient): at most one is active per subject.
     key_groups: list[list[str]] = Field(default_factory=list)
-    # Where an object value names its subject ({"ingredient": "香菜", "amount": "少量"}).
-    subject_fields: list[str] = Field(default_factory=list)
     # Keys whose values are personal data: writes and deletes wait for the user.
     sensitive_keys: list[str] = Field(default_factory=list)
     # The category a key files under when the proposal names none.

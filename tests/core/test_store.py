@@ -171,3 +171,24 @@ def test_two_connections_share_the_file(tmp_path: Path) -> None:
         assert r.conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     a.close()
     b.close()
+
+
+def test_maintenance_runs_outside_transactions(store: SqlStore) -> None:
+    for i in range(50):
+        store.upsert_node(make_node(title=f"记忆{i}", value_json=f"食材{i}"))
+    store.analyze()
+    with store.raw() as raw:
+        # ANALYZE was committed (it used to be rolled back with its implicit transaction).
+        assert store.dialect.has_statistics(raw)
+        assert (
+            raw.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'memory_nodes'").fetchone()[
+                0
+            ]
+            > 0
+        )
+    node = store.list_active_nodes(limit=1)[0]
+    assert store.delete_node(node_id=node.id, mode="hard", reason="x")
+    # The checkpoint completed: nothing left in the write-ahead log.
+    assert store.scrub(vacuum=True) == []
+    wal = Path(store.health.location + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ekko_memory.identity import value_identity
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema.registry import SchemaRegistry
-from ekko_memory.schema.values import value_subject
 
 _KEY_CHARS = re.compile(r"[^a-z0-9_]+")
 
@@ -49,11 +49,9 @@ def conflict_identity(registry: SchemaRegistry, node: MemoryNode) -> ConflictIde
         return ("one", node.domain, node.key)
     rule = registry.rule_for_key(node.domain, node.type, node.key)
     group = node.key
-    fields: list[str] = []
     if rule is not None:
-        fields = rule.subject_fields
         for keys in rule.key_groups:
             if node.key in keys:
                 group = "|".join(sorted(keys))
                 break
-    return ("many", node.domain, group, value_subject(node.value_json, fields))
+    return ("many", node.domain, group, value_identity(node.value_json))

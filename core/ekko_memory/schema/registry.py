@@ -28,6 +28,9 @@ class SchemaRegistry:
     domain_aliases: dict[str, str] = field(default_factory=dict)
     category_hints: list[CategoryHint] = field(default_factory=list)
     temporary_words: dict[str, list[str]] = field(default_factory=dict)
+    _key_rules: dict[tuple[str, str, str], MemorySchemaRule | None] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def load(cls, folder: Path | None = None) -> SchemaRegistry:
@@ -81,10 +84,18 @@ class SchemaRegistry:
 
     def rule_for_key(self, domain: str, node_type: str, key: str) -> MemorySchemaRule | None:
         """The rule that allows ``key`` (after aliasing) for this domain and type."""
-        for rule in self.rules_for(domain, node_type):  # type: ignore[arg-type]
-            if key in rule.allowed_keys or key in rule.key_aliases:
-                return rule
-        return None
+        # Called for every node of every context (conflict identities): memoized.
+        cache_key = (domain, node_type, key)
+        if cache_key not in self._key_rules:
+            self._key_rules[cache_key] = next(
+                (
+                    r
+                    for r in self.rules_for(domain, node_type)  # type: ignore[arg-type]
+                    if key in r.allowed_keys or key in r.key_aliases
+                ),
+                None,
+            )
+        return self._key_rules[cache_key]
 
     def hinted_categories(self, text: str) -> list[tuple[str, ...]]:
         """Categories a message is about, by hint words (in hint order, no duplicates)."""

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
+from ekko_memory.identity import normalize_name
 from ekko_memory.models import ValueShape
 
 # Flavor dimensions and the words that name them.
@@ -16,6 +17,8 @@ _DIMENSIONS: dict[str, tuple[str, ...]] = {
     "salt": ("盐", "咸", "salty", "salt", "sodium"),
     "sugar": ("糖", "甜", "sugar", "sweet", "sweetness"),
 }
+
+DIMENSION_WORDS = _DIMENSIONS
 
 # Level words, checked in this order (longer phrases before the words inside them).
 _LEVELS: list[tuple[str, tuple[str, ...]]] = [
@@ -161,21 +164,6 @@ def normalize_flavor(value: Any) -> dict[str, str]:
     return dict(sorted(parsed.items()))
 
 
-_INGREDIENT_PREFIX = re.compile(
-    r"^(?:不吃|不要|别放|别加|不放|不加|忌口|忌|讨厌|不喜欢|喜欢吃|喜欢|爱吃|avoid|no|without|likes?|loves?)\s*"
-)
-_EDGE_PUNCT = " \t\r\n。，,、.;；:：!！?？\"'“”‘’()（）[]【】"
-
-
-def normalize_name(value: str) -> str:
-    """An ingredient, cuisine or name: trimmed, without 不吃/avoid… prefixes, English folded."""
-    text = unicodedata.normalize("NFKC", value).strip(_EDGE_PUNCT)
-    text = _INGREDIENT_PREFIX.sub("", text).strip(_EDGE_PUNCT)
-    if text.isascii():
-        text = text.casefold()
-    return text
-
-
 def normalize_value(key: str | None, shape: ValueShape | None, value: Any) -> Any:
     """Bring a value into its key's shape; raise ``ValueError_`` when it cannot be done."""
     if value is None:
@@ -224,18 +212,6 @@ def normalize_value(key: str | None, shape: ValueShape | None, value: Any) -> An
             raise ValueError_(f"{key} takes an object, got {json.dumps(value, ensure_ascii=False)}")
         return {k: normalize_name(v) if isinstance(v, str) else v for k, v in sorted(value.items())}
     return value
-
-
-def value_subject(value: Any, subject_fields: list[str]) -> str:
-    """What a value is about, for multi-valued keys: the text itself or its subject field."""
-    if isinstance(value, str):
-        return normalize_name(value)
-    if isinstance(value, dict):
-        for name in [*subject_fields, "name", "subject"]:
-            v = value.get(name)
-            if isinstance(v, str) and v:
-                return normalize_name(v)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def values_match(query: Any, stored: Any) -> bool:

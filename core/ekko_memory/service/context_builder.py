@@ -8,7 +8,7 @@ Every step degrades on its own: a failing store yields a warning, never an excep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ekko_memory.errors import EkkoMemoryError
@@ -19,18 +19,19 @@ from ekko_memory.models import (
     MemoryMessage,
     MemoryNode,
     MemoryQuery,
+    MemorySummary,
     OmittedNode,
 )
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.service.retrieval import visible
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.reader import SearchHit, StoreReader
+from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
 T = TypeVar("T")
-LIVE = ("active", "expired")
 # Node types that have their own section; everything else is "relevant".
 SECTION_OF = {
     "constraint": "constraints",
@@ -76,16 +77,30 @@ class ContextBuilder:
                     f"{store_name} store {store.health.status}: {store.health.reason}"
                 )
 
+        frame = MemoryQuery(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+        hints = svc.registry.hinted_categories(user_message)
+        text = user_message if user_message.strip() else ""
         recent: list[MemoryMessage] = []
         summary = None
+        found: list[MemoryNode] = []
+        hits: list[SearchHit] = []
+        # One read transaction per store: every query of a turn sees one snapshot.
         if ws.health.readable:
-            recent = self._try(
-                "recent messages",
-                lambda: ws.list_recent_messages(session_id=session_id, limit=cfg.recent_messages),
-                [],
+            got = self._try(
+                "workspace memories", lambda: self._read_workspace(session_id, text, hints), None
             )
-            summary = self._try(
-                "latest summary", lambda: ws.get_latest_summary(session_id=session_id), None
+            if got is not None:
+                recent, summary, nodes, ws_hits = got
+                found += nodes
+                hits += ws_hits
+        if us.health.readable:
+            got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            if got_user is not None:
+                found += got_user[0]
+                hits += got_user[1]
+        if text and svc.global_store is not None:
+            hits += self._try(
+                "global memories", lambda: self._search(svc.global_store, ("global",), text), []
             )
         if not recent and user_message and not ws.health.readable:
             # Without the log the agent still gets the current input.
@@ -99,30 +114,16 @@ class ContextBuilder:
                 )
             ]
 
-        frame = MemoryQuery(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
-        hints = svc.registry.hinted_categories(user_message)
         candidates: dict[str, MemoryNode] = {}
-
-        def add(nodes: Sequence[MemoryNode]) -> None:
-            for n in nodes:
-                if visible(n, frame):
-                    candidates.setdefault(n.id, n)
-
-        if ws.health.readable:
-            add(
-                self._try(
-                    "workspace memories", lambda: self._workspace_nodes(session_id, hints), []
-                )
-            )
-        if us.health.readable:
-            add(self._try("user memories", lambda: self._user_nodes(hints), []))
+        for n in found:
+            if visible(n, frame):
+                candidates.setdefault(n.id, n)
+        hits.sort(key=lambda h: h.rank)
         relevant_ids: set[str] = set()
-        if user_message.strip():
-            no_hits: list[MemoryNode] = []
-            found = self._try("full-text search", lambda: self._search(user_message), no_hits)
-            fresh = [n for n in found if n.id not in candidates]
-            add(fresh)
-            relevant_ids = {n.id for n in fresh}
+        for hit in hits[: cfg.section_limits["relevant_nodes"] * 2]:
+            if hit.node.id not in candidates and visible(hit.node, frame):
+                candidates[hit.node.id] = hit.node
+                relevant_ids.add(hit.node.id)
 
         omitted: list[OmittedNode] = []
         live: list[MemoryNode] = []
@@ -175,85 +176,88 @@ class ContextBuilder:
 
     # --- the queries ----------------------------------------------------------------
 
-    def _workspace_nodes(self, session_id: str, hints: list[tuple[str, ...]]) -> list[MemoryNode]:
-        lim = self.service.config.section_limits
-        out: list[MemoryNode] = []
-        with self.service.workspace_store.read() as r:
-            out += r.find_nodes(
-                NodeFilter(statuses=LIVE, scopes=["session"], session_id=session_id), limit=40
-            )
-            out += r.find_nodes(
-                NodeFilter(statuses=LIVE, scopes=["workspace"], types=["task"]),
-                limit=lim["active_tasks"] * 2,
-            )
-            out += r.find_nodes(
-                NodeFilter(statuses=LIVE, scopes=["workspace"], types=["constraint"]),
-                limit=lim["constraints"] * 2,
-            )
-            out += r.find_nodes(
-                NodeFilter(statuses=LIVE, scopes=["workspace"], types=["decision", "fact"]),
-                limit=lim["facts"] * 2,
-            )
-            out += self._hinted(r, "workspace", hints)
-        return out
+    def _limit(self, section: str) -> int:
+        # A little slack over the section's size for expired and conflicting nodes.
+        return self.service.config.section_limits[section] + 2
 
-    def _user_nodes(self, hints: list[tuple[str, ...]]) -> list[MemoryNode]:
-        lim = self.service.config.section_limits
-        out: list[MemoryNode] = []
+    def _read_workspace(
+        self, session_id: str, text: str, hints: list[tuple[str, ...]]
+    ) -> tuple[list[MemoryMessage], MemorySummary | None, list[MemoryNode], list[SearchHit]]:
+        cfg = self.service.config
+        store = self.service.workspace_store
+        nodes: list[MemoryNode] = []
+        with store.read() as r:
+            recent = r.list_recent_messages(session_id, cfg.recent_messages)
+            summary = r.get_latest_summary(session_id)
+            # By session id alone, so the (session_id, status, updated_at) index serves it.
+            nodes += r.find_nodes(NodeFilter(session_id=session_id), limit=30, order="recent")
+            for types, section in (
+                (["task"], "active_tasks"),
+                (["constraint"], "constraints"),
+                (["decision"], "facts"),
+                (["fact"], "facts"),
+            ):
+                nodes += r.find_nodes(
+                    NodeFilter(scopes=["workspace"], types=types), limit=self._limit(section)
+                )
+            nodes += self._hinted(r, "workspace", hints)
+            hits = self._search_in(r, ("session", "workspace"), text) if text else []
+        return recent, summary, nodes, hits
+
+    def _read_user(
+        self, text: str, hints: list[tuple[str, ...]]
+    ) -> tuple[list[MemoryNode], list[SearchHit]]:
+        cfg = self.service.config
+        nodes: list[MemoryNode] = []
         with self.service.user_store.read() as r:
-            out += self._hinted(r, "user", hints)
+            nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
-                out += r.find_nodes(
+                nodes += r.find_nodes(
                     NodeFilter(
-                        statuses=LIVE,
                         scopes=["user"],
                         domain=rule.domain,
                         category_prefix=rule.category_path_prefix,
                         types=[rule.type],
                     ),
-                    limit=lim["preferences"],
+                    limit=self._limit("preferences"),
                 )
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
                 top = r.find_nodes(
-                    NodeFilter(statuses=LIVE, scopes=["user"], types=["preference", "constraint"]),
-                    limit=lim["preferences"],
+                    NodeFilter(scopes=["user"], types=["preference"]),
+                    limit=self._limit("preferences"),
                 )
-                out += [
-                    n for n in top if n.importance >= self.service.config.topicless_min_importance
-                ]
-        return out
+                nodes += [n for n in top if n.importance >= cfg.topicless_min_importance]
+            hits = self._search_in(r, ("user",), text) if text else []
+        return nodes, hits
 
     def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[MemoryNode]:
-        lim = self.service.config.section_limits
         out: list[MemoryNode] = []
         for path in hints:
             # Recipes and skills come in through the text search, not by topic alone.
-            for types, limit in (
-                (["constraint"], lim["constraints"]),
-                (["preference"], lim["preferences"]),
+            for node_type, section in (
+                ("constraint", "constraints"),
+                ("preference", "preferences"),
             ):
                 out += r.find_nodes(
                     NodeFilter(
-                        statuses=LIVE,
-                        scopes=[scope],
-                        domain=path[0],
-                        category_prefix=path,
-                        types=types,
+                        scopes=[scope], domain=path[0], category_prefix=path, types=[node_type]
                     ),
-                    limit=limit * 2,
+                    limit=self._limit(section),
                 )
         return out
 
-    def _search(self, text: str) -> list[MemoryNode]:
-        limit = self.service.config.section_limits["relevant_nodes"] * 2
-        hits = []
-        for part in self.service.store_slices(None):
-            with part.store.read() as r:
-                hits += r.search_nodes(
-                    text,
-                    NodeFilter(statuses=["active"], scopes=part.scopes, live_at=self.service.now()),
-                    limit=limit,
-                )
-        hits.sort(key=lambda h: h.rank)
-        return [h.node for h in hits[:limit]]
+    def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[SearchHit]:
+        return r.search_nodes(
+            text,
+            NodeFilter(scopes=scopes, live_at=self.service.now()),
+            limit=self._limit("relevant_nodes"),
+        )
+
+    def _search(
+        self, store: SqlStore | None, scopes: tuple[str, ...], text: str
+    ) -> list[SearchHit]:
+        if store is None or not store.health.readable:
+            return []
+        with store.read() as r:
+            return self._search_in(r, scopes, text)

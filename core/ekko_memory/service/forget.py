@@ -17,7 +17,7 @@ from ekko_memory.models import MemoryNode, MemoryQuery, Scope
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
-from ekko_memory.service.retrieval import visible
+from ekko_memory.service.retrieval import value_hint, visible
 from ekko_memory.service.write_plan import WriteContext
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import delete_in
@@ -99,9 +99,16 @@ class Forgetter:
     def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
         """The current memories a request names (no deleted ones, no old versions)."""
         svc = self.service
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
         if req.id is not None:
             node, _ = svc.locate(req.id)
-            return [] if node.status in ("deleted", "superseded") else [node]
+            # Agents reach only what their session may see; global seeds are read-only.
+            hidden = ctx.is_agent and not visible(node, frame)
+            if hidden or node.scope == "global" or node.status in ("deleted", "superseded"):
+                return []
+            return [node]
         if not any(
             (
                 req.scope,
@@ -121,9 +128,6 @@ class Forgetter:
             if req.key
             else None
         )
-        frame = MemoryQuery(
-            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
-        )
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):
             f = NodeFilter(
@@ -133,9 +137,10 @@ class Forgetter:
                 category_prefix=req.category_path_prefix,
                 types=[req.type] if req.type else None,
                 key=key,
+                subject=value_hint(svc.registry, domain, req.type, key, req.value_json),
             )
             with part.store.read() as r:
-                nodes = r.find_nodes(f, limit=500)
+                nodes = r.find_nodes(f, limit=1000)
             out += [n for n in nodes if visible(n, frame) and n.scope != "global"]
         if req.value_json is not None:
             retriever = svc.retriever

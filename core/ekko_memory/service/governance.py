@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.identity import value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
@@ -27,6 +28,22 @@ if TYPE_CHECKING:
 
 Operation = Literal["create", "update", "supersede", "expire", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
+# What makes two versions different (ids, times, provenance and status do not).
+CONTENT_FIELDS = (
+    "scope",
+    "domain",
+    "category_path",
+    "type",
+    "key",
+    "value_json",
+    "title",
+    "content",
+    "confidence",
+    "importance",
+    "tags",
+    "entities",
+    "expires_at",
+)
 OutcomeStatus = Literal[
     "created", "superseded", "duplicate", "expired", "deleted", "restored", "pending", "rejected"
 ]
@@ -133,6 +150,16 @@ class Governor:
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
             match = self.find_same(w, cand.node)
+            if (
+                match is not None
+                and match.key == cand.node.key
+                and isinstance(match.value_json, dict)
+                and isinstance(cand.node.value_json, dict)
+            ):
+                # One object per key (flavor_profile): a new statement updates the fields it
+                # names and keeps the others ("less spicy" does not drop "less oil").
+                merged = dict(sorted({**match.value_json, **cand.node.value_json}.items()))
+                cand.node = cand.node.model_copy(update={"value_json": merged})
             if match is not None and self._same_value(match, cand.node):
                 return WriteOutcome(
                     True,
@@ -182,35 +209,33 @@ class Governor:
         self, w: StoreWriter, node: MemoryNode, *, live_at: datetime | None = None
     ) -> MemoryNode | None:
         """The active node this one would duplicate or replace in the same scope, if any
-        (unexpired at ``live_at``, by default the node's creation)."""
+        (unexpired at ``live_at``, by default the node's creation).
+
+        A targeted lookup (type, key group, the value's subject, the session), never a
+        capped scan: with thousands of values under one key the old one must still be found.
+        """
         live_at = live_at or node.created_at
         registry = self.service.registry
+        frame: dict[str, Any] = {
+            "statuses": ["active"],
+            "scopes": [node.scope],
+            "domain": node.domain,
+            "types": [node.type],
+            "live_at": live_at,
+            "session_id": node.session_id if node.scope == "session" else None,
+        }
         if node.key is None:
-            f = NodeFilter(
-                statuses=["active"],
-                scopes=[node.scope],
-                domain=node.domain,
-                types=[node.type],
-                title=node.title,
-                live_at=live_at,
-            )
-            hits = [n for n in w.find_nodes(f, limit=20) if same_binding(n, node)]
-            return hits[0] if hits else None
+            hits = w.find_nodes(NodeFilter(**frame, title=node.title), limit=None)
+            return next((n for n in hits if same_binding(n, node)), None)
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)
-        keys = [node.key]
-        if rule is not None:
-            for group in rule.key_groups:
-                if node.key in group:
-                    keys = group
-        f = NodeFilter(
-            statuses=["active"],
-            scopes=[node.scope],
-            domain=node.domain,
-            keys=keys,
-            live_at=live_at,
+        keys = next((g for g in (rule.key_groups if rule else []) if node.key in g), [node.key])
+        # Multi-valued keys: the same subject (香菜) under any key of the group.
+        subject = (
+            value_subject(node.value_json) if ident is not None and ident[0] == "many" else None
         )
-        for other in w.find_nodes(f, limit=200, order="updated_desc"):
+        f = NodeFilter(**frame, keys=keys, subject=subject)
+        for other in w.find_nodes(f, limit=None, order="updated_desc"):
             if same_binding(other, node) and conflict_identity(registry, other) == ident:
                 return other
         return None
@@ -244,11 +269,7 @@ class Governor:
     ) -> WriteOutcome:
         now = self.service.now()
         cand = plan_node(self.service.registry, draft, ctx, now, base=target)
-        if (
-            self._same_value(target, cand.node)
-            and cand.node.scope == target.scope
-            and not (draft.model_fields_set - {"key", "value_json", "title", "content"})
-        ):
+        if all(getattr(cand.node, f) == getattr(target, f) for f in CONTENT_FIELDS):
             return WriteOutcome(
                 True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
             )

@@ -29,10 +29,17 @@ from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
 from ekko_memory.service.export import Exporter
+from ekko_memory.service.extraction.llm_client import ChatClient
+from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
+from ekko_memory.service.extraction.pipeline import AfterReply, AfterReplyReport
+from ekko_memory.service.extraction.protocol import MemoryExtractor, Summarizer
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
+from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
 from ekko_memory.service.importer import Importer
 from ekko_memory.service.paths import StorePaths
 from ekko_memory.service.purge import Purger
 from ekko_memory.service.retrieval import Retriever, StoreSlice
+from ekko_memory.service.runtime import BackgroundWorker
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
 from ekko_memory.store.filters import NodeFilter
@@ -90,6 +97,21 @@ class MemoryService:
         # Listing for the app and the CLI, and what the user does there.
         self.browse = Browser(self)
         self.actions = UserActions(self)
+        # After the reply: rule-based by default, the LLM when configured.
+        self.extractor: MemoryExtractor
+        self.summarizer: Summarizer
+        if config.llm is not None:
+            client = ChatClient(config.llm)
+            self.extractor = LlmExtractor(client, self.registry)
+            self.summarizer = LlmSummarizer(client)
+        else:
+            self.extractor = RuleBasedExtractor(self.registry)
+            self.summarizer = RuleBasedSummarizer()
+        self.after_reply_runner = AfterReply(self)
+        # The newest user message of each session appended in this process: the default
+        # source of an agent's proposal, without a read per tool call.
+        self.latest_user_messages: dict[str, MemoryMessage] = {}
+        self._background: BackgroundWorker | None = None
         # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
         self.exporter = Exporter(self)
         self.importer = Importer(self)
@@ -171,8 +193,22 @@ class MemoryService:
                     continue
         return fixed
 
+    @property
+    def background(self) -> BackgroundWorker:
+        """The after-reply worker thread (started on first use)."""
+        if self._background is None:
+            self._background = BackgroundWorker(self)
+        return self._background
+
+    def retry_failed_work(self, *, force: bool = False) -> AfterReplyReport:
+        """Retry queued extraction and summary jobs that are due (``force``: all of them now)."""
+        return self.after_reply_runner.retry_due(force=force)
+
     def close(self) -> None:
-        """Close the stores."""
+        """Finish background work, then close the stores."""
+        if self._background is not None:
+            self._background.stop()
+            self._background = None
         for _, store in self.stores():
             store.close()
         if self.global_store is not None:

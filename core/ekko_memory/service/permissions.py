@@ -18,6 +18,7 @@ from typing import Literal
 
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
+from ekko_memory.schema.values import DIMENSION_WORDS
 from ekko_memory.service.write_plan import Candidate, WriteContext
 
 Action = Literal["allow", "pending", "reject"]
@@ -65,6 +66,8 @@ def mentions(node: MemoryNode, text: str) -> bool:
         subjects.append(value)
     elif isinstance(value, dict):
         subjects += [v for v in value.values() if isinstance(v, str)]
+        # A flavor profile is named by its dimensions (辣, spicy…).
+        subjects += [w for dim in value for w in DIMENSION_WORDS.get(dim, ())]
     if not subjects:
         subjects.append(node.title)
     return any(s and s.casefold() in folded for s in subjects)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ekko_memory.identity import SUBJECT_FIELDS, value_subject
 from ekko_memory.models import MemoryNode, MemoryQuery, MemoryQueryResult, OmittedNode, Scope
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
@@ -23,6 +24,7 @@ from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
+    from ekko_memory.schema.registry import SchemaRegistry
     from ekko_memory.service.memory_service import MemoryService
 
 VISIBLE_STATUSES = ("active", "superseded", "expired")
@@ -48,6 +50,26 @@ def visible(node: MemoryNode, q: MemoryQuery) -> bool:
         and node.scope in ("session", "workspace")
         and node.workspace_id not in (None, q.workspace_id)
     )
+
+
+def value_hint(
+    registry: SchemaRegistry, domain: str | None, node_type: str | None, key: str | None, value: Any
+) -> str | None:
+    """The subject a stored value matching ``value`` must have (an indexed pre-filter; the exact
+    comparison happens in Python), or None when the key's shape leaves it open (少辣 →
+    {"spicy": "low"} names no subject)."""
+    if value is None or key is None:
+        return None
+    rule = registry.rule_for_key(domain or "", node_type or "preference", key) if domain else None
+    try:
+        shaped = normalize_value(
+            key, None if rule is None else rule.key_shapes.get(key, rule.value_shape), value
+        )
+    except ValueError_:
+        shaped = value
+    if isinstance(shaped, dict) and not any(f in shaped for f in SUBJECT_FIELDS):
+        return None
+    return value_subject(shaped)
 
 
 def has_structure(q: MemoryQuery) -> bool:
@@ -85,6 +107,9 @@ class Retriever:
             tags=q.tags,
             entities=q.entities,
             session_id=None,
+            subject=value_hint(registry, domain, q.types[0] if q.types else None, key, q.value_json)
+            if structured
+            else None,
         )
 
     def value_matches(self, q: MemoryQuery, node: MemoryNode) -> bool:

@@ -15,6 +15,7 @@ from ekko_memory.service.write_plan import WriteContext
 
 if TYPE_CHECKING:
     from ekko_memory.interfaces.tools import ForgetArgs, GetArgs, ProposeArgs, SearchArgs
+    from ekko_memory.service.extraction.pipeline import AfterReplyReport
     from ekko_memory.service.memory_service import MemoryService
 
 
@@ -66,6 +67,8 @@ class MemorySession:
         )
         self.service.append_message(msg)
         self._last_id = msg.id
+        if role == "user":
+            self.service.latest_user_messages[self.session_id] = msg
         if used_memory_ids:
             self.service.record_usage(msg, used_memory_ids, workspace_id=self.workspace_id)
         return msg
@@ -81,7 +84,10 @@ class MemorySession:
         return self.append_message("assistant", content, metadata=metadata, used_memory_ids=used)
 
     def latest_user_message(self) -> MemoryMessage | None:
-        """The session's newest user message."""
+        """The session's newest user message (remembered when appended in this process)."""
+        cached = self.service.latest_user_messages.get(self.session_id)
+        if cached is not None:
+            return cached
         for msg in reversed(
             self.service.list_recent_messages(session_id=self.session_id, limit=20)
         ):
@@ -95,6 +101,12 @@ class MemorySession:
         """The memory context for replying to ``user_message`` (never raises)."""
         return self.service.build_context(
             self.session_id, user_message, user_id=self.user_id, workspace_id=self.workspace_id
+        )
+
+    def after_reply(self) -> AfterReplyReport:
+        """Extraction and the summary chain for what is new, now (the runtime runs it in the background)."""
+        return self.service.after_reply_runner.run(
+            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
         )
 
     # --- tools ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Plain-data filters for node queries, turned into portable SQLAlchemy clauses."""
+"""Plain-data filters for node queries, turned into portable SQL."""
 
 from __future__ import annotations
 
@@ -8,15 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, and_, case, or_
+from sqlalchemy import TextClause, text
 
-from ekko_memory.store.tables import memory_nodes as n
 from ekko_memory.timeutil import to_db
 
-NodeOrder = Literal["priority", "updated_desc", "updated_asc", "created_asc", "title", "category"]
-
-# Current versions first, then history, when listing a category (Markdown export).
-STATUS_RANK = {"active": 0, "expired": 1, "superseded": 2, "deleted": 3}
+NodeOrder = Literal[
+    "priority", "recent", "updated_desc", "updated_asc", "created_asc", "title", "category"
+]
 
 
 @dataclass(frozen=True)
@@ -46,91 +44,141 @@ class NodeFilter:
     supersedes_id: str | None = None
     origin: str | None = None
     title: str | None = None
+    # What the value is about (identity.value_subject): 香菜 finds "香菜" and {"ingredient": "香菜"}.
+    subject: str | None = None
     # Every listed tag / entity must be present.
     tags: Sequence[str] | None = None
     entities: Sequence[str] | None = None
 
 
-def category_clause(prefix: Sequence[str]) -> ColumnElement[bool]:
-    """Nodes filed at ``prefix`` or below it; a range on the indexed text path, not LIKE."""
-    text = "/".join(prefix)
-    # '/' is 0x2F and '0' is 0x30: every 'text/...' sorts in [text/, text0).
-    return or_(
-        n.c.category_path_text == text,
-        and_(n.c.category_path_text >= text + "/", n.c.category_path_text < text + "0"),
-    )
+def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
+    """Portable SQL for a filter: ``(condition, named params)``.
 
+    Hand-built rather than SQLAlchemy expressions: these run on every turn and the
+    expression layer cost more than the queries themselves (see bench/README.md).
+    Parameters are named ``f_*`` so callers can add their own.
+    """
+    col = f"{alias}." if alias else ""
+    parts: list[str] = []
+    params: dict[str, Any] = {}
 
-def node_clauses(f: NodeFilter) -> list[ColumnElement[bool]]:
-    """WHERE clauses for a filter."""
-    out: list[ColumnElement[bool]] = []
+    def eq(column: str, name: str, value: Any) -> None:
+        parts.append(f"{col}{column} = :{name}")
+        params[name] = value
 
-    def in_or_eq(col: Any, values: Sequence[str] | None) -> None:
+    def any_of(column: str, name: str, values: Sequence[str] | None) -> None:
         if values is None:
             return
         vals = list(values)
-        out.append(col == vals[0] if len(vals) == 1 else col.in_(vals))
+        if len(vals) == 1:
+            eq(column, name, vals[0])
+            return
+        if not vals:
+            parts.append("1 = 0")
+            return
+        names = [f"{name}{i}" for i in range(len(vals))]
+        parts.append(f"{col}{column} IN ({', '.join(':' + x for x in names)})")
+        params.update(zip(names, vals, strict=True))
 
-    in_or_eq(n.c.id, f.ids)
-    in_or_eq(n.c.status, f.statuses)
-    in_or_eq(n.c.scope, f.scopes)
-    in_or_eq(n.c.type, f.types)
-    in_or_eq(n.c.key, f.keys)
+    any_of("id", "f_id", f.ids)
+    any_of("status", "f_status", f.statuses)
+    any_of("scope", "f_scope", f.scopes)
     if f.domain is not None:
-        out.append(n.c.domain == f.domain)
-    if f.category_prefix:
-        out.append(category_clause(f.category_prefix))
+        eq("domain", "f_domain", f.domain)
+    any_of("type", "f_type", f.types)
     if f.key is not None:
-        out.append(n.c.key == f.key)
-    if f.user_id is not None:
-        out.append(n.c.user_id == f.user_id)
-    if f.workspace_id is not None:
-        out.append(n.c.workspace_id == f.workspace_id)
-    if f.session_id is not None:
-        out.append(n.c.session_id == f.session_id)
+        eq("key", "f_key", f.key)
+    any_of("key", "f_keys", f.keys)
+    if f.category_prefix:
+        # '/' is 0x2F and '0' is 0x30: every 'path/...' sorts in [path/, path0) — an
+        # index range, where LIKE 'path/%' could not use the index.
+        path = "/".join(f.category_prefix)
+        parts.append(
+            f"({col}category_path_text = :f_cat OR ({col}category_path_text >= :f_cat_lo"
+            f" AND {col}category_path_text < :f_cat_hi))"
+        )
+        params.update(f_cat=path, f_cat_lo=path + "/", f_cat_hi=path + "0")
+    for column, name, value in (
+        ("user_id", "f_user", f.user_id),
+        ("workspace_id", "f_workspace", f.workspace_id),
+        ("session_id", "f_session", f.session_id),
+        ("supersedes_id", "f_supersedes", f.supersedes_id),
+        ("origin", "f_origin", f.origin),
+        ("title", "f_title", f.title),
+    ):
+        if value is not None:
+            eq(column, name, value)
+    if f.subject is not None:
+        eq("subject", "f_subject", f.subject)
     if f.live_at is not None:
-        out.append(or_(n.c.expires_at.is_(None), n.c.expires_at > to_db(f.live_at)))
+        parts.append(f"({col}expires_at IS NULL OR {col}expires_at > :f_live)")
+        params["f_live"] = to_db(f.live_at)
     if f.expired_at is not None:
-        out.append(and_(n.c.expires_at.is_not(None), n.c.expires_at <= to_db(f.expired_at)))
+        parts.append(f"({col}expires_at IS NOT NULL AND {col}expires_at <= :f_expired)")
+        params["f_expired"] = to_db(f.expired_at)
     if f.updated_after is not None:
-        out.append(n.c.updated_at >= to_db(f.updated_after))
+        parts.append(f"{col}updated_at >= :f_after")
+        params["f_after"] = to_db(f.updated_after)
     if f.updated_before is not None:
-        out.append(n.c.updated_at < to_db(f.updated_before))
+        parts.append(f"{col}updated_at < :f_before")
+        params["f_before"] = to_db(f.updated_before)
     if f.created_after is not None:
-        out.append(n.c.created_at >= to_db(f.created_after))
+        parts.append(f"{col}created_at >= :f_created_after")
+        params["f_created_after"] = to_db(f.created_after)
     if f.created_before is not None:
-        out.append(n.c.created_at < to_db(f.created_before))
-    if f.supersedes_id is not None:
-        out.append(n.c.supersedes_id == f.supersedes_id)
-    if f.origin is not None:
-        out.append(n.c.origin == f.origin)
-    if f.title is not None:
-        out.append(n.c.title == f.title)
-    for tag in f.tags or ():
-        out.append(n.c.tags_json.contains(_json_string(tag), autoescape=True))
-    for entity in f.entities or ():
-        out.append(n.c.entities_json.contains(_json_string(entity), autoescape=True))
-    return out
+        parts.append(f"{col}created_at < :f_created_before")
+        params["f_created_before"] = to_db(f.created_before)
+    for column, name, values in (
+        ("tags_json", "f_tag", f.tags),
+        ("entities_json", "f_entity", f.entities),
+    ):
+        for i, value in enumerate(values or ()):
+            # Stored arrays are compact JSON: an element appears exactly as its JSON string.
+            parts.append(f"{col}{column} LIKE :{name}{i} ESCAPE '\\'")
+            params[f"{name}{i}"] = "%" + like_escape(json.dumps(value, ensure_ascii=False)) + "%"
+    return (" AND ".join(parts) or "1 = 1"), params
 
 
-def _json_string(value: str) -> str:
-    # The stored arrays are compact JSON, so an element appears exactly as its JSON string.
-    return json.dumps(value, ensure_ascii=False)
+def where_clause(f: NodeFilter) -> TextClause:
+    """The filter as a SQLAlchemy clause (for Core queries off the hot path)."""
+    cond, params = where_sql(f)
+    return text(cond).bindparams(**params)
 
 
-def order_by(order: NodeOrder) -> list[Any]:
-    """ORDER BY columns for a named order (``priority`` is the design doc's query order)."""
-    if order == "priority":
-        # Matches the (…, importance, updated_at) indexes so LIMIT stops early; finer
-        # ranking (confidence, explicitness, scope) happens in retrieval.
-        return [n.c.importance.desc(), n.c.updated_at.desc()]
-    if order == "updated_desc":
-        return [n.c.updated_at.desc(), n.c.id.desc()]
-    if order == "updated_asc":
-        return [n.c.updated_at, n.c.id]
-    if order == "created_asc":
-        return [n.c.created_at, n.c.id]
+def like_escape(value: str) -> str:
+    """Escape LIKE wildcards (the pattern uses ESCAPE '\\')."""
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+# Current versions first, then history, when listing a category (Markdown export).
+STATUS_RANK = {"active": 0, "expired": 1, "superseded": 2, "deleted": 3}
+
+ORDER_SQL: dict[str, str] = {
+    # Matches the (…, importance, updated_at) indexes so LIMIT stops early; finer
+    # ranking (confidence, explicitness, scope) happens in retrieval.
+    "priority": "importance DESC, updated_at DESC",
+    # Newest first, in the order of the (…, updated_at) indexes (no tie-break: no sort step).
+    "recent": "updated_at DESC",
+    "updated_desc": "updated_at DESC, id DESC",
+    "updated_asc": "updated_at, id",
+    "created_asc": "created_at, id",
+    "title": "title, id",
+    # A category's current versions first, then its history (Markdown export).
+    "category": "category_path_text, CASE status WHEN 'active' THEN 0 WHEN 'expired' THEN 1 "
+    "WHEN 'superseded' THEN 2 WHEN 'deleted' THEN 3 ELSE 4 END, updated_at DESC, id",
+}
+
+
+def order_sql(order: NodeOrder, *, alias: str = "") -> str:
+    """ORDER BY text for a named order."""
+    text_ = ORDER_SQL[order]
+    if not alias:
+        return text_
     if order == "category":
-        rank = case(STATUS_RANK, value=n.c.status, else_=4)
-        return [n.c.category_path_text, rank, n.c.updated_at.desc(), n.c.id]
-    return [n.c.title, n.c.id]
+        raise ValueError("the category order takes no table alias")
+    return ", ".join(f"{alias}.{part.strip()}" for part in text_.split(","))
+
+
+def order_clause(order: NodeOrder) -> TextClause:
+    """The named order as a SQLAlchemy clause."""
+    return text(order_sql(order))

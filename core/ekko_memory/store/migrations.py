@@ -10,13 +10,15 @@ step (step 1 creates the tables as ``tables.py`` declares them at version 1).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Engine, inspect, select
+from sqlalchemy import Engine, inspect, select, text
 from sqlalchemy.engine import Connection
 
+from ekko_memory.identity import value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.timeutil import to_db, utcnow
@@ -46,11 +48,36 @@ def _v3_session_cursors(conn: Connection, dialect: Dialect) -> None:
     tables.memory_session_cursors.create(conn, checkfirst=True)
 
 
+def _v4_scope_type_index(conn: Connection, dialect: Dialect) -> None:
+    for index in tables.memory_nodes.indexes:
+        if index.name == "idx_memory_nodes_scope_type":
+            index.create(conn, checkfirst=True)
+
+
+def _v5_subject(conn: Connection, dialect: Dialect) -> None:
+    columns = {c["name"] for c in inspect(conn).get_columns("memory_nodes")}
+    if "subject" not in columns:
+        conn.execute(text("ALTER TABLE memory_nodes ADD COLUMN subject TEXT"))
+    rows = conn.execute(
+        text(
+            "SELECT id, value_json FROM memory_nodes WHERE key IS NOT NULL AND value_json IS NOT NULL"
+        )
+    ).all()
+    updates = [{"id": r[0], "subject": value_subject(json.loads(r[1]))} for r in rows]
+    if updates:
+        conn.execute(text("UPDATE memory_nodes SET subject = :subject WHERE id = :id"), updates)
+    for index in tables.memory_nodes.indexes:
+        if index.name == "idx_memory_nodes_subject":
+            index.create(conn, checkfirst=True)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
     (2, "full-text index over CJK bigram tokens", _v2_search_index),
     (3, "per-session cursors of background extraction and summaries", _v3_session_cursors),
+    (4, "index for a scope's active nodes by type (the per-turn context)", _v4_scope_type_index),
+    (5, "value subject column and index (duplicate and conflict lookups)", _v5_subject),
 ]
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, and_, func, literal_column, or_, select, text
+from sqlalchemy import Text, func, literal_column, or_, select, text
 from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
@@ -23,11 +23,31 @@ from ekko_memory.models import (
 )
 from ekko_memory.store import tables as t
 from ekko_memory.store.dialect import Dialect
-from ekko_memory.store.filters import NodeFilter, NodeOrder, node_clauses, order_by
-from ekko_memory.store.rows import row_to_message, row_to_node, row_to_summary
+from ekko_memory.store.filters import (
+    NodeFilter,
+    NodeOrder,
+    like_escape,
+    order_clause,
+    order_sql,
+    where_clause,
+    where_sql,
+)
+from ekko_memory.store.rows import (
+    MESSAGE_COLUMNS,
+    NODE_COLUMNS,
+    SUMMARY_COLUMNS,
+    node_from_tuple,
+    row_to_message,
+    row_to_node,
+    row_to_summary,
+)
 from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 n = t.memory_nodes
+_NODE_SELECT = "SELECT " + ", ".join(NODE_COLUMNS) + " FROM memory_nodes"
+_NODE_COLUMNS_N = ", ".join("n." + c for c in NODE_COLUMNS)
+_MESSAGE_SELECT = "SELECT " + ", ".join(MESSAGE_COLUMNS) + " FROM memory_messages"
+_SUMMARY_SELECT = "SELECT " + ", ".join(SUMMARY_COLUMNS) + " FROM memory_summaries"
 
 # Ids per IN (...) list: far below every backend's parameter limit.
 CHUNK = 500
@@ -135,18 +155,35 @@ class StoreReader:
         self.conn = conn
         self.dialect = dialect
 
+    # --- raw-driver reads (the hot path) -------------------------------------------
+
+    def _rows(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return self.dialect.fetch(self.conn, sql, params)
+
+    def _nodes(self, sql: str, params: dict[str, Any]) -> list[MemoryNode]:
+        return [node_from_tuple(r) for r in self._rows(sql, params)]
+
+    def _messages(self, sql: str, params: dict[str, Any]) -> list[MemoryMessage]:
+        return [
+            row_to_message(dict(zip(MESSAGE_COLUMNS, r, strict=False)))
+            for r in self._rows(sql, params)
+        ]
+
+    def _summaries(self, sql: str, params: dict[str, Any]) -> list[MemorySummary]:
+        return [
+            row_to_summary(dict(zip(SUMMARY_COLUMNS, r, strict=False)))
+            for r in self._rows(sql, params)
+        ]
+
     # --- messages -------------------------------------------------------------------
 
     def list_recent_messages(self, session_id: str, limit: int) -> list[MemoryMessage]:
         """The session's last ``limit`` messages, oldest first."""
-        m = t.memory_messages
-        rows = self.conn.execute(
-            select(m)
-            .where(m.c.session_id == session_id)
-            .order_by(m.c.created_at.desc(), m.c.id.desc())
-            .limit(limit)
-        ).mappings()
-        return [row_to_message(r) for r in reversed(list(rows))]
+        rows = self._messages(
+            f"{_MESSAGE_SELECT} WHERE session_id = :sid ORDER BY created_at DESC, id DESC LIMIT :lim",
+            {"sid": session_id, "lim": limit},
+        )
+        return list(reversed(rows))
 
     def list_messages(
         self,
@@ -157,22 +194,21 @@ class StoreReader:
         offset: int = 0,
     ) -> list[MemoryMessage]:
         """The session's messages in order, optionally only those after a moment."""
-        m = t.memory_messages
-        q = select(m).where(m.c.session_id == session_id)
-        if after is not None:
-            q = q.where(m.c.created_at > to_db(after))
-        q = q.order_by(m.c.created_at, m.c.id).limit(limit).offset(offset)
-        return [row_to_message(r) for r in self.conn.execute(q).mappings()]
+        cond = "session_id = :sid" + (" AND created_at > :after" if after is not None else "")
+        return self._messages(
+            f"{_MESSAGE_SELECT} WHERE {cond} ORDER BY created_at, id LIMIT :lim OFFSET :off",
+            {"sid": session_id, "after": to_db(after), "lim": limit, "off": offset},
+        )
 
     def get_messages(self, ids: Sequence[str]) -> list[MemoryMessage]:
         """Messages by id, in creation order; unknown ids are skipped."""
         if not ids:
             return []
-        m = t.memory_messages
-        rows = self.conn.execute(
-            select(m).where(m.c.id.in_(list(ids))).order_by(m.c.created_at, m.c.id)
-        ).mappings()
-        return [row_to_message(r) for r in rows]
+        names = {f"m{i}": v for i, v in enumerate(dict.fromkeys(ids))}
+        return self._messages(
+            f"{_MESSAGE_SELECT} WHERE id IN ({', '.join(':' + k for k in names)}) ORDER BY created_at, id",
+            names,
+        )
 
     def count_messages_after(self, session_id: str, after: datetime | None) -> int:
         """How many messages the session has after a moment (all when ``after`` is None)."""
@@ -204,40 +240,33 @@ class StoreReader:
         self, session_id: str, *, include_stale: bool = False
     ) -> MemorySummary | None:
         """The newest summary of the session's chain (skipping stale ones unless asked)."""
-        s = t.memory_summaries
-        q = select(s).where(s.c.session_id == session_id)
-        if not include_stale:
-            q = q.where(s.c.stale == 0)
-        row = (
-            self.conn.execute(q.order_by(s.c.created_at.desc(), s.c.id.desc()).limit(1))
-            .mappings()
-            .first()
+        stale = "" if include_stale else " AND stale = 0"
+        found = self._summaries(
+            f"{_SUMMARY_SELECT} WHERE session_id = :sid{stale} ORDER BY created_at DESC, id DESC LIMIT 1",
+            {"sid": session_id},
         )
-        return None if row is None else row_to_summary(row)
+        return found[0] if found else None
 
     def list_summaries(self, session_id: str) -> list[MemorySummary]:
         """The session's summary chain, oldest first."""
-        s = t.memory_summaries
-        rows = self.conn.execute(
-            select(s).where(s.c.session_id == session_id).order_by(s.c.created_at, s.c.id)
-        ).mappings()
-        return [row_to_summary(r) for r in rows]
+        return self._summaries(
+            f"{_SUMMARY_SELECT} WHERE session_id = :sid ORDER BY created_at, id",
+            {"sid": session_id},
+        )
 
     # --- nodes ----------------------------------------------------------------------
 
     def get_node(self, node_id: str) -> MemoryNode | None:
         """One node by id, whatever its status."""
-        row = self.conn.execute(select(n).where(n.c.id == node_id)).mappings().first()
-        return None if row is None else row_to_node(row)
+        found = self._nodes(f"{_NODE_SELECT} WHERE id = :id", {"id": node_id})
+        return found[0] if found else None
 
     def get_nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
         """Nodes by id (unknown ids skipped), in the order asked."""
         if not ids:
             return []
-        found = {
-            r["id"]: row_to_node(r)
-            for r in self.conn.execute(select(n).where(n.c.id.in_(list(ids)))).mappings()
-        }
+        cond, params = where_sql(NodeFilter(ids=list(dict.fromkeys(ids)), statuses=None))
+        found = {n.id: n for n in self._nodes(f"{_NODE_SELECT} WHERE {cond}", params)}
         return [found[i] for i in ids if i in found]
 
     def find_nodes(
@@ -249,21 +278,25 @@ class StoreReader:
         order: NodeOrder = "priority",
     ) -> list[MemoryNode]:
         """Nodes matching a filter, in the given order."""
-        q = select(n).where(*node_clauses(f)).order_by(*order_by(order))
+        cond, params = where_sql(f)
+        sql = f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}"
         if limit is not None:
-            q = q.limit(limit).offset(offset)
-        return [row_to_node(r) for r in self.conn.execute(q).mappings()]
+            sql += " LIMIT :lim OFFSET :off"
+            params.update(lim=limit, off=offset)
+        return self._nodes(sql, params)
 
     def page_nodes(
         self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
     ) -> list[MemoryNode]:
         """Up to ``limit + 1`` nodes after a (updated_at, id) cursor, newest first (keyset paging)."""
-        q = select(n).where(*node_clauses(f))
+        cond, params = where_sql(f)
         if after is not None:
-            at, last_id = after
-            q = q.where(or_(n.c.updated_at < at, and_(n.c.updated_at == at, n.c.id < last_id)))
-        q = q.order_by(n.c.updated_at.desc(), n.c.id.desc()).limit(limit + 1)
-        return [row_to_node(r) for r in self.conn.execute(q).mappings()]
+            cond += " AND (updated_at < :k_at OR (updated_at = :k_at AND id < :k_id))"
+            params.update(k_at=after[0], k_id=after[1])
+        params["lim"] = limit + 1
+        return self._nodes(
+            f"{_NODE_SELECT} WHERE {cond} ORDER BY updated_at DESC, id DESC LIMIT :lim", params
+        )
 
     def change_marks(self) -> tuple[int, ...]:
         """Numbers that move whenever anything is written (see Dialect.change_marks)."""
@@ -271,71 +304,67 @@ class StoreReader:
 
     def count_nodes(self, f: NodeFilter) -> int:
         """How many nodes match a filter."""
-        q = select(func.count()).select_from(n).where(*node_clauses(f))
-        return int(self.conn.execute(q).scalar() or 0)
+        cond, params = where_sql(f)
+        return int(self._rows(f"SELECT count(*) FROM memory_nodes WHERE {cond}", params)[0][0])
 
     def search_nodes(
         self, query: str, f: NodeFilter, *, limit: int = 20, prefix_last: bool = False
     ) -> list[SearchHit]:
         """Full-text search (Chinese included) within a filter, best first.
 
-        A query with no searchable word (only punctuation or emoji) falls back to a
-        plain substring scan of title and content.
+        The index ranks first and only its best ``cap`` matches are joined with the node
+        table; if the filter leaves too few, the search runs again uncapped. A query with
+        no searchable word (only punctuation or emoji) falls back to a substring scan.
         """
-        # Rank inside the index first and join only the best matches; if the filter
-        # throws too many of them away, search again without the cap.
         cap = max(limit * 5, 100)
-        hits = self._fts_search(query, f, limit, prefix_last, cap)
-        if hits is None:
-            return self._substring_search(query, f, limit)
-        if len(hits) < limit:
-            # Few matches (cheap to repeat) or a filter that discarded the best ones.
-            hits = self._fts_search(query, f, limit, prefix_last, None) or []
-        return hits
-
-    def _fts_search(
-        self, query: str, f: NodeFilter, limit: int, prefix_last: bool, cap: int | None
-    ) -> list[SearchHit] | None:
         found = self.dialect.search_sql(query, prefix_last=prefix_last, cap=cap)
         if found is None:
-            return None
-        sql, params = found
-        fts = text(sql).columns(literal_column("seq"), literal_column("rank")).subquery("fts")
-        q = (
-            select(n, fts.c.rank)
-            .join(fts, fts.c.seq == n.c.seq)
-            .where(*node_clauses(f))
-            .order_by(fts.c.rank, n.c.updated_at.desc())
-            .limit(limit)
+            return self._substring_search(query, f, limit)
+        hits = self._fts_join(found, f, limit)
+        if len(hits) < limit:
+            fts_sql, fts_params = found
+            matched = self._rows(f"SELECT count(*) FROM ({fts_sql}) AS capped", fts_params)[0][0]
+            if matched >= cap:
+                uncapped = self.dialect.search_sql(query, prefix_last=prefix_last, cap=None)
+                assert uncapped is not None
+                hits = self._fts_join(uncapped, f, limit)
+        return hits
+
+    def _fts_join(
+        self, found: tuple[str, dict[str, Any]], f: NodeFilter, limit: int
+    ) -> list[SearchHit]:
+        fts_sql, params = found
+        cond, filter_params = where_sql(f, alias="n")
+        params = {**params, **filter_params, "lim": limit}
+        sql = (
+            f"SELECT {_NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts "
+            f"JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond} "
+            "ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
         )
-        rows = self.conn.execute(q, params).mappings()
-        return [SearchHit(row_to_node(r), float(r["rank"])) for r in rows]
+        out = []
+        for r in self._rows(sql, params):
+            out.append(SearchHit(node_from_tuple(r), float(r[-1])))
+        return out
 
     def _substring_search(self, query: str, f: NodeFilter, limit: int) -> list[SearchHit]:
         needle = query.strip()
         if not needle:
             return []
-        q = (
-            select(n)
-            .where(
-                *node_clauses(f),
-                (func.instr(n.c.title, needle) > 0) | (func.instr(n.c.content, needle) > 0),
-            )
-            .order_by(n.c.updated_at.desc())
-            .limit(limit)
+        cond, params = where_sql(f)
+        params.update(needle=f"%{like_escape(needle)}%", lim=limit)
+        nodes = self._nodes(
+            f"{_NODE_SELECT} WHERE {cond} AND (title LIKE :needle ESCAPE '\\' OR content LIKE :needle ESCAPE '\\')"
+            " ORDER BY updated_at DESC LIMIT :lim",
+            params,
         )
-        return [SearchHit(row_to_node(r), 0.0) for r in self.conn.execute(q).mappings()]
+        return [SearchHit(n, 0.0) for n in nodes]
 
     def successor_of(self, node_id: str) -> MemoryNode | None:
         """The node that supersedes ``node_id``, if any."""
-        row = (
-            self.conn.execute(
-                select(n).where(n.c.supersedes_id == node_id).order_by(n.c.created_at).limit(1)
-            )
-            .mappings()
-            .first()
+        found = self._nodes(
+            f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY created_at LIMIT 1", {"id": node_id}
         )
-        return None if row is None else row_to_node(row)
+        return found[0] if found else None
 
     def cross_links(self) -> list[tuple[str, str, datetime]]:
         """(node, the node it supersedes, when) where the superseded one is not in this store."""
@@ -356,11 +385,12 @@ class StoreReader:
 
     def category_counts(self, f: NodeFilter) -> list[CategoryCount]:
         """Node counts per exact category path (the tree sums them up)."""
-        rows = self.conn.execute(
-            select(n.c.domain, n.c.category_path_text, func.count())
-            .where(*node_clauses(f))
-            .group_by(n.c.domain, n.c.category_path_text)
-        ).all()
+        cond, params = where_sql(f)
+        rows = self._rows(
+            f"SELECT domain, category_path_text, count(*) FROM memory_nodes WHERE {cond} "
+            "GROUP BY domain, category_path_text",
+            params,
+        )
         return [CategoryCount(r[0], tuple(r[1].split("/")), int(r[2])) for r in rows]
 
     def node_status_counts(self) -> dict[str, int]:
@@ -507,12 +537,12 @@ class StoreReader:
         self, f: NodeFilter, *, order: NodeOrder = "created_asc"
     ) -> Iterator[MemoryNode]:
         """Every node matching ``f``, streamed in ``order`` (oldest first by default)."""
-        for row in self._stream(select(n).where(*node_clauses(f)).order_by(*order_by(order))):
+        for row in self._stream(select(n).where(where_clause(f)).order_by(order_clause(order))):
             yield row_to_node(row)
 
     def node_ids(self, f: NodeFilter) -> list[str]:
         """Ids of every node matching ``f``."""
-        return list(self.conn.execute(select(n.c.id).where(*node_clauses(f))).scalars())
+        return list(self.conn.execute(select(n.c.id).where(where_clause(f))).scalars())
 
     def iter_nodes_by_id(self, ids: Iterable[str]) -> Iterator[MemoryNode]:
         """Nodes by id (any status), chunk by chunk, each chunk oldest first."""
@@ -651,10 +681,10 @@ class StoreReader:
     def node_ids_with_text(self, text_: str, f: NodeFilter) -> list[str]:
         """Nodes within ``f`` that hold ``text_``: full-text matches plus substrings of title,
         content, value, tags and entities (so a word only in the value is found too)."""
-        found = [h.node.id for h in self._fts_search(text_, f, 10**9, False, None) or []]
+        found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
         cols = (n.c.title, n.c.content, n.c.value_json, n.c.tags_json, n.c.entities_json)
         q = select(n.c.id).where(
-            *node_clauses(f), or_(*(c.contains(text_, autoescape=True) for c in cols))
+            where_clause(f), or_(*(c.contains(text_, autoescape=True) for c in cols))
         )
         found += self.conn.execute(q).scalars()
         return list(dict.fromkeys(found))

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import RowMapping
 
+from ekko_memory.identity import value_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.store import tables
 from ekko_memory.timeutil import from_db, to_db
 
 M = TypeVar("M", bound=BaseModel)
+
+# Column orders of the raw-driver read path (rows arrive as tuples in this order).
+NODE_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_nodes.columns)
+MESSAGE_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_messages.columns)
+SUMMARY_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_summaries.columns)
 
 
 def trusted(cls: type[M], values: dict[str, Any]) -> M:
@@ -37,9 +44,21 @@ def _loads(value: str | None, default: Any = None) -> Any:
     return default if value is None else json.loads(value)
 
 
+_LIST_CACHE: dict[str, tuple[Any, ...]] = {}
+
+
 def _list(value: str) -> Any:
-    # Most arrays are empty; skip the decoder for them.
-    return [] if value == "[]" else json.loads(value)
+    # Category paths, tags and entities repeat across nodes: decode each text once
+    # (bounded cache) and hand out fresh lists.
+    if value == "[]":
+        return []
+    cached = _LIST_CACHE.get(value)
+    if cached is None:
+        cached = tuple(json.loads(value))
+        if len(_LIST_CACHE) > 20_000:
+            _LIST_CACHE.clear()
+        _LIST_CACHE[value] = cached
+    return list(cached)
 
 
 def node_to_row(node: MemoryNode) -> dict[str, Any]:
@@ -70,40 +89,79 @@ def node_to_row(node: MemoryNode) -> dict[str, Any]:
         "created_at": to_db(node.created_at),
         "updated_at": to_db(node.updated_at),
         "expires_at": to_db(node.expires_at),
+        "subject": value_subject(node.value_json) if node.key is not None else None,
     }
 
 
-def row_to_node(row: RowMapping) -> MemoryNode:
-    """A node from its row; rows were validated on the way in, so no second validation."""
+_NODE_POS = {name: i for i, name in enumerate(NODE_COLUMNS)}
+_P = [
+    _NODE_POS[name]
+    for name in (
+        "id",
+        "parent_id",
+        "supersedes_id",
+        "session_id",
+        "workspace_id",
+        "user_id",
+        "scope",
+        "domain",
+        "category_path_json",
+        "type",
+        "key",
+        "value_json",
+        "title",
+        "content",
+        "status",
+        "confidence",
+        "importance",
+        "tags_json",
+        "entities_json",
+        "source_message_ids_json",
+        "origin",
+        "created_at",
+        "updated_at",
+        "expires_at",
+    )
+]
+
+
+def node_from_tuple(r: Sequence[Any]) -> MemoryNode:
+    """A node from a driver row in NODE_COLUMNS order (the hot read path)."""
+    p = _P
     return trusted(
         MemoryNode,
-        dict(
-            id=row["id"],
-            parent_id=row["parent_id"],
-            supersedes_id=row["supersedes_id"],
-            session_id=row["session_id"],
-            workspace_id=row["workspace_id"],
-            user_id=row["user_id"],
-            scope=row["scope"],
-            domain=row["domain"],
-            category_path=_list(row["category_path_json"]),
-            type=row["type"],
-            key=row["key"],
-            value_json=_loads(row["value_json"]),
-            title=row["title"],
-            content=row["content"],
-            status=row["status"],
-            confidence=row["confidence"],
-            importance=row["importance"],
-            tags=_list(row["tags_json"]),
-            entities=_list(row["entities_json"]),
-            source_message_ids=_list(row["source_message_ids_json"]),
-            origin=row["origin"],
-            created_at=from_db(row["created_at"]),
-            updated_at=from_db(row["updated_at"]),
-            expires_at=from_db(row["expires_at"]),
-        ),
+        {
+            "id": r[p[0]],
+            "parent_id": r[p[1]],
+            "supersedes_id": r[p[2]],
+            "session_id": r[p[3]],
+            "workspace_id": r[p[4]],
+            "user_id": r[p[5]],
+            "scope": r[p[6]],
+            "domain": r[p[7]],
+            "category_path": _list(r[p[8]]),
+            "type": r[p[9]],
+            "key": r[p[10]],
+            "value_json": _loads(r[p[11]]),
+            "title": r[p[12]],
+            "content": r[p[13]],
+            "status": r[p[14]],
+            "confidence": r[p[15]],
+            "importance": r[p[16]],
+            "tags": _list(r[p[17]]),
+            "entities": _list(r[p[18]]),
+            "source_message_ids": _list(r[p[19]]),
+            "origin": r[p[20]],
+            "created_at": from_db(r[p[21]]),
+            "updated_at": from_db(r[p[22]]),
+            "expires_at": from_db(r[p[23]]),
+        },
     )
+
+
+def row_to_node(row: Mapping[str, Any]) -> MemoryNode:
+    """A node from a row mapping (column name → value)."""
+    return node_from_tuple([row[name] for name in NODE_COLUMNS])
 
 
 def message_to_row(msg: MemoryMessage) -> dict[str, Any]:
@@ -119,7 +177,7 @@ def message_to_row(msg: MemoryMessage) -> dict[str, Any]:
     }
 
 
-def row_to_message(row: RowMapping) -> MemoryMessage:
+def row_to_message(row: Mapping[str, Any]) -> MemoryMessage:
     """A message from its row."""
     return trusted(
         MemoryMessage,
@@ -163,7 +221,7 @@ def summary_to_row(s: MemorySummary) -> dict[str, Any]:
     return row
 
 
-def row_to_summary(row: RowMapping) -> MemorySummary:
+def row_to_summary(row: Mapping[str, Any]) -> MemorySummary:
     """A summary from its row."""
     fields: dict[str, Any] = {name: _list(row[f"{name}_json"]) for name in SUMMARY_LISTS}
     return trusted(

@@ -14,10 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import Engine, exc
-from sqlalchemy.engine import Connection
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
@@ -181,22 +180,18 @@ class SqlStore:
                 conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
 
     def _analyze_if_needed(self) -> None:
-        # Without planner statistics an FTS join ordered by updated_at is ~15x slower.
-        assert self.engine is not None
-        with self.engine.connect() as conn:
-            has_stats = conn.exec_driver_sql(
-                "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
-            ).scalar()
-        if not has_stats:
-            self.analyze()
+        # Without planner statistics the planner picks indexes by ORDER BY, not by
+        # selectivity: a duplicate check went from 0.05 to 3 ms at 10k nodes.
+        with self.raw() as raw:
+            if not self.dialect.has_statistics(raw):
+                self.dialect.analyze(raw)
 
     def analyze(self) -> None:
         """Refresh planner statistics (after bulk loads)."""
         if self.engine is None or not self.health.writable:
             return
-        with self.engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
-            conn.exec_driver_sql("ANALYZE")
+        with self.raw() as raw:
+            self.dialect.analyze(raw)
 
     def close(self) -> None:
         """Release connections (a WAL checkpoint happens on the last close)."""
@@ -233,11 +228,15 @@ class SqlStore:
             yield StoreWriter(conn, self.dialect)
 
     @contextmanager
-    def connection(self) -> Iterator[Connection]:
-        """A bare connection outside any transaction (VACUUM, checkpoints)."""
+    def raw(self) -> Iterator[Any]:
+        """The driver's own connection in autocommit, outside any transaction (maintenance)."""
         engine = self._require(write=True)
-        with self._translate_errors(), engine.connect() as conn:
-            yield conn
+        with self._translate_errors():
+            pooled = engine.raw_connection()
+            try:
+                yield pooled.driver_connection
+            finally:
+                pooled.close()
 
     @contextmanager
     def _translate_errors(self) -> Iterator[None]:
@@ -410,10 +409,10 @@ class SqlStore:
         warnings: list[str] = []
         with self.write() as w:
             self.dialect.compact_search_index(w.conn)
-        with self.connection() as conn:
+        with self.raw() as raw:
             if vacuum:
-                self.dialect.vacuum(conn)
-            if not self.dialect.checkpoint(conn):
+                self.dialect.vacuum(raw)
+            if not self.dialect.checkpoint(raw):
                 warnings.append(
                     "another process is reading the store; deleted pages leave the "
                     "write-ahead log at its next checkpoint"

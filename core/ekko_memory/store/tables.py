@@ -82,6 +82,9 @@ memory_nodes = Table(
     Column("created_at", Text, nullable=False),
     Column("updated_at", Text, nullable=False),
     Column("expires_at", Text),
+    # What the value is about (香菜 for "香菜" and {"ingredient": "香菜"}): duplicate and
+    # conflict lookups by one index seek, however many values a key holds.
+    Column("subject", Text),
     Index(
         "idx_memory_nodes_lookup", "scope", "status", "domain", "type", "importance", "updated_at"
     ),
@@ -94,6 +97,9 @@ memory_nodes = Table(
     Index("idx_memory_nodes_supersedes", "supersedes_id"),
     Index("idx_memory_nodes_status_updated", "status", "updated_at"),
     Index("idx_memory_nodes_status_category", "status", "category_path_text", "updated_at"),
+    # A scope's active tasks / constraints / decisions in priority order (every turn).
+    Index("idx_memory_nodes_scope_type", "scope", "status", "type", "importance", "updated_at"),
+    Index("idx_memory_nodes_subject", "domain", "subject", "status"),
     # Queries that do not fix the scope (a domain's active nodes in priority order).
     Index("idx_memory_nodes_domain", "status", "domain", "type", "importance", "updated_at"),
 )

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, update
 
 from ekko_memory.ids import new_id
 from ekko_memory.models import (
@@ -27,10 +27,21 @@ from ekko_memory.store.rows import (
     message_to_row,
     node_to_row,
     summary_to_row,
+    trusted,
 )
 from ekko_memory.timeutil import to_db, utcnow
 
 n = t.memory_nodes
+_NODE_INSERT_COLUMNS = [c.name for c in n.columns]
+_INSERT_NODE = (
+    f"INSERT INTO memory_nodes ({', '.join(_NODE_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _NODE_INSERT_COLUMNS)})"
+)
+_AUDIT_COLUMNS = [c.name for c in t.memory_audit_events.columns]
+_INSERT_AUDIT = (
+    f"INSERT INTO memory_audit_events ({', '.join(_AUDIT_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in _AUDIT_COLUMNS)})"
+)
 
 REDACTED = "[redacted]"
 
@@ -82,7 +93,8 @@ class StoreWriter(StoreReader):
             )
 
     def _next_seq(self) -> int:
-        return int(self.conn.execute(select(func.coalesce(func.max(n.c.seq), 0))).scalar() or 0) + 1
+        # Inside the write transaction (the store's write lock), so no one else takes it.
+        return int(self._rows("SELECT coalesce(max(seq), 0) FROM memory_nodes", {})[0][0]) + 1
 
     def insert_nodes(self, nodes: Sequence[MemoryNode]) -> None:
         """Insert nodes and index them for full-text search."""
@@ -94,10 +106,10 @@ class StoreWriter(StoreReader):
             row = node_to_row(node)
             row["seq"] = seq + i
             rows.append(row)
-        self.conn.execute(n.insert(), rows)
+        self.dialect.execute(self.conn, _INSERT_NODE, rows)
         for row, node in zip(rows, nodes, strict=True):
             self.dialect.index_node(
-                self.conn, row["seq"], node.title, node.content, node.tags, node.entities
+                self.conn, row["seq"], node.title, node.content, node.tags, node.entities, new=True
             )
 
     def replace_node(self, node: MemoryNode) -> None:
@@ -160,35 +172,40 @@ class StoreWriter(StoreReader):
         at: datetime | None = None,
     ) -> AuditEvent:
         """Append an audit event (inside the caller's transaction)."""
-        event = AuditEvent.model_construct(
-            id=new_id("aud"),
-            event_type=event_type,
-            node_id=node.id if node is not None else node_id,
-            session_id=session_id
-            if session_id is not None
-            else (node.session_id if node else None),
-            workspace_id=workspace_id
-            if workspace_id is not None
-            else (node.workspace_id if node else None),
-            user_id=user_id if user_id is not None else (node.user_id if node else None),
-            actor=actor,
-            reason=reason,
-            payload=payload,
-            created_at=at or utcnow(),
+        event = trusted(
+            AuditEvent,
+            dict(
+                id=new_id("aud"),
+                event_type=event_type,
+                node_id=node.id if node is not None else node_id,
+                session_id=session_id
+                if session_id is not None
+                else (node.session_id if node else None),
+                workspace_id=workspace_id
+                if workspace_id is not None
+                else (node.workspace_id if node else None),
+                user_id=user_id if user_id is not None else (node.user_id if node else None),
+                actor=actor,
+                reason=reason,
+                payload=payload,
+                created_at=at or utcnow(),
+            ),
         )
-        self.conn.execute(
-            t.memory_audit_events.insert().values(
-                id=event.id,
-                event_type=event.event_type,
-                node_id=event.node_id,
-                session_id=event.session_id,
-                workspace_id=event.workspace_id,
-                user_id=event.user_id,
-                actor=event.actor,
-                reason=event.reason,
-                payload_json=None if payload is None else dumps(payload),
-                created_at=to_db(event.created_at),
-            )
+        self.dialect.execute(
+            self.conn,
+            _INSERT_AUDIT,
+            {
+                "id": event.id,
+                "event_type": event.event_type,
+                "node_id": event.node_id,
+                "session_id": event.session_id,
+                "workspace_id": event.workspace_id,
+                "user_id": event.user_id,
+                "actor": event.actor,
+                "reason": event.reason,
+                "payload_json": None if payload is None else dumps(payload),
+                "created_at": to_db(event.created_at),
+            },
         )
         return event
 

@@ -1,0 +1,127 @@
+"""build_context benchmark: p50/p95 at 1k, 10k and 100k nodes, beside the raw SQL it needs.
+
+The raw baseline replays, with the sqlite3 module on the same files, exactly the
+statements build_context issued (captured from SQLAlchemy's cursor events), fetching
+every row — the database work alone, without building Python objects.
+
+Run: .venv/bin/python bench/bench_context.py [--sizes 1000 10000 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fill import filled_service
+from sqlalchemy import event
+from timing import measure_many, ratio
+
+MESSAGES = [
+    "今晚吃什么？",
+    "帮我看看数据库迁移的任务",
+    "香菜",
+    "What should I cook tonight?",
+    "继续",
+]
+
+
+def capture(mem: Any, fn: Any) -> list[tuple[str, str, Any]]:
+    """(store, sql, params) of every statement ``fn`` runs: through SQLAlchemy and straight
+    through the driver (the store's hot reads use ``dialect.fetch``)."""
+    seen: list[tuple[str, str, Any]] = []
+    undo = []
+    for name, store in (
+        ("workspace", mem.workspace_store),
+        ("user", mem.user_store),
+        ("global", mem.global_store),
+    ):
+
+        def hook(
+            conn: Any,
+            cursor: Any,
+            statement: str,
+            params: Any,
+            context: Any,
+            many: bool,
+            name: str = name,
+        ) -> None:
+            seen.append((name, statement, params))
+
+        event.listen(store.engine, "before_cursor_execute", hook)
+        original = store.dialect.fetch
+
+        def fetch(
+            conn: Any, sql: str, params: Any, name: str = name, original: Any = original
+        ) -> Any:
+            seen.append((name, sql, dict(params)))
+            return original(conn, sql, params)
+
+        store.dialect.fetch = fetch
+        undo.append((store, hook, original))
+    fn()
+    for store, hook, original in undo:
+        event.remove(store.engine, "before_cursor_execute", hook)
+        store.dialect.fetch = original
+    return seen
+
+
+def run(size: int, folder: Path) -> dict[str, Any]:
+    mem = filled_service(folder, size)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    files = {
+        "workspace": sqlite3.connect(mem.paths.workspace_db),
+        "user": sqlite3.connect(mem.paths.user_db),
+    }
+    replays = []
+    statements = 0
+    for text in MESSAGES:
+        recorded = [
+            r for r in capture(mem, lambda text=text: s.build_context(text)) if r[0] != "global"
+        ]
+        statements = max(statements, len(recorded))
+
+        def replay(recorded: list[tuple[str, str, Any]] = recorded) -> None:
+            for name, sql, params in recorded:
+                if sql.startswith(("BEGIN", "COMMIT", "ROLLBACK")):
+                    continue
+                files[name].execute(sql, params).fetchall()
+
+        replays.append(replay)
+    api = measure_many([lambda text=text: s.build_context(text) for text in MESSAGES], rounds=40)
+    raw = measure_many(replays, rounds=40)
+    ctx = s.build_context("今晚吃什么？")
+    mem.close()
+    return {
+        "nodes": size,
+        "build_context_ms": api,
+        "raw_sql_ms": raw,
+        "ratio": ratio(api, raw),
+        "statements_per_call": statements,
+        "retrieved_for_dinner": ctx.diagnostics.retrieved_node_count,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "context.json")
+    args = ap.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            res = run(size, Path(tmp) / str(size))
+            results.append(res)
+            print(json.dumps(res, ensure_ascii=False))
+    args.out.parent.mkdir(exist_ok=True)
+    args.out.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

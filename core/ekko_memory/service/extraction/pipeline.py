@@ -1,0 +1,374 @@
+"""After the reply (抽取流程): extraction and the summary chain, off the reply's critical path.
+
+Triggers (the design doc's): 6–10 new messages (``summary_every_messages``), new text over a
+token threshold, an explicit preference / decision / correction / long-term goal, a task
+state change. Extraction output goes through the governed write path as actor
+``extractor``. A failing extractor or summarizer never raises: the work is queued in
+``memory_retry_queue`` and retried later with backoff.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ekko_memory.errors import EkkoMemoryError
+from ekko_memory.ids import new_id
+from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.schema import intent
+from ekko_memory.service.context_render import estimate_tokens
+from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.write_plan import WriteContext
+from ekko_memory.store.filters import NodeFilter
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+RETRY_BASE = timedelta(seconds=30)
+RETRY_MAX = timedelta(hours=1)
+EXTRACT = "extract"
+SUMMARIZE = "summarize"
+MAX_ATTEMPTS = 10
+_DECISION = re.compile(
+    r"决定|就用|改用|选用|我们用|we use|decided|let'?s use|switch to", re.IGNORECASE
+)
+_GOAL = re.compile(
+    r"我的目标|目标是|我想要|打算|计划|my goal|i want to|i plan to|long[- ]term", re.IGNORECASE
+)
+_TASK = re.compile(
+    r"完成了|已完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|TODO|待办|接下来|下一步|finished|done with|next i need",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"喜欢|不喜欢|爱吃|不吃|讨厌|偏好|口味|少油|少辣|不辣|(?:别|不要|先别|暂时别).{0,4}(?:辣|油|咸|甜|推荐)"
+    r"|prefer|i like|i love|i hate|don'?t eat|\bno\s+\w+|less (?:spicy|oil|salt|sugar)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class AfterReplyReport:
+    """What one after-reply run did."""
+
+    session_id: str
+    triggers: list[str] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    summary_id: str | None = None
+    queued_jobs: list[str] = field(default_factory=list)
+    retried_jobs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON for logs and tools."""
+        return {
+            "sessionId": self.session_id,
+            "triggers": self.triggers,
+            "outcomes": self.outcomes,
+            "summaryId": self.summary_id,
+            "queuedJobs": self.queued_jobs,
+            "retriedJobs": self.retried_jobs,
+            "errors": self.errors,
+        }
+
+
+def triggers_for(messages: list[MemoryMessage], *, every: int, token_threshold: int) -> list[str]:
+    """Which of the design doc's triggers the new messages fire."""
+    fired = []
+    if len(messages) >= every:
+        fired.append(f"{len(messages)} new messages")
+    if estimate_tokens("\n".join(m.content for m in messages)) >= token_threshold:
+        fired.append("token threshold")
+    users = [m.content for m in messages if m.role == "user"]
+    if any(intent.has_explicit_intent(t) or _PREFERENCE.search(t) for t in users):
+        fired.append("explicit preference")
+    if any(intent.is_correction(t) for t in users):
+        fired.append("correction")
+    if any(_DECISION.search(t) for t in users):
+        fired.append("decision")
+    if any(_GOAL.search(t) for t in users):
+        fired.append("long-term goal")
+    if any(_TASK.search(t) for t in users):
+        fired.append("task state change")
+    return fired
+
+
+class AfterReply:
+    """Runs extraction and summaries for sessions; thread-safe (one run per session at a time)."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _lock(self, session_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(session_id, threading.Lock())
+
+    def run(
+        self, session_id: str, *, user_id: str | None, workspace_id: str | None
+    ) -> AfterReplyReport:
+        """Extract and summarize what is new in the session, as the triggers say. Never raises."""
+        report = AfterReplyReport(session_id)
+        with self._lock(session_id):
+            self._guarded(
+                report, lambda: self._run(session_id, user_id, workspace_id, report, force=False)
+            )
+        return report
+
+    @staticmethod
+    def _guarded(report: AfterReplyReport, fn: Any) -> None:
+        try:
+            fn()
+        except EkkoMemoryError as e:
+            report.errors.append(str(e))
+        except Exception as e:  # background work must never take the agent down
+            report.errors.append(f"{type(e).__name__}: {e}")
+
+    def _run(
+        self,
+        session_id: str,
+        user_id: str | None,
+        workspace_id: str | None,
+        report: AfterReplyReport,
+        *,
+        force: bool,
+    ) -> None:
+        ok_extract = self._extract_new(session_id, user_id, workspace_id, report, force=force)
+        ok_summary = self._summarize_new(session_id, report, force=force)
+        for kind, ok in ((EXTRACT, ok_extract), (SUMMARIZE, ok_summary)):
+            if not ok:
+                job = self._queue(
+                    kind,
+                    session_id,
+                    {"userId": user_id, "workspaceId": workspace_id},
+                    report.errors[-1],
+                )
+                report.queued_jobs.append(job)
+
+    # --- extraction -----------------------------------------------------------------
+
+    def _since_cursor(self, session_id: str, kind: str) -> list[MemoryMessage]:
+        with self.service.workspace_store.read() as r:
+            cursor = r.get_cursor(session_id, kind)
+            return r.list_messages(session_id, after=cursor[1] if cursor else None, limit=500)
+
+    def _extract_new(
+        self,
+        session_id: str,
+        user_id: str | None,
+        workspace_id: str | None,
+        report: AfterReplyReport,
+        *,
+        force: bool,
+    ) -> bool:
+        """Extract from the messages after the cursor; False when it failed (cursor kept)."""
+        cfg = self.service.config
+        new = self._since_cursor(session_id, EXTRACT)
+        if not new:
+            return True
+        fired = triggers_for(
+            new, every=cfg.summary_every_messages, token_threshold=cfg.summary_token_threshold
+        )
+        report.triggers += fired
+        if not fired and not force:
+            return True
+        try:
+            report.outcomes += self.extract(
+                session_id, new, user_id=user_id, workspace_id=workspace_id
+            )
+        except ExtractionFailed as e:
+            # The cursor stays put: the next run (or the retry job) reads these messages again.
+            report.errors.append(f"extraction failed: {e}")
+            return False
+        self._advance(session_id, EXTRACT, new[-1])
+        return True
+
+    def extract(
+        self,
+        session_id: str,
+        messages: list[MemoryMessage],
+        *,
+        user_id: str | None,
+        workspace_id: str | None,
+    ) -> list[dict[str, Any]]:
+        """Run the extractor over ``messages`` and apply its operations (governed)."""
+        svc = self.service
+        data = ExtractionInput(
+            session_id=session_id,
+            messages=messages,
+            previous_summary=svc.get_latest_summary(session_id=session_id),
+            known_nodes=self._known(session_id),
+            now=svc.now(),
+        )
+        try:
+            extraction = svc.extractor.extract(data)
+        except ExtractionFailed:
+            raise
+        except Exception as e:  # a broken extractor is a failed extraction, retried later
+            raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
+        return self.apply(
+            extraction, messages, session_id=session_id, user_id=user_id, workspace_id=workspace_id
+        )
+
+    def _known(self, session_id: str) -> list[MemoryNode]:
+        known: list[MemoryNode] = []
+        for part in self.service.store_slices(["session", "workspace", "user"]):
+            with part.store.read() as r:
+                nodes = r.find_nodes(
+                    NodeFilter(
+                        scopes=part.scopes,
+                        types=["preference", "constraint", "task", "decision", "fact"],
+                    ),
+                    limit=200,
+                )
+            known += [n for n in nodes if n.scope != "session" or n.session_id == session_id]
+        return known
+
+    def apply(
+        self,
+        extraction: MemoryExtraction,
+        messages: list[MemoryMessage],
+        *,
+        session_id: str,
+        user_id: str | None,
+        workspace_id: str | None,
+    ) -> list[dict[str, Any]]:
+        """Send each operation through the governed write path as the extractor."""
+        by_id = {m.id: m for m in messages}
+        users = [m for m in messages if m.role == "user"]
+        governor = Governor(self.service)
+        outcomes = []
+        for op in extraction.nodes:
+            if op.operation == "ignore":
+                continue
+            asked = op.node.source_message_ids or []
+            sources = [by_id[i] for i in asked if i in by_id and by_id[i].role == "user"] or users
+            ctx = WriteContext(
+                actor="extractor",
+                session_id=session_id,
+                user_id=user_id,
+                workspace_id=workspace_id,
+                source_message_ids=[m.id for m in sources],
+                source_text="\n".join(m.content for m in sources),
+            )
+            draft = op.node.model_copy(update={"source_message_ids": None})
+            outcome = governor.propose(
+                op.operation, draft, ctx, target_id=op.target_id, reason=op.reason
+            )
+            outcomes.append({"operation": op.operation, **outcome.to_json()})
+        return outcomes
+
+    # --- summaries ------------------------------------------------------------------
+
+    def _summarize_new(self, session_id: str, report: AfterReplyReport, *, force: bool) -> bool:
+        """Append the next summary when enough is new; False when it failed (cursor kept)."""
+        cfg = self.service.config
+        new = self._since_cursor(session_id, SUMMARIZE)
+        if not new:
+            return True
+        tokens = estimate_tokens("\n".join(m.content for m in new))
+        if (
+            not force
+            and len(new) < cfg.summary_every_messages
+            and tokens < cfg.summary_token_threshold
+        ):
+            return True
+        try:
+            latest = self.service.get_latest_summary(session_id=session_id)
+            report.summary_id = self.summarize(session_id, latest, new, report.outcomes)
+        except ExtractionFailed as e:
+            report.errors.append(f"summary failed: {e}")
+            return False
+        self._advance(session_id, SUMMARIZE, new[-1])
+        return True
+
+    def summarize(
+        self,
+        session_id: str,
+        previous: MemorySummary | None,
+        messages: list[MemoryMessage],
+        outcomes: list[dict[str, Any]],
+    ) -> str:
+        """Append the next summary (previous + these messages only); returns its id."""
+        svc = self.service
+        created = [
+            svc.get_node(o["nodeId"]) for o in outcomes if o.get("accepted") and o.get("nodeId")
+        ]
+        try:
+            draft = svc.summarizer.summarize(
+                SummaryInput(
+                    session_id=session_id,
+                    previous=previous,
+                    messages=messages,
+                    extracted=[n for n in created if n is not None],
+                )
+            )
+        except ExtractionFailed:
+            raise
+        except Exception as e:
+            raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
+        summary = MemorySummary(
+            id=new_id("sum"),
+            session_id=session_id,
+            parent_summary_id=previous.id if previous else None,
+            from_message_id=messages[0].id,
+            to_message_id=messages[-1].id,
+            created_at=svc.now(),
+            **draft.model_dump(),
+        )
+        svc.append_summary(summary)
+        return summary.id
+
+    # --- cursors and the retry queue -------------------------------------------------
+
+    def _advance(self, session_id: str, kind: str, last: MemoryMessage) -> None:
+        with self.service.workspace_store.write() as w:
+            w.set_cursor(session_id, kind, last, self.service.now())
+
+    def _queue(self, kind: str, session_id: str, meta: dict[str, Any], error: str) -> str:
+        """One job per (session, kind): a failing step is retried from its cursor."""
+        now = self.service.now()
+        with self.service.workspace_store.write() as w:
+            for job in w.due_jobs(datetime.max.replace(tzinfo=now.tzinfo), limit=1000):
+                if job["session_id"] == session_id and job["kind"] == kind:
+                    return str(job["id"])
+            job_id = w.add_job(kind, session_id, meta, now)
+            w.reschedule_job(job_id, error=error, next_at=now + RETRY_BASE)
+        return job_id
+
+    def retry_due(self, *, force: bool = False) -> AfterReplyReport:
+        """Retry every job whose time has come (``force``: every job now). Never raises."""
+        report = AfterReplyReport(session_id="*")
+        now = self.service.now()
+        with self.service.workspace_store.read() as r:
+            jobs = r.due_jobs(datetime.max.replace(tzinfo=now.tzinfo) if force else now, limit=1000)
+        for job in jobs:
+            if job["attempts"] >= MAX_ATTEMPTS and not force:
+                continue
+            with self._lock(job["session_id"]):
+                self._guarded(report, lambda job=job: self._retry(job, report))
+        return report
+
+    def _retry(self, job: dict[str, Any], report: AfterReplyReport) -> None:
+        meta = json.loads(job["payload_json"])
+        session_id = job["session_id"]
+        errors = len(report.errors)
+        if job["kind"] == EXTRACT:
+            ok = self._extract_new(
+                session_id, meta.get("userId"), meta.get("workspaceId"), report, force=True
+            )
+        else:
+            ok = self._summarize_new(session_id, report, force=True)
+        with self.service.workspace_store.write() as w:
+            if ok:
+                w.remove_job(job["id"])
+                report.retried_jobs.append(job["id"])
+            else:
+                backoff = min(RETRY_MAX, RETRY_BASE * 2 ** int(job["attempts"]))
+                error = report.errors[-1] if len(report.errors) > errors else "failed"
+                w.reschedule_job(job["id"], error=error, next_at=self.service.now() + backoff)

@@ -1,0 +1,449 @@
+"""The default extractor: Chinese and English patterns, no network.
+
+What it understands (one clause at a time, see docs/extraction.md for the full list):
+- cooking: ingredients to avoid / prefer / allow in small amounts (from a word list),
+  flavor (少油少辣, 不辣, less spicy…), cuisines; temporary states (今天/最近/先别…)
+  become constraints with an expiry; corrections of an earlier memory (香菜现在可以接受一点)
+  supersede it;
+- projects: technology decisions (数据库用 PostgreSQL, we use FastAPI), coding
+  constraints (必须/不能 + code words), tasks (TODO/待办/接下来要…) and their completion;
+- anything else the user explicitly asks to remember (记住…, remember…) as a note.
+
+What it does not: pronouns and references across clauses or messages, negation that
+spans clauses, ingredients or technologies missing from the word lists, quantities,
+dates beyond 今天/最近/这周, sarcasm, hypotheticals ("如果我不吃香菜…"), and anything the
+assistant said (only user messages are read).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ekko_memory.identity import normalize_name
+from ekko_memory.models import (
+    ExtractedNodeOperation,
+    MemoryExtraction,
+    MemoryMessage,
+    MemoryNode,
+    MemoryNodeDraft,
+)
+from ekko_memory.schema import intent
+from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.schema.values import parse_flavor_text
+from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
+from ekko_memory.service.extraction.protocol import ExtractionInput
+
+COOKING = ["生活技能", "做饭", "饮食偏好"]
+_CLAUSE = re.compile(r"[，,。.!！；;？?\n]+")
+_NEG = re.compile(
+    r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
+)
+_LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
+_ALLOW = re.compile(
+    r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|not anymore|can eat|is fine now|okay now|ok now"
+)
+_SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|a little|a bit|small amount")
+_FLAVOR_NEG = re.compile(
+    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:推荐|做|吃|放|来)?(?:太)?(?:点|些)?(辣|油|咸|甜|麻)"
+)
+_DIM = {"辣": "spicy", "麻": "spicy", "油": "oil", "咸": "salt", "甜": "sugar"}
+_DECIDE = re.compile(
+    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
+)
+_RULE = re.compile(
+    r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
+)
+_CODE = re.compile(
+    r"代码|提交|接口|测试|依赖|兼容|版本|类型|注释|日志|API|commit|test|dependenc|compatib|lint|typ|review|merge|PR\b",
+    re.IGNORECASE,
+)
+_TASK = re.compile(
+    r"(?:TODO|待办|记一下要|接下来要|下一步要?|需要完成|要做的是|任务[:：]|to-?do:?|next,? i need to|need to)\s*[:：]?\s*(.+)",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed|is done"
+)
+_LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
+_DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
+_KEY_LABEL = {
+    "database": "数据库",
+    "framework": "框架",
+    "language": "编程语言",
+    "deployment": "部署",
+    "ci": "CI",
+    "testing": "测试框架",
+}
+
+
+_LEVEL_EN = {
+    "none": "no",
+    "mild": "mild",
+    "low": "less",
+    "medium": "medium",
+    "high": "more",
+    "extra": "extra",
+}
+_DIM_EN = {"spicy": "spice", "oil": "oil", "salt": "salt", "sugar": "sugar"}
+
+
+def flavor_english(value: dict[str, str]) -> str:
+    """{'oil': 'low', 'spicy': 'low'} → less oil, less spice."""
+    return ", ".join(
+        f"{_LEVEL_EN.get(level, level)} {_DIM_EN.get(dim, dim)}" for dim, level in value.items()
+    )
+
+
+def flavor_words(value: dict[str, str]) -> str:
+    """{'oil': 'low', 'spicy': 'low'} → 少油少辣."""
+    return "".join(
+        _LEVEL_ZH.get(level, level) + _DIM_ZH.get(dim, dim) for dim, level in value.items()
+    )
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    text = text.strip(" ，,。.!！；;")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class _Found:
+    ops: list[ExtractedNodeOperation] = field(default_factory=list)
+
+    def add(self, operation: str, reason: str, target_id: str | None = None, **node: Any) -> None:
+        self.ops.append(
+            ExtractedNodeOperation(
+                operation=operation,  # type: ignore[arg-type]
+                target_id=target_id,
+                node=MemoryNodeDraft.model_validate(node),
+                reason=reason,
+            )
+        )
+
+
+class RuleBasedExtractor:
+    """Pattern extractor for Chinese and English (the default; no network)."""
+
+    name = "rules"
+
+    def __init__(self, registry: SchemaRegistry, lexicon: Lexicon | None = None) -> None:
+        self.registry = registry
+        self.lexicon = lexicon or load_lexicon()
+        self._zh = True
+
+    def _t(self, zh: str, en: str) -> str:
+        """Titles and contents in the language the user wrote in."""
+        return zh if self._zh else en
+
+    def extract(self, data: ExtractionInput) -> MemoryExtraction:
+        """Operations for every user message in the batch."""
+        found = _Found()
+        known = list(data.known_nodes)
+        for msg in data.messages:
+            if msg.role == "user":
+                self._message(msg, known, found)
+        return MemoryExtraction(nodes=found.ops)
+
+    # --- one message ----------------------------------------------------------------
+
+    def _message(self, msg: MemoryMessage, known: list[MemoryNode], found: _Found) -> None:
+        text = msg.content.strip()
+        if not text:
+            return
+        before = len(found.ops)
+        self._zh = bool(_CJK.search(text))
+        until = intent.temporary_expiry(text, msg.created_at, self.registry.temporary_words)
+        src = [msg.id]
+        for clause in (c.strip() for c in _CLAUSE.split(text)):
+            if clause:
+                self._cooking(clause, text, until, src, known, found)
+                self._project(clause, src, known, found)
+        if len(found.ops) == before and intent.has_explicit_intent(text):
+            note = re.sub(
+                r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
+                "",
+                text,
+                flags=re.IGNORECASE,
+            )
+            if note:
+                found.add(
+                    "create",
+                    "the user asked to remember this",
+                    scope="user",
+                    domain="个人",
+                    category_path=["个人", "笔记"],
+                    type="fact",
+                    title=_clip(note),
+                    content=text,
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.7,
+                )
+
+    # --- cooking --------------------------------------------------------------------
+
+    def _cooking(
+        self,
+        clause: str,
+        text: str,
+        until: datetime | None,
+        src: list[str],
+        known: list[MemoryNode],
+        found: _Found,
+    ) -> None:
+        ingredients = self.lexicon.find_ingredients(clause)
+        # Flavor words (辣/油/咸/甜) are not ingredients here.
+        ingredients = [i for i in ingredients if i not in ("辣椒",) or "辣椒" in clause]
+        negated = bool(_NEG.search(clause.casefold()))
+        if ingredients and _ALLOW.search(clause.casefold()):
+            for name in ingredients:
+                self._allow(self.lexicon.canonical(name), clause, src, known, found)
+            return
+        flavor = self._flavor(clause)
+        if flavor:
+            words = flavor_words(flavor)
+            if until is not None:
+                found.add(
+                    "create",
+                    "a temporary eating constraint the user stated",
+                    domain="生活技能",
+                    expires_at=until,
+                    category_path=COOKING,
+                    type="constraint",
+                    key="flavor_profile",
+                    value_json=flavor,
+                    title=self._t(f"暂时{words}", f"For now: {flavor_english(flavor)}"),
+                    content=self._t(
+                        f"用户说：{_clip(text, 120)}", f"The user said: {_clip(text, 120)}"
+                    ),
+                    tags=["临时", "口味"],
+                    entities=[words],
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.9,
+                )
+            else:
+                found.add(
+                    "create",
+                    "a flavor preference the user stated",
+                    scope="user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type="preference",
+                    key="flavor_profile",
+                    value_json=flavor,
+                    title=self._t(f"用户偏好{words}", f"Prefers {flavor_english(flavor)}"),
+                    content=self._t(
+                        f"推荐菜谱时优先{words}。", f"Recommend {flavor_english(flavor)} dishes."
+                    ),
+                    tags=["口味", "菜谱推荐"],
+                    entities=[_LEVEL_ZH.get(v, v) + _DIM_ZH.get(k, k) for k, v in flavor.items()],
+                    source_message_ids=src,
+                    confidence=0.95,
+                    importance=0.85,
+                )
+        for said in ingredients:
+            name = self.lexicon.canonical(said)
+            entities = list(dict.fromkeys([name, said]))
+            if negated:
+                kind = "constraint" if until is not None else "preference"
+                found.add(
+                    "create",
+                    "an ingredient the user does not want",
+                    expires_at=until,
+                    scope=None if until is not None else "user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type=kind,
+                    key="avoid_ingredient",
+                    value_json=name,
+                    title=self._t(f"用户不吃{name}", f"Avoids {said}"),
+                    content=self._t(
+                        f"推荐菜谱时避免{name}。", f"Leave {said} out of recommended dishes."
+                    ),
+                    tags=["忌口", "菜谱推荐"],
+                    entities=entities,
+                    source_message_ids=src,
+                    confidence=0.98,
+                    importance=0.9,
+                )
+            elif _LIKE.search(clause.casefold()):
+                found.add(
+                    "create",
+                    "an ingredient the user likes",
+                    scope="user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type="preference",
+                    key="preferred_ingredient",
+                    value_json=name,
+                    title=self._t(f"用户喜欢{name}", f"Likes {said}"),
+                    content=self._t(
+                        f"推荐菜谱时可以多用{name}。", f"Dishes with {said} are welcome."
+                    ),
+                    tags=["口味", "菜谱推荐"],
+                    entities=entities,
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.6,
+                )
+        for cuisine in self.lexicon.find_cuisines(clause):
+            key = (
+                "disliked_cuisine"
+                if negated
+                else "preferred_cuisine"
+                if _LIKE.search(clause.casefold())
+                else None
+            )
+            if key is not None:
+                verb = "不喜欢" if negated else "喜欢"
+                found.add(
+                    "create",
+                    f"a cuisine the user {'dislikes' if negated else 'likes'}",
+                    scope="user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type="preference",
+                    key=key,
+                    value_json=cuisine,
+                    title=f"用户{verb}{cuisine}",
+                    content=f"用户{verb}{cuisine}。",
+                    tags=["口味"],
+                    entities=[cuisine],
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.6,
+                )
+
+    def _flavor(self, clause: str) -> dict[str, str]:
+        value = {k: v for k, v in parse_flavor_text(clause).items()}
+        for m in _FLAVOR_NEG.finditer(clause):
+            level = "low" if m.group(1) in ("少", "不要太", "别太", "不太") else "none"
+            value.setdefault(_DIM[m.group(2)], level)
+        return dict(sorted(value.items()))
+
+    def _allow(
+        self, name: str, clause: str, src: list[str], known: list[MemoryNode], found: _Found
+    ) -> None:
+        target = next(
+            (
+                n
+                for n in known
+                if n.key in ("avoid_ingredient", "limit_ingredient")
+                and n.status == "active"
+                and _subject(n) == normalize_name(name)
+            ),
+            None,
+        )
+        if _SMALL.search(clause.casefold()):
+            node: dict[str, Any] = {
+                "domain": "生活技能",
+                "category_path": COOKING,
+                "type": "preference",
+                "key": "limit_ingredient",
+                "value_json": {"ingredient": name, "amount": "少量"},
+                "title": f"用户可接受少量{name}",
+                "content": f"{name}可以少放一点，但不要太多。",
+                "tags": ["忌口", "菜谱推荐"],
+                "entities": [name],
+                "source_message_ids": src,
+                "confidence": 0.95,
+                "importance": 0.85,
+            }
+            if target is not None:
+                found.add(
+                    "supersede", "the user corrected an earlier memory", target_id=target.id, **node
+                )
+            else:
+                found.add("create", "the user allows a small amount", scope="user", **node)
+        elif target is not None:
+            found.add("expire", f"the user no longer avoids {name}", target_id=target.id)
+
+    # --- projects -------------------------------------------------------------------
+
+    def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
+        folded = clause.casefold()
+        tech = self.lexicon.find_tech(clause)
+        if tech and _DECIDE.search(folded) and not _NEG.search(folded):
+            for name, key in tech[:1]:
+                label = _KEY_LABEL.get(key, key)
+                found.add(
+                    "create",
+                    "a project decision the user stated",
+                    domain="项目",
+                    type="decision",
+                    key=key,
+                    value_json=name,
+                    title=f"{label}使用 {name}",
+                    content=_clip(clause, 200),
+                    tags=["技术选型"],
+                    entities=[name],
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.8,
+                )
+            return
+        if _RULE.search(folded) and _CODE.search(clause):
+            found.add(
+                "create",
+                "a project rule the user stated",
+                domain="项目",
+                type="constraint",
+                key="coding_rule",
+                value_json=_clip(clause, 200),
+                title=_clip(clause),
+                content=clause,
+                tags=["约束"],
+                source_message_ids=src,
+                confidence=0.9,
+                importance=0.8,
+            )
+            return
+        if _DONE.search(folded):
+            for task in known:
+                if (
+                    task.type == "task"
+                    and task.status == "active"
+                    and _overlaps(task.title, clause)
+                ):
+                    found.add("expire", "the user said the task is done", target_id=task.id)
+            return
+        m = _TASK.search(clause)
+        if m and m.group(1).strip():
+            what = _clip(m.group(1), 60)
+            found.add(
+                "create",
+                "a task the user mentioned",
+                domain="项目",
+                type="task",
+                key="task_status",
+                value_json={"task": what, "status": "todo"},
+                title=what,
+                content=clause,
+                tags=["任务"],
+                source_message_ids=src,
+                confidence=0.85,
+                importance=0.7,
+            )
+
+
+def _subject(node: MemoryNode) -> str:
+    value = node.value_json
+    if isinstance(value, dict):
+        value = value.get("ingredient") or value.get("name") or ""
+    return normalize_name(str(value))
+
+
+def _overlaps(title: str, clause: str) -> bool:
+    """A task title and a clause share a word (2+ CJK characters or a latin word)."""
+    words = set(re.findall(r"[a-z0-9]{3,}", title.casefold()))
+    cjk = re.findall(r"[\u4e00-\u9fff]+", title)
+    grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
+    folded = clause.casefold()
+    return any(w in folded for w in words) or sum(g in clause for g in grams) >= 2

@@ -1,0 +1,87 @@
+"""The default summarizer: the next link of the chain from the previous summary and the new
+messages only (never the whole history). Deterministic and bounded in size."""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.models import MemoryMessage, MemoryNode
+from ekko_memory.service.extraction.protocol import SummaryDraft, SummaryInput
+
+_GOAL = re.compile(
+    r"[？?]|帮我|请|能不能|怎么|如何|想要|我想|需要|how|what|can you|could you|please|help me",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"完成了|做完了|搞定了|已完成|修好了|解决了|done|finished|fixed|completed|resolved",
+    re.IGNORECASE,
+)
+_TODO = re.compile(
+    r"TODO|待办|接下来|下一步|还需要|还要|之后再|next|to do|need to|remaining", re.IGNORECASE
+)
+_ISSUE = re.compile(
+    r"bug|报错|错误|失败|异常|问题|崩溃|卡住|error|fail|exception|crash|broken|issue", re.IGNORECASE
+)
+
+KEEP_ITEMS = 12
+MAX_CHARS = 1200
+
+
+def _line(msg: MemoryMessage, limit: int = 80) -> str:
+    text = " ".join(msg.content.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _merge(old: list[str], new: list[str]) -> list[str]:
+    out = [x for x in old if x not in new] + new
+    return out[-KEEP_ITEMS:]
+
+
+def _by_type(nodes: list[MemoryNode], *types: str) -> list[str]:
+    return [n.title for n in nodes if n.type in types]
+
+
+class RuleBasedSummarizer:
+    """Rolls the previous summary forward with the new messages."""
+
+    name = "rules"
+
+    def summarize(self, data: SummaryInput) -> SummaryDraft:
+        """The next summary's content."""
+        prev = data.previous
+        users = [m for m in data.messages if m.role == "user"]
+        goal = prev.current_goal if prev is not None else None
+        for m in reversed(users):
+            if _GOAL.search(m.content):
+                goal = _line(m, 120)
+                break
+        done = [_line(m) for m in data.messages if _DONE.search(m.content)]
+        todo = [_line(m) for m in users if _TODO.search(m.content)]
+        issues = [_line(m) for m in data.messages if _ISSUE.search(m.content)]
+        turns = [
+            f"{'用户' if m.role == 'user' else '助手'}：{_line(m, 60)}"
+            for m in data.messages
+            if m.role in ("user", "assistant")
+        ]
+        text = (prev.summary + "\n" if prev is not None and prev.summary else "") + "\n".join(turns)
+        if len(text) > MAX_CHARS:
+            # Keep the newest lines; the chain's older links keep the rest.
+            text = "…\n" + text[-MAX_CHARS:].split("\n", 1)[-1]
+        return SummaryDraft(
+            summary=text,
+            current_goal=goal,
+            constraints=_merge(
+                prev.constraints if prev else [], _by_type(data.extracted, "constraint")
+            ),
+            preferences=_merge(
+                prev.preferences if prev else [], _by_type(data.extracted, "preference")
+            ),
+            decisions=_merge(
+                prev.decisions if prev else [], _by_type(data.extracted, "decision", "fact")
+            ),
+            completed_work=_merge(prev.completed_work if prev else [], done),
+            pending_work=_merge(
+                [t for t in (prev.pending_work if prev else []) if t not in done], todo
+            ),
+            known_issues=_merge(prev.known_issues if prev else [], issues),
+        )

@@ -1,0 +1,192 @@
+"""The agent runtime around the memory service (AgentRuntime of the design doc).
+
+Before the model call: append the user's message and build the context. After the
+reply: append the assistant's message with the memories it used, then extract and
+summarize in the background, off the reply's critical path.
+
+    rt = AgentRuntime(mem, "s1", user_id="u1")
+    turn = rt.before_model("今晚吃什么？")
+    reply = my_model(system=turn.prompt, user="今晚吃什么？")
+    rt.after_model(reply, turn)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ekko_memory.models import MemoryContext, MemoryMessage
+from ekko_memory.service.extraction.pipeline import AfterReplyReport
+
+if TYPE_CHECKING:
+    from ekko_memory.interfaces.aio import AsyncMemory
+    from ekko_memory.service.memory_service import MemoryService
+    from ekko_memory.service.session import MemorySession
+
+
+@dataclass
+class Turn:
+    """One turn in progress: the user's message, its memory context and the prompt text."""
+
+    message: MemoryMessage
+    context: MemoryContext
+    prompt: str
+
+
+class BackgroundWorker:
+    """One daemon thread running after-reply work; a session queued twice runs once."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+        self._queue: queue.Queue[tuple[str, str | None, str | None] | None] = queue.Queue()
+        self._queued: set[str] = set()
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self.reports: list[AfterReplyReport] = []
+        self.listeners: list[Callable[[AfterReplyReport], None]] = []
+        self._thread = threading.Thread(
+            target=self._loop, name="ekko-memory-after-reply", daemon=True
+        )
+        self._thread.start()
+
+    def submit(self, session_id: str, user_id: str | None, workspace_id: str | None) -> None:
+        """Schedule extraction + summary for a session (coalesced)."""
+        with self._lock:
+            if session_id in self._queued:
+                return
+            self._queued.add(session_id)
+            self._idle.clear()
+        self._queue.put((session_id, user_id, workspace_id))
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            session_id, user_id, workspace_id = item
+            with self._lock:
+                self._queued.discard(session_id)
+            report = self.service.after_reply_runner.run(
+                session_id, user_id=user_id, workspace_id=workspace_id
+            )
+            self.service.after_reply_runner.retry_due()
+            self.reports = [*self.reports[-99:], report]
+            for listener in list(self.listeners):
+                try:
+                    listener(report)
+                except Exception:  # a listener's bug must not stop the worker
+                    pass
+            with self._lock:
+                if not self._queued and self._queue.empty():
+                    self._idle.set()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until queued work is done (tests, shutdown); False on timeout."""
+        return self._idle.wait(timeout)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Finish queued work and stop the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+
+class AgentRuntime:
+    """Memory around each model call for one session (synchronous agents)."""
+
+    def __init__(
+        self,
+        mem: MemoryService,
+        session_id: str,
+        *,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+        max_tokens: int = 800,
+        background: bool = True,
+    ) -> None:
+        self.mem = mem
+        self.session: MemorySession = mem.session(
+            session_id, user_id=user_id, workspace_id=workspace_id
+        )
+        self.max_tokens = max_tokens
+        self.background = background
+
+    def before_model(self, user_text: str) -> Turn:
+        """Append the user's message and build the context (never raises on store trouble)."""
+        try:
+            message = self.session.append_message("user", user_text)
+        except Exception:
+            # A broken log must not stop the reply: carry on with an unsaved message.
+            message = MemoryMessage(
+                id="msg_unsaved",
+                session_id=self.session.session_id,
+                role="user",
+                content=user_text,
+                created_at=self.mem.now(),
+            )
+        context = self.session.build_context(user_text)
+        return Turn(message, context, context.render(self.max_tokens))
+
+    def after_model(self, reply: str, turn: Turn) -> MemoryMessage | None:
+        """Append the reply with the memories it used; schedule extraction and summaries."""
+        try:
+            msg = self.session.record_reply(reply, turn.context)
+        except Exception:
+            msg = None
+        if self.background:
+            self.mem.background.submit(
+                self.session.session_id, self.session.user_id, self.session.workspace_id
+            )
+        else:
+            self.session.after_reply()
+        return msg
+
+
+class AsyncAgentRuntime:
+    """The same for asyncio agents: store calls on the memory worker, extraction on its own thread."""
+
+    def __init__(
+        self,
+        mem: AsyncMemory,
+        session_id: str,
+        *,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+        max_tokens: int = 800,
+    ) -> None:
+        self.mem = mem
+        self.session = mem.session(session_id, user_id=user_id, workspace_id=workspace_id)
+        self.max_tokens = max_tokens
+        # Slow extractors must not hold up the memory worker that serves build_context.
+        self._extraction = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekko-extract")
+        self._tasks: set[asyncio.Future[AfterReplyReport]] = set()
+
+    async def before_model(self, user_text: str) -> Turn:
+        """Append the user's message and build the context."""
+        message = await self.session.append_message("user", user_text)
+        context = await self.session.build_context(user_text)
+        return Turn(message, context, context.render(self.max_tokens))
+
+    async def after_model(self, reply: str, turn: Turn) -> MemoryMessage:
+        """Append the reply; extraction and summaries run in the background."""
+        msg = await self.session.record_reply(reply, turn.context)
+        loop = asyncio.get_running_loop()
+        task = loop.run_in_executor(self._extraction, self.session.sync.after_reply)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return msg
+
+    async def drain(self) -> None:
+        """Wait for background work (before shutdown)."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Drain and stop the extraction thread."""
+        await self.drain()
+        self._extraction.shutdown(wait=True)

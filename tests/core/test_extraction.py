@@ -1,0 +1,98 @@
+"""The design doc's three conversations through the agent runtime, end to end."""
+
+from __future__ import annotations
+
+from ekko_memory import MemoryService
+from ekko_memory.service.runtime import AgentRuntime
+
+
+def turn(rt: AgentRuntime, user: str, reply: str = "好的。") -> None:
+    t = rt.before_model(user)
+    rt.after_model(reply, t)
+
+
+def user_nodes(mem: MemoryService) -> list:  # type: ignore[type-arg]
+    return mem.user_store.list_active_nodes(limit=50)
+
+
+def test_three_conversations_become_memories(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+
+    # 1. 以后做饭别给我推荐香菜，我喜欢少油少辣。→ the design doc's two nodes.
+    turn(rt, "以后做饭别给我推荐香菜，我喜欢少油少辣。", "记住了，以后推荐会避开香菜，少油少辣。")
+    nodes = {n.key: n for n in user_nodes(mem)}
+    cilantro, flavor = nodes["avoid_ingredient"], nodes["flavor_profile"]
+    assert (cilantro.scope, cilantro.value_json, cilantro.title) == ("user", "香菜", "用户不吃香菜")
+    assert cilantro.category_path == ["生活技能", "做饭", "饮食偏好"] and cilantro.entities == [
+        "香菜"
+    ]
+    assert (
+        flavor.value_json == {"oil": "low", "spicy": "low"} and flavor.title == "用户偏好少油少辣"
+    )
+    first_msg = mem.list_recent_messages(session_id="s1", limit=10)[0]
+    assert cilantro.source_message_ids == [first_msg.id] == flavor.source_message_ids
+    assert [e.actor for e in mem.history(cilantro.id).audit] == ["extractor"]
+
+    # 2. 香菜现在可以接受一点，但不要太多。→ supersedes the first.
+    turn(rt, "香菜现在可以接受一点，但不要太多。")
+    assert mem.get_node(cilantro.id).status == "superseded"  # type: ignore[union-attr]
+    head = mem.head_of(cilantro.id)
+    assert head.supersedes_id == cilantro.id and head.key == "limit_ingredient"
+    assert head.value_json == {"amount": "少量", "ingredient": "香菜"}
+    assert [e.event_type for e in mem.history(head.id).audit][:2] == ["create", "supersede"]
+
+    # 3. 最近胃不舒服，先别推荐辣的。→ a temporary constraint with an expiry.
+    turn(rt, "最近胃不舒服，先别推荐辣的。")
+    temp = [n for n in mem.workspace_store.list_active_nodes(limit=50) if n.type == "constraint"]
+    assert len(temp) == 1
+    constraint = temp[0]
+    assert constraint.scope == "session" and constraint.expires_at is not None
+    assert constraint.value_json == {"spicy": "none"}
+    assert (constraint.expires_at - mem.now()).days in (2, 3)
+
+    # The next turn's context: the constraint first, the allowed-a-little cilantro, the
+    # flavor preference; never the superseded "不吃香菜".
+    t = rt.before_model("今晚吃什么？")
+    ctx = t.context
+    assert [n.id for n in ctx.constraints] == [constraint.id]
+    assert {n.id for n in ctx.preferences} == {head.id, flavor.id}
+    assert cilantro.id not in ctx.used_memory_ids
+    assert t.prompt.index("辣") < t.prompt.index("香菜")
+    rt.after_model("今晚做清炒时蔬，少油不辣，香菜少放。", t)
+    usage = mem.history(constraint.id).usage
+    assert usage is not None and usage.count == 1
+
+
+def test_background_runtime_extracts_after_the_reply(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1")
+    turn(rt, "记住，我们的数据库决定用 PostgreSQL。")
+    assert mem.background.wait_idle(10)
+    decisions = [n for n in mem.workspace_store.list_active_nodes(limit=10) if n.type == "decision"]
+    assert [(d.key, d.value_json) for d in decisions] == [("database", "postgresql")]
+
+
+def test_english_conversation(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s3", user_id="u1", background=False)
+    turn(rt, "From now on, no cilantro please. I prefer less spicy food.", "Noted.")
+    nodes = {n.key: n for n in user_nodes(mem)}
+    assert (
+        nodes["avoid_ingredient"].value_json == "香菜"
+        and nodes["avoid_ingredient"].title == "Avoids cilantro"
+    )
+    assert nodes["flavor_profile"].value_json == {"spicy": "low"}
+
+
+def test_nothing_to_remember_writes_nothing(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s4", user_id="u1", background=False)
+    for text in ("你好", "今天天气怎么样？", "谢谢"):
+        turn(rt, text)
+    assert user_nodes(mem) == [] and mem.pending() == []
+
+
+def test_inferred_user_preference_waits_for_approval(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s5", user_id="u1", background=False)
+    turn(rt, "我挺喜欢吃牛肉的")
+    assert user_nodes(mem) == []
+    [item] = mem.pending()
+    assert item.rule == "user_scope_without_intent" and item.node["valueJson"] == "牛肉"  # type: ignore[index]
+    assert item.requester == "extractor"

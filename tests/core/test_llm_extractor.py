@@ -1,0 +1,191 @@
+"""The LLM extractor against a real chat-completions server on loopback."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ekko_memory import LlmConfig, MemoryConfig, MemoryService, open_memory
+from tests.core.conftest import Clock
+
+GOOD = {
+    "summaryPatch": None,
+    "nodes": [
+        {
+            "operation": "create",
+            "reason": "用户明确要求",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "categoryPath": ["生活技能", "做饭", "饮食偏好"],
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": "香菜",
+                "title": "用户不吃香菜",
+                "content": "推荐菜谱时避免香菜。",
+                "confidence": 0.98,
+                "importance": 0.9,
+                "entities": ["香菜"],
+            },
+        }
+    ],
+}
+SUMMARY = {"summary": "用户不吃香菜。", "currentGoal": "推荐晚餐", "preferences": ["用户不吃香菜"]}
+
+
+class FakeModel:
+    """What the server answers: a mode the test switches."""
+
+    def __init__(self) -> None:
+        self.mode = "good"
+        self.requests: list[dict[str, Any]] = []
+
+
+def make_handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:  # keep test output clean
+            pass
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            model.requests.append(
+                {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
+            )
+            if model.mode == "timeout":
+                time.sleep(1.5)
+            if model.mode == "500":
+                self.send_response(500)
+                self.end_headers()
+                self.wfile.write(b"internal error")
+                return
+            system = body["messages"][0]["content"]
+            if model.mode == "malformed":
+                content = "Sure! Here are the memories: {not json"
+            elif model.mode == "invalid":
+                content = json.dumps(
+                    {"nodes": [{"operation": "explode", "node": {"confidence": 7}}]}
+                )
+            else:
+                content = (
+                    "```json\n"
+                    + json.dumps(
+                        SUMMARY if "running summary" in system else GOOD, ensure_ascii=False
+                    )
+                    + "\n```"
+                )
+            out = json.dumps(
+                {"choices": [{"message": {"role": "assistant", "content": content}}]}
+            ).encode()
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout mode)
+
+    return Handler
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, FakeModel]]:
+    model = FakeModel()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(model))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", model
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def llm_mem(tmp_path: Path, server: tuple[str, FakeModel], clock: Clock) -> Iterator[MemoryService]:
+    url, _ = server
+    config = MemoryConfig(
+        llm=LlmConfig(
+            base_url=url, model="test-model", api_key="sk-test", timeout_s=0.5, max_retries=1
+        ),
+        summary_every_messages=2,
+    )
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home", config=config)
+    mem.clock = clock
+    mem.extractor.client.backoff_s = 0.01  # type: ignore[attr-defined]
+    yield mem
+    mem.close()
+
+
+def say(mem: MemoryService, text: str) -> Any:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", text)
+    s.append_message("assistant", "好的")
+    return s.after_reply()
+
+
+def test_good_json_is_validated_and_written(
+    llm_mem: MemoryService, server: tuple[str, FakeModel]
+) -> None:
+    _, model = server
+    report = say(llm_mem, "记住，我以后做饭不要香菜。")
+    assert report.errors == [] and [o["status"] for o in report.outcomes] == ["created"]
+    [node] = llm_mem.user_store.list_active_nodes(limit=5)
+    assert (node.key, node.value_json, node.origin) == ("avoid_ingredient", "香菜", "user_explicit")
+    summary = llm_mem.get_latest_summary(session_id="s1")
+    assert summary is not None and summary.current_goal == "推荐晚餐"
+    req = model.requests[0]
+    assert req["path"] == "/v1/chat/completions" and req["auth"] == "Bearer sk-test"
+    assert (
+        req["body"]["model"] == "test-model"
+        and "记住，我以后做饭不要香菜。" in req["body"]["messages"][1]["content"]
+    )
+
+
+@pytest.mark.parametrize("mode", ["malformed", "invalid", "timeout", "500"])
+def test_failures_change_nothing_and_retry_later(
+    llm_mem: MemoryService, server: tuple[str, FakeModel], clock: Clock, mode: str
+) -> None:
+    _, model = server
+    model.mode = mode
+    before = llm_mem.browse.stats()
+    report = say(llm_mem, "记住，我以后做饭不要香菜。")
+    assert report.outcomes == [] and report.errors
+    assert len(report.queued_jobs) == 2  # extraction and summary, each queued once
+    assert llm_mem.user_store.list_active_nodes(limit=5) == []
+    assert llm_mem.get_latest_summary(session_id="s1") is None
+    after = llm_mem.browse.stats()
+    assert after["user"]["tables"] == before["user"]["tables"]
+    with llm_mem.workspace_store.read() as r:
+        assert r.count_jobs() == 2
+    # Not due yet: nothing happens.
+    assert llm_mem.retry_failed_work().retried_jobs == []
+    model.mode = "good"
+    clock.advance(minutes=5)
+    retried = llm_mem.retry_failed_work()
+    assert len(retried.retried_jobs) == 2, retried.errors
+    [node] = llm_mem.user_store.list_active_nodes(limit=5)
+    assert node.value_json == "香菜"
+    assert llm_mem.get_latest_summary(session_id="s1") is not None
+    with llm_mem.workspace_store.read() as r:
+        assert r.count_jobs() == 0
+
+
+def test_a_failed_retry_backs_off(
+    llm_mem: MemoryService, server: tuple[str, FakeModel], clock: Clock
+) -> None:
+    _, model = server
+    model.mode = "500"
+    say(llm_mem, "记住，我以后做饭不要香菜。")
+    clock.advance(minutes=1)
+    assert llm_mem.retry_failed_work().retried_jobs == []
+    with llm_mem.workspace_store.read() as r:
+        jobs = r.due_jobs(clock() + timedelta(days=1))
+    assert {j["attempts"] for j in jobs} == {2}
+    assert all("HTTP 500" in (j["last_error"] or "") for j in jobs)

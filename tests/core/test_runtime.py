@@ -1,0 +1,74 @@
+"""The runtime keeps extraction off the reply's critical path; the summary chain stays a chain."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+from ekko_memory import MemoryExtraction, MemoryService
+from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.runtime import AgentRuntime
+
+
+class SlowExtractor:
+    """Takes seconds, like a remote model would."""
+
+    name = "slow"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.started = threading.Event()
+        self.calls = 0
+
+    def extract(self, data: ExtractionInput) -> MemoryExtraction:
+        self.calls += 1
+        self.started.set()
+        time.sleep(self.seconds)
+        return MemoryExtraction()
+
+
+def test_slow_extractor_does_not_delay_the_next_turn(mem: MemoryService) -> None:
+    slow = SlowExtractor(3.0)
+    mem.extractor = slow
+    rt = AgentRuntime(mem, "s1", user_id="u1")
+    t = rt.before_model("记住，我以后做饭不要香菜。")
+    rt.after_model("好的", t)
+    assert slow.started.wait(5), "extraction never started"
+    # The extractor is now sleeping in the background; the next turn must not wait for it.
+    rt.before_model("热身")  # warm caches so we time the steady state
+    started = time.perf_counter()
+    turn = rt.before_model("今晚吃什么？")
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.25, f"before_model took {elapsed * 1000:.0f} ms while extraction ran"
+    assert turn.context.diagnostics.store_status == "ok"
+    assert not mem.background.wait_idle(0) or slow.calls >= 1
+    mem.background.wait_idle(10)
+
+
+def test_summary_chain_over_fifty_turns(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    for i in range(50):
+        t = rt.before_model(f"第{i}轮：帮我看看第{i}个问题怎么解决？")
+        rt.after_model(f"第{i}轮的回答。", t)
+    chain = mem.browse.summaries("s1")
+    every = mem.config.summary_every_messages
+    assert len(chain) == (50 * 2) // every
+    assert chain[0].parent_summary_id is None
+    for prev, nxt in itertools.pairwise(chain):
+        assert nxt.parent_summary_id == prev.id
+        assert nxt.created_at > prev.created_at
+    messages = mem.browse.messages("s1", limit=200)
+    position = {m.id: i for i, m in enumerate(messages)}
+    # Each summary covers the messages after the previous one: no gaps, no overlaps.
+    covered = [(position[s.from_message_id], position[s.to_message_id]) for s in chain]
+    assert covered[0][0] == 0
+    for (_, end), (start, _) in itertools.pairwise(covered):
+        assert start == end + 1
+    ctx = rt.before_model("总结一下").context
+    assert ctx.latest_summary is not None and ctx.latest_summary.id == chain[-1].id
+    assert len(ctx.recent_messages) == mem.config.recent_messages
+    # 100 messages, a summary every 8: the last one ends with turn 47's reply.
+    assert covered[-1][1] == len(chain) * every - 1
+    assert "第47轮" in ctx.latest_summary.summary
+    assert ctx.latest_summary.current_goal is not None
