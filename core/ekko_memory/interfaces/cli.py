@@ -111,9 +111,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    def command(name: str, fn: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
+    def command(
+        name: str,
+        fn: Callable[..., int],
+        help_text: str,
+        check: Callable[[argparse.Namespace], None] | None = None,
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
-        p.set_defaults(run=fn)
+        # ``check`` raises usage errors before the memory is opened.
+        p.set_defaults(run=fn, check=check)
         return p
 
     def scope_options(p: argparse.ArgumentParser, *, live_only: bool = False) -> None:
@@ -129,7 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     p = command(
-        "search", c.search, "find memories (Chinese words too); without text, list the newest"
+        "search",
+        c.search,
+        "find memories (Chinese words too); without text, list the newest",
+        check=c.check_search,
     )
     p.add_argument("text", nargs="?", help="words to search for")
     scope_options(p)
@@ -163,7 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("id", help="pending id (pnd_…)")
         p.add_argument("--note", help="why (kept in the audit trail)")
 
-    p = command("forget", c.forget, "delete memories by id or by description (soft by default)")
+    p = command(
+        "forget",
+        c.forget,
+        "delete memories by id or by description (soft by default)",
+        check=c.check_forget,
+    )
     p.add_argument("id", nargs="?", help="memory id (mem_…)")
     scope_options(p, live_only=True)
     p.add_argument("--domain", help="e.g. 生活技能")
@@ -189,7 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="a bundle written by 'export --format json'")
 
     p = command(
-        "purge", t.purge, "remove data for good after a dry run (memories, audit text, messages…)"
+        "purge",
+        t.purge,
+        "remove data for good after a dry run (memories, audit text, messages…)",
+        check=t.check_purge,
     )
     scope_options(p, live_only=True)
     p.add_argument("--session", help="this session's memories (and log, with --messages)")
@@ -246,9 +263,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a usage error argparse already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
     out = Output(bool(args.json))
     try:
+        # Arguments are checked before anything is opened: a usage error wins.
+        if getattr(args, "check", None) is not None:
+            args.check(args)
         mem = open_for(args)
         try:
             for name, health in mem.health().items():

@@ -63,10 +63,14 @@ NODE_HEADERS = ("ID", "SCOPE", "STATUS", "CATEGORY", "TITLE", "KEY = VALUE", "UP
 # --- reading ---------------------------------------------------------------------------
 
 
-def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """search [TEXT]: full-text search, or the newest memories."""
+def check_search(args: argparse.Namespace) -> None:
+    """Usage errors of ``search``."""
     if args.limit < 1 or args.limit > 1000:
         raise _usage("--limit must be between 1 and 1000")
+
+
+def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """search [TEXT]: full-text search, or the newest memories."""
     statuses = None if args.all else (args.status or ["active"])
     f = BrowseFilter(
         statuses=statuses,
@@ -302,6 +306,19 @@ def _decide(mem: MemoryService, args: argparse.Namespace, out: Output, *, approv
     return 0
 
 
+def check_forget(args: argparse.Namespace) -> None:
+    """Usage errors of ``forget``."""
+    described = (args.scope, args.domain, args.category, args.type, args.key, args.value)
+    if not args.id and all(v is None for v in described):
+        raise _usage(
+            "name what to forget: an id, or --scope/--domain/--category/--type/--key/--value"
+        )
+    if args.scope and len(args.scope) > 1:
+        raise _usage("forget takes one --scope")
+    if args.messages and not args.hard:
+        raise _usage("--messages goes with --hard (source messages are deleted for good)")
+
+
 def forget(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """forget [ID | description]: the user deletes memories (soft unless --hard)."""
     mode: Literal["soft", "hard"] = "hard" if args.hard else "soft"
@@ -313,13 +330,6 @@ def forget(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
             raise Conflict(f"{node.id} is an old version; forget its current version {head.id}")
         targets = [node]
     else:
-        described = (args.scope, args.domain, args.category, args.type, args.key, args.value)
-        if all(v is None for v in described):
-            raise _usage(
-                "name what to forget: an id, or --scope/--domain/--category/--type/--key/--value"
-            )
-        if args.scope and len(args.scope) > 1:
-            raise _usage("forget takes one --scope")
         req = ForgetRequest(
             reason=args.reason,
             scope=args.scope[0] if args.scope else None,

@@ -108,10 +108,10 @@ def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> 
 # --- purge --------------------------------------------------------------------------------
 
 
-def purge(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """purge FILTERS [--dry-run] [--yes]: remove data for good, after showing what goes."""
+def check_purge(args: argparse.Namespace) -> None:
+    """Build the purge filter before anything is opened (bad filters are usage errors)."""
     try:
-        f = PurgeFilter(
+        args.purge_filter = PurgeFilter(
             scopes=args.scope,
             category_path_prefix=args.category,
             session_id=args.session,
@@ -126,6 +126,11 @@ def purge(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     except ValidationError as e:
         message = e.errors()[0]["msg"].removeprefix("Value error, ")
         raise CliError(EXIT_USAGE, message) from None
+
+
+def purge(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """purge FILTERS [--dry-run] [--yes]: remove data for good, after showing what goes."""
+    f: PurgeFilter = args.purge_filter
     plan = mem.purger.plan(f)
     if args.dry_run:
         if out.as_json:
