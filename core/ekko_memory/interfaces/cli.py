@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
+from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
     EXIT_DECLINED,
     EXIT_FAILED,
@@ -98,9 +100,6 @@ def _common(defaults: bool) -> _Parser:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line."""
-    from ekko_memory.interfaces import cli_commands as c
-    from ekko_memory.interfaces import cli_transfer as t
-
     common = _common(defaults=False)
     parser = _Parser(
         prog="ekko-memory",
