@@ -1,17 +1,39 @@
-"""Entry point of the desktop app: QApplication + qasync loop, started in one place."""
+"""Entry point of the desktop app: QApplication + qasync loop, started in one place.
+
+``main`` creates the QApplication and the qasync event loop and runs ``AppRun.run`` on
+it, which sets up translation, theme and fonts, opens the workspace off the GUI
+thread, shows the window, and awaits the quit request (the window closing, or the
+application's ``aboutToQuit``); then it awaits the controller's shutdown (tasks
+cancelled, the memory worker drained, stores closed) before the loop ends.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import logging
 import sys
 import tempfile
 from pathlib import Path
 
 import qasync
 
-from ekko_memory import open_memory
-from ekko_memory_gui.qt import QApplication, QLabel, QMainWindow, Qt
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.qt import QApplication
+from ekko_memory_gui.services.dialog_service import DialogService, QtDialogService
+from ekko_memory_gui.services.fonts import apply_fonts
+from ekko_memory_gui.services.settings import AppSettings
+from ekko_memory_gui.services.theme import apply_theme
+from ekko_memory_gui.services.translation import (
+    LoadedTranslation,
+    install_translation,
+    remove_translation,
+)
+from ekko_memory_gui.views.main_window import MainWindow
+
+log = logging.getLogger("ekko_memory_gui")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -20,7 +42,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         prog="ekko-memory-gui", description="See and control what your agent remembers."
     )
     p.add_argument(
-        "--workspace", type=Path, default=None, help="workspace folder (default: current folder)"
+        "--workspace",
+        type=Path,
+        default=None,
+        help="workspace folder (default: the current folder when it holds a workspace, "
+        "else the last one opened, else the current folder)",
     )
     p.add_argument(
         "--user-home",
@@ -29,39 +55,183 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="user store folder (default: $EKKO_HOME or ~/.ekko)",
     )
     p.add_argument(
-        "--demo", action="store_true", help="open a demo workspace filled with sample memories"
+        "--demo",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="DIR",
+        help="create a demo workspace filled with sample memories (in DIR, or a temporary folder) and open it",
+    )
+    p.add_argument(
+        "--language", choices=("system", "en", "zh_CN"), default=None, help="UI language (saved)"
+    )
+    p.add_argument(
+        "--theme", choices=("system", "light", "dark"), default=None, help="colours (saved)"
     )
     return p.parse_args(argv)
+
+
+def default_workspace(settings: AppSettings, cwd: Path | None = None) -> Path:
+    """The current folder when it holds a workspace, else the last one opened, else the current folder."""
+    cwd = cwd or Path.cwd()
+    if (cwd / ".ekko").is_dir():
+        return cwd
+    return settings.last_workspace() or cwd
+
+
+async def prepare_demo(folder: str, user_home: Path | None) -> tuple[Path, Path]:
+    """Fill a demo workspace (off the GUI thread); returns (workspace, user home)."""
+    from ekko_memory.demo import create_demo_workspace
+
+    root = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="ekko-demo-"))
+    report = await asyncio.to_thread(create_demo_workspace, root, user_home=user_home)
+    return report.workspace, report.user_home
+
+
+class AppShell:
+    """Holds the one window and rebuilds it when the language or the theme changes."""
+
+    def __init__(
+        self,
+        app: QApplication,
+        controller: AppController,
+        translation: LoadedTranslation | None,
+    ) -> None:
+        self.app = app
+        self.controller = controller
+        self.translation = translation
+        self.quit_requested = asyncio.Event()
+        self.window: MainWindow | None = None
+        app.aboutToQuit.connect(self.quit_requested.set)
+        hints = app.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):
+            hints.colorSchemeChanged.connect(self._system_scheme_changed)
+
+    def build_window(self) -> MainWindow:
+        window = MainWindow(self.controller)
+        window.finish_menus()
+        window.closed.connect(self.quit_requested.set)
+        window.rebuild_requested.connect(self.rebuild)
+        self.window = window
+        return window
+
+    def rebuild(self, setting: str, value: str) -> MainWindow:
+        """Apply a language or theme and rebuild the window in place, keeping what it showed."""
+        settings = self.controller.settings
+        if setting == "language":
+            settings.set_language(value)
+            remove_translation(self.app, self.translation)
+            self.translation = install_translation(self.app, value)
+            labels.reset()
+        elif setting == "theme":
+            settings.set_theme(value)
+            apply_theme(self.app, value)
+        old = self.window
+        state = old.capture_state() if old is not None else None
+        window = self.build_window()
+        if old is not None:
+            window.setGeometry(old.geometry())
+        window.show()
+        if old is not None:
+            old.replace()
+            old.deleteLater()
+        if self.controller.workspace is not None:
+            window.attach_workspace(self.controller.workspace)
+            if state is not None:
+                window.restore_state(state)
+        return window
+
+    def _system_scheme_changed(self, *_: object) -> None:
+        if self.controller.settings.theme() == "system":
+            self.rebuild("theme", "system")
+
+
+class AppRun:
+    """One run of the app: set up, open the workspace, show the window, await the quit request."""
+
+    def __init__(
+        self,
+        app: QApplication,
+        args: argparse.Namespace,
+        *,
+        dialogs: DialogService | None = None,
+        settings: AppSettings | None = None,
+    ) -> None:
+        self.app = app
+        self.args = args
+        self.dialogs = dialogs or QtDialogService()
+        self.settings = settings or AppSettings()
+        self.controller: AppController | None = None
+        self.shell: AppShell | None = None
+        self._closed = False
+
+    async def run(self) -> int:
+        args, settings = self.args, self.settings
+        if args.language:
+            settings.set_language(args.language)
+        if args.theme:
+            settings.set_theme(args.theme)
+        translation = install_translation(self.app, settings.language())
+        apply_theme(self.app, settings.theme())
+        apply_fonts(self.app)
+        self.controller = AppController(settings, self.dialogs)
+        self.shell = AppShell(self.app, self.controller, translation)
+        window = self.shell.build_window()
+        window.show()
+
+        user_home = args.user_home
+        if args.demo is not None:
+            workspace, user_home = await prepare_demo(args.demo, args.user_home)
+        else:
+            workspace = args.workspace or default_workspace(settings)
+        window.status.set_opening(workspace)
+        try:
+            await self.controller.open_workspace(workspace, user_home)
+            # Everything alive now (modules, Qt wrappers, schema rules) lives as long as the
+            # app: keep it out of the cyclic collector's full passes, which otherwise take
+            # tens of milliseconds on the GUI thread (see bench/bench_gui.py).
+            gc.freeze()
+            await self.shell.quit_requested.wait()
+        finally:
+            await self.shutdown()
+        return 0
+
+    async def shutdown(self) -> None:
+        """Close the window and await the controller's shutdown (once)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.shell is not None and self.shell.window is not None:
+            self.shell.window.replace()
+        if self.controller is not None:
+            await self.controller.aclose()
 
 
 def main(argv: list[str] | None = None) -> int:
     """Start the app; returns the exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    workspace = args.workspace or (
-        Path(tempfile.mkdtemp(prefix="ekko-demo-")) if args.demo else Path.cwd()
-    )
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    mem = open_memory(workspace, user_home=args.user_home)
-    window = QMainWindow()
-    window.setWindowTitle("Ekko Memory")
-    lines = [
-        f"{name}: {h.location} — {h.status}" + (f" ({h.reason})" if h.reason else "")
-        for name, h in mem.health().items()
-    ]
-    label = QLabel("\n".join(lines))
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setMargin(24)
-    window.setCentralWidget(label)
-    window.resize(720, 240)
-    window.show()
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Ekko Memory")
+    app.setOrganizationName("Ekko")
+    app.setDesktopFileName("ekko-memory")
+    # The app quits when AppRun.run returns (after the window closed and shutdown was awaited).
+    app.setQuitOnLastWindowClosed(False)
+    # A short GIL switch interval keeps the GUI thread responsive while the memory
+    # worker thread runs Python (measured in bench/bench_gui.py).
+    sys.setswitchinterval(0.001)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    done = asyncio.Event()
-    app.aboutToQuit.connect(done.set)
+    run = AppRun(app, args)
     with loop:
-        loop.run_until_complete(done.wait())
-    mem.close()
-    return 0
+        try:
+            return loop.run_until_complete(run.run())
+        except RuntimeError:
+            # The Qt loop ended under the coroutine (app.quit() from outside, e.g. the
+            # session manager): run the loop once more to await the shutdown.
+            loop.run_until_complete(run.shutdown())
+            return 0
 
 
 if __name__ == "__main__":

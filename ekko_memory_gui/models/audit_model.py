@@ -1,0 +1,36 @@
+"""A memory's audit events, newest first: when, what, who, why."""
+
+from __future__ import annotations
+
+import json
+
+from ekko_memory import AuditEvent
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.object_table_model import Column, ObjectTableModel
+from ekko_memory_gui.qt import QObject
+
+
+def _payload(e: AuditEvent) -> str | None:
+    if not e.payload:
+        return None
+    text = json.dumps(e.payload, ensure_ascii=False, indent=1)
+    return text if len(text) < 2000 else text[:2000] + "…"
+
+
+class AuditTableModel(ObjectTableModel[AuditEvent]):
+    """Columns: time, event, actor, reason (the payload as a tooltip)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(
+            [
+                Column(
+                    self.tr("When"),
+                    lambda e: labels.full_time(e.created_at),
+                    sort=lambda e: e.created_at.timestamp(),
+                ),
+                Column(self.tr("Event"), lambda e: labels.event_label(e.event_type)),
+                Column(self.tr("Actor"), lambda e: labels.actor_label(e.actor)),
+                Column(self.tr("Reason"), lambda e: e.reason, tooltip=_payload),
+            ],
+            parent,
+        )

@@ -1,0 +1,444 @@
+"""The memory table: pages loaded lazily (``canFetchMore``/``fetchMore``), rows kept fresh
+from change sets without reloading everything.
+
+Rows arrive newest first in keyset pages of the core's browse API; the view asks for
+the next page when it scrolls to the end, with one load in flight at a time. A filter
+change bumps a generation number, so a page that arrives for an old filter is dropped.
+Display strings are computed once per row, when it arrives, so painting stays cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ekko_memory import BrowseFilter, MemoryNode
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE, SORT_ROLE
+from ekko_memory_gui.operations import browse_ops
+from ekko_memory_gui.operations.changes import ChangeSet
+from ekko_memory_gui.operations.runner import OperationRunner
+from ekko_memory_gui.qt import (
+    QAbstractTableModel,
+    QColor,
+    QFont,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from ekko_memory_gui.services.theme import current_colors
+
+COLUMNS = (
+    "title",
+    "type",
+    "scope",
+    "key",
+    "value",
+    "status",
+    "confidence",
+    "importance",
+    "updated",
+    "expires",
+)
+PAGE_SIZE = 200
+# How many of the newest rows a change set re-reads to find new memories.
+HEAD_SIZE = 100
+
+Index = QModelIndex | QPersistentModelIndex
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+@dataclass(eq=False, slots=True)  # identity compare (list.index); no per-row __dict__
+class MemoryRow:
+    """One row: what the table shows of a memory, display strings and sort values.
+
+    Plain strings and tuples only, not the pydantic node: a table of 100k rows must not
+    hand the cyclic garbage collector millions of objects to walk (each full collection
+    would freeze the GUI for a noticeable moment).
+    """
+
+    id: str
+    title: str
+    type: str
+    scope: str
+    domain: str
+    category_path: tuple[str, ...]
+    key: str | None
+    status: str
+    updated_at: datetime
+    expires_at: datetime | None
+    content: str
+    value_tip: str
+    display: tuple[str, ...]
+    sort: tuple[Any, ...]
+    greyed: bool
+    expires_soon: bool
+
+    def is_expired(self, now: datetime) -> bool:
+        return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
+
+
+def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
+    """Display strings and sort keys of a memory (computed once, when the row arrives)."""
+    expired = node.is_expired(now)
+    value = labels.value_text(node.value_json)
+    if len(value) > 120:
+        value = value[:119] + "…"
+    display = (
+        node.title,
+        labels.type_label(node.type),
+        labels.scope_label(node.scope),
+        node.key or "—",
+        value,
+        labels.status_label("expired" if expired and node.status == "active" else node.status),
+        f"{node.confidence:.2f}",
+        f"{node.importance:.2f}",
+        labels.short_time(node.updated_at, now),
+        labels.short_time(node.expires_at, now) if node.expires_at else "—",
+    )
+    sort = (
+        node.title.casefold(),
+        display[1],
+        labels.SCOPE_ORDER.get(node.scope, 9),
+        node.key or "",
+        value.casefold(),
+        labels.STATUS_ORDER.get(node.status, 9),
+        node.confidence,
+        node.importance,
+        node.updated_at.timestamp(),
+        node.expires_at.timestamp() if node.expires_at else float("inf"),
+    )
+    soon = (
+        node.expires_at is not None and not expired and node.expires_at - now < timedelta(hours=24)
+    )
+    return MemoryRow(
+        id=node.id,
+        title=node.title,
+        type=node.type,
+        scope=node.scope,
+        domain=node.domain,
+        category_path=tuple(node.category_path),
+        key=node.key,
+        status=node.status,
+        updated_at=node.updated_at,
+        expires_at=node.expires_at,
+        content=node.content,
+        value_tip=labels.pretty_json(node.value_json),
+        display=display,
+        sort=sort,
+        greyed=node.status != "active" or expired,
+        expires_soon=soon,
+    )
+
+
+def matches_status(node: MemoryNode, f: BrowseFilter, now: datetime) -> bool:
+    """Whether a changed memory still belongs under the filter.
+
+    Only status and expiry change in place (every other change is a new version), so
+    these are the only fields to re-check.
+    """
+    if f.statuses is not None and node.status not in f.statuses:
+        return False
+    return not (f.hide_expired and node.is_expired(now))
+
+
+class MemoryTableModel(QAbstractTableModel):
+    """Memories under a filter, one page at a time."""
+
+    loading_changed = Signal(bool)
+    rows_loaded = Signal()  # after a page or a change set was applied
+
+    def __init__(
+        self, runner: OperationRunner, parent: QObject | None = None, page_size: int = PAGE_SIZE
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.page_size = page_size
+        self._rows: list[MemoryRow] = []
+        self._ids: dict[str, MemoryRow] = {}
+        self._filter: BrowseFilter | None = None
+        self._cursor: Any = None
+        self._complete = True
+        self._loading: asyncio.Task[None] | None = None
+        self._generation = 0
+        self._headers = {
+            "title": self.tr("Title"),
+            "type": self.tr("Type"),
+            "scope": self.tr("Scope"),
+            "key": self.tr("Key"),
+            "value": self.tr("Value"),
+            "status": self.tr("Status"),
+            "confidence": self.tr("Confidence"),
+            "importance": self.tr("Importance"),
+            "updated": self.tr("Updated"),
+            "expires": self.tr("Expires"),
+        }
+
+    # --- state ----------------------------------------------------------------------
+
+    @property
+    def filter(self) -> BrowseFilter | None:
+        return self._filter
+
+    @property
+    def loading(self) -> bool:
+        return self._loading is not None and not self._loading.done()
+
+    @property
+    def complete(self) -> bool:
+        """Every matching memory is loaded."""
+        return self._complete
+
+    def row_at(self, row: int) -> MemoryRow | None:
+        """What the table holds for a row (the full memory is loaded by the detail pane)."""
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, node_id: str) -> int:
+        """The row of a memory, or -1."""
+        row = self._ids.get(node_id)
+        if row is None:
+            return -1
+        return self._rows.index(row)
+
+    def ids(self) -> list[str]:
+        return [r.id for r in self._rows]
+
+    # --- Qt model -------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[COLUMNS[section]]
+        if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[section] in (
+            "confidence",
+            "importance",
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        # Called a few thousand times per repaint: roles are compared as plain ints.
+        r = index.row()
+        if r < 0 or r >= len(self._rows):
+            return None
+        row = self._rows[r]
+        col = index.column()
+        if role == _DISPLAY:
+            return row.display[col]
+        if role == _FOREGROUND:
+            if row.greyed:
+                return QColor(current_colors().muted)
+            if col == 9 and row.expires_soon:
+                return QColor(current_colors().amber)
+            return None
+        if role == _ALIGNMENT:
+            return _RIGHT if col in (6, 7) else None
+        if role == _FONT:
+            if row.status in ("superseded", "deleted"):
+                font = QFont()
+                font.setStrikeOut(row.status == "deleted")
+                font.setItalic(row.status == "superseded")
+                return font
+            return None
+        if role == SORT_ROLE:
+            return row.sort[col]
+        if role == ID_ROLE:
+            return row.id
+        if role == OBJECT_ROLE:
+            return row
+        if role == _TOOLTIP:
+            if col == 0:
+                return row.content or row.title
+            if col == 4:
+                return row.value_tip
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:
+        if parent.isValid():
+            return False
+        return self._filter is not None and not self._complete and not self.loading
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:
+        if self.canFetchMore(parent):
+            self._start_load(self._generation, self._cursor)
+
+    # --- loading --------------------------------------------------------------------
+
+    def set_filter(self, f: BrowseFilter) -> asyncio.Task[None] | None:
+        """Show the memories under ``f``: clear, then load the first page."""
+        self._generation += 1
+        self._filter = f
+        self.beginResetModel()
+        self._rows = []
+        self._ids = {}
+        self._cursor = None
+        self._complete = False
+        self.endResetModel()
+        if self._loading is not None and not self._loading.done():
+            self._loading.cancel()
+        self._loading = None
+        return self._start_load(self._generation, None)
+
+    def reload(self) -> asyncio.Task[None] | None:
+        """Load the current filter again from the first page."""
+        return self.set_filter(self._filter) if self._filter is not None else None
+
+    def clear(self) -> None:
+        """No filter, no rows (no workspace open)."""
+        self._generation += 1
+        self._filter = None
+        self.beginResetModel()
+        self._rows, self._ids, self._complete = [], {}, True
+        self.endResetModel()
+
+    def _start_load(self, generation: int, cursor: Any) -> asyncio.Task[None] | None:
+        if not self.runner.attached or self._filter is None:
+            return None
+        f = self._filter
+        self._loading = self.runner.spawn(
+            self._load(generation, f, cursor), self.tr("Loading memories")
+        )
+        self._loading.add_done_callback(lambda _t: self.loading_changed.emit(self.loading))
+        self.loading_changed.emit(True)
+        return self._loading
+
+    async def _load(self, generation: int, f: BrowseFilter, cursor: Any) -> None:
+        nodes, next_cursor = await browse_ops.load_page(self.runner, f, cursor, self.page_size)
+        if generation != self._generation:
+            return  # the filter changed meanwhile
+        now = datetime.now(UTC)
+        fresh = [make_row(n, now) for n in nodes if n.id not in self._ids]
+        if fresh:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
+            self._rows.extend(fresh)
+            for r in fresh:
+                self._ids[r.id] = r
+            self.endInsertRows()
+        self._cursor = next_cursor
+        self._complete = next_cursor is None
+        self.rows_loaded.emit()
+
+    # --- live changes ---------------------------------------------------------------
+
+    def apply_changes(self, changes: ChangeSet) -> asyncio.Task[None] | None:
+        """Bring the rows up to date with a change set (changed rows, new memories)."""
+        if self._filter is None or not self.runner.attached or changes.empty:
+            return None
+        if changes.everything:
+            return self.reload()
+        if not changes.node_ids:
+            return None
+        return self.runner.spawn(
+            self._apply(self._generation, self._filter, changes), self.tr("Refreshing memories")
+        )
+
+    async def _apply(self, generation: int, f: BrowseFilter, changes: ChangeSet) -> None:
+        present = [i for i in changes.node_ids if i in self._ids]
+        current = await browse_ops.load_nodes(self.runner, present) if present else {}
+        text_mode = bool(f.text and f.text.strip())
+        head, _ = await browse_ops.load_page(
+            self.runner, f, None, self.page_size if text_mode else HEAD_SIZE
+        )
+        if generation != self._generation:
+            return
+        now = datetime.now(UTC)
+        if text_mode:
+            self._sync_all(head, now)
+            self.rows_loaded.emit()
+            return
+        # Changed rows: gone or no longer matching → removed; moved in time → removed
+        # here and re-inserted in order below; otherwise updated in place.
+        for node_id, node in current.items():
+            row = self._ids.get(node_id)
+            if row is None:
+                continue
+            if (
+                node is None
+                or not matches_status(node, f, now)
+                or node.updated_at != row.updated_at
+            ):
+                self._remove(node_id)
+            else:
+                self._replace(node_id, make_row(node, now))
+        last = self._rows[-1] if self._rows and not self._complete else None
+        for node in head:
+            if node.id in self._ids:
+                continue
+            if last is not None and (node.updated_at, node.id) < (last.updated_at, last.id):
+                continue  # beyond the loaded pages: it arrives with its page
+            self._insert_ordered(make_row(node, now))
+        self.rows_loaded.emit()
+
+    def _remove(self, node_id: str) -> None:
+        row = self._ids.pop(node_id)
+        i = self._rows.index(row)
+        self.beginRemoveRows(QModelIndex(), i, i)
+        del self._rows[i]
+        self.endRemoveRows()
+
+    def _replace(self, node_id: str, new: MemoryRow) -> None:
+        old = self._ids[node_id]
+        i = self._rows.index(old)
+        self._rows[i] = new
+        self._ids[node_id] = new
+        self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
+
+    def _insert_ordered(self, row: MemoryRow) -> None:
+        # Rows are newest first: bisect on the negated order key.
+        key = _desc_key(row)
+        if not self._rows or key <= _desc_key(self._rows[0]):
+            i = 0
+        else:
+            i = bisect.bisect_left(self._rows, key, key=_desc_key)
+        self.beginInsertRows(QModelIndex(), i, i)
+        self._rows.insert(i, row)
+        self._ids[row.id] = row
+        self.endInsertRows()
+
+    def _sync_all(self, nodes: list[MemoryNode], now: datetime) -> None:
+        """Make the rows equal ``nodes`` (in order) with row-level removes, moves and inserts."""
+        wanted = {n.id for n in nodes}
+        for node_id in [r.id for r in self._rows if r.id not in wanted]:
+            self._remove(node_id)
+        for i, node in enumerate(nodes):
+            row = make_row(node, now)
+            if i < len(self._rows) and self._rows[i].id == node.id:
+                self._replace(node.id, row)
+                continue
+            if node.id in self._ids:
+                self._remove(node.id)
+            self.beginInsertRows(QModelIndex(), i, i)
+            self._rows.insert(i, row)
+            self._ids[node.id] = row
+            self.endInsertRows()
+        self._complete = True
+
+
+def _desc_key(row: MemoryRow) -> tuple[float, tuple[int, ...]]:
+    """Ascending in this key is newest first (updated_at, then id, both descending)."""
+    return (-row.sort[8], tuple(-ord(c) for c in row.id))

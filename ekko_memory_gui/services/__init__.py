@@ -1,0 +1,1 @@
+"""App-wide services: settings, dialogs, theme, fonts, icons, translations."""

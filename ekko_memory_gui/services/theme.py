@@ -1,0 +1,171 @@
+"""Light and dark palettes, a calm stylesheet, and the semantic colours views draw with.
+
+``system`` follows the platform's colour scheme (and its changes); ``light`` and
+``dark`` force one. The Fusion style draws the same everywhere, so screenshots and
+users see one look.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ekko_memory_gui.qt import QApplication, QColor, QPalette, Qt
+
+
+@dataclass(frozen=True)
+class ThemeColors:
+    """Colours beyond the palette: muted text, accents, chips, cards."""
+
+    dark: bool
+    window: str
+    base: str
+    alt_base: str
+    text: str
+    muted: str
+    border: str
+    accent: str
+    accent_text: str
+    amber: str
+    danger: str
+    success: str
+    chip: str
+    card: str
+    highlight_match: str
+
+
+LIGHT = ThemeColors(
+    dark=False,
+    window="#F5F6F8",
+    base="#FFFFFF",
+    alt_base="#F7F8FA",
+    text="#1F2328",
+    muted="#6B7280",
+    border="#DDE1E6",
+    accent="#3A6EA5",
+    accent_text="#FFFFFF",
+    amber="#B7791F",
+    danger="#B42318",
+    success="#2F7D4F",
+    chip="#E8EEF6",
+    card="#FFFFFF",
+    highlight_match="#FFE9A8",
+)
+
+DARK = ThemeColors(
+    dark=True,
+    window="#1D2024",
+    base="#15171A",
+    alt_base="#1A1D21",
+    text="#E4E6EA",
+    muted="#9AA1AB",
+    border="#33383F",
+    accent="#5B8FCC",
+    accent_text="#FFFFFF",
+    amber="#E3A948",
+    danger="#F07167",
+    success="#6CC08B",
+    chip="#2A3340",
+    card="#22262B",
+    highlight_match="#6B5A1E",
+)
+
+
+def system_prefers_dark() -> bool:
+    """The platform's colour scheme is dark (Qt 6.5+; light when unknown)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return False
+    try:
+        return app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+    except AttributeError:  # Qt before 6.5
+        return False
+
+
+def colors_for(mode: str) -> ThemeColors:
+    """The colours of ``system``, ``light`` or ``dark``."""
+    if mode == "dark" or (mode == "system" and system_prefers_dark()):
+        return DARK
+    return LIGHT
+
+
+def current_colors() -> ThemeColors:
+    """The colours in use now (read back from the application palette)."""
+    palette = QApplication.palette()
+    return DARK if palette.color(QPalette.ColorRole.Window).lightness() < 128 else LIGHT
+
+
+def palette_for(c: ThemeColors) -> QPalette:
+    """A full QPalette for the colours."""
+    p = QPalette()
+    role = QPalette.ColorRole
+    p.setColor(role.Window, QColor(c.window))
+    p.setColor(role.WindowText, QColor(c.text))
+    p.setColor(role.Base, QColor(c.base))
+    p.setColor(role.AlternateBase, QColor(c.alt_base))
+    p.setColor(role.Text, QColor(c.text))
+    p.setColor(role.Button, QColor(c.card if c.dark else "#FBFBFC"))
+    p.setColor(role.ButtonText, QColor(c.text))
+    p.setColor(role.ToolTipBase, QColor(c.card))
+    p.setColor(role.ToolTipText, QColor(c.text))
+    p.setColor(role.PlaceholderText, QColor(c.muted))
+    p.setColor(role.Highlight, QColor(c.accent))
+    p.setColor(role.HighlightedText, QColor(c.accent_text))
+    p.setColor(role.Link, QColor(c.accent))
+    p.setColor(role.Mid, QColor(c.border))
+    p.setColor(role.Midlight, QColor(c.border))
+    p.setColor(role.Dark, QColor(c.muted))
+    p.setColor(role.Light, QColor(c.base))
+    disabled = QPalette.ColorGroup.Disabled
+    for r in (role.WindowText, role.Text, role.ButtonText):
+        p.setColor(disabled, r, QColor(c.muted))
+    return p
+
+
+def stylesheet_for(c: ThemeColors) -> str:
+    """The few styles the palette cannot express: cards, chips, section titles."""
+    return f"""
+    QToolBar {{ border: none; padding: 4px 6px; spacing: 6px; background: {c.window}; }}
+    QToolBar QToolButton {{ padding: 4px 8px; border-radius: 6px; }}
+    QToolBar QToolButton:hover {{ background: {c.chip}; }}
+    QLineEdit#searchField {{ padding: 5px 8px; border: 1px solid {c.border};
+        border-radius: 8px; background: {c.base}; min-width: 260px; }}
+    QLineEdit#searchField:focus {{ border-color: {c.accent}; }}
+    QTreeView, QTableView, QListView {{ border: none; background: {c.base}; }}
+    QTableView {{ gridline-color: transparent; }}
+    QHeaderView::section {{ background: {c.window}; color: {c.muted}; border: none;
+        border-bottom: 1px solid {c.border}; padding: 4px 6px; }}
+    QSplitter::handle {{ background: {c.border}; }}
+    QSplitter::handle:horizontal {{ width: 1px; }}
+    QFrame#card {{ background: {c.card}; border: 1px solid {c.border}; border-radius: 10px; }}
+    QFrame#card[selected="true"] {{ border: 2px solid {c.accent}; }}
+    QLabel[role="chip"] {{ background: {c.chip}; border-radius: 9px; padding: 1px 8px; }}
+    QLabel[role="section"] {{ color: {c.muted}; font-weight: 600; padding-top: 10px; }}
+    QLabel[role="muted"] {{ color: {c.muted}; }}
+    QLabel[role="title"] {{ font-size: 16pt; font-weight: 600; }}
+    QLabel[role="empty"] {{ color: {c.muted}; padding: 24px; }}
+    QLabel[role="amber"] {{ color: {c.amber}; }}
+    QLabel[role="danger"] {{ color: {c.danger}; }}
+    QLabel#badge {{ background: {c.danger}; color: white; border-radius: 8px;
+        padding: 0px 5px; font-weight: 600; }}
+    QPushButton[role="primary"] {{ background: {c.accent}; color: {c.accent_text};
+        border: none; border-radius: 6px; padding: 5px 14px; }}
+    QPushButton[role="primary"]:disabled {{ background: {c.border}; color: {c.muted}; }}
+    QPushButton[role="danger"] {{ color: {c.danger}; }}
+    QPlainTextEdit#valueView {{ background: {c.alt_base}; border: 1px solid {c.border};
+        border-radius: 6px; }}
+    QStatusBar {{ background: {c.window}; border-top: 1px solid {c.border}; }}
+    QProgressBar#busyBar {{ border: none; background: {c.border}; max-height: 3px; }}
+    QProgressBar#busyBar::chunk {{ background: {c.accent}; }}
+    """
+
+
+def apply_theme(app: QApplication, mode: str) -> ThemeColors:
+    """Apply ``system``, ``light`` or ``dark`` to the whole application."""
+    from ekko_memory_gui.services import icons
+
+    colors = colors_for(mode)
+    app.setStyle("Fusion")
+    app.setPalette(palette_for(colors))
+    app.setStyleSheet(stylesheet_for(colors))
+    icons.clear_cache()
+    return colors

@@ -1,0 +1,1 @@
+"""Dialogs (opened through the dialog service, never with a blocking exec())."""

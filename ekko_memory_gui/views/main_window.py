@@ -1,0 +1,478 @@
+"""The main window: toolbar (workspace, search, filters, inbox), the category tree, the
+memory table and the detail pane, the sessions view, and the status line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ekko_memory import BrowseFilter
+from ekko_memory_gui.controller import AppController, OpenWorkspace
+from ekko_memory_gui.models.category_tree_model import KIND_SESSIONS, KIND_TRASH
+from ekko_memory_gui.operations import browse_ops
+from ekko_memory_gui.operations.changes import ChangeSet
+from ekko_memory_gui.qt import (
+    QAction,
+    QActionGroup,
+    QComboBox,
+    QKeySequence,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QShortcut,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    Qt,
+    QTimer,
+    QToolBar,
+    QToolButton,
+    QWidget,
+    Signal,
+)
+from ekko_memory_gui.services.icons import app_icon, icon
+from ekko_memory_gui.views.category_pane import Branch, CategoryPane
+from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
+from ekko_memory_gui.views.memory_list_pane import MemoryListPane
+from ekko_memory_gui.views.sessions_view import SessionsView
+from ekko_memory_gui.views.status_bar import StoreStatusBar
+
+SEARCH_DEBOUNCE_MS = 150
+SCOPES = ("session", "workspace", "user", "global")
+
+
+def compose_filter(
+    branch: Branch | None, scope: str | None, history: bool, text: str
+) -> BrowseFilter | None:
+    """The table's filter: the branch's part plus the toolbar's scope, status and search."""
+    if branch is None or branch.filter is None:
+        return None
+    trash = branch.kind == KIND_TRASH
+    update: dict[str, Any] = {
+        "scopes": [scope] if scope else None,
+        "text": text.strip() or None,
+    }
+    if not trash:
+        update["statuses"] = None if history else ["active"]
+        update["hide_expired"] = not history
+    return branch.filter.model_copy(update=update)
+
+
+@dataclass
+class WindowState:
+    """What to restore after the window is rebuilt (language or theme switch)."""
+
+    branch_key: str | None = None
+    node_id: str | None = None
+    search: str = ""
+    scope: str | None = None
+    history: bool = False
+    page: int = 0
+
+
+class MainWindow(QMainWindow):
+    """The app's one window."""
+
+    closed = Signal()
+    rebuild_requested = Signal(str, str)  # setting ("language" | "theme"), value
+
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.runner = controller.runner
+        self.setWindowTitle("Ekko Memory")
+        self.setWindowIcon(app_icon())
+        self.setObjectName("mainWindow")
+        self._replacing = False
+        self._tasks: list[asyncio.Task[Any]] = []
+
+        self.category_pane = CategoryPane(self.runner)
+        self.list_pane = MemoryListPane(self.runner)
+        self.detail_pane = MemoryDetailPane(self.runner)
+        self.sessions_view = SessionsView(self.runner)
+
+        self.memory_split = QSplitter(Qt.Orientation.Horizontal)
+        self.memory_split.setObjectName("memorySplit")
+        self.memory_split.addWidget(self.list_pane)
+        self.memory_split.addWidget(self.detail_pane)
+        self.memory_split.setStretchFactor(0, 3)
+        self.memory_split.setStretchFactor(1, 2)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.memory_split)
+        self.pages.addWidget(self.sessions_view)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.setObjectName("mainSplit")
+        self.main_split.addWidget(self.category_pane)
+        self.main_split.addWidget(self.pages)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([230, 1100])
+        self.memory_split.setSizes([640, 460])
+        self.setCentralWidget(self.main_split)
+
+        self.status = StoreStatusBar()
+        self.setStatusBar(self.status)
+        self._build_toolbar()
+        self._build_menus()
+        self._connect()
+        self._restore_layout()
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._search_timer.timeout.connect(self.apply_filter)
+
+    # --- building -------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar(self.tr("Main"))
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.addToolBar(bar)
+
+        self.workspace_button = QToolButton()
+        self.workspace_button.setObjectName("workspaceButton")
+        self.workspace_button.setIcon(icon("workspace"))
+        self.workspace_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.workspace_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.workspace_menu = QMenu(self)
+        self.workspace_menu.aboutToShow.connect(self._fill_workspace_menu)
+        self.workspace_button.setMenu(self.workspace_menu)
+        self.workspace_button.setText(self.tr("Workspace"))
+        bar.addWidget(self.workspace_button)
+
+        self.search_field = QLineEdit()
+        self.search_field.setObjectName("searchField")
+        self.search_field.setPlaceholderText(self.tr("Search memories (香菜, database…)  Ctrl+F"))
+        self.search_field.setClearButtonEnabled(True)
+        self.search_field.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        bar.addWidget(self.search_field)
+
+        self.scope_combo = QComboBox()
+        self.scope_combo.setObjectName("scopeFilter")
+        self.scope_combo.addItem(self.tr("All scopes"), None)
+        from ekko_memory_gui.models import labels
+
+        for s in SCOPES:
+            self.scope_combo.addItem(labels.scope_label(s), s)
+        bar.addWidget(self.scope_combo)
+
+        self.status_combo = QComboBox()
+        self.status_combo.setObjectName("statusFilter")
+        self.status_combo.addItem(self.tr("Active"), False)
+        self.status_combo.addItem(self.tr("Including history"), True)
+        self.status_combo.setToolTip(
+            self.tr("Including history shows superseded, expired and deleted versions, greyed")
+        )
+        bar.addWidget(self.status_combo)
+
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+
+        self.refresh_action = QAction(icon("refresh"), self.tr("Refresh"), self)
+        self.refresh_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.triggered.connect(self.refresh)
+        bar.addAction(self.refresh_action)
+        self.toolbar = bar
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar()
+        file_menu = menu.addMenu(self.tr("&File"))
+        self.open_action = QAction(icon("workspace"), self.tr("Open workspace…"), self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.triggered.connect(
+            lambda: self._spawn(self.choose_workspace(), self.tr("Opening a workspace"))
+        )
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu(self.tr("Open recent"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.file_menu = file_menu
+        file_menu.addSeparator()
+        quit_action = QAction(self.tr("Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        self.quit_action = quit_action
+
+        self.edit_menu = menu.addMenu(self.tr("&Edit"))
+
+        view = menu.addMenu(self.tr("&View"))
+        find = QAction(icon("search"), self.tr("Find"), self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.triggered.connect(self.focus_search)
+        view.addAction(find)
+        view.addAction(self.refresh_action)
+        self.view_menu = view
+        view.addSeparator()
+        language = view.addMenu(icon("language"), self.tr("Language"))
+        group = QActionGroup(self)
+        current = self.controller.settings.language()
+        for code, name in (
+            ("system", self.tr("Follow the system")),
+            ("en", "English"),
+            ("zh_CN", "简体中文"),
+        ):
+            a = QAction(name, self, checkable=True)
+            a.setChecked(code == current)
+            a.setData(code)
+            group.addAction(a)
+            language.addAction(a)
+            a.triggered.connect(lambda _=False, c=code: self.rebuild_requested.emit("language", c))
+        theme = view.addMenu(icon("theme"), self.tr("Theme"))
+        tgroup = QActionGroup(self)
+        current_theme = self.controller.settings.theme()
+        for code, name in (
+            ("system", self.tr("Follow the system")),
+            ("light", self.tr("Light")),
+            ("dark", self.tr("Dark")),
+        ):
+            a = QAction(name, self, checkable=True)
+            a.setChecked(code == current_theme)
+            tgroup.addAction(a)
+            theme.addAction(a)
+            a.triggered.connect(lambda _=False, c=code: self.rebuild_requested.emit("theme", c))
+
+        help_menu = menu.addMenu(self.tr("&Help"))
+        about = QAction(self.tr("About Ekko Memory"), self)
+        about.triggered.connect(lambda: self._spawn(self._about(), self.tr("About")))
+        help_menu.addAction(about)
+
+    def finish_menus(self) -> None:
+        """Put Quit last in the File menu (after sections other parts added)."""
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.workspace_opened.connect(self.attach_workspace)
+        c.changed.connect(self.apply_changes)
+        self.runner.busy_changed.connect(self.status.set_busy)
+        self.runner.failed.connect(self.status.show_error)
+        self.category_pane.branch_selected.connect(self._branch_selected)
+        self.list_pane.current_changed.connect(self._memory_selected)
+        self.detail_pane.version_clicked.connect(self._version_clicked)
+        self.detail_pane.open_message.connect(self.show_message)
+        self.search_field.textChanged.connect(lambda _t: self._search_timer.start())
+        self.search_field.returnPressed.connect(self.apply_filter)
+        self.scope_combo.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.status_combo.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_field)
+        esc.setContext(Qt.ShortcutContext.WidgetShortcut)
+        esc.activated.connect(self.search_field.clear)
+
+    def _restore_layout(self) -> None:
+        settings = self.controller.settings
+        geometry, state = settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 860)
+        if state is not None:
+            self.restoreState(state)
+        for name, splitter in (("main", self.main_split), ("memory", self.memory_split)):
+            saved = settings.splitter_state(name)
+            if saved is not None:
+                splitter.restoreState(saved)
+
+    def _spawn(self, coro: Any, what: str) -> asyncio.Task[Any]:
+        task = self.runner.spawn(coro, what)
+        self._tasks = [t for t in self._tasks if not t.done()] + [task]
+        return task
+
+    # --- workspace ------------------------------------------------------------------
+
+    def _fill_workspace_menu(self) -> None:
+        self.workspace_menu.clear()
+        self.workspace_menu.addAction(self.open_action)
+        self.workspace_menu.addSeparator()
+        self._add_recent(self.workspace_menu)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        self._add_recent(self.recent_menu)
+
+    def _add_recent(self, menu: QMenu) -> None:
+        recent = self.controller.settings.recent_workspaces()
+        if not recent:
+            a = menu.addAction(self.tr("No recent workspaces"))
+            a.setEnabled(False)
+        for path in recent:
+            a = menu.addAction(str(path))
+            a.triggered.connect(
+                lambda _=False, p=path: self._spawn(
+                    self.open_workspace(p), self.tr("Opening a workspace")
+                )
+            )
+
+    async def choose_workspace(self) -> None:
+        start = self.controller.workspace.folder if self.controller.workspace else Path.home()
+        folder = await self.controller.dialogs.choose_directory(
+            self, self.tr("Open workspace"), start
+        )
+        if folder is not None:
+            await self.open_workspace(folder)
+
+    async def open_workspace(self, folder: Path) -> None:
+        self.status.set_opening(folder)
+        user_home = self.controller.workspace.user_home if self.controller.workspace else None
+        await self.controller.open_workspace(folder, user_home)
+
+    def attach_workspace(self, ws: OpenWorkspace) -> None:
+        """Show an opened workspace (also after the window was rebuilt)."""
+        self.workspace_button.setText(ws.folder.name or str(ws.folder))
+        self.workspace_button.setToolTip(str(ws.folder))
+        self.setWindowTitle(f"{ws.folder.name} — Ekko Memory")
+        self.detail_pane.show_node(None)
+        self.list_pane.clear()
+        self._spawn(self.refresh_status(), self.tr("Reading store status"))
+        scope = self._scope()
+        self.category_pane.set_filters([scope] if scope else None, self._history())
+        self.sessions_view.reload()
+
+    async def refresh_status(self) -> None:
+        """Health (in memory) and the number of active memories (counted off the GUI thread)."""
+        mem = self.runner.memory
+        health = mem.health()
+        self.status.set_health(health, None, mem.config_warning)
+        active = await browse_ops.count(self.runner, BrowseFilter(hide_expired=True))
+        self.status.set_health(mem.health(), active, mem.config_warning)
+
+    # --- filters --------------------------------------------------------------------
+
+    def _scope(self) -> str | None:
+        return self.scope_combo.currentData()
+
+    def _history(self) -> bool:
+        return bool(self.status_combo.currentData())
+
+    def _filters_changed(self) -> None:
+        self.category_pane.set_filters([self._scope()] if self._scope() else None, self._history())
+        self.apply_filter()
+
+    def apply_filter(self) -> asyncio.Task[None] | None:
+        """Compose the table's filter from the branch, scope, status and search text."""
+        self._search_timer.stop()
+        branch = self.category_pane.current_branch()
+        f = compose_filter(branch, self._scope(), self._history(), self.search_field.text())
+        if f is None:
+            return None
+        if branch is not None and branch.kind != KIND_SESSIONS:
+            self.pages.setCurrentWidget(self.memory_split)
+        current = self.list_pane.filter
+        if current is not None and current == f:
+            return None
+        return self.list_pane.set_filter(f, branch.kind if branch else "all")
+
+    def _branch_selected(self, branch: Branch) -> None:
+        if branch.kind == KIND_SESSIONS:
+            self.pages.setCurrentWidget(self.sessions_view)
+            self.sessions_view.reload()
+            return
+        self.pages.setCurrentWidget(self.memory_split)
+        self.apply_filter()
+
+    def focus_search(self) -> None:
+        self.search_field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_field.selectAll()
+
+    # --- selection ------------------------------------------------------------------
+
+    def _memory_selected(self, node_id: str | None) -> None:
+        if node_id is not None or self.detail_pane.node_id is not None:
+            self.detail_pane.show_node(node_id)
+
+    def _version_clicked(self, node_id: str) -> None:
+        if not self.list_pane.select_id(node_id):
+            self.detail_pane.show_node(node_id)
+
+    def show_message(self, session_id: str, message_id: str) -> asyncio.Task[bool]:
+        """Open the Sessions view at one message."""
+        self.category_pane.select_key(f"{KIND_SESSIONS}/")
+        self.pages.setCurrentWidget(self.sessions_view)
+        return self._spawn(
+            self.sessions_view.open_message(session_id, message_id), self.tr("Opening a message")
+        )
+
+    # --- changes --------------------------------------------------------------------
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        """One change set → each view refreshes what it shows of it."""
+        if changes.empty:
+            return
+        if changes.node_ids or changes.everything:
+            self.category_pane.reload_counts()
+            self._spawn(self.refresh_status(), self.tr("Reading store status"))
+        self.list_pane.apply_changes(changes)
+        self.detail_pane.apply_changes(changes)
+        self.sessions_view.apply_changes(changes)
+
+    def refresh(self) -> None:
+        """F5: reload what the window shows."""
+        self.controller.refresh_everything()
+
+    # --- state ----------------------------------------------------------------------
+
+    def capture_state(self) -> WindowState:
+        branch = self.category_pane.current_branch()
+        return WindowState(
+            branch_key=branch.key if branch else None,
+            node_id=self.detail_pane.node_id,
+            search=self.search_field.text(),
+            scope=self._scope(),
+            history=self._history(),
+            page=self.pages.currentIndex(),
+        )
+
+    def restore_state(self, state: WindowState) -> None:
+        """Bring back a captured state once the workspace is loaded."""
+        self.search_field.setText(state.search)
+        self.scope_combo.setCurrentIndex(max(0, self.scope_combo.findData(state.scope)))
+        self.status_combo.setCurrentIndex(1 if state.history else 0)
+
+        async def restore() -> None:
+            task = self.category_pane.set_filters(
+                [state.scope] if state.scope else None, state.history
+            )
+            if task is not None:
+                await asyncio.shield(task)
+            if state.branch_key:
+                self.category_pane.select_key(state.branch_key)
+            self.apply_filter()
+            if state.node_id:
+                self.list_pane.select_id(state.node_id)
+                self.detail_pane.show_node(state.node_id)
+            self.pages.setCurrentIndex(state.page)
+
+        self._spawn(restore(), self.tr("Restoring the view"))
+
+    async def _about(self) -> None:
+        from ekko_memory import __version__
+
+        await self.controller.dialogs.inform(
+            self,
+            self.tr("About Ekko Memory"),
+            self.tr(
+                "Ekko Memory {version}\n\nLocal, auditable long-term memory for AI agents. "
+                "Everything stays in SQLite files on this machine."
+            ).format(version=__version__),
+        )
+
+    def replace(self) -> None:
+        """Close without ending the app (the window is being rebuilt)."""
+        self._replacing = True
+        self.close()
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        settings = self.controller.settings
+        settings.save_window_state(self.saveGeometry(), self.saveState())
+        settings.save_splitter_state("main", self.main_split.saveState())
+        settings.save_splitter_state("memory", self.memory_split.saveState())
+        for t in self._tasks:
+            if not t.done():
+                t.cancel()
+        super().closeEvent(event)
+        if not self._replacing:
+            self.closed.emit()

@@ -1,0 +1,393 @@
+"""Right pane: the story of one memory — every field, its versions, sources, audit, usage."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from ekko_memory import MemoryNode, NodeHistory
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.audit_model import AuditTableModel
+from ekko_memory_gui.operations import browse_ops
+from ekko_memory_gui.operations.changes import ChangeSet
+from ekko_memory_gui.operations.runner import OperationRunner
+from ekko_memory_gui.qt import (
+    QAbstractItemView,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    Qt,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from ekko_memory_gui.services.fonts import mono_font
+from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.supersede_chain_view import SupersedeChainView
+from ekko_memory_gui.views.widgets import FlowLayout, ScoreBar, chip, section_title, text_label
+
+
+class MemoryDetailPane(QWidget):
+    """Shows ``NodeHistory`` of the selected memory; emits what the user asks to do."""
+
+    version_clicked = Signal(str)
+    open_message = Signal(str, str)  # session id, message id
+    edit_requested = Signal(str)
+    delete_requested = Signal(str, bool)  # id, hard
+    restore_requested = Signal(str)
+    revert_requested = Signal(str)
+    loaded = Signal(str)
+
+    def __init__(self, runner: OperationRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.history: NodeHistory | None = None
+        self.node: MemoryNode | None = None
+        self._node_id: str | None = None
+        self._generation = 0
+        self._loading: asyncio.Task[None] | None = None
+
+        self.empty = text_label(
+            self.tr(
+                "Select a memory to see its story: every field, its versions, where it came from and where it was used."
+            ),
+            role="empty",
+        )
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        body = QWidget()
+        body.setObjectName("detailBody")
+        v = QVBoxLayout(body)
+        v.setContentsMargins(16, 14, 16, 16)
+        v.setSpacing(6)
+
+        self.title = text_label("", role="title")
+        self.title.setObjectName("detailTitle")
+        self.chips = FlowLayout()
+        chips_box = QWidget()
+        chips_box.setLayout(self.chips)
+        self.expiry = text_label("", role="amber")
+        self.expiry.setObjectName("detailExpiry")
+
+        actions = QHBoxLayout()
+        actions.setSpacing(6)
+        self.edit_button = QPushButton(icon("edit"), self.tr("Edit"))
+        self.edit_button.setObjectName("editButton")
+        self.delete_button = QPushButton(icon("trash"), self.tr("Delete"))
+        self.delete_button.setObjectName("deleteButton")
+        self.restore_button = QPushButton(icon("restore"), self.tr("Restore"))
+        self.restore_button.setObjectName("restoreButton")
+        self.hard_delete_button = QPushButton(icon("delete"), self.tr("Delete permanently…"))
+        self.hard_delete_button.setObjectName("hardDeleteButton")
+        self.hard_delete_button.setProperty("role", "danger")
+        for b in (
+            self.edit_button,
+            self.delete_button,
+            self.restore_button,
+            self.hard_delete_button,
+        ):
+            actions.addWidget(b)
+        actions.addStretch(1)
+        self.edit_button.clicked.connect(lambda: self._emit_for_node(self.edit_requested))
+        self.delete_button.clicked.connect(
+            lambda: self.node and self.delete_requested.emit(self.node.id, False)
+        )
+        self.hard_delete_button.clicked.connect(
+            lambda: self.node and self.delete_requested.emit(self.node.id, True)
+        )
+        self.restore_button.clicked.connect(lambda: self._emit_for_node(self.restore_requested))
+
+        fields = QFormLayout()
+        fields.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        fields.setHorizontalSpacing(12)
+        fields.setVerticalSpacing(4)
+        self.category = text_label()
+        self.key = text_label()
+        self.key.setObjectName("detailKey")
+        self.value = QPlainTextEdit()
+        self.value.setObjectName("valueView")
+        self.value.setReadOnly(True)
+        self.value.setFont(mono_font())
+        self.value.setMaximumHeight(120)
+        self.content = text_label()
+        self.content.setObjectName("detailContent")
+        self.confidence = ScoreBar("")
+        self.importance = ScoreBar("")
+        self.origin = text_label()
+        self.dates = text_label()
+        self.ids = text_label()
+        self.ids.setObjectName("detailIds")
+        self.ids.setFont(mono_font())
+        fields.addRow(self._field_label(self.tr("Category")), self.category)
+        fields.addRow(self._field_label(self.tr("Key")), self.key)
+        fields.addRow(self._field_label(self.tr("Value")), self.value)
+        fields.addRow(self._field_label(self.tr("Content")), self.content)
+        fields.addRow(self._field_label(self.tr("Confidence")), self.confidence)
+        fields.addRow(self._field_label(self.tr("Importance")), self.importance)
+        fields.addRow(self._field_label(self.tr("Origin")), self.origin)
+        fields.addRow(self._field_label(self.tr("Dates")), self.dates)
+        fields.addRow(self._field_label(self.tr("Ids")), self.ids)
+
+        self.tags = FlowLayout()
+        tags_box = QWidget()
+        tags_box.setLayout(self.tags)
+        self.tags_title = section_title(self.tr("Tags and entities"))
+
+        self.chain = SupersedeChainView()
+        self.chain.setObjectName("supersedeChain")
+        self.chain.version_clicked.connect(self.version_clicked)
+        self.chain.revert_requested.connect(self.revert_requested)
+
+        self.sources = QVBoxLayout()
+        self.sources.setSpacing(4)
+        sources_box = QWidget()
+        sources_box.setLayout(self.sources)
+
+        self.audit_model = AuditTableModel(self)
+        self.audit = QTableView()
+        self.audit.setObjectName("auditTable")
+        self.audit.setModel(self.audit_model)
+        self.audit.verticalHeader().setVisible(False)
+        self.audit.setShowGrid(False)
+        self.audit.setWordWrap(False)
+        self.audit.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.audit.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.audit.horizontalHeader().setStretchLastSection(True)
+        self.audit.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.audit.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.audit.horizontalHeader().setSectionResizeMode(
+            2, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.audit.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.audit.setFrameShape(QFrame.Shape.NoFrame)
+
+        self.usage = text_label()
+        self.usage.setObjectName("detailUsage")
+
+        v.addWidget(self.title)
+        v.addWidget(chips_box)
+        v.addWidget(self.expiry)
+        v.addLayout(actions)
+        v.addSpacing(4)
+        v.addLayout(fields)
+        v.addWidget(self.tags_title)
+        v.addWidget(tags_box)
+        v.addWidget(section_title(self.tr("Versions")))
+        v.addWidget(self.chain)
+        v.addWidget(section_title(self.tr("Sources")))
+        v.addWidget(sources_box)
+        v.addWidget(section_title(self.tr("Used in")))
+        v.addWidget(self.usage)
+        v.addWidget(section_title(self.tr("Audit")))
+        v.addWidget(self.audit)
+        v.addStretch(1)
+
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(scroll)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    @staticmethod
+    def _field_label(text: str) -> QLabel:
+        return text_label(text, role="muted", wrap=False, selectable=False)
+
+    def _emit_for_node(self, signal) -> None:  # type: ignore[no-untyped-def]
+        if self.node is not None:
+            signal.emit(self.node.id)
+
+    # --- loading --------------------------------------------------------------------
+
+    @property
+    def node_id(self) -> str | None:
+        return self._node_id
+
+    def show_node(self, node_id: str | None) -> asyncio.Task[None] | None:
+        """Load and show a memory's story (None clears the pane)."""
+        self._generation += 1
+        self._node_id = node_id
+        if node_id is None:
+            self.history = None
+            self.node = None
+            self.stack.setCurrentWidget(self.empty)
+            return None
+        self._loading = self.runner.spawn(
+            self._load(self._generation, node_id), self.tr("Loading a memory")
+        )
+        return self._loading
+
+    async def _load(self, generation: int, node_id: str) -> None:
+        history = await browse_ops.load_history(self.runner, node_id)
+        if generation != self._generation:
+            return
+        self._render(history)
+        self.loaded.emit(node_id)
+
+    def apply_changes(self, changes: ChangeSet) -> asyncio.Task[None] | None:
+        """Reload when the shown memory (or any of its versions) changed, or its usage may have."""
+        if self._node_id is None or self.history is None:
+            return None
+        chain_ids = {n.id for n in self.history.chain}
+        if changes.everything or changes.messages or chain_ids & changes.node_ids:
+            return self.show_node(self._node_id)
+        return None
+
+    # --- rendering ------------------------------------------------------------------
+
+    def _render(self, h: NodeHistory) -> None:
+        self.history = h
+        node = next((n for n in h.chain if n.id == h.node_id), None)
+        if node is None:
+            self.stack.setCurrentWidget(self.empty)
+            return
+        self.node = node
+        now = datetime.now(UTC)
+        self.title.setText(node.title)
+        self.chips.clear()
+        status = "expired" if node.status == "active" and node.is_expired(now) else node.status
+        for text in (
+            labels.type_label(node.type),
+            labels.scope_label(node.scope),
+            labels.status_label(status),
+            self.tr("store: {store}").format(store=h.store or "—"),
+        ):
+            self.chips.addWidget(chip(text))
+        if node.expires_at is None:
+            self.expiry.setVisible(False)
+        else:
+            self.expiry.setVisible(True)
+            when = labels.relative_time(node.expires_at, now)
+            soon = node.expires_at - now < timedelta(hours=24)
+            self.expiry.setProperty("role", "amber" if soon else "muted")
+            self.expiry.style().unpolish(self.expiry)
+            self.expiry.style().polish(self.expiry)
+            if node.expires_at > now:
+                self.expiry.setText(
+                    self.tr("Expires {when} ({at})").format(
+                        when=when, at=labels.full_time(node.expires_at)
+                    )
+                )
+            else:
+                self.expiry.setText(
+                    self.tr("Expired {when} ({at})").format(
+                        when=when, at=labels.full_time(node.expires_at)
+                    )
+                )
+
+        editable = node.scope != "global"
+        head = h.chain[-1].id == node.id if h.chain else True
+        self.edit_button.setVisible(editable and head and node.status in ("active", "expired"))
+        self.delete_button.setVisible(editable and node.status != "deleted")
+        self.restore_button.setVisible(editable and node.status == "deleted" and head)
+        self.hard_delete_button.setVisible(editable)
+
+        self.category.setText(" / ".join(node.category_path) + f"   ({node.domain})")
+        self.key.setText(node.key or "—")
+        self.value.setPlainText(labels.pretty_json(node.value_json))
+        lines = max(1, min(8, self.value.toPlainText().count("\n") + 1))
+        self.value.setFixedHeight(22 + lines * self.value.fontMetrics().lineSpacing())
+        self.content.setText(node.content or "—")
+        self.confidence.set_value(node.confidence)
+        self.importance.set_value(node.importance)
+        self.origin.setText(node.origin)
+        self.dates.setText(
+            self.tr("created {created} · updated {updated}").format(
+                created=labels.full_time(node.created_at), updated=labels.full_time(node.updated_at)
+            )
+        )
+        bound = [
+            node.id,
+            *(f"session {node.session_id}" for _ in [0] if node.session_id),
+            *(f"workspace {node.workspace_id}" for _ in [0] if node.workspace_id),
+            *(f"user {node.user_id}" for _ in [0] if node.user_id),
+        ]
+        self.ids.setText("\n".join(bound))
+
+        self.tags.clear()
+        for t in node.tags:
+            self.tags.addWidget(chip(f"#{t}"))
+        for ent in node.entities:
+            self.tags.addWidget(chip(ent))
+        self.tags_title.setVisible(bool(node.tags or node.entities))
+
+        self.chain.can_revert = editable and node.status != "deleted"
+        self.chain.set_chain(h.chain, h.audit, node.id)
+
+        while self.sources.count():
+            item = self.sources.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self._source_sessions: dict[str, str] = {}
+        if not h.sources:
+            self.sources.addWidget(
+                text_label(
+                    self.tr("No source message (written by hand or imported)."), role="muted"
+                )
+            )
+        for m in h.sources:
+            link = QLabel()
+            link.setObjectName("sourceLink")
+            link.setWordWrap(True)
+            link.setTextFormat(Qt.TextFormat.RichText)
+            link.setTextInteractionFlags(
+                Qt.TextInteractionFlag.LinksAccessibleByMouse
+                | Qt.TextInteractionFlag.TextSelectableByMouse
+            )
+            quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")
+            meta = _escape(
+                f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)} · {m.session_id}"
+            )
+            self._source_sessions[m.id] = m.session_id
+            link.setText(
+                f'<a href="msg:{m.id}">“{quoted}”</a><br><span style="color:gray">{meta}</span>'
+            )
+            link.setToolTip(self.tr("Open in the session"))
+            link.linkActivated.connect(self._link)
+            self.sources.addWidget(link)
+
+        usage = h.usage
+        if usage is None or usage.count == 0:
+            self.usage.setText(self.tr("Not used in a reply yet."))
+        else:
+            self.usage.setText(
+                self.tr("Used in {n} replies, last on {when}.").format(
+                    n=usage.count, when=labels.full_time(usage.last_used_at)
+                )
+            )
+
+        self.audit_model.set_items(h.audit)
+        rows = self.audit_model.rowCount()
+        self.audit.setFixedHeight(
+            self.audit.horizontalHeader().height()
+            + rows * self.audit.verticalHeader().defaultSectionSize()
+            + 4
+        )
+        self.stack.setCurrentIndex(1)
+
+    def _link(self, href: str) -> None:
+        message_id = href.removeprefix("msg:")
+        session_id = self._source_sessions.get(message_id)
+        if session_id is not None:
+            self.open_message.emit(session_id, message_id)
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+    )

@@ -1,0 +1,141 @@
+"""The status line: store health in words with a coloured dot, counts, a busy bar, errors.
+
+A disabled, read-only or degraded store is explained here (never a crash), with a
+button that opens the folder holding the file when that is the fix.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ekko_memory_gui.qt import (
+    QDesktopServices,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStatusBar,
+    QTimer,
+    QUrl,
+    QWidget,
+)
+from ekko_memory_gui.services.theme import current_colors
+from ekko_memory_gui.views.widgets import text_label
+
+BUSY_DELAY_MS = 200
+
+
+def _short(path: str) -> str:
+    home = str(Path.home())
+    return "~" + path[len(home) :] if path.startswith(home) else path
+
+
+class StoreStatusBar(QStatusBar):
+    """Health, counts, busy indicator and the last error."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizeGripEnabled(False)
+        box = QWidget()
+        h = QHBoxLayout(box)
+        h.setContentsMargins(8, 0, 8, 0)
+        h.setSpacing(8)
+        self.dot = QLabel("●")
+        self.dot.setObjectName("statusDot")
+        self.text = text_label("", wrap=False)
+        self.text.setObjectName("statusText")
+        self.fix_button = QPushButton(self.tr("Open folder"))
+        self.fix_button.setObjectName("statusFix")
+        self.fix_button.setVisible(False)
+        self.fix_button.clicked.connect(self._open_folder)
+        self.error = text_label("", role="danger", wrap=False)
+        self.error.setObjectName("statusError")
+        self.busy = QProgressBar()
+        self.busy.setObjectName("busyBar")
+        self.busy.setRange(0, 0)
+        self.busy.setFixedWidth(90)
+        self.busy.setTextVisible(False)
+        self.busy.setVisible(False)
+        h.addWidget(self.dot)
+        h.addWidget(self.text, 1)
+        h.addWidget(self.fix_button)
+        h.addWidget(self.error)
+        h.addWidget(self.busy)
+        self.addWidget(box, 1)
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(BUSY_DELAY_MS)
+        self._busy_timer.timeout.connect(lambda: self.busy.setVisible(True))
+        self._error_timer = QTimer(self)
+        self._error_timer.setSingleShot(True)
+        self._error_timer.setInterval(12000)
+        self._error_timer.timeout.connect(lambda: self.error.setText(""))
+        self._folder: str | None = None
+        self.level = "ok"
+
+    def set_opening(self, folder: Path) -> None:
+        self._set_dot("muted")
+        self.text.setText(self.tr("Opening {folder}…").format(folder=_short(str(folder))))
+
+    def set_health(
+        self, health: dict[str, Any], active: int | None, config_warning: str | None = None
+    ) -> None:
+        """Show each store's status in words; explain anything that is not ok."""
+        worst = "ok"
+        parts = []
+        problems = []
+        self._folder = None
+        for name, h in health.items():
+            label = self.tr("workspace") if name == "workspace" else self.tr("user")
+            parts.append(f"{label} {_short(h.location)}")
+            if h.status != "ok":
+                worst = "disabled" if h.status == "disabled" or worst == "disabled" else "degraded"
+                problems.append(self._explain(label, h))
+                self._folder = str(Path(h.location).parent)
+        head = self.tr("store ok") if worst == "ok" else " · ".join(problems)
+        if active is not None:
+            parts.append(self.tr("{n} active").format(n=active))
+        if config_warning:
+            parts.append(config_warning)
+        self.text.setText(" · ".join([head, *parts]))
+        self.text.setToolTip("\n".join(problems) if problems else "")
+        self.level = worst
+        self._set_dot({"ok": "success", "degraded": "amber", "disabled": "danger"}[worst])
+        self.fix_button.setVisible(worst != "ok" and self._folder is not None)
+
+    def _explain(self, label: str, h: Any) -> str:
+        reason = h.reason or ""
+        if h.status == "disabled":
+            return self.tr(
+                "{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace."
+            ).format(store=label, reason=reason)
+        if h.status == "readonly":
+            return self.tr(
+                "{store} store is read-only: {reason}. You can browse; changes are not possible."
+            ).format(store=label, reason=reason)
+        return self.tr("{store} store degraded: {reason}").format(store=label, reason=reason)
+
+    def _set_dot(self, kind: str) -> None:
+        c = current_colors()
+        color = {"success": c.success, "amber": c.amber, "danger": c.danger, "muted": c.muted}[kind]
+        self.dot.setStyleSheet(f"color: {color}; font-size: 14px;")
+
+    def set_busy(self, busy: bool) -> None:
+        """Busy for over 200 ms shows a thin bar."""
+        if busy:
+            if not self.busy.isVisible() and not self._busy_timer.isActive():
+                self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            self.busy.setVisible(False)
+
+    def show_error(self, what: str, text: str) -> None:
+        self.error.setText(f"{what}: {text}")
+        self.error.setToolTip(text)
+        self._error_timer.start()
+
+    def _open_folder(self) -> None:
+        if self._folder and os.path.isdir(self._folder):
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self._folder))

@@ -1,0 +1,188 @@
+"""GUI fixtures: one session-wide qasync loop, a demo workspace copied per test, the
+controller and the main window over it, and a scripted dialog service.
+
+Coroutines are driven with ``run(qtbot, coro)``: ``asyncio.ensure_future`` plus
+``qtbot.waitUntil(task.done)`` — the Qt event loop pytest-qt spins is the asyncio loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import qasync
+from PySide6.QtGui import QInputMethodEvent
+
+from ekko_memory.demo import DemoReport, create_demo_workspace
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.qt import QApplication, QDialog, QWidget
+from ekko_memory_gui.services.settings import AppSettings
+from ekko_memory_gui.views.main_window import MainWindow
+
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="session")
+def qasync_loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    """The asyncio loop for the whole session, running on the Qt event loop pytest-qt drives."""
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    # Never stop the loop between tests; at the very end leave it for the interpreter.
+
+
+def run(qtbot: Any, coro: Awaitable[T], timeout: int = 15000) -> T:
+    """Run a coroutine on the qasync loop until done and return its result."""
+    task = asyncio.ensure_future(coro)
+    qtbot.waitUntil(task.done, timeout=timeout)
+    return task.result()
+
+
+def wait_task(qtbot: Any, task: asyncio.Task[Any] | None, timeout: int = 15000) -> None:
+    """Wait for a task a view started (None means nothing was started)."""
+    if task is not None:
+        qtbot.waitUntil(task.done, timeout=timeout)
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+
+
+class ScriptedDialogService:
+    """Answers dialogs from a script, so no test blocks on a modal.
+
+    ``handlers`` receive the real dialog widget: they fill it in as a user would and
+    return whether to accept it (or call ``accept()``/``reject()`` themselves).
+    """
+
+    def __init__(self) -> None:
+        self.confirm_answers: deque[bool] = deque()
+        self.handlers: deque[Callable[[QDialog], Any]] = deque()
+        self.directories: deque[Path | None] = deque()
+        self.save_files: deque[Path | None] = deque()
+        self.open_files: deque[Path | None] = deque()
+        self.asked: list[tuple[str, str]] = []
+        self.informed: list[tuple[str, str]] = []
+        self.errors: list[tuple[str, str]] = []
+        self.dialogs: list[QDialog] = []
+
+    async def confirm(
+        self, parent: QWidget | None, title: str, text: str, *, ok_label: str
+    ) -> bool:
+        self.asked.append((title, text))
+        return self.confirm_answers.popleft() if self.confirm_answers else False
+
+    async def inform(self, parent: QWidget | None, title: str, text: str) -> None:
+        self.informed.append((title, text))
+
+    async def error(self, parent: QWidget | None, title: str, text: str) -> None:
+        self.errors.append((title, text))
+
+    async def run(self, dialog: QDialog) -> bool:
+        self.dialogs.append(dialog)
+        if not self.handlers:
+            dialog.reject()
+            return False
+        handler = self.handlers.popleft()
+        result = handler(dialog)
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result is True:
+            dialog.accept()
+        elif result is False:
+            dialog.reject()
+        return dialog.result() == int(QDialog.DialogCode.Accepted)
+
+    async def choose_directory(
+        self, parent: QWidget | None, title: str, start: Path | None
+    ) -> Path | None:
+        return self.directories.popleft() if self.directories else None
+
+    async def choose_save_file(
+        self, parent: QWidget | None, title: str, start: Path, name_filter: str
+    ) -> Path | None:
+        return self.save_files.popleft() if self.save_files else None
+
+    async def choose_open_file(
+        self, parent: QWidget | None, title: str, start: Path | None, name_filter: str
+    ) -> Path | None:
+        return self.open_files.popleft() if self.open_files else None
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> DemoReport:
+    """The demo workspace, filled once per session (tests get a copy)."""
+    return create_demo_workspace(tmp_path_factory.mktemp("demo-template"))
+
+
+@pytest.fixture
+def demo(demo_template: DemoReport, tmp_path: Path) -> DemoReport:
+    """A private copy of the demo workspace and user store."""
+    root = tmp_path / "demo"
+    shutil.copytree(demo_template.workspace.parent, root)
+    return DemoReport(
+        workspace=root / demo_template.workspace.name,
+        user_home=root / demo_template.user_home.name,
+        node_ids=dict(demo_template.node_ids),
+        pending_ids=list(demo_template.pending_ids),
+    )
+
+
+@pytest.fixture
+def dialogs() -> ScriptedDialogService:
+    return ScriptedDialogService()
+
+
+@pytest.fixture
+def controller(
+    qtbot: Any,
+    qasync_loop: qasync.QEventLoop,
+    tmp_path: Path,
+    dialogs: ScriptedDialogService,
+) -> Iterator[AppController]:
+    """A controller with no workspace open yet (closed after the test)."""
+    c = AppController(AppSettings(tmp_path / "gui.ini"), dialogs)
+    yield c
+    run(qtbot, c.aclose())
+
+
+def open_window(
+    qtbot: Any, controller: AppController, workspace: Path, user_home: Path
+) -> MainWindow:
+    """A shown main window over an opened workspace, with the first page of memories loaded."""
+    window = MainWindow(controller)
+    window.finish_menus()
+    qtbot.addWidget(window)
+    window.resize(1400, 860)
+    window.show()
+    run(qtbot, controller.open_workspace(workspace, user_home))
+    qtbot.waitUntil(lambda: window.list_pane.filter is not None, timeout=10000)
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading, timeout=10000)
+    return window
+
+
+@pytest.fixture
+def window(qtbot: Any, controller: AppController, demo: DemoReport) -> Iterator[MainWindow]:
+    """The main window over the demo workspace."""
+    w = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    yield w
+    w.replace()
+
+
+def type_text(widget: QWidget, text: str) -> None:
+    """Type text as an input method commits it (QTest.keyClicks only knows ASCII), one
+    character at a time, like a user typing 香菜 with a pinyin IME."""
+    widget.setFocus()
+    for ch in text:
+        event = QInputMethodEvent("", [])
+        event.setCommitString(ch)
+        QApplication.sendEvent(widget, event)
+
+
+def titles(window: MainWindow) -> list[str]:
+    """Titles of the memories in the table, in view order."""
+    proxy = window.list_pane.proxy
+    return [proxy.index(r, 0).data() for r in range(proxy.rowCount())]

@@ -1,0 +1,197 @@
+"""Browsing: the tree filters the table, search finds Chinese words, the detail pane tells
+a memory's story, sessions open at a source message, paging is lazy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ekko_memory import BrowseFilter
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.models.memory_table_model import MemoryTableModel
+from ekko_memory_gui.operations.runner import OperationRunner
+from ekko_memory_gui.qt import Qt
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import run, titles, type_text, wait_task
+
+
+def _node(window: MainWindow, title: str) -> str:
+    model = window.list_pane.model
+    for node_id in model.ids():
+        node = model.row_at(model.row_of(node_id))
+        if node is not None and node.title == title:
+            return node_id
+    raise AssertionError(f"{title!r} not in the table: {titles(window)}")
+
+
+def test_the_window_opens_on_all_active_memories(qtbot: Any, window: MainWindow) -> None:
+    shown = titles(window)
+    assert "用户可接受少量香菜" in shown
+    assert "用户不吃香菜" not in shown  # superseded: only with history
+    assert "Commit messages follow Conventional Commits" not in shown  # deleted: in the trash
+    qtbot.waitUntil(lambda: window.list_pane.count_label.text() == f"{len(shown)} memories")
+    qtbot.waitUntil(lambda: "active" in window.status.text.text())
+    assert window.status.text.text().startswith("store ok")
+    assert window.status.level == "ok"
+
+
+def test_selecting_a_branch_filters_the_table(qtbot: Any, window: MainWindow) -> None:
+    pane = window.category_pane
+    qtbot.waitUntil(lambda: pane.model.index_for_key("domain/项目").isValid())
+    assert pane.select_key("category/项目/项目/架构")
+    qtbot.waitUntil(
+        lambda: (
+            window.list_pane.filter is not None
+            and window.list_pane.filter.category_path_prefix == ["项目", "架构"]
+        )
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    shown = titles(window)
+    assert sorted(shown) == ["Database: SQLite (desktop build)", "Web framework: FastAPI"]
+    model = window.list_pane.model
+    for node_id in model.ids():
+        node = model.row_at(model.row_of(node_id))
+        assert node is not None and node.category_path[:2] == ("项目", "架构")
+    # The tree shows the branch's count of active memories.
+    index = pane.model.index_for_key("category/项目/项目/架构")
+    assert index.siblingAtColumn(1).data() == "2"
+
+
+def test_typing_a_chinese_word_shows_the_matching_memory(qtbot: Any, window: MainWindow) -> None:
+    window.focus_search()
+    type_text(window.search_field, "香菜")
+    assert window.search_field.text() == "香菜"
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and window.list_pane.filter.text == "香菜",
+        timeout=3000,
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    shown = titles(window)
+    assert "用户可接受少量香菜" in shown
+    assert "Web framework: FastAPI" not in shown
+    assert "用户不吃葱" not in shown
+    # Clearing the search brings everything back.
+    window.search_field.clear()
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and window.list_pane.filter.text is None,
+        timeout=3000,
+    )
+    qtbot.waitUntil(lambda: "Web framework: FastAPI" in titles(window))
+
+
+def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) -> None:
+    window.search_field.setText("不存在的东西xyz")
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and bool(window.list_pane.filter.text),
+        timeout=3000,
+    )
+    qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
+    assert "Nothing matches" in window.list_pane.empty.text()
+
+
+def test_selecting_a_memory_shows_its_chain_and_audit(qtbot: Any, window: MainWindow) -> None:
+    node_id = _node(window, "用户可接受少量香菜")
+    window.list_pane.select_id(node_id)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
+    assert detail.title.text() == "用户可接受少量香菜"
+    assert '"ingredient": "香菜"' in detail.value.toPlainText()
+    # The supersede chain: newest on top, the old "不吃香菜" below, with actor and reason.
+    entries = detail.chain.entries
+    assert [e.node.title for e in entries] == ["用户可接受少量香菜", "用户不吃香菜"]
+    assert entries[0].is_head and entries[1].node.status == "superseded"
+    assert entries[1].actor == "agent" and "记住" in entries[1].reason
+    assert detail.chain.findChildren(type(detail.edit_button), "revertButton")
+    # The audit of every version, newest first.
+    events = [e.event_type for e in detail.audit_model.items()]
+    assert "create" in events and "supersede" in events
+    times = [e.created_at for e in detail.audit_model.items()]
+    assert times == sorted(times, reverse=True)
+    # Sources and usage.
+    assert any("香菜" in m.content for m in detail.history.sources)  # type: ignore[union-attr]
+    assert detail.usage.text().startswith("Used in")
+
+
+def test_clicking_an_old_version_shows_it(qtbot: Any, window: MainWindow) -> None:
+    node_id = _node(window, "用户可接受少量香菜")
+    window.list_pane.select_id(node_id)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
+    old = detail.chain.entries[1].node.id
+    detail.chain.version_clicked.emit(old)
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == old)
+    assert detail.node.status == "superseded"
+
+
+def test_a_source_message_opens_in_the_sessions_view(qtbot: Any, window: MainWindow) -> None:
+    node_id = _node(window, "用户可接受少量香菜")
+    window.list_pane.select_id(node_id)
+    detail = window.detail_pane
+    qtbot.waitUntil(
+        lambda: detail.history is not None and detail.node is not None and detail.node.id == node_id
+    )
+    source = detail.history.sources[0]  # type: ignore[union-attr]
+    task = window.show_message(source.session_id, source.id)
+    wait_task(qtbot, task)
+    assert task.result() is True
+    view = window.sessions_view
+    assert window.pages.currentWidget() is view
+    assert view.session_id == source.session_id
+    current = view.messages.currentIndex()
+    assert view.messages_model.message_at(current.row()).id == source.id  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: view.summaries_model.rowCount() == 2)
+    assert "香菜" in view.summaries.toPlainText()
+
+
+def test_history_status_shows_superseded_versions_greyed(qtbot: Any, window: MainWindow) -> None:
+    window.status_combo.setCurrentIndex(1)
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and window.list_pane.filter.statuses is None
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    shown = titles(window)
+    assert "用户不吃香菜" in shown and "用户可接受少量香菜" in shown
+    model = window.list_pane.model
+    row = model.row_of(_node(window, "用户不吃香菜"))
+    assert model.data(model.index(row, 0), Qt.ItemDataRole.ForegroundRole) is not None
+
+
+def test_scope_filter_limits_table_and_tree(qtbot: Any, window: MainWindow) -> None:
+    window.scope_combo.setCurrentIndex(window.scope_combo.findData("workspace"))
+    qtbot.waitUntil(
+        lambda: (
+            window.list_pane.filter is not None and window.list_pane.filter.scopes == ["workspace"]
+        )
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    model = window.list_pane.model
+    scopes = {model.row_at(i).scope for i in range(model.rowCount())}  # type: ignore[union-attr]
+    assert scopes == {"workspace"}
+
+
+def test_trash_lists_deleted_memories(qtbot: Any, window: MainWindow) -> None:
+    assert window.category_pane.select_key("trash/")
+    qtbot.waitUntil(
+        lambda: (
+            window.list_pane.filter is not None and window.list_pane.filter.statuses == ["deleted"]
+        )
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    assert titles(window) == ["Commit messages follow Conventional Commits"]
+
+
+def test_pages_load_lazily_as_the_view_scrolls(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    runner: OperationRunner = window.runner
+    model = MemoryTableModel(runner, page_size=4)
+    wait_task(qtbot, model.set_filter(BrowseFilter()))
+    assert model.rowCount() == 4 and model.canFetchMore()
+    model.fetchMore()
+    assert not model.canFetchMore()  # one load in flight at a time
+    qtbot.waitUntil(lambda: model.rowCount() == 8)
+    while model.canFetchMore():
+        model.fetchMore()
+        qtbot.waitUntil(lambda: not model.loading)
+    everything = run(qtbot, runner.call(runner.memory.browse.count, BrowseFilter()))
+    assert model.rowCount() == everything
+    assert len(set(model.ids())) == everything

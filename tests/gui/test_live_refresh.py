@@ -1,0 +1,114 @@
+"""Live refresh: what another process (the agent) writes shows up without a restart and
+without reloading everything."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import titles
+
+AGENT = textwrap.dedent(
+    """
+    import sys
+    from ekko_memory import open_memory
+
+    workspace, home, text = sys.argv[1], sys.argv[2], sys.argv[3]
+    mem = open_memory(workspace, user_home=home)
+    s = mem.session("s-agent", user_id="u-demo", workspace_id="w-demo")
+    s.append_message("user", text)
+    result = s.call_tool("memory_propose_update", {
+        "operation": "create",
+        "node": {
+            "scope": "user", "domain": "生活技能", "categoryPath": ["生活技能", "做饭", "饮食偏好"],
+            "type": "preference", "key": "avoid_ingredient", "valueJson": "芹菜",
+            "title": "用户不吃芹菜", "content": "做饭不要放芹菜。", "confidence": 0.9, "importance": 0.8,
+        },
+        "reason": "the user asked to remember",
+    })
+    assert result["accepted"], result
+    print(result["nodeId"])
+    mem.close()
+    """
+)
+
+
+def _agent_writes(demo: DemoReport, text: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", AGENT, str(demo.workspace), str(demo.user_home), text],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_a_write_from_another_process_appears(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    model = window.list_pane.model
+    before = set(model.ids())
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    pane = window.category_pane
+    idx = pane.model.index_for_key("domain/生活技能")
+    count_before = int(idx.siblingAtColumn(1).data())
+
+    node_id = _agent_writes(demo, "记住，我不吃芹菜。")
+
+    # Within about a second (the watcher polls every 500 ms): the row, the tree count.
+    qtbot.waitUntil(lambda: node_id in model.ids(), timeout=3000)
+    assert "用户不吃芹菜" in titles(window)
+    assert before <= set(model.ids())  # nothing was lost
+    assert model.row_of(node_id) == 0  # the newest on top
+    assert resets == []  # rows were inserted, the table was not reloaded
+    qtbot.waitUntil(
+        lambda: (
+            int(pane.model.index_for_key("domain/生活技能").siblingAtColumn(1).data())
+            == count_before + 1
+        ),
+        timeout=3000,
+    )
+    # The new message shows in the sessions list too.
+    qtbot.waitUntil(
+        lambda: window.sessions_view.sessions_model.row_of("s-agent") >= 0, timeout=3000
+    )
+
+
+def test_a_change_to_the_shown_memory_updates_the_detail_pane(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    model = window.list_pane.model
+    target = demo.node_ids["no_scallion"]
+    window.list_pane.select_id(target)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == target)
+    script = textwrap.dedent(
+        """
+        import sys
+        from ekko_memory import open_memory
+        mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+        mem.actions.expire(sys.argv[3], reason="not any more")
+        mem.close()
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    # The expired memory leaves the active list, and the pane shows its new status and audit.
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=3000)
+    qtbot.waitUntil(
+        lambda: detail.node is not None and detail.node.status == "expired", timeout=3000
+    )
+    assert "expire" in [e.event_type for e in detail.audit_model.items()]
