@@ -148,6 +148,11 @@ def test_purge_by_scope_category_and_dates(mem: MemoryService, clock: Clock) -> 
     older = by_kind(mem.purger.plan(PurgeFilter(before=later, scopes=["user"])).targets)["node"]
     assert new["nodeId"] not in older and sample.cilantro in older
     assert by_kind(mem.purger.plan(PurgeFilter(user_id="nobody")).targets)["node"] == set()
+    assert by_kind(mem.purger.plan(PurgeFilter(workspace_id="w1")).targets)["node"] == {
+        sample.database
+    }
+    mine = by_kind(mem.purger.plan(PurgeFilter(user_id="u1", scopes=["user"])).targets)["node"]
+    assert {sample.cilantro, sample.spicy_old, sample.spicy_new, new["nodeId"]} <= mine
 
 
 def test_a_filter_must_name_something() -> None:
