@@ -153,6 +153,11 @@ def test_purge_by_scope_category_and_dates(mem: MemoryService, clock: Clock) -> 
     older = by_kind(mem.purger.plan(PurgeFilter(before=later, scopes=["user"])).targets)["node"]
     assert new["nodeId"] not in older and sample.cilantro in older
     assert by_kind(mem.purger.plan(PurgeFilter(user_id="nobody")).targets)["node"] == set()
+    assert by_kind(mem.purger.plan(PurgeFilter(workspace_id="w1")).targets)["node"] == {
+        sample.database
+    }
+    mine = by_kind(mem.purger.plan(PurgeFilter(user_id="u1", scopes=["user"])).targets)["node"]
+    assert {sample.cilantro, sample.spicy_old, sample.spicy_new, new["nodeId"]} <= mine
 
 
 def test_a_filter_must_name_something() -> None:
@@ -227,3 +232,32 @@ def test_pending_items_and_usage_rows_go(mem: MemoryService) -> None:
     mem.purger.purge(PurgeFilter(scopes=["user"]))
     with mem.user_store.read() as r:
         assert list(r.iter_usage()) == []
+
+
+def test_the_audit_of_a_purged_proposal_loses_its_text(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "我昨天做了红烧肉，挺好吃的。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "preferred_ingredient",
+                "valueJson": "猪肉",
+                "title": "用户喜欢红烧肉",
+                "confidence": 0.6,
+            },
+            "reason": "用户说红烧肉好吃",
+        },
+    )
+    assert held["status"] == "pending"
+    plan = mem.purger.plan(PurgeFilter(query="红烧肉", include_messages=True))
+    assert by_kind(plan.targets)["pending"] == {held["pendingId"]}
+    assert by_kind(plan.targets)["audit"]  # the "pending" event quoting the proposal
+    report = mem.purger.purge(plan)
+    assert by_kind(report.purged) == by_kind(plan.targets)
+    assert report.verification is not None and report.verification.clean, report.verification
+    assert "红烧肉".encode() not in raw(mem)

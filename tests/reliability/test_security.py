@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,35 @@ def test_other_sessions_are_not_visible_by_id(two_workspaces) -> None:  # type: 
     assert (
         other.call_tool("memory_forget", {"id": res["nodeId"], "reason": "x"})["deletedIds"] == []
     )
+
+
+@pytest.mark.parametrize("fmt", ["json", "md", "csv"])
+def test_exported_bundles_are_user_only(two_workspaces, tmp_path: Path, fmt: str) -> None:  # type: ignore[no-untyped-def]
+    mem, _ = two_workspaces
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "记住，我以后做饭不要香菜。")
+    s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "x",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": "香菜",
+                "title": "用户不吃香菜",
+            },
+        },
+    )
+    old = os.umask(0o022)  # a permissive umask must not leak into the bundle's mode
+    try:
+        report = mem.exporter.export(tmp_path / f"bundle.{fmt}", format=fmt)
+    finally:
+        os.umask(old)
+    assert report.path is not None
+    mode = Path(report.path).stat().st_mode & 0o777
+    assert mode == 0o600, oct(mode)
+    for db in (mem.paths.workspace_db, mem.paths.user_db):
+        assert db.stat().st_mode & 0o077 == 0, f"{db} readable by others"

@@ -143,10 +143,17 @@ class Purger:
             with store.read() as r:
                 usage = r.usage_ids(node_ids=closure.get(name, ()), message_ids=message_ids)
                 targets += [PurgeTarget(store=name, kind="usage", id=u) for u in sorted(usage)]
+                held = [p for p in r.list_pending(None) if _pending_matches(p, node_ids, f)]
                 targets += [
-                    PurgeTarget(store=name, kind="pending", id=p.id, label=p.reason)
-                    for p in r.list_pending(None)
-                    if _pending_matches(p, node_ids, f)
+                    PurgeTarget(store=name, kind="pending", id=p.id, label=p.reason) for p in held
+                ]
+                # The audit of a proposal that never became a memory quotes it too.
+                proposed = [str(p.node["id"]) for p in held if p.node and "id" in p.node]
+                planned = {t.id for t in targets if t.kind == "audit"}
+                targets += [
+                    PurgeTarget(store=name, kind="audit", id=a, action="scrub")
+                    for a in r.audit_ids_for_nodes(proposed)
+                    if a not in planned
                 ]
         superseded = {n.supersedes_id for n in nodes}
         return PurgePlan(
@@ -322,12 +329,18 @@ class Purger:
             ids = plan.ids("pending", name)
             if not ids:
                 continue
+            audit = [a for a in plan.ids("audit", name) if a not in run.seen]
             with self._store(name).write() as w:
                 present = w.existing_ids("memory_pending", ids)
                 w.delete_rows("memory_pending", present)
+                found = w.existing_ids("memory_audit_events", audit)
+                w.redact_audit(ids=found)
             for i in ids:
                 if i in present:
                     run.add(name, "pending", i)
+            for a in audit:
+                if a in found:
+                    run.add(name, "audit", a, "scrub")
             run.touched.add(name)
 
     def _purge_log(self, plan: PurgePlan, run: _Run, rep: Reporter) -> bool:

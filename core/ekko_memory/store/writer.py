@@ -143,10 +143,7 @@ class StoreWriter(StoreReader):
         self.dialect.unindex_nodes(self.conn, list(seqs.values()))
         self.conn.execute(delete(n).where(n.c.id.in_(found)))
         self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.node_id.in_(found)))
-        a = t.memory_audit_events
-        self.conn.execute(
-            update(a).where(a.c.node_id.in_(found)).values(reason=REDACTED, payload_json=None)
-        )
+        self.redact_audit(node_ids=found)
         p = t.memory_pending
         self.conn.execute(
             update(p)
@@ -156,6 +153,16 @@ class StoreWriter(StoreReader):
         # Later versions keep their link, but the old text is gone.
         self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
         return found
+
+    def redact_audit(self, *, node_ids: Iterable[str] = (), ids: Iterable[str] = ()) -> None:
+        """Keep audit rows (who did what, when) but drop their reasons and payloads, which
+        can quote deleted text: the rows of some nodes, or some rows by id."""
+        a = t.memory_audit_events
+        for col, values in ((a.c.node_id, node_ids), (a.c.id, ids)):
+            for chunk in chunks(values):
+                self.conn.execute(
+                    update(a).where(col.in_(chunk)).values(reason=REDACTED, payload_json=None)
+                )
 
     def add_audit(
         self,
