@@ -17,19 +17,19 @@ from ekko_memory import (
     MemoryService,
     NotFound,
     Progress,
-    open_memory,
 )
 from ekko_memory.models import MemoryNodeDraft
 from ekko_memory.store.filters import NodeFilter
+from tests.backends import Backend
 from tests.core.factories import make_node
 from tests.core.helpers import COOKING, propose, user_write
 from tests.core.sample_data import CILANTRO, dump, seed
 
 
 @pytest.fixture
-def other(tmp_path: Path) -> Iterator[MemoryService]:
-    """A second, empty workspace with its own user home."""
-    service = open_memory(tmp_path / "ws2", user_home=tmp_path / "home2")
+def other(backend: Backend, tmp_path: Path) -> Iterator[MemoryService]:
+    """A second, empty workspace with its own user home (on the backend under test)."""
+    service = backend.open_memory(tmp_path / "other", key="other")
     yield service
     service.close()
 
