@@ -253,7 +253,7 @@ def main() -> None:
     if url is None:
         from tests.pg_cluster import start_cluster
 
-        cluster = start_cluster()
+        cluster = start_cluster(autovacuum=True)
         url = cluster.url
     try:
         mem = open_memory(url=url, namespace="bench")

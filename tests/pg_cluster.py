@@ -57,6 +57,7 @@ class Cluster:
     password: str
     run_as: str | None
     user: str = "ekko"
+    autovacuum: bool = False
 
     @property
     def url(self) -> str:
@@ -101,12 +102,14 @@ class Cluster:
         pwfile.unlink()
         if init.returncode != 0:
             raise ClusterUnavailable(f"initdb failed: {init.stderr.strip() or init.stdout.strip()}")
-        # A test cluster: durability off (it is thrown away), loopback only, our own socket dir.
+        # A test cluster: durability off (it is thrown away), loopback only, our own socket
+        # dir; no autovacuum (the tests VACUUM where they mean to, and hundreds of test
+        # schemas would keep its workers busy, slowing the tests that run after them).
         opts = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "
             f"-c unix_socket_directories={self.folder} -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
-            "-c shared_buffers=128MB"
+            f"-c shared_buffers=128MB -c autovacuum={'on' if self.autovacuum else 'off'}"
         )
         started = self._run(
             "pg_ctl", "-D", str(data), "-l", str(self.folder / "log"), "-o", opts, "-w", "start"
@@ -126,8 +129,11 @@ class Cluster:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_cluster() -> Cluster:
-    """Start a throwaway cluster on 127.0.0.1 at a free port (raises ClusterUnavailable)."""
+def start_cluster(*, autovacuum: bool = False) -> Cluster:
+    """Start a throwaway cluster on 127.0.0.1 at a free port (raises ClusterUnavailable).
+
+    Autovacuum is off unless asked for (benchmarks want a server as it runs in production).
+    """
     bin_dir = find_bin_dir()
     if bin_dir is None:
         raise ClusterUnavailable(
@@ -145,7 +151,9 @@ def start_cluster() -> Cluster:
     folder.chmod(0o700)
     last: ClusterUnavailable | None = None
     for _ in range(3):  # a port taken between probing and binding: try another
-        cluster = Cluster(folder, bin_dir, _free_port(), secrets.token_hex(16), run_as)
+        cluster = Cluster(
+            folder, bin_dir, _free_port(), secrets.token_hex(16), run_as, autovacuum=autovacuum
+        )
         try:
             cluster.start()
             return cluster
