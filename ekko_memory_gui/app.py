@@ -225,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("Ekko Memory")
     app.setOrganizationName("Ekko")
-    app.setDesktopFileName("ekko-memory")
+    # The .desktop file's name (packaging/linux): desktops match the window to its entry
+    # and icon by it (Wayland app_id, _GTK_APPLICATION_ID on X11).
+    app.setDesktopFileName("io.github.ekkomemory.EkkoMemory")
     # The app quits when AppRun.run returns (after the window closed and shutdown was awaited).
     app.setQuitOnLastWindowClosed(False)
     # A short GIL switch interval keeps the GUI thread responsive while the memory
