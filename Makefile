@@ -47,7 +47,7 @@ package: $(PKG_STAMP) ## build the app bundle dist/ekko-memory/ with PyInstaller
 		packaging/ekko-memory.spec
 	@du -sh dist/ekko-memory
 
-package-test: $(PKG_STAMP) ## build the bundle into dist/ and smoke-test it offscreen (~40 s)
+package-test: $(PKG_STAMP) ## build the bundle into dist/ and smoke-test it offscreen (~25 s)
 	EKKO_PACKAGE_TEST=1 EKKO_PACKAGE_DIST=dist QT_QPA_PLATFORM=offscreen \
 		$(BIN)/python -m pytest -m package tests/packaging -rA
 
