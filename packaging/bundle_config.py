@@ -126,6 +126,17 @@ def keep_data(dest_name: str, languages: tuple[str, ...]) -> bool:
     )
 
 
+# Qt's GTK 3 platform theme loads the desktop's own libgtk-3 into a process whose glib,
+# cairo and pango come from the bundle; such mixes crash in file dialogs on some distros.
+# Without it Qt uses the xdg-desktop-portal theme (D-Bus only) or its own dialogs.
+DROP_BINARIES = ("PySide6/Qt/plugins/platformthemes/libqgtk3.so",)
+
+
+def keep_binary(dest_name: str) -> bool:
+    """False for the Qt plugins the bundle leaves out (``DROP_BINARIES``)."""
+    return Path(dest_name).as_posix() not in DROP_BINARIES
+
+
 def ui_languages() -> tuple[str, ...]:
     """The languages the app offers (its translation module says which)."""
     from ekko_memory_gui.services.translation import SUPPORTED

@@ -51,7 +51,11 @@ def _run_spec(
             super().__init__(*args, **kwargs)
             self.pure: list[Any] = []
             self.scripts: list[Any] = []
-            self.binaries: list[Any] = []
+            self.binaries = [
+                ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", "x", "BINARY"),
+                ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", "x", "BINARY"),
+                ("PySide6/Qt/plugins/platforms/libqxcb.so", "x", "BINARY"),
+            ]
             # What PyInstaller's Qt hook adds besides the spec's own data files.
             self.datas = [
                 (dest, src, "DATA")
@@ -117,6 +121,12 @@ def test_the_spec_builds_a_one_folder_windowed_app(
     assert "PySide6/Qt/translations/qtbase_de.qm" not in kept
     assert "PySide6/Qt/translations/qt_help_fr.qm" not in kept
     assert "resources/icons/app.svg" in kept
+    # The GTK 3 theme plugin is left out, the other plugins kept.
+    binaries = {dest for dest, _src, _kind in collect.args[1]}
+    assert binaries == {
+        "PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so",
+        "PySide6/Qt/plugins/platforms/libqxcb.so",
+    }
 
     bundles = calls.get("BUNDLE", [])
     if platform == "darwin":
