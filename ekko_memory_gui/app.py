@@ -200,7 +200,9 @@ class AppRun:
             # tens of milliseconds on the GUI thread (see bench/bench_gui.py).
             gc.freeze()
             if smoke is not None:
-                return await smoke.finish(expect_memories=args.demo is not None)
+                return await smoke.finish(
+                    expect_memories=args.demo is not None, translation=self.shell.translation
+                )
             await self.shell.quit_requested.wait()
         finally:
             await self.shutdown()

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from ekko_memory_gui.qt import QEvent, QObject
+from ekko_memory_gui.services.translation import LoadedTranslation
 from ekko_memory_gui.views.main_window import MainWindow
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -34,6 +35,7 @@ class SmokeTest(QObject):
         self.window = window
         self.painted_at: float | None = None
         self.errors: list[str] = []
+        self.translation: LoadedTranslation | None = None
         window.installEventFilter(self)
         window.runner.failed.connect(lambda what, text: self.errors.append(f"{what}: {text}"))
         self._watchdog = threading.Timer(timeout_s + 15.0, self._hung)
@@ -59,8 +61,15 @@ class SmokeTest(QObject):
             and not w.list_pane.model.loading
         )
 
-    async def finish(self, *, expect_memories: bool) -> int:
-        """Wait until the window is ready, check it, print the result; returns the exit code."""
+    async def finish(
+        self, *, expect_memories: bool, translation: LoadedTranslation | None = None
+    ) -> int:
+        """Wait until the window is ready, check it, print the result; returns the exit code.
+
+        ``translation`` (what the app installed) goes into the result line, so a build can
+        be checked for loading its compiled catalogs.
+        """
+        self.translation = translation
         opened_at = time.perf_counter() - self.t0
         deadline = time.perf_counter() + self.timeout_s
         try:
@@ -91,6 +100,8 @@ class SmokeTest(QObject):
             "memories_shown": rows,
             "categories": w.category_pane.model.rowCount(),
             "stores": health,
+            "language": self.translation.language if self.translation else None,
+            "catalog": self.translation.method if self.translation else None,
             "frozen": bool(getattr(sys, "frozen", False)),
         }
         if problems:

@@ -32,10 +32,11 @@ def _result(stdout: str, word: str) -> dict[str, object]:
 
 
 def test_smoke_test_opens_the_demo_and_exits_0(tmp_path: Path) -> None:
-    proc = _run_app(tmp_path, "--demo", str(tmp_path / "demo"))
+    proc = _run_app(tmp_path, "--demo", str(tmp_path / "demo"), "--language", "en")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = _result(proc.stdout, "ok")
     assert result["stores"] == {"workspace": "ok", "user": "ok"}
+    assert (result["language"], result["catalog"]) == ("en", "none")  # English needs none
     assert isinstance(result["memories_shown"], int) and result["memories_shown"] >= 5
     assert result["first_paint_s"] is not None
     assert "Traceback" not in proc.stderr
