@@ -9,7 +9,7 @@ PKG_STAMP := $(VENV)/.installed-package
 	uninstall-desktop icons screenshots
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
 	@echo "  make run DEMO=1        the app on a demo workspace"
 
 $(STAMP): pyproject.toml

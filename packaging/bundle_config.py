@@ -80,11 +80,17 @@ def data_files(
     Files land under ``resources/`` inside the bundle, where
     ``ekko_memory.resources.resources_dir()`` looks first when frozen (``sys._MEIPASS``).
     """
+    extra = extra or []
+    # A catalog compiled for the bundle replaces its .ts: the app takes a .qm beside the
+    # .ts only when it is not older, and the copy into the bundle does not keep mtimes.
+    compiled = {(dest, path.stem) for path, dest in extra if path.suffix == ".qm"}
     datas = []
     for path in resource_files(resources):
-        dest = Path("resources") / path.relative_to(resources).parent
-        datas.append((str(path), dest.as_posix()))
-    for path, dest in extra or []:
+        dest = (Path("resources") / path.relative_to(resources).parent).as_posix()
+        if path.suffix == ".ts" and (dest, path.stem) in compiled:
+            continue
+        datas.append((str(path), dest))
+    for path, dest in extra:
         datas.append((str(path), dest))
     return datas
 
@@ -92,9 +98,9 @@ def data_files(
 def compile_translations(out_dir: Path, resources: Path = RESOURCES) -> list[tuple[Path, str]]:
     """Compile each ``resources/i18n/*.ts`` to ``.qm`` (with PySide6's lrelease) for the bundle.
 
-    The app reads a ``.qm`` shipped beside the ``.ts`` as is, so the bundle needs no
-    lrelease and no cache folder; a catalog that cannot be compiled is left out, and the
-    app then reads the ``.ts`` itself (slower, still correct).
+    The bundle then ships the ``.qm`` instead of the ``.ts`` (see ``data_files``), which
+    the app loads as is: no lrelease and no cache folder at run time. Without lrelease
+    here the ``.ts`` ships and the app reads it itself (slower, still correct).
     """
     sources = sorted((resources / "i18n").glob("*.ts"))
     if not sources:

@@ -184,9 +184,16 @@ def test_translations_are_compiled_for_the_bundle(bc: ModuleType, tmp_path: Path
         "<translation>刷新</translation></message></context></TS>",
         encoding="utf-8",
     )
+    (res / "icons").mkdir()
+    (res / "icons" / "app.svg").write_text("<svg/>")
     [(qm, dest)] = bc.compile_translations(tmp_path / "out", resources=res)
     assert dest == "resources/i18n"
     assert qm.name == "ekko_memory_zh_CN.qm" and qm.stat().st_size > 0
+    # The bundle ships the compiled catalog in place of its source.
+    assert bc.data_files(extra=[(qm, dest)], resources=res) == [
+        (str(res / "icons" / "app.svg"), "resources/icons"),
+        (str(qm), "resources/i18n"),
+    ]
 
 
 FROZEN_CHECK = r"""
