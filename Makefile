@@ -3,12 +3,14 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PKG_STAMP := $(VENV)/.installed-package
 
-.PHONY: help install run test lint format bench clean
+.PHONY: help install run test lint format bench clean package package-test install-desktop \
+	uninstall-desktop icons screenshots
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  make run DEMO=1   the app on a demo workspace"
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
+	@echo "  make run DEMO=1        the app on a demo workspace"
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -35,6 +37,31 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 
 bench: $(STAMP) ## run the benchmarks (bench/README.md explains them)
 	$(BIN)/python bench/run_all.py
+
+$(PKG_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,package]'
+	touch $(PKG_STAMP)
+
+package: $(PKG_STAMP) ## build the app bundle dist/ekko-memory/ with PyInstaller (packaging/README.md)
+	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/ekko-memory.spec
+	@du -sh dist/ekko-memory
+
+package-test: $(PKG_STAMP) ## build the bundle into dist/ and smoke-test it offscreen (~25 s)
+	EKKO_PACKAGE_TEST=1 EKKO_PACKAGE_DIST=dist QT_QPA_PLATFORM=offscreen \
+		$(BIN)/python -m pytest -m package tests/packaging -rA
+
+install-desktop: ## add Ekko Memory to this user's app menu (~/.local/share; the bundle if built)
+	sh packaging/linux/install-desktop.sh
+
+uninstall-desktop: ## remove what install-desktop added
+	sh packaging/linux/install-desktop.sh --uninstall
+
+icons: $(STAMP) ## render the app icon PNGs/.ico/.icns from resources/icons/app.svg
+	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/render_icons.py
+
+screenshots: $(STAMP) ## take docs/screenshots/*.png of the app on the demo workspace
+	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/take_screenshots.py
 
 clean: ## remove the virtualenv and build output
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

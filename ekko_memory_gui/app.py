@@ -31,6 +31,7 @@ from ekko_memory_gui.services.translation import (
     install_translation,
     remove_translation,
 )
+from ekko_memory_gui.smoke import SmokeTest
 from ekko_memory_gui.views.main_window import MainWindow
 
 log = logging.getLogger("ekko_memory_gui")
@@ -67,6 +68,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument(
         "--theme", choices=("system", "light", "dark"), default=None, help="colours (saved)"
+    )
+    p.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open, wait until the workspace has loaded and the window painted, print one "
+        "line and quit with 0 (1 on failure); proves a build works (see packaging/README.md)",
     )
     return p.parse_args(argv)
 
@@ -177,6 +184,7 @@ class AppRun:
         self.controller = AppController(settings, self.dialogs)
         self.shell = AppShell(self.app, self.controller, translation)
         window = self.shell.build_window()
+        smoke = SmokeTest(window) if args.smoke_test else None
         window.show()
 
         user_home = args.user_home
@@ -191,6 +199,10 @@ class AppRun:
             # app: keep it out of the cyclic collector's full passes, which otherwise take
             # tens of milliseconds on the GUI thread (see bench/bench_gui.py).
             gc.freeze()
+            if smoke is not None:
+                return await smoke.finish(
+                    expect_memories=args.demo is not None, translation=self.shell.translation
+                )
             await self.shell.quit_requested.wait()
         finally:
             await self.shutdown()
@@ -215,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("Ekko Memory")
     app.setOrganizationName("Ekko")
-    app.setDesktopFileName("ekko-memory")
+    # The .desktop file's name (packaging/linux): desktops match the window to its entry
+    # and icon by it (Wayland app_id, _GTK_APPLICATION_ID on X11).
+    app.setDesktopFileName("io.github.ekkomemory.EkkoMemory")
     # The app quits when AppRun.run returns (after the window closed and shutdown was awaited).
     app.setQuitOnLastWindowClosed(False)
     # A short GIL switch interval keeps the GUI thread responsive while the memory
