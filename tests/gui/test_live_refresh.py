@@ -63,8 +63,8 @@ def test_a_write_from_another_process_appears(
 
     node_id = _agent_writes(demo, "记住，我不吃芹菜。")
 
-    # Within about a second (the watcher polls every 500 ms): the row, the tree count.
-    qtbot.waitUntil(lambda: node_id in model.ids(), timeout=3000)
+    # The watcher polls every 500 ms (bench and docs speak of timing; the test allows slack).
+    qtbot.waitUntil(lambda: node_id in model.ids(), timeout=10000)
     assert "用户不吃芹菜" in titles(window)
     assert before <= set(model.ids())  # nothing was lost
     assert model.row_of(node_id) == 0  # the newest on top
@@ -74,11 +74,11 @@ def test_a_write_from_another_process_appears(
             int(pane.model.index_for_key("domain/生活技能").siblingAtColumn(1).data())
             == count_before + 1
         ),
-        timeout=3000,
+        timeout=10000,
     )
     # The new message shows in the sessions list too.
     qtbot.waitUntil(
-        lambda: window.sessions_view.sessions_model.row_of("s-agent") >= 0, timeout=3000
+        lambda: window.sessions_view.sessions_model.row_of("s-agent") >= 0, timeout=10000
     )
 
 
@@ -107,8 +107,8 @@ def test_a_change_to_the_shown_memory_updates_the_detail_pane(
     )
     assert out.returncode == 0, out.stderr
     # The expired memory leaves the active list, and the pane shows its new status and audit.
-    qtbot.waitUntil(lambda: target not in model.ids(), timeout=3000)
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
     qtbot.waitUntil(
-        lambda: detail.node is not None and detail.node.status == "expired", timeout=3000
+        lambda: detail.node is not None and detail.node.status == "expired", timeout=10000
     )
     assert "expire" in [e.event_type for e in detail.audit_model.items()]
