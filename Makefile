@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test lint format bench clean
+.PHONY: help install run test lint format bench i18n clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -35,6 +35,10 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 
 bench: $(STAMP) ## run the benchmarks (bench/README.md explains them)
 	$(BIN)/python bench/run_all.py
+
+i18n: $(STAMP) ## refresh resources/i18n/*.ts from the app's sources (edit them with pyside6-linguist)
+	$(BIN)/pyside6-lupdate $$(find ekko_memory_gui -name '*.py' | sort) -ts resources/i18n/ekko_memory_zh_CN.ts -source-language en -target-language zh_CN
+	@grep -c 'type="unfinished"' resources/i18n/ekko_memory_zh_CN.ts | xargs -I{} echo "{} strings wait for a translation"
 
 clean: ## remove the virtualenv and build output
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -265,7 +265,7 @@ class MemoryDetailPane(QWidget):
             labels.type_label(node.type),
             labels.scope_label(node.scope),
             labels.status_label(status),
-            self.tr("store: {store}").format(store=h.store or "—"),
+            self.tr("store: {store}").format(store=labels.store_label(h.store) if h.store else "—"),
         ):
             self.chips.addWidget(chip(text))
         if node.expires_at is None:
@@ -305,7 +305,7 @@ class MemoryDetailPane(QWidget):
         self.content.setText(node.content or "—")
         self.confidence.set_value(node.confidence)
         self.importance.set_value(node.importance)
-        self.origin.setText(node.origin)
+        self.origin.setText(labels.origin_label(node.origin))
         self.dates.setText(
             self.tr("created {created} · updated {updated}").format(
                 created=labels.full_time(node.created_at), updated=labels.full_time(node.updated_at)

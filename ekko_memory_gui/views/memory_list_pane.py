@@ -29,16 +29,16 @@ from ekko_memory_gui.views.match_highlight_delegate import MatchHighlightDelegat
 from ekko_memory_gui.views.widgets import text_label
 
 _WIDTHS = {
-    "title": 240,
-    "type": 70,
+    "title": 220,
+    "type": 82,
     "scope": 76,
-    "key": 130,
-    "value": 150,
-    "status": 70,
-    "confidence": 60,
-    "importance": 60,
-    "updated": 96,
-    "expires": 90,
+    "key": 124,
+    "value": 140,
+    "status": 64,
+    "confidence": 56,
+    "importance": 56,
+    "updated": 90,
+    "expires": 84,
 }
 
 
@@ -232,6 +232,9 @@ class MemoryListPane(QWidget):
     def _loading_changed(self, loading: bool) -> None:
         self.loading_label.setText(self.tr("Loading…") if loading else "")
         if not loading:
+            f = self.model.filter
+            if f is not None and f.text:
+                self._show_search_count()
             self._update_empty_state()
 
     def _update_empty_state(self) -> None:

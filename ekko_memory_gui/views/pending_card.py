@@ -53,6 +53,14 @@ def _show(field: str, value: Any) -> str:
     return str(value)
 
 
+def why_text(rule: str, reason: str) -> str:
+    """The rule in the UI's language, with the specifics the core named (in brackets)."""
+    detail = ""
+    if reason.endswith(")") and "(" in reason:
+        detail = reason[reason.rindex("(") :]
+    return f"{labels.rule_label(rule)} {detail}".strip()
+
+
 def diff_rows(entry: InboxEntry) -> list[tuple[str, str, str, bool]]:
     """(field, current, proposed, changed) for the card's diff table."""
     proposed = entry.item.node or {}
@@ -137,10 +145,11 @@ class PendingCard(QFrame):
 
         why = text_label(
             self.tr("Why it waits: {reason}. Requested by {who}.").format(
-                reason=item.reason, who=labels.actor_label(item.requester)
+                reason=why_text(item.rule, item.reason), who=labels.actor_label(item.requester)
             ),
             role="muted",
         )
+        why.setToolTip(item.reason)
         why.setObjectName("cardWhy")
         v.addWidget(why)
         for m in entry.sources[:2]:
@@ -175,9 +184,22 @@ class PendingCard(QFrame):
         grid.setContentsMargins(0, 2, 0, 2)
         grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(2)
+        new = entry.current is None
         grid.addWidget(text_label("", wrap=False), 0, 0)
-        grid.addWidget(text_label(self.tr("current"), role="muted", wrap=False), 0, 1)
-        grid.addWidget(text_label(self.tr("proposed"), role="muted", wrap=False), 0, 2)
+        if new:
+            # Nothing to compare with: one column, and say so.
+            grid.addWidget(
+                text_label(
+                    self.tr("proposed (a new memory; nothing is replaced)"),
+                    role="muted",
+                    wrap=False,
+                ),
+                0,
+                1,
+            )
+        else:
+            grid.addWidget(text_label(self.tr("current"), role="muted", wrap=False), 0, 1)
+            grid.addWidget(text_label(self.tr("proposed"), role="muted", wrap=False), 0, 2)
         for row, (name, before, after, changed) in enumerate(diff_rows(entry), start=1):
             label = {
                 "title": self.tr("title"),
@@ -187,10 +209,13 @@ class PendingCard(QFrame):
                 "status": self.tr("status"),
             }[name]
             grid.addWidget(text_label(label, role="muted", wrap=False), row, 0)
-            grid.addWidget(text_label(before), row, 1)
             proposed = text_label(after)
             proposed.setObjectName(f"proposed_{name}")
-            if changed and entry.current is not None:
+            if new:
+                grid.addWidget(proposed, row, 1)
+                continue
+            grid.addWidget(text_label(before), row, 1)
+            if changed:
                 proposed.setProperty("role", "chip")
                 proposed.setProperty("changed", True)
             grid.addWidget(proposed, row, 2)
