@@ -17,6 +17,9 @@ from ekko_memory.models import (
     AuditEvent,
     BrowseFilter,
     CategoryCount,
+    ExportReport,
+    ExportSelection,
+    ImportReport,
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryExtraction,
@@ -31,10 +34,17 @@ from ekko_memory.models import (
     NodeUsage,
     OmittedNode,
     PendingItem,
+    PurgeFilter,
+    PurgeFinding,
+    PurgePlan,
+    PurgeReport,
+    PurgeTarget,
+    PurgeVerification,
     SessionSummaryInfo,
 )
 from ekko_memory.service.config import LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
+from ekko_memory.service.progress import CancelToken, Progress
 from ekko_memory.service.session import MemorySession
 
 __version__ = "0.1.0"
@@ -46,9 +56,13 @@ __all__ = [
     "AsyncSession",
     "AuditEvent",
     "BrowseFilter",
+    "CancelToken",
     "CategoryCount",
     "Conflict",
     "EkkoMemoryError",
+    "ExportReport",
+    "ExportSelection",
+    "ImportReport",
     "InvalidInput",
     "LlmConfig",
     "MemoryConfig",
@@ -70,6 +84,13 @@ __all__ = [
     "OmittedNode",
     "PendingItem",
     "PermissionDenied",
+    "Progress",
+    "PurgeFilter",
+    "PurgeFinding",
+    "PurgePlan",
+    "PurgeReport",
+    "PurgeTarget",
+    "PurgeVerification",
     "SessionSummaryInfo",
     "StoreUnavailable",
     "open_memory",

@@ -481,3 +481,40 @@ def test_user_edits_revert_and_restore(mem: MemoryService) -> None:
         title="用户不吃香菜",
     )
     assert mem.get_node(node_id).origin == "user_edit"  # type: ignore[union-attr]
+
+
+def test_update_of_title_or_content_alone_makes_a_new_version(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    first = propose(
+        s,
+        "记住：提交前必须跑测试",
+        scope="workspace",
+        domain="项目",
+        type="constraint",
+        key="coding_rule",
+        valueJson="提交前跑测试",
+        title="提交前必须跑测试",
+        confidence=0.8,
+    )
+    s.append_message("user", "把这条规则的说明改清楚一点")
+    res = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": first["nodeId"],
+            "reason": "说明更清楚",
+            "node": {"content": "每次提交前运行 make test。"},
+        },
+    )
+    assert res["status"] == "superseded" and res["nodeId"] != first["nodeId"]
+    assert mem.get_node(res["nodeId"]).content == "每次提交前运行 make test。"  # type: ignore[union-attr]
+    same = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": res["nodeId"],
+            "reason": "again",
+            "node": {"content": "每次提交前运行 make test。"},
+        },
+    )
+    assert same["status"] == "duplicate" and same["nodeId"] == res["nodeId"]

@@ -99,9 +99,16 @@ class Forgetter:
     def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
         """The current memories a request names (no deleted ones, no old versions)."""
         svc = self.service
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
         if req.id is not None:
             node, _ = svc.locate(req.id)
-            return [] if node.status in ("deleted", "superseded") else [node]
+            # Agents reach only what their session may see; global seeds are read-only.
+            hidden = ctx.is_agent and not visible(node, frame)
+            if hidden or node.scope == "global" or node.status in ("deleted", "superseded"):
+                return []
+            return [node]
         if not any(
             (
                 req.scope,
@@ -120,9 +127,6 @@ class Forgetter:
             canonical_key(svc.registry, domain or "", req.type or "preference", req.key)
             if req.key
             else None
-        )
-        frame = MemoryQuery(
-            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
         )
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
@@ -27,6 +28,22 @@ if TYPE_CHECKING:
 
 Operation = Literal["create", "update", "supersede", "expire", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("create", "update", "supersede", "expire", "delete")
+# What makes two versions different (ids, times, provenance and status do not).
+CONTENT_FIELDS = (
+    "scope",
+    "domain",
+    "category_path",
+    "type",
+    "key",
+    "value_json",
+    "title",
+    "content",
+    "confidence",
+    "importance",
+    "tags",
+    "entities",
+    "expires_at",
+)
 OutcomeStatus = Literal[
     "created", "superseded", "duplicate", "expired", "deleted", "restored", "pending", "rejected"
 ]
@@ -132,7 +149,7 @@ class Governor:
         cand = plan_node(self.service.registry, draft, ctx, now)
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
-            match = self._find_same(w, cand.node)
+            match = self.find_same(w, cand.node)
             if (
                 match is not None
                 and match.key == cand.node.key
@@ -188,19 +205,23 @@ class Governor:
                 notes=cand.notes,
             )
 
-    def _find_same(self, w: StoreWriter, node: MemoryNode) -> MemoryNode | None:
-        """The active node this one would duplicate or replace in the same scope, if any.
+    def find_same(
+        self, w: StoreWriter, node: MemoryNode, *, live_at: datetime | None = None
+    ) -> MemoryNode | None:
+        """The active node this one would duplicate or replace in the same scope, if any
+        (unexpired at ``live_at``, by default the node's creation).
 
         A targeted lookup (type, key group, the value's subject, the session), never a
         capped scan: with thousands of values under one key the old one must still be found.
         """
+        live_at = live_at or node.created_at
         registry = self.service.registry
         frame: dict[str, Any] = {
             "statuses": ["active"],
             "scopes": [node.scope],
             "domain": node.domain,
             "types": [node.type],
-            "live_at": node.created_at,
+            "live_at": live_at,
             "session_id": node.session_id if node.scope == "session" else None,
         }
         if node.key is None:
@@ -248,11 +269,7 @@ class Governor:
     ) -> WriteOutcome:
         now = self.service.now()
         cand = plan_node(self.service.registry, draft, ctx, now, base=target)
-        if (
-            self._same_value(target, cand.node)
-            and cand.node.scope == target.scope
-            and not (draft.model_fields_set - {"key", "value_json", "title", "content"})
-        ):
+        if all(getattr(cand.node, f) == getattr(target, f) for f in CONTENT_FIELDS):
             return WriteOutcome(
                 True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
             )

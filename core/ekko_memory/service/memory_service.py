@@ -28,13 +28,16 @@ from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
+from ekko_memory.service.export import Exporter
 from ekko_memory.service.extraction.llm_client import ChatClient
 from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
 from ekko_memory.service.extraction.pipeline import AfterReply, AfterReplyReport
 from ekko_memory.service.extraction.protocol import MemoryExtractor, Summarizer
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
+from ekko_memory.service.importer import Importer
 from ekko_memory.service.paths import StorePaths
+from ekko_memory.service.purge import Purger
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.runtime import BackgroundWorker
 from ekko_memory.service.session import MemorySession
@@ -109,6 +112,10 @@ class MemoryService:
         # source of an agent's proposal, without a read per tool call.
         self.latest_user_messages: dict[str, MemoryMessage] = {}
         self._background: BackgroundWorker | None = None
+        # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
+        self.exporter = Exporter(self)
+        self.importer = Importer(self)
+        self.purger = Purger(self)
         self.repair_chains()
 
     # --- plumbing -------------------------------------------------------------------

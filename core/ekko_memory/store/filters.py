@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from sqlalchemy import TextClause, text
+
 from ekko_memory.timeutil import to_db
 
-NodeOrder = Literal["priority", "recent", "updated_desc", "updated_asc", "created_asc", "title"]
+NodeOrder = Literal[
+    "priority", "recent", "updated_desc", "updated_asc", "created_asc", "title", "category"
+]
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,9 @@ class NodeFilter:
     expired_at: datetime | None = None
     updated_after: datetime | None = None
     updated_before: datetime | None = None
+    # Creation time in [created_after, created_before).
+    created_after: datetime | None = None
+    created_before: datetime | None = None
     supersedes_id: str | None = None
     origin: str | None = None
     title: str | None = None
@@ -115,6 +122,12 @@ def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
     if f.updated_before is not None:
         parts.append(f"{col}updated_at < :f_before")
         params["f_before"] = to_db(f.updated_before)
+    if f.created_after is not None:
+        parts.append(f"{col}created_at >= :f_created_after")
+        params["f_created_after"] = to_db(f.created_after)
+    if f.created_before is not None:
+        parts.append(f"{col}created_at < :f_created_before")
+        params["f_created_before"] = to_db(f.created_before)
     for column, name, values in (
         ("tags_json", "f_tag", f.tags),
         ("entities_json", "f_entity", f.entities),
@@ -126,10 +139,19 @@ def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
     return (" AND ".join(parts) or "1 = 1"), params
 
 
+def where_clause(f: NodeFilter) -> TextClause:
+    """The filter as a SQLAlchemy clause (for Core queries off the hot path)."""
+    cond, params = where_sql(f)
+    return text(cond).bindparams(**params)
+
+
 def like_escape(value: str) -> str:
     """Escape LIKE wildcards (the pattern uses ESCAPE '\\')."""
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
+
+# Current versions first, then history, when listing a category (Markdown export).
+STATUS_RANK = {"active": 0, "expired": 1, "superseded": 2, "deleted": 3}
 
 ORDER_SQL: dict[str, str] = {
     # Matches the (…, importance, updated_at) indexes so LIMIT stops early; finer
@@ -141,12 +163,22 @@ ORDER_SQL: dict[str, str] = {
     "updated_asc": "updated_at, id",
     "created_asc": "created_at, id",
     "title": "title, id",
+    # A category's current versions first, then its history (Markdown export).
+    "category": "category_path_text, CASE status WHEN 'active' THEN 0 WHEN 'expired' THEN 1 "
+    "WHEN 'superseded' THEN 2 WHEN 'deleted' THEN 3 ELSE 4 END, updated_at DESC, id",
 }
 
 
 def order_sql(order: NodeOrder, *, alias: str = "") -> str:
     """ORDER BY text for a named order."""
-    text = ORDER_SQL[order]
+    text_ = ORDER_SQL[order]
     if not alias:
-        return text
-    return ", ".join(f"{alias}.{part.strip()}" for part in text.split(","))
+        return text_
+    if order == "category":
+        raise ValueError("the category order takes no table alias")
+    return ", ".join(f"{alias}.{part.strip()}" for part in text_.split(","))
+
+
+def order_clause(order: NodeOrder) -> TextClause:
+    """The named order as a SQLAlchemy clause."""
+    return text(order_sql(order))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, literal_column, select
+from sqlalchemy import Text, func, literal_column, or_, select, text
 from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
@@ -18,16 +18,27 @@ from ekko_memory.models import (
     MemorySummary,
     NodeUsage,
     PendingItem,
+    SessionCursor,
+    UsageRecord,
 )
 from ekko_memory.store import tables as t
 from ekko_memory.store.dialect import Dialect
-from ekko_memory.store.filters import NodeFilter, NodeOrder, like_escape, order_sql, where_sql
+from ekko_memory.store.filters import (
+    NodeFilter,
+    NodeOrder,
+    like_escape,
+    order_clause,
+    order_sql,
+    where_clause,
+    where_sql,
+)
 from ekko_memory.store.rows import (
     MESSAGE_COLUMNS,
     NODE_COLUMNS,
     SUMMARY_COLUMNS,
     node_from_tuple,
     row_to_message,
+    row_to_node,
     row_to_summary,
 )
 from ekko_memory.timeutil import from_db, from_db_required, to_db
@@ -37,6 +48,23 @@ _NODE_SELECT = "SELECT " + ", ".join(NODE_COLUMNS) + " FROM memory_nodes"
 _NODE_COLUMNS_N = ", ".join("n." + c for c in NODE_COLUMNS)
 _MESSAGE_SELECT = "SELECT " + ", ".join(MESSAGE_COLUMNS) + " FROM memory_messages"
 _SUMMARY_SELECT = "SELECT " + ", ".join(SUMMARY_COLUMNS) + " FROM memory_summaries"
+
+# Ids per IN (...) list: far below every backend's parameter limit.
+CHUNK = 500
+# Rows fetched per round trip when streaming a table.
+STREAM_BATCH = 500
+
+
+def chunks(ids: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
+    """``ids`` in lists of at most ``size``."""
+    batch: list[str] = []
+    for i in ids:
+        batch.append(i)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 @dataclass(frozen=True)
@@ -79,6 +107,18 @@ def row_to_audit(row: Any) -> AuditEvent:
         reason=row["reason"],
         payload=None if row["payload_json"] is None else json.loads(row["payload_json"]),
         created_at=from_db_required(row["created_at"]),
+    )
+
+
+def row_to_usage(row: Any) -> UsageRecord:
+    """A usage record from its row."""
+    return UsageRecord.model_construct(
+        id=row["id"],
+        node_id=row["node_id"],
+        message_id=row["message_id"],
+        session_id=row["session_id"],
+        workspace_id=row["workspace_id"],
+        used_at=from_db_required(row["used_at"]),
     )
 
 
@@ -486,3 +526,229 @@ class StoreReader:
                 self.conn.execute(select(func.count()).select_from(table)).scalar() or 0
             )
         return out
+
+    # --- bulk reads (export, import, purge) -----------------------------------------
+
+    def _stream(self, q: Any) -> Iterator[Any]:
+        # Rows arrive in batches as the caller iterates: a 100k-row table never sits in memory.
+        yield from self.conn.execute(q.execution_options(yield_per=STREAM_BATCH)).mappings()
+
+    def iter_nodes(
+        self, f: NodeFilter, *, order: NodeOrder = "created_asc"
+    ) -> Iterator[MemoryNode]:
+        """Every node matching ``f``, streamed in ``order`` (oldest first by default)."""
+        for row in self._stream(select(n).where(where_clause(f)).order_by(order_clause(order))):
+            yield row_to_node(row)
+
+    def node_ids(self, f: NodeFilter) -> list[str]:
+        """Ids of every node matching ``f``."""
+        return list(self.conn.execute(select(n.c.id).where(where_clause(f))).scalars())
+
+    def iter_nodes_by_id(self, ids: Iterable[str]) -> Iterator[MemoryNode]:
+        """Nodes by id (any status), chunk by chunk, each chunk oldest first."""
+        for chunk in chunks(ids):
+            yield from self.find_nodes(
+                NodeFilter(ids=chunk, statuses=None), limit=None, order="created_asc"
+            )
+
+    def chain_neighbours(self, ids: Iterable[str]) -> set[str]:
+        """Ids one supersede link away from ``ids`` (older and newer versions), as this store knows them.
+
+        An older version may live in the other store (a session memory promoted to the user).
+        """
+        out: set[str] = set()
+        for chunk in chunks(ids):
+            rows = self.conn.execute(
+                select(n.c.id, n.c.supersedes_id).where(
+                    or_(n.c.id.in_(chunk), n.c.supersedes_id.in_(chunk))
+                )
+            ).all()
+            for node_id, older in rows:
+                out.add(node_id)
+                if older:
+                    out.add(older)
+        return out
+
+    def existing_ids(self, table: str, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` are present in ``table`` (any table with an ``id`` key)."""
+        tbl = t.metadata.tables[table]
+        found: set[str] = set()
+        for chunk in chunks(ids):
+            found.update(self.conn.execute(select(tbl.c.id).where(tbl.c.id.in_(chunk))).scalars())
+        return found
+
+    def iter_audit(self, node_ids: Iterable[str] | None = None) -> Iterator[AuditEvent]:
+        """Every audit event oldest first, or those of some nodes (chunk by chunk)."""
+        a = t.memory_audit_events
+        if node_ids is None:
+            for row in self._stream(select(a).order_by(a.c.created_at, a.c.id)):
+                yield row_to_audit(row)
+            return
+        for chunk in chunks(node_ids):
+            q = select(a).where(a.c.node_id.in_(chunk)).order_by(a.c.created_at, a.c.id)
+            for row in self.conn.execute(q).mappings():
+                yield row_to_audit(row)
+
+    def audit_ids_for_nodes(self, node_ids: Iterable[str]) -> list[str]:
+        """Ids of the audit events about some nodes."""
+        return [e.id for e in self.iter_audit(node_ids)]
+
+    def iter_messages(self, ids: Iterable[str] | None = None) -> Iterator[MemoryMessage]:
+        """Every message oldest first, or some by id."""
+        m = t.memory_messages
+        if ids is None:
+            for row in self._stream(select(m).order_by(m.c.created_at, m.c.id)):
+                yield row_to_message(row)
+            return
+        for chunk in chunks(ids):
+            yield from self.get_messages(chunk)
+
+    def iter_summaries(self) -> Iterator[MemorySummary]:
+        """Every summary, oldest first."""
+        s = t.memory_summaries
+        for row in self._stream(select(s).order_by(s.c.created_at, s.c.id)):
+            yield row_to_summary(row)
+
+    def iter_usage(self, node_ids: Iterable[str] | None = None) -> Iterator[UsageRecord]:
+        """Every usage record, or those of some nodes."""
+        u = t.memory_usage
+        if node_ids is None:
+            for row in self._stream(select(u).order_by(u.c.used_at, u.c.id)):
+                yield row_to_usage(row)
+            return
+        for chunk in chunks(node_ids):
+            q = select(u).where(u.c.node_id.in_(chunk)).order_by(u.c.used_at, u.c.id)
+            for row in self.conn.execute(q).mappings():
+                yield row_to_usage(row)
+
+    def usage_ids(
+        self, *, node_ids: Iterable[str] = (), message_ids: Iterable[str] = ()
+    ) -> set[str]:
+        """Ids of usage records of some nodes or some replies."""
+        u = t.memory_usage
+        found: set[str] = set()
+        for col, ids in ((u.c.node_id, node_ids), (u.c.message_id, message_ids)):
+            for chunk in chunks(ids):
+                found.update(self.conn.execute(select(u.c.id).where(col.in_(chunk))).scalars())
+        return found
+
+    def list_cursors(self) -> list[SessionCursor]:
+        """Every session's background cursors."""
+        c = t.memory_session_cursors
+        rows = self.conn.execute(select(c).order_by(c.c.session_id, c.c.kind)).mappings()
+        return [
+            SessionCursor.model_construct(
+                session_id=r["session_id"],
+                kind=r["kind"],
+                message_id=r["message_id"],
+                message_created_at=from_db_required(r["message_created_at"]),
+                updated_at=from_db_required(r["updated_at"]),
+            )
+            for r in rows
+        ]
+
+    def job_ids_for_sessions(self, session_ids: Iterable[str]) -> list[str]:
+        """Retry-queue jobs of some sessions (their payloads can quote the messages)."""
+        r = t.memory_retry_queue
+        out: list[str] = []
+        for chunk in chunks(session_ids):
+            out += self.conn.execute(select(r.c.id).where(r.c.session_id.in_(chunk))).scalars()
+        return out
+
+    def summaries_covering(self, msgs: Sequence[MemoryMessage]) -> set[str]:
+        """Summaries built on any of ``msgs`` (their range includes one of them)."""
+        ids = {m.id for m in msgs}
+        out: set[str] = set()
+        for session_id in {m.session_id for m in msgs}:
+            times = [m.created_at for m in msgs if m.session_id == session_id]
+            for summary in self.list_summaries(session_id):
+                bounds = {
+                    x.id: x.created_at
+                    for x in self.get_messages([summary.from_message_id, summary.to_message_id])
+                }
+                lo = bounds.get(summary.from_message_id)
+                hi = bounds.get(summary.to_message_id)
+                if (
+                    any((lo is None or lo <= at) and (hi is None or at <= hi) for at in times)
+                    or summary.from_message_id in ids
+                    or summary.to_message_id in ids
+                ):
+                    out.add(summary.id)
+        return out
+
+    # --- finding text (purge) ---------------------------------------------------------
+
+    def node_ids_with_text(self, text_: str, f: NodeFilter) -> list[str]:
+        """Nodes within ``f`` that hold ``text_``: full-text matches plus substrings of title,
+        content, value, tags and entities (so a word only in the value is found too)."""
+        found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
+        cols = (n.c.title, n.c.content, n.c.value_json, n.c.tags_json, n.c.entities_json)
+        q = select(n.c.id).where(
+            where_clause(f), or_(*(c.contains(text_, autoescape=True) for c in cols))
+        )
+        found += self.conn.execute(q).scalars()
+        return list(dict.fromkeys(found))
+
+    def find_messages(
+        self,
+        *,
+        session_id: str | None = None,
+        after: datetime | None = None,
+        before: datetime | None = None,
+        text_: str | None = None,
+    ) -> list[tuple[str, str, str]]:
+        """(id, session id, first words) of messages matching every given criterion."""
+        m = t.memory_messages
+        q = select(m.c.id, m.c.session_id, func.substr(m.c.content, 1, 60))
+        if session_id is not None:
+            q = q.where(m.c.session_id == session_id)
+        if after is not None:
+            q = q.where(m.c.created_at >= to_db(after))
+        if before is not None:
+            q = q.where(m.c.created_at < to_db(before))
+        if text_ is not None:
+            q = q.where(m.c.content.contains(text_, autoescape=True))
+        rows = self.conn.execute(q.order_by(m.c.created_at, m.c.id)).all()
+        return [(r[0], r[1], r[2] or "") for r in rows]
+
+    def summary_ids_with_text(self, text_: str, session_id: str | None = None) -> list[str]:
+        """Summaries whose text (summary, goal or any list) holds ``text_``."""
+        s = t.memory_summaries
+        cols = [c for c in s.c if c.name == "summary" or c.name == "current_goal"] + [
+            c for c in s.c if c.name.endswith("_json")
+        ]
+        q = select(s.c.id).where(or_(*(c.contains(text_, autoescape=True) for c in cols)))
+        if session_id is not None:
+            q = q.where(s.c.session_id == session_id)
+        return list(self.conn.execute(q).scalars())
+
+    def text_occurrences(self, text_: str) -> dict[str, int]:
+        """Rows per table holding ``text_`` in any text column (verification after a purge)."""
+        out: dict[str, int] = {}
+        for table in t.metadata.sorted_tables:
+            cols = [c for c in table.c if isinstance(c.type, Text)]
+            if not cols:
+                continue
+            q = (
+                select(func.count())
+                .select_from(table)
+                .where(or_(*(c.contains(text_, autoescape=True) for c in cols)))
+            )
+            count = int(self.conn.execute(q).scalar() or 0)
+            if count:
+                out[table.name] = count
+        return out
+
+    def orphan_index_hits(self, text_: str) -> int:
+        """Full-text matches of ``text_`` whose node no longer exists (a leak in the index)."""
+        found = self.dialect.search_sql(text_)
+        if found is None:
+            return 0
+        sql, params = found
+        fts = text(sql).columns(literal_column("seq"), literal_column("rank")).subquery("fts")
+        q = (
+            select(func.count())
+            .select_from(fts)
+            .where(fts.c.seq.not_in(select(n.c.seq).scalar_subquery()))
+        )
+        return int(self.conn.execute(q, params).scalar() or 0)

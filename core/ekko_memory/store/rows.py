@@ -193,7 +193,7 @@ def row_to_message(row: Mapping[str, Any]) -> MemoryMessage:
     )
 
 
-_SUMMARY_LISTS = (
+SUMMARY_LISTS = (
     "constraints",
     "preferences",
     "decisions",
@@ -216,14 +216,14 @@ def summary_to_row(s: MemorySummary) -> dict[str, Any]:
         "stale": int(s.stale),
         "created_at": to_db(s.created_at),
     }
-    for name in _SUMMARY_LISTS:
+    for name in SUMMARY_LISTS:
         row[f"{name}_json"] = dumps(getattr(s, name))
     return row
 
 
 def row_to_summary(row: Mapping[str, Any]) -> MemorySummary:
     """A summary from its row."""
-    fields: dict[str, Any] = {name: _list(row[f"{name}_json"]) for name in _SUMMARY_LISTS}
+    fields: dict[str, Any] = {name: _list(row[f"{name}_json"]) for name in SUMMARY_LISTS}
     return trusted(
         MemorySummary,
         dict(

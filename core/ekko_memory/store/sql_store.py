@@ -89,7 +89,9 @@ class SqlStore:
         if path.is_dir():
             return disabled(f"{path} is a directory, not a database file; move it away")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.parent.exists():
+                # The folder holds private data: only its owner may list or read it.
+                path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
         except OSError as e:
             return disabled(f"cannot create {path.parent}: {e.strerror or e}")
         exists = path.exists()
@@ -107,10 +109,16 @@ class SqlStore:
         except (exc.DBAPIError, sqlite3.DatabaseError) as e:
             engine.dispose()
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
-        if exists and path.stat().st_mode & 0o077:
-            # The file holds private data: keep it readable by its owner only.
+        # The file holds private data: readable by its owner only (SQLite creates it, and its
+        # -wal and -shm files, with the process umask).
+        for private in (
+            path,
+            path.with_name(path.name + "-wal"),
+            path.with_name(path.name + "-shm"),
+        ):
             try:
-                path.chmod(0o600)
+                if private.exists() and private.stat().st_mode & 0o077:
+                    private.chmod(0o600)
             except OSError:
                 pass
         store = cls(
@@ -391,6 +399,14 @@ class SqlStore:
             return [hit.node for hit in r.search_nodes(query, f, limit=limit)]
 
     # --- housekeeping ---------------------------------------------------------------
+
+    def files(self) -> list[Path]:
+        """The files that hold this store's bytes (none for an in-memory or server database)."""
+        return self.dialect.storage_files()
+
+    def backups(self) -> list[Path]:
+        """Migration backups of this store, oldest first."""
+        return self.dialect.backup_files()
 
     def scrub(self, *, vacuum: bool = False) -> list[str]:
         """After a hard delete: drop deleted index entries and the WAL's old pages (and VACUUM).

@@ -180,6 +180,20 @@ class SqliteDialect:
         row = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return bool(row is not None and row[0] == 0)
 
+    def storage_files(self) -> list[Path]:
+        """The files holding the data's bytes: the database and its write-ahead log (and a
+        rollback journal if one was left behind). Purge verification reads them raw."""
+        if self.path is None:
+            return []
+        names = (self.path.name, self.path.name + "-wal", self.path.name + "-journal")
+        return [p for p in (self.path.with_name(x) for x in names) if p.is_file()]
+
+    def backup_files(self) -> list[Path]:
+        """The migration backups of this file, oldest first."""
+        if self.path is None:
+            return []
+        return sorted((self.path.parent / "backups").glob(f"{self.path.stem}-v*.db"))
+
     def vacuum(self, raw: Any) -> None:
         """Rebuild the file so freed pages leave it."""
         raw.execute("VACUUM")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,10 +16,19 @@ from ekko_memory.models import (
     MemoryNode,
     MemorySummary,
     PendingItem,
+    SessionCursor,
+    UsageRecord,
 )
 from ekko_memory.store import tables as t
-from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.rows import dumps, message_to_row, node_to_row, summary_to_row, trusted
+from ekko_memory.store.reader import StoreReader, chunks
+from ekko_memory.store.rows import (
+    SUMMARY_LISTS,
+    dumps,
+    message_to_row,
+    node_to_row,
+    summary_to_row,
+    trusted,
+)
 from ekko_memory.timeutil import to_db, utcnow
 
 n = t.memory_nodes
@@ -57,41 +66,8 @@ class StoreWriter(StoreReader):
         msgs = self.get_messages(ids)
         if not msgs:
             return 0, 0
-        s = t.memory_summaries
-        stale: set[str] = set()
-        for session_id in {m.session_id for m in msgs}:
-            times = [m.created_at for m in msgs if m.session_id == session_id]
-            for summary in self.list_summaries(session_id):
-                bounds = {
-                    x.id: x.created_at
-                    for x in self.get_messages([summary.from_message_id, summary.to_message_id])
-                }
-                lo = bounds.get(summary.from_message_id)
-                hi = bounds.get(summary.to_message_id)
-                covers = (
-                    any((lo is None or lo <= at) and (hi is None or at <= hi) for at in times)
-                    or summary.from_message_id in ids
-                    or summary.to_message_id in ids
-                )
-                if covers:
-                    stale.add(summary.id)
-        if stale:
-            empty = {
-                f"{name}_json": "[]"
-                for name in (
-                    "constraints",
-                    "preferences",
-                    "decisions",
-                    "completed_work",
-                    "pending_work",
-                    "known_issues",
-                )
-            }
-            self.conn.execute(
-                update(s)
-                .where(s.c.id.in_(list(stale)))
-                .values(stale=1, summary="", current_goal=None, **empty)
-            )
+        stale = self.summaries_covering(msgs)
+        self.blank_summaries(stale)
         m = t.memory_messages
         found = [x.id for x in msgs]
         self.conn.execute(delete(m).where(m.c.id.in_(found)))
@@ -104,6 +80,17 @@ class StoreWriter(StoreReader):
             payload={"messages": len(found), "staleSummaries": sorted(stale)},
         )
         return len(found), len(stale)
+
+    def blank_summaries(self, ids: Iterable[str]) -> None:
+        """Erase summaries' text and mark them stale; they keep their place in the chain."""
+        s = t.memory_summaries
+        empty = {f"{name}_json": "[]" for name in SUMMARY_LISTS}
+        for chunk in chunks(ids):
+            self.conn.execute(
+                update(s)
+                .where(s.c.id.in_(chunk))
+                .values(stale=1, summary="", current_goal=None, **empty)
+            )
 
     def _next_seq(self) -> int:
         # Inside the write transaction (the store's write lock), so no one else takes it.
@@ -156,10 +143,7 @@ class StoreWriter(StoreReader):
         self.dialect.unindex_nodes(self.conn, list(seqs.values()))
         self.conn.execute(delete(n).where(n.c.id.in_(found)))
         self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.node_id.in_(found)))
-        a = t.memory_audit_events
-        self.conn.execute(
-            update(a).where(a.c.node_id.in_(found)).values(reason=REDACTED, payload_json=None)
-        )
+        self.redact_audit(node_ids=found)
         p = t.memory_pending
         self.conn.execute(
             update(p)
@@ -169,6 +153,16 @@ class StoreWriter(StoreReader):
         # Later versions keep their link, but the old text is gone.
         self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
         return found
+
+    def redact_audit(self, *, node_ids: Iterable[str] = (), ids: Iterable[str] = ()) -> None:
+        """Keep audit rows (who did what, when) but drop their reasons and payloads, which
+        can quote deleted text: the rows of some nodes, or some rows by id."""
+        a = t.memory_audit_events
+        for col, values in ((a.c.node_id, node_ids), (a.c.id, ids)):
+            for chunk in chunks(values):
+                self.conn.execute(
+                    update(a).where(col.in_(chunk)).values(reason=REDACTED, payload_json=None)
+                )
 
     def add_audit(
         self,
@@ -375,3 +369,65 @@ class StoreWriter(StoreReader):
         """Drop a finished job."""
         r = t.memory_retry_queue
         self.conn.execute(delete(r).where(r.c.id == job_id))
+
+    # --- bulk writes (import, purge) --------------------------------------------------
+
+    def insert_messages(self, msgs: Sequence[MemoryMessage]) -> None:
+        """Append messages as they are (import keeps their ids)."""
+        if msgs:
+            self.conn.execute(t.memory_messages.insert(), [message_to_row(m) for m in msgs])
+
+    def insert_summaries(self, summaries: Sequence[MemorySummary]) -> None:
+        """Append summaries as they are (import keeps their ids)."""
+        if summaries:
+            self.conn.execute(t.memory_summaries.insert(), [summary_to_row(x) for x in summaries])
+
+    def insert_usage(self, records: Sequence[UsageRecord]) -> None:
+        """Insert usage records as they are (import keeps their ids)."""
+        if not records:
+            return
+        self.conn.execute(
+            t.memory_usage.insert(),
+            [
+                {
+                    "id": u.id,
+                    "node_id": u.node_id,
+                    "message_id": u.message_id,
+                    "session_id": u.session_id,
+                    "workspace_id": u.workspace_id,
+                    "used_at": to_db(u.used_at),
+                }
+                for u in records
+            ],
+        )
+
+    def insert_cursor(self, cursor: SessionCursor) -> bool:
+        """Store a session cursor unless that session already has one of its kind."""
+        if self.get_cursor(cursor.session_id, cursor.kind) is not None:
+            return False
+        self.conn.execute(
+            t.memory_session_cursors.insert().values(
+                session_id=cursor.session_id,
+                kind=cursor.kind,
+                message_id=cursor.message_id,
+                message_created_at=to_db(cursor.message_created_at),
+                updated_at=to_db(cursor.updated_at),
+            )
+        )
+        return True
+
+    def delete_rows(self, table: str, ids: Iterable[str]) -> int:
+        """Delete rows by id from a table keyed by ``id`` (pending, usage, summaries, jobs)."""
+        tbl = t.metadata.tables[table]
+        removed = 0
+        for chunk in chunks(ids):
+            removed += self.conn.execute(delete(tbl).where(tbl.c.id.in_(chunk))).rowcount or 0
+        return removed
+
+    def delete_cursors(self, session_ids: Iterable[str]) -> int:
+        """Forget the background cursors of some sessions."""
+        c = t.memory_session_cursors
+        removed = 0
+        for chunk in chunks(session_ids):
+            removed += self.conn.execute(delete(c).where(c.c.session_id.in_(chunk))).rowcount or 0
+        return removed

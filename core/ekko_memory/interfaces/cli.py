@@ -1,0 +1,299 @@
+"""``ekko-memory``: manage an agent's memory from a terminal (argparse, standard library only).
+
+    ekko-memory --workspace DIR [--user-home DIR] COMMAND [--json] ...
+
+Commands: search, show, history, pending, approve, reject, forget, export, import,
+purge, stats, mcp. Tables for people by default; ``--json`` prints one JSON document on
+stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
+with ``--json``).
+
+Exit codes: 0 done; 1 failed (store unavailable or damaged, a conflict, purged text
+still found in the files); 2 bad arguments or invalid input; 3 not found (no such id,
+no database in the workspace, no such file); 4 declined (a confirmation answered no,
+or an agent-only / user-only rule refused); 130 interrupted.
+
+Read commands never create a database: a workspace without ``.ekko/memory.db`` is an
+error (exit 3). ``import`` and ``mcp`` create it, as an agent would. The user store
+(``$EKKO_HOME`` or ``~/.ekko``) is created on first use by any command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ekko_memory.errors import EkkoMemoryError
+from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_transfer as t
+from ekko_memory.interfaces.cli_output import (
+    EXIT_DECLINED,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_FOUND,
+    EXIT_USAGE,
+    CliError,
+    Output,
+)
+from ekko_memory.models import NODE_STATUSES, NODE_TYPES, SCOPES
+from ekko_memory.service.memory_service import MemoryService, open_memory
+from ekko_memory.service.paths import StorePaths
+
+_EXIT_FOR_CODE = {
+    "invalid_input": EXIT_USAGE,
+    "not_found": EXIT_NOT_FOUND,
+    "permission_denied": EXIT_DECLINED,
+    "store_unavailable": EXIT_FAILED,
+    "conflict": EXIT_FAILED,
+}
+
+# Commands that may create the workspace database.
+CREATING_COMMANDS = frozenset({"import", "mcp"})
+
+
+def split_category(value: str) -> list[str]:
+    """``生活技能/做饭`` → ``["生活技能", "做饭"]``."""
+    parts = [p.strip() for p in value.split("/") if p.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("a category path looks like 生活技能/做饭")
+    return parts
+
+
+def json_or_text(value: str) -> Any:
+    """A value given on the command line: JSON when it parses, else the text itself."""
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _common(defaults: bool) -> _Parser:
+    """Options accepted before and after the command (``--json`` usually comes last)."""
+    p = _Parser(add_help=False)
+    d: Callable[[Any], Any] = (lambda v: v) if defaults else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        default=d(None),
+        help="workspace folder holding .ekko/memory.db (default: the current folder)",
+    )
+    p.add_argument(
+        "--user-home",
+        metavar="DIR",
+        default=d(None),
+        help="folder of the user store (default: $EKKO_HOME or ~/.ekko)",
+    )
+    p.add_argument("--json", action="store_true", default=d(False), help="print JSON for scripts")
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line."""
+    common = _common(defaults=False)
+    parser = _Parser(
+        prog="ekko-memory",
+        description="Local, auditable long-term memory for AI agents: inspect and manage it.",
+        parents=[_common(defaults=True)],
+        epilog="Exit codes: 0 ok, 1 failed, 2 bad arguments, 3 not found, 4 declined.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def command(
+        name: str,
+        fn: Callable[..., int],
+        help_text: str,
+        check: Callable[[argparse.Namespace], None] | None = None,
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        # ``check`` raises usage errors before the memory is opened.
+        p.set_defaults(run=fn, check=check)
+        return p
+
+    def scope_options(p: argparse.ArgumentParser, *, live_only: bool = False) -> None:
+        choices = [s for s in SCOPES if s != "global"] if live_only else list(SCOPES)
+        p.add_argument(
+            "--scope", action="append", choices=choices, help="only this scope (repeatable)"
+        )
+        p.add_argument(
+            "--category",
+            type=split_category,
+            metavar="PATH",
+            help="a category branch, e.g. 生活技能/做饭",
+        )
+
+    p = command(
+        "search",
+        c.search,
+        "find memories (Chinese words too); without text, list the newest",
+        check=c.check_search,
+    )
+    p.add_argument("text", nargs="?", help="words to search for")
+    scope_options(p)
+    p.add_argument(
+        "--type", action="append", choices=NODE_TYPES, help="only this type (repeatable)"
+    )
+    p.add_argument("--key", help="only this controlled key, e.g. avoid_ingredient")
+    p.add_argument(
+        "--status",
+        action="append",
+        choices=NODE_STATUSES,
+        help="statuses to include (default: active)",
+    )
+    p.add_argument(
+        "--all", action="store_true", help="every status: old versions, expired and deleted too"
+    )
+    p.add_argument("--session", help="only memories of this session")
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+
+    p = command("show", c.show, "every field of one memory")
+    p.add_argument("id", help="memory id (mem_…)")
+
+    p = command("history", c.history, "a memory's supersede chain, audit trail, sources and usage")
+    p.add_argument("id", help="memory id (mem_…), any version")
+
+    p = command("pending", c.pending, "writes and deletes waiting for your decision")
+    p.add_argument("--all", action="store_true", help="decided items too")
+
+    for name, fn, verb in (("approve", c.approve, "approve"), ("reject", c.reject, "reject")):
+        p = command(name, fn, f"{verb} a pending item (your decision, as the user)")
+        p.add_argument("id", help="pending id (pnd_…)")
+        p.add_argument("--note", help="why (kept in the audit trail)")
+
+    p = command(
+        "forget",
+        c.forget,
+        "delete memories by id or by description (soft by default)",
+        check=c.check_forget,
+    )
+    p.add_argument("id", nargs="?", help="memory id (mem_…)")
+    scope_options(p, live_only=True)
+    p.add_argument("--domain", help="e.g. 生活技能")
+    p.add_argument("--type", choices=NODE_TYPES)
+    p.add_argument("--key", help="e.g. avoid_ingredient")
+    p.add_argument("--value", type=json_or_text, help='e.g. 香菜 or \'{"spicy": "low"}\'')
+    p.add_argument(
+        "--hard", action="store_true", help="remove every version for good (not undoable)"
+    )
+    p.add_argument(
+        "--messages", action="store_true", help="with --hard: delete the source messages too"
+    )
+    p.add_argument("--reason", default="forgotten by the user from the command line")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+
+    p = command("export", t.export, "write a JSON bundle (for import), Markdown or CSV")
+    p.add_argument("--format", choices=("json", "md", "csv"), default="json")
+    p.add_argument("--output", required=True, metavar="PATH", help="file to write (mode 0600)")
+    scope_options(p, live_only=True)
+    p.add_argument("--no-messages", action="store_true", help="leave the message log out")
+
+    p = command("import", t.import_bundle, "read a JSON bundle back (idempotent, ids kept)")
+    p.add_argument("path", help="a bundle written by 'export --format json'")
+
+    p = command(
+        "purge",
+        t.purge,
+        "remove data for good after a dry run (memories, audit text, messages…)",
+        check=t.check_purge,
+    )
+    scope_options(p, live_only=True)
+    p.add_argument("--session", help="this session's memories (and log, with --messages)")
+    p.add_argument(
+        "--before",
+        type=t.parse_date,
+        metavar="DATE",
+        help="created before (YYYY-MM-DD or ISO 8601)",
+    )
+    p.add_argument("--after", type=t.parse_date, metavar="DATE", help="created at or after")
+    p.add_argument("--query", metavar="TEXT", help="memories (and messages) holding this text")
+    p.add_argument("--user-id", help="memories of this user id")
+    p.add_argument("--workspace-id", help="memories of this workspace id")
+    p.add_argument(
+        "--messages", action="store_true", help="also source messages, matching messages, summaries"
+    )
+    p.add_argument("--keep-backups", action="store_true", help="keep migration backups (reported)")
+    p.add_argument(
+        "--dry-run", action="store_true", help="list everything that would go; change nothing"
+    )
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+
+    command("stats", c.stats, "counts per store, pending items, file locations and health")
+
+    p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
+    p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
+    p.add_argument("--user-id", help="user id the memories belong to")
+    p.add_argument("--workspace-id", help="workspace id the memories belong to")
+    return parser
+
+
+def open_for(args: argparse.Namespace) -> MemoryService:
+    """Open the memory for a command; read commands refuse a missing database."""
+    ws = Path(args.workspace or os.getcwd()).expanduser()
+    if not ws.is_dir():
+        raise CliError(EXIT_NOT_FOUND, f"workspace folder {ws} does not exist")
+    db = StorePaths.resolve(ws, args.user_home).workspace_db
+    if args.command not in CREATING_COMMANDS and not db.is_file():
+        raise CliError(
+            EXIT_NOT_FOUND,
+            f"no memory database in {ws} (expected {db}); run an agent there "
+            "or 'ekko-memory import' a bundle first",
+        )
+    mem = open_memory(ws, user_home=args.user_home)
+    health = mem.workspace_store.health
+    if not health.readable:
+        mem.close()
+        raise CliError(EXIT_FAILED, f"the workspace store cannot be opened: {health.reason}")
+    return mem
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ekko-memory`` console script; returns the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a usage error argparse already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    out = Output(bool(args.json))
+    try:
+        # Arguments are checked before anything is opened: a usage error wins.
+        if getattr(args, "check", None) is not None:
+            args.check(args)
+        mem = open_for(args)
+        try:
+            for name, health in mem.health().items():
+                if name != "workspace" and health.status != "ok":
+                    out.note(f"warning: the {name} store is {health.status}: {health.reason}")
+            return int(args.run(mem, args, out))
+        finally:
+            mem.close()
+    except CliError as e:
+        return _fail(out, e.exit_code, "error", str(e))
+    except EkkoMemoryError as e:
+        return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e))
+    except KeyboardInterrupt:
+        return _fail(out, EXIT_INTERRUPTED, "interrupted", "interrupted")
+
+
+def _fail(out: Output, exit_code: int, code: str, message: str) -> int:
+    message = " ".join(message.split())
+    if out.as_json:
+        out.json({"error": {"code": code, "message": message}})
+    out.note(f"ekko-memory: error: {message}")
+    return exit_code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

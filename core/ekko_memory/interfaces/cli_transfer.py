@@ -1,0 +1,236 @@
+"""CLI commands that move data in and out: export, import, purge — and the MCP server."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ekko_memory.interfaces.cli_output import (
+    EXIT_DECLINED,
+    EXIT_FAILED,
+    EXIT_USAGE,
+    CliError,
+    Output,
+    plural,
+)
+from ekko_memory.interfaces.cli_table import render_fields, render_table
+from ekko_memory.models import ExportSelection, PurgeFilter, PurgePlan, PurgeReport
+from ekko_memory.service.progress import Progress
+from ekko_memory.timeutil import parse_iso
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+KIND_NAMES = {
+    "node": "memory versions",
+    "audit": "audit entries (text scrubbed)",
+    "pending": "pending items",
+    "usage": "usage rows",
+    "message": "messages",
+    "summary": "summaries",
+    "job": "retry jobs",
+    "cursor": "session cursors",
+}
+
+
+def parse_date(value: str) -> datetime:
+    """``2026-01-31`` (midnight UTC) or an ISO 8601 timestamp."""
+    try:
+        return parse_iso(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a date (use YYYY-MM-DD or ISO 8601)"
+        ) from None
+
+
+def _progress(out: Output) -> Any:
+    def report(p: Progress) -> None:
+        out.progress(p.stage, p.done, p.total)
+
+    return report
+
+
+# --- export / import ---------------------------------------------------------------------
+
+
+def export(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """export --format json|md|csv --output PATH [--scope …] [--category PATH]."""
+    selection = ExportSelection(
+        scopes=args.scope,
+        category_path_prefix=args.category,
+        include_messages=not args.no_messages,
+    )
+    report = mem.exporter.export(
+        args.output, format=args.format, selection=selection, progress=_progress(out)
+    )
+    out.end_progress()
+    for w in report.warnings:
+        out.note(f"warning: {w}")
+    if out.as_json:
+        out.json(report.to_json())
+        return 0
+    counts = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n)
+    out.text(f"Exported {counts or 'nothing'} to {report.path} ({report.bytes} bytes, owner-only)")
+    return 0
+
+
+def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """import PATH: read a JSON bundle back (idempotent)."""
+    report = mem.importer.import_bundle(args.path, progress=_progress(out))
+    out.end_progress()
+    if out.as_json:
+        data = report.to_json()
+        data["counts"] = {o: report.count(o) for o in ("added", "skipped", "updated")}  # type: ignore[arg-type]
+        out.json(data)
+        return 0
+    rows = []
+    for kind in ("nodes", "audit", "messages", "summaries", "pending", "usage", "cursors"):
+        added, skipped, updated = (
+            len(getattr(report, o).get(kind, [])) for o in ("added", "skipped", "updated")
+        )
+        if added or skipped or updated:
+            rows.append([kind, added, skipped, updated])
+    if rows:
+        out.text(
+            render_table(("RECORDS", "ADDED", "SKIPPED", "UPDATED"), rows, max_width=out.width)
+        )
+    if report.superseded:
+        out.text(f"\nSuperseded by conflict rules: {', '.join(report.superseded)}")
+    for note in report.notes:
+        out.note(f"note: {note}")
+    out.text("\nNothing new: everything was already here." if not report.changed else "\nImported.")
+    return 0
+
+
+# --- purge --------------------------------------------------------------------------------
+
+
+def check_purge(args: argparse.Namespace) -> None:
+    """Build the purge filter before anything is opened (bad filters are usage errors)."""
+    try:
+        args.purge_filter = PurgeFilter(
+            scopes=args.scope,
+            category_path_prefix=args.category,
+            session_id=args.session,
+            before=args.before,
+            after=args.after,
+            query=args.query,
+            user_id=args.user_id,
+            workspace_id=args.workspace_id,
+            include_messages=args.messages,
+            remove_backups=not args.keep_backups,
+        )
+    except ValidationError as e:
+        message = e.errors()[0]["msg"].removeprefix("Value error, ")
+        raise CliError(EXIT_USAGE, message) from None
+
+
+def purge(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """purge FILTERS [--dry-run] [--yes]: remove data for good, after showing what goes."""
+    f: PurgeFilter = args.purge_filter
+    plan = mem.purger.plan(f)
+    if args.dry_run:
+        if out.as_json:
+            out.json({**plan.to_json(), "counts": plan.counts(), "dryRun": True})
+        else:
+            out.text(plan_text(plan, out.width, full=True))
+        return 0
+    if not plan.targets:
+        if out.as_json:
+            out.json({**PurgeReport().to_json(), "counts": PurgeReport().counts()})
+        else:
+            out.text("Nothing matches; nothing was purged.")
+        return 0
+    if not args.yes:
+        out.note(plan_text(plan, out.width, full=False))
+        if not out.ask("Remove these records for good? This cannot be undone. [y/N]"):
+            raise CliError(
+                EXIT_DECLINED, "not confirmed; nothing was purged (add --yes to skip the question)"
+            )
+    report = mem.purger.purge(plan, progress=_progress(out))
+    out.end_progress()
+    for w in report.warnings:
+        out.note(f"warning: {w}")
+    if out.as_json:
+        out.json({**report.to_json(), "counts": report.counts()})
+    else:
+        out.text(report_text(report))
+    leaked = report.verification is not None and bool(report.verification.leaks)
+    return EXIT_FAILED if leaked else 0
+
+
+def plan_text(plan: PurgePlan, width: int, *, full: bool) -> str:
+    """The dry run for people: counts per kind, then (``full``) every record."""
+    counts = plan.counts()
+    lines = [f"{plural(plan.memories, 'memory', 'memories')} would be purged:"]
+    lines.append(
+        render_fields([(f"  {KIND_NAMES[k]}", n) for k, n in counts.items() if n])
+        or "  nothing matches"
+    )
+    if full and plan.targets:
+        lines.append("")
+        lines.append(
+            render_table(
+                ("KIND", "STORE", "ID", "ACTION", "WHAT"),
+                [[t.kind, t.store, t.id, t.action, t.label] for t in plan.targets],
+                max_width=width,
+            )
+        )
+    if full:
+        lines.append("\nDry run: nothing was changed.")
+    return "\n".join(lines)
+
+
+def report_text(report: PurgeReport) -> str:
+    """What a purge did, and whether the text is gone."""
+    counts = report.counts()
+    lines = [f"Purged {plural(report.memories, 'memory', 'memories')}:"]
+    lines.append(
+        render_fields([(f"  {KIND_NAMES[k]}", n) for k, n in counts.items() if n]) or "  nothing"
+    )
+    for path in report.backups_removed:
+        lines.append(f"Removed backup holding purged data: {path}")
+    for path in report.backups_kept:
+        lines.append(f"Kept backup holding purged data: {path}")
+    v = report.verification
+    if v is None:
+        lines.append("Not verified (the purge was cancelled).")
+        return "\n".join(lines)
+    if v.clean:
+        lines.append(
+            f"Verified: the purged text ({v.texts_checked} samples) is gone from the tables, "
+            "the search index and the files."
+        )
+    for f in v.leaks:
+        lines.append(f"LEAK: {f.text!r} still in {f.location} ({f.count}x)")
+    for f in v.kept:
+        lines.append(
+            f"kept: {f.text!r} is still held by {f.count} row(s) of {f.location.removeprefix('table:')}"
+        )
+    if not v.clean and not v.leaks:
+        lines.append(
+            "Some text is still held by records the filter did not cover (add --messages?)."
+        )
+    return "\n".join(lines)
+
+
+# --- MCP ----------------------------------------------------------------------------------
+
+
+def mcp(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """mcp: serve the memory tools over stdio until the client disconnects."""
+    try:
+        from ekko_memory.interfaces.mcp_server import Binding, serve_stdio
+    except ImportError as e:
+        raise CliError(
+            EXIT_FAILED,
+            f"the MCP server needs the 'mcp' extra ({e}); install it: pip install 'ekko-memory[mcp]'",
+        ) from None
+    serve_stdio(
+        mem,
+        Binding(session_id=args.session, user_id=args.user_id, workspace_id=args.workspace_id),
+    )
+    return 0

@@ -1,0 +1,256 @@
+"""``ekko-memory mcp``: the four memory tools over MCP stdio, on the official ``mcp`` SDK (2.x).
+
+Built on the SDK's low-level ``Server`` so the tools keep exactly the JSON schemas of
+``interfaces/tools.py`` (the ones OpenAI-style agents get), plus three optional
+binding arguments: ``sessionId``, ``userId``, ``workspaceId`` override the session,
+user and workspace given on the command line for one call. Tool results are the
+design doc's JSON shapes, as structured content and as JSON text; a tool that refuses
+(invalid arguments, nothing found) returns ``isError: true`` with the reason, an
+unknown tool is a JSON-RPC error, and neither stops the server.
+
+Also offered: the resource ``ekko://memory/context`` (the bound session's standing
+memory: constraints, preferences, tasks) and the prompt ``memory_context`` (the memory
+context for a given user message). Approvals are not exposed: only the user decides.
+
+The synchronous core runs on the ``AsyncMemory`` worker thread, so a slow write never
+blocks the server's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mcp import types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from ekko_memory.interfaces.aio import AsyncMemory
+from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
+from ekko_memory.service.memory_service import MemoryService
+from ekko_memory.service.session import MemorySession
+
+SERVER_NAME = "ekko-memory"
+CONTEXT_URI = "ekko://memory/context"
+CONTEXT_PROMPT = "memory_context"
+CONTEXT_TOKENS = 800
+
+INSTRUCTIONS = (
+    "Long-term memory of this user and workspace. Before answering, call memory_search for "
+    "what you need (Chinese and English words work). When the user explicitly asks you to "
+    "remember something, call memory_propose_update at once and pass their words as "
+    "userMessage; say it is remembered only when the result has accepted=true (otherwise it "
+    "waits for the user's approval). When the user asks to forget, call memory_forget."
+)
+
+_BINDING_PROPERTIES: dict[str, Any] = {
+    "sessionId": {
+        "type": "string",
+        "description": "Conversation id for this call (default: the server's --session).",
+    },
+    "userId": {
+        "type": "string",
+        "description": "User the memories belong to (default: --user-id).",
+    },
+    "workspaceId": {
+        "type": "string",
+        "description": "Workspace the memories belong to (default: --workspace-id).",
+    },
+}
+_BINDING_KEYS = {"sessionId": "session_id", "userId": "user_id", "workspaceId": "workspace_id"}
+_READ_ONLY = {"memory_search", "memory_get"}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Which session, user and workspace the calls belong to."""
+
+    session_id: str = "mcp"
+    user_id: str | None = None
+    workspace_id: str | None = None
+
+
+def mcp_tools() -> list[types.Tool]:
+    """The four tools with their JSON schemas (plus the binding arguments)."""
+    tools = []
+    for schema in TOOL_SCHEMAS:
+        fn = schema["function"]
+        params = copy.deepcopy(fn["parameters"])
+        params["properties"].update(copy.deepcopy(_BINDING_PROPERTIES))
+        name = fn["name"]
+        tools.append(
+            types.Tool(
+                name=name,
+                description=fn["description"],
+                input_schema=params,
+                annotations=types.ToolAnnotations(
+                    read_only_hint=name in _READ_ONLY,
+                    destructive_hint=name == "memory_forget",
+                    idempotent_hint=name in _READ_ONLY,
+                ),
+            )
+        )
+    return tools
+
+
+def tool_result(result: dict[str, Any]) -> types.CallToolResult:
+    """A dispatcher result as an MCP tool result (structured and as JSON text)."""
+    return types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(result, ensure_ascii=False))],
+        structured_content=result,
+        is_error="error" in result,
+    )
+
+
+class MemoryMcp:
+    """The MCP handlers over one memory."""
+
+    def __init__(self, mem: AsyncMemory, binding: Binding) -> None:
+        self.mem = mem
+        self.binding = binding
+        self._sessions: dict[Binding, MemorySession] = {}
+        self._tools = mcp_tools()
+
+    def session(self, binding: Binding) -> MemorySession:
+        """The session handle of a binding (kept, so it remembers its latest message)."""
+        if binding not in self._sessions:
+            self._sessions[binding] = self.mem.service.session(
+                binding.session_id, user_id=binding.user_id, workspace_id=binding.workspace_id
+            )
+        return self._sessions[binding]
+
+    def bind(self, args: dict[str, Any]) -> Binding:
+        """The binding for one call: the server's, with ``sessionId``/``userId``/``workspaceId`` popped from ``args``."""
+        overrides: dict[str, str] = {}
+        for key, field in _BINDING_KEYS.items():
+            if key not in args:
+                continue
+            value = args.pop(key)
+            if not isinstance(value, str) or not value.strip() or len(value) > 200:
+                raise MCPError(types.INVALID_PARAMS, f"{key} must be a non-empty string")
+            overrides[field] = value
+        return replace(self.binding, **overrides)
+
+    async def list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        """tools/list."""
+        return types.ListToolsResult(tools=self._tools)
+
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        """tools/call: validate the name, bind the session, run the tool on the worker."""
+        if params.name not in TOOL_NAMES:
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"unknown tool {params.name!r}; tools: {', '.join(TOOL_NAMES)}",
+            )
+        args = dict(params.arguments or {})
+        session = self.session(self.bind(args))
+        result = await self.mem.run(session.call_tool, params.name, args)
+        return tool_result(result)
+
+    async def list_resources(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        """resources/list: the standing memory context."""
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=CONTEXT_URI,
+                    name="memory-context",
+                    title="Memory context",
+                    description="Constraints, preferences and tasks this session's replies should follow.",
+                    mime_type="text/plain",
+                )
+            ]
+        )
+
+    async def read_resource(
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        """resources/read ``ekko://memory/context``."""
+        if str(params.uri) != CONTEXT_URI:
+            raise MCPError(
+                types.INVALID_PARAMS, f"unknown resource {params.uri}; try {CONTEXT_URI}"
+            )
+        text = await self.mem.run(self._render, self.binding, "")
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(uri=CONTEXT_URI, mime_type="text/plain", text=text)
+            ]
+        )
+
+    async def list_prompts(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        """prompts/list: the memory context for a message."""
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=CONTEXT_PROMPT,
+                    description="What long-term memory says about a user message (for the system prompt).",
+                    arguments=[
+                        types.PromptArgument(
+                            name="message", description="The user's message.", required=True
+                        )
+                    ],
+                )
+            ]
+        )
+
+    async def get_prompt(
+        self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        """prompts/get ``memory_context``."""
+        if params.name != CONTEXT_PROMPT:
+            raise MCPError(
+                types.INVALID_PARAMS, f"unknown prompt {params.name!r}; try {CONTEXT_PROMPT}"
+            )
+        message = (params.arguments or {}).get("message", "")
+        text = await self.mem.run(self._render, self.binding, message)
+        return types.GetPromptResult(
+            description="Memory context",
+            messages=[types.PromptMessage(role="user", content=types.TextContent(text=text))],
+        )
+
+    def _render(self, binding: Binding, message: str) -> str:
+        context = self.session(binding).build_context(message)
+        return context.render(max_tokens=CONTEXT_TOKENS) or "(no memories yet)"
+
+    def server(self) -> Server[Any]:
+        """The SDK server with these handlers."""
+        from ekko_memory import __version__
+
+        return Server(
+            SERVER_NAME,
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+            on_list_resources=self.list_resources,
+            on_read_resource=self.read_resource,
+            on_list_prompts=self.list_prompts,
+            on_get_prompt=self.get_prompt,
+        )
+
+
+async def serve(mem: MemoryService, binding: Binding) -> None:
+    """Serve over this process's stdin/stdout until the client closes them."""
+    amem = AsyncMemory(mem)
+    server = MemoryMcp(amem, binding).server()
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        await amem.aclose()
+
+
+def serve_stdio(mem: MemoryService, binding: Binding) -> None:
+    """Blocking entry point of ``ekko-memory mcp``."""
+    asyncio.run(serve(mem, binding))

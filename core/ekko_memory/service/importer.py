@@ -1,0 +1,383 @@
+"""Import of a JSON bundle (see ``service/export.py`` for the format).
+
+Rules:
+
+- Everything is validated before anything is written; a bad bundle changes nothing.
+- Ids are kept. A record whose id is already present is skipped, so importing the same
+  bundle twice adds nothing. Exceptions, both about moving a record's state forward:
+  a node the bundle shows superseded / expired / deleted later than the local copy
+  takes that status, and a pending item the bundle shows decided takes that decision.
+  A present node whose content differs is kept as it is (noted in the report).
+- Nodes go to the store of their scope (session/workspace → workspace file, user →
+  user file); global nodes are skipped (they ship with the app).
+- Conflicts: a new node that is the active head of its chain is checked against the
+  local active node with the same conflict identity (the same single-valued key, or the
+  same subject of a many-valued key, in the same scope and binding — exactly what a
+  governed write checks). The service's priority order decides (explicit user words over
+  inference, then newer, then confidence…, see ``service/ranking.py``); a node
+  continuing the local node's chain always wins. The loser is marked superseded,
+  audited with actor ``import``, and listed in ``superseded``.
+- A new node whose older version is local and still active makes that version superseded.
+- Each store is imported in one transaction; when it wrote anything, one ``import``
+  audit event records the counts (so per-memory audit trails equal the exported ones).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ekko_memory.errors import InvalidInput, NotFound
+from ekko_memory.ids import is_valid_id
+from ekko_memory.models import (
+    AuditEvent,
+    ImportReport,
+    MemoryMessage,
+    MemoryNode,
+    MemorySummary,
+    PendingItem,
+    SessionCursor,
+    StoreName,
+    UsageRecord,
+)
+from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSION
+from ekko_memory.service.governance import Governor
+from ekko_memory.service.progress import ProgressCallback, Reporter
+from ekko_memory.service.ranking import priority_key
+from ekko_memory.store.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from ekko_memory.service.memory_service import MemoryService
+
+M = TypeVar("M", bound=BaseModel)
+
+# Id prefix of each kind of record (cursors are keyed by session and kind).
+_PREFIX = {
+    "nodes": "mem",
+    "audit": "aud",
+    "messages": "msg",
+    "summaries": "sum",
+    "pending": "pnd",
+    "usage": "use",
+}
+ACTOR = "import"
+
+
+@dataclass
+class _StoreBundle:
+    """The validated records bound for one store."""
+
+    nodes: list[MemoryNode] = field(default_factory=list)
+    audit: list[AuditEvent] = field(default_factory=list)
+    messages: list[MemoryMessage] = field(default_factory=list)
+    summaries: list[MemorySummary] = field(default_factory=list)
+    pending: list[PendingItem] = field(default_factory=list)
+    usage: list[UsageRecord] = field(default_factory=list)
+    cursors: list[SessionCursor] = field(default_factory=list)
+
+
+@dataclass
+class _Tally:
+    added: dict[str, list[str]] = field(default_factory=dict)
+    skipped: dict[str, list[str]] = field(default_factory=dict)
+    updated: dict[str, list[str]] = field(default_factory=dict)
+    superseded: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, outcome: str, kind: str, record_id: str) -> None:
+        getattr(self, outcome).setdefault(kind, []).append(record_id)
+
+    @property
+    def changed(self) -> bool:
+        return bool(any(self.added.values()) or any(self.updated.values()) or self.superseded)
+
+
+def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
+    """The parsed bundle and its format version; InvalidInput / NotFound with a clear reason."""
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise NotFound(f"no bundle file at {p}")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
+    except json.JSONDecodeError as e:
+        raise InvalidInput(
+            f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from e
+    if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
+        raise InvalidInput(
+            f'{p} is not an Ekko Memory bundle (expected "format": "{BUNDLE_FORMAT}"); '
+            "only JSON bundles made by export can be imported"
+        )
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise InvalidInput(f"{p}: the bundle has no valid version number")
+    if version > BUNDLE_VERSION:
+        raise InvalidInput(
+            f"{p} uses bundle version {version}, newer than this release reads "
+            f"({BUNDLE_VERSION}); upgrade Ekko Memory to import it"
+        )
+    if not isinstance(data.get("stores"), dict):
+        raise InvalidInput(f'{p}: the bundle has no "stores" object')
+    return data, version
+
+
+def _validate(cls: type[M], record: object, where: str) -> M:
+    try:
+        return cls.model_validate(record)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        raise InvalidInput(f"{where}{'.' + loc if loc else ''}: {err['msg']}") from e
+
+
+def parse_bundle(data: dict[str, Any]) -> tuple[dict[StoreName, _StoreBundle], list[str]]:
+    """Validate every record; route nodes to the store of their scope. Nothing is written."""
+    out: dict[StoreName, _StoreBundle] = {"workspace": _StoreBundle(), "user": _StoreBundle()}
+    notes: list[str] = []
+    models: dict[str, type[BaseModel]] = {
+        "nodes": MemoryNode,
+        "audit": AuditEvent,
+        "messages": MemoryMessage,
+        "summaries": MemorySummary,
+        "pending": PendingItem,
+        "usage": UsageRecord,
+        "cursors": SessionCursor,
+    }
+    for store_name, section in data["stores"].items():
+        if store_name not in out:
+            raise InvalidInput(f"stores.{store_name}: unknown store (workspace or user)")
+        if not isinstance(section, dict):
+            raise InvalidInput(f"stores.{store_name} must be an object")
+        for kind, records in section.items():
+            if kind not in BUNDLE_KINDS:
+                raise InvalidInput(f"stores.{store_name}.{kind}: unknown kind of record")
+            if not isinstance(records, list):
+                raise InvalidInput(f"stores.{store_name}.{kind} must be a list")
+            for i, raw in enumerate(records):
+                where = f"stores.{store_name}.{kind}[{i}]"
+                record = _validate(models[kind], raw, where)
+                if kind in _PREFIX and not is_valid_id(getattr(record, "id", None), _PREFIX[kind]):
+                    raise InvalidInput(f"{where}.id: not a valid {_PREFIX[kind]}_… id")
+                if isinstance(record, PendingItem):
+                    record = record.model_copy(update={"store": None})
+                if isinstance(record, MemoryNode):
+                    if record.scope == "global":
+                        notes.append(
+                            f"skipped global memory {record.id} (global memories ship with the app)"
+                        )
+                        continue
+                    target: StoreName = "user" if record.scope == "user" else "workspace"
+                    out[target].nodes.append(record)
+                elif kind in ("messages", "summaries", "cursors"):
+                    getattr(out["workspace"], kind).append(record)
+                else:
+                    getattr(out[store_name], kind).append(record)
+    for part in out.values():
+        # Older versions first, so a chain is rebuilt in order.
+        part.nodes.sort(key=lambda n: (n.created_at, n.id))
+    return out, notes
+
+
+class Importer:
+    """Imports JSON bundles; ``mem.importer.import_bundle(path)``."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+
+    def import_bundle(
+        self, path: str | os.PathLike[str], *, progress: ProgressCallback | None = None
+    ) -> ImportReport:
+        """Import a bundle made by ``export(format="json")``; idempotent, ids kept."""
+        data, version = read_bundle(path)
+        parts, notes = parse_bundle(data)
+        for name, part in parts.items():
+            store = self._store(name)
+            if any(getattr(part, k) for k in BUNDLE_KINDS) and not store.health.writable:
+                raise InvalidInput(
+                    f"the {name} store cannot be written ({store.health.reason}); nothing was imported"
+                )
+        tally = _Tally(notes=notes)
+        rep = Reporter(progress, None)
+        total = sum(len(getattr(p, k)) for p in parts.values() for k in BUNDLE_KINDS)
+        done = 0
+        for name, part in parts.items():
+            if not any(getattr(part, k) for k in BUNDLE_KINDS):
+                continue
+            store_tally = _Tally()
+            with self._store(name).write() as w:
+                self._import_store(w, part, store_tally)
+                if store_tally.changed:
+                    w.add_audit(
+                        "import",
+                        actor=ACTOR,
+                        reason=f"imported {Path(path).name}",
+                        payload={
+                            "added": {k: len(v) for k, v in store_tally.added.items()},
+                            "updated": {k: len(v) for k, v in store_tally.updated.items()},
+                            "superseded": store_tally.superseded,
+                        },
+                    )
+            done += sum(len(getattr(part, k)) for k in BUNDLE_KINDS)
+            rep("import", done, total)
+            _merge(tally, store_tally)
+        # A chain imported across the two files is finished by the usual repair.
+        self.service.repair_chains()
+        return ImportReport(
+            path=str(Path(path).expanduser()),
+            bundle_version=version,
+            added=tally.added,
+            skipped=tally.skipped,
+            updated=tally.updated,
+            superseded=tally.superseded,
+            notes=tally.notes,
+        )
+
+    def _store(self, name: StoreName) -> Any:
+        return self.service.workspace_store if name == "workspace" else self.service.user_store
+
+    # --- one store, inside one write transaction -------------------------------------
+
+    def _import_store(self, w: StoreWriter, part: _StoreBundle, tally: _Tally) -> None:
+        self._plain(w, "messages", part.messages, "memory_messages", w.insert_messages, tally)
+        self._plain(w, "summaries", part.summaries, "memory_summaries", w.insert_summaries, tally)
+        self._nodes(w, part.nodes, tally)
+        self._plain(w, "audit", part.audit, "memory_audit_events", w.insert_audit_events, tally)
+        self._pending(w, part.pending, tally)
+        self._plain(w, "usage", part.usage, "memory_usage", w.insert_usage, tally)
+        for cursor in part.cursors:
+            key = f"{cursor.session_id}:{cursor.kind}"
+            tally.add("added" if w.insert_cursor(cursor) else "skipped", "cursors", key)
+
+    @staticmethod
+    def _plain(
+        w: StoreWriter,
+        kind: str,
+        records: list[Any],
+        table: str,
+        insert: Callable[[list[Any]], None],
+        tally: _Tally,
+    ) -> None:
+        """Append-only records: insert the new ids, skip the present ones."""
+        present = w.existing_ids(table, [r.id for r in records])
+        fresh: dict[str, Any] = {}
+        for r in records:
+            if r.id in present or r.id in fresh:
+                tally.add("skipped", kind, r.id)
+            else:
+                fresh[r.id] = r
+        insert(list(fresh.values()))
+        for record_id in fresh:
+            tally.add("added", kind, record_id)
+
+    def _pending(self, w: StoreWriter, items: list[PendingItem], tally: _Tally) -> None:
+        present = w.existing_ids("memory_pending", [i.id for i in items])
+        for item in items:
+            if item.id not in present:
+                w.insert_pending(item)
+                present.add(item.id)
+                tally.add("added", "pending", item.id)
+                continue
+            local = w.get_pending(item.id)
+            decided = item.status != "pending" and item.decided_at is not None
+            if local is not None and local.status == "pending" and decided:
+                assert item.decided_at is not None
+                w.decide_pending(
+                    item.id,
+                    status=item.status,
+                    decided_by=item.decided_by or ACTOR,
+                    at=item.decided_at,
+                    note=item.decision_note,
+                    result_node_id=item.result_node_id,
+                )
+                tally.add("updated", "pending", item.id)
+            else:
+                tally.add("skipped", "pending", item.id)
+
+    def _nodes(self, w: StoreWriter, nodes: list[MemoryNode], tally: _Tally) -> None:
+        present = w.existing_ids("memory_nodes", [n.id for n in nodes])
+        now = self.service.now()
+        governor = Governor(self.service)
+        for node in nodes:
+            if node.id in present:
+                self._update_present(w, node, tally)
+                continue
+            present.add(node.id)
+            older = w.get_node(node.supersedes_id) if node.supersedes_id else None
+            if older is not None and older.status not in ("active", "expired"):
+                older = None
+            rival = None
+            if node.status == "active" and not node.is_expired(now):
+                rival = governor.find_same(w, node, live_at=now)
+                if rival is not None and older is not None and rival.id == older.id:
+                    rival = None  # the bundle continues this chain: handled below
+            if rival is not None and priority_key(rival, now) < priority_key(node, now):
+                lost = node.model_copy(update={"status": "superseded", "updated_at": now})
+                w.insert_nodes([lost])
+                self._audit_loss(w, lost, rival.id, now)
+                tally.superseded.append(node.id)
+                tally.add("added", "nodes", node.id)
+                continue
+            w.insert_nodes([node])
+            tally.add("added", "nodes", node.id)
+            if rival is not None:
+                w.set_node_status(rival.id, "superseded", now)
+                self._audit_loss(w, rival, node.id, now)
+                tally.superseded.append(rival.id)
+            if older is not None:
+                # The bundle continues a local chain: its older version steps down.
+                w.set_node_status(older.id, "superseded", node.created_at)
+                w.add_audit(
+                    "supersede",
+                    actor=ACTOR,
+                    reason="import: a newer version of this memory was imported",
+                    node=older,
+                    at=now,
+                    payload={"supersededBy": node.id},
+                )
+                tally.add("updated", "nodes", older.id)
+
+    @staticmethod
+    def _audit_loss(w: StoreWriter, loser: MemoryNode, winner_id: str, now: Any) -> None:
+        w.add_audit(
+            "supersede",
+            actor=ACTOR,
+            reason="import: another memory with the same key took precedence",
+            node=loser,
+            at=now,
+            payload={"supersededBy": winner_id, "conflict": True},
+        )
+
+    @staticmethod
+    def _update_present(w: StoreWriter, node: MemoryNode, tally: _Tally) -> None:
+        local = w.get_node(node.id)
+        assert local is not None
+        if local.to_json() == node.to_json():
+            tally.add("skipped", "nodes", node.id)
+            return
+        state = {"status", "updatedAt", "expiresAt"}
+        same_content = {k: v for k, v in local.to_json().items() if k not in state} == {
+            k: v for k, v in node.to_json().items() if k not in state
+        }
+        if same_content and node.updated_at > local.updated_at:
+            w.set_node_status(node.id, node.status, node.updated_at, expires_at=node.expires_at)
+            tally.add("updated", "nodes", node.id)
+            return
+        tally.add("skipped", "nodes", node.id)
+        if not same_content:
+            tally.notes.append(f"kept the local version of {node.id}: it differs from the bundle's")
+
+
+def _merge(into: _Tally, part: _Tally) -> None:
+    for outcome in ("added", "skipped", "updated"):
+        for kind, ids in getattr(part, outcome).items():
+            getattr(into, outcome).setdefault(kind, []).extend(ids)
+    into.superseded += part.superseded
+    into.notes += part.notes

@@ -1,0 +1,106 @@
+"""After a purge: look for the purged text everywhere it could hide, and clear backups.
+
+Three places are searched for each text: the tables (any text column of any row), the
+full-text index (matches whose node is gone), and the raw bytes of the database file
+and its write-ahead log. Text still held by a live row is expected in the file too and
+is reported as ``kept``; text found only in the file's bytes or the index is a leak.
+Migration backups that still hold purged text or ids are deleted (or reported).
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ekko_memory.models import PurgeFinding, PurgeVerification
+from ekko_memory.store.sql_store import SqlStore
+
+# Shown in reports: enough to recognise the text, not a copy of a long message.
+_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def count_in_file(path: Path, needles: Sequence[bytes]) -> list[int]:
+    """How often each needle occurs in the file's raw bytes (0 for a missing or empty file)."""
+    try:
+        with path.open("rb") as fh:
+            if path.stat().st_size == 0:
+                return [0] * len(needles)
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return [_count(data, n) for n in needles]
+    except FileNotFoundError:
+        return [0] * len(needles)
+
+
+def _count(data: mmap.mmap, needle: bytes) -> int:
+    count, start = 0, 0
+    while needle and (start := data.find(needle, start)) != -1:
+        count += 1
+        start += len(needle)
+    return count
+
+
+def clear_backups(
+    stores: Iterable[SqlStore], markers: Sequence[str], *, remove: bool
+) -> tuple[list[str], list[str]]:
+    """Backups holding any marker (purged text or ids): (removed, kept) paths."""
+    encoded = [m.encode("utf-8") for m in markers if m]
+    removed: list[str] = []
+    kept: list[str] = []
+    for store in stores:
+        for path in store.backups():
+            if not any(count_in_file(path, encoded)):
+                continue
+            if remove:
+                path.unlink(missing_ok=True)
+                removed.append(str(path))
+            else:
+                kept.append(str(path))
+    return removed, kept
+
+
+def verify_purge(
+    stores: Sequence[SqlStore],
+    texts: Sequence[str],
+    *,
+    query: str | None,
+    kept_backups: Sequence[str] = (),
+) -> PurgeVerification:
+    """Search the stores for ``texts`` after a purge (see the module docstring)."""
+    files = [f for s in stores for f in s.files()] + [Path(p) for p in kept_backups]
+    needles = [t.encode("utf-8") for t in texts]
+    in_files = {f: count_in_file(f, needles) for f in files}
+    leaks: list[PurgeFinding] = []
+    kept: list[PurgeFinding] = []
+    query_kept = False
+    for i, text in enumerate(texts):
+        rows: dict[str, int] = {}
+        orphans = 0
+        for store in stores:
+            with store.read() as r:
+                for table, n in r.text_occurrences(text).items():
+                    rows[table] = rows.get(table, 0) + n
+                orphans += r.orphan_index_hits(text)
+        for table, n in sorted(rows.items()):
+            kept.append(PurgeFinding(text=_shown(text), location=f"table:{table}", count=n))
+        if rows and text == query:
+            query_kept = True
+        if orphans:
+            leaks.append(PurgeFinding(text=_shown(text), location="search-index", count=orphans))
+        for f, counts in in_files.items():
+            backup = str(f) in kept_backups
+            # Bytes of a live row are expected in the database file; anywhere else they leak.
+            if counts[i] and (backup or not rows):
+                where = f"backup:{f}" if backup else f"file:{f}"
+                leaks.append(PurgeFinding(text=_shown(text), location=where, count=counts[i]))
+    return PurgeVerification(
+        clean=not leaks and not query_kept,
+        texts_checked=len(texts),
+        files_scanned=[str(f) for f in files],
+        leaks=leaks,
+        kept=kept,
+    )

@@ -1,0 +1,153 @@
+"""The asyncio facade: the core runs on one worker thread and the event loop never stalls."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ekko_memory import MemoryContext
+from ekko_memory.aio import AsyncMemory
+
+INGREDIENTS = [
+    "葱",
+    "姜",
+    "蒜",
+    "香菜",
+    "芹菜",
+    "韭菜",
+    "洋葱",
+    "辣椒",
+    "花椒",
+    "八角",
+    "桂皮",
+    "茴香",
+    "芥末",
+    "榴莲",
+    "苦瓜",
+    "羊肉",
+    "牛肉",
+    "猪肝",
+    "鸭血",
+    "豆腐",
+    "海带",
+    "紫菜",
+    "木耳",
+    "香菇",
+    "蘑菇",
+]
+TICK = 0.002
+MAX_STALL = 0.020
+
+
+class StallMonitor:
+    """A ticker coroutine: the longest time the loop took to wake it beyond its sleep."""
+
+    def __init__(self) -> None:
+        self.max_stall = 0.0
+        self.ticks = 0
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        last = time.perf_counter()
+        while not self._stop.is_set():
+            await asyncio.sleep(TICK)
+            now = time.perf_counter()
+            self.max_stall = max(self.max_stall, now - last - TICK)
+            self.ticks += 1
+            last = now
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        assert self._task is not None
+        await self._task
+
+
+def call(mem: AsyncMemory, i: int) -> Any:
+    s = mem.session(f"s{i % 5}", user_id="u1", workspace_id="w1")
+    kind = i % 4
+    if kind == 0:
+        food = INGREDIENTS[i // 4]
+        return s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "node": {
+                    "scope": "user",
+                    "domain": "生活技能",
+                    "type": "preference",
+                    "key": "avoid_ingredient",
+                    "valueJson": food,
+                    "title": f"不吃{food}",
+                },
+                "reason": "用户明确要求",
+                "userMessage": f"记住，我以后不吃{food}。",
+            },
+        )
+    if kind == 1:
+        return s.call_tool("memory_search", {"queryText": "香菜"})
+    if kind == 2:
+        return s.build_context("今晚吃什么？")
+    return mem.pending()
+
+
+def scenario(folder: Path) -> tuple[list[Any], StallMonitor, set[int], int]:
+    """Open, make 100 concurrent calls from one loop, close — under the stall monitor."""
+
+    async def main() -> tuple[list[Any], StallMonitor, set[int], int]:
+        monitor = StallMonitor()
+        monitor.start()
+        await asyncio.sleep(0.01)
+        mem = await AsyncMemory.open(folder / "ws", user_home=folder / "home")
+        results = await asyncio.gather(*(call(mem, i) for i in range(100)))
+        # Every call ran on one worker thread, never on the loop's.
+        threads = set(await asyncio.gather(*(mem.run(threading.get_ident) for _ in range(10))))
+        await mem.aclose()
+        await monitor.stop()
+        return results, monitor, threads, threading.get_ident()
+
+    return asyncio.run(asyncio.wait_for(main(), timeout=60))
+
+
+def test_hundred_concurrent_calls_and_the_loop_never_stalls(tmp_path: Path) -> None:
+    stalls = []
+    # This machine is shared (2 CPUs, other test suites running): an OS scheduling hiccup
+    # can delay any thread. A facade that blocks the loop stalls it by hundreds of ms in
+    # every run; noise does not repeat, so the best of three runs must stay under 20 ms.
+    for attempt in range(3):
+        results, monitor, threads, loop_thread = scenario(tmp_path / f"run{attempt}")
+        assert len(results) == 100
+        proposals = [r for i, r in enumerate(results) if i % 4 == 0]
+        assert all(r["accepted"] and r["status"] == "created" for r in proposals), proposals
+        searches = [r for i, r in enumerate(results) if i % 4 == 1]
+        assert all("exact" in r and "error" not in r for r in searches)
+        # Submission order is kept: the last search saw the cilantro written before it.
+        last = searches[-1]["exact"] + searches[-1]["relevant"]
+        assert any(n["valueJson"] == "香菜" for n in last)
+        assert all(isinstance(r, MemoryContext) for i, r in enumerate(results) if i % 4 == 2)
+        assert len(threads) == 1 and loop_thread not in threads
+        assert monitor.ticks > 10
+        stalls.append(monitor.max_stall)
+        if monitor.max_stall < MAX_STALL:
+            break
+    assert min(stalls) < MAX_STALL, f"the loop stalled {[round(s * 1000, 1) for s in stalls]} ms"
+
+
+def test_the_monitor_sees_a_blocking_call() -> None:
+    # The stall monitor must be able to fail: a synchronous sleep on the loop is caught.
+    async def main() -> float:
+        monitor = StallMonitor()
+        monitor.start()
+        await asyncio.sleep(0.01)
+        time.sleep(0.05)
+        await asyncio.sleep(0.01)
+        await monitor.stop()
+        return monitor.max_stall
+
+    assert asyncio.run(main()) >= MAX_STALL

@@ -1,0 +1,321 @@
+"""The ``ekko-memory`` command line on real SQLite files.
+
+Every command runs at least once as a real subprocess (``python -m ekko_memory``) with
+its ``--json`` output parsed; the many error and formatting variants run ``main()``
+in-process, which is the same code without the interpreter start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ekko_memory import open_memory
+from ekko_memory.interfaces.cli import main
+from ekko_memory.interfaces.cli_table import display_width
+from tests.core.helpers import propose
+from tests.core.sample_data import Sample, seed
+
+
+class Cli:
+    """Runs ``python -m ekko_memory`` against one workspace and user home."""
+
+    def __init__(self, workspace: Path, home: Path) -> None:
+        self.workspace = workspace
+        self.home = home
+
+    def argv(self, *args: str) -> list[str]:
+        return ["--workspace", str(self.workspace), "--user-home", str(self.home), *args]
+
+    def __call__(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "ekko_memory", *self.argv(*args)],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "EKKO_HOME": str(self.home)},
+            check=False,
+        )
+
+    def json(self, *args: str, code: int = 0, stdin: str = "") -> Any:
+        proc = self(*args, "--json", stdin=stdin)
+        assert proc.returncode == code, (proc.returncode, proc.stderr)
+        return json.loads(proc.stdout)
+
+
+class InProcess:
+    """``main(argv)`` in this process, with stdout/stderr captured."""
+
+    def __init__(
+        self, cli: Cli, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.cli = cli
+        self.capsys = capsys
+        self.monkeypatch = monkeypatch
+
+    def __call__(self, *args: str, stdin: str = "") -> tuple[int, str, str]:
+        import io
+
+        self.monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        self.capsys.readouterr()
+        code = main(self.cli.argv(*args))
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+    def json(self, *args: str, code: int = 0) -> Any:
+        got, out, err = self(*args, "--json")
+        assert got == code, (got, err)
+        return json.loads(out)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def seeded(workspace: Path, home: Path) -> tuple[Cli, Sample]:
+    mem = open_memory(workspace, user_home=home)
+    try:
+        sample = seed(mem)
+    finally:
+        mem.close()
+    return Cli(workspace, home), sample
+
+
+@pytest.fixture
+def run(
+    seeded: tuple[Cli, Sample], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> InProcess:
+    return InProcess(seeded[0], capsys, monkeypatch)
+
+
+def one_line(code: int, err: str, expected: int, *words: str) -> None:
+    assert code == expected, (code, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+# --- subprocess: every command, --json parsed ---------------------------------------------
+
+
+def test_a_workspace_without_a_database_is_refused_not_created(
+    workspace: Path, home: Path, tmp_path: Path
+) -> None:
+    cli = Cli(workspace, home)
+    proc = cli("stats")
+    one_line(proc.returncode, proc.stderr, 3, "no memory database", "memory.db")
+    error = cli.json("search", "香菜", code=3)["error"]
+    assert error["message"].startswith("no memory database")
+    assert not (workspace / ".ekko").exists()
+    proc = cli("purge")  # a bad argument is reported before anything is opened
+    one_line(proc.returncode, proc.stderr, 2, "name what to purge")
+
+
+def test_reading_commands(seeded: tuple[Cli, Sample]) -> None:
+    cli, sample = seeded
+    found = cli.json("search", "香菜")
+    assert sample.cilantro in [n["id"] for n in found["nodes"]]
+    table = cli("search", "香菜", "--scope", "user")
+    assert table.returncode == 0 and "用户不吃香菜" in table.stdout
+    shown = cli.json("show", sample.cilantro)
+    assert (shown["title"], shown["valueJson"], shown["store"]) == ("用户不吃香菜", "香菜", "user")
+    hist = cli.json("history", sample.spicy_old)
+    assert [v["id"] for v in hist["chain"]] == [sample.spicy_old, sample.spicy_new]
+    assert {e["eventType"] for e in hist["audit"]} >= {"create", "supersede"}
+    assert [i["id"] for i in cli.json("pending")["items"]] == [sample.pending]
+    stats = cli.json("stats")
+    assert stats["stores"]["user"]["nodes"]["active"] == 2 and stats["pending"] == 1
+
+
+def test_decisions(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
+    cli, sample = seeded
+    approved = cli.json("approve", sample.pending, "--note", "对，我喜欢")
+    assert approved["status"] == "approved" and approved["nodeId"].startswith("mem_")
+    again = cli("approve", sample.pending)
+    one_line(again.returncode, again.stderr, 1, "already approved")
+    mem = open_memory(workspace, user_home=home)
+    try:
+        node = mem.get_node(approved["nodeId"])
+        assert node is not None and node.status == "active"
+        assert mem.history(node.id).audit[0].actor == "user"
+        s = mem.session("s1", user_id="u1")
+        held = propose(
+            s,
+            "我最近好像挺喜欢吃鱼",
+            scope="user",
+            domain="生活技能",
+            type="preference",
+            key="preferred_ingredient",
+            valueJson="鱼",
+            title="喜欢吃鱼",
+            confidence=0.6,
+        )
+    finally:
+        mem.close()
+    assert cli.json("reject", held["pendingId"]) == {
+        "pendingId": held["pendingId"],
+        "status": "rejected",
+    }
+    assert cli.json("pending")["items"] == []
+
+
+def test_forget(seeded: tuple[Cli, Sample]) -> None:
+    cli, sample = seeded
+    assert cli.json("forget", sample.database)["deletedIds"] == [sample.database]
+    declined = cli("forget", "--scope", "user", "--domain", "生活技能", stdin="n\n")
+    assert declined.returncode == 4 and "用户不吃香菜" in declined.stderr
+    assert "not confirmed" in declined.stderr.splitlines()[-1]
+    hard = cli.json("forget", sample.spicy_new, "--hard", stdin="yes\n")
+    assert set(hard["deletedIds"]) == {sample.spicy_old, sample.spicy_new}
+    assert cli.json("show", sample.spicy_new, code=3)["error"]["code"] == "not_found"
+
+
+def test_export_and_import(seeded: tuple[Cli, Sample], tmp_path: Path) -> None:
+    cli, sample = seeded
+    bundle = tmp_path / "bundle.json"
+    report = cli.json("export", "--format", "json", "--output", str(bundle))
+    assert report["path"] == str(bundle) and report["counts"]["nodes"] == 5
+    assert stat.S_IMODE(bundle.stat().st_mode) == 0o600
+    md = tmp_path / "memories.md"
+    assert cli("export", "--format", "md", "--output", str(md)).returncode == 0
+    assert "## 生活技能 / 做饭 / 饮食偏好" in md.read_text(encoding="utf-8")
+
+    target = tmp_path / "other"
+    target.mkdir()
+    other = Cli(target, tmp_path / "home2")
+    first = other.json("import", str(bundle))
+    assert first["counts"]["added"]["nodes"] == 5 and (target / ".ekko" / "memory.db").is_file()
+    again = other.json("import", str(bundle))
+    assert again["counts"]["added"] == {} and again["counts"]["skipped"]["nodes"] == 5
+    assert other.json("show", sample.cilantro)["title"] == "用户不吃香菜"
+
+
+def test_purge(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
+    cli, sample = seeded
+    args = ("purge", "--query", "香菜", "--messages")
+    dry = cli.json(*args, "--dry-run")
+    assert dry["dryRun"] is True and dry["counts"]["node"] == 1 and dry["counts"]["message"] == 2
+    declined = cli(*args, stdin="no\n")
+    assert declined.returncode == 4 and "not confirmed" in declined.stderr
+    assert cli.json("show", sample.cilantro)["status"] == "active"
+    done = cli.json(*args, stdin="yes\n")
+    assert done["counts"]["node"] == 1 and done["verification"]["clean"] is True
+    assert {t["id"] for t in done["purged"]} == {t["id"] for t in dry["targets"]}
+    for path in (workspace / ".ekko" / "memory.db", home / "memory.db"):
+        for f in (path, path.with_name(path.name + "-wal")):
+            if f.exists():
+                assert "香菜".encode() not in f.read_bytes()
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("ekko-memory")
+    proc = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0 and "purge" in proc.stdout and "Exit codes" in proc.stdout
+
+
+# --- in-process: variants -----------------------------------------------------------------
+
+
+def test_bad_arguments_exit_2_with_one_line(run: InProcess) -> None:
+    for args, word in (
+        (["frobnicate"], "invalid choice"),
+        (["search", "--limit", "many"], "--limit"),
+        (["search", "--limit", "0"], "--limit"),
+        (["show"], "id"),
+        (["purge", "--before", "yesterday"], "not a date"),
+        (["purge", "--after", "2026-02-01", "--before", "2026-01-01"], "earlier"),
+        (["export", "--format", "pdf", "--output", "x"], "pdf"),
+        (["forget"], "name what to forget"),
+    ):
+        code, _, err = run(*args)
+        assert code == 2, args
+        one_line(code, err, 2, word)
+
+
+def test_missing_ids_and_files_exit_3(run: InProcess, tmp_path: Path) -> None:
+    for args, word in (
+        (["show", "mem_01M8VWABJ5EZ4MAC14NPMPNC0X"], "no memory"),
+        (["history", "nonsense"], "no memory"),
+        (["approve", "pnd_01M8VWABJ5EZ4MAC14NPMPNC0X"], "no pending item"),
+        (["reject", "mem_nope"], "no pending item"),
+        (["forget", "mem_01M8VWABJ5EZ4MAC14NPMPNC0X"], "no memory"),
+        (["forget", "--key", "avoid_ingredient", "--value", "榴莲"], "no matching memory"),
+        (["import", str(tmp_path / "missing.json")], "no bundle file"),
+    ):
+        code, _, err = run(*args)
+        one_line(code, err, 3, word)
+    assert run.json("show", "mem_nope", code=3)["error"]["code"] == "not_found"
+    gone = Cli(tmp_path / "missing", tmp_path / "home")
+    code, _, err = InProcess(gone, run.capsys, run.monkeypatch)("stats")
+    one_line(code, err, 3, "does not exist")
+
+
+def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
+    _, sample = seeded
+    assert "No memories found." in run("search", "不存在的东西")[1]
+    everything = run.json("search", "--all", "--scope", "user", "--category", "生活技能/做饭")
+    assert sample.spicy_old in {n["id"] for n in everything["nodes"]}
+    assert "avoid_ingredient" in run("show", sample.cilantro)[1]
+    text = run("history", sample.spicy_new)[1]
+    assert "Versions, oldest first (2)" in text and "Audit trail" in text and "喜欢吃辣" in text
+    assert "用户喜欢红烧肉" in run("pending")[1]
+    assert "workspace store" in run("stats")[1]
+    code, out, _ = run("purge", "--query", "香菜", "--messages", "--dry-run")
+    assert code == 0 and "Dry run: nothing was changed." in out and "用户不吃香菜" in out
+
+
+def test_tables_align_chinese_by_display_width(run: InProcess) -> None:
+    lines = run("search", "--all")[1].splitlines()
+    header, _rule, *rows = lines[: lines.index("")]
+    start = display_width(header[: header.index("STATUS")])
+    for row in rows:
+        # The STATUS column starts at the same display column on every row.
+        cols = [display_width(row[:i]) for i in range(len(row) + 1)]
+        assert start in cols, row
+        assert row[cols.index(start) :].split()[0] in ("active", "superseded", "deleted"), row
+
+
+def test_forget_variants(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
+    _, sample = seeded
+    code, _, err = run("forget", sample.spicy_old)
+    one_line(code, err, 1, "old version")
+    done = run.json("forget", "--scope", "user", "--domain", "生活技能", "--yes")
+    assert set(done["deletedIds"]) == {sample.cilantro, sample.spicy_new}
+    assert "Nothing was deleted" in run("forget", sample.cilantro)[1]
+
+
+def test_export_variants_and_bad_bundles(run: InProcess, tmp_path: Path) -> None:
+    part = run.json("export", "--output", str(tmp_path / "u.json"), "--scope", "user")
+    assert part["counts"]["nodes"] == 4
+    csv_path = tmp_path / "nodes.csv"
+    assert run("export", "--format", "csv", "--output", str(csv_path))[0] == 0
+    assert "用户不吃香菜" in csv_path.read_text(encoding="utf-8-sig")
+    code, _, err = run("export", "--output", str(tmp_path / "no" / "x.json"))
+    one_line(code, err, 2, "does not exist")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops", encoding="utf-8")
+    code, _, err = run("import", str(bad))
+    one_line(code, err, 2, "not valid JSON")
+    assert "Nothing new" in run("import", str(tmp_path / "u.json"))[1]
+
+
+def test_purge_variants(run: InProcess) -> None:
+    code, out, _ = run("purge", "--query", "不存在的东西", "--yes")
+    assert code == 0 and "Nothing matches" in out
+    code, out, _ = run("purge", "--scope", "workspace", "--yes")
+    assert code == 0 and "Purged 1 memory:" in out and "Verified" in out
+    code, out, _ = run("purge", "--query", "香菜", "--yes")  # messages not included
+    assert code == 0 and "kept:" in out and "add --messages" in out

@@ -1,0 +1,340 @@
+"""Export (JSON bundle, Markdown, CSV) and import of bundles: round trip, idempotence, conflicts."""
+
+from __future__ import annotations
+
+import csv
+import json
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ekko_memory import (
+    CancelToken,
+    ExportSelection,
+    InvalidInput,
+    MemoryService,
+    NotFound,
+    Progress,
+    open_memory,
+)
+from ekko_memory.models import MemoryNodeDraft
+from ekko_memory.store.filters import NodeFilter
+from tests.core.factories import make_node
+from tests.core.helpers import COOKING, propose, user_write
+from tests.core.sample_data import CILANTRO, dump, seed
+
+
+@pytest.fixture
+def other(tmp_path: Path) -> Iterator[MemoryService]:
+    """A second, empty workspace with its own user home."""
+    service = open_memory(tmp_path / "ws2", user_home=tmp_path / "home2")
+    yield service
+    service.close()
+
+
+def bundle_of(mem: MemoryService, path: Path, **selection: object) -> dict:
+    report = mem.exporter.export(path, selection=ExportSelection.model_validate(selection))
+    assert report.path == str(path) and not report.cancelled
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_round_trip_into_an_empty_workspace(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    sample = seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    report = other.importer.import_bundle(path)
+
+    for name in ("workspace", "user"):
+        src = dump(getattr(mem, f"{name}_store"))
+        dst = dump(getattr(other, f"{name}_store"))
+        for kind in ("nodes", "messages", "summaries", "pending", "usage", "cursors"):
+            assert dst[kind] == src[kind], (name, kind)
+        # The same audit trail, plus one event that records the import itself.
+        extra = {k: v for k, v in dst["audit"].items() if k not in src["audit"]}
+        assert {k: dst["audit"][k] for k in src["audit"]} == src["audit"]
+        assert [e["eventType"] for e in extra.values()] == ["import"]
+        assert report.count("added")["nodes" if name == "user" else "messages"] > 0
+    assert [n.id for n in other.chain(sample.spicy_new)] == [sample.spicy_old, sample.spicy_new]
+    assert other.history(sample.spicy_new).audit == mem.history(sample.spicy_new).audit
+    assert other.history(sample.cilantro).usage == mem.history(sample.cilantro).usage
+    assert [p.id for p in other.pending()] == [sample.pending]
+    assert report.superseded == [] and report.skipped == {}
+
+
+def test_importing_twice_adds_nothing(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    first = other.importer.import_bundle(path)
+    before = (dump(other.workspace_store), dump(other.user_store))
+    second = other.importer.import_bundle(path)
+    assert (dump(other.workspace_store), dump(other.user_store)) == before
+    assert not second.changed and second.count("added") == {}
+    assert second.count("skipped") == first.count("added")
+    # Importing into the workspace it came from changes nothing either.
+    again = mem.importer.import_bundle(path)
+    assert not again.changed
+
+
+def test_bundle_is_private_versioned_and_holds_every_version(
+    mem: MemoryService, tmp_path: Path
+) -> None:
+    sample = seed(mem)
+    path = tmp_path / "bundle.json"
+    data = bundle_of(mem, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert (data["format"], data["version"]) == ("ekko-memory-bundle", 1)
+    user_nodes = {n["id"]: n["status"] for n in data["stores"]["user"]["nodes"]}
+    assert user_nodes[sample.spicy_old] == "superseded"
+    assert user_nodes[sample.spicy_new] == "active"
+    assert user_nodes[sample.scallion_deleted] == "deleted"
+    ws = data["stores"]["workspace"]
+    assert [m["id"] for m in ws["messages"]] == sample.messages
+    assert [s["id"] for s in ws["summaries"]] == [sample.summary]
+    assert data["counts"]["nodes"] == len(user_nodes) + len(ws["nodes"])
+    assert "用户不吃香菜" in path.read_text(encoding="utf-8")  # Chinese stays readable
+
+
+def test_selection_by_scope_and_category_branch(mem: MemoryService, tmp_path: Path) -> None:
+    sample = seed(mem)
+    data = bundle_of(mem, tmp_path / "ws.json", scopes=["workspace"])
+    assert [n["id"] for n in data["stores"]["workspace"]["nodes"]] == [sample.database]
+    assert "user" not in data["stores"]
+    # A scope-only selection of the workspace file is partial: no summaries, only sources.
+    assert data["stores"]["workspace"]["summaries"] == []
+    sources = {m["id"] for m in data["stores"]["workspace"]["messages"]}
+    assert sources == set(data["stores"]["workspace"]["nodes"][0]["sourceMessageIds"])
+
+    data = bundle_of(mem, tmp_path / "cooking.json", categoryPathPrefix=["生活技能", "做饭"])
+    ids = {n["id"] for n in data["stores"]["user"]["nodes"]}
+    assert ids == {sample.cilantro, sample.spicy_old, sample.spicy_new, sample.scallion_deleted}
+    assert all(
+        n["scope"] != "workspace" for n in data["stores"].get("workspace", {}).get("nodes", [])
+    )
+    audit_nodes = {a.get("nodeId") for a in data["stores"]["user"]["audit"]}
+    assert audit_nodes <= ids
+    assert [p["id"] for p in data["stores"]["user"]["pending"]] == [sample.pending]
+
+
+def test_a_partial_selection_keeps_whole_chains(mem: MemoryService, tmp_path: Path) -> None:
+    old = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="avoid_ingredient",
+        valueJson="芹菜",
+        title="不吃芹菜",
+    )
+    new = mem.actions.edit(old, {"categoryPath": ["生活技能", "做饭", "忌口"], "title": "芹菜不吃"})
+    assert new.node_id is not None
+    data = bundle_of(mem, tmp_path / "b.json", categoryPathPrefix=["生活技能", "做饭", "忌口"])
+    assert [n["id"] for n in data["stores"]["user"]["nodes"]] == [old, new.node_id]
+
+
+def test_markdown_is_grouped_by_category(mem: MemoryService, tmp_path: Path) -> None:
+    seed(mem)
+    path = tmp_path / "memories.md"
+    report = mem.exporter.export(path, format="md")
+    text = path.read_text(encoding="utf-8")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    cooking = text.index("## 生活技能 / 做饭 / 饮食偏好")
+    project = text.index("## 项目")
+    assert cooking < text.index("### 用户不吃香菜") < project or project < cooking
+    assert "### 喜欢吃辣 _(superseded)_" in text and "### 用户不吃葱 _(deleted)_" in text
+    assert "> 用户明确要求以后做饭推荐不要香菜。" in text
+    assert "**avoid_ingredient**: 香菜" in text
+    # Within a category the current memory comes before its history.
+    assert text.index("### 少辣") < text.index("### 喜欢吃辣")
+    assert report.counts == {"nodes": 5}
+
+
+def test_csv_is_the_node_table(mem: MemoryService, tmp_path: Path) -> None:
+    sample = seed(mem)
+    path = tmp_path / "nodes.csv"
+    mem.exporter.export(path, format="csv", selection=ExportSelection(scopes=["user"]))
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    by_id = {r["id"]: r for r in rows}
+    assert set(by_id) == {
+        sample.cilantro,
+        sample.spicy_old,
+        sample.spicy_new,
+        sample.scallion_deleted,
+    }
+    row = by_id[sample.cilantro]
+    assert (row["title"], row["valueJson"], row["categoryPath"], row["status"]) == (
+        "用户不吃香菜",
+        '"香菜"',
+        "生活技能/做饭/饮食偏好",
+        "active",
+    )
+    assert json.loads(row["tags"]) == ["忌口", "菜谱推荐"] and row["store"] == "user"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_progress_and_cancellation(mem: MemoryService, tmp_path: Path) -> None:
+    with mem.user_store.write() as w:
+        w.insert_nodes(
+            [make_node(key=None, value_json=None, title=f"笔记 {i}") for i in range(1200)]
+        )
+    seen: list[Progress] = []
+    path = tmp_path / "big.json"
+    report = mem.exporter.export(path, progress=seen.append)
+    assert (
+        report.counts["nodes"] == 1200
+        and len(json.loads(path.read_text())["stores"]["user"]["nodes"]) == 1200
+    )
+    done = [p.done for p in seen if p.stage == "export"]
+    assert done == sorted(done) and len(done) >= 2 and seen[-1].stage == "done"
+
+    token = CancelToken()
+
+    def stop(p: Progress) -> None:
+        if p.done >= 500:
+            token.cancel()
+
+    for fmt in ("json", "md", "csv"):
+        target = tmp_path / f"cancelled.{fmt}"
+        cancelled = mem.exporter.export(target, format=fmt, progress=stop, cancel=token)  # type: ignore[arg-type]
+        assert cancelled.cancelled and cancelled.path is None
+        assert not target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    assert path.exists()  # an earlier export is untouched
+
+
+def test_export_refuses_a_missing_folder(mem: MemoryService, tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="does not exist"):
+        mem.exporter.export(tmp_path / "nope" / "b.json")
+    with pytest.raises(InvalidInput, match="folder"):
+        mem.exporter.export(tmp_path)
+    with pytest.raises(InvalidInput, match="format"):
+        mem.exporter.export(tmp_path / "x.txt", format="txt")  # type: ignore[arg-type]
+
+
+# --- conflicts ------------------------------------------------------------------------
+
+
+def flavor(mem: MemoryService, value: str, says: str = "记住，") -> str:
+    s = mem.session("s9", user_id="u1", workspace_id="w1")
+    res = propose(
+        s,
+        says + value,
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="flavor_profile",
+        valueJson=value,
+        title=value,
+    )
+    assert res["accepted"], res
+    return str(res["nodeId"])
+
+
+def test_import_conflict_newer_bundle_node_supersedes_local(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")  # written later: newer
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    report = other.importer.import_bundle(path)
+    assert report.superseded == [local]
+    assert other.get_node(local).status == "superseded"  # type: ignore[union-attr]
+    assert other.get_node(theirs).status == "active"  # type: ignore[union-attr]
+    events = other.history(local).audit
+    assert events[0].event_type == "supersede" and events[0].actor == "import"
+    assert events[0].payload == {"supersededBy": theirs, "conflict": True}
+    # Exactly one active flavor profile remains.
+    with other.user_store.read() as r:
+        active = r.find_nodes(NodeFilter(key="flavor_profile"), limit=None)
+    assert [n.id for n in active] == [theirs]
+
+
+def test_import_conflict_newer_local_node_wins(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    theirs = flavor(mem, "少辣")
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    local = flavor(other, "少油")  # written after the export: newer
+    report = other.importer.import_bundle(path)
+    assert report.superseded == [theirs]
+    assert other.get_node(theirs).status == "superseded"  # type: ignore[union-attr]
+    assert other.get_node(local).status == "active"  # type: ignore[union-attr]
+    # Idempotent after a conflict too.
+    assert not other.importer.import_bundle(path).changed
+
+
+def test_many_valued_keys_do_not_conflict(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    s = other.session("s1", user_id="u1")
+    local = propose(s, "记住我不吃葱", **{**CILANTRO, "valueJson": "葱", "title": "不吃葱"})
+    seed(mem)
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    report = other.importer.import_bundle(path)
+    assert report.superseded == []
+    assert other.get_node(local["nodeId"]).status == "active"  # type: ignore[union-attr]
+
+
+def test_a_later_bundle_moves_state_forward(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    sample = seed(mem)
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    other.importer.import_bundle(path)
+    edited = mem.actions.edit(
+        sample.cilantro, MemoryNodeDraft(content="香菜一点都不要。", importance=0.99)
+    )
+    assert edited.accepted, edited
+    mem.actions.delete(sample.database)
+    mem.exporter.export(path)
+    report = other.importer.import_bundle(path)
+    assert edited.node_id in report.added["nodes"]
+    assert sample.cilantro in report.updated["nodes"] and sample.database in report.updated["nodes"]
+    assert other.get_node(sample.cilantro).status == "superseded"  # type: ignore[union-attr]
+    assert other.get_node(sample.database).status == "deleted"  # type: ignore[union-attr]
+    assert dump(other.user_store)["nodes"] == dump(mem.user_store)["nodes"]
+
+
+def test_a_bad_bundle_changes_nothing(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    seed(other)
+    before = (dump(other.workspace_store), dump(other.user_store))
+    path = tmp_path / "bad.json"
+    with pytest.raises(NotFound):
+        other.importer.import_bundle(tmp_path / "missing.json")
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="not valid JSON"):
+        other.importer.import_bundle(path)
+    path.write_text(json.dumps({"nodes": []}), encoding="utf-8")
+    with pytest.raises(InvalidInput, match="not an Ekko Memory bundle"):
+        other.importer.import_bundle(path)
+    path.write_text(json.dumps({"format": "ekko-memory-bundle", "version": 99, "stores": {}}))
+    with pytest.raises(InvalidInput, match="newer"):
+        other.importer.import_bundle(path)
+    seed(mem)
+    good = tmp_path / "good.json"
+    mem.exporter.export(good)
+    data = json.loads(good.read_text(encoding="utf-8"))
+    data["stores"]["user"]["nodes"][-1]["confidence"] = 2
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InvalidInput, match=r"stores\.user\.nodes\[\d+\]\.confidence"):
+        other.importer.import_bundle(path)
+    data["stores"]["user"]["nodes"][-1]["confidence"] = 0.5
+    data["stores"]["user"]["audit"][0]["id"] = "not-an-id"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InvalidInput, match="audit"):
+        other.importer.import_bundle(path)
+    assert (dump(other.workspace_store), dump(other.user_store)) == before

@@ -1,0 +1,256 @@
+"""The MCP server, driven by the official SDK's client over stdio in a real subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ekko_memory import TOOL_SCHEMAS, open_memory
+
+mcp = pytest.importorskip("mcp")
+from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
+
+CILANTRO = {
+    "scope": "user",
+    "domain": "生活技能",
+    "categoryPath": ["生活技能", "做饭", "饮食偏好"],
+    "type": "preference",
+    "key": "avoid_ingredient",
+    "valueJson": "香菜",
+    "title": "用户不吃香菜",
+    "content": "用户明确要求以后做饭推荐不要香菜。",
+    "confidence": 0.99,
+    "importance": 0.95,
+}
+
+
+def server_params(workspace: Path, home: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "ekko_memory",
+            "--workspace",
+            str(workspace),
+            "--user-home",
+            str(home),
+            "mcp",
+            "--user-id",
+            "u1",
+            "--workspace-id",
+            "w1",
+            *extra,
+        ],
+        env={"EKKO_HOME": str(home)},
+    )
+
+
+def run(
+    workspace: Path,
+    home: Path,
+    body: Callable[[Client], Awaitable[Any]],
+    *,
+    mode: str = "auto",
+) -> Any:
+    async def main() -> Any:
+        async with Client(server_params(workspace, home), mode=mode) as client:
+            return await body(client)
+
+    return asyncio.run(asyncio.wait_for(main(), timeout=60))
+
+
+def structured(result: Any) -> dict[str, Any]:
+    # The text content carries the same JSON as the structured content.
+    assert json.loads(result.content[0].text) == result.structured_content
+    return dict(result.structured_content)
+
+
+def test_tools_propose_search_forget_and_errors(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+
+    async def body(client: Client) -> dict[str, Any]:
+        listed = await client.list_tools()
+        tools = {t.name: t for t in listed.tools}
+        out: dict[str, Any] = {"tools": tools}
+        out["propose"] = structured(
+            await client.call_tool(
+                "memory_propose_update",
+                {
+                    "operation": "create",
+                    "node": CILANTRO,
+                    "reason": "用户明确要求记录长期饮食偏好",
+                    "userMessage": "记住，我以后做饭不要香菜。",
+                },
+            )
+        )
+        out["search"] = structured(await client.call_tool("memory_search", {"queryText": "香菜"}))
+        # A malformed call: an unknown tool is an MCP error; the server stays up.
+        with pytest.raises(MCPError, match="unknown tool"):
+            await client.call_tool("memory_approve", {"pendingId": "pnd_x"})
+        bad = await client.call_tool("memory_search", {"limit": "many"})
+        out["bad"] = (bad.is_error, structured(bad))
+        out["forget"] = structured(
+            await client.call_tool(
+                "memory_forget",
+                {
+                    "id": out["propose"]["nodeId"],
+                    "reason": "用户要求忘记",
+                    "userMessage": "忘掉我不吃香菜这件事。",
+                },
+            )
+        )
+        out["after"] = structured(await client.call_tool("memory_search", {"queryText": "香菜"}))
+        out["alive"] = len((await client.list_tools()).tools)
+        return out
+
+    out = run(workspace, home, body)
+
+    tools = out["tools"]
+    assert sorted(tools) == sorted(t["function"]["name"] for t in TOOL_SCHEMAS)
+    for schema in TOOL_SCHEMAS:
+        fn = schema["function"]
+        mcp_schema = tools[fn["name"]].input_schema
+        for name, prop in fn["parameters"]["properties"].items():
+            assert mcp_schema["properties"][name] == prop
+        assert mcp_schema.get("required", []) == fn["parameters"].get("required", [])
+        assert {"sessionId", "userId", "workspaceId"} <= set(mcp_schema["properties"])
+    assert tools["memory_search"].annotations.read_only_hint is True
+    assert tools["memory_forget"].annotations.destructive_hint is True
+
+    node_id = out["propose"]["nodeId"]
+    assert out["propose"]["accepted"] is True and out["propose"]["status"] == "created"
+    found = [n["id"] for n in out["search"]["exact"] + out["search"]["relevant"]]
+    assert node_id in found
+    hit = next(n for n in out["search"]["exact"] + out["search"]["relevant"] if n["id"] == node_id)
+    assert hit["title"] == "用户不吃香菜" and hit["valueJson"] == "香菜"
+    is_error, bad = out["bad"]
+    assert is_error is True and bad["error"]["code"] == "invalid_arguments"
+    assert bad["exact"] == [] and "limit" in bad["reason"]
+    assert out["forget"]["deletedIds"] == [node_id] and out["forget"]["mode"] == "soft"
+    assert node_id not in [n["id"] for n in out["after"]["exact"] + out["after"]["relevant"]]
+    assert out["alive"] == 4
+
+    # What the server wrote is real: the user's words are the source, the agent the actor.
+    mem = open_memory(workspace, user_home=home)
+    try:
+        h = mem.history(node_id)
+        assert h.chain[0].status == "deleted" and h.chain[0].user_id == "u1"
+        assert [m.content for m in h.sources] == ["记住，我以后做饭不要香菜。"]
+        assert {e.actor for e in h.audit} == {"agent"}
+    finally:
+        mem.close()
+
+
+def test_binding_arguments_resource_and_prompt(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+
+    async def body(client: Client) -> dict[str, Any]:
+        s2 = structured(
+            await client.call_tool(
+                "memory_propose_update",
+                {
+                    "operation": "create",
+                    "node": {
+                        "type": "constraint",
+                        "domain": "生活技能",
+                        "key": "flavor_profile",
+                        "valueJson": "清淡",
+                        "title": "今天吃清淡点",
+                    },
+                    "reason": "临时状态",
+                    "userMessage": "今天有点胃不舒服",
+                    "sessionId": "s2",
+                },
+            )
+        )
+        resources = await client.list_resources()
+        context = await client.read_resource("ekko://memory/context")
+        prompt = await client.get_prompt("memory_context", {"message": "今晚吃什么？"})
+        with pytest.raises(MCPError):
+            await client.call_tool("memory_search", {"sessionId": 5})
+        return {
+            "s2": s2,
+            "uris": [str(r.uri) for r in resources.resources],
+            "context": context.contents[0].text,  # type: ignore[union-attr]
+            "prompt": prompt.messages[0].content.text,  # type: ignore[union-attr]
+        }
+
+    out = run(workspace, home, body, mode="legacy")  # the classic initialize handshake
+    assert out["s2"]["accepted"] is True
+    assert out["uris"] == ["ekko://memory/context"]
+    assert isinstance(out["context"], str) and isinstance(out["prompt"], str)
+    mem = open_memory(workspace, user_home=home)
+    try:
+        node = mem.get_node(out["s2"]["nodeId"])
+        assert node is not None and node.scope == "session" and node.session_id == "s2"
+        assert node.workspace_id == "w1"
+    finally:
+        mem.close()
+
+
+def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    lines = [
+        "this is not json",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": ',
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "memory_get", "arguments": {"id": "mem_nothing"}},
+            }
+        ),
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, *server_params(workspace, home).args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "EKKO_HOME": str(home)},
+    )
+    replies: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            replies.put(json.loads(line))
+
+    threading.Thread(target=read, daemon=True).start()
+    assert proc.stdin is not None
+    proc.stdin.write("\n".join(lines) + "\n")
+    proc.stdin.flush()
+    got: dict[Any, dict[str, Any]] = {}
+    while 3 not in got:  # keep stdin open until the last answer arrived
+        message = replies.get(timeout=30)
+        got[message.get("id")] = message
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    assert got[1]["result"]["serverInfo"]["name"] == "ekko-memory"
+    assert got[3]["result"]["structuredContent"] == {"found": False, "reason": "no such memory"}
+    assert proc.returncode == 0

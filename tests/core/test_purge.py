@@ -1,0 +1,255 @@
+"""Purge: dry run equals the purge, batches and cancellation, and nothing left anywhere —
+not in the tables, the full-text index, the database file's bytes, its WAL, or backups."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from ekko_memory import BrowseFilter, CancelToken, MemoryService, Progress, PurgeFilter
+from ekko_memory.models import PURGE_KINDS
+from ekko_memory.store.filters import NodeFilter
+from tests.core.conftest import Clock
+from tests.core.factories import make_node
+from tests.core.helpers import propose
+from tests.core.sample_data import CILANTRO, dump, seed
+
+CILANTRO_BYTES = "香菜".encode()
+LIVE_SCOPES = ["session", "workspace", "user"]
+
+
+def raw(mem: MemoryService) -> bytes:
+    """Every byte of both database files and their WALs, read from disk."""
+    out = b""
+    for store in (mem.workspace_store, mem.user_store):
+        db = Path(store.health.location)
+        for path in (db, db.with_name(db.name + "-wal")):
+            if path.exists():
+                out += path.read_bytes()
+    return out
+
+
+def by_kind(targets: list) -> dict[str, set[str]]:
+    return {k: {t.id for t in targets if t.kind == k} for k in PURGE_KINDS}
+
+
+def test_query_purge_dry_run_equals_purge_and_leaves_nothing(mem: MemoryService) -> None:
+    sample = seed(mem)
+    assert CILANTRO_BYTES in raw(mem)
+    before = (dump(mem.workspace_store), dump(mem.user_store))
+    plan = mem.purger.plan(PurgeFilter(query="香菜", include_messages=True))
+    assert (dump(mem.workspace_store), dump(mem.user_store)) == before  # a dry run writes nothing
+
+    planned = by_kind(plan.targets)
+    assert sample.cilantro in planned["node"] and plan.memories == 1
+    assert planned["audit"] and planned["usage"]
+    # The user's request and the assistant's reply both quote 香菜; the summary too.
+    assert len(planned["message"]) == 2 and planned["summary"] == {sample.summary}
+    assert plan.counts()["node"] == 1 and plan.needles[0] == "香菜"
+
+    seen: list[Progress] = []
+    report = mem.purger.purge(plan, progress=seen.append)
+    assert by_kind(report.purged) == planned  # the same ids, kind by kind
+    assert report.memories == 1 and not report.cancelled
+    assert {p.stage for p in seen} >= {"memories", "messages", "compacting", "verifying"}
+    assert report.verification is not None and report.verification.clean, report.verification
+    assert report.verification.texts_checked >= 1
+
+    assert mem.get_node(sample.cilantro) is None
+    hits = mem.browse.search(BrowseFilter(text="香菜", statuses=None, scopes=LIVE_SCOPES))
+    assert hits == []
+    for store in (mem.workspace_store, mem.user_store):
+        with store.read() as r:
+            assert r.text_occurrences("香菜") == {}
+            assert r.orphan_index_hits("香菜") == 0
+    assert CILANTRO_BYTES not in raw(mem)
+    # What the purge did not cover is still there.
+    assert mem.get_node(sample.spicy_new) is not None and mem.get_node(sample.database) is not None
+    with mem.workspace_store.read() as r:
+        summary = r.list_summaries("s1")[0]
+    assert summary.stale and summary.summary == ""
+
+
+def test_the_audit_keeps_who_and_when_but_not_the_text(mem: MemoryService) -> None:
+    sample = seed(mem)
+    report = mem.purger.purge(PurgeFilter(query="香菜"))
+    with mem.user_store.read() as r:
+        events = r.audit_for_node(sample.cilantro)
+    assert {e.event_type for e in events} >= {"create", "hard_delete"}
+    assert all(e.payload in (None, {"mode": "hard"}) for e in events)
+    assert report.counts()["node"] == 1
+
+
+def test_purge_without_messages_reports_what_is_kept(mem: MemoryService) -> None:
+    seed(mem)
+    report = mem.purger.purge(PurgeFilter(query="香菜"))
+    v = report.verification
+    assert v is not None and not v.clean and v.leaks == []
+    assert {f.location for f in v.kept if f.text == "香菜"} == {
+        "table:memory_messages",
+        "table:memory_summaries",
+    }
+
+
+def test_purge_of_one_session_with_its_log(mem: MemoryService) -> None:
+    keep = seed(mem, "s1")
+    s2 = mem.session("s2", user_id="u1", workspace_id="w1")
+    tmp = propose(
+        s2,
+        "今天有点胃不舒服，吃清淡点",
+        scope="user",
+        domain="生活技能",
+        type="constraint",
+        key="flavor_profile",
+        valueJson="清淡",
+        title="今天胃不舒服",
+    )
+    assert tmp["accepted"]
+    s2.append_message("assistant", "好的，今天推荐白粥。")
+    plan = mem.purger.plan(PurgeFilter(session_id="s2", include_messages=True))
+    assert by_kind(plan.targets)["node"] == {tmp["nodeId"]}
+    assert len(plan.ids("message")) == 2
+    report = mem.purger.purge(plan)
+    assert by_kind(report.purged) == by_kind(plan.targets)
+    assert mem.browse.messages("s2") == [] and len(mem.browse.messages("s1")) == len(keep.messages)
+    assert report.verification is not None and report.verification.clean
+    assert "白粥".encode() not in raw(mem) and "胃不舒服".encode() not in raw(mem)
+
+
+def test_purge_by_scope_category_and_dates(mem: MemoryService, clock: Clock) -> None:
+    sample = seed(mem)
+    plan = mem.purger.plan(PurgeFilter(scopes=["workspace"]))
+    assert by_kind(plan.targets)["node"] == {sample.database}
+    plan = mem.purger.plan(PurgeFilter(category_path_prefix=["生活技能", "做饭"]))
+    assert by_kind(plan.targets)["node"] == {
+        sample.cilantro,
+        sample.spicy_old,
+        sample.spicy_new,
+        sample.scallion_deleted,
+    }
+    assert plan.memories == 3 and by_kind(plan.targets)["pending"] == {sample.pending}
+    later = mem.now() + timedelta(seconds=1)
+    clock.advance(seconds=2)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    new = propose(
+        s,
+        "记住，我不吃洋葱",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="avoid_ingredient",
+        valueJson="洋葱",
+        title="不吃洋葱",
+    )
+    assert by_kind(mem.purger.plan(PurgeFilter(after=later)).targets)["node"] == {new["nodeId"]}
+    older = by_kind(mem.purger.plan(PurgeFilter(before=later, scopes=["user"])).targets)["node"]
+    assert new["nodeId"] not in older and sample.cilantro in older
+    assert by_kind(mem.purger.plan(PurgeFilter(user_id="nobody")).targets)["node"] == set()
+    assert by_kind(mem.purger.plan(PurgeFilter(workspace_id="w1")).targets)["node"] == {
+        sample.database
+    }
+    mine = by_kind(mem.purger.plan(PurgeFilter(user_id="u1", scopes=["user"])).targets)["node"]
+    assert {sample.cilantro, sample.spicy_old, sample.spicy_new, new["nodeId"]} <= mine
+
+
+def test_a_filter_must_name_something() -> None:
+    with pytest.raises(ValidationError, match="name what to purge"):
+        PurgeFilter()
+    with pytest.raises(ValidationError, match="global"):
+        PurgeFilter(scopes=["global"])
+    with pytest.raises(ValidationError, match="earlier"):
+        PurgeFilter(after="2026-01-02", before="2026-01-01")  # type: ignore[arg-type]
+
+
+def test_cancel_stops_between_batches_with_whole_chains(mem: MemoryService) -> None:
+    nodes = []
+    for i in range(130):
+        first = make_node(key=None, value_json=None, title=f"秘密 {i}", status="superseded")
+        second = make_node(key=None, value_json=None, title=f"秘密 {i} v2", supersedes_id=first.id)
+        nodes += [first, second]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    plan = mem.purger.plan(PurgeFilter(query="秘密"))
+    assert plan.memories == 130 and plan.counts()["node"] == 260
+    token = CancelToken()
+
+    def stop(p: Progress) -> None:
+        if p.stage == "memories" and p.done > 0:
+            token.cancel()
+
+    report = mem.purger.purge(plan, progress=stop, cancel=token)
+    assert report.cancelled and report.verification is None
+    gone = by_kind(report.purged)["node"]
+    assert len(gone) == 200 and report.memories == 100  # one batch of 100 chains
+    with mem.user_store.read() as r:
+        left = {n.id: n for n in r.find_nodes(NodeFilter(statuses=None), limit=None)}
+    for n in nodes:  # never half a chain
+        partner = n.supersedes_id or next(m.id for m in nodes if m.supersedes_id == n.id)
+        assert (n.id in left) == (partner in left)
+    # Running the rest finishes the job.
+    rest = mem.purger.purge(PurgeFilter(query="秘密"))
+    assert rest.memories == 30 and rest.verification is not None and rest.verification.clean
+
+
+def test_backups_holding_purged_data_are_removed_or_reported(mem: MemoryService) -> None:
+    seed(mem)
+    backup = mem.user_store.dialect.backup(3)
+    assert backup is not None and CILANTRO_BYTES in backup.read_bytes()
+    kept = mem.purger.purge(PurgeFilter(query="香菜", remove_backups=False, include_messages=True))
+    assert kept.backups_kept == [str(backup)] and backup.exists()
+    assert kept.verification is not None and not kept.verification.clean
+    assert any(f.location == f"backup:{backup}" for f in kept.verification.leaks)
+
+    s = mem.session("s1", user_id="u1")
+    assert propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["accepted"]
+    newer = mem.user_store.dialect.backup(3)
+    assert newer is not None and newer != backup
+    report = mem.purger.purge(PurgeFilter(query="香菜", include_messages=True))
+    assert sorted(report.backups_removed) == sorted([str(backup), str(newer)])
+    assert not backup.exists() and not newer.exists()
+    assert report.verification is not None and report.verification.clean
+
+
+def test_pending_items_and_usage_rows_go(mem: MemoryService) -> None:
+    sample = seed(mem)
+    plan = mem.purger.plan(PurgeFilter(query="红烧肉"))
+    assert by_kind(plan.targets)["pending"] == {sample.pending}
+    mem.purger.purge(plan)
+    assert mem.pending() == []
+    usage = by_kind(mem.purger.plan(PurgeFilter(scopes=["user"])).targets)["usage"]
+    assert usage
+    mem.purger.purge(PurgeFilter(scopes=["user"]))
+    with mem.user_store.read() as r:
+        assert list(r.iter_usage()) == []
+
+
+def test_the_audit_of_a_purged_proposal_loses_its_text(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "我昨天做了红烧肉，挺好吃的。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "preferred_ingredient",
+                "valueJson": "猪肉",
+                "title": "用户喜欢红烧肉",
+                "confidence": 0.6,
+            },
+            "reason": "用户说红烧肉好吃",
+        },
+    )
+    assert held["status"] == "pending"
+    plan = mem.purger.plan(PurgeFilter(query="红烧肉", include_messages=True))
+    assert by_kind(plan.targets)["pending"] == {held["pendingId"]}
+    assert by_kind(plan.targets)["audit"]  # the "pending" event quoting the proposal
+    report = mem.purger.purge(plan)
+    assert by_kind(report.purged) == by_kind(plan.targets)
+    assert report.verification is not None and report.verification.clean, report.verification
+    assert "红烧肉".encode() not in raw(mem)
