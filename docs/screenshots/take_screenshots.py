@@ -35,6 +35,10 @@ SCENES: dict[str, tuple[str, str, str]] = {
     "edit-form-zh_CN": ("zh_CN", "light", "edit"),
     "hard-delete-en": ("en", "light", "hard_delete"),
     "sessions-zh_CN": ("zh_CN", "light", "sessions"),
+    "export-en": ("en", "light", "export"),
+    "purge-dry-run-en": ("en", "light", "purge_plan"),
+    "purge-report-en": ("en", "light", "purge"),
+    "purge-report-zh_CN": ("zh_CN", "light", "purge"),
 }
 
 
@@ -60,14 +64,19 @@ def run_scene(name: str, demo_dir: str) -> None:
     class GrabbingDialogs(QtDialogService):
         """Shows each custom dialog, photographs it, and closes it."""
 
-        def __init__(self, prepare: Callable[[QDialog], None] | None = None) -> None:
+        def __init__(self, prepare: Callable[[QDialog], Any] | None = None) -> None:
             self.prepare = prepare
+
+        async def confirm(self, parent: Any, title: str, text: str, *, ok_label: str) -> bool:
+            return True  # the purge's "are you sure" (the scene shows its result)
 
         async def run(self, dialog: QDialog) -> bool:
             dialog.show()
             if self.prepare is not None:
-                self.prepare(dialog)
-            dialog.adjustSize()
+                result = self.prepare(dialog)
+                if asyncio.iscoroutine(result):
+                    await result
+            dialog.resize(dialog.size().expandedTo(dialog.sizeHint()))
             await asyncio.sleep(0.6)
             dialog.grab().save(str(out))
             grabbed.append(dialog)
@@ -84,6 +93,21 @@ def run_scene(name: str, demo_dir: str) -> None:
 
         def prepare(dialog: QDialog) -> None:
             dialog.value_editor.set_value({"ingredient": "香菜", "amount": "一点点"})  # type: ignore[attr-defined]
+
+    elif scene == "export":
+
+        async def prepare(dialog: QDialog) -> None:
+            dialog.path_edit.setText(str(Path(demo_dir) / "ekko-memory-export.json"))  # type: ignore[attr-defined]
+            await dialog.start()  # type: ignore[attr-defined]
+
+    elif scene in ("purge", "purge_plan"):
+
+        async def prepare(dialog: QDialog) -> None:
+            dialog.query_edit.setText("香菜")  # type: ignore[attr-defined]
+            dialog.messages_check.setChecked(True)  # type: ignore[attr-defined]
+            await dialog.start_dry_run()  # type: ignore[attr-defined]
+            if scene == "purge":
+                await dialog.start_purge()  # type: ignore[attr-defined]
 
     dialogs = GrabbingDialogs(prepare)
     run = AppRun(
@@ -164,6 +188,12 @@ def run_scene(name: str, demo_dir: str) -> None:
             await wait_for(lambda: w.sessions_view.summaries_model.rowCount() > 0)
             del nid
 
+        async def export() -> None:
+            await w.export_memories()
+
+        async def purge() -> None:
+            await w.purge()
+
         scenes.update(
             main=main,
             search=search,
@@ -171,6 +201,9 @@ def run_scene(name: str, demo_dir: str) -> None:
             edit=edit,
             hard_delete=hard_delete,
             sessions=sessions,
+            export=export,
+            purge=purge,
+            purge_plan=purge,
         )
         await scenes[scene]()
         await asyncio.sleep(0.8)

@@ -237,6 +237,17 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_action)
         self.recent_menu = file_menu.addMenu(self.tr("Open recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        self.export_action = QAction(icon("export"), self.tr("Export…"), self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.triggered.connect(self.export_memories)
+        file_menu.addAction(self.export_action)
+        self.import_action = QAction(icon("import"), self.tr("Import…"), self)
+        self.import_action.triggered.connect(self.import_bundle)
+        file_menu.addAction(self.import_action)
+        self.purge_action = QAction(icon("purge"), self.tr("Purge…"), self)
+        self.purge_action.triggered.connect(self.purge)
+        file_menu.addAction(self.purge_action)
         self.file_menu = file_menu
         file_menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
@@ -516,6 +527,51 @@ class MainWindow(QMainWindow):
             if f.category_path_prefix:
                 out["categoryPath"] = list(f.category_path_prefix)
         return out
+
+    def _branch_path(self) -> list[str] | None:
+        branch = self.category_pane.current_branch()
+        f = branch.filter if branch is not None else None
+        if f is None:
+            return None
+        if f.category_path_prefix:
+            return list(f.category_path_prefix)
+        return [f.domain] if f.domain else None
+
+    def export_memories(self) -> asyncio.Task[Any] | None:
+        """File > Export: JSON bundle, Markdown or CSV, of everything, this branch or a scope."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.controller, branch=self._branch_path(), parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Export"))
+
+    def import_bundle(self) -> asyncio.Task[Any] | None:
+        """File > Import: a JSON bundle, with a report of what was added, skipped and superseded."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+
+        dialog = ImportDialog(self.controller, parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Import"))
+
+    def purge(self) -> asyncio.Task[Any] | None:
+        """File > Purge: dry run, purge, verification."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
+
+        dialog = PurgeDialog(self.controller, branch=self._branch_path(), parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Purge"))
+
+    async def _run_dialog(self, dialog: Any) -> bool:
+        try:
+            return await self.controller.dialogs.run(dialog)
+        finally:
+            task = getattr(dialog, "task", None)
+            if task is not None and not task.done():
+                await asyncio.gather(task, return_exceptions=True)
+            dialog.deleteLater()
 
     def new_memory(self) -> asyncio.Task[Any] | None:
         if not self.runner.attached:

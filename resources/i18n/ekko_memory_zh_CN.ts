@@ -66,6 +66,110 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="50"/>
+        <source>Export memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
+        <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
+        <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="67"/>
+        <source>Markdown — to read</source>
+        <translation>Markdown —— 便于阅读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="68"/>
+        <source>CSV — memories as a table for a spreadsheet</source>
+        <translation>CSV —— 记忆表格，可用电子表格打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
+        <source>All memories</source>
+        <translation>全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="84"/>
+        <source>This branch: {path}</source>
+        <translation>当前分类：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="88"/>
+        <source>Only {scope} scope</source>
+        <translation>仅{scope}范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="90"/>
+        <source>Include the source messages</source>
+        <translation>包含来源消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="99"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="107"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="109"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="121"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <source>Export to</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="184"/>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <source>Exporting</source>
+        <translation>正在导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
+        <source>The export failed: {error}</source>
+        <translation>导出失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="202"/>
+        <source>Cancelled; no file was written.</source>
+        <translation>已取消，没有写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="206"/>
+        <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
+        <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
+    </message>
+</context>
+<context>
     <name>HardDeleteDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="27"/>
@@ -93,6 +197,90 @@ Every version above, its search index entries and usage records go, and its text
         <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="48"/>
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="36"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <source>Import a bundle</source>
+        <translation>导入数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="44"/>
+        <source>Reads a JSON bundle made by Export. Memories keep their ids: what is already here is skipped, a newer version of the same memory supersedes the older one, and importing the same bundle twice changes nothing.</source>
+        <translation>读取由“导出”生成的 JSON 包。记忆保留原来的标识：已存在的会跳过，同一记忆的较新版本会取代旧版本，同一个包导入两次不会有任何变化。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="52"/>
+        <source>a .json bundle</source>
+        <translation>一个 .json 数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Records</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Skipped</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <source>Ekko Memory bundle (*.json)</source>
+        <translation>Ekko Memory 数据包 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
+        <source>Importing</source>
+        <translation>正在导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="102"/>
+        <source>Choose a bundle file first.</source>
+        <translation>请先选择一个数据包文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="112"/>
+        <source>Nothing was imported: {error}</source>
+        <translation>没有导入任何内容：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="133"/>
+        <source>Added {n} memories, skipped {s} already here.</source>
+        <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="139"/>
+        <source>{n} memories were superseded by a newer version of the same key.</source>
+        <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
 </context>
 <context>
@@ -243,7 +431,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="210"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="523"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="579"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -270,7 +458,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="399"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="410"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -280,151 +468,181 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="241"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="248"/>
+        <source>Purge…</source>
+        <translation>彻底清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="258"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="248"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="547"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="603"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="265"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="268"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="279"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="292"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="294"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="607"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="331"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="393"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="404"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="406"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="417"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="423"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="557"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="434"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="613"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="495"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="506"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="526"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="547"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="556"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="565"/>
+        <source>Purge</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="582"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="529"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="585"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="533"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="589"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="537"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="593"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="596"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="543"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="599"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="600"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="656"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="609"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="665"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine.</source>
@@ -861,20 +1079,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="91"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="97"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -885,19 +1103,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="49"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="77"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="72"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="78"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
@@ -908,13 +1126,13 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="82"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="77"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="83"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
@@ -924,179 +1142,179 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="65"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="66"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="64"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="68"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="69"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="73"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="81"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="78"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="109"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="86"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="90"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="91"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="86"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="87"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="101"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="94"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="100"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="104"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="105"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="100"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="110"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -1290,42 +1508,42 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="193"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="206"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="207"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="208"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="209"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
@@ -1356,6 +1574,281 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <location filename="../../ekko_memory_gui/models/pending_model.py" line="36"/>
         <source>Since</source>
         <translation>提出时间</translation>
+    </message>
+</context>
+<context>
+    <name>PurgeDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
+        <source>Purge for good</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="83"/>
+        <source>(any)</source>
+        <translation>（任意）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="84"/>
+        <source>from</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="86"/>
+        <source>until</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="102"/>
+        <source>words anywhere in a memory, e.g. 手机号</source>
+        <translation>记忆中任意位置的文字，例如 手机号</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="105"/>
+        <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
+        <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
+        <source>Delete migration backups that still hold purged text</source>
+        <translation>删除仍包含被清除文字的迁移备份</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="116"/>
+        <source>Scopes</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="117"/>
+        <source>Workspace id</source>
+        <translation>工作区标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="118"/>
+        <source>User id</source>
+        <translation>用户标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="119"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="120"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="121"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="122"/>
+        <source>Words</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <source>What to purge</source>
+        <translation>清除什么</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
+        <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="141"/>
+        <source>Run a dry run to see everything that would go.</source>
+        <translation>先试运行，查看将被清除的全部内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Id</source>
+        <translation>标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <source>Dry run</source>
+        <translation>试运行</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="186"/>
+        <source>Purge…</source>
+        <translation>彻底清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
+        <source>Loading sessions</source>
+        <translation>正在加载会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
+        <source>The filter changed: run the dry run again.</source>
+        <translation>条件已更改：请重新试运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="263"/>
+        <source>Name what to purge.</source>
+        <translation>请指定要清除的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="278"/>
+        <source>memory versions</source>
+        <translation>个记忆版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
+        <source>audit entries</source>
+        <translation>条审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
+        <source>inbox items</source>
+        <translation>个待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="281"/>
+        <source>usage records</source>
+        <translation>条使用记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="283"/>
+        <source>summaries</source>
+        <translation>份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
+        <source>background jobs</source>
+        <translation>个后台任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
+        <source>session cursors</source>
+        <translation>个会话游标</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <source>Nothing matches: nothing would be purged.</source>
+        <translation>没有匹配项：不会清除任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="303"/>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="303"/>
+        <source>remove its text</source>
+        <translation>抹去文字</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="312"/>
+        <source>Purging</source>
+        <translation>正在清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="322"/>
+        <source>{summary}
+
+This deletes them for good and cannot be undone.</source>
+        <translation>{summary}
+
+这会永久删除它们，无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="325"/>
+        <source>Purge</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="332"/>
+        <source>Purging…</source>
+        <translation>正在清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
+        <source>Purged: 1 memory</source>
+        <translation>已清除：1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
+        <source>Purged: {n} memories</source>
+        <translation>已清除：{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="361"/>
+        <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
+        <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="369"/>
+        <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
+        <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
+        <source>A search for “{query}” in your stores now finds {n} memories.</source>
+        <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="381"/>
+        <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
+        <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="385"/>
+        <source>✗ Purged text is still somewhere:</source>
+        <translation>✗ 被清除的文字仍存在于：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="391"/>
+        <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
+        <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="399"/>
+        <source>Backups removed: {n}</source>
+        <translation>已删除备份：{n}</translation>
     </message>
 </context>
 <context>
@@ -1521,6 +2014,64 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
+    </message>
+</context>
+<context>
+    <name>TaskProgress</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="22"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="36"/>
+        <source>Writing</source>
+        <translation>正在写入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="37"/>
+        <source>Importing</source>
+        <translation>正在导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="38"/>
+        <source>Deleting memories</source>
+        <translation>正在删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
+        <source>Deleting messages</source>
+        <translation>正在删除消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="40"/>
+        <source>Compacting the files</source>
+        <translation>正在压缩文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
+        <source>Checking backups</source>
+        <translation>正在检查备份</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
+        <source>Searching for what was purged</source>
+        <translation>正在查找被清除的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="57"/>
+        <source>This step runs in one transaction per store; it cannot stop halfway.</source>
+        <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="80"/>
+        <source>Stopping after this batch…</source>
+        <translation>本批完成后停止…</translation>
     </message>
 </context>
 <context>
