@@ -13,9 +13,12 @@ from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import (
     QAbstractItemView,
+    QAction,
+    QGuiApplication,
     QHBoxLayout,
     QHeaderView,
     QItemSelectionModel,
+    QKeySequence,
     QLabel,
     QModelIndex,
     QStackedWidget,
@@ -80,6 +83,12 @@ class MemoryListPane(QWidget):
         # Installed only while a search is active (a Python delegate costs a call per cell).
         self.highlighter = MatchHighlightDelegate(self.table)
         self.table.doubleClicked.connect(self._double_clicked)
+        # Ctrl+C copies the selected memory's row (and its id) as tab-separated text.
+        self.copy_action = QAction(self.tr("Copy"), self.table)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_selected)
+        self.table.addAction(self.copy_action)
 
         self.count_label = text_label("", role="muted", wrap=False)
         self.count_label.setObjectName("memoryCount")
@@ -210,6 +219,19 @@ class MemoryListPane(QWidget):
         self.table.scrollTo(proxy_index)
         self._want_selected = None
         return True
+
+    def copy_selected(self) -> str:
+        """Put the selected row on the clipboard; returns the text."""
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return ""
+        row = index.row()
+        cells = [
+            str(self.proxy.index(row, c).data() or "") for c in range(self.proxy.columnCount())
+        ]
+        text = "\t".join([*cells, self.selected_id() or ""])
+        QGuiApplication.clipboard().setText(text)
+        return text
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.current_changed.emit(

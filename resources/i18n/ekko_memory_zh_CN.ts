@@ -737,142 +737,142 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="60"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="81"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="82"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="84"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="86"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="88"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="129"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="130"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="131"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="132"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="133"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="134"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="135"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="136"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="137"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="193"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="195"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="198"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="237"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="268"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="275"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="289"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="295"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="347"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="360"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="396"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="366"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="355"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="369"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="358"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1322,42 +1322,47 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="87"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="171"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="178"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="185"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="255"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="269"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -1366,7 +1371,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="273"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -1375,12 +1380,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="276"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="279"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -1580,7 +1585,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="58"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="323"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -1767,27 +1772,27 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="314"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="322"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -1796,57 +1801,57 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="327"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="332"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="358"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="360"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="369"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="375"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="380"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="381"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="387"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="385"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="391"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="391"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="399"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="405"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
