@@ -431,11 +431,19 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{ws.folder.name} — Ekko Memory")
         self.detail_pane.show_node(None)
         self.list_pane.clear()
-        self._spawn(self.refresh_status(), self.tr("Reading store status"))
+        # The memory worker runs calls in order: the first page goes first (what the user
+        # looks at), the counts of the tree and the status line after it.
+        branch = self.category_pane.current_branch() or Branch(
+            kind="all", key="all/", label="", filter=BrowseFilter()
+        )
+        f = compose_filter(branch, self._scope(), self._history(), self.search_field.text())
+        if f is not None and branch.kind != KIND_SESSIONS:
+            self.list_pane.set_filter(f, branch.kind)
         scope = self._scope()
         self.category_pane.set_filters([scope] if scope else None, self._history())
-        self.sessions_view.reload()
         self.inbox_view.reload()
+        self._spawn(self.refresh_status(), self.tr("Reading store status"))
+        self.sessions_view.reload()
 
     async def refresh_status(self) -> None:
         """Health (in memory) and the number of active memories (counted off the GUI thread)."""

@@ -237,7 +237,11 @@ def test_an_empty_workspace_explains_what_memories_are(
     try:
         # Only the read-only global seeds; the user's own stores are empty.
         window.scope_combo.setCurrentIndex(window.scope_combo.findData("user"))
-        qtbot.waitUntil(lambda: window.list_pane.filter is not None and window.list_pane.filter.scopes == ["user"])
+        qtbot.waitUntil(
+            lambda: (
+                window.list_pane.filter is not None and window.list_pane.filter.scopes == ["user"]
+            )
+        )
         qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
         assert "No memories yet" in window.list_pane.empty.text()
         assert "remember" in window.list_pane.empty.text()
