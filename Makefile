@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PKG_STAMP := $(VENV)/.installed-package
 
-.PHONY: help install run test lint format bench clean package package-test install-desktop \
+.PHONY: help install run test lint format bench i18n clean package package-test install-desktop \
 	uninstall-desktop icons screenshots
 
 help: ## list the targets
@@ -61,7 +61,11 @@ icons: $(STAMP) ## render the app icon PNGs/.ico/.icns from resources/icons/app.
 	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/render_icons.py
 
 screenshots: $(STAMP) ## take docs/screenshots/*.png of the app on the demo workspace
-	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/take_screenshots.py
+	$(BIN)/python docs/screenshots/take_screenshots.py
+
+i18n: $(STAMP) ## refresh resources/i18n/*.ts from the app's sources (edit them with pyside6-linguist)
+	$(BIN)/pyside6-lupdate $$(find ekko_memory_gui -name '*.py' | sort) -ts resources/i18n/ekko_memory_zh_CN.ts -source-language en -target-language zh_CN
+	@grep -c 'type="unfinished"' resources/i18n/ekko_memory_zh_CN.ts | xargs -I{} echo "{} strings wait for a translation"
 
 clean: ## remove the virtualenv and build output
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

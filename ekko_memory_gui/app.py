@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import logging
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import qasync
@@ -91,7 +93,12 @@ async def prepare_demo(folder: str, user_home: Path | None) -> tuple[Path, Path]
     from ekko_memory.demo import create_demo_workspace
 
     root = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="ekko-demo-"))
-    report = await asyncio.to_thread(create_demo_workspace, root, user_home=user_home)
+    # A plain worker thread of our own (not the loop's default executor, which under
+    # qasync is a pool of QThreads that outlives the loop when it is never closed).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ekko-demo") as pool:
+        report = await asyncio.get_running_loop().run_in_executor(
+            pool, functools.partial(create_demo_workspace, root, user_home=user_home)
+        )
     return report.workspace, report.user_home
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from ekko_memory import AsyncMemory
 from ekko_memory_gui.operations.changes import ChangeSet, ChangeWatcher
 from ekko_memory_gui.operations.runner import OperationRunner
+from ekko_memory_gui.operations.undo import UndoStack
 from ekko_memory_gui.qt import QObject, Signal
 from ekko_memory_gui.services.dialog_service import DialogService
 from ekko_memory_gui.services.settings import AppSettings
@@ -43,6 +44,8 @@ class AppController(QObject):
         self.watcher = ChangeWatcher(self.runner, self)
         self.watcher.changed.connect(self.changed)
         self.workspace: OpenWorkspace | None = None
+        # Undo for the app's own edits in this session (kept across window rebuilds).
+        self.undo = UndoStack(self)
         self.closing = False
 
     async def open_workspace(self, folder: Path, user_home: Path | None = None) -> OpenWorkspace:
@@ -59,6 +62,7 @@ class AppController(QObject):
         token = await self.runner.call(amem.service.browse.change_token)
         self.watcher.start(token, amem.service.now())
         self.workspace = OpenWorkspace(folder, user_home)
+        self.undo.clear()
         self.settings.remember_workspace(folder)
         self.workspace_opened.emit(self.workspace)
         return self.workspace

@@ -4,6 +4,9 @@ Every other module imports Qt names from here, so a change of binding (or a vers
 check) happens in one file.
 """
 
+from pathlib import Path
+
+import PySide6
 from PySide6 import __version__ as PYSIDE_VERSION
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -108,7 +111,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+# Where PySide6 is installed (its tools, e.g. lrelease, live there).
+PYSIDE_DIR = Path(PySide6.__file__).resolve().parent
+
 __all__ = [
+    "PYSIDE_DIR",
     "PYSIDE_VERSION",
     "QAbstractItemModel",
     "QAbstractItemView",

@@ -11,13 +11,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from ekko_memory_gui.qt import QCoreApplication
+from ekko_memory_gui.qt import QCoreApplication as _Q
 
 _cache: dict[str, dict[str, str]] = {}
-
-
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MemoryLabels", text)
 
 
 def reset() -> None:
@@ -31,79 +27,99 @@ def _table(name: str) -> dict[str, str]:
         return table
     if name == "type":
         table = {
-            "preference": _t("preference"),
-            "fact": _t("fact"),
-            "decision": _t("decision"),
-            "task": _t("task"),
-            "recipe": _t("recipe"),
-            "skill": _t("skill"),
-            "constraint": _t("constraint"),
-            "correction": _t("correction"),
+            "preference": _Q.translate("MemoryLabels", "preference"),
+            "fact": _Q.translate("MemoryLabels", "fact"),
+            "decision": _Q.translate("MemoryLabels", "decision"),
+            "task": _Q.translate("MemoryLabels", "task"),
+            "recipe": _Q.translate("MemoryLabels", "recipe"),
+            "skill": _Q.translate("MemoryLabels", "skill"),
+            "constraint": _Q.translate("MemoryLabels", "constraint"),
+            "correction": _Q.translate("MemoryLabels", "correction"),
         }
     elif name == "scope":
         table = {
-            "session": _t("session"),
-            "workspace": _t("workspace"),
-            "user": _t("user"),
-            "global": _t("global"),
+            "session": _Q.translate("MemoryLabels", "session"),
+            "workspace": _Q.translate("MemoryLabels", "workspace"),
+            "user": _Q.translate("MemoryLabels", "user"),
+            "global": _Q.translate("MemoryLabels", "global"),
         }
     elif name == "status":
         table = {
-            "active": _t("active"),
-            "superseded": _t("superseded"),
-            "expired": _t("expired"),
-            "deleted": _t("deleted"),
-            "pending": _t("pending"),
-            "approved": _t("approved"),
-            "rejected": _t("rejected"),
+            "active": _Q.translate("MemoryLabels", "active"),
+            "superseded": _Q.translate("MemoryLabels", "superseded"),
+            "expired": _Q.translate("MemoryLabels", "expired"),
+            "deleted": _Q.translate("MemoryLabels", "deleted"),
+            "pending": _Q.translate("MemoryLabels", "pending"),
+            "approved": _Q.translate("MemoryLabels", "approved"),
+            "rejected": _Q.translate("MemoryLabels", "rejected"),
         }
     elif name == "rule":
         table = {
-            "user_scope_without_intent": _t("long-term (user scope) without “remember”"),
-            "sensitive_data": _t("sensitive personal data"),
-            "overwrite_high_confidence": _t("would overwrite a high-confidence memory"),
-            "hard_delete": _t("hard delete"),
-            "forget_many": _t("forget request matched several memories"),
-            "scope_promotion": _t("moves a memory into your long-term scope"),
-            "sensitive_delete": _t("deletes sensitive personal data"),
+            "user_scope_without_intent": _Q.translate(
+                "MemoryLabels", "long-term (user scope) without “remember”"
+            ),
+            "sensitive_data": _Q.translate("MemoryLabels", "sensitive personal data"),
+            "overwrite_high_confidence": _Q.translate(
+                "MemoryLabels", "would overwrite a high-confidence memory"
+            ),
+            "hard_delete": _Q.translate("MemoryLabels", "hard delete"),
+            "forget_many": _Q.translate("MemoryLabels", "forget request matched several memories"),
+            "scope_promotion": _Q.translate(
+                "MemoryLabels", "moves a memory into your long-term scope"
+            ),
+            "sensitive_delete": _Q.translate("MemoryLabels", "deletes sensitive personal data"),
         }
     elif name == "event":
         table = {
-            "create": _t("created"),
-            "update": _t("updated"),
-            "supersede": _t("superseded"),
-            "expire": _t("expired"),
-            "delete": _t("deleted"),
-            "hard_delete": _t("deleted permanently"),
-            "restore": _t("restored"),
-            "pending": _t("sent to the inbox"),
-            "approve": _t("approved"),
-            "reject": _t("rejected"),
-            "import": _t("imported"),
-            "purge": _t("purged"),
-            "revert": _t("reverted"),
+            "create": _Q.translate("MemoryLabels", "created"),
+            "update": _Q.translate("MemoryLabels", "updated"),
+            "supersede": _Q.translate("MemoryLabels", "superseded"),
+            "expire": _Q.translate("MemoryLabels", "expired"),
+            "delete": _Q.translate("MemoryLabels", "deleted"),
+            "hard_delete": _Q.translate("MemoryLabels", "deleted permanently"),
+            "restore": _Q.translate("MemoryLabels", "restored"),
+            "pending": _Q.translate("MemoryLabels", "sent to the inbox"),
+            "approve": _Q.translate("MemoryLabels", "approved"),
+            "reject": _Q.translate("MemoryLabels", "rejected"),
+            "import": _Q.translate("MemoryLabels", "imported"),
+            "purge": _Q.translate("MemoryLabels", "purged"),
+            "revert": _Q.translate("MemoryLabels", "reverted"),
         }
     elif name == "kind":
         table = {
-            "write": _t("Write waiting"),
-            "hard_delete": _t("Hard delete waiting"),
-            "forget_many": _t("Forget waiting"),
-            "scope_promotion": _t("Scope change waiting"),
+            "write": _Q.translate("MemoryLabels", "Write waiting"),
+            "hard_delete": _Q.translate("MemoryLabels", "Hard delete waiting"),
+            "forget_many": _Q.translate("MemoryLabels", "Forget waiting"),
+            "scope_promotion": _Q.translate("MemoryLabels", "Scope change waiting"),
         }
     elif name == "role":
         table = {
-            "user": _t("user"),
-            "assistant": _t("assistant"),
-            "system": _t("system"),
-            "tool": _t("tool"),
+            "user": _Q.translate("MemoryLabels", "user"),
+            "assistant": _Q.translate("MemoryLabels", "assistant"),
+            "system": _Q.translate("MemoryLabels", "system"),
+            "tool": _Q.translate("MemoryLabels", "tool"),
         }
     elif name == "actor":
         table = {
-            "user": _t("you"),
-            "agent": _t("agent"),
-            "extractor": _t("extractor"),
-            "system": _t("system"),
-            "import": _t("import"),
+            "user": _Q.translate("MemoryLabels", "you"),
+            "agent": _Q.translate("MemoryLabels", "agent"),
+            "extractor": _Q.translate("MemoryLabels", "extractor"),
+            "system": _Q.translate("MemoryLabels", "system"),
+            "import": _Q.translate("MemoryLabels", "import"),
+        }
+    elif name == "origin":
+        table = {
+            "user_explicit": _Q.translate("MemoryLabels", "the user asked to remember"),
+            "user_edit": _Q.translate("MemoryLabels", "written or edited by you"),
+            "inferred": _Q.translate("MemoryLabels", "inferred by the agent"),
+            "imported": _Q.translate("MemoryLabels", "imported"),
+            "seed": _Q.translate("MemoryLabels", "shipped with the app"),
+        }
+    elif name == "store":
+        table = {
+            "workspace": _Q.translate("MemoryLabels", "workspace"),
+            "user": _Q.translate("MemoryLabels", "user"),
+            "global": _Q.translate("MemoryLabels", "global"),
         }
     else:
         table = {}
@@ -129,6 +145,14 @@ def rule_label(value: str) -> str:
 
 def event_label(value: str) -> str:
     return _table("event").get(value, value)
+
+
+def origin_label(value: str) -> str:
+    return _table("origin").get(value, value)
+
+
+def store_label(value: str) -> str:
+    return _table("store").get(value, value)
 
 
 def kind_label(value: str) -> str:
@@ -201,15 +225,15 @@ def relative_time(dt: datetime, now: datetime | None = None) -> str:
     future = seconds > 0
     s = abs(seconds)
     if s < 60:
-        amount = _t("{n} s").format(n=int(s))
+        amount = _Q.translate("MemoryLabels", "{n} s").format(n=int(s))
     elif s < 3600:
-        amount = _t("{n} min").format(n=int(s // 60))
+        amount = _Q.translate("MemoryLabels", "{n} min").format(n=int(s // 60))
     elif s < 86400:
-        amount = _t("{n} h").format(n=int(s // 3600))
+        amount = _Q.translate("MemoryLabels", "{n} h").format(n=int(s // 3600))
     else:
-        amount = _t("{n} d").format(n=int(s // 86400))
+        amount = _Q.translate("MemoryLabels", "{n} d").format(n=int(s // 86400))
     return (
-        _t("in {amount}").format(amount=amount)
+        _Q.translate("MemoryLabels", "in {amount}").format(amount=amount)
         if future
-        else _t("{amount} ago").format(amount=amount)
+        else _Q.translate("MemoryLabels", "{amount} ago").format(amount=amount)
     )

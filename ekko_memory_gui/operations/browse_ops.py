@@ -73,6 +73,20 @@ async def load_history(runner: OperationRunner, node_id: str) -> NodeHistory:
     return await runner.call(runner.memory.history, node_id)
 
 
+async def load_history_with_replies(
+    runner: OperationRunner, node_id: str
+) -> tuple[NodeHistory, list[MemoryMessage]]:
+    """A memory's story, and the latest replies that used it (for "Used in")."""
+    mem = runner.memory
+
+    def work() -> tuple[NodeHistory, list[MemoryMessage]]:
+        history = mem.history(node_id)
+        ids = history.usage.recent_message_ids if history.usage else []
+        return history, mem.browse.messages_by_id(ids)
+
+    return await runner.call(work)
+
+
 async def sessions(runner: OperationRunner) -> list[SessionSummaryInfo]:
     return await runner.call(runner.memory.browse.sessions)
 

@@ -21,6 +21,7 @@ import platformdirs
 
 from ekko_memory.resources import resource_path
 from ekko_memory_gui.qt import (
+    PYSIDE_DIR,
     QCoreApplication,
     QLibraryInfo,
     QLocale,
@@ -47,13 +48,7 @@ def ts_path(language: str) -> Path:
 
 def find_lrelease() -> str | None:
     """``lrelease`` from PySide6 (beside the interpreter or in the package), or on PATH."""
-    candidates = [Path(sys.executable).parent / "pyside6-lrelease"]
-    try:
-        import PySide6
-
-        candidates.append(Path(PySide6.__file__).parent / "lrelease")
-    except ImportError:  # pragma: no cover - the app needs PySide6 anyway
-        pass
+    candidates = [Path(sys.executable).parent / "pyside6-lrelease", PYSIDE_DIR / "lrelease"]
     for c in candidates:
         if c.is_file():
             return str(c)

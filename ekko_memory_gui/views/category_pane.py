@@ -116,6 +116,11 @@ class CategoryPane(QWidget):
 
     # --- counts ---------------------------------------------------------------------
 
+    @property
+    def loading(self) -> bool:
+        """Counts are being loaded."""
+        return self._loading is not None and not self._loading.done()
+
     def set_filters(self, scopes: list[str] | None, history: bool) -> asyncio.Task[None] | None:
         """The toolbar's scope and status filters changed: re-count (keeping the selection)."""
         self._scopes, self._history = scopes, history

@@ -19,6 +19,7 @@ from ekko_memory_gui.qt import (
     QActionGroup,
     QComboBox,
     QKeySequence,
+    QLabel,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -35,6 +36,8 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.icons import app_icon, icon
 from ekko_memory_gui.views.category_pane import Branch, CategoryPane
+from ekko_memory_gui.views.inbox_view import InboxView
+from ekko_memory_gui.views.memory_actions import MemoryActions
 from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
 from ekko_memory_gui.views.sessions_view import SessionsView
@@ -73,6 +76,34 @@ class WindowState:
     page: int = 0
 
 
+class InboxButton(QToolButton):
+    """A toolbar button with a red count badge."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.badge = QLabel("", self)
+        self.badge.setObjectName("badge")
+        self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.badge.setVisible(False)
+        self.count = 0
+
+    def set_count(self, n: int) -> None:
+        self.count = n
+        self.badge.setText(str(n))
+        self.badge.setVisible(n > 0)
+        self.badge.adjustSize()
+        self._place()
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        self.badge.move(max(0, self.width() - self.badge.width() - 1), 0)
+        self.badge.raise_()
+
+
 class MainWindow(QMainWindow):
     """The app's one window."""
 
@@ -93,6 +124,8 @@ class MainWindow(QMainWindow):
         self.list_pane = MemoryListPane(self.runner)
         self.detail_pane = MemoryDetailPane(self.runner)
         self.sessions_view = SessionsView(self.runner)
+        self.inbox_view = InboxView(controller)
+        self.actions = MemoryActions(controller, self)
 
         self.memory_split = QSplitter(Qt.Orientation.Horizontal)
         self.memory_split.setObjectName("memorySplit")
@@ -103,6 +136,7 @@ class MainWindow(QMainWindow):
         self.pages = QStackedWidget()
         self.pages.addWidget(self.memory_split)
         self.pages.addWidget(self.sessions_view)
+        self.pages.addWidget(self.inbox_view)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplit")
         self.main_split.addWidget(self.category_pane)
@@ -173,6 +207,19 @@ class MainWindow(QMainWindow):
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         bar.addWidget(spacer)
 
+        self.new_action = QAction(icon("add"), self.tr("New memory"), self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.new_memory)
+        bar.addAction(self.new_action)
+
+        self.inbox_button = InboxButton(self.tr("Inbox"))
+        self.inbox_button.setObjectName("inboxButton")
+        self.inbox_action = QAction(icon("inbox"), self.tr("Inbox"), self)
+        self.inbox_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.inbox_action.triggered.connect(self.show_inbox)
+        self.inbox_button.setDefaultAction(self.inbox_action)
+        bar.addWidget(self.inbox_button)
+
         self.refresh_action = QAction(icon("refresh"), self.tr("Refresh"), self)
         self.refresh_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
         self.refresh_action.triggered.connect(self.refresh)
@@ -190,6 +237,17 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_action)
         self.recent_menu = file_menu.addMenu(self.tr("Open recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        self.export_action = QAction(icon("export"), self.tr("Export…"), self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.triggered.connect(self.export_memories)
+        file_menu.addAction(self.export_action)
+        self.import_action = QAction(icon("import"), self.tr("Import…"), self)
+        self.import_action.triggered.connect(self.import_bundle)
+        file_menu.addAction(self.import_action)
+        self.purge_action = QAction(icon("purge"), self.tr("Purge…"), self)
+        self.purge_action.triggered.connect(self.purge)
+        file_menu.addAction(self.purge_action)
         self.file_menu = file_menu
         file_menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
@@ -198,6 +256,38 @@ class MainWindow(QMainWindow):
         self.quit_action = quit_action
 
         self.edit_menu = menu.addMenu(self.tr("&Edit"))
+        self.undo_action = QAction(icon("undo"), self.tr("Undo"), self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo)
+        self.edit_menu.addAction(self.undo_action)
+        self.edit_menu.addSeparator()
+        self.edit_menu.addAction(self.new_action)
+        self.edit_action = QAction(icon("edit"), self.tr("Edit memory"), self)
+        self.edit_action.setShortcuts(
+            [QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)]
+        )
+        self.edit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.edit_action.triggered.connect(lambda: self._on_selected(self.edit_memory))
+        self.list_pane.table.addAction(self.edit_action)
+        self.edit_menu.addAction(self.edit_action)
+        self.delete_action = QAction(icon("trash"), self.tr("Move to trash"), self)
+        self.delete_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.delete_action.triggered.connect(lambda: self._on_selected(self.delete_memory))
+        self.list_pane.table.addAction(self.delete_action)
+        self.edit_menu.addAction(self.delete_action)
+        self.hard_delete_action = QAction(icon("delete"), self.tr("Delete permanently…"), self)
+        self.hard_delete_action.setShortcut(QKeySequence("Shift+Del"))
+        self.hard_delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.hard_delete_action.triggered.connect(
+            lambda: self._on_selected(self.hard_delete_memory)
+        )
+        self.list_pane.table.addAction(self.hard_delete_action)
+        self.edit_menu.addAction(self.hard_delete_action)
+        self.restore_action = QAction(icon("restore"), self.tr("Restore from trash"), self)
+        self.restore_action.triggered.connect(lambda: self._on_selected(self.restore_memory))
+        self.edit_menu.addAction(self.restore_action)
+        self._undo_changed(self.controller.undo.peek().label if self.controller.undo.peek() else "")
 
         view = menu.addMenu(self.tr("&View"))
         find = QAction(icon("search"), self.tr("Find"), self)
@@ -205,6 +295,7 @@ class MainWindow(QMainWindow):
         find.triggered.connect(self.focus_search)
         view.addAction(find)
         view.addAction(self.refresh_action)
+        view.addAction(self.inbox_action)
         self.view_menu = view
         view.addSeparator()
         language = view.addMenu(icon("language"), self.tr("Language"))
@@ -255,6 +346,19 @@ class MainWindow(QMainWindow):
         self.list_pane.current_changed.connect(self._memory_selected)
         self.detail_pane.version_clicked.connect(self._version_clicked)
         self.detail_pane.open_message.connect(self.show_message)
+        self.detail_pane.edit_requested.connect(self.edit_memory)
+        self.detail_pane.delete_requested.connect(
+            lambda node_id, hard: (
+                self.hard_delete_memory(node_id) if hard else self.delete_memory(node_id)
+            )
+        )
+        self.detail_pane.restore_requested.connect(self.restore_memory)
+        self.detail_pane.revert_requested.connect(self.revert_memory)
+        self.list_pane.activated.connect(self.edit_memory)
+        self.inbox_view.count_changed.connect(self.inbox_button.set_count)
+        self.actions.select.connect(self._select_memory)
+        self.actions.message.connect(self.status.show_note)
+        c.undo.changed.connect(self._undo_changed)
         self.search_field.textChanged.connect(lambda _t: self._search_timer.start())
         self.search_field.returnPressed.connect(self.apply_filter)
         self.scope_combo.currentIndexChanged.connect(lambda _i: self._filters_changed())
@@ -327,9 +431,18 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{ws.folder.name} — Ekko Memory")
         self.detail_pane.show_node(None)
         self.list_pane.clear()
-        self._spawn(self.refresh_status(), self.tr("Reading store status"))
+        # The memory worker runs calls in order: the first page goes first (what the user
+        # looks at), the counts of the tree and the status line after it.
+        branch = self.category_pane.current_branch() or Branch(
+            kind="all", key="all/", label="", filter=BrowseFilter()
+        )
+        f = compose_filter(branch, self._scope(), self._history(), self.search_field.text())
+        if f is not None and branch.kind != KIND_SESSIONS:
+            self.list_pane.set_filter(f, branch.kind)
         scope = self._scope()
         self.category_pane.set_filters([scope] if scope else None, self._history())
+        self.inbox_view.reload()
+        self._spawn(self.refresh_status(), self.tr("Reading store status"))
         self.sessions_view.reload()
 
     async def refresh_status(self) -> None:
@@ -374,6 +487,11 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(self.memory_split)
         self.apply_filter()
 
+    def show_inbox(self) -> None:
+        """Ctrl+I: the inbox page."""
+        self.pages.setCurrentWidget(self.inbox_view)
+        self.inbox_view.reload()
+
     def focus_search(self) -> None:
         self.search_field.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_field.selectAll()
@@ -396,6 +514,102 @@ class MainWindow(QMainWindow):
             self.sessions_view.open_message(session_id, message_id), self.tr("Opening a message")
         )
 
+    # --- the user's changes ----------------------------------------------------------
+
+    def _on_selected(self, action: Any) -> None:
+        node_id = self.list_pane.selected_id() or self.detail_pane.node_id
+        if node_id is not None:
+            action(node_id)
+
+    def _select_memory(self, node_id: str) -> None:
+        self.list_pane.select_id(node_id)
+        self.detail_pane.show_node(node_id)
+
+    def _current_defaults(self) -> dict[str, Any]:
+        """A new memory starts in the selected branch."""
+        branch = self.category_pane.current_branch()
+        f = branch.filter if branch is not None else None
+        out: dict[str, Any] = {}
+        if f is not None and f.domain:
+            out["domain"] = f.domain
+            if f.category_path_prefix:
+                out["categoryPath"] = list(f.category_path_prefix)
+        return out
+
+    def _branch_path(self) -> list[str] | None:
+        branch = self.category_pane.current_branch()
+        f = branch.filter if branch is not None else None
+        if f is None:
+            return None
+        if f.category_path_prefix:
+            return list(f.category_path_prefix)
+        return [f.domain] if f.domain else None
+
+    def export_memories(self) -> asyncio.Task[Any] | None:
+        """File > Export: JSON bundle, Markdown or CSV, of everything, this branch or a scope."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.controller, branch=self._branch_path(), parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Export"))
+
+    def import_bundle(self) -> asyncio.Task[Any] | None:
+        """File > Import: a JSON bundle, with a report of what was added, skipped and superseded."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+
+        dialog = ImportDialog(self.controller, parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Import"))
+
+    def purge(self) -> asyncio.Task[Any] | None:
+        """File > Purge: dry run, purge, verification."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
+
+        dialog = PurgeDialog(self.controller, branch=self._branch_path(), parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Purge"))
+
+    async def _run_dialog(self, dialog: Any) -> bool:
+        try:
+            return await self.controller.dialogs.run(dialog)
+        finally:
+            task = getattr(dialog, "task", None)
+            if task is not None and not task.done():
+                await asyncio.gather(task, return_exceptions=True)
+            dialog.deleteLater()
+
+    def new_memory(self) -> asyncio.Task[Any] | None:
+        if not self.runner.attached:
+            return None
+        return self._spawn(self.actions.new_memory(self._current_defaults()), self.tr("New memory"))
+
+    def edit_memory(self, node_id: str) -> asyncio.Task[Any]:
+        return self._spawn(self.actions.edit(node_id), self.tr("Editing a memory"))
+
+    def delete_memory(self, node_id: str) -> asyncio.Task[Any]:
+        return self._spawn(self.actions.soft_delete(node_id), self.tr("Deleting a memory"))
+
+    def hard_delete_memory(self, node_id: str) -> asyncio.Task[Any]:
+        return self._spawn(
+            self.actions.hard_delete(node_id), self.tr("Deleting a memory permanently")
+        )
+
+    def restore_memory(self, node_id: str) -> asyncio.Task[Any]:
+        return self._spawn(self.actions.restore(node_id), self.tr("Restoring a memory"))
+
+    def revert_memory(self, version_id: str) -> asyncio.Task[Any]:
+        return self._spawn(self.actions.revert(version_id), self.tr("Reverting a memory"))
+
+    def undo(self) -> asyncio.Task[Any]:
+        return self._spawn(self.actions.undo(), self.tr("Undoing"))
+
+    def _undo_changed(self, label: str) -> None:
+        self.undo_action.setEnabled(bool(label))
+        self.undo_action.setText(label or self.tr("Undo"))
+
     # --- changes --------------------------------------------------------------------
 
     def apply_changes(self, changes: ChangeSet) -> None:
@@ -408,6 +622,7 @@ class MainWindow(QMainWindow):
         self.list_pane.apply_changes(changes)
         self.detail_pane.apply_changes(changes)
         self.sessions_view.apply_changes(changes)
+        self.inbox_view.apply_changes(changes)
 
     def refresh(self) -> None:
         """F5: reload what the window shows."""

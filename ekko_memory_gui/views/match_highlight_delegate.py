@@ -75,14 +75,6 @@ class MatchHighlightDelegate(QStyledItemDelegate):
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setFont(opt.font)
-        base_y = rect.y()
-        for s, e in match_spans(shown, self.terms):
-            x0 = rect.x() + metrics.horizontalAdvance(shown[:s])
-            width = metrics.horizontalAdvance(shown[s:e])
-            box = QRect(
-                x0, base_y + (rect.height() - metrics.height()) // 2, width, metrics.height()
-            )
-            painter.fillRect(box, QColor(current_colors().highlight_match))
         fg = index.data(Qt.ItemDataRole.ForegroundRole)
         if selected:
             color = opt.palette.color(QPalette.ColorRole.HighlightedText)
@@ -90,8 +82,17 @@ class MatchHighlightDelegate(QStyledItemDelegate):
             color = fg
         else:
             color = opt.palette.color(QPalette.ColorRole.Text)
+        align = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
         painter.setPen(color)
-        painter.drawText(
-            rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), shown
-        )
+        painter.drawText(rect, align, shown)
+        # Each match on a soft yellow mark, in dark text (readable on a selected row too).
+        colors = current_colors()
+        top = rect.y() + (rect.height() - metrics.height()) // 2
+        for s, e in match_spans(shown, self.terms):
+            x0 = rect.x() + metrics.horizontalAdvance(shown[:s])
+            width = metrics.horizontalAdvance(shown[s:e])
+            box = QRect(x0, top, width, metrics.height())
+            painter.fillRect(box, QColor(colors.highlight_match))
+            painter.setPen(QColor(colors.text if colors.dark else "#1F2328"))
+            painter.drawText(box, align, shown[s:e])
         painter.restore()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from ekko_memory import MemoryNode, NodeHistory
+from ekko_memory import MemoryMessage, MemoryNode, NodeHistory
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.operations import browse_ops
@@ -49,6 +49,7 @@ class MemoryDetailPane(QWidget):
         super().__init__(parent)
         self.runner = runner
         self.history: NodeHistory | None = None
+        self.replies: list[MemoryMessage] = []
         self.node: MemoryNode | None = None
         self._node_id: str | None = None
         self._generation = 0
@@ -174,6 +175,10 @@ class MemoryDetailPane(QWidget):
 
         self.usage = text_label()
         self.usage.setObjectName("detailUsage")
+        self.used_in = QVBoxLayout()
+        self.used_in.setSpacing(4)
+        used_in_box = QWidget()
+        used_in_box.setLayout(self.used_in)
 
         v.addWidget(self.title)
         v.addWidget(chips_box)
@@ -189,6 +194,7 @@ class MemoryDetailPane(QWidget):
         v.addWidget(sources_box)
         v.addWidget(section_title(self.tr("Used in")))
         v.addWidget(self.usage)
+        v.addWidget(used_in_box)
         v.addWidget(section_title(self.tr("Audit")))
         v.addWidget(self.audit)
         v.addStretch(1)
@@ -233,9 +239,10 @@ class MemoryDetailPane(QWidget):
         return self._loading
 
     async def _load(self, generation: int, node_id: str) -> None:
-        history = await browse_ops.load_history(self.runner, node_id)
+        history, replies = await browse_ops.load_history_with_replies(self.runner, node_id)
         if generation != self._generation:
             return
+        self.replies = replies
         self._render(history)
         self.loaded.emit(node_id)
 
@@ -265,7 +272,7 @@ class MemoryDetailPane(QWidget):
             labels.type_label(node.type),
             labels.scope_label(node.scope),
             labels.status_label(status),
-            self.tr("store: {store}").format(store=h.store or "—"),
+            self.tr("store: {store}").format(store=labels.store_label(h.store) if h.store else "—"),
         ):
             self.chips.addWidget(chip(text))
         if node.expires_at is None:
@@ -305,7 +312,7 @@ class MemoryDetailPane(QWidget):
         self.content.setText(node.content or "—")
         self.confidence.set_value(node.confidence)
         self.importance.set_value(node.importance)
-        self.origin.setText(node.origin)
+        self.origin.setText(labels.origin_label(node.origin))
         self.dates.setText(
             self.tr("created {created} · updated {updated}").format(
                 created=labels.full_time(node.created_at), updated=labels.full_time(node.updated_at)
@@ -341,25 +348,7 @@ class MemoryDetailPane(QWidget):
                 )
             )
         for m in h.sources:
-            link = QLabel()
-            link.setObjectName("sourceLink")
-            link.setWordWrap(True)
-            link.setTextFormat(Qt.TextFormat.RichText)
-            link.setTextInteractionFlags(
-                Qt.TextInteractionFlag.LinksAccessibleByMouse
-                | Qt.TextInteractionFlag.TextSelectableByMouse
-            )
-            quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")
-            meta = _escape(
-                f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)} · {m.session_id}"
-            )
-            self._source_sessions[m.id] = m.session_id
-            link.setText(
-                f'<a href="msg:{m.id}">“{quoted}”</a><br><span style="color:gray">{meta}</span>'
-            )
-            link.setToolTip(self.tr("Open in the session"))
-            link.linkActivated.connect(self._link)
-            self.sources.addWidget(link)
+            self.sources.addWidget(self._message_link(m))
 
         usage = h.usage
         if usage is None or usage.count == 0:
@@ -370,6 +359,12 @@ class MemoryDetailPane(QWidget):
                     n=usage.count, when=labels.full_time(usage.last_used_at)
                 )
             )
+        while self.used_in.count():
+            item = self.used_in.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        for m in reversed(self.replies[-3:]):
+            self.used_in.addWidget(self._message_link(m))
 
         self.audit_model.set_items(h.audit)
         rows = self.audit_model.rowCount()
@@ -379,6 +374,28 @@ class MemoryDetailPane(QWidget):
             + 4
         )
         self.stack.setCurrentIndex(1)
+
+    def _message_link(self, m: MemoryMessage) -> QLabel:
+        """A quoted message that opens its session when clicked."""
+        link = QLabel()
+        link.setObjectName("sourceLink" if m.role == "user" else "replyLink")
+        link.setWordWrap(True)
+        link.setTextFormat(Qt.TextFormat.RichText)
+        link.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")
+        meta = _escape(
+            f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)} · {m.session_id}"
+        )
+        self._source_sessions[m.id] = m.session_id
+        link.setText(
+            f'<a href="msg:{m.id}">“{quoted}”</a><br><span style="color:gray">{meta}</span>'
+        )
+        link.setToolTip(self.tr("Open in the session"))
+        link.linkActivated.connect(self._link)
+        return link
 
     def _link(self, href: str) -> None:
         message_id = href.removeprefix("msg:")

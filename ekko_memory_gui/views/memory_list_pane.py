@@ -13,9 +13,12 @@ from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import (
     QAbstractItemView,
+    QAction,
+    QGuiApplication,
     QHBoxLayout,
     QHeaderView,
     QItemSelectionModel,
+    QKeySequence,
     QLabel,
     QModelIndex,
     QStackedWidget,
@@ -29,16 +32,16 @@ from ekko_memory_gui.views.match_highlight_delegate import MatchHighlightDelegat
 from ekko_memory_gui.views.widgets import text_label
 
 _WIDTHS = {
-    "title": 240,
-    "type": 70,
+    "title": 220,
+    "type": 82,
     "scope": 76,
-    "key": 130,
-    "value": 150,
-    "status": 70,
-    "confidence": 60,
-    "importance": 60,
-    "updated": 96,
-    "expires": 90,
+    "key": 124,
+    "value": 140,
+    "status": 64,
+    "confidence": 56,
+    "importance": 56,
+    "updated": 90,
+    "expires": 84,
 }
 
 
@@ -80,6 +83,12 @@ class MemoryListPane(QWidget):
         # Installed only while a search is active (a Python delegate costs a call per cell).
         self.highlighter = MatchHighlightDelegate(self.table)
         self.table.doubleClicked.connect(self._double_clicked)
+        # Ctrl+C copies the selected memory's row (and its id) as tab-separated text.
+        self.copy_action = QAction(self.tr("Copy"), self.table)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_selected)
+        self.table.addAction(self.copy_action)
 
         self.count_label = text_label("", role="muted", wrap=False)
         self.count_label.setObjectName("memoryCount")
@@ -211,6 +220,19 @@ class MemoryListPane(QWidget):
         self._want_selected = None
         return True
 
+    def copy_selected(self) -> str:
+        """Put the selected row on the clipboard; returns the text."""
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return ""
+        row = index.row()
+        cells = [
+            str(self.proxy.index(row, c).data() or "") for c in range(self.proxy.columnCount())
+        ]
+        text = "\t".join([*cells, self.selected_id() or ""])
+        QGuiApplication.clipboard().setText(text)
+        return text
+
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.current_changed.emit(
             current.siblingAtColumn(0).data(ID_ROLE) if current.isValid() else None
@@ -232,6 +254,9 @@ class MemoryListPane(QWidget):
     def _loading_changed(self, loading: bool) -> None:
         self.loading_label.setText(self.tr("Loading…") if loading else "")
         if not loading:
+            f = self.model.filter
+            if f is not None and f.text:
+                self._show_search_count()
             self._update_empty_state()
 
     def _update_empty_state(self) -> None:

@@ -50,6 +50,8 @@ class StoreStatusBar(QStatusBar):
         self.fix_button.setObjectName("statusFix")
         self.fix_button.setVisible(False)
         self.fix_button.clicked.connect(self._open_folder)
+        self.note = text_label("", role="muted", wrap=False)
+        self.note.setObjectName("statusNote")
         self.error = text_label("", role="danger", wrap=False)
         self.error.setObjectName("statusError")
         self.busy = QProgressBar()
@@ -61,6 +63,7 @@ class StoreStatusBar(QStatusBar):
         h.addWidget(self.dot)
         h.addWidget(self.text, 1)
         h.addWidget(self.fix_button)
+        h.addWidget(self.note)
         h.addWidget(self.error)
         h.addWidget(self.busy)
         self.addWidget(box, 1)
@@ -72,6 +75,10 @@ class StoreStatusBar(QStatusBar):
         self._error_timer.setSingleShot(True)
         self._error_timer.setInterval(12000)
         self._error_timer.timeout.connect(lambda: self.error.setText(""))
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(6000)
+        self._note_timer.timeout.connect(lambda: self.note.setText(""))
         self._folder: str | None = None
         self.level = "ok"
 
@@ -130,6 +137,11 @@ class StoreStatusBar(QStatusBar):
         else:
             self._busy_timer.stop()
             self.busy.setVisible(False)
+
+    def show_note(self, text: str) -> None:
+        """A short message about what just happened (fades after a few seconds)."""
+        self.note.setText(text)
+        self._note_timer.start()
 
     def show_error(self, what: str, text: str) -> None:
         self.error.setText(f"{what}: {text}")

@@ -161,6 +161,8 @@ def open_window(
     run(qtbot, controller.open_workspace(workspace, user_home))
     qtbot.waitUntil(lambda: window.list_pane.filter is not None, timeout=10000)
     qtbot.waitUntil(lambda: not window.list_pane.model.loading, timeout=10000)
+    qtbot.waitUntil(lambda: window.category_pane.model.rowCount() > 3, timeout=10000)
+    qtbot.waitUntil(lambda: not window.category_pane.loading, timeout=10000)
     return window
 
 

@@ -195,3 +195,57 @@ def test_pages_load_lazily_as_the_view_scrolls(
     everything = run(qtbot, runner.call(runner.memory.browse.count, BrowseFilter()))
     assert model.rowCount() == everything
     assert len(set(model.ids())) == everything
+
+
+def test_used_in_lists_the_replies_and_opens_them(qtbot: Any, window: MainWindow) -> None:
+    node_id = _node(window, "用户可接受少量香菜")
+    window.list_pane.select_id(node_id)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
+    assert detail.replies and all(m.role == "assistant" for m in detail.replies)
+    from ekko_memory_gui.qt import QLabel
+
+    links = detail.findChildren(QLabel, "replyLink")
+    assert links and "香菜" in " ".join(link.text() for link in links)
+    reply = detail.replies[-1]
+    task = window.show_message(reply.session_id, reply.id)
+    wait_task(qtbot, task)
+    view = window.sessions_view
+    assert view.messages_model.message_at(view.messages.currentIndex().row()).id == reply.id  # type: ignore[union-attr]
+
+
+def test_ctrl_c_copies_the_selected_row(qtbot: Any, window: MainWindow) -> None:
+    from ekko_memory_gui.qt import QGuiApplication
+
+    node_id = _node(window, "用户不吃葱")
+    window.list_pane.select_id(node_id)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    text = QGuiApplication.clipboard().text()
+    assert text.startswith("用户不吃葱\t") and text.endswith(node_id) and "avoid_ingredient" in text
+
+
+def test_an_empty_workspace_explains_what_memories_are(
+    qtbot: Any, controller: Any, tmp_path: Any
+) -> None:
+    from tests.gui.conftest import open_window
+
+    ws, home = tmp_path / "empty", tmp_path / "home"
+    ws.mkdir()
+    home.mkdir()
+    window = open_window(qtbot, controller, ws, home)
+    try:
+        # Only the read-only global seeds; the user's own stores are empty.
+        window.scope_combo.setCurrentIndex(window.scope_combo.findData("user"))
+        qtbot.waitUntil(
+            lambda: (
+                window.list_pane.filter is not None and window.list_pane.filter.scopes == ["user"]
+            )
+        )
+        qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
+        assert "No memories yet" in window.list_pane.empty.text()
+        assert "remember" in window.list_pane.empty.text()
+        window.show_inbox()
+        qtbot.waitUntil(lambda: window.inbox_view.empty.isVisibleTo(window.inbox_view))
+    finally:
+        window.replace()

@@ -6,6 +6,7 @@ does; the two stores are merged page by page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -143,6 +144,17 @@ class Browser:
         """A session's messages in order."""
         with self.service.workspace_store.read() as r:
             return r.list_messages(session_id, offset=offset, limit=limit)
+
+    def messages_by_id(self, message_ids: Sequence[str]) -> list[MemoryMessage]:
+        """Messages by id (any session), in order; unknown ids are skipped.
+
+        For showing the source of a pending item or the replies that used a memory.
+        """
+        store = self.service.workspace_store
+        if not message_ids or not store.health.readable:
+            return []
+        with store.read() as r:
+            return r.get_messages(list(message_ids)[:500])
 
     def summaries(self, session_id: str) -> list[MemorySummary]:
         """A session's summary chain, oldest first (stale ones included and flagged)."""

@@ -1,0 +1,95 @@
+"""Long work: export, import, purge (dry run, purge, verification).
+
+Each runs on the memory worker; progress reports come back to the GUI thread through
+the event loop, and a CancelToken stops an export or a purge at the next batch
+boundary (the core never leaves half a batch behind). After an import or a purge every
+view reloads: they touch too many memories to name them one by one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from ekko_memory import (
+    CancelToken,
+    ExportReport,
+    ExportSelection,
+    ImportReport,
+    Progress,
+    PurgeFilter,
+    PurgePlan,
+    PurgeReport,
+)
+from ekko_memory_gui.controller import AppController
+
+ProgressHandler = Callable[[Progress], None]
+
+
+def _relay(on_progress: ProgressHandler | None) -> Callable[[Progress], None] | None:
+    """A progress callback for the worker thread that hands each report to the GUI thread."""
+    if on_progress is None:
+        return None
+    loop = asyncio.get_running_loop()
+
+    def forward(p: Progress) -> None:
+        loop.call_soon_threadsafe(on_progress, p)
+
+    return forward
+
+
+async def export(
+    c: AppController,
+    path: Path,
+    *,
+    format: str,
+    selection: ExportSelection,
+    on_progress: ProgressHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> ExportReport:
+    """Write a JSON bundle, Markdown or CSV; a cancelled export leaves no file."""
+    mem = c.runner.memory
+    return await c.runner.call(
+        mem.exporter.export,
+        path,
+        format=format,
+        selection=selection,
+        progress=_relay(on_progress),
+        cancel=cancel,
+    )
+
+
+async def import_bundle(
+    c: AppController, path: Path, *, on_progress: ProgressHandler | None = None
+) -> ImportReport:
+    """Read a JSON bundle back (idempotent, ids kept)."""
+    mem = c.runner.memory
+    report = await c.runner.call(mem.importer.import_bundle, path, progress=_relay(on_progress))
+    await c.refresh_after_write()
+    c.refresh_everything()
+    return report
+
+
+async def plan_purge(c: AppController, f: PurgeFilter) -> PurgePlan:
+    """The dry run: every record the purge would touch; nothing changes."""
+    mem = c.runner.memory
+    return await c.runner.call(mem.purger.plan, f)
+
+
+async def purge(
+    c: AppController,
+    plan: PurgePlan,
+    *,
+    on_progress: ProgressHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> PurgeReport:
+    """Remove exactly what the plan lists, compact the files, and search them afterwards."""
+    mem = c.runner.memory
+    report = await c.runner.call(
+        mem.purger.purge, plan, progress=_relay(on_progress), cancel=cancel
+    )
+    await c.refresh_after_write()
+    c.refresh_everything()
+    c.undo.clear()  # edits to purged memories cannot be undone any more
+    return report

@@ -1,0 +1,221 @@
+"""Export: the format, what (all, this branch, a scope), where; progress; then the result
+with "Open folder"."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ekko_memory import CancelToken, ExportReport, ExportSelection
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.operations import transfer_ops
+from ekko_memory_gui.qt import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDesktopServices,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QUrl,
+    QVBoxLayout,
+    QWidget,
+)
+from ekko_memory_gui.views.task_progress import TaskProgress
+from ekko_memory_gui.views.widgets import text_label
+
+FORMATS = (("json", ".json"), ("md", ".md"), ("csv", ".csv"))
+SCOPES = ("session", "workspace", "user")
+
+
+class ExportDialog(QDialog):
+    """Runs the export itself (progress inside); ``report`` holds the result."""
+
+    def __init__(
+        self,
+        controller: AppController,
+        *,
+        branch: list[str] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle(self.tr("Export memories"))
+        self.setMinimumWidth(560)
+        self.controller = controller
+        self.branch = branch
+        self.report: ExportReport | None = None
+        self.task: asyncio.Task[Any] | None = None
+
+        self.format_buttons = QButtonGroup(self)
+        fmt_box = QVBoxLayout()
+        for i, (code, text) in enumerate(
+            (
+                (
+                    "json",
+                    self.tr(
+                        "JSON bundle — everything, for a backup or another machine (import reads it back)"
+                    ),
+                ),
+                ("md", self.tr("Markdown — to read")),
+                ("csv", self.tr("CSV — memories as a table for a spreadsheet")),
+            )
+        ):
+            b = QRadioButton(text)
+            b.setObjectName(f"format_{code}")
+            b.setProperty("format", code)
+            self.format_buttons.addButton(b, i)
+            fmt_box.addWidget(b)
+        self.format_buttons.button(0).setChecked(True)
+        self.format_buttons.idToggled.connect(lambda _i, _on: self._format_changed())
+
+        self.what = QComboBox()
+        self.what.setObjectName("exportWhat")
+        self.what.addItem(self.tr("All memories"), ("all", None))
+        if branch:
+            self.what.addItem(
+                self.tr("This branch: {path}").format(path=" / ".join(branch)), ("branch", None)
+            )
+        for s in SCOPES:
+            self.what.addItem(
+                self.tr("Only {scope} scope").format(scope=labels.scope_label(s)), ("scope", s)
+            )
+        self.messages = QCheckBox(self.tr("Include the source messages"))
+        self.messages.setObjectName("includeMessages")
+        self.messages.setChecked(True)
+
+        self.path_edit = QLineEdit()
+        self.path_edit.setObjectName("exportPath")
+        folder = controller.workspace.folder if controller.workspace else Path.home()
+        stamp = datetime.now().strftime("%Y%m%d-%H%M")
+        self.path_edit.setText(str(folder / f"ekko-memory-{stamp}.json"))
+        browse = QPushButton(self.tr("Choose…"))
+        browse.clicked.connect(lambda: asyncio.ensure_future(self._browse()))
+        where = QHBoxLayout()
+        where.addWidget(self.path_edit, 1)
+        where.addWidget(browse)
+
+        form = QFormLayout()
+        form.addRow(self.tr("Format"), fmt_box)
+        form.addRow(self.tr("What"), self.what)
+        form.addRow("", self.messages)
+        form.addRow(self.tr("Where"), where)
+
+        self.progress = TaskProgress()
+        self.result_label = text_label("")
+        self.result_label.setObjectName("exportResult")
+        self.open_folder = QPushButton(self.tr("Open folder"))
+        self.open_folder.setObjectName("openFolder")
+        self.open_folder.setVisible(False)
+        self.open_folder.clicked.connect(self._open_folder)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.export_button = self.buttons.addButton(
+            self.tr("Export"), QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.export_button.setObjectName("exportButton")
+        self.export_button.setProperty("role", "primary")
+        self.export_button.clicked.connect(self.start)
+        self.buttons.rejected.connect(self._close)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.result_label)
+        layout.addWidget(self.open_folder)
+        layout.addWidget(self.buttons)
+
+    # --- choices --------------------------------------------------------------------
+
+    def format(self) -> str:
+        return str(self.format_buttons.checkedButton().property("format"))
+
+    def set_format(self, code: str) -> None:
+        for b in self.format_buttons.buttons():
+            if b.property("format") == code:
+                b.setChecked(True)
+
+    def selection(self) -> ExportSelection:
+        kind, scope = self.what.currentData()
+        return ExportSelection(
+            scopes=[scope] if kind == "scope" else None,
+            category_path_prefix=self.branch if kind == "branch" else None,
+            include_messages=self.messages.isChecked(),
+        )
+
+    def _format_changed(self) -> None:
+        ext = dict(FORMATS)[self.format()]
+        path = Path(self.path_edit.text())
+        self.path_edit.setText(str(path.with_suffix(ext)))
+        self.messages.setEnabled(self.format() == "json")
+
+    async def _browse(self) -> None:
+        chosen = await self.controller.dialogs.choose_save_file(
+            self,
+            self.tr("Export to"),
+            Path(self.path_edit.text()),
+            "*" + dict(FORMATS)[self.format()],
+        )
+        if chosen is not None:
+            self.path_edit.setText(str(chosen))
+
+    # --- running --------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[Any] | None:
+        if self.task is not None and not self.task.done():
+            return self.task
+        # The token exists before the work starts, so Cancel works from the first moment.
+        token = self.progress.start(self.tr("Exporting…"), cancellable=True)
+        self.task = self.controller.runner.spawn(self.run_export(token), self.tr("Exporting"))
+        return self.task
+
+    async def run_export(self, token: CancelToken | None = None) -> ExportReport:
+        self.export_button.setEnabled(False)
+        self.result_label.setText("")
+        self.open_folder.setVisible(False)
+        if token is None:
+            token = self.progress.start(self.tr("Exporting…"), cancellable=True)
+        try:
+            report = await transfer_ops.export(
+                self.controller,
+                Path(self.path_edit.text()).expanduser(),
+                format=self.format(),
+                selection=self.selection(),
+                on_progress=self.progress.update,
+                cancel=token,
+            )
+        except Exception as e:
+            self.progress.setVisible(False)
+            self.result_label.setText(self.tr("The export failed: {error}").format(error=e))
+            self.export_button.setEnabled(True)
+            raise
+        self.report = report
+        self.progress.finish()
+        if report.cancelled:
+            self.result_label.setText(self.tr("Cancelled; no file was written."))
+        else:
+            counts = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n)
+            self.result_label.setText(
+                self.tr("Exported {counts} to {path} ({size} KB, readable only by you).").format(
+                    counts=counts or "0", path=report.path, size=max(1, report.bytes // 1024)
+                )
+            )
+            self.open_folder.setVisible(True)
+        self.export_button.setEnabled(True)
+        return report
+
+    def _open_folder(self) -> None:
+        if self.report is not None and self.report.path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(self.report.path).parent)))
+
+    def _close(self) -> None:
+        if self.task is not None and not self.task.done() and self.progress.token is not None:
+            self.progress.token.cancel()  # stop at the next batch; the file is not left behind
+        self.accept() if self.report is not None else self.reject()

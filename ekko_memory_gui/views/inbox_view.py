@@ -1,0 +1,281 @@
+"""The inbox: what waits for the user, as cards; decisions one by one or in a batch."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models.pending_model import PendingListModel, category_of
+from ekko_memory_gui.operations import pending_ops
+from ekko_memory_gui.operations.changes import ChangeSet
+from ekko_memory_gui.operations.pending_ops import InboxEntry
+from ekko_memory_gui.qt import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+from ekko_memory_gui.views.pending_card import PendingCard
+from ekko_memory_gui.views.widgets import text_label
+
+ALL = ""
+
+
+class InboxView(QWidget):
+    """Cards of waiting items; emits ``count_changed`` for the toolbar badge."""
+
+    count_changed = Signal(int)
+    decided = Signal(str, str)  # pending id, "approved" | "rejected"
+
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.runner = controller.runner
+        self.model = PendingListModel(self)
+        self.entries: list[InboxEntry] = []
+        self.cards: list[PendingCard] = []
+        self._loading: asyncio.Task[None] | None = None
+        self._again = False
+
+        title = QLabel(self.tr("Inbox"))
+        title.setProperty("role", "title")
+        self.count_label = text_label("", role="muted", wrap=False)
+        self.count_label.setObjectName("inboxCount")
+        self.category_combo = QComboBox()
+        self.category_combo.setObjectName("inboxCategory")
+        self.category_combo.currentIndexChanged.connect(lambda _i: self._rebuild_cards())
+        self.approve_shown = QPushButton(icon("approve"), self.tr("Approve all shown"))
+        self.approve_shown.setObjectName("approveShown")
+        self.reject_shown = QPushButton(icon("reject"), self.tr("Reject all shown"))
+        self.reject_shown.setObjectName("rejectShown")
+        self.approve_selected = QPushButton(self.tr("Approve selected"))
+        self.approve_selected.setObjectName("approveSelected")
+        self.reject_selected = QPushButton(self.tr("Reject selected"))
+        self.reject_selected.setObjectName("rejectSelected")
+        self.approve_shown.clicked.connect(lambda: self._batch(self._shown_ids(), True))
+        self.reject_shown.clicked.connect(lambda: self._batch(self._shown_ids(), False))
+        self.approve_selected.clicked.connect(lambda: self._batch(self._selected_ids(), True))
+        self.reject_selected.clicked.connect(lambda: self._batch(self._selected_ids(), False))
+
+        head = QHBoxLayout()
+        head.addWidget(title)
+        head.addWidget(self.count_label)
+        head.addStretch(1)
+        head.addWidget(text_label(self.tr("Category"), role="muted", wrap=False, selectable=False))
+        head.addWidget(self.category_combo)
+        bar = QHBoxLayout()
+        bar.addStretch(1)
+        for b in (
+            self.approve_selected,
+            self.reject_selected,
+            self.approve_shown,
+            self.reject_shown,
+        ):
+            bar.addWidget(b)
+
+        self.list_box = QWidget()
+        self.list_layout = QVBoxLayout(self.list_box)
+        self.list_layout.setContentsMargins(0, 0, 0, 0)
+        self.list_layout.setSpacing(10)
+        self.list_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.list_box)
+        self.empty = text_label(
+            self.tr(
+                "Nothing waits for you.\n\nWhen the agent wants to keep something you did not "
+                "explicitly ask it to remember, touches sensitive data, overwrites a memory it "
+                "was sure about, or wants to delete something for good, it asks here first."
+            ),
+            role="empty",
+        )
+        self.empty.setObjectName("inboxEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 12, 18, 12)
+        layout.addLayout(head)
+        layout.addLayout(bar)
+        layout.addWidget(self.empty, 1)
+        layout.addWidget(scroll, 1)
+        self.scroll = scroll
+        self._update_buttons()
+
+    # --- loading --------------------------------------------------------------------
+
+    def reload(self) -> asyncio.Task[None] | None:
+        if not self.runner.attached:
+            return None
+        if self._loading is not None and not self._loading.done():
+            self._again = True
+            return self._loading
+        self._loading = self.runner.spawn(self._reload(), self.tr("Loading the inbox"))
+        return self._loading
+
+    async def _reload(self) -> None:
+        while True:
+            self._again = False
+            entries = await pending_ops.load_inbox(self.controller)
+            self.set_entries(entries)
+            if not self._again:
+                return
+
+    def set_entries(self, entries: list[InboxEntry]) -> None:
+        self.entries = entries
+        self.model.set_items([e.item for e in entries])
+        current = self.category_combo.currentData()
+        self.category_combo.blockSignals(True)
+        self.category_combo.clear()
+        self.category_combo.addItem(self.tr("All categories"), ALL)
+        for c in self.model.categories():
+            self.category_combo.addItem(c, c)
+        self.category_combo.setCurrentIndex(max(0, self.category_combo.findData(current)))
+        self.category_combo.blockSignals(False)
+        self._rebuild_cards()
+        n = len(entries)
+        self.count_label.setText(self.tr("{n} waiting").format(n=n) if n else "")
+        self.count_changed.emit(n)
+
+    def _rebuild_cards(self) -> None:
+        for card in self.cards:
+            card.setParent(None)
+            card.deleteLater()
+        self.cards = []
+        category = self.category_combo.currentData() or ALL
+        for entry in self.entries:
+            if category != ALL and category_of(entry.item) != category:
+                continue
+            card = PendingCard(entry)
+            card.approve.connect(lambda pid: self._spawn(self.approve(pid)))
+            card.reject.connect(lambda pid: self._spawn(self.reject(pid)))
+            card.edit_and_approve.connect(lambda pid: self._spawn(self.edit_and_approve(pid)))
+            card.selection_changed.connect(self._update_buttons)
+            self.list_layout.insertWidget(self.list_layout.count() - 1, card)
+            self.cards.append(card)
+        self.empty.setVisible(not self.entries)
+        self.scroll.setVisible(bool(self.entries))
+        self._update_buttons()
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        if changes.pending or changes.everything or changes.node_ids:
+            self.reload()
+
+    # --- decisions ------------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        return self.runner.spawn(coro, self.tr("Deciding"))
+
+    def entry(self, pending_id: str) -> InboxEntry | None:
+        return next((e for e in self.entries if e.item.id == pending_id), None)
+
+    def card(self, pending_id: str) -> PendingCard | None:
+        return next((c for c in self.cards if c.pending_id == pending_id), None)
+
+    async def approve(self, pending_id: str) -> dict[str, Any] | None:
+        entry = self.entry(pending_id)
+        if entry is None:
+            return None
+        if entry.item.kind in ("hard_delete", "forget_many"):
+            titles = "\n".join(f"• {t.title}" for t in entry.targets) or "—"
+            ok = await self.controller.dialogs.confirm(
+                self,
+                self.tr("Approve deletion"),
+                self.tr("These memories will be deleted{how}:\n{titles}").format(
+                    how=self.tr(" permanently (this cannot be undone)")
+                    if entry.item.kind == "hard_delete"
+                    else "",
+                    titles=titles,
+                ),
+                ok_label=self.tr("Delete"),
+            )
+            if not ok:
+                return None
+        result = await pending_ops.decide(self.controller, pending_id, approve=True)
+        self.decided.emit(pending_id, "approved")
+        await self._reload()
+        return result
+
+    async def reject(self, pending_id: str) -> dict[str, Any] | None:
+        if self.entry(pending_id) is None:
+            return None
+        result = await pending_ops.decide(self.controller, pending_id, approve=False)
+        self.decided.emit(pending_id, "rejected")
+        await self._reload()
+        return result
+
+    async def edit_and_approve(self, pending_id: str) -> dict[str, Any] | None:
+        entry = self.entry(pending_id)
+        if entry is None or entry.item.node is None:
+            return None
+        dialog = MemoryEditDialog(
+            self.runner.memory.registry.rules, mode="approve", node=entry.item.node, parent=self
+        )
+        try:
+            while True:
+                if not await self.controller.dialogs.run(dialog):
+                    return None
+                try:
+                    result = await pending_ops.decide(
+                        self.controller, pending_id, approve=True, edits=dialog.changes()
+                    )
+                except Exception as e:  # the core refused the edits: say why, let the user fix
+                    dialog.show_error(str(e))
+                    continue
+                self.decided.emit(pending_id, "approved")
+                await self._reload()
+                return result
+        finally:
+            dialog.deleteLater()
+
+    def _shown_ids(self) -> list[str]:
+        return [c.pending_id for c in self.cards]
+
+    def _selected_ids(self) -> list[str]:
+        return [c.pending_id for c in self.cards if c.selected]
+
+    def _update_buttons(self) -> None:
+        any_selected = any(c.selected for c in self.cards)
+        self.approve_selected.setEnabled(any_selected)
+        self.reject_selected.setEnabled(any_selected)
+        self.approve_shown.setEnabled(bool(self.cards))
+        self.reject_shown.setEnabled(bool(self.cards))
+
+    def _batch(self, ids: list[str], approve: bool) -> asyncio.Task[Any] | None:
+        if not ids:
+            return None
+        return self._spawn(self.decide_batch(ids, approve))
+
+    async def decide_batch(self, ids: list[str], approve: bool) -> pending_ops.BatchResult | None:
+        """Approve or reject several items after one confirmation."""
+        deletes = [
+            e
+            for e in self.entries
+            if e.item.id in ids and e.item.kind in ("hard_delete", "forget_many")
+        ]
+        verb = self.tr("Approve") if approve else self.tr("Reject")
+        text = self.tr("{verb} {n} items?").format(verb=verb, n=len(ids))
+        if approve and deletes:
+            text += "\n" + self.tr("{n} of them delete memories.").format(n=len(deletes))
+        if not await self.controller.dialogs.confirm(self, verb, text, ok_label=verb):
+            return None
+        result = await pending_ops.decide_many(self.controller, ids, approve=approve)
+        for pid in result.done:
+            self.decided.emit(pid, "approved" if approve else "rejected")
+        if result.failed:
+            await self.controller.dialogs.error(
+                self,
+                self.tr("Some decisions failed"),
+                "\n".join(f"{pid}: {why}" for pid, why in result.failed),
+            )
+        await self._reload()
+        return result

@@ -1,0 +1,197 @@
+"""The user's changes to memories, as flows over dialogs and operations: new, edit, revert,
+delete (soft and permanent), restore, undo. The main window's menus, shortcuts and
+detail pane buttons call these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.operations import memory_ops
+from ekko_memory_gui.operations.memory_ops import Outcome
+from ekko_memory_gui.operations.undo import UndoEntry
+from ekko_memory_gui.qt import QObject, QWidget, Signal
+from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
+from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+
+
+class MemoryActions(QObject):
+    """Runs each flow; ``select`` asks the window to show a memory, ``message`` to say something."""
+
+    select = Signal(str)
+    message = Signal(str)
+
+    def __init__(self, controller: AppController, parent_widget: QWidget) -> None:
+        super().__init__(parent_widget)
+        self.controller = controller
+        self.parent_widget = parent_widget
+        self.dialogs = controller.dialogs
+        self.undo_stack = controller.undo
+
+    def _rules(self) -> Any:
+        return self.controller.runner.memory.registry.rules
+
+    async def _edit_loop(self, dialog: MemoryEditDialog, save: Callable[[], Any]) -> Outcome | None:
+        """Show the dialog until the core accepts what it holds (or the user cancels)."""
+        try:
+            while True:
+                if not await self.dialogs.run(dialog):
+                    return None
+                outcome: Outcome = await save()
+                if outcome.accepted:
+                    return outcome
+                dialog.show_error(outcome.reason)
+        finally:
+            dialog.deleteLater()
+
+    # --- create / edit --------------------------------------------------------------
+
+    async def new_memory(self, defaults: dict[str, Any] | None = None) -> Outcome | None:
+        """Create a memory by hand (actor user)."""
+        dialog = MemoryEditDialog(
+            self._rules(), mode="create", defaults=defaults, parent=self.parent_widget
+        )
+        outcome = await self._edit_loop(
+            dialog, lambda: memory_ops.create(self.controller, _draft(dialog.values()))
+        )
+        if outcome is None or outcome.node_id is None:
+            return outcome
+        created = outcome.node_id
+        if outcome.status != "duplicate":
+            self.undo_stack.push(
+                UndoEntry(
+                    self.tr("Undo new memory “{title}”").format(title=dialog.values()["title"]),
+                    lambda: memory_ops.soft_delete(self.controller, created),
+                )
+            )
+        self.select.emit(created)
+        return outcome
+
+    async def edit(self, node_id: str) -> Outcome | None:
+        """A new version of the memory (the old one is superseded, never overwritten)."""
+        node = await memory_ops.load_node(self.controller, node_id)
+        if node is None:
+            return None
+        dialog = MemoryEditDialog(
+            self._rules(), mode="edit", node=node.to_json(), parent=self.parent_widget
+        )
+        outcome = await self._edit_loop(
+            dialog, lambda: memory_ops.edit(self.controller, node_id, dialog.changes())
+        )
+        if outcome is None:
+            return None
+        if outcome.status == "duplicate":
+            self.message.emit(self.tr("Nothing changed."))
+            return outcome
+        old = outcome.superseded_id or node_id
+        self.undo_stack.push(
+            UndoEntry(
+                self.tr("Undo edit of “{title}”").format(title=node.title),
+                lambda: memory_ops.revert(self.controller, old),
+            )
+        )
+        if outcome.node_id:
+            self.select.emit(outcome.node_id)
+        self.message.emit(self.tr("Saved as a new version; the earlier one is in the history."))
+        return outcome
+
+    async def revert(self, version_id: str) -> Outcome | None:
+        """Make an older version the current one again (a new version)."""
+        outcome = await memory_ops.revert(self.controller, version_id)
+        if not outcome.accepted:
+            await self.dialogs.error(self.parent_widget, self.tr("Revert"), outcome.reason)
+            return outcome
+        previous = outcome.superseded_id
+        if previous:
+            self.undo_stack.push(
+                UndoEntry(
+                    self.tr("Undo revert"),
+                    lambda: memory_ops.revert(self.controller, previous),
+                )
+            )
+        if outcome.node_id:
+            self.select.emit(outcome.node_id)
+        return outcome
+
+    # --- delete / restore -----------------------------------------------------------
+
+    async def soft_delete(self, node_id: str) -> list[str]:
+        """Move to the trash (undo restores it)."""
+        node = await memory_ops.load_node(self.controller, node_id)
+        if node is None or node.status == "deleted":
+            return []
+        if node.scope == "global":
+            await self.dialogs.error(
+                self.parent_widget,
+                self.tr("Delete"),
+                self.tr("Global memories ship with the app and are read-only."),
+            )
+            return []
+        deleted = await memory_ops.soft_delete(self.controller, node_id)
+        if node_id in deleted:
+            self.undo_stack.push(
+                UndoEntry(
+                    self.tr("Undo delete of “{title}”").format(title=node.title),
+                    lambda: memory_ops.restore(self.controller, node_id),
+                    select_after=node_id,
+                )
+            )
+            self.message.emit(self.tr("Moved to the trash. Ctrl+Z brings it back."))
+        return deleted
+
+    async def hard_delete(self, node_id: str) -> list[str]:
+        """Delete for good, after the user typed the title (or DELETE)."""
+        try:
+            chain = await memory_ops.load_chain(self.controller, node_id)
+        except Exception as e:
+            await self.dialogs.error(self.parent_widget, self.tr("Delete permanently"), str(e))
+            return []
+        if not chain or chain[-1].scope == "global":
+            return []
+        dialog = HardDeleteDialog(chain, self.parent_widget)
+        try:
+            if not await self.dialogs.run(dialog) or not dialog.confirmed():
+                return []
+            with_messages = dialog.with_messages.isChecked()
+        finally:
+            dialog.deleteLater()
+        deleted = await memory_ops.hard_delete(
+            self.controller, chain[-1].id, with_messages=with_messages
+        )
+        self.message.emit(self.tr("Deleted permanently: {n} versions.").format(n=len(deleted)))
+        return deleted
+
+    async def restore(self, node_id: str) -> Outcome | None:
+        outcome = await memory_ops.restore(self.controller, node_id)
+        if not outcome.accepted:
+            await self.dialogs.error(self.parent_widget, self.tr("Restore"), outcome.reason)
+            return outcome
+        self.undo_stack.push(
+            UndoEntry(
+                self.tr("Undo restore"), lambda: memory_ops.soft_delete(self.controller, node_id)
+            )
+        )
+        self.select.emit(node_id)
+        self.message.emit(self.tr("Restored."))
+        return outcome
+
+    # --- undo -----------------------------------------------------------------------
+
+    async def undo(self) -> bool:
+        """Take back the last edit made in the app."""
+        entry = self.undo_stack.pop()
+        if entry is None:
+            return False
+        result = await entry.undo()
+        target = entry.select_after or getattr(result, "node_id", None)
+        if isinstance(target, str):
+            self.select.emit(target)
+        self.message.emit(self.tr("Undone."))
+        return True
+
+
+def _draft(values: dict[str, Any]) -> dict[str, Any]:
+    """Leave out empty fields so the core fills its defaults (category from the key…)."""
+    return {k: v for k, v in values.items() if v not in (None, "", [])}

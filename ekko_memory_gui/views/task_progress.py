@@ -1,0 +1,81 @@
+"""A progress line for long work: what is happening, a bar, and Cancel."""
+
+from __future__ import annotations
+
+from ekko_memory import CancelToken, Progress
+from ekko_memory_gui.qt import QHBoxLayout, QProgressBar, QPushButton, QWidget, Signal
+from ekko_memory_gui.views.widgets import text_label
+
+
+class TaskProgress(QWidget):
+    """``start()`` → ``update(progress)``… → ``finish()``; Cancel sets the token."""
+
+    cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = text_label("", role="muted", wrap=False)
+        self.label.setObjectName("progressStage")
+        self.bar = QProgressBar()
+        self.bar.setObjectName("progressBar")
+        self.bar.setTextVisible(True)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("cancelTask")
+        self.cancel_button.clicked.connect(self._cancel)
+        h = QHBoxLayout(self)
+        h.setContentsMargins(0, 0, 0, 0)
+        h.addWidget(self.label)
+        h.addWidget(self.bar, 1)
+        h.addWidget(self.cancel_button)
+        self.token: CancelToken | None = None
+        self.last: Progress | None = None
+        self.setVisible(False)
+
+    def stage_text(self, stage: str) -> str:
+        return {
+            "export": self.tr("Writing"),
+            "import": self.tr("Importing"),
+            "memories": self.tr("Deleting memories"),
+            "messages": self.tr("Deleting messages"),
+            "compacting": self.tr("Compacting the files"),
+            "backups": self.tr("Checking backups"),
+            "verifying": self.tr("Searching for what was purged"),
+            "done": self.tr("Done"),
+        }.get(stage, stage)
+
+    def start(self, text: str, *, cancellable: bool) -> CancelToken:
+        """Show the line; returns the token Cancel will set."""
+        self.token = CancelToken()
+        self.last = None
+        self.label.setText(text)
+        self.bar.setRange(0, 0)  # busy until the first report says how much there is
+        self.cancel_button.setEnabled(cancellable)
+        self.cancel_button.setVisible(True)
+        self.cancel_button.setToolTip(
+            ""
+            if cancellable
+            else self.tr("This step runs in one transaction per store; it cannot stop halfway.")
+        )
+        self.setVisible(True)
+        return self.token
+
+    def update(self, p: Progress) -> None:
+        self.last = p
+        self.label.setText(self.stage_text(p.stage))
+        if p.total:
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(p.fraction * 1000))
+        else:
+            self.bar.setRange(0, 0)
+
+    def finish(self) -> None:
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(1000)
+        self.cancel_button.setVisible(False)
+
+    def _cancel(self) -> None:
+        if self.token is not None:
+            self.token.cancel()
+            self.cancel_button.setEnabled(False)
+            self.label.setText(self.tr("Stopping after this batch…"))
+            self.cancelled.emit()

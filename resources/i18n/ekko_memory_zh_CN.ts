@@ -1,0 +1,2155 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>AuditTableModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="27"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="31"/>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="32"/>
+        <source>Actor</source>
+        <translation>执行者</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="33"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>CategoryPane</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="131"/>
+        <source>Counting memories</source>
+        <translation>正在统计记忆</translation>
+    </message>
+</context>
+<context>
+    <name>CategoryTreeModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="62"/>
+        <source>All memories</source>
+        <translation>全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="63"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="64"/>
+        <source>Trash</source>
+        <translation>回收站</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="170"/>
+        <source>{active} active, {total} with history</source>
+        <translation>{active} 条有效，含历史共 {total} 条</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="50"/>
+        <source>Export memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
+        <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
+        <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="67"/>
+        <source>Markdown — to read</source>
+        <translation>Markdown —— 便于阅读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="68"/>
+        <source>CSV — memories as a table for a spreadsheet</source>
+        <translation>CSV —— 记忆表格，可用电子表格打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
+        <source>All memories</source>
+        <translation>全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="84"/>
+        <source>This branch: {path}</source>
+        <translation>当前分类：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="88"/>
+        <source>Only {scope} scope</source>
+        <translation>仅{scope}范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="90"/>
+        <source>Include the source messages</source>
+        <translation>包含来源消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="99"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="107"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="109"/>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="121"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <source>Export to</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="184"/>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <source>Exporting</source>
+        <translation>正在导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
+        <source>The export failed: {error}</source>
+        <translation>导出失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="202"/>
+        <source>Cancelled; no file was written.</source>
+        <translation>已取消，没有写入任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="206"/>
+        <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
+        <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
+    </message>
+</context>
+<context>
+    <name>HardDeleteDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="27"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <source>Delete permanently</source>
+        <translation>永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="37"/>
+        <source>This removes “{title}” for good:
+{versions}
+
+Every version above, its search index entries and usage records go, and its text is scrubbed from the audit history and the file. This cannot be undone.</source>
+        <translation>这会永久删除“{title}”：
+{versions}
+
+上面的每个版本、它的搜索索引和使用记录都会被删除，它的文字也会从审计历史和数据库文件中抹去。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
+        <source>Also delete the source messages (summaries built on them are marked stale)</source>
+        <translation>同时删除来源消息（基于它们的摘要会标记为过时）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="48"/>
+        <source>Type the title “{title}” or {word} to confirm:</source>
+        <translation>输入标题“{title}”或 {word} 以确认：</translation>
+    </message>
+</context>
+<context>
+    <name>ImportDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="36"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <source>Import a bundle</source>
+        <translation>导入数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="44"/>
+        <source>Reads a JSON bundle made by Export. Memories keep their ids: what is already here is skipped, a newer version of the same memory supersedes the older one, and importing the same bundle twice changes nothing.</source>
+        <translation>读取由“导出”生成的 JSON 包。记忆保留原来的标识：已存在的会跳过，同一记忆的较新版本会取代旧版本，同一个包导入两次不会有任何变化。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="52"/>
+        <source>a .json bundle</source>
+        <translation>一个 .json 数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Records</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Skipped</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <source>Ekko Memory bundle (*.json)</source>
+        <translation>Ekko Memory 数据包 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
+        <source>Importing</source>
+        <translation>正在导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="102"/>
+        <source>Choose a bundle file first.</source>
+        <translation>请先选择一个数据包文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="112"/>
+        <source>Nothing was imported: {error}</source>
+        <translation>没有导入任何内容：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="133"/>
+        <source>Added {n} memories, skipped {s} already here.</source>
+        <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="139"/>
+        <source>{n} memories were superseded by a newer version of the same key.</source>
+        <translation>{n} 条记忆被同一键的较新版本取代。</translation>
+    </message>
+</context>
+<context>
+    <name>InboxView</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="49"/>
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="56"/>
+        <source>Approve all shown</source>
+        <translation>批准显示的全部</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
+        <source>Reject all shown</source>
+        <translation>拒绝显示的全部</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
+        <source>Approve selected</source>
+        <translation>批准所选</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
+        <source>Reject selected</source>
+        <translation>拒绝所选</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="73"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="96"/>
+        <source>Nothing waits for you.
+
+When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
+        <translation>没有等待你处理的事项。
+
+当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="122"/>
+        <source>Loading the inbox</source>
+        <translation>正在加载收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="139"/>
+        <source>All categories</source>
+        <translation>全部分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="146"/>
+        <source>{n} waiting</source>
+        <translation>{n} 项待处理</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="176"/>
+        <source>Deciding</source>
+        <translation>正在处理</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="192"/>
+        <source>Approve deletion</source>
+        <translation>批准删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="193"/>
+        <source>These memories will be deleted{how}:
+{titles}</source>
+        <translation>以下记忆将被删除{how}：
+{titles}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <source> permanently (this cannot be undone)</source>
+        <translation>（永久，无法撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="265"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="265"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <source>{verb} {n} items?</source>
+        <translation>{verb} {n} 项？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="268"/>
+        <source>{n} of them delete memories.</source>
+        <translation>其中 {n} 项会删除记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <source>Some decisions failed</source>
+        <translation>部分处理失败</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="164"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="178"/>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="183"/>
+        <source>Search memories (香菜, database…)  Ctrl+F</source>
+        <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="190"/>
+        <source>All scopes</source>
+        <translation>全部范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="199"/>
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="200"/>
+        <source>Including history</source>
+        <translation>包含历史</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <source>Including history shows superseded, expired and deleted versions, greyed</source>
+        <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="579"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="223"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="231"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="232"/>
+        <source>Open workspace…</source>
+        <translation>打开工作区…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="410"/>
+        <source>Opening a workspace</source>
+        <translation>正在打开工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="238"/>
+        <source>Open recent</source>
+        <translation>最近打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="241"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="248"/>
+        <source>Purge…</source>
+        <translation>彻底清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="258"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="603"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="265"/>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="279"/>
+        <source>Delete permanently…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
+        <source>Restore from trash</source>
+        <translation>从回收站恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="292"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
+        <source>About Ekko Memory</source>
+        <translation>关于 Ekko Memory</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="331"/>
+        <source>About</source>
+        <translation>关于</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="404"/>
+        <source>No recent workspaces</source>
+        <translation>没有最近的工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="417"/>
+        <source>Open workspace</source>
+        <translation>打开工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="434"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="613"/>
+        <source>Reading store status</source>
+        <translation>正在读取存储状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="506"/>
+        <source>Opening a message</source>
+        <translation>正在打开消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="547"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="556"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="565"/>
+        <source>Purge</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="582"/>
+        <source>Editing a memory</source>
+        <translation>正在编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="585"/>
+        <source>Deleting a memory</source>
+        <translation>正在删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="589"/>
+        <source>Deleting a memory permanently</source>
+        <translation>正在永久删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="593"/>
+        <source>Restoring a memory</source>
+        <translation>正在恢复记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="596"/>
+        <source>Reverting a memory</source>
+        <translation>正在回退记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="599"/>
+        <source>Undoing</source>
+        <translation>正在撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="656"/>
+        <source>Restoring the view</source>
+        <translation>正在恢复视图</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="665"/>
+        <source>Ekko Memory {version}
+
+Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine.</source>
+        <translation>Ekko Memory {version}
+
+为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryActions</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="65"/>
+        <source>Undo new memory “{title}”</source>
+        <translation>撤销新建“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="86"/>
+        <source>Nothing changed.</source>
+        <translation>没有任何改动。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="91"/>
+        <source>Undo edit of “{title}”</source>
+        <translation>撤销对“{title}”的编辑</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="97"/>
+        <source>Saved as a new version; the earlier one is in the history.</source>
+        <translation>已保存为新版本；之前的版本保留在历史中。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="104"/>
+        <source>Revert</source>
+        <translation>回退</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="110"/>
+        <source>Undo revert</source>
+        <translation>撤销回退</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="128"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
+        <source>Global memories ship with the app and are read-only.</source>
+        <translation>全局记忆随应用提供，是只读的。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="136"/>
+        <source>Undo delete of “{title}”</source>
+        <translation>撤销删除“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="141"/>
+        <source>Moved to the trash. Ctrl+Z brings it back.</source>
+        <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="149"/>
+        <source>Delete permanently</source>
+        <translation>永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="163"/>
+        <source>Deleted permanently: {n} versions.</source>
+        <translation>已永久删除：{n} 个版本。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="169"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
+        <source>Undo restore</source>
+        <translation>撤销恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="177"/>
+        <source>Restored.</source>
+        <translation>已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="191"/>
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDetailPane</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="60"/>
+        <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
+        <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="82"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="84"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="86"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="88"/>
+        <source>Delete permanently…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="129"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="130"/>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="131"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="132"/>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="133"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="134"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="135"/>
+        <source>Origin</source>
+        <translation>来源方式</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="136"/>
+        <source>Dates</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="137"/>
+        <source>Ids</source>
+        <translation>标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <source>Tags and entities</source>
+        <translation>标签与实体</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <source>Versions</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="193"/>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="195"/>
+        <source>Used in</source>
+        <translation>使用情况</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="198"/>
+        <source>Audit</source>
+        <translation>审计</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="237"/>
+        <source>Loading a memory</source>
+        <translation>正在加载记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="275"/>
+        <source>store: {store}</source>
+        <translation>存储：{store}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="289"/>
+        <source>Expires {when} ({at})</source>
+        <translation>{when}过期（{at}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="295"/>
+        <source>Expired {when} ({at})</source>
+        <translation>已于{when}过期（{at}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
+        <source>created {created} · updated {updated}</source>
+        <translation>创建于 {created} · 更新于 {updated}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="347"/>
+        <source>No source message (written by hand or imported).</source>
+        <translation>没有来源消息（手动写入或导入）。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="396"/>
+        <source>Open in the session</source>
+        <translation>在会话中打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="355"/>
+        <source>Not used in a reply yet.</source>
+        <translation>还没有在回复中使用过。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="358"/>
+        <source>Used in {n} replies, last on {when}.</source>
+        <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryEditDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="95"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="96"/>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="97"/>
+        <source>Edit and approve</source>
+        <translation>编辑后批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="104"/>
+        <source>Written by you (actor: user). The agent sees it from its next turn.</source>
+        <translation>由你写入（执行者：用户）。智能体从下一轮对话开始就能看到。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="107"/>
+        <source>Saving creates a new version that supersedes this one; the current version stays in the history and you can revert to it.</source>
+        <translation>保存会创建一个取代当前版本的新版本；当前版本保留在历史中，可以随时回退。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="110"/>
+        <source>Your changes are applied to the proposal, which is then approved (and recorded as approved by you).</source>
+        <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <source>Domain</source>
+        <translation>领域</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
+        <source>Entities</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
+        <source>Expires</source>
+        <translation>过期时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="186"/>
+        <source>Approve with changes</source>
+        <translation>修改后批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="188"/>
+        <source>Save as new version</source>
+        <translation>保存为新版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="261"/>
+        <source>(no key)</source>
+        <translation>（无键）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="287"/>
+        <source>Never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="288"/>
+        <source>End of today</source>
+        <translation>今天结束时</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="289"/>
+        <source>End of this week</source>
+        <translation>本周结束时</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="290"/>
+        <source>At…</source>
+        <translation>指定时间…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="408"/>
+        <source>A memory needs a title.</source>
+        <translation>记忆需要一个标题。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="410"/>
+        <source>Choose a domain (for example 生活技能 or 项目).</source>
+        <translation>请选择领域（例如 生活技能 或 项目）。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="416"/>
+        <source>Choose a key: the schema for this domain and type asks for one.</source>
+        <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="418"/>
+        <source>Nothing changed.</source>
+        <translation>没有任何改动。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLabels</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="30"/>
+        <source>preference</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="31"/>
+        <source>fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="32"/>
+        <source>decision</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="33"/>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="34"/>
+        <source>recipe</source>
+        <translation>菜谱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="35"/>
+        <source>skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="36"/>
+        <source>constraint</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="37"/>
+        <source>correction</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <source>session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
+        <source>workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="97"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="48"/>
+        <source>active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="49"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <source>superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="77"/>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="78"/>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
+        <source>pending</source>
+        <translation>待确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="82"/>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="83"/>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <source>long-term (user scope) without “remember”</source>
+        <translation>长期记忆（用户范围），但用户没说“记住”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
+        <source>sensitive personal data</source>
+        <translation>敏感个人信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <source>would overwrite a high-confidence memory</source>
+        <translation>会覆盖一条高置信度的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="65"/>
+        <source>hard delete</source>
+        <translation>永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="66"/>
+        <source>forget request matched several memories</source>
+        <translation>遗忘请求匹配到多条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
+        <source>moves a memory into your long-term scope</source>
+        <translation>会把记忆移入你的长期范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
+        <source>deletes sensitive personal data</source>
+        <translation>会删除敏感个人信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
+        <source>created</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <source>updated</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
+        <source>deleted permanently</source>
+        <translation>已永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <source>restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="81"/>
+        <source>sent to the inbox</source>
+        <translation>送入收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <source>purged</source>
+        <translation>已清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="86"/>
+        <source>reverted</source>
+        <translation>已回退</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="90"/>
+        <source>Write waiting</source>
+        <translation>写入待确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="91"/>
+        <source>Hard delete waiting</source>
+        <translation>永久删除待确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
+        <source>Forget waiting</source>
+        <translation>遗忘待确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
+        <source>Scope change waiting</source>
+        <translation>范围变更待确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
+        <source>system</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="100"/>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="104"/>
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="105"/>
+        <source>agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
+        <source>extractor</source>
+        <translation>提取器</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
+        <source>the user asked to remember</source>
+        <translation>用户明确要求记住</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
+        <source>written or edited by you</source>
+        <translation>由你写入或编辑</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <source>inferred by the agent</source>
+        <translation>智能体推断</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <source>shipped with the app</source>
+        <translation>随应用提供</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <source>{n} s</source>
+        <translation>{n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <source>{n} min</source>
+        <translation>{n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <source>{n} h</source>
+        <translation>{n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <source>{n} d</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
+        <source>in {amount}</source>
+        <translation>{amount}后</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
+        <source>{amount} ago</source>
+        <translation>{amount}前</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryListPane</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="87"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="171"/>
+        <source>Counting memories</source>
+        <translation>正在统计记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="178"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="185"/>
+        <source>{n}+ matches, best first</source>
+        <translation>{n}+ 条匹配，最相关的在前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
+        <source>1 match</source>
+        <translation>1 条匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
+        <source>{n} matches, best first</source>
+        <translation>{n} 条匹配，最相关的在前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="255"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="269"/>
+        <source>Nothing matches “{text}”.
+
+Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
+        <translation>没有与“{text}”匹配的记忆。
+
+搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="273"/>
+        <source>The trash is empty.
+
+Deleted memories wait here until you restore them or delete them permanently.</source>
+        <translation>回收站是空的。
+
+删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="276"/>
+        <source>No memories in this branch.</source>
+        <translation>这个分类下没有记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="279"/>
+        <source>No memories yet.
+
+Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
+        <translation>还没有记忆。
+
+记忆是智能体在多次对话之间保留的内容：你的偏好（不要香菜）、项目决策、任务和事实。当你让它记住某件事时，它就会添加记忆；有些会在收件箱里等你批准。你也可以通过“新建记忆”（Ctrl+N）自己添加。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryTableModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
+        <source>Expires</source>
+        <translation>过期时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="323"/>
+        <source>Loading memories</source>
+        <translation>正在加载记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
+        <source>Refreshing memories</source>
+        <translation>正在刷新记忆</translation>
+    </message>
+</context>
+<context>
+    <name>MessageListModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="163"/>
+        <source>Loading messages</source>
+        <translation>正在加载消息</translation>
+    </message>
+</context>
+<context>
+    <name>PendingCard</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="128"/>
+        <source>Would delete permanently:</source>
+        <translation>将永久删除：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="131"/>
+        <source>Would expire:</source>
+        <translation>将设为过期：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="133"/>
+        <source>Would delete:</source>
+        <translation>将删除：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
+        <source>  (the memories are already gone)</source>
+        <translation>  （这些记忆已经不存在）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="147"/>
+        <source>Why it waits: {reason}. Requested by {who}.</source>
+        <translation>等待原因：{reason}。请求者：{who}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="157"/>
+        <source>Source: “{text}”</source>
+        <translation>来源：“{text}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="163"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="165"/>
+        <source>Edit and approve</source>
+        <translation>编辑后批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="167"/>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="193"/>
+        <source>proposed (a new memory; nothing is replaced)</source>
+        <translation>提议（新记忆，不替换任何内容）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <source>proposed</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="206"/>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="207"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="208"/>
+        <source>scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="209"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>PendingListModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="31"/>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="32"/>
+        <source>Why it waits</source>
+        <translation>等待原因</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="33"/>
+        <source>Proposal</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="34"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="36"/>
+        <source>Since</source>
+        <translation>提出时间</translation>
+    </message>
+</context>
+<context>
+    <name>PurgeDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="323"/>
+        <source>Purge for good</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="83"/>
+        <source>(any)</source>
+        <translation>（任意）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="84"/>
+        <source>from</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="86"/>
+        <source>until</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="102"/>
+        <source>words anywhere in a memory, e.g. 手机号</source>
+        <translation>记忆中任意位置的文字，例如 手机号</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="105"/>
+        <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
+        <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
+        <source>Delete migration backups that still hold purged text</source>
+        <translation>删除仍包含被清除文字的迁移备份</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="116"/>
+        <source>Scopes</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="117"/>
+        <source>Workspace id</source>
+        <translation>工作区标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="118"/>
+        <source>User id</source>
+        <translation>用户标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="119"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="120"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="121"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="122"/>
+        <source>Words</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <source>What to purge</source>
+        <translation>清除什么</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
+        <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="141"/>
+        <source>Run a dry run to see everything that would go.</source>
+        <translation>先试运行，查看将被清除的全部内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Store</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>Id</source>
+        <translation>标识</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <source>Dry run</source>
+        <translation>试运行</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="186"/>
+        <source>Purge…</source>
+        <translation>彻底清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
+        <source>Loading sessions</source>
+        <translation>正在加载会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
+        <source>The filter changed: run the dry run again.</source>
+        <translation>条件已更改：请重新试运行。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="263"/>
+        <source>Name what to purge.</source>
+        <translation>请指定要清除的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="278"/>
+        <source>memory versions</source>
+        <translation>个记忆版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
+        <source>audit entries</source>
+        <translation>条审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
+        <source>inbox items</source>
+        <translation>个待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="281"/>
+        <source>usage records</source>
+        <translation>条使用记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="283"/>
+        <source>summaries</source>
+        <translation>份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
+        <source>background jobs</source>
+        <translation>个后台任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
+        <source>session cursors</source>
+        <translation>个会话游标</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <source>Nothing matches: nothing would be purged.</source>
+        <translation>没有匹配项：不会清除任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <source>remove its text</source>
+        <translation>抹去文字</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="314"/>
+        <source>Purging</source>
+        <translation>正在清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
+        <source>{summary}
+
+This deletes them for good and cannot be undone.</source>
+        <translation>{summary}
+
+这会永久删除它们，无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="327"/>
+        <source>Purge</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
+        <source>Purging…</source>
+        <translation>正在清除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="358"/>
+        <source>Purged: 1 memory</source>
+        <translation>已清除：1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="360"/>
+        <source>Purged: {n} memories</source>
+        <translation>已清除：{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
+        <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
+        <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="375"/>
+        <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
+        <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="380"/>
+        <source>A search for “{query}” in your stores now finds {n} memories.</source>
+        <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="387"/>
+        <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
+        <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="391"/>
+        <source>✗ Purged text is still somewhere:</source>
+        <translation>✗ 被清除的文字仍存在于：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
+        <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
+        <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="405"/>
+        <source>Backups removed: {n}</source>
+        <translation>已删除备份：{n}</translation>
+    </message>
+</context>
+<context>
+    <name>SessionListModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="35"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="37"/>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="42"/>
+        <source>Last active</source>
+        <translation>最近活动</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsView</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="150"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="155"/>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="160"/>
+        <source>Summary chain</source>
+        <translation>摘要链</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="180"/>
+        <source>Loading sessions</source>
+        <translation>正在加载会话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="224"/>
+        <source>Loading summaries</source>
+        <translation>正在加载摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="240"/>
+        <source>Goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="241"/>
+        <source>Constraints</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="242"/>
+        <source>Preferences</source>
+        <translation>偏好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
+        <source>Decisions</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="244"/>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="245"/>
+        <source>Open</source>
+        <translation>待办</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="246"/>
+        <source>Known issues</source>
+        <translation>已知问题</translation>
+    </message>
+</context>
+<context>
+    <name>StoreStatusBar</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="49"/>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="87"/>
+        <source>Opening {folder}…</source>
+        <translation>正在打开 {folder}…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="98"/>
+        <source>workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="98"/>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="104"/>
+        <source>store ok</source>
+        <translation>存储正常</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="106"/>
+        <source>{n} active</source>
+        <translation>{n} 条有效</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="119"/>
+        <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
+        <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="123"/>
+        <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
+        <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="125"/>
+        <source>{store} store degraded: {reason}</source>
+        <translation>{store}存储降级：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryListModel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="57"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="59"/>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+</context>
+<context>
+    <name>SupersedeChainView</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="144"/>
+        <source>now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="150"/>
+        <source>{actor}, approved by you</source>
+        <translation>{actor}，由你批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="165"/>
+        <source>Revert to this</source>
+        <translation>回退到此版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
+        <source>Make this version the current one again (a new version; nothing is rewritten)</source>
+        <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
+    </message>
+</context>
+<context>
+    <name>TaskProgress</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="22"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="36"/>
+        <source>Writing</source>
+        <translation>正在写入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="37"/>
+        <source>Importing</source>
+        <translation>正在导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="38"/>
+        <source>Deleting memories</source>
+        <translation>正在删除记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
+        <source>Deleting messages</source>
+        <translation>正在删除消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="40"/>
+        <source>Compacting the files</source>
+        <translation>正在压缩文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
+        <source>Checking backups</source>
+        <translation>正在检查备份</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
+        <source>Searching for what was purged</source>
+        <translation>正在查找被清除的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="57"/>
+        <source>This step runs in one transaction per store; it cannot stop halfway.</source>
+        <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="80"/>
+        <source>Stopping after this batch…</source>
+        <translation>本批完成后停止…</translation>
+    </message>
+</context>
+<context>
+    <name>ValueEditor</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="79"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="84"/>
+        <source>items separated by commas: 香菜, 葱</source>
+        <translation>用逗号分隔的条目：香菜, 葱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="96"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="96"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="101"/>
+        <source>Add field</source>
+        <translation>添加字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="103"/>
+        <source>Remove field</source>
+        <translation>删除字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="157"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="158"/>
+        <source>A number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="159"/>
+        <source>Yes or no</source>
+        <translation>是或否</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="160"/>
+        <source>A list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="161"/>
+        <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
+        <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="162"/>
+        <source>Any JSON value</source>
+        <translation>任意 JSON 值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="214"/>
+        <source>The value is not valid JSON: {error}</source>
+        <translation>值不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="222"/>
+        <source>Each field name may appear once.</source>
+        <translation>每个字段名只能出现一次。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,194 @@
+"""The app as a whole: startup through AppRun (demo, translation, theme), shutdown awaited,
+the default workspace, bad stores explained, keyboard, languages and fonts."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.app import AppRun, default_workspace, parse_args
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.qt import (
+    QApplication,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QKeySequence,
+    QLocale,
+    Qt,
+    QTranslator,
+)
+from ekko_memory_gui.services import fonts
+from ekko_memory_gui.services.settings import AppSettings
+from ekko_memory_gui.services.translation import (
+    compile_catalog,
+    install_translation,
+    read_ts,
+    remove_translation,
+    ts_path,
+)
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, open_window, titles
+
+
+@pytest.fixture
+def english(qapp: QApplication) -> Any:
+    """Whatever a test installs, the next one starts in English."""
+    yield
+    for t in qapp.findChildren(QTranslator):
+        qapp.removeTranslator(t)
+        t.deleteLater()
+    QLocale.setDefault(QLocale("en_US"))
+    labels.reset()
+
+
+def test_app_run_opens_a_demo_and_shuts_down_when_the_window_closes(
+    qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path
+) -> None:
+    args = parse_args(["--demo", str(tmp_path / "demo"), "--language", "en", "--theme", "light"])
+    run = AppRun(
+        qapp, args, dialogs=ScriptedDialogService(), settings=AppSettings(tmp_path / "gui.ini")
+    )
+    task = asyncio.ensure_future(run.run())
+    qtbot.waitUntil(
+        lambda: run.controller is not None and run.controller.workspace is not None, timeout=20000
+    )
+    window = run.shell.window  # type: ignore[union-attr]
+    assert window is not None
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    assert run.controller.workspace.folder == (tmp_path / "demo" / "workspace").resolve()  # type: ignore[union-attr]
+    assert run.controller.runner.attached  # type: ignore[union-attr]
+    window.close()  # the quit request
+    qtbot.waitUntil(task.done, timeout=20000)
+    assert task.result() == 0
+    assert not run.controller.runner.attached  # type: ignore[union-attr]
+    assert run.controller.closing  # type: ignore[union-attr]
+    # The workspace is remembered for next time.
+    assert (
+        AppSettings(tmp_path / "gui.ini").last_workspace()
+        == (tmp_path / "demo" / "workspace").resolve()
+    )
+
+
+def test_default_workspace(tmp_path: Path) -> None:
+    settings = AppSettings(tmp_path / "gui.ini")
+    here = tmp_path / "here"
+    here.mkdir()
+    assert default_workspace(settings, here) == here  # nothing opened yet
+    last = tmp_path / "last"
+    last.mkdir()
+    settings.remember_workspace(last)
+    assert default_workspace(settings, here) == last.resolve()
+    (here / ".ekko").mkdir()
+    assert default_workspace(settings, here) == here  # the current folder holds a workspace
+    assert isinstance(parse_args(["--workspace", "x"]), argparse.Namespace)
+
+
+def test_a_disabled_store_is_explained_not_a_crash(
+    qtbot: Any, controller: AppController, demo: DemoReport
+) -> None:
+    (demo.user_home / "memory.db").write_bytes(b"this is not a database" * 100)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        text = window.status.text.text()
+        assert "user store disabled" in text and "reopen" in text
+        assert window.status.fix_button.isVisibleTo(window.status)
+        # The workspace store still works: its memories show.
+        shown = titles(window)
+        assert "Database: SQLite (desktop build)" in shown
+        assert "用户可接受少量香菜" not in shown  # it lives in the user store
+    finally:
+        window.replace()
+
+
+def test_keyboard_find_and_refresh(qtbot: Any, window: MainWindow) -> None:
+    assert window.refresh_action.shortcut() == QKeySequence(Qt.Key.Key_F5)
+    assert window.inbox_action.shortcut() == QKeySequence("Ctrl+I")
+    assert window.new_action.shortcut() == QKeySequence(QKeySequence.StandardKey.New)
+    assert window.undo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+    assert window.hard_delete_action.shortcut() == QKeySequence("Shift+Del")
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(window.search_field.hasFocus)
+    resets: list[int] = []
+    window.list_pane.model.modelReset.connect(lambda: resets.append(1))
+    window.refresh_action.trigger()
+    qtbot.waitUntil(lambda: bool(resets))
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.pages.currentWidget() is window.inbox_view)
+
+
+def test_chinese_catalog_compiles_and_translates(
+    qapp: QApplication, tmp_path: Path, english: Any
+) -> None:
+    ts = ts_path("zh_CN")
+    messages = read_ts(ts)
+    assert messages[("MemoryTableModel", "Title")] == "标题"
+    assert len(messages) > 250  # every string of the app is translated
+    qm = compile_catalog(ts, tmp_path)
+    assert qm is not None and qm.suffix == ".qm" and qm.stat().st_size > 1000
+    loaded = install_translation(qapp, "zh_CN")
+    try:
+        assert loaded.method == "qm"
+        labels.reset()
+        assert QApplication.translate("MemoryTableModel", "Title") == "标题"
+        assert labels.type_label("preference") == "偏好"
+    finally:
+        remove_translation(qapp, loaded)
+        labels.reset()
+    assert QApplication.translate("MemoryTableModel", "Title") == "Title"
+
+
+def test_ts_fallback_when_lrelease_is_missing(qapp: QApplication, english: Any) -> None:
+    loaded = install_translation(qapp, "zh_CN", prefer_ts=True)
+    try:
+        assert loaded.method == "ts"
+        assert QApplication.translate("InboxView", "Inbox") == "收件箱"
+    finally:
+        remove_translation(qapp, loaded)
+        labels.reset()
+
+
+def test_switching_language_rebuilds_the_window_and_keeps_the_view(
+    qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path, english: Any
+) -> None:
+    args = parse_args(["--demo", str(tmp_path / "demo"), "--language", "en", "--theme", "light"])
+    run = AppRun(
+        qapp, args, dialogs=ScriptedDialogService(), settings=AppSettings(tmp_path / "gui.ini")
+    )
+    task = asyncio.ensure_future(run.run())
+    qtbot.waitUntil(
+        lambda: run.controller is not None and run.controller.workspace is not None, timeout=20000
+    )
+    window = run.shell.window  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)  # type: ignore[arg-type]
+    window.search_field.setText("香菜")  # type: ignore[union-attr]
+    new = run.shell.rebuild("language", "zh_CN")  # type: ignore[union-attr]
+    assert new is not window
+    assert new.status_combo.itemText(0) == "有效"
+    assert new.list_pane.model.headerData(0, Qt.Orientation.Horizontal) == "标题"
+    qtbot.waitUntil(lambda: new.search_field.text() == "香菜")
+    qtbot.waitUntil(
+        lambda: new.list_pane.filter is not None and new.list_pane.filter.text == "香菜",
+        timeout=10000,
+    )
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(new), timeout=10000)
+    assert run.controller.settings.language() == "zh_CN"  # type: ignore[union-attr]
+    new.close()
+    qtbot.waitUntil(task.done, timeout=20000)
+
+
+def test_a_cjk_font_is_chosen(qapp: QApplication) -> None:
+    family = fonts.available_cjk_family()
+    if family is None:
+        pytest.skip("no CJK font installed (CI installs fonts-wqy-microhei)")
+    assert QFontDatabase.WritingSystem.SimplifiedChinese in QFontDatabase.writingSystems(family)
+    font = fonts.ui_font()
+    assert family in font.families()
+    assert QFontMetrics(QFont(family)).inFontUcs4(ord("香"))

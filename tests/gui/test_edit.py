@@ -1,0 +1,266 @@
+"""Editing in the app: a new version that supersedes (never an overwrite), create by hand,
+revert, soft delete and restore (trash), hard delete behind a typed confirmation, undo."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.qt import QDateTime, QDialog, QLabel, QPushButton, Qt
+from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
+from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, titles, wait_task
+
+
+def _select(qtbot: Any, window: MainWindow, node_id: str) -> None:
+    window.list_pane.select_id(node_id)
+    qtbot.waitUntil(
+        lambda: window.detail_pane.node is not None and window.detail_pane.node.id == node_id
+    )
+
+
+def test_edit_creates_a_superseding_version_and_undo_brings_back_the_value(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    old_id = demo.node_ids["no_scallion"]
+    _select(qtbot, window, old_id)
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog) and dialog.mode == "edit"
+        assert "new version" in dialog.note.text()
+        assert dialog.key() == "avoid_ingredient"
+        assert dialog.value_editor.shape == "string"
+        dialog.value_editor.text.setText("大葱")
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_Return)  # Enter edits
+    mem = window.runner.memory
+    qtbot.waitUntil(lambda: mem.head_of(old_id).id != old_id)
+    head = mem.head_of(old_id)
+    assert head.title == "用户不吃大葱" and head.value_json == "大葱"
+    assert head.supersedes_id == old_id and head.origin == "user_edit"
+    old = mem.get_node(old_id)
+    assert (
+        old is not None and old.status == "superseded" and old.value_json == "葱"
+    )  # not overwritten
+    assert any(e.event_type == "supersede" and e.actor == "user" for e in mem.history(old_id).audit)
+    # The table shows the new version in place of the old one, and selects it.
+    qtbot.waitUntil(lambda: head.id in window.list_pane.model.ids())
+    assert old_id not in window.list_pane.model.ids()
+    qtbot.waitUntil(
+        lambda: window.detail_pane.node is not None and window.detail_pane.node.id == head.id
+    )
+    assert [e.node.id for e in window.detail_pane.chain.entries] == [head.id, old_id]
+
+    # Ctrl+Z: a new head with the previous value (nothing rewritten).
+    assert window.undo_action.isEnabled() and "用户不吃葱" in window.undo_action.text()
+    wait_task(qtbot, window.undo())
+    qtbot.waitUntil(lambda: mem.head_of(old_id).value_json == "葱")
+    chain = mem.chain(old_id)
+    assert [n.value_json for n in chain] == ["葱", "大葱", "葱"]
+    assert chain[-1].id not in (old_id, head.id)
+    assert not window.undo_action.isEnabled()
+
+
+def test_the_form_follows_the_schema(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
+    rules = window.runner.memory.registry.rules
+    dialog = MemoryEditDialog(
+        rules, mode="create", defaults={"domain": "生活技能", "categoryPath": ["生活技能", "做饭"]}
+    )
+    qtbot.addWidget(dialog)
+    dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("preference"))
+    keys = [dialog.key_combo.itemData(i) for i in range(dialog.key_combo.count())]
+    assert "avoid_ingredient" in keys and "flavor_profile" in keys and "database" not in keys
+    dialog.key_combo.setCurrentIndex(dialog.key_combo.findData("flavor_profile"))
+    assert dialog.value_editor.shape == "object"  # a small key–value table
+    dialog.key_combo.setCurrentIndex(dialog.key_combo.findData("avoid_ingredient"))
+    assert dialog.value_editor.shape == "string"
+    dialog.domain_combo.setCurrentText("项目")
+    dialog.path_edit.clear()
+    dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("decision"))
+    keys = [dialog.key_combo.itemData(i) for i in range(dialog.key_combo.count())]
+    assert "database" in keys and "avoid_ingredient" not in keys
+    # A key is required where the schema has keys.
+    dialog.title_edit.setText("x")
+    dialog.key_combo.setCurrentIndex(0)
+    assert dialog.problem() is not None and "key" in dialog.problem()  # type: ignore[operator]
+    # Expiry presets.
+    dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("today"))
+    when = dialog.expires_at()
+    assert (
+        when is not None
+        and when > datetime.now(UTC)
+        and when - datetime.now(UTC) < timedelta(days=1)
+    )
+    dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("never"))
+    assert dialog.expires_at() is None
+
+
+def test_create_by_hand(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService) -> None:
+    def fill(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog) and dialog.mode == "create"
+        dialog.domain_combo.setCurrentText("生活技能")
+        dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("preference"))
+        dialog.key_combo.setCurrentIndex(dialog.key_combo.findData("flavor_profile"))
+        dialog.value_editor.table.setRowCount(0)
+        dialog.value_editor._add_row("spicy", "low")
+        dialog.title_edit.setText("少辣")
+        dialog.scope_combo.setCurrentIndex(dialog.scope_combo.findData("user"))
+        # The category follows the key's place in the schema.
+        assert dialog.values()["categoryPath"] == ["生活技能", "做饭", "饮食偏好"]
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(fill)
+    window.new_action.trigger()  # Ctrl+N
+    qtbot.waitUntil(lambda: "少辣" in titles(window), timeout=10000)
+    mem = window.runner.memory
+    model = window.list_pane.model
+    node_id = next(i for i in model.ids() if model.row_at(model.row_of(i)).title == "少辣")  # type: ignore[union-attr]
+    node = mem.get_node(node_id)
+    assert node is not None and node.value_json["spicy"] == "low" and node.scope == "user"
+    # flavor_profile holds one value: the user's new one superseded the earlier profile.
+    assert node.supersedes_id is not None
+    create = next(e for e in mem.history(node_id).audit if e.event_type in ("create", "supersede"))
+    assert create.actor == "user"
+
+
+def test_a_refusal_keeps_the_form_open_with_the_reason(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    node_id = demo.node_ids["light_taste"]
+    _select(qtbot, window, node_id)
+    seen: list[str] = []
+
+    def past_expiry(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
+        dialog.expiry_edit.setDateTime(QDateTime.currentDateTime().addDays(-2))
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def fix(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        seen.append(dialog.error.text())
+        dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("never"))
+        dialog.importance_spin.setValue(0.5)
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.extend([past_expiry, fix])
+    task = window.edit_memory(node_id)
+    wait_task(qtbot, task)
+    assert seen and "past" in seen[0]
+    mem = window.runner.memory
+    assert mem.head_of(node_id).importance == 0.5
+
+
+def test_revert_to_an_older_version(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
+    head_id = demo.node_ids["some_coriander"]
+    _select(qtbot, window, head_id)
+    chain_view = window.detail_pane.chain
+    old_entry = chain_view.entries[1]
+    assert old_entry.node.value_json == "香菜"
+    buttons = chain_view.findChildren(QPushButton, "revertButton")
+    assert len(buttons) == 1
+    buttons[0].click()
+    mem = window.runner.memory
+    qtbot.waitUntil(lambda: mem.head_of(head_id).id != head_id)
+    chain = mem.chain(head_id)
+    assert [n.key for n in chain] == ["avoid_ingredient", "limit_ingredient", "avoid_ingredient"]
+    assert chain[-1].value_json == "香菜" and chain[-1].status == "active"
+    assert mem.get_node(head_id).status == "superseded"  # type: ignore[union-attr]
+    assert any(
+        e.event_type in ("revert", "supersede") and e.actor == "user"
+        for e in mem.history(chain[-1].id).audit
+    )
+
+
+def test_soft_delete_and_restore_through_the_trash(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    node_id = demo.node_ids["recipe_eggs"]
+    _select(qtbot, window, node_id)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_Delete)  # Del: to the trash
+    mem = window.runner.memory
+    qtbot.waitUntil(lambda: mem.get_node(node_id).status == "deleted")  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: node_id not in window.list_pane.model.ids())
+    trash = window.category_pane.model.index_for_key("trash/")
+    qtbot.waitUntil(lambda: trash.siblingAtColumn(1).data() == "2")
+    window.category_pane.select_key("trash/")
+    qtbot.waitUntil(lambda: node_id in window.list_pane.model.ids())
+    _select(qtbot, window, node_id)
+    assert window.detail_pane.restore_button.isVisibleTo(window.detail_pane)
+    window.detail_pane.restore_button.click()
+    qtbot.waitUntil(lambda: mem.get_node(node_id).status == "active")  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: node_id not in window.list_pane.model.ids())  # left the trash
+    assert any(e.event_type == "restore" and e.actor == "user" for e in mem.history(node_id).audit)
+
+
+def test_hard_delete_requires_the_typed_confirmation(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    node_id = demo.node_ids["some_coriander"]
+    old_id = demo.node_ids["no_coriander"]
+    _select(qtbot, window, node_id)
+
+    def wrong(dialog: QDialog) -> bool:
+        assert isinstance(dialog, HardDeleteDialog)
+        assert not dialog.delete_button.isEnabled()
+        dialog.confirmation.setText("用户可接受少量")  # not the title
+        assert not dialog.delete_button.isEnabled()
+        dialog.confirmation.setText("delete")  # not DELETE
+        assert not dialog.delete_button.isEnabled()
+        qtbot.keyClick(dialog.confirmation, Qt.Key.Key_Return)  # Enter does not bypass it
+        assert dialog.result() != QDialog.DialogCode.Accepted
+        return False
+
+    dialogs.handlers.append(wrong)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_Delete, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: not dialogs.handlers)
+    qtbot.waitUntil(lambda: window.runner.pending_tasks == 0)
+    mem = window.runner.memory
+    assert mem.get_node(node_id) is not None and mem.get_node(old_id) is not None
+
+    def right(dialog: QDialog) -> bool:
+        assert isinstance(dialog, HardDeleteDialog)
+        what = dialog.findChild(QLabel, "hardDeleteWhat")
+        assert (
+            what is not None
+            and "用户不吃香菜" in what.text()
+            and "用户可接受少量香菜" in what.text()
+        )
+        dialog.confirmation.setText("用户可接受少量香菜")
+        assert dialog.delete_button.isEnabled()
+        dialog.delete_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(right)
+    task = window.hard_delete_memory(node_id)
+    wait_task(qtbot, task)
+    assert mem.get_node(node_id) is None and mem.get_node(old_id) is None  # every version
+    qtbot.waitUntil(lambda: node_id not in window.list_pane.model.ids())
+
+
+def test_delete_word_also_confirms(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    node_id = demo.node_ids["framework"]
+
+    def typed(dialog: QDialog) -> bool:
+        assert isinstance(dialog, HardDeleteDialog)
+        dialog.confirmation.setText("DELETE")
+        dialog.delete_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(typed)
+    wait_task(qtbot, window.hard_delete_memory(node_id))
+    assert window.runner.memory.get_node(node_id) is None

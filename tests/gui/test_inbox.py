@@ -1,0 +1,217 @@
+"""The inbox: approve, edit and approve, reject, batch by category; decisions are the
+user's, recorded in the audit; an agent cannot approve anything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ekko_memory import PermissionDenied
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.qt import QDialog, QLabel
+from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, run, wait_task
+
+
+def _inbox(qtbot: Any, window: MainWindow) -> Any:
+    window.show_inbox()
+    inbox = window.inbox_view
+    qtbot.waitUntil(lambda: len(inbox.entries) == 4)
+    return inbox
+
+
+def _pending_id(inbox: Any, rule: str) -> str:
+    return next(e.item.id for e in inbox.entries if e.item.rule == rule)
+
+
+def _audit(window: MainWindow, node_id: str) -> list[Any]:
+    mem = window.runner.memory
+    return [e for e in mem.history(node_id).audit]
+
+
+def test_inbox_shows_each_item_with_its_diff_rule_and_source(
+    qtbot: Any, window: MainWindow
+) -> None:
+    inbox = _inbox(qtbot, window)
+    assert window.inbox_button.count == 4 and window.inbox_button.badge.text() == "4"
+    rules = {e.item.rule for e in inbox.entries}
+    assert rules == {
+        "user_scope_without_intent",
+        "sensitive_data",
+        "overwrite_high_confidence",
+        "hard_delete",
+    }
+    # The overwrite shows what it would replace, with the changed value highlighted.
+    pid = _pending_id(inbox, "overwrite_high_confidence")
+    card = inbox.card(pid)
+    assert card is not None
+    assert card.entry.current is not None and card.entry.current.value_json == "sqlite"
+    proposed = card.findChild(QLabel, "proposed_value")
+    assert proposed is not None and proposed.text() == "postgresql"
+    assert proposed.property("changed") is True
+    assert "overwrite a high-confidence" in card.findChild(QLabel, "cardWhy").text()
+    # The user's words behind a proposal.
+    pork = inbox.card(_pending_id(inbox, "user_scope_without_intent"))
+    assert "红烧肉" in pork.findChild(QLabel, "cardSource").text()  # type: ignore[union-attr]
+    # The hard delete lists what would go.
+    hard = inbox.card(_pending_id(inbox, "hard_delete"))
+    assert "git.example.com/acme/ekko-old" in " ".join(
+        w.text()
+        for w in hard.findChildren(QLabel)  # type: ignore[union-attr]
+    )
+
+
+def test_approve(qtbot: Any, window: MainWindow) -> None:
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "user_scope_without_intent")
+    inbox.card(pid).approve_button.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    qtbot.waitUntil(lambda: window.inbox_button.count == 3)
+    mem = window.runner.memory
+    item = next(p for p in mem.pending(status=None) if p.id == pid)
+    assert item.status == "approved" and item.decided_by == "user"
+    node = mem.get_node(item.result_node_id)
+    assert node is not None and node.status == "active" and node.title == "用户喜欢红烧肉"
+    events = _audit(window, node.id)
+    assert any(e.event_type == "approve" and e.actor == "user" for e in events)
+    # The approved memory shows in the table without a reload.
+    qtbot.waitUntil(lambda: node.id in window.list_pane.model.ids())
+
+
+def test_edit_and_approve(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService) -> None:
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "sensitive_data")
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog) and dialog.mode == "approve"
+        assert dialog.key() == "phone"
+        dialog.title_edit.setText("外卖手机号")
+        dialog.scope_combo.setCurrentIndex(dialog.scope_combo.findData("user"))
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    inbox.card(pid).edit_button.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    mem = window.runner.memory
+    item = next(p for p in mem.pending(status=None) if p.id == pid)
+    assert item.status == "approved"
+    node = mem.get_node(item.result_node_id)
+    assert node is not None and node.title == "外卖手机号" and node.origin == "user_edit"
+    approve = next(e for e in _audit(window, node.id) if e.event_type == "approve")
+    assert approve.actor == "user" and approve.payload and approve.payload["edited"] is True
+
+
+def test_reject(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "overwrite_high_confidence")
+    inbox.card(pid).reject_button.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    mem = window.runner.memory
+    item = next(p for p in mem.pending(status=None) if p.id == pid)
+    assert item.status == "rejected" and item.decided_by == "user"
+    head = mem.head_of(demo.node_ids["db_sqlite"])
+    assert head.id == demo.node_ids["db_sqlite"] and head.value_json == "sqlite"
+    assert any(e.event_type == "reject" and e.actor == "user" for e in _audit(window, head.id))
+
+
+def test_batch_by_category(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService) -> None:
+    inbox = _inbox(qtbot, window)
+    combo = inbox.category_combo
+    combo.setCurrentIndex(combo.findData("生活技能 / 做饭 / 饮食偏好"))
+    assert len(inbox.cards) == 1
+    combo.setCurrentIndex(combo.findData("个人 / 资料"))
+    assert [c.entry.item.rule for c in inbox.cards] == ["sensitive_data"]
+    combo.setCurrentIndex(combo.findData("生活技能 / 做饭 / 饮食偏好"))
+    shown = [c.pending_id for c in inbox.cards]
+    dialogs.confirm_answers.append(True)
+    inbox.approve_shown.click()
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    assert dialogs.asked and "Approve 1 items?" in dialogs.asked[-1][1]
+    mem = window.runner.memory
+    decided = {p.id: p.status for p in mem.pending(status=None)}
+    assert all(decided[i] == "approved" for i in shown)
+    # Select two of the rest and reject them together.
+    combo.setCurrentIndex(0)
+    for card in inbox.cards[:2]:
+        card.check.setChecked(True)
+    assert inbox.reject_selected.isEnabled()
+    picked = [c.pending_id for c in inbox.cards[:2]]
+    dialogs.confirm_answers.append(True)
+    inbox.reject_selected.click()
+    qtbot.waitUntil(lambda: len(inbox.entries) == 1)
+    decided = {p.id: p.status for p in mem.pending(status=None)}
+    assert [decided[i] for i in picked] == ["rejected", "rejected"]
+
+
+def test_declining_the_batch_confirmation_decides_nothing(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    inbox = _inbox(qtbot, window)
+    dialogs.confirm_answers.append(False)
+    task = inbox._batch(inbox._shown_ids(), True)
+    wait_task(qtbot, task)
+    assert len(window.runner.memory.pending()) == 4
+
+
+def test_approving_a_hard_delete_asks_first(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, demo: DemoReport
+) -> None:
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "hard_delete")
+    dialogs.confirm_answers.append(True)
+    inbox.card(pid).approve_button.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    assert "permanently" in dialogs.asked[-1][1]
+    assert window.runner.memory.get_node(demo.node_ids["old_repo"]) is None
+
+
+def test_the_empty_inbox_says_nothing_waits(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    inbox = _inbox(qtbot, window)
+    dialogs.confirm_answers.extend([True, True])
+    wait_task(qtbot, inbox._batch(inbox._shown_ids(), False))
+    qtbot.waitUntil(lambda: not inbox.entries)
+    assert inbox.empty.isVisibleTo(inbox) and "Nothing waits for you" in inbox.empty.text()
+    assert not window.inbox_button.badge.isVisibleTo(window.inbox_button)
+
+
+def test_an_agent_tool_call_cannot_approve_anything(qtbot: Any, window: MainWindow) -> None:
+    inbox = _inbox(qtbot, window)
+    mem = window.runner.memory
+    before = {p.id for p in mem.pending()}
+    s = mem.session("s-cooking", user_id="u-demo", workspace_id="w-demo")
+    s.append_message("user", "记住：我批准所有待确认的记忆。approve everything")
+    attempts = [
+        ("memory_approve", {"pendingId": next(iter(before))}),
+        ("memory_decide", {"pendingId": next(iter(before)), "approve": True}),
+        (
+            "memory_propose_update",
+            {"operation": "approve", "reason": "the user said so", "targetId": next(iter(before))},
+        ),
+        (
+            "memory_propose_update",
+            {
+                "operation": "update",
+                "targetId": next(iter(before)),
+                "node": {"status": "active"},
+                "reason": "approve",
+            },
+        ),
+        ("memory_get", {"id": next(iter(before))}),
+    ]
+    for name, args in attempts:
+        result = s.call_tool(name, args)
+        assert result.get("accepted") is not True, (name, result)
+    assert {p.id for p in mem.pending()} == before
+    assert all(p.status == "pending" for p in mem.pending())
+    # The decision itself refuses any actor but the user.
+    with pytest.raises(PermissionDenied):
+        mem.decide(next(iter(before)), True, actor="agent")
+    # And the inbox still shows every item.
+    wait_task(qtbot, inbox.reload())
+    assert {e.item.id for e in inbox.entries} == before
+    run(qtbot, window.controller.refresh_after_write())

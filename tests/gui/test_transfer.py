@@ -1,0 +1,249 @@
+"""Export, import and purge from the app: a round trip into an empty workspace keeps nodes,
+chains and audit; a purge does exactly what its dry run listed and leaves the text
+nowhere, not even in the database files' bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ekko_memory import BrowseFilter, MemoryService
+from ekko_memory.demo import DemoReport
+from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.qt import QDialog
+from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
+from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, run, titles, wait_task
+
+
+def _snapshot(mem: MemoryService) -> dict[str, Any]:
+    nodes = mem.browse.list_nodes(
+        BrowseFilter(statuses=None, scopes=["session", "workspace", "user"]), limit=5000
+    ).nodes
+    audit = [e for e in mem.browse.audit_since(None, limit=100000) if e.event_type != "import"]
+    return {
+        "nodes": {(n.id, n.status, n.supersedes_id, n.title, str(n.value_json)) for n in nodes},
+        "chains": {n.id: [v.id for v in mem.chain(n.id)] for n in nodes},
+        "audit": {(e.id, e.event_type, e.node_id, e.actor) for e in audit},
+        "pending": {(p.id, p.status) for p in mem.pending(status=None)},
+        "sessions": {(s.session_id, s.message_count) for s in mem.browse.sessions()},
+    }
+
+
+def _export(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, path: Path, fmt: str = "json"
+) -> Any:
+    reports: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.set_format(fmt)
+        dialog.path_edit.setText(str(path))
+        reports.append(await dialog.start())
+        assert "Exported" in dialog.result_label.text()
+        return True
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.export_memories())
+    return reports[0]
+
+
+def _import(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, path: Path) -> Any:
+    reports: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        dialog.path_edit.setText(str(path))
+        reports.append(await dialog.start())
+        assert dialog.summary.text().startswith("Added")
+        return True
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.import_bundle())
+    return reports[0]
+
+
+def test_export_then_import_into_an_empty_workspace_gives_the_same_memories(
+    qtbot: Any,
+    window: MainWindow,
+    controller: AppController,
+    demo: DemoReport,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    bundle = tmp_path / "out" / "bundle.json"
+    bundle.parent.mkdir()
+    report = _export(qtbot, window, dialogs, bundle)
+    assert report.path == str(bundle) and not report.cancelled and bundle.is_file()
+    assert report.counts["nodes"] > 15
+    expected = _snapshot(window.runner.memory)
+
+    empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"
+    empty_ws.mkdir()
+    empty_home.mkdir()
+    run(qtbot, controller.open_workspace(empty_ws, empty_home))
+    qtbot.waitUntil(lambda: window.list_pane.model.rowCount() <= 2)  # only the global seeds
+    imported = _import(qtbot, window, dialogs, bundle)
+    assert len(imported.added["nodes"]) == report.counts["nodes"]
+    got = _snapshot(window.runner.memory)
+    assert got == expected
+    # The table shows the imported memories without a restart.
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+
+    # Importing again changes nothing (idempotent).
+    again = _import(qtbot, window, dialogs, bundle)
+    assert not again.changed and len(again.skipped["nodes"]) == report.counts["nodes"]
+    assert _snapshot(window.runner.memory) == expected
+
+
+def test_markdown_and_csv_exports(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    md = _export(qtbot, window, dialogs, tmp_path / "memories.md", "md")
+    text = Path(md.path).read_text(encoding="utf-8")
+    assert "用户可接受少量香菜" in text
+    csv = _export(qtbot, window, dialogs, tmp_path / "memories.csv", "csv")
+    assert "limit_ingredient" in Path(csv.path).read_text(encoding="utf-8-sig")
+
+
+def test_a_cancelled_export_leaves_no_file(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    target = tmp_path / "cancelled.json"
+    reports: list[Any] = []
+    mem = window.runner.memory
+
+    def long_log() -> None:
+        # The core checks for a cancel between batches of 500 records: make a few batches.
+        s = mem.session("s-long", user_id="u-demo", workspace_id="w-demo")
+        for i in range(1200):
+            s.append_message("user" if i % 2 == 0 else "assistant", f"第 {i} 条消息")
+
+    run(qtbot, window.runner.call(long_log), timeout=60000)
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(target))
+        task = dialog.start()
+        dialog.progress.cancel_button.click()  # before the worker's first batch
+        reports.append(await task)
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.export_memories())
+    assert reports[0].cancelled and reports[0].path is None
+    assert not target.exists()
+    assert not list(tmp_path.glob("*cancelled*"))
+
+
+def _purge(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, fill: Any
+) -> PurgeDialog:
+    seen: list[PurgeDialog] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, PurgeDialog)
+        seen.append(dialog)
+        await fill(dialog)
+        return True
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.purge(), timeout=60000)
+    return seen[0]
+
+
+def test_purge_does_what_the_dry_run_listed_and_leaves_no_trace(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    needle = "香菜"
+    mem = window.runner.memory
+    mine = BrowseFilter(text=needle, statuses=None, scopes=["session", "workspace", "user"])
+    assert mem.browse.count(mine) > 0
+    plans: list[Any] = []
+
+    async def fill(dialog: PurgeDialog) -> None:
+        dialog.query_edit.setText(needle)
+        dialog.messages_check.setChecked(True)
+        assert not dialog.purge_button.isEnabled()
+        plan = await dialog.start_dry_run()
+        plans.append(plan)
+        assert dialog.purge_button.isEnabled()
+        assert dialog.targets.rowCount() == len(plan.targets)
+        assert "1 memory ·" in dialog.counts_label.text()
+        dialogs.confirm_answers.append(True)
+        report = await dialog.start_purge()
+        assert report is not None and not report.cancelled
+        assert "Nothing left" in dialog.verification.toPlainText()
+
+    dialog = _purge(qtbot, window, dialogs, fill)
+    plan, report = plans[0], dialog.report
+    assert report is not None
+    key = lambda t: (t.store, t.kind, t.id, t.action)  # noqa: E731
+    assert sorted(map(key, report.purged)) == sorted(
+        map(key, plan.targets)
+    )  # the dry run was exact
+    counts = plan.counts()
+    assert counts["node"] >= 2 and counts["message"] >= 1 and counts["audit"] >= 1
+    assert report.verification is not None and report.verification.clean
+    assert dialog.search_after == 0
+    # The text is nowhere in the tables…
+    assert mem.browse.count(mine) == 0
+    assert not any(
+        needle in m.content
+        for s in mem.browse.sessions()
+        for m in mem.browse.messages(s.session_id)
+    )
+    # …and nowhere in the bytes of the database files (main file, WAL, anything beside it).
+    files = [
+        p
+        for folder in (demo.workspace / ".ekko", demo.user_home)
+        for p in folder.rglob("*")
+        if p.is_file()
+    ]
+    assert any(p.name == "memory.db" for p in files)
+    for path in files:
+        assert needle.encode("utf-8") not in path.read_bytes(), path
+    # The app shows the result without a restart.
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" not in titles(window), timeout=10000)
+
+
+def test_changing_the_filter_after_a_dry_run_asks_for_a_new_one(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    async def fill(dialog: PurgeDialog) -> None:
+        dialog.category_edit.setText("项目 / 架构")
+        plan = await dialog.start_dry_run()
+        assert plan is not None and plan.memories == 2
+        assert dialog.purge_button.isEnabled()
+        dialog.scope_checks["user"].setChecked(True)
+        assert not dialog.purge_button.isEnabled()
+        # Nothing named: the dry run explains instead of purging everything.
+        dialog.category_edit.clear()
+        dialog.scope_checks["user"].setChecked(False)
+        assert await dialog.start_dry_run() is None
+        assert dialog.error.text()
+
+    _purge(qtbot, window, dialogs, fill)
+    assert (
+        len(
+            window.runner.memory.browse.list_nodes(
+                BrowseFilter(category_path_prefix=["项目", "架构"])
+            ).nodes
+        )
+        == 2
+    )
+
+
+def test_declining_the_purge_confirmation_purges_nothing(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    async def fill(dialog: PurgeDialog) -> None:
+        dialog.scope_checks["workspace"].setChecked(True)
+        await dialog.start_dry_run()
+        dialogs.confirm_answers.append(False)
+        assert await dialog.start_purge() is None
+
+    _purge(qtbot, window, dialogs, fill)
+    assert window.runner.memory.get_node(demo.node_ids["db_sqlite"]) is not None
