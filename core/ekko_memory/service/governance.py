@@ -385,7 +385,7 @@ class Governor:
         """Inside a write transaction: expire or soft delete ``target``, audited."""
         now = self.service.now()
         if status == "deleted":
-            delete_in(w, target, mode="soft", actor=actor, reason=reason)
+            delete_in(w, target, mode="soft", actor=actor, reason=reason, at=now)
             return
         w.set_node_status(target.id, "expired", now, expires_at=now)
         w.add_audit(

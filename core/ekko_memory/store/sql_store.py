@@ -521,10 +521,16 @@ def supersede_in(
 
 
 def delete_in(
-    w: StoreWriter, node: MemoryNode, *, mode: Literal["soft", "hard"], actor: str, reason: str
+    w: StoreWriter,
+    node: MemoryNode,
+    *,
+    mode: Literal["soft", "hard"],
+    actor: str,
+    reason: str,
+    at: datetime | None = None,
 ) -> None:
-    """Inside a write transaction: soft or hard delete one node, audited."""
-    now = utcnow()
+    """Inside a write transaction: soft or hard delete one node, audited (at ``at``, default now)."""
+    now = at or utcnow()
     if mode == "soft":
         if node.status == "deleted":
             return
