@@ -43,6 +43,12 @@ def value_subject(value: Any) -> str | None:
     return None
 
 
+def node_subject(key: str | None, value: Any, title: str) -> str | None:
+    """The indexed ``subject`` of a stored node: its value's subject, or for a node without
+    a key its title (so duplicate checks of notes and recipes seek an index too)."""
+    return value_subject(value) if key is not None else title.strip() or None
+
+
 def value_identity(value: Any) -> str:
     """A value's subject, or its canonical JSON when it names none."""
     subject = value_subject(value)

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
-from ekko_memory.identity import value_subject
+from ekko_memory.identity import node_subject, value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
@@ -225,7 +225,10 @@ class Governor:
             "session_id": node.session_id if node.scope == "session" else None,
         }
         if node.key is None:
-            hits = w.find_nodes(NodeFilter(**frame, title=node.title), limit=None)
+            hits = w.find_nodes(
+                NodeFilter(**frame, title=node.title, subject=node_subject(None, None, node.title)),
+                limit=None,
+            )
             return next((n for n in hits if same_binding(n, node)), None)
         ident = conflict_identity(registry, node)
         rule = registry.rule_for_key(node.domain, node.type, node.key)

@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import Engine, inspect, select, text
 from sqlalchemy.engine import Connection
 
-from ekko_memory.identity import value_subject
+from ekko_memory.identity import node_subject, value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.timeutil import to_db, utcnow
@@ -71,6 +71,13 @@ def _v5_subject(conn: Connection, dialect: Dialect) -> None:
             index.create(conn, checkfirst=True)
 
 
+def _v6_keyless_subject(conn: Connection, dialect: Dialect) -> None:
+    rows = conn.execute(text("SELECT id, title FROM memory_nodes WHERE key IS NULL")).all()
+    updates = [{"id": r[0], "subject": node_subject(None, None, r[1])} for r in rows]
+    if updates:
+        conn.execute(text("UPDATE memory_nodes SET subject = :subject WHERE id = :id"), updates)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -78,6 +85,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (3, "per-session cursors of background extraction and summaries", _v3_session_cursors),
     (4, "index for a scope's active nodes by type (the per-turn context)", _v4_scope_type_index),
     (5, "value subject column and index (duplicate and conflict lookups)", _v5_subject),
+    (6, "keyless nodes are indexed by their title as subject", _v6_keyless_subject),
 ]
 
 

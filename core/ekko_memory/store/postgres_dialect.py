@@ -52,6 +52,9 @@ FIELD_GAP = 8
 # ts_rank weights {D, C, B, A}: content, entities, tags, title (as bm25's 1, 3, 3, 6 on SQLite).
 RANK_WEIGHTS = "{0.1667, 0.5, 0.5, 1.0}"
 
+# Indexes whose pages hold memory text: rebuilt after a hard delete or purge.
+_TEXT_INDEXES = ("idx_memory_nodes_fts_doc", "idx_memory_nodes_subject")
+
 # Tables a hard delete or purge touches: VACUUMed afterwards.
 _SCRUBBED = (
     "memory_nodes",
@@ -470,19 +473,22 @@ class PostgresDialect:
 
     def _rebuild_search_index(self, raw: Any) -> None:
         # A REINDEX CONCURRENTLY cut short leaves an invalid "_ccnew" copy behind: drop it.
-        leftovers = raw.execute(
-            "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-            "JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
-            "AND starts_with(c.relname, %s)",
-            ["idx_memory_nodes_fts_doc_ccnew"],
-        ).fetchall()
-        raw.rollback()
-        self._autocommit(
-            raw,
-            *(f"DROP INDEX CONCURRENTLY IF EXISTS {row[0]}" for row in leftovers),
-            "REINDEX INDEX CONCURRENTLY idx_memory_nodes_fts_doc",
-        )
+        # Besides the GIN index, the subject B-tree holds text (values, titles of notes):
+        # VACUUM frees its dead entries but leaves their bytes in the pages until rebuilt.
+        for index in _TEXT_INDEXES:
+            leftovers = raw.execute(
+                "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
+                "AND starts_with(c.relname, %s)",
+                [f"{index}_ccnew"],
+            ).fetchall()
+            raw.rollback()
+            self._autocommit(
+                raw,
+                *(f"DROP INDEX CONCURRENTLY IF EXISTS {row[0]}" for row in leftovers),
+                f"REINDEX INDEX CONCURRENTLY {index}",
+            )
 
     def vacuum(self, raw: Any) -> None:
         """VACUUM FULL the store's tables: rewritten into new files, old files removed.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,8 @@ _SUMMARY_SELECT = "SELECT " + ", ".join(SUMMARY_COLUMNS) + " FROM memory_summari
 
 # Ids per IN (...) list: far below every backend's parameter limit.
 CHUNK = 500
+# Up to this many candidates a subject lookup filters by id; beyond, by the full filter.
+SUBJECT_CANDIDATES = 500
 # Rows fetched per round trip when streaming a table.
 STREAM_BATCH = 500
 
@@ -278,6 +280,21 @@ class StoreReader:
         order: NodeOrder = "priority",
     ) -> list[MemoryNode]:
         """Nodes matching a filter, in the given order."""
+        if f.subject is not None and f.ids is None:
+            # Subject first: SQLite keeps no per-value statistics, so it cannot tell that a
+            # subject is rare and would scan a whole key or status instead. The subject index
+            # narrows to a few ids; the full filter then runs on those.
+            narrow, narrow_params = where_sql(
+                NodeFilter(statuses=f.statuses, domain=f.domain, subject=f.subject)
+            )
+            ids = [
+                r[0]
+                for r in self._rows(f"SELECT id FROM memory_nodes WHERE {narrow}", narrow_params)
+            ]
+            if not ids:
+                return []
+            if len(ids) <= SUBJECT_CANDIDATES:
+                f = replace(f, ids=ids)
         cond, params = where_sql(f)
         sql = f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}"
         if limit is not None:

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ekko_memory.identity import value_subject
+from ekko_memory.identity import node_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
 from ekko_memory.store import tables
 from ekko_memory.timeutil import from_db, to_db
@@ -89,7 +89,7 @@ def node_to_row(node: MemoryNode) -> dict[str, Any]:
         "created_at": to_db(node.created_at),
         "updated_at": to_db(node.updated_at),
         "expires_at": to_db(node.expires_at),
-        "subject": value_subject(node.value_json) if node.key is not None else None,
+        "subject": node_subject(node.key, node.value_json, node.title),
     }
 
 
