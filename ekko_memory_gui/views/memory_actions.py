@@ -157,6 +157,9 @@ class MemoryActions(QObject):
             with_messages = dialog.with_messages.isChecked()
         finally:
             dialog.deleteLater()
+        # A hard delete also compacts the store (on a server: VACUUM and an index rebuild,
+        # a second or more): say so while it runs, beside the status line's busy bar.
+        self.message.emit(self.tr("Deleting permanently…"))
         deleted = await memory_ops.hard_delete(
             self.controller, chain[-1].id, with_messages=with_messages
         )
