@@ -261,8 +261,7 @@ class AppRun:
         try:
             await self.controller.open_database(database)
         except InvalidInput as e:
-            window.status.show_error(window.tr("Connecting to PostgreSQL"), str(e))
-            window.connect_database(database, str(e))
+            window.cannot_connect(database, e)
 
     async def shutdown(self) -> None:
         """Close the window and await the controller's shutdown (once)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from ekko_memory import BrowseFilter, InvalidInput
 from ekko_memory_gui.controller import AppController, DatabaseTarget, OpenWorkspace, connect
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.category_tree_model import KIND_SESSIONS, KIND_TRASH
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -189,7 +190,6 @@ class MainWindow(QMainWindow):
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeFilter")
         self.scope_combo.addItem(self.tr("All scopes"), None)
-        from ekko_memory_gui.models import labels
 
         for s in SCOPES:
             self.scope_combo.addItem(labels.scope_label(s), s)
@@ -465,6 +465,12 @@ class MainWindow(QMainWindow):
         await self.controller.open_database(target, memory)
         return True
 
+    def cannot_connect(self, target: DatabaseTarget, error: Exception) -> asyncio.Task[Any]:
+        """A URL the core refused (from the command line): say so, and offer the dialog."""
+        text = labels.error_text(error)
+        self.status.show_error(self.tr("Connecting to PostgreSQL"), text)
+        return self.connect_database(target, text)
+
     def open_recent_database(self, recent: RecentDatabase) -> asyncio.Task[Any]:
         """A database from the recent list: its URL has no password, so libpq looks in
         ~/.pgpass and PGPASSWORD; when the server still refuses, the dialog asks."""
@@ -476,7 +482,7 @@ class MainWindow(QMainWindow):
         try:
             amem = await connect(target)
         except InvalidInput as e:
-            await self.connect_database(target, str(e))
+            await self.connect_database(target, labels.error_text(e))
             return False
         reasons = [h.reason or "" for h in amem.service.health().values() if h.status == "disabled"]
         if reasons:

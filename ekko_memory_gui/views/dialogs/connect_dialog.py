@@ -11,6 +11,7 @@ from typing import Any
 
 from ekko_memory import AsyncMemory, InvalidInput
 from ekko_memory_gui.controller import DatabaseTarget, connect
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -232,7 +233,7 @@ class ConnectDialog(QDialog):
         except InvalidInput as e:
             if not self._abandoned:
                 self._set_busy(False)
-                self.show_error(str(e))
+                self.show_error(labels.error_text(e))
             return False
         except BaseException:
             if not self._abandoned:
