@@ -4,6 +4,7 @@ stripped of the password for the recent list; the command line's database option
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -19,6 +20,7 @@ from ekko_memory_gui.services.database_url import (
     without_password,
 )
 from ekko_memory_gui.services.settings import AppSettings, RecentDatabase
+from ekko_memory_gui.views.dialogs.connect_dialog import ConnectDialog
 
 AWKWARD = "p@ss:/w rd%#?"
 
@@ -71,3 +73,23 @@ def test_database_options_of_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert database_target(parse_args([])) == DatabaseTarget(url, "team2")
     assert database_target(parse_args(["--workspace", str(tmp_path)])) is None
     assert database_target(parse_args(["--demo"])) is None
+
+
+def test_the_dialog_checks_its_fields_and_shows_a_refused_url_inline(
+    qtbot: Any, qasync_loop: Any
+) -> None:
+    dialog = ConnectDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.connect_button.click()  # no database named yet: said inline, nothing started
+    assert dialog.task is None and dialog.error_label.text() == "Enter the name of the database."
+    dialog.tabs.setCurrentIndex(1)
+    dialog.url_edit.setText("sqlite:///somewhere.db")
+    dialog.connect_button.click()
+    task = dialog.task
+    assert task is not None
+    qtbot.waitUntil(task.done, timeout=10000)
+    assert task.result() is False and dialog.isVisible() and dialog.memory is None
+    assert "unsupported database URL" in dialog.error_label.text()
+    assert dialog.connect_button.isEnabled() and not dialog.busy.isVisible()
+    dialog.reject()
