@@ -246,7 +246,14 @@ class Forgetter:
                 with store.write() as w:
                     for version in versions:
                         if w.get_node(version.id) is not None:
-                            delete_in(w, version, mode="hard", actor=actor, reason=reason)
+                            delete_in(
+                                w,
+                                version,
+                                mode="hard",
+                                actor=actor,
+                                reason=reason,
+                                at=self.service.now(),
+                            )
                             deleted.append(version.id)
                 touched.add(store)
         if cascade_messages and message_ids:

@@ -21,7 +21,7 @@ from ekko_memory.service.permissions import Verdict, check_change, check_write
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import delete_in, supersede_in
-from ekko_memory.store.writer import StoreWriter
+from ekko_memory.store.writer import StoreWriter, written
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -259,7 +259,7 @@ class Governor:
             reason=reason,
             node=node,
             at=node.created_at,
-            payload={"node": node.to_json(), "sourceMessageIds": ctx.source_message_ids},
+            payload={"node": written(node), "sourceMessageIds": ctx.source_message_ids},
         )
 
     # --- update / supersede ---------------------------------------------------------
@@ -318,7 +318,7 @@ class Governor:
                     reason=reason,
                     node=new,
                     at=new.created_at,
-                    payload={"supersedes": target.id, "node": new.to_json()},
+                    payload={"supersedes": target.id, "node": written(new)},
                 )
             with old_store.write() as w:
                 self._require_head(w, target)
@@ -385,7 +385,7 @@ class Governor:
         """Inside a write transaction: expire or soft delete ``target``, audited."""
         now = self.service.now()
         if status == "deleted":
-            delete_in(w, target, mode="soft", actor=actor, reason=reason)
+            delete_in(w, target, mode="soft", actor=actor, reason=reason, at=now)
             return
         w.set_node_status(target.id, "expired", now, expires_at=now)
         w.add_audit(

@@ -27,7 +27,7 @@ from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.postgres_dialect import PostgresDialect
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
-from ekko_memory.store.writer import StoreWriter
+from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
 HealthStatus = Literal["ok", "readonly", "degraded", "disabled"]
@@ -374,7 +374,7 @@ class SqlStore:
                     actor=actor,
                     reason=reason,
                     node=node,
-                    payload={"node": node.to_json()},
+                    payload={"node": written(node)},
                 )
             else:
                 w.replace_node(node)
@@ -383,7 +383,7 @@ class SqlStore:
                     actor=actor,
                     reason=reason,
                     node=node,
-                    payload={"node": node.to_json()},
+                    payload={"node": written(node)},
                 )
 
     def supersede_node(
@@ -516,15 +516,21 @@ def supersede_in(
         reason=reason,
         node=new,
         at=new.created_at,
-        payload={"supersedes": old.id, "node": new.to_json()},
+        payload={"supersedes": old.id, "node": written(new)},
     )
 
 
 def delete_in(
-    w: StoreWriter, node: MemoryNode, *, mode: Literal["soft", "hard"], actor: str, reason: str
+    w: StoreWriter,
+    node: MemoryNode,
+    *,
+    mode: Literal["soft", "hard"],
+    actor: str,
+    reason: str,
+    at: datetime | None = None,
 ) -> None:
-    """Inside a write transaction: soft or hard delete one node, audited."""
-    now = utcnow()
+    """Inside a write transaction: soft or hard delete one node, audited (at ``at``, default now)."""
+    now = at or utcnow()
     if mode == "soft":
         if node.status == "deleted":
             return

@@ -46,6 +46,18 @@ _INSERT_AUDIT = (
 REDACTED = "[redacted]"
 
 
+def written(node: MemoryNode) -> dict[str, Any]:
+    """What an audit event records of a written node: enough to read the trail without the
+    row (the row itself holds every field; a full snapshot doubled the cost of a write)."""
+    out: dict[str, Any] = {"title": node.title, "scope": node.scope, "type": node.type}
+    if node.key is not None:
+        out["key"] = node.key
+        out["valueJson"] = node.value_json
+    if node.expires_at is not None:
+        out["expiresAt"] = node.expires_at.isoformat()
+    return out
+
+
 class StoreWriter(StoreReader):
     """Reads and writes inside one write transaction; create through ``SqlStore.write()``."""
 
