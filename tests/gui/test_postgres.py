@@ -1,6 +1,6 @@
 """The app on a PostgreSQL store: opened by URL through the connection dialog (a wrong
 password and a bad URL are explained inline), then browse, search 香菜, approve, edit,
-purge and the live refresh from another process, all unchanged.
+export, import, purge and the live refresh from another process, all unchanged.
 
 The server is the session's throwaway cluster (``pg_server`` in ``tests/conftest.py``);
 without PostgreSQL server binaries these tests skip with the reason (in CI,
@@ -392,3 +392,45 @@ def test_a_recent_database_uses_pgpassword_or_asks_for_the_password(
     _wait_loaded(qtbot, window)
     qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
     window.replace()
+
+
+def test_export_and_import_on_postgres(
+    qtbot: Any,
+    pg_window: MainWindow,
+    controller: AppController,
+    dialogs: ScriptedDialogService,
+    pg_server: PgServer,
+    tmp_path: Path,
+) -> None:
+    from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
+    from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+
+    bundle = tmp_path / "bundle.json"
+    reports: list[Any] = []
+
+    async def export(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(bundle))
+        reports.append(await dialog.start())
+        return True
+
+    dialogs.handlers.append(export)
+    wait_task(qtbot, pg_window.export_memories(), timeout=30000)
+    assert bundle.is_file() and reports[0].counts["nodes"] > 15
+    # Into an empty namespace on the same server: the same memories show.
+    ns = pg_server.new_namespace()
+    pg_server.schemas += [f"{ns}_workspace", f"{ns}_user"]
+    empty = DatabaseTarget(pg_server.url, ns)
+    run(qtbot, controller.open_database(empty), timeout=30000)
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" not in titles(pg_window), timeout=10000)
+
+    async def import_(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        dialog.path_edit.setText(str(bundle))
+        reports.append(await dialog.start())
+        return True
+
+    dialogs.handlers.append(import_)
+    wait_task(qtbot, pg_window.import_bundle(), timeout=30000)
+    assert len(reports[1].added["nodes"]) == reports[0].counts["nodes"]
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(pg_window), timeout=10000)
