@@ -64,7 +64,7 @@ screenshots: $(STAMP) ## take docs/screenshots/*.png of the app on the demo work
 	$(BIN)/python docs/screenshots/take_screenshots.py
 
 i18n: $(STAMP) ## refresh resources/i18n/*.ts from the app's sources (edit them with pyside6-linguist)
-	$(BIN)/pyside6-lupdate $$(find ekko_memory_gui -name '*.py' | sort) -ts resources/i18n/ekko_memory_zh_CN.ts -source-language en -target-language zh_CN
+	$(BIN)/pyside6-lupdate -no-obsolete $$(find ekko_memory_gui -name '*.py' | sort) -ts resources/i18n/ekko_memory_zh_CN.ts -source-language en -target-language zh_CN
 	@grep -c 'type="unfinished"' resources/i18n/ekko_memory_zh_CN.ts | xargs -I{} echo "{} strings wait for a translation"
 
 clean: ## remove the virtualenv and build output

@@ -14,6 +14,7 @@ import asyncio
 import functools
 import gc
 import logging
+import os
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import qasync
 
-from ekko_memory_gui.controller import AppController
+from ekko_memory import InvalidInput
+from ekko_memory_gui.controller import AppController, DatabaseTarget
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication
 from ekko_memory_gui.services.dialog_service import DialogService, QtDialogService
@@ -52,6 +54,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "else the last one opened, else the current folder)",
     )
     p.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="open a PostgreSQL store instead of a workspace folder "
+        "(postgresql+psycopg://user@host/db; default: $EKKO_DATABASE_URL when no --workspace "
+        "is given; the password is never saved)",
+    )
+    p.add_argument(
+        "--namespace",
+        default=None,
+        metavar="NAME",
+        help="with a database URL: the schemas NAME_workspace and NAME_user "
+        "(default: $EKKO_DATABASE_NAMESPACE or ekko)",
+    )
+    p.add_argument(
         "--user-home",
         type=Path,
         default=None,
@@ -77,7 +94,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="open, wait until the workspace has loaded and the window painted, print one "
         "line and quit with 0 (1 on failure); proves a build works (see packaging/README.md)",
     )
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.database_url and (args.workspace or args.demo is not None):
+        p.error("--database-url opens a server store: leave out --workspace and --demo")
+    return args
+
+
+def database_target(args: argparse.Namespace) -> DatabaseTarget | None:
+    """The PostgreSQL store to open: ``--database-url``, else ``$EKKO_DATABASE_URL`` when
+    neither a workspace nor the demo was asked for (as ``open_memory`` does); else None."""
+    url = args.database_url
+    if url is None and args.workspace is None and args.demo is None:
+        url = os.environ.get("EKKO_DATABASE_URL") or None
+    if url is None:
+        return None
+    namespace = args.namespace or os.environ.get("EKKO_DATABASE_NAMESPACE") or "ekko"
+    return DatabaseTarget(url, namespace)
 
 
 def default_workspace(settings: AppSettings, cwd: Path | None = None) -> Path:
@@ -195,13 +227,19 @@ class AppRun:
         window.show()
 
         user_home = args.user_home
+        database = database_target(args)
+        workspace = None
         if args.demo is not None:
             workspace, user_home = await prepare_demo(args.demo, args.user_home)
-        else:
+        elif database is None:
             workspace = args.workspace or default_workspace(settings)
-        window.status.set_opening(workspace)
         try:
-            await self.controller.open_workspace(workspace, user_home)
+            if workspace is not None:
+                window.status.set_opening(workspace)
+                await self.controller.open_workspace(workspace, user_home)
+            else:
+                assert database is not None
+                await self.open_database(window, database)
             # Everything alive now (modules, Qt wrappers, schema rules) lives as long as the
             # app: keep it out of the cyclic collector's full passes, which otherwise take
             # tens of milliseconds on the GUI thread (see bench/bench_gui.py).
@@ -214,6 +252,16 @@ class AppRun:
         finally:
             await self.shutdown()
         return 0
+
+    async def open_database(self, window: MainWindow, database: DatabaseTarget) -> None:
+        """The store of ``--database-url``; a URL the core cannot use opens the connection
+        dialog with the reason (a server that refuses shows in the status line, with Retry)."""
+        assert self.controller is not None
+        window.status.set_opening(database.display)
+        try:
+            await self.controller.open_database(database)
+        except InvalidInput as e:
+            window.cannot_connect(database, e)
 
     async def shutdown(self) -> None:
         """Close the window and await the controller's shutdown (once)."""

@@ -70,6 +70,14 @@ class Backend:
         self._opened.append(mem)
         return mem
 
+    def location_args(self, root: Path, key: str = "mem") -> list[str]:
+        """Command-line options (``ekko-memory``) that open the stores ``open_memory(root, key)``
+        opens: ``--workspace``/``--user-home`` on SQLite, ``--database-url``/``--namespace``
+        on PostgreSQL."""
+        if self.pg is None:
+            return ["--workspace", str(root / "ws"), "--user-home", str(root / "home")]
+        return ["--database-url", self.pg.url, "--namespace", self._namespace(key)]
+
     def open_store(self, root: Path, key: str = "store") -> SqlStore:
         """One store: ``root/<key>.db`` on SQLite, a fresh schema on PostgreSQL."""
         if self.pg is None:

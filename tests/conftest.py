@@ -1,5 +1,6 @@
 """Shared test setup: offscreen Qt before any Qt import, no test touches the real ~/.ekko,
-and a throwaway PostgreSQL cluster for the core tests that run on both backends."""
+and one throwaway PostgreSQL cluster per session for the core and app tests that run on
+PostgreSQL (``pg_server``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
+
+from tests.backends import PgServer
+from tests.pg_cluster import ClusterUnavailable, start_cluster
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -24,12 +29,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--backend") != "sqlite":
+        return
+    skip = pytest.mark.skip(reason="--backend=sqlite")
+    for item in items:
+        if item.get_closest_marker("postgres") is not None:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def _private_ekko_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
     monkeypatch.setenv("EKKO_HOME", str(tmp_path_factory.mktemp("ekko-home")))
     monkeypatch.delenv("EKKO_DATABASE_URL", raising=False)
+    monkeypatch.delenv("EKKO_DATABASE_NAMESPACE", raising=False)
     yield
 
 
@@ -39,3 +54,34 @@ def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "workspace"
     ws.mkdir()
     return ws
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A PostgreSQL server for the session: $EKKO_TEST_PG_URL (a disposable server where
+    the user is a superuser: some tests create databases and read raw pages), or else a
+    throwaway cluster."""
+    url = os.environ.get("EKKO_TEST_PG_URL")
+    cluster = None
+    if not url:
+        try:
+            cluster = start_cluster()
+        except ClusterUnavailable as e:
+            reason = f"PostgreSQL unavailable: {e}"
+            if os.environ.get("EKKO_TEST_REQUIRE_PG"):
+                pytest.fail(reason)
+            pytest.skip(reason)
+        url = cluster.url
+    server = PgServer(url, cluster.folder / "data" if cluster else None)
+    try:
+        yield server
+    finally:
+        if cluster is not None:
+            cluster.stop()
+        elif server.schemas:
+            # Someone else's server: leave it as we found it.
+            engine = create_engine(url)
+            with engine.begin() as conn:
+                for schema in server.schemas:
+                    conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            engine.dispose()

@@ -39,6 +39,7 @@ SCENES: dict[str, tuple[str, str, str]] = {
     "purge-dry-run-en": ("en", "light", "purge_plan"),
     "purge-report-en": ("en", "light", "purge"),
     "purge-report-zh_CN": ("zh_CN", "light", "purge"),
+    "connect-postgres-en": ("en", "light", "connect"),
 }
 
 
@@ -99,6 +100,16 @@ def run_scene(name: str, demo_dir: str) -> None:
         async def prepare(dialog: QDialog) -> None:
             dialog.path_edit.setText(str(Path(demo_dir) / "ekko-memory-export.json"))  # type: ignore[attr-defined]
             await dialog.start()  # type: ignore[attr-defined]
+
+    elif scene == "connect":
+
+        def prepare(dialog: QDialog) -> None:
+            d: Any = dialog
+            d.host_edit.setText("db.example.org")
+            d.database_edit.setText("ekko")
+            d.user_edit.setText("alice")
+            d.password_edit.setText("not a real password")
+            d.namespace_edit.setText("team1")
 
     elif scene in ("purge", "purge_plan"):
 
@@ -194,6 +205,9 @@ def run_scene(name: str, demo_dir: str) -> None:
         async def purge() -> None:
             await w.purge()
 
+        async def connect() -> None:
+            await w.connect_database()
+
         scenes.update(
             main=main,
             search=search,
@@ -204,6 +218,7 @@ def run_scene(name: str, demo_dir: str) -> None:
             export=export,
             purge=purge,
             purge_plan=purge,
+            connect=connect,
         )
         await scenes[scene]()
         await asyncio.sleep(0.8)

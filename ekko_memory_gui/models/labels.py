@@ -1,5 +1,10 @@
-"""Words for the core's codes (types, scopes, statuses, rules, audit events) and short
-renderings of values and times, translated.
+"""Words for the core's codes (types, scopes, statuses, rules, audit events, error codes)
+and short renderings of values and times, translated.
+
+The core speaks English in its free-text fields (a pending item's ``reason``, an error's
+message); where it also gives a machine-readable code (``PendingItem.rule``, the error's
+``code``, an outcome's ``status``) the app shows its own translated words for the code
+and keeps only the specifics (ids, the kinds of sensitive data) from the core's text.
 
 The label tables are built once per language (``reset()`` after a language switch),
 because the memory table asks for them for every row.
@@ -8,6 +13,7 @@ because the memory table asks for them for every row.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,6 +74,76 @@ def _table(name: str) -> dict[str, str]:
                 "MemoryLabels", "moves a memory into your long-term scope"
             ),
             "sensitive_delete": _Q.translate("MemoryLabels", "deletes sensitive personal data"),
+        }
+    elif name == "reason":
+        # Why an item waits, as a sentence (the core's RULE_TEXT, translated).
+        table = {
+            "user_scope_without_intent": _Q.translate(
+                "MemoryLabels", "a long-term (user scope) memory you did not ask to remember"
+            ),
+            "sensitive_data": _Q.translate("MemoryLabels", "it holds sensitive personal data"),
+            "overwrite_high_confidence": _Q.translate(
+                "MemoryLabels",
+                "it would overwrite a high-confidence memory without a clear request",
+            ),
+            "hard_delete": _Q.translate(
+                "MemoryLabels", "a hard delete removes the memory for good"
+            ),
+            "forget_many": _Q.translate(
+                "MemoryLabels", "the forget request matched several memories"
+            ),
+            "scope_promotion": _Q.translate(
+                "MemoryLabels", "it would move a memory into your long-term (user) scope"
+            ),
+            "sensitive_delete": _Q.translate("MemoryLabels", "it deletes sensitive personal data"),
+            "global_scope": _Q.translate(
+                "MemoryLabels", "global memories ship with the app and are read-only"
+            ),
+        }
+    elif name == "sensitive":
+        # Kinds of sensitive data the core names (identifiers found in the text, sensitive
+        # keys of the schema with "_" as spaces, health).
+        table = {
+            "phone number": _Q.translate("MemoryLabels", "phone number"),
+            "ID number": _Q.translate("MemoryLabels", "ID number"),
+            "bank card number": _Q.translate("MemoryLabels", "bank card number"),
+            "email address": _Q.translate("MemoryLabels", "email address"),
+            "street address": _Q.translate("MemoryLabels", "street address"),
+            "health": _Q.translate("MemoryLabels", "health"),
+            "phone": _Q.translate("MemoryLabels", "phone"),
+            "address": _Q.translate("MemoryLabels", "address"),
+            "id number": _Q.translate("MemoryLabels", "ID number"),
+            "email": _Q.translate("MemoryLabels", "email"),
+            "birthday": _Q.translate("MemoryLabels", "birthday"),
+            "health condition": _Q.translate("MemoryLabels", "health condition"),
+        }
+    elif name == "error":
+        # What kind of refusal an error is (EkkoMemoryError.code).
+        table = {
+            "invalid_input": _Q.translate("MemoryLabels", "Not valid"),
+            "not_found": _Q.translate("MemoryLabels", "Not found"),
+            "permission_denied": _Q.translate("MemoryLabels", "Not allowed"),
+            "store_unavailable": _Q.translate("MemoryLabels", "The store is unavailable"),
+            "conflict": _Q.translate("MemoryLabels", "Changed meanwhile"),
+        }
+    elif name == "message":
+        # Whole messages of the core that the app's own actions commonly meet.
+        table = {
+            "this is already the current version": _Q.translate(
+                "MemoryLabels", "this is already the current version"
+            ),
+            "the memory is deleted; restore it first": _Q.translate(
+                "MemoryLabels", "the memory is deleted; restore it first"
+            ),
+            "a newer version exists; restore that one instead": _Q.translate(
+                "MemoryLabels", "a newer version exists; restore that one instead"
+            ),
+            "global memories are read-only": _Q.translate(
+                "MemoryLabels", "global memories ship with the app and are read-only"
+            ),
+            "already remembered; nothing new was written": _Q.translate(
+                "MemoryLabels", "already remembered; nothing new was written"
+            ),
         }
     elif name == "event":
         table = {
@@ -141,6 +217,106 @@ def status_label(value: str) -> str:
 
 def rule_label(value: str) -> str:
     return _table("rule").get(value, value.replace("_", " "))
+
+
+def reason_sentence(rule: str) -> str | None:
+    """Why a pending item waits, as a translated sentence; None for a rule the app does not know."""
+    return _table("reason").get(rule)
+
+
+def sensitive_label(kind: str) -> str:
+    """A kind of sensitive data (phone number, health…), translated when known."""
+    return _table("sensitive").get(kind.strip(), kind.strip())
+
+
+def why_text(rule: str, reason: str) -> str:
+    """Why an item waits, in the UI's language, keeping the specifics the core named.
+
+    The core's reason is ``RULE_TEXT[rule]`` plus, for sensitive data, the kinds in
+    brackets: ``sensitive personal data (phone number, phone)``. A known rule becomes the
+    translated sentence with the kinds translated; an unknown rule shows the core's text.
+    """
+    sentence = reason_sentence(rule)
+    if sentence is None:
+        return reason or rule.replace("_", " ")
+    if reason.endswith(")") and "(" in reason:
+        kinds = reason[reason.rindex("(") + 1 : -1].split(",")
+        sep = _Q.translate("MemoryLabels", ", ")
+        named = sep.join(sensitive_label(k) for k in kinds if k.strip())
+        sentence = _Q.translate("MemoryLabels", "{sentence} ({kinds})").format(
+            sentence=sentence, kinds=named
+        )
+    return sentence
+
+
+# "pending item pnd_… is already approved" and friends: the specifics are ids and statuses.
+_MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^pending item (\S+) is already (\w+)$"), "already"),
+    (re.compile(r"^pending item (\S+) was decided meanwhile$"), "meanwhile"),
+    (
+        re.compile(
+            r"^memory (\S+) is an old version; (?:edit|change) its current version (\S+)(?: instead)?$"
+        ),
+        "old",
+    ),
+    (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
+)
+
+
+def core_message(text: str) -> str:
+    """A message of the core in the UI's language when it is one the app knows, else as is."""
+    text = text.strip()
+    known = _table("message").get(text)
+    if known is not None:
+        return known
+    for pattern, kind in _MESSAGE_PATTERNS:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        if kind == "already":
+            return _Q.translate("MemoryLabels", "pending item {id} is already {status}").format(
+                id=m.group(1), status=status_label(m.group(2))
+            )
+        if kind == "meanwhile":
+            return _Q.translate(
+                "MemoryLabels", "pending item {id} was decided meanwhile (by someone else)"
+            ).format(id=m.group(1))
+        if kind == "old":
+            return _Q.translate(
+                "MemoryLabels", "memory {id} is an old version; change its current version {head}"
+            ).format(id=m.group(1), head=m.group(2))
+        return _Q.translate("MemoryLabels", "memory {id} is deleted").format(id=m.group(1))
+    return text
+
+
+def error_text(error: BaseException) -> str:
+    """An error of the core for people: its kind translated (by ``code``), then its message
+    (translated when it is a common one, else the core's words)."""
+    code = getattr(error, "code", None)
+    message = core_message(str(error))
+    head = _table("error").get(code) if isinstance(code, str) else None
+    if head is None:
+        return message
+    return _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=message)
+
+
+def outcome_text(status: str, rule: str | None, reason: str) -> str:
+    """Why a write of the user's was not done (or did nothing), in the UI's language.
+
+    ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
+    (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
+    """
+    detail = reason.strip().removesuffix("; nothing was written")
+    if rule is not None and reason_sentence(rule) is not None:
+        text = reason_sentence(rule) or ""
+    else:
+        text = core_message(detail)
+        head = _table("error").get(rule or "")
+        if head is not None:
+            text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)
+    if status == "rejected":
+        return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=text)
+    return text
 
 
 def event_label(value: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ekko_memory import MemoryNode
 from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,12 @@ class Outcome:
     node_id: str | None = None
     superseded_id: str | None = None
     notes: tuple[str, ...] = ()
+    rule: str | None = None  # the refusal's code: a permission rule or an error code
+
+    @property
+    def text(self) -> str:
+        """Why it was not done (or did nothing), in the UI's language."""
+        return labels.outcome_text(self.status, self.rule, self.reason)
 
 
 def _outcome(o: Any) -> Outcome:
@@ -33,6 +40,7 @@ def _outcome(o: Any) -> Outcome:
         node_id=o.node_id,
         superseded_id=o.superseded_id,
         notes=tuple(o.notes or ()),
+        rule=getattr(o, "rule", None),
     )
 
 

@@ -69,7 +69,8 @@ class BatchResult:
     """How a batch decision went: per item, done or the error."""
 
     done: list[str] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
+    # (pending id, the core's error): the view words it in the UI's language.
+    failed: list[tuple[str, Exception]] = field(default_factory=list)
 
 
 async def decide_many(c: AppController, pending_ids: list[str], *, approve: bool) -> BatchResult:
@@ -83,7 +84,7 @@ async def decide_many(c: AppController, pending_ids: list[str], *, approve: bool
                 mem.decide(pid, approve, "user", note="decided in a batch by the user")
                 result.done.append(pid)
             except Exception as e:  # reported per item, the batch goes on
-                result.failed.append((pid, str(e)))
+                result.failed.append((pid, e))
         return result
 
     result = await c.runner.call(work)

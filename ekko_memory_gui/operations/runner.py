@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from ekko_memory import AsyncMemory, EkkoMemoryError, MemoryService
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QObject, Signal
 
 T = TypeVar("T")
@@ -105,7 +106,7 @@ class OperationRunner(QObject):
         if isinstance(error, NoWorkspace):
             return
         if isinstance(error, EkkoMemoryError):
-            text = str(error)
+            text = labels.error_text(error)
         else:
             log.error("%s failed", what, exc_info=error)
             text = f"{type(error).__name__}: {error}"

@@ -1,4 +1,7 @@
-"""The app's own settings (recent workspaces, language, theme, window layout).
+"""The app's own settings (recent workspaces and databases, language, theme, window layout).
+
+Passwords are never saved: a recent database is its URL with the password removed (on
+reopening, libpq finds it in ``~/.pgpass`` or ``$PGPASSWORD``, or the app asks).
 
 Stored in an INI file: ``$EKKO_HOME/gui.ini`` when ``EKKO_HOME`` is set (so tests and
 portable setups keep it beside their data), else in the platform's config folder.
@@ -6,16 +9,27 @@ portable setups keep it beside their data), else in the platform's config folder
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
 from ekko_memory_gui.qt import QByteArray, QSettings
+from ekko_memory_gui.services.database_url import without_password
 
 MAX_RECENT = 8
 LANGUAGES = ("system", "en", "zh_CN")
 THEMES = ("system", "light", "dark")
+
+
+@dataclass(frozen=True)
+class RecentDatabase:
+    """A PostgreSQL store opened before: its URL without the password, and the namespace."""
+
+    url: str
+    namespace: str
 
 
 def settings_file() -> Path:
@@ -58,6 +72,29 @@ class AppSettings:
         """The workspace opened last, if it still exists."""
         text = self._str("workspaces/last")
         return Path(text) if text and Path(text).is_dir() else None
+
+    # --- databases ------------------------------------------------------------------
+
+    def recent_databases(self) -> list[RecentDatabase]:
+        """PostgreSQL stores opened recently, newest first (URLs without passwords)."""
+        try:
+            raw = json.loads(self._str("databases/recent", "[]"))
+        except ValueError:
+            return []
+        out = []
+        for item in raw if isinstance(raw, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("url"), str):
+                ns = item.get("namespace")
+                out.append(RecentDatabase(item["url"], ns if isinstance(ns, str) else "ekko"))
+        return out
+
+    def remember_database(self, url: str, namespace: str) -> None:
+        """Put a database at the top of the recent list, its password removed."""
+        entry = RecentDatabase(without_password(url), namespace)
+        items = [entry] + [d for d in self.recent_databases() if d != entry]
+        data = [{"url": d.url, "namespace": d.namespace} for d in items[:MAX_RECENT]]
+        self._qs.setValue("databases/recent", json.dumps(data, ensure_ascii=False))
+        self._qs.sync()
 
     # --- look -----------------------------------------------------------------------
 

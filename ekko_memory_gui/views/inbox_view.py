@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.pending_model import PendingListModel, category_of
 from ekko_memory_gui.operations import pending_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -229,7 +230,7 @@ class InboxView(QWidget):
                         self.controller, pending_id, approve=True, edits=dialog.changes()
                     )
                 except Exception as e:  # the core refused the edits: say why, let the user fix
-                    dialog.show_error(str(e))
+                    dialog.show_error(labels.error_text(e))
                     continue
                 self.decided.emit(pending_id, "approved")
                 await self._reload()
@@ -275,7 +276,7 @@ class InboxView(QWidget):
             await self.controller.dialogs.error(
                 self,
                 self.tr("Some decisions failed"),
-                "\n".join(f"{pid}: {why}" for pid, why in result.failed),
+                "\n".join(f"{pid}: {labels.error_text(why)}" for pid, why in result.failed),
             )
         await self._reload()
         return result

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import BrowseFilter
-from ekko_memory_gui.controller import AppController, OpenWorkspace
+from ekko_memory import BrowseFilter, InvalidInput
+from ekko_memory_gui.controller import AppController, DatabaseTarget, OpenWorkspace, connect
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.category_tree_model import KIND_SESSIONS, KIND_TRASH
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -35,6 +36,7 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import app_icon, icon
+from ekko_memory_gui.services.settings import RecentDatabase
 from ekko_memory_gui.views.category_pane import Branch, CategoryPane
 from ekko_memory_gui.views.inbox_view import InboxView
 from ekko_memory_gui.views.memory_actions import MemoryActions
@@ -188,7 +190,6 @@ class MainWindow(QMainWindow):
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeFilter")
         self.scope_combo.addItem(self.tr("All scopes"), None)
-        from ekko_memory_gui.models import labels
 
         for s in SCOPES:
             self.scope_combo.addItem(labels.scope_label(s), s)
@@ -235,6 +236,9 @@ class MainWindow(QMainWindow):
             lambda: self._spawn(self.choose_workspace(), self.tr("Opening a workspace"))
         )
         file_menu.addAction(self.open_action)
+        self.connect_action = QAction(icon("workspace"), self.tr("Connect to PostgreSQL…"), self)
+        self.connect_action.triggered.connect(lambda: self.connect_database())
+        file_menu.addAction(self.connect_action)
         self.recent_menu = file_menu.addMenu(self.tr("Open recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
@@ -342,6 +346,7 @@ class MainWindow(QMainWindow):
         c.changed.connect(self.apply_changes)
         self.runner.busy_changed.connect(self.status.set_busy)
         self.runner.failed.connect(self.status.show_error)
+        self.status.retry_requested.connect(self.retry)
         self.category_pane.branch_selected.connect(self._branch_selected)
         self.list_pane.current_changed.connect(self._memory_selected)
         self.detail_pane.version_clicked.connect(self._version_clicked)
@@ -391,6 +396,7 @@ class MainWindow(QMainWindow):
     def _fill_workspace_menu(self) -> None:
         self.workspace_menu.clear()
         self.workspace_menu.addAction(self.open_action)
+        self.workspace_menu.addAction(self.connect_action)
         self.workspace_menu.addSeparator()
         self._add_recent(self.workspace_menu)
 
@@ -400,7 +406,8 @@ class MainWindow(QMainWindow):
 
     def _add_recent(self, menu: QMenu) -> None:
         recent = self.controller.settings.recent_workspaces()
-        if not recent:
+        databases = self.controller.settings.recent_databases()
+        if not recent and not databases:
             a = menu.addAction(self.tr("No recent workspaces"))
             a.setEnabled(False)
         for path in recent:
@@ -410,9 +417,17 @@ class MainWindow(QMainWindow):
                     self.open_workspace(p), self.tr("Opening a workspace")
                 )
             )
+        if recent and databases:
+            menu.addSeparator()
+        for db in databases:
+            target = DatabaseTarget(db.url, db.namespace)
+            a = menu.addAction(icon("workspace"), target.display)
+            a.setToolTip(db.url)
+            a.triggered.connect(lambda _=False, d=db: self.open_recent_database(d))
 
     async def choose_workspace(self) -> None:
-        start = self.controller.workspace.folder if self.controller.workspace else Path.home()
+        ws = self.controller.workspace
+        start = ws.start_folder if ws is not None else Path.home()
         folder = await self.controller.dialogs.choose_directory(
             self, self.tr("Open workspace"), start
         )
@@ -424,11 +439,70 @@ class MainWindow(QMainWindow):
         user_home = self.controller.workspace.user_home if self.controller.workspace else None
         await self.controller.open_workspace(folder, user_home)
 
+    # --- PostgreSQL -----------------------------------------------------------------
+
+    def connect_database(
+        self, initial: DatabaseTarget | None = None, error: str | None = None
+    ) -> asyncio.Task[Any]:
+        """File > Connect to PostgreSQL: the dialog connects; its store replaces the open one."""
+        from ekko_memory_gui.views.dialogs.connect_dialog import ConnectDialog
+
+        dialog = ConnectDialog(initial=initial, error=error, parent=self)
+        return self._spawn(self._connect_flow(dialog), self.tr("Connecting to PostgreSQL"))
+
+    async def _connect_flow(self, dialog: Any) -> bool:
+        try:
+            accepted = await self.controller.dialogs.run(dialog)
+            if dialog.task is not None and not dialog.task.done():
+                await asyncio.gather(dialog.task, return_exceptions=True)
+            memory, target = dialog.memory, dialog.target
+        finally:
+            dialog.deleteLater()
+        if not (accepted and memory is not None and target is not None):
+            if self.runner.attached:
+                self._spawn(self.refresh_status(), self.tr("Reading store status"))
+            return False
+        await self.controller.open_database(target, memory)
+        return True
+
+    def cannot_connect(self, target: DatabaseTarget, error: Exception) -> asyncio.Task[Any]:
+        """A URL the core refused (from the command line): say so, and offer the dialog."""
+        text = labels.error_text(error)
+        self.status.show_error(self.tr("Connecting to PostgreSQL"), text)
+        return self.connect_database(target, text)
+
+    def open_recent_database(self, recent: RecentDatabase) -> asyncio.Task[Any]:
+        """A database from the recent list: its URL has no password, so libpq looks in
+        ~/.pgpass and PGPASSWORD; when the server still refuses, the dialog asks."""
+        target = DatabaseTarget(recent.url, recent.namespace)
+        return self._spawn(self._open_recent(target), self.tr("Connecting to PostgreSQL"))
+
+    async def _open_recent(self, target: DatabaseTarget) -> bool:
+        self.status.set_opening(target.display)
+        try:
+            amem = await connect(target)
+        except InvalidInput as e:
+            await self.connect_database(target, labels.error_text(e))
+            return False
+        reasons = [h.reason or "" for h in amem.service.health().values() if h.status == "disabled"]
+        if reasons:
+            await amem.aclose()
+            return bool(await self.connect_database(target, reasons[0]))
+        await self.controller.open_database(target, amem)
+        return True
+
+    def retry(self) -> asyncio.Task[Any]:
+        """The status line's Retry: open the same store again."""
+        ws = self.controller.workspace
+        if ws is not None:
+            self.status.set_opening(ws.database.display if ws.database else str(ws.folder))
+        return self._spawn(self.controller.reopen(), self.tr("Opening the store again"))
+
     def attach_workspace(self, ws: OpenWorkspace) -> None:
         """Show an opened workspace (also after the window was rebuilt)."""
-        self.workspace_button.setText(ws.folder.name or str(ws.folder))
-        self.workspace_button.setToolTip(str(ws.folder))
-        self.setWindowTitle(f"{ws.folder.name} — Ekko Memory")
+        self.workspace_button.setText(ws.name)
+        self.workspace_button.setToolTip(ws.location)
+        self.setWindowTitle(f"{ws.name} — Ekko Memory")
         self.detail_pane.show_node(None)
         self.list_pane.clear()
         # The memory worker runs calls in order: the first page goes first (what the user
@@ -448,10 +522,13 @@ class MainWindow(QMainWindow):
     async def refresh_status(self) -> None:
         """Health (in memory) and the number of active memories (counted off the GUI thread)."""
         mem = self.runner.memory
-        health = mem.health()
-        self.status.set_health(health, None, mem.config_warning)
+        ws = self.controller.workspace
+        server = ws.database.display if ws is not None and ws.database is not None else None
+        self.status.set_health(mem.health(), None, mem.config_warning, server)
+        if not any(h.readable for h in mem.health().values()):
+            return  # nothing to count (a server that refused us)
         active = await browse_ops.count(self.runner, BrowseFilter(hide_expired=True))
-        self.status.set_health(mem.health(), active, mem.config_warning)
+        self.status.set_health(mem.health(), active, mem.config_warning, server)
 
     # --- filters --------------------------------------------------------------------
 
@@ -671,7 +748,8 @@ class MainWindow(QMainWindow):
             self.tr("About Ekko Memory"),
             self.tr(
                 "Ekko Memory {version}\n\nLocal, auditable long-term memory for AI agents. "
-                "Everything stays in SQLite files on this machine."
+                "Everything stays in SQLite files on this machine, or in the PostgreSQL "
+                "database you connect to."
             ).format(version=__version__),
         )
 

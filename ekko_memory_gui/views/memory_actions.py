@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import memory_ops
 from ekko_memory_gui.operations.memory_ops import Outcome
 from ekko_memory_gui.operations.undo import UndoEntry
@@ -42,7 +43,7 @@ class MemoryActions(QObject):
                 outcome: Outcome = await save()
                 if outcome.accepted:
                     return outcome
-                dialog.show_error(outcome.reason)
+                dialog.show_error(outcome.text)
         finally:
             dialog.deleteLater()
 
@@ -101,7 +102,7 @@ class MemoryActions(QObject):
         """Make an older version the current one again (a new version)."""
         outcome = await memory_ops.revert(self.controller, version_id)
         if not outcome.accepted:
-            await self.dialogs.error(self.parent_widget, self.tr("Revert"), outcome.reason)
+            await self.dialogs.error(self.parent_widget, self.tr("Revert"), outcome.text)
             return outcome
         previous = outcome.superseded_id
         if previous:
@@ -146,7 +147,9 @@ class MemoryActions(QObject):
         try:
             chain = await memory_ops.load_chain(self.controller, node_id)
         except Exception as e:
-            await self.dialogs.error(self.parent_widget, self.tr("Delete permanently"), str(e))
+            await self.dialogs.error(
+                self.parent_widget, self.tr("Delete permanently"), labels.error_text(e)
+            )
             return []
         if not chain or chain[-1].scope == "global":
             return []
@@ -157,6 +160,9 @@ class MemoryActions(QObject):
             with_messages = dialog.with_messages.isChecked()
         finally:
             dialog.deleteLater()
+        # A hard delete also compacts the store (on a server: VACUUM and an index rebuild,
+        # a second or more): say so while it runs, beside the status line's busy bar.
+        self.message.emit(self.tr("Deleting permanently…"))
         deleted = await memory_ops.hard_delete(
             self.controller, chain[-1].id, with_messages=with_messages
         )
@@ -166,7 +172,7 @@ class MemoryActions(QObject):
     async def restore(self, node_id: str) -> Outcome | None:
         outcome = await memory_ops.restore(self.controller, node_id)
         if not outcome.accepted:
-            await self.dialogs.error(self.parent_widget, self.tr("Restore"), outcome.reason)
+            await self.dialogs.error(self.parent_widget, self.tr("Restore"), outcome.text)
             return outcome
         self.undo_stack.push(
             UndoEntry(

@@ -53,14 +53,6 @@ def _show(field: str, value: Any) -> str:
     return str(value)
 
 
-def why_text(rule: str, reason: str) -> str:
-    """The rule in the UI's language, with the specifics the core named (in brackets)."""
-    detail = ""
-    if reason.endswith(")") and "(" in reason:
-        detail = reason[reason.rindex("(") :]
-    return f"{labels.rule_label(rule)} {detail}".strip()
-
-
 def diff_rows(entry: InboxEntry) -> list[tuple[str, str, str, bool]]:
     """(field, current, proposed, changed) for the card's diff table."""
     proposed = entry.item.node or {}
@@ -145,11 +137,12 @@ class PendingCard(QFrame):
 
         why = text_label(
             self.tr("Why it waits: {reason}. Requested by {who}.").format(
-                reason=why_text(item.rule, item.reason), who=labels.actor_label(item.requester)
+                reason=labels.why_text(item.rule, item.reason),
+                who=labels.actor_label(item.requester),
             ),
             role="muted",
         )
-        why.setToolTip(item.reason)
+        why.setToolTip(item.reason)  # the core's own words, as recorded
         why.setObjectName("cardWhy")
         v.addWidget(why)
         for m in entry.sources[:2]:

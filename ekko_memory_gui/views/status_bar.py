@@ -1,7 +1,9 @@
 """The status line: store health in words with a coloured dot, counts, a busy bar, errors.
 
 A disabled, read-only or degraded store is explained here (never a crash), with a
-button that opens the folder holding the file when that is the fix.
+button that opens the folder holding the file when that is the fix, or Retry for a
+PostgreSQL store (the server was down, the password wrong). On PostgreSQL the line shows
+the server and namespace instead of file paths.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ekko_memory_gui.qt import (
     QTimer,
     QUrl,
     QWidget,
+    Signal,
 )
 from ekko_memory_gui.services.theme import current_colors
 from ekko_memory_gui.views.widgets import text_label
@@ -35,6 +38,8 @@ def _short(path: str) -> str:
 class StoreStatusBar(QStatusBar):
     """Health, counts, busy indicator and the last error."""
 
+    retry_requested = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setSizeGripEnabled(False)
@@ -49,7 +54,7 @@ class StoreStatusBar(QStatusBar):
         self.fix_button = QPushButton(self.tr("Open folder"))
         self.fix_button.setObjectName("statusFix")
         self.fix_button.setVisible(False)
-        self.fix_button.clicked.connect(self._open_folder)
+        self.fix_button.clicked.connect(self._fix)
         self.note = text_label("", role="muted", wrap=False)
         self.note.setObjectName("statusNote")
         self.error = text_label("", role="danger", wrap=False)
@@ -80,40 +85,62 @@ class StoreStatusBar(QStatusBar):
         self._note_timer.setInterval(6000)
         self._note_timer.timeout.connect(lambda: self.note.setText(""))
         self._folder: str | None = None
+        self._server = False
         self.level = "ok"
 
-    def set_opening(self, folder: Path) -> None:
+    def set_opening(self, where: Path | str) -> None:
+        """“Opening …” while a workspace folder or a database is being opened."""
         self._set_dot("muted")
-        self.text.setText(self.tr("Opening {folder}…").format(folder=_short(str(folder))))
+        self.fix_button.setVisible(False)
+        self.text.setText(self.tr("Opening {folder}…").format(folder=_short(str(where))))
 
     def set_health(
-        self, health: dict[str, Any], active: int | None, config_warning: str | None = None
+        self,
+        health: dict[str, Any],
+        active: int | None,
+        config_warning: str | None = None,
+        server: str | None = None,
     ) -> None:
-        """Show each store's status in words; explain anything that is not ok."""
+        """Show each store's status in words; explain anything that is not ok.
+
+        ``server`` (``user@host/db · namespace``) means a PostgreSQL store: the line names
+        the server instead of file paths, and a disabled store offers Retry.
+        """
         worst = "ok"
-        parts = []
+        parts = [self.tr("PostgreSQL {server}").format(server=server)] if server else []
         problems = []
+        places = []
         self._folder = None
+        self._server = server is not None
         for name, h in health.items():
             label = self.tr("workspace") if name == "workspace" else self.tr("user")
-            parts.append(f"{label} {_short(h.location)}")
+            places.append(f"{label}: {h.location}")
+            if server is None:
+                parts.append(f"{label} {_short(h.location)}")
             if h.status != "ok":
                 worst = "disabled" if h.status == "disabled" or worst == "disabled" else "degraded"
                 problems.append(self._explain(label, h))
-                self._folder = str(Path(h.location).parent)
+                if server is None:
+                    self._folder = str(Path(h.location).parent)
         head = self.tr("store ok") if worst == "ok" else " · ".join(problems)
         if active is not None:
             parts.append(self.tr("{n} active").format(n=active))
         if config_warning:
             parts.append(config_warning)
         self.text.setText(" · ".join([head, *parts]))
-        self.text.setToolTip("\n".join(problems) if problems else "")
+        self.text.setToolTip("\n".join(problems + places))
         self.level = worst
         self._set_dot({"ok": "success", "degraded": "amber", "disabled": "danger"}[worst])
-        self.fix_button.setVisible(worst != "ok" and self._folder is not None)
+        self.fix_button.setText(self.tr("Retry") if self._server else self.tr("Open folder"))
+        retry = self._server and worst == "disabled"
+        self.fix_button.setVisible(retry or (worst != "ok" and self._folder is not None))
 
     def _explain(self, label: str, h: Any) -> str:
         reason = h.reason or ""
+        if h.status == "disabled" and self._server:
+            return self.tr(
+                "{store} store disabled: {reason}. Check the server, the URL and the password, then Retry."
+            ).format(store=label, reason=reason)
         if h.status == "disabled":
             return self.tr(
                 "{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace."
@@ -148,6 +175,9 @@ class StoreStatusBar(QStatusBar):
         self.error.setToolTip(text)
         self._error_timer.start()
 
-    def _open_folder(self) -> None:
+    def _fix(self) -> None:
+        if self._server:
+            self.retry_requested.emit()
+            return
         if self._folder and os.path.isdir(self._folder):
             QDesktopServices.openUrl(QUrl.fromLocalFile(self._folder))

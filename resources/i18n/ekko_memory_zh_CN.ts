@@ -27,7 +27,7 @@
 <context>
     <name>CategoryPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/category_pane.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="136"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
@@ -63,6 +63,104 @@
         <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="170"/>
         <source>{active} active, {total} with history</source>
         <translation>{active} 条有效，含历史共 {total} 条</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="50"/>
+        <source>Connect to PostgreSQL</source>
+        <translation>连接 PostgreSQL</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="59"/>
+        <source>Open a memory store kept in a PostgreSQL database (a team&apos;s, or a server agent&apos;s). The workspace store is the schema &lt;namespace&gt;_workspace, your long-term store &lt;namespace&gt;_user. The password is never saved: leave it empty to use ~/.pgpass or PGPASSWORD.</source>
+        <translation>打开保存在 PostgreSQL 数据库中的记忆库（团队的，或服务器端智能体的）。工作区存储是 schema &lt;namespace&gt;_workspace，你的长期存储是 &lt;namespace&gt;_user。密码从不保存：留空则使用 ~/.pgpass 或 PGPASSWORD。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="80"/>
+        <source>empty: ~/.pgpass or PGPASSWORD</source>
+        <translation>留空：使用 ~/.pgpass 或 PGPASSWORD</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="83"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="84"/>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="85"/>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="86"/>
+        <source>User</source>
+        <translation>用户名</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="87"/>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="97"/>
+        <source>postgresql://, postgres:// and postgresql+psycopg:// URLs work.</source>
+        <translation>支持 postgresql://、postgres:// 和 postgresql+psycopg:// 形式的 URL。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="105"/>
+        <source>Connection details</source>
+        <translation>连接信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="106"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="111"/>
+        <source>Lower-case letters, digits and _; a team or a test can have its own.</source>
+        <translation>小写字母、数字和 _；每个团队或测试可以有自己的命名空间。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="114"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="131"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="195"/>
+        <source>Enter a database URL.</source>
+        <translation>请输入数据库 URL。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="197"/>
+        <source>Enter the name of the database.</source>
+        <translation>请输入数据库名称。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="208"/>
+        <source>Connecting to {server}… (this can take a few seconds)</source>
+        <translation>正在连接 {server}…（可能需要几秒钟）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="250"/>
+        <source>Could not open the store: {reason}</source>
+        <translation>无法打开存储：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="252"/>
+        <source>Retry</source>
+        <translation>重试</translation>
     </message>
 </context>
 <context>
@@ -286,37 +384,37 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="50"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="56"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="57"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="73"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="74"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -325,69 +423,69 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="123"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="140"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="147"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="177"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="193"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="267"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="268"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="269"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -395,341 +493,364 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="166"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="180"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="185"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="192"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="200"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="201"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="203"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="210"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="579"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="664"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="215"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="223"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="224"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="232"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="232"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="233"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="410"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="417"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="238"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="239"/>
+        <source>Connect to PostgreSQL…</source>
+        <translation>连接 PostgreSQL…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="241"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="249"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="248"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="252"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="262"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="259"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="603"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="688"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="269"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="291"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="292"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="296"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="297"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="323"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="324"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="325"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="334"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="748"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="335"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="404"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="411"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="417"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="432"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="434"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="613"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="451"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="471"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="478"/>
+        <source>Connecting to PostgreSQL</source>
+        <translation>正在连接 PostgreSQL</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="463"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="519"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="506"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <source>Opening the store again</source>
+        <translation>正在重新打开存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="591"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="547"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="632"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="556"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="641"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="565"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="650"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="582"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="667"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="585"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="670"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="589"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="674"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="593"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="678"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="596"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="599"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="684"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="656"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="741"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="665"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="750"/>
         <source>Ekko Memory {version}
 
-Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine.</source>
+Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
         <translation>Ekko Memory {version}
 
-为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中。</translation>
+为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中，或你连接的 PostgreSQL 数据库中。</translation>
     </message>
 </context>
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="66"/>
         <source>Undo new memory “{title}”</source>
         <translation>撤销新建“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="87"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="92"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="98"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="105"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="111"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="130"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="137"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="142"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="151"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="165"/>
+        <source>Deleting permanently…</source>
+        <translation>正在永久删除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="169"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="175"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="179"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="183"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="197"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
@@ -1033,288 +1154,471 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryLabels</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="30"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="36"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="31"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="37"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="38"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
         <source>task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
         <source>recipe</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="35"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="36"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
         <source>constraint</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="37"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
         <source>correction</source>
         <translation>更正</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="47"/>
         <source>session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="48"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="196"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="97"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="49"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="48"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="49"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="55"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="152"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="77"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="56"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="153"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="78"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
         <source>pending</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="82"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="83"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="64"/>
         <source>long-term (user scope) without “remember”</source>
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="68"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="65"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="66"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="72"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="73"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="81"/>
+        <source>a long-term (user scope) memory you did not ask to remember</source>
+        <translation>这是一条长期（用户范围）记忆，而你没有要求记住它</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
+        <source>it holds sensitive personal data</source>
+        <translation>其中含有敏感个人信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <source>it would overwrite a high-confidence memory without a clear request</source>
+        <translation>它会在没有明确要求的情况下覆盖一条高置信度的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="89"/>
+        <source>a hard delete removes the memory for good</source>
+        <translation>永久删除会彻底移除这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
+        <source>the forget request matched several memories</source>
+        <translation>这个遗忘请求匹配到了多条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="95"/>
+        <source>it would move a memory into your long-term (user) scope</source>
+        <translation>它会把一条记忆移入你的长期（用户）范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
+        <source>it deletes sensitive personal data</source>
+        <translation>它会删除敏感个人信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="141"/>
+        <source>global memories ship with the app and are read-only</source>
+        <translation>全局记忆随应用提供，只读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
+        <source>phone number</source>
+        <translation>手机号</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <source>ID number</source>
+        <translation>身份证号</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="109"/>
+        <source>bank card number</source>
+        <translation>银行卡号</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="110"/>
+        <source>email address</source>
+        <translation>电子邮箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="111"/>
+        <source>street address</source>
+        <translation>住址</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
+        <source>health</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
+        <source>phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <source>address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <source>email</source>
+        <translation>邮箱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
+        <source>birthday</source>
+        <translation>生日</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
+        <source>health condition</source>
+        <translation>健康状况</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="123"/>
+        <source>Not valid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="124"/>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="125"/>
+        <source>Not allowed</source>
+        <translation>不允许</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="126"/>
+        <source>The store is unavailable</source>
+        <translation>存储不可用</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="127"/>
+        <source>Changed meanwhile</source>
+        <translation>已被更改</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="132"/>
+        <source>this is already the current version</source>
+        <translation>这已经是当前版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="135"/>
+        <source>the memory is deleted; restore it first</source>
+        <translation>这条记忆已删除，请先恢复它</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="138"/>
+        <source>a newer version exists; restore that one instead</source>
+        <translation>已有更新的版本，请恢复那个版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="144"/>
+        <source>already remembered; nothing new was written</source>
+        <translation>已经记住了，没有写入新内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="150"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="151"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="81"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="86"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="90"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="166"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="91"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="167"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="174"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="100"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="104"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="105"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="189"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <source>{sentence} ({kinds})</source>
+        <translation>{sentence}（{kinds}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="277"/>
+        <source>pending item {id} is already {status}</source>
+        <translation>待确认项 {id} 已是“{status}”状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
+        <source>pending item {id} was decided meanwhile (by someone else)</source>
+        <translation>待确认项 {id} 已被（其他人）处理</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="285"/>
+        <source>memory {id} is an old version; change its current version {head}</source>
+        <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="288"/>
+        <source>memory {id} is deleted</source>
+        <translation>记忆 {id} 已删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="300"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="316"/>
+        <source>{kind}: {message}</source>
+        <translation>{kind}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <source>{reason}; nothing was written</source>
+        <translation>{reason}；没有写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="404"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="406"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="410"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="412"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="414"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -1468,87 +1772,87 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="120"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="123"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="125"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="136"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="150"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="156"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="160"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="186"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="194"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="195"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="198"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="199"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="200"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
@@ -1585,7 +1889,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="58"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="329"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -1620,179 +1924,179 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>删除仍包含被清除文字的迁移备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="122"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="117"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="123"/>
         <source>Workspace id</source>
         <translation>工作区标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="118"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="124"/>
         <source>User id</source>
         <translation>用户标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="119"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="126"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="131"/>
         <source>What to purge</source>
         <translation>清除什么</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="135"/>
         <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
         <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
         <source>Run a dry run to see everything that would go.</source>
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="182"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="260"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="192"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="220"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="255"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="269"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
         <source>memory versions</source>
         <translation>个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
         <source>audit entries</source>
         <translation>条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="286"/>
         <source>inbox items</source>
         <translation>个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="287"/>
         <source>usage records</source>
         <translation>条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="288"/>
         <source>messages</source>
         <translation>条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="289"/>
         <source>summaries</source>
         <translation>份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="290"/>
         <source>background jobs</source>
         <translation>个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
         <source>session cursors</source>
         <translation>个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="297"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="300"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="302"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="320"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="330"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -1801,57 +2105,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="333"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="340"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="358"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="364"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="360"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="366"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="373"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="375"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="382"/>
+        <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
+        <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="388"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="380"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="393"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="398"/>
+        <source>✓ Nothing left: not in the tables, not in the search index.</source>
+        <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="402"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="391"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="412"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="405"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="420"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
@@ -1940,47 +2254,63 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreStatusBar</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="95"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="110"/>
+        <source>PostgreSQL {server}</source>
+        <translation>PostgreSQL {server}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="116"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="116"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="125"/>
         <source>store ok</source>
         <translation>存储正常</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
         <source>{n} active</source>
         <translation>{n} 条有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="119"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="142"/>
+        <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
+        <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="146"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="150"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="152"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>

@@ -7,19 +7,16 @@ the SQLite file itself (bytes, WAL, permissions, corruption) is marked
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine
 
 from ekko_memory import MemoryService
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
-from tests.backends import Backend, PgServer
-from tests.pg_cluster import ClusterUnavailable, start_cluster
+from tests.backends import Backend
 
 
 class Clock:
@@ -47,46 +44,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         for n in names
     ]
     metafunc.parametrize("backend", params, indirect=True)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--backend") != "sqlite":
-        return
-    skip = pytest.mark.skip(reason="--backend=sqlite")
-    for item in items:
-        if item.get_closest_marker("postgres") is not None:
-            item.add_marker(skip)
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    """A PostgreSQL server for the session: $EKKO_TEST_PG_URL (a disposable server where
-    the user is a superuser: some tests create databases and read raw pages), or else a
-    throwaway cluster."""
-    url = os.environ.get("EKKO_TEST_PG_URL")
-    cluster = None
-    if not url:
-        try:
-            cluster = start_cluster()
-        except ClusterUnavailable as e:
-            reason = f"PostgreSQL unavailable: {e}"
-            if os.environ.get("EKKO_TEST_REQUIRE_PG"):
-                pytest.fail(reason)
-            pytest.skip(reason)
-        url = cluster.url
-    server = PgServer(url, cluster.folder / "data" if cluster else None)
-    try:
-        yield server
-    finally:
-        if cluster is not None:
-            cluster.stop()
-        elif server.schemas:
-            # Someone else's server: leave it as we found it.
-            engine = create_engine(url)
-            with engine.begin() as conn:
-                for schema in server.schemas:
-                    conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-            engine.dispose()
 
 
 @pytest.fixture

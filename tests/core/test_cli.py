@@ -1,8 +1,10 @@
-"""The ``ekko-memory`` command line on real SQLite files.
+"""The ``ekko-memory`` command line on real SQLite files, and on PostgreSQL.
 
 Every command runs at least once as a real subprocess (``python -m ekko_memory``) with
-its ``--json`` output parsed; the many error and formatting variants run ``main()``
-in-process, which is the same code without the interpreter start-up.
+its ``--json`` output parsed; the core commands (search, show, history, pending, approve,
+reject, export, import, stats) run on both backends (``--database-url`` on PostgreSQL).
+The many error and formatting variants run ``main()`` in-process, which is the same code
+without the interpreter start-up.
 """
 
 from __future__ import annotations
@@ -20,19 +22,34 @@ import pytest
 from ekko_memory import open_memory
 from ekko_memory.interfaces.cli import main
 from ekko_memory.interfaces.cli_table import display_width
+from tests.backends import Backend
 from tests.core.helpers import propose
 from tests.core.sample_data import Sample, seed
 
 
 class Cli:
-    """Runs ``python -m ekko_memory`` against one workspace and user home."""
+    """Runs ``python -m ekko_memory`` against one workspace and user home (or the stores
+    that ``location`` options name, e.g. ``--database-url``)."""
 
-    def __init__(self, workspace: Path, home: Path) -> None:
+    def __init__(
+        self,
+        workspace: Path,
+        home: Path,
+        *,
+        location: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.workspace = workspace
         self.home = home
+        self.location = (
+            location
+            if location is not None
+            else ["--workspace", str(workspace), "--user-home", str(home)]
+        )
+        self.env = env or {}
 
     def argv(self, *args: str) -> list[str]:
-        return ["--workspace", str(self.workspace), "--user-home", str(self.home), *args]
+        return [*self.location, *args]
 
     def __call__(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -41,7 +58,7 @@ class Cli:
             capture_output=True,
             text=True,
             timeout=60,
-            env={**os.environ, "EKKO_HOME": str(self.home)},
+            env={**os.environ, "EKKO_HOME": str(self.home), **self.env},
             check=False,
         )
 
@@ -92,6 +109,17 @@ def seeded(workspace: Path, home: Path) -> tuple[Cli, Sample]:
 
 
 @pytest.fixture
+def on_backend(backend: Backend, tmp_path: Path) -> tuple[Cli, Sample]:
+    """The sample seeded on the backend under test, and a CLI that opens those stores."""
+    mem = backend.open_memory(tmp_path)
+    try:
+        sample = seed(mem)
+    finally:
+        mem.close()
+    return Cli(tmp_path / "ws", tmp_path / "home", location=backend.location_args(tmp_path)), sample
+
+
+@pytest.fixture
 def run(
     seeded: tuple[Cli, Sample], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> InProcess:
@@ -122,8 +150,8 @@ def test_a_workspace_without_a_database_is_refused_not_created(
     one_line(proc.returncode, proc.stderr, 2, "name what to purge")
 
 
-def test_reading_commands(seeded: tuple[Cli, Sample]) -> None:
-    cli, sample = seeded
+def test_reading_commands(on_backend: tuple[Cli, Sample]) -> None:
+    cli, sample = on_backend
     found = cli.json("search", "香菜")
     assert sample.cilantro in [n["id"] for n in found["nodes"]]
     table = cli("search", "香菜", "--scope", "user")
@@ -136,15 +164,17 @@ def test_reading_commands(seeded: tuple[Cli, Sample]) -> None:
     assert [i["id"] for i in cli.json("pending")["items"]] == [sample.pending]
     stats = cli.json("stats")
     assert stats["stores"]["user"]["nodes"]["active"] == 2 and stats["pending"] == 1
+    text = cli("stats").stdout
+    assert "workspace store" in text and "1 item waits for your decision" in text
 
 
-def test_decisions(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
-    cli, sample = seeded
+def test_decisions(on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: Path) -> None:
+    cli, sample = on_backend
     approved = cli.json("approve", sample.pending, "--note", "对，我喜欢")
     assert approved["status"] == "approved" and approved["nodeId"].startswith("mem_")
     again = cli("approve", sample.pending)
     one_line(again.returncode, again.stderr, 1, "already approved")
-    mem = open_memory(workspace, user_home=home)
+    mem = backend.open_memory(tmp_path)
     try:
         node = mem.get_node(approved["nodeId"])
         assert node is not None and node.status == "active"
@@ -181,8 +211,10 @@ def test_forget(seeded: tuple[Cli, Sample]) -> None:
     assert cli.json("show", sample.spicy_new, code=3)["error"]["code"] == "not_found"
 
 
-def test_export_and_import(seeded: tuple[Cli, Sample], tmp_path: Path) -> None:
-    cli, sample = seeded
+def test_export_and_import(
+    on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: Path
+) -> None:
+    cli, sample = on_backend
     bundle = tmp_path / "bundle.json"
     report = cli.json("export", "--format", "json", "--output", str(bundle))
     assert report["path"] == str(bundle) and report["counts"]["nodes"] == 5
@@ -193,9 +225,14 @@ def test_export_and_import(seeded: tuple[Cli, Sample], tmp_path: Path) -> None:
 
     target = tmp_path / "other"
     target.mkdir()
-    other = Cli(target, tmp_path / "home2")
+    location = backend.location_args(target, key="other") if backend.is_postgres else None
+    other = Cli(target / "ws", target / "home", location=location)
+    if not backend.is_postgres:
+        (target / "ws").mkdir()
     first = other.json("import", str(bundle))
-    assert first["counts"]["added"]["nodes"] == 5 and (target / ".ekko" / "memory.db").is_file()
+    assert first["counts"]["added"]["nodes"] == 5
+    if not backend.is_postgres:
+        assert (target / "ws" / ".ekko" / "memory.db").is_file()
     again = other.json("import", str(bundle))
     assert again["counts"]["added"] == {} and again["counts"]["skipped"]["nodes"] == 5
     assert other.json("show", sample.cilantro)["title"] == "用户不吃香菜"
@@ -216,6 +253,47 @@ def test_purge(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
         for f in (path, path.with_name(path.name + "-wal")):
             if f.exists():
                 assert "香菜".encode() not in f.read_bytes()
+
+
+def test_workspace_and_database_url_exclude_each_other(tmp_path: Path, home: Path) -> None:
+    url = "postgresql+psycopg://ekko@127.0.0.1:1/ekko"
+    cli = Cli(tmp_path, home, location=["--workspace", str(tmp_path), "--database-url", url])
+    proc = cli("stats")
+    one_line(proc.returncode, proc.stderr, 2, "either --workspace or --database-url")
+    proc = Cli(tmp_path, home, location=["--workspace", str(tmp_path), "--namespace", "x"])("stats")
+    one_line(proc.returncode, proc.stderr, 2, "--namespace needs --database-url")
+    bad = Cli(tmp_path, home, location=["--database-url", "mysql://u@h/db"])("stats")
+    one_line(bad.returncode, bad.stderr, 2, "unsupported database URL")
+
+
+@pytest.mark.postgres
+def test_database_url_from_the_environment_and_a_wrong_password(
+    pg_server: Any, tmp_path: Path, home: Path
+) -> None:
+    ns = pg_server.new_namespace()
+    pg_server.schemas += [f"{ns}_workspace", f"{ns}_user"]
+    mem = open_memory(url=pg_server.url, namespace=ns)
+    try:
+        sample = seed(mem)
+    finally:
+        mem.close()
+    # Neither --workspace nor --database-url: $EKKO_DATABASE_URL (as open_memory does).
+    env = {"EKKO_DATABASE_URL": pg_server.url, "EKKO_DATABASE_NAMESPACE": ns}
+    from_env = Cli(tmp_path, home, location=[], env=env)
+    assert from_env.json("show", sample.cilantro)["title"] == "用户不吃香菜"
+    # --workspace wins over the environment: a folder means SQLite files.
+    folder = Cli(tmp_path, home, env=env)
+    one_line(*_code_err(folder("stats")), 3, "no memory database")
+    # A wrong password: exit 1, one line, the reason, and never the password.
+    password = pg_server.url.split(":")[2].split("@")[0]
+    wrong = pg_server.url.replace(password, "not-the-password")
+    proc = Cli(tmp_path, home, location=["--database-url", wrong, "--namespace", ns])("stats")
+    one_line(proc.returncode, proc.stderr, 1, "cannot be opened", "password")
+    assert "not-the-password" not in proc.stderr and password not in proc.stderr
+
+
+def _code_err(proc: subprocess.CompletedProcess[str]) -> tuple[int, str]:
+    return proc.returncode, proc.stderr
 
 
 def test_console_script_is_installed() -> None:

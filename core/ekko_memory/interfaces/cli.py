@@ -1,6 +1,7 @@
 """``ekko-memory``: manage an agent's memory from a terminal (argparse, standard library only).
 
     ekko-memory --workspace DIR [--user-home DIR] COMMAND [--json] ...
+    ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
 purge, stats, mcp. Tables for people by default; ``--json`` prints one JSON document on
@@ -15,6 +16,12 @@ or an agent-only / user-only rule refused); 130 interrupted.
 Read commands never create a database: a workspace without ``.ekko/memory.db`` is an
 error (exit 3). ``import`` and ``mcp`` create it, as an agent would. The user store
 (``$EKKO_HOME`` or ``~/.ekko``) is created on first use by any command.
+
+``--database-url`` opens both stores in a PostgreSQL database instead (schemas
+``<namespace>_workspace`` and ``<namespace>_user``, as ``open_memory(url=...)``); with
+neither ``--workspace`` nor ``--database-url``, ``$EKKO_DATABASE_URL`` is used when set,
+else the current folder. On a server every command may create the two schemas (an
+unreachable server or a wrong password is an error, exit 1).
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from ekko_memory.interfaces.cli_output import (
 )
 from ekko_memory.models import NODE_STATUSES, NODE_TYPES, SCOPES
 from ekko_memory.service.memory_service import MemoryService, open_memory
-from ekko_memory.service.paths import StorePaths
+from ekko_memory.service.paths import URL_ENV, StorePaths
 
 _EXIT_FOR_CODE = {
     "invalid_input": EXIT_USAGE,
@@ -93,6 +100,20 @@ def _common(defaults: bool) -> _Parser:
         metavar="DIR",
         default=d(None),
         help="folder of the user store (default: $EKKO_HOME or ~/.ekko)",
+    )
+    p.add_argument(
+        "--database-url",
+        metavar="URL",
+        default=d(None),
+        help="open a PostgreSQL store instead of a workspace folder "
+        f"(postgresql+psycopg://user:password@host/db; default: ${URL_ENV} when no --workspace)",
+    )
+    p.add_argument(
+        "--namespace",
+        metavar="NAME",
+        default=d(None),
+        help="with a database URL: schemas NAME_workspace and NAME_user "
+        "(default: $EKKO_DATABASE_NAMESPACE or ekko)",
     )
     p.add_argument("--json", action="store_true", default=d(False), help="print JSON for scripts")
     return p
@@ -237,8 +258,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def database_url(args: argparse.Namespace) -> str | None:
+    """The PostgreSQL URL to open: ``--database-url``, else ``$EKKO_DATABASE_URL`` when no
+    ``--workspace`` was given (as ``open_memory`` does); None means a workspace folder."""
+    if args.workspace and args.database_url:
+        raise CliError(EXIT_USAGE, "give either --workspace or --database-url, not both")
+    if args.database_url:
+        return str(args.database_url)
+    if args.workspace is None:
+        return os.environ.get(URL_ENV) or None
+    return None
+
+
 def open_for(args: argparse.Namespace) -> MemoryService:
-    """Open the memory for a command; read commands refuse a missing database."""
+    """Open the memory for a command; read commands refuse a missing database file."""
+    url = database_url(args)
+    if url is None and args.namespace:
+        raise CliError(EXIT_USAGE, "--namespace needs --database-url (or $EKKO_DATABASE_URL)")
+    if url is not None:
+        mem = open_memory(url=url, namespace=args.namespace, user_home=args.user_home)
+        return _readable(mem)
     ws = Path(args.workspace or os.getcwd()).expanduser()
     if not ws.is_dir():
         raise CliError(EXIT_NOT_FOUND, f"workspace folder {ws} does not exist")
@@ -249,7 +288,10 @@ def open_for(args: argparse.Namespace) -> MemoryService:
             f"no memory database in {ws} (expected {db}); run an agent there "
             "or 'ekko-memory import' a bundle first",
         )
-    mem = open_memory(ws, user_home=args.user_home)
+    return _readable(open_memory(ws, user_home=args.user_home))
+
+
+def _readable(mem: MemoryService) -> MemoryService:
     health = mem.workspace_store.health
     if not health.readable:
         mem.close()

@@ -93,7 +93,7 @@ class ExportDialog(QDialog):
 
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("exportPath")
-        folder = controller.workspace.folder if controller.workspace else Path.home()
+        folder = controller.workspace.start_folder if controller.workspace else Path.home()
         stamp = datetime.now().strftime("%Y%m%d-%H%M")
         self.path_edit.setText(str(folder / f"ekko-memory-{stamp}.json"))
         browse = QPushButton(self.tr("Choose…"))

@@ -83,7 +83,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.buttons)
 
     async def _browse(self) -> None:
-        start = self.controller.workspace.folder if self.controller.workspace else None
+        start = self.controller.workspace.start_folder if self.controller.workspace else None
         chosen = await self.controller.dialogs.choose_open_file(
             self, self.tr("Import a bundle"), start, self.tr("Ekko Memory bundle (*.json)")
         )

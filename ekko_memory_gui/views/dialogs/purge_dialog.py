@@ -111,6 +111,12 @@ class PurgeDialog(QDialog):
         )
         self.backups_check.setObjectName("purgeBackups")
         self.backups_check.setChecked(True)
+        # A PostgreSQL store has no files or migration backups here (the server's data
+        # files and pg_dump backups are its operator's): the report searches the tables
+        # and the search index, and VACUUM FULL rewrites the tables.
+        ws = controller.workspace
+        self.on_server = ws is not None and ws.database is not None
+        self.backups_check.setVisible(not self.on_server)
 
         form = QFormLayout()
         form.addRow(self.tr("Scopes"), scopes)
@@ -370,18 +376,27 @@ class PurgeDialog(QDialog):
         v = r.verification
         if v is not None:
             lines.append("")
-            lines.append(
-                self.tr(
-                    "Searched the tables, the search index and the bytes of {files} files for {texts} purged texts."
-                ).format(files=len(v.files_scanned), texts=v.texts_checked)
-            )
+            if self.on_server:
+                lines.append(
+                    self.tr(
+                        "Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server's data files are not read from here; the tables were rewritten with VACUUM FULL)."
+                    ).format(texts=v.texts_checked)
+                )
+            else:
+                lines.append(
+                    self.tr(
+                        "Searched the tables, the search index and the bytes of {files} files for {texts} purged texts."
+                    ).format(files=len(v.files_scanned), texts=v.texts_checked)
+                )
             if plan.filter.query and self.search_after is not None:
                 lines.append(
                     self.tr("A search for “{query}” in your stores now finds {n} memories.").format(
                         query=plan.filter.query, n=self.search_after
                     )
                 )
-            if v.clean:
+            if v.clean and self.on_server:
+                lines.append(self.tr("✓ Nothing left: not in the tables, not in the search index."))
+            elif v.clean:
                 lines.append(
                     self.tr(
                         "✓ Nothing left: not in the tables, not in the search index, not in the files' bytes."

@@ -1,0 +1,93 @@
+"""What the core says in English reaches the Chinese UI in Chinese where the core gives a
+code: why an inbox item waits (``PendingItem.rule``, with the kinds of sensitive data),
+errors (``EkkoMemoryError.code`` and the common messages), refused writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ekko_memory import Conflict, InvalidInput, NotFound
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.qt import QApplication, QLabel, QLocale, QTranslator
+from ekko_memory_gui.services.translation import install_translation, remove_translation
+from ekko_memory_gui.views.main_window import MainWindow
+
+# English words of the core's reasons (permissions.RULE_TEXT) and sensitive kinds.
+CORE_ENGLISH = re.compile(
+    r"long-term|did not ask|sensitive|overwrite|high-confidence|hard delete|phone|health|"
+    r"removes the memory|for good"
+)
+
+
+@pytest.fixture
+def chinese(qapp: QApplication) -> Iterator[None]:
+    """The zh_CN catalog for one test (English again afterwards)."""
+    loaded = install_translation(qapp, "zh_CN")
+    labels.reset()
+    yield
+    remove_translation(qapp, loaded)
+    for t in qapp.findChildren(QTranslator):
+        qapp.removeTranslator(t)
+    QLocale.setDefault(QLocale("en_US"))
+    labels.reset()
+
+
+def test_the_chinese_inbox_says_why_each_item_waits_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow
+) -> None:
+    window.show_inbox()
+    inbox = window.inbox_view
+    qtbot.waitUntil(lambda: len(inbox.entries) == 4)
+    why = {}
+    for entry in inbox.entries:
+        card = inbox.card(entry.item.id)
+        assert card is not None
+        label = card.findChild(QLabel, "cardWhy")
+        assert label is not None
+        why[entry.item.rule] = label.text()
+    for rule, text in why.items():
+        assert text.startswith("等待原因："), text
+        assert not CORE_ENGLISH.search(text), (rule, text)
+    assert "你没有要求记住" in why["user_scope_without_intent"]
+    assert "高置信度" in why["overwrite_high_confidence"]
+    assert "永久删除" in why["hard_delete"]
+    # The kinds of sensitive data the core found, translated, after the sentence.
+    assert "敏感个人信息（" in why["sensitive_data"]
+    assert "手机号" in why["sensitive_data"] and "电话" in why["sensitive_data"]
+
+
+def test_errors_and_refusals_in_chinese(qtbot: Any, chinese: None, window: MainWindow) -> None:
+    assert (
+        labels.error_text(Conflict("pending item pnd_1 is already approved"))
+        == "已被更改：待确认项 pnd_1 已是“已批准”状态"
+    )
+    assert labels.error_text(InvalidInput("this is already the current version")) == (
+        "无效：这已经是当前版本"
+    )
+    # An uncommon message keeps the core's words after the translated kind.
+    assert labels.error_text(NotFound("no memory 'mem_x'")) == "未找到：no memory 'mem_x'"
+    assert (
+        labels.outcome_text(
+            "rejected", "global_scope", "global memories are read-only; nothing was written"
+        )
+        == "全局记忆随应用提供，只读；没有写入任何内容"
+    )
+    assert labels.outcome_text(
+        "duplicate", None, "already remembered; nothing new was written"
+    ) == ("已经记住了，没有写入新内容")
+    # Errors reported through the runner reach the status line in Chinese.
+    window.runner.report("批准", Conflict("pending item pnd_1 was decided meanwhile"))
+    assert window.status.error.text() == "批准: 已被更改：待确认项 pnd_1 已被（其他人）处理"
+
+
+def test_an_unknown_rule_shows_the_core_text() -> None:
+    assert labels.why_text("new_rule", "a reason the app does not know") == (
+        "a reason the app does not know"
+    )
+    assert labels.why_text(
+        "sensitive_data", "sensitive personal data (phone number, iris scan)"
+    ) == ("it holds sensitive personal data (phone number, iris scan)")
