@@ -89,24 +89,34 @@ def test_sigkill_during_governed_writes(tmp_path: Path) -> None:
     reported: dict[str, str] = {}
     kills = 0
     next_n = 0
-    # Bounded: 20 kills take ~30-70 s depending on load; the loop stops at 240 s.
+    # Bounded: each round is a child start (~0.4 s) and up to 120 writes; stops at 240 s.
     deadline = time.monotonic() + 240
     while (len(reported) < TOTAL_WRITES or kills < MIN_KILLS) and time.monotonic() < deadline:
-        remaining = max(TOTAL_WRITES - len(reported), 60)
-        child = start_child(ws, home, next_n, remaining)
-        # Let it start (imports, open) and write for a random while, then kill it.
-        time.sleep(rng.uniform(0.5, 1.0) if kills < MIN_KILLS else 30)
-        if child.poll() is None:
-            child.send_signal(signal.SIGKILL)
-            kills += 1
-        out, _ = child.communicate(timeout=30)
-        for line in out.splitlines():
+        child = start_child(ws, home, next_n, 100_000)
+        assert child.stdout is not None
+        # Kill after a random number of reported commits plus a random sub-millisecond
+        # delay: always mid-stream, however fast the writes are (the next write is in
+        # flight: validating, inside its transaction, or committing).
+        quota = rng.randint(1, 120)
+        seen = 0
+        for line in child.stdout:
             parts = line.split()
             if parts and parts[0] == "ok":
                 next_n = max(next_n, int(parts[1]) + 1)
                 reported[parts[2]] = parts[3] if len(parts) > 3 else ""
-        if (ws / ".ekko" / "memory.db").exists():  # a child killed while starting created nothing
-            check_whole(ws / ".ekko" / "memory.db", reported)
+                seen += 1
+                if seen >= quota:
+                    break
+        time.sleep(rng.uniform(0, 0.001))
+        child.send_signal(signal.SIGKILL)
+        kills += 1
+        out, _ = child.communicate(timeout=30)
+        for line in out.splitlines():  # commits reported while the signal was on its way
+            parts = line.split()
+            if parts and parts[0] == "ok":
+                next_n = max(next_n, int(parts[1]) + 1)
+                reported[parts[2]] = parts[3] if len(parts) > 3 else ""
+        check_whole(ws / ".ekko" / "memory.db", reported)
     assert kills >= MIN_KILLS
     assert len(reported) >= TOTAL_WRITES
     counts = check_whole(ws / ".ekko" / "memory.db", reported)
