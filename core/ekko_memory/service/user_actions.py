@@ -10,29 +10,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from ekko_memory.errors import Conflict, InvalidInput
 from ekko_memory.models import MemoryNode, MemoryNodeDraft
 from ekko_memory.service.forget import Forgetter
-from ekko_memory.service.governance import Governor, WriteOutcome
+from ekko_memory.service.governance import CONTENT_FIELDS, Governor, WriteOutcome
 from ekko_memory.service.permissions import ALLOW
 from ekko_memory.service.write_plan import WriteContext, plan_node
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
-
-# Fields a revert copies from the old version.
-_CONTENT_FIELDS = (
-    "scope",
-    "domain",
-    "category_path",
-    "type",
-    "key",
-    "value_json",
-    "title",
-    "content",
-    "confidence",
-    "importance",
-    "tags",
-    "entities",
-    "expires_at",
-)
 
 
 class UserActions:
@@ -94,7 +77,7 @@ class UserActions:
             raise InvalidInput("this is already the current version")
         if head.status == "deleted":
             raise Conflict("the memory is deleted; restore it first")
-        draft = MemoryNodeDraft.model_validate({f: getattr(old, f) for f in _CONTENT_FIELDS})
+        draft = MemoryNodeDraft.model_validate({f: getattr(old, f) for f in CONTENT_FIELDS})
         if old.expires_at is not None and old.expires_at <= self.service.now():
             draft.expires_at = None
         ctx = self._ctx(old)
