@@ -628,7 +628,14 @@ class ImportReport(CamelModel):
     ``added``: new records; ``skipped``: already present (or refused, see ``notes``);
     ``updated``: present records whose status the bundle moved on (a node superseded or
     deleted since, a pending item decided since); ``superseded``: node ids that lost a
-    conflict with a newer node for the same key (imported or local).
+    conflict with a newer node for the same key (imported or local). These count only
+    what was committed.
+
+    ``committed_stores``: the stores whose import was committed (a store the bundle has
+    nothing for is in neither list). ``cancelled``: the import was cancelled;
+    ``cancelled_stores`` then names the stores the bundle had records for that hold
+    nothing of it (their transaction was rolled back, or never started). Importing the
+    same bundle again completes a cancelled import.
     """
 
     path: str
@@ -638,6 +645,9 @@ class ImportReport(CamelModel):
     updated: dict[str, list[str]] = Field(default_factory=dict)
     superseded: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    cancelled: bool = False
+    committed_stores: list[StoreName] = Field(default_factory=list)
+    cancelled_stores: list[StoreName] = Field(default_factory=list)
 
     def count(self, what: Literal["added", "skipped", "updated"]) -> dict[str, int]:
         """Record counts per kind for one outcome."""

@@ -19,9 +19,10 @@ from ekko_memory import (
     Progress,
 )
 from ekko_memory.models import MemoryNodeDraft
+from ekko_memory.service.importer import BATCH
 from ekko_memory.store.filters import NodeFilter
 from tests.backends import Backend
-from tests.core.factories import make_node
+from tests.core.factories import make_message, make_node
 from tests.core.helpers import COOKING, propose, user_write
 from tests.core.sample_data import CILANTRO, dump, seed
 
@@ -208,6 +209,109 @@ def test_progress_and_cancellation(mem: MemoryService, tmp_path: Path) -> None:
         assert not target.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
     assert path.exists()  # an earlier export is untouched
+
+
+def big_bundle(mem: MemoryService, path: Path) -> dict:
+    """The sample plus 1200 messages and 1200 user notes: a few batches in each store."""
+    seed(mem)
+    with mem.workspace_store.write() as w:
+        w.insert_messages([make_message("s-long", content=f"第 {i} 条消息") for i in range(1200)])
+    with mem.user_store.write() as w:
+        w.insert_nodes(
+            [make_node(key=None, value_json=None, title=f"笔记 {i}") for i in range(1200)]
+        )
+    return bundle_of(mem, path)
+
+
+def both(mem: MemoryService) -> tuple[dict, dict]:
+    return dump(mem.workspace_store), dump(mem.user_store)
+
+
+def import_events(mem: MemoryService) -> list[str]:
+    return [
+        name
+        for name, store in mem.stores()
+        for e in dump(store)["audit"].values()
+        if e["eventType"] == "import"
+    ]
+
+
+def test_a_cancelled_import_rolls_back_the_store_it_was_importing(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "big.json"
+    bundle = big_bundle(mem, path)
+    seed(other, session_id="s-other")  # the same keys: the import would supersede these
+    before = both(other)
+    token = CancelToken()
+    seen: list[Progress] = []
+
+    def stop(p: Progress) -> None:
+        seen.append(p)
+        if p.done >= BATCH:
+            token.cancel()  # after the first batch, inside the workspace store's transaction
+
+    report = other.importer.import_bundle(path, progress=stop, cancel=token)
+    assert report.cancelled and report.committed_stores == []
+    assert report.cancelled_stores == ["workspace", "user"]
+    assert not report.changed and report.added == {} and report.superseded == []
+    assert 0 < seen[-1].done < seen[-1].total  # it stopped mid-way, with records written
+    assert both(other) == before  # exactly what it held before: the batch was rolled back
+    assert import_events(other) == []
+
+    # Importing again completes it, as if nothing had been cancelled.
+    again = other.importer.import_bundle(path)
+    assert not again.cancelled and again.committed_stores == ["workspace", "user"]
+    assert again.cancelled_stores == []
+    ws, user = both(other)
+    for name, store in (("workspace", ws), ("user", user)):
+        for kind, records in bundle["stores"][name].items():
+            ids = {
+                r["id"] if kind != "cursors" else f"{r['sessionId']}:{r['kind']}" for r in records
+            }
+            assert ids <= set(store[kind]), (name, kind)
+    assert again.superseded  # the local seed lost to the bundle's newer memories
+    assert sorted(import_events(other)) == ["user", "workspace"]
+    assert not other.importer.import_bundle(path).changed
+
+
+def test_a_cancel_after_the_workspace_store_committed_keeps_it_and_says_so(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    path = tmp_path / "big.json"
+    bundle = big_bundle(mem, path)
+    user_before = dump(other.user_store)
+    in_workspace = sum(len(v) for v in bundle["stores"]["workspace"].values())
+    token = CancelToken()
+
+    def stop(p: Progress) -> None:
+        if p.done > in_workspace:
+            token.cancel()  # the workspace store has committed; the user store is under way
+
+    report = other.importer.import_bundle(path, progress=stop, cancel=token)
+    assert report.cancelled
+    assert report.committed_stores == ["workspace"] and report.cancelled_stores == ["user"]
+    # The report counts what was committed: the workspace store's records, none of the user's.
+    assert len(report.added["messages"]) == len(bundle["stores"]["workspace"]["messages"])
+    user_ids = {
+        r["id"]
+        for kind, recs in bundle["stores"]["user"].items()
+        if kind != "cursors"
+        for r in recs
+    }
+    assert user_ids and not user_ids & {i for ids in report.added.values() for i in ids}
+    assert dump(other.user_store) == user_before
+    assert set(dump(other.workspace_store)["messages"]) == {
+        m["id"] for m in bundle["stores"]["workspace"]["messages"]
+    }
+    assert import_events(other) == ["workspace"]
+
+    again = other.importer.import_bundle(path)
+    assert not again.cancelled and again.committed_stores == ["workspace", "user"]
+    assert len(again.added["nodes"]) == len(bundle["stores"]["user"]["nodes"])
+    assert "messages" not in again.added  # already there: skipped
+    assert dump(other.user_store)["nodes"] == dump(mem.user_store)["nodes"]
+    assert sorted(import_events(other)) == ["user", "workspace"]
 
 
 def test_export_refuses_a_missing_folder(mem: MemoryService, tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ from ekko_memory.models import (
     StoreName,
 )
 from ekko_memory.service.chains import chain_closure
-from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
+from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
 from ekko_memory.store.filters import STATUS_RANK, NodeFilter, NodeOrder
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sql_store import SqlStore
@@ -91,10 +91,6 @@ CSV_COLUMNS = (
     "updatedAt",
     "expiresAt",
 )
-
-
-class _Cancelled(Exception):
-    """Raised inside a writer when the caller cancels; the temporary file is removed."""
 
 
 @dataclass
@@ -183,7 +179,7 @@ class Exporter:
         encoding = "utf-8-sig" if format == "csv" else "utf-8"
         try:
             counts = write_private(target, writers[format], encoding=encoding)
-        except _Cancelled:
+        except Cancelled:  # raised inside a writer: the temporary file is already gone
             return ExportReport(path=None, format=format, cancelled=True, warnings=warnings)
         rep("done", 1, 1)
         return ExportReport(
@@ -380,9 +376,7 @@ class Exporter:
 
     @staticmethod
     def _tick(rep: Reporter, stage: str, done: int, total: int) -> None:
-        rep(stage, done, max(total, done))
-        if rep.cancelled:
-            raise _Cancelled
+        rep.tick(stage, done, max(total, done))
 
 
 def _pending_related(item: PendingItem, ids: set[str], sel: ExportSelection) -> bool:

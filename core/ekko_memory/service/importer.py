@@ -20,6 +20,16 @@ Rules:
 - A new node whose older version is local and still active makes that version superseded.
 - Each store is imported in one transaction; when it wrote anything, one ``import``
   audit event records the counts (so per-memory audit trails equal the exported ones).
+
+Progress and cancellation: records are written in batches of ``BATCH``; after each batch
+the import reports progress and checks the ``CancelToken``, and it checks once more right
+before each store's commit. A cancel rolls back the transaction of the store being
+imported, so that store holds exactly what it held before. The stores are two databases
+(two files, or two schemas) and cannot commit together: the workspace store is imported
+and committed first, then the user store. A cancel that comes after the workspace store
+committed leaves it imported and rolls the user store back; the report's
+``committed_stores`` and ``cancelled_stores`` name exactly which is which. Importing the
+same bundle again completes it (what is already there is skipped).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -48,7 +59,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSION
 from ekko_memory.service.governance import Governor
-from ekko_memory.service.progress import ProgressCallback, Reporter
+from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.ranking import priority_key
 from ekko_memory.store.writer import StoreWriter
 
@@ -67,6 +78,8 @@ _PREFIX = {
     "usage": "use",
 }
 ACTOR = "import"
+# Records written between two progress reports (and cancellation checks).
+BATCH = 500
 
 
 @dataclass
@@ -80,6 +93,10 @@ class _StoreBundle:
     pending: list[PendingItem] = field(default_factory=list)
     usage: list[UsageRecord] = field(default_factory=list)
     cursors: list[SessionCursor] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(len(getattr(self, k)) for k in BUNDLE_KINDS)
 
 
 @dataclass
@@ -96,6 +113,32 @@ class _Tally:
     @property
     def changed(self) -> bool:
         return bool(any(self.added.values()) or any(self.updated.values()) or self.superseded)
+
+
+class _Ticker:
+    """Counts the records handled; reports progress and checks for a cancel every batch."""
+
+    def __init__(self, rep: Reporter, total: int) -> None:
+        self.rep = rep
+        self.total = total
+        self.done = 0
+        self._since = 0
+
+    def __call__(self, n: int = 1) -> None:
+        self.done += n
+        self._since += n
+        if self._since >= BATCH:
+            self._since = 0
+            self.rep.tick("import", self.done, self.total)
+
+    def before_commit(self) -> None:
+        """The last check of a store's transaction: raises ``Cancelled`` when asked to stop."""
+        self._since = 0
+        self.rep.tick("import", self.done, self.total)
+
+
+def _batches(records: list[Any]) -> list[list[Any]]:
+    return [records[i : i + BATCH] for i in range(0, len(records), BATCH)]
 
 
 def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
@@ -193,43 +236,61 @@ class Importer:
         self.service = service
 
     def import_bundle(
-        self, path: str | os.PathLike[str], *, progress: ProgressCallback | None = None
+        self,
+        path: str | os.PathLike[str],
+        *,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
     ) -> ImportReport:
-        """Import a bundle made by ``export(format="json")``; idempotent, ids kept."""
+        """Import a bundle made by ``export(format="json")``; idempotent, ids kept.
+
+        ``cancel`` stops the import at the next batch: the store being imported is rolled
+        back, a store imported before it stays imported (see the module docstring and the
+        report's ``committed_stores`` / ``cancelled_stores``).
+        """
         data, version = read_bundle(path)
         parts, notes = parse_bundle(data)
         for name, part in parts.items():
             store = self._store(name)
-            if any(getattr(part, k) for k in BUNDLE_KINDS) and not store.health.writable:
+            if part.size and not store.health.writable:
                 raise InvalidInput(
                     f"the {name} store cannot be written ({store.health.reason}); nothing was imported"
                 )
         tally = _Tally(notes=notes)
-        rep = Reporter(progress, None)
-        total = sum(len(getattr(p, k)) for p in parts.values() for k in BUNDLE_KINDS)
-        done = 0
+        ticker = _Ticker(Reporter(progress, cancel), sum(p.size for p in parts.values()))
+        committed: list[StoreName] = []
+        cancelled: list[StoreName] = []
+        # The workspace store first, then the user store (``parse_bundle``'s order).
         for name, part in parts.items():
-            if not any(getattr(part, k) for k in BUNDLE_KINDS):
+            if not part.size:
+                continue
+            if cancelled:
+                cancelled.append(name)  # a cancel stops here: this store is not started
                 continue
             store_tally = _Tally()
-            with self._store(name).write() as w:
-                self._import_store(w, part, store_tally)
-                if store_tally.changed:
-                    w.add_audit(
-                        "import",
-                        actor=ACTOR,
-                        reason=f"imported {Path(path).name}",
-                        payload={
-                            "added": {k: len(v) for k, v in store_tally.added.items()},
-                            "updated": {k: len(v) for k, v in store_tally.updated.items()},
-                            "superseded": store_tally.superseded,
-                        },
-                    )
-            done += sum(len(getattr(part, k)) for k in BUNDLE_KINDS)
-            rep("import", done, total)
+            try:
+                with self._store(name).write() as w:
+                    self._import_store(w, part, store_tally, ticker)
+                    if store_tally.changed:
+                        w.add_audit(
+                            "import",
+                            actor=ACTOR,
+                            reason=f"imported {Path(path).name}",
+                            payload={
+                                "added": {k: len(v) for k, v in store_tally.added.items()},
+                                "updated": {k: len(v) for k, v in store_tally.updated.items()},
+                                "superseded": store_tally.superseded,
+                            },
+                        )
+                    ticker.before_commit()
+            except Cancelled:
+                cancelled.append(name)  # the transaction was rolled back
+                continue
+            committed.append(name)
             _merge(tally, store_tally)
-        # A chain imported across the two files is finished by the usual repair.
-        self.service.repair_chains()
+        if committed:
+            # A chain imported across the two files is finished by the usual repair.
+            self.service.repair_chains()
         return ImportReport(
             path=str(Path(path).expanduser()),
             bundle_version=version,
@@ -238,6 +299,9 @@ class Importer:
             updated=tally.updated,
             superseded=tally.superseded,
             notes=tally.notes,
+            cancelled=bool(cancelled),
+            committed_stores=committed,
+            cancelled_stores=cancelled,
         )
 
     def _store(self, name: StoreName) -> Any:
@@ -245,16 +309,20 @@ class Importer:
 
     # --- one store, inside one write transaction -------------------------------------
 
-    def _import_store(self, w: StoreWriter, part: _StoreBundle, tally: _Tally) -> None:
-        self._plain(w, "messages", part.messages, "memory_messages", w.insert_messages, tally)
-        self._plain(w, "summaries", part.summaries, "memory_summaries", w.insert_summaries, tally)
-        self._nodes(w, part.nodes, tally)
-        self._plain(w, "audit", part.audit, "memory_audit_events", w.insert_audit_events, tally)
-        self._pending(w, part.pending, tally)
-        self._plain(w, "usage", part.usage, "memory_usage", w.insert_usage, tally)
+    def _import_store(
+        self, w: StoreWriter, part: _StoreBundle, tally: _Tally, tick: _Ticker
+    ) -> None:
+        plain = self._plain
+        plain(w, "messages", part.messages, "memory_messages", w.insert_messages, tally, tick)
+        plain(w, "summaries", part.summaries, "memory_summaries", w.insert_summaries, tally, tick)
+        self._nodes(w, part.nodes, tally, tick)
+        plain(w, "audit", part.audit, "memory_audit_events", w.insert_audit_events, tally, tick)
+        self._pending(w, part.pending, tally, tick)
+        plain(w, "usage", part.usage, "memory_usage", w.insert_usage, tally, tick)
         for cursor in part.cursors:
             key = f"{cursor.session_id}:{cursor.kind}"
             tally.add("added" if w.insert_cursor(cursor) else "skipped", "cursors", key)
+            tick()
 
     @staticmethod
     def _plain(
@@ -264,85 +332,107 @@ class Importer:
         table: str,
         insert: Callable[[list[Any]], None],
         tally: _Tally,
+        tick: _Ticker,
     ) -> None:
-        """Append-only records: insert the new ids, skip the present ones."""
-        present = w.existing_ids(table, [r.id for r in records])
-        fresh: dict[str, Any] = {}
-        for r in records:
-            if r.id in present or r.id in fresh:
-                tally.add("skipped", kind, r.id)
-            else:
-                fresh[r.id] = r
-        insert(list(fresh.values()))
-        for record_id in fresh:
-            tally.add("added", kind, record_id)
+        """Append-only records: insert the new ids, skip the present ones (a batch at a time)."""
+        for batch in _batches(records):
+            present = w.existing_ids(table, [r.id for r in batch])
+            fresh: dict[str, Any] = {}
+            for r in batch:
+                if r.id in present or r.id in fresh:
+                    tally.add("skipped", kind, r.id)
+                else:
+                    fresh[r.id] = r
+            insert(list(fresh.values()))
+            for record_id in fresh:
+                tally.add("added", kind, record_id)
+            tick(len(batch))
 
-    def _pending(self, w: StoreWriter, items: list[PendingItem], tally: _Tally) -> None:
+    def _pending(
+        self, w: StoreWriter, items: list[PendingItem], tally: _Tally, tick: _Ticker
+    ) -> None:
         present = w.existing_ids("memory_pending", [i.id for i in items])
         for item in items:
-            if item.id not in present:
-                w.insert_pending(item)
-                present.add(item.id)
-                tally.add("added", "pending", item.id)
-                continue
-            local = w.get_pending(item.id)
-            decided = item.status != "pending" and item.decided_at is not None
-            if local is not None and local.status == "pending" and decided:
-                assert item.decided_at is not None
-                w.decide_pending(
-                    item.id,
-                    status=item.status,
-                    decided_by=item.decided_by or ACTOR,
-                    at=item.decided_at,
-                    note=item.decision_note,
-                    result_node_id=item.result_node_id,
-                )
-                tally.add("updated", "pending", item.id)
-            else:
-                tally.add("skipped", "pending", item.id)
+            self._pending_item(w, item, present, tally)
+            tick()
 
-    def _nodes(self, w: StoreWriter, nodes: list[MemoryNode], tally: _Tally) -> None:
+    @staticmethod
+    def _pending_item(w: StoreWriter, item: PendingItem, present: set[str], tally: _Tally) -> None:
+        if item.id not in present:
+            w.insert_pending(item)
+            present.add(item.id)
+            tally.add("added", "pending", item.id)
+            return
+        local = w.get_pending(item.id)
+        decided = item.status != "pending" and item.decided_at is not None
+        if local is not None and local.status == "pending" and decided:
+            assert item.decided_at is not None
+            w.decide_pending(
+                item.id,
+                status=item.status,
+                decided_by=item.decided_by or ACTOR,
+                at=item.decided_at,
+                note=item.decision_note,
+                result_node_id=item.result_node_id,
+            )
+            tally.add("updated", "pending", item.id)
+        else:
+            tally.add("skipped", "pending", item.id)
+
+    def _nodes(self, w: StoreWriter, nodes: list[MemoryNode], tally: _Tally, tick: _Ticker) -> None:
         present = w.existing_ids("memory_nodes", [n.id for n in nodes])
         now = self.service.now()
         governor = Governor(self.service)
         for node in nodes:
-            if node.id in present:
-                self._update_present(w, node, tally)
-                continue
-            present.add(node.id)
-            older = w.get_node(node.supersedes_id) if node.supersedes_id else None
-            if older is not None and older.status not in ("active", "expired"):
-                older = None
-            rival = None
-            if node.status == "active" and not node.is_expired(now):
-                rival = governor.find_same(w, node, live_at=now)
-                if rival is not None and older is not None and rival.id == older.id:
-                    rival = None  # the bundle continues this chain: handled below
-            if rival is not None and priority_key(rival, now) < priority_key(node, now):
-                lost = node.model_copy(update={"status": "superseded", "updated_at": now})
-                w.insert_nodes([lost])
-                self._audit_loss(w, lost, rival.id, now)
-                tally.superseded.append(node.id)
-                tally.add("added", "nodes", node.id)
-                continue
-            w.insert_nodes([node])
+            self._node(w, node, present, tally, now, governor)
+            tick()
+
+    def _node(
+        self,
+        w: StoreWriter,
+        node: MemoryNode,
+        present: set[str],
+        tally: _Tally,
+        now: datetime,
+        governor: Governor,
+    ) -> None:
+        if node.id in present:
+            self._update_present(w, node, tally)
+            return
+        present.add(node.id)
+        older = w.get_node(node.supersedes_id) if node.supersedes_id else None
+        if older is not None and older.status not in ("active", "expired"):
+            older = None
+        rival = None
+        if node.status == "active" and not node.is_expired(now):
+            rival = governor.find_same(w, node, live_at=now)
+            if rival is not None and older is not None and rival.id == older.id:
+                rival = None  # the bundle continues this chain: handled below
+        if rival is not None and priority_key(rival, now) < priority_key(node, now):
+            lost = node.model_copy(update={"status": "superseded", "updated_at": now})
+            w.insert_nodes([lost])
+            self._audit_loss(w, lost, rival.id, now)
+            tally.superseded.append(node.id)
             tally.add("added", "nodes", node.id)
-            if rival is not None:
-                w.set_node_status(rival.id, "superseded", now)
-                self._audit_loss(w, rival, node.id, now)
-                tally.superseded.append(rival.id)
-            if older is not None:
-                # The bundle continues a local chain: its older version steps down.
-                w.set_node_status(older.id, "superseded", node.created_at)
-                w.add_audit(
-                    "supersede",
-                    actor=ACTOR,
-                    reason="import: a newer version of this memory was imported",
-                    node=older,
-                    at=now,
-                    payload={"supersededBy": node.id},
-                )
-                tally.add("updated", "nodes", older.id)
+            return
+        w.insert_nodes([node])
+        tally.add("added", "nodes", node.id)
+        if rival is not None:
+            w.set_node_status(rival.id, "superseded", now)
+            self._audit_loss(w, rival, node.id, now)
+            tally.superseded.append(rival.id)
+        if older is not None:
+            # The bundle continues a local chain: its older version steps down.
+            w.set_node_status(older.id, "superseded", node.created_at)
+            w.add_audit(
+                "supersede",
+                actor=ACTOR,
+                reason="import: a newer version of this memory was imported",
+                node=older,
+                at=now,
+                payload={"supersededBy": node.id},
+            )
+            tally.add("updated", "nodes", older.id)
 
     @staticmethod
     def _audit_loss(w: StoreWriter, loser: MemoryNode, winner_id: str, now: Any) -> None:

@@ -1,8 +1,13 @@
-"""Progress reports and cancellation for long operations (export, import, purge).
+"""Progress reports and cancellation for long operations (export, import, purge, compact).
 
 The operation calls ``progress`` between batches and checks ``cancel`` there too, so a
 cancelled operation stops at a batch boundary and never leaves half a batch behind.
 Callbacks run on the caller's (worker) thread; the app forwards them to the GUI thread.
+
+Inside an operation, ``Reporter.tick`` reports and then raises ``Cancelled`` when the
+caller asked to stop; the operation catches it where it can undo the unfinished part (a
+temporary file removed, a transaction rolled back) and returns a report that says
+``cancelled``. ``Cancelled`` never leaves the public calls.
 """
 
 from __future__ import annotations
@@ -45,6 +50,10 @@ class CancelToken:
         return self._event.is_set()
 
 
+class Cancelled(Exception):
+    """Raised inside an operation at a batch boundary once its caller cancelled."""
+
+
 class Reporter:
     """Forwards progress to an optional callback and answers "stop now?" for an optional token."""
 
@@ -60,3 +69,9 @@ class Reporter:
     def cancelled(self) -> bool:
         """True when the caller asked to stop."""
         return self._cancel is not None and self._cancel.cancelled
+
+    def tick(self, stage: str, done: int, total: int) -> None:
+        """Report progress, then raise ``Cancelled`` if the caller asked to stop."""
+        self(stage, done, total)
+        if self.cancelled:
+            raise Cancelled
