@@ -1,8 +1,8 @@
 """Long work: export, import, purge (dry run, purge, verification).
 
 Each runs on the memory worker; progress reports come back to the GUI thread through
-the event loop, and a CancelToken stops an export or a purge at the next batch
-boundary (the core never leaves half a batch behind). After an import or a purge every
+the event loop, and a CancelToken stops an export, an import or a purge at the next
+batch boundary (the core never leaves half a batch behind). After an import or a purge every
 view reloads: they touch too many memories to name them one by one.
 """
 
@@ -61,11 +61,18 @@ async def export(
 
 
 async def import_bundle(
-    c: AppController, path: Path, *, on_progress: ProgressHandler | None = None
+    c: AppController,
+    path: Path,
+    *,
+    on_progress: ProgressHandler | None = None,
+    cancel: CancelToken | None = None,
 ) -> ImportReport:
-    """Read a JSON bundle back (idempotent, ids kept)."""
+    """Read a JSON bundle back (idempotent, ids kept); a cancel rolls back the store being
+    imported (the report names the stores that were committed)."""
     mem = c.runner.memory
-    report = await c.runner.call(mem.importer.import_bundle, path, progress=_relay(on_progress))
+    report = await c.runner.call(
+        mem.importer.import_bundle, path, progress=_relay(on_progress), cancel=cancel
+    )
     await c.refresh_after_write()
     c.refresh_everything()
     return report

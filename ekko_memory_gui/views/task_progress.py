@@ -29,6 +29,7 @@ class TaskProgress(QWidget):
         h.addWidget(self.cancel_button)
         self.token: CancelToken | None = None
         self.last: Progress | None = None
+        self._stopping: str | None = None
         self.setVisible(False)
 
     def stage_text(self, stage: str) -> str:
@@ -43,10 +44,12 @@ class TaskProgress(QWidget):
             "done": self.tr("Done"),
         }.get(stage, stage)
 
-    def start(self, text: str, *, cancellable: bool) -> CancelToken:
-        """Show the line; returns the token Cancel will set."""
+    def start(self, text: str, *, cancellable: bool, stopping: str | None = None) -> CancelToken:
+        """Show the line; returns the token Cancel will set (``stopping``: what the line says
+        after Cancel, by default that the work stops after the current batch)."""
         self.token = CancelToken()
         self.last = None
+        self._stopping = stopping
         self.label.setText(text)
         self.bar.setRange(0, 0)  # busy until the first report says how much there is
         self.cancel_button.setEnabled(cancellable)
@@ -68,14 +71,19 @@ class TaskProgress(QWidget):
         else:
             self.bar.setRange(0, 0)
 
-    def finish(self) -> None:
+    def finish(self, *, cancelled: bool = False) -> None:
+        """The work ended: a full bar, or (``cancelled``) the bar where it stopped."""
         self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
+        if cancelled:
+            self.bar.setValue(int(self.last.fraction * 1000) if self.last else 0)
+            self.label.setText(self.tr("Cancelled"))
+        else:
+            self.bar.setValue(1000)
         self.cancel_button.setVisible(False)
 
     def _cancel(self) -> None:
         if self.token is not None:
             self.token.cancel()
             self.cancel_button.setEnabled(False)
-            self.label.setText(self.tr("Stopping after this batch…"))
+            self.label.setText(self._stopping or self.tr("Stopping after this batch…"))
             self.cancelled.emit()

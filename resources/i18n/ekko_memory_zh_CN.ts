@@ -300,83 +300,94 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="36"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="41"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
         <source>Import a bundle</source>
         <translation>导入数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="49"/>
         <source>Reads a JSON bundle made by Export. Memories keep their ids: what is already here is skipped, a newer version of the same memory supersedes the older one, and importing the same bundle twice changes nothing.</source>
         <translation>读取由“导出”生成的 JSON 包。记忆保留原来的标识：已存在的会跳过，同一记忆的较新版本会取代旧版本，同一个包导入两次不会有任何变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="52"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="57"/>
         <source>a .json bundle</source>
         <translation>一个 .json 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="58"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
         <source>Records</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
         <source>Added</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
         <source>Skipped</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="76"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
         <source>Ekko Memory bundle (*.json)</source>
         <translation>Ekko Memory 数据包 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="103"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="110"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="114"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="112"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="138"/>
+        <source>Cancelled: nothing was imported; your stores are as they were.</source>
+        <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="140"/>
+        <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
+        <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="162"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="168"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -2359,52 +2370,57 @@ This deletes them for good and cannot be undone.</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="36"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="37"/>
         <source>Writing</source>
         <translation>正在写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="37"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="38"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="38"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
         <source>Deleting memories</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="40"/>
         <source>Deleting messages</source>
         <translation>正在删除消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="40"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
         <source>Compacting the files</source>
         <translation>正在压缩文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
         <source>Checking backups</source>
         <translation>正在检查备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
         <source>Searching for what was purged</source>
         <translation>正在查找被清除的内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="44"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="60"/>
         <source>This step runs in one transaction per store; it cannot stop halfway.</source>
         <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="79"/>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="88"/>
         <source>Stopping after this batch…</source>
         <translation>本批完成后停止…</translation>
     </message>

@@ -108,20 +108,24 @@ def test_markdown_and_csv_exports(
     assert "limit_ingredient" in Path(csv.path).read_text(encoding="utf-8-sig")
 
 
+def _long_log(qtbot: Any, window: MainWindow) -> None:
+    """1200 more messages: the core checks for a cancel between batches of 500 records."""
+    mem = window.runner.memory
+
+    def fill() -> None:
+        s = mem.session("s-long", user_id="u-demo", workspace_id="w-demo")
+        for i in range(1200):
+            s.append_message("user" if i % 2 == 0 else "assistant", f"第 {i} 条消息")
+
+    run(qtbot, window.runner.call(fill), timeout=60000)
+
+
 def test_a_cancelled_export_leaves_no_file(
     qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
 ) -> None:
     target = tmp_path / "cancelled.json"
     reports: list[Any] = []
-    mem = window.runner.memory
-
-    def long_log() -> None:
-        # The core checks for a cancel between batches of 500 records: make a few batches.
-        s = mem.session("s-long", user_id="u-demo", workspace_id="w-demo")
-        for i in range(1200):
-            s.append_message("user" if i % 2 == 0 else "assistant", f"第 {i} 条消息")
-
-    run(qtbot, window.runner.call(long_log), timeout=60000)
+    _long_log(qtbot, window)
 
     async def handler(dialog: QDialog) -> bool:
         assert isinstance(dialog, ExportDialog)
@@ -136,6 +140,53 @@ def test_a_cancelled_export_leaves_no_file(
     assert reports[0].cancelled and reports[0].path is None
     assert not target.exists()
     assert not list(tmp_path.glob("*cancelled*"))
+
+
+def test_a_cancelled_import_changes_nothing_and_importing_again_completes_it(
+    qtbot: Any,
+    window: MainWindow,
+    controller: AppController,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    _long_log(qtbot, window)
+    bundle = tmp_path / "bundle.json"
+    exported = _export(qtbot, window, dialogs, bundle)
+    assert exported.counts["messages"] > 1200
+    expected = _snapshot(window.runner.memory)
+    empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"
+    empty_ws.mkdir()
+    empty_home.mkdir()
+    run(qtbot, controller.open_workspace(empty_ws, empty_home))
+    empty = _snapshot(window.runner.memory)
+    seen: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        dialog.path_edit.setText(str(bundle))
+        task = dialog.start()
+        assert dialog.progress.cancel_button.isEnabled()
+        dialog.progress.cancel_button.click()  # before the worker's first batch
+        seen.append(await task)
+        seen.append(dialog.progress.last)
+        assert dialog.summary.text().startswith("Cancelled: nothing was imported")
+        assert dialog.progress.label.text() == "Cancelled"
+        assert dialog.import_button.isEnabled()  # it can be started again
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.import_bundle(), timeout=60000)
+    report, last = seen
+    assert report.cancelled and not report.changed
+    assert report.committed_stores == [] and report.cancelled_stores == ["workspace", "user"]
+    # The worker wrote a batch inside the workspace store's transaction, saw the cancel and
+    # rolled it back: the stores hold exactly what they held before.
+    assert last.stage == "import" and 0 < last.done < last.total
+    assert _snapshot(window.runner.memory) == empty
+
+    imported = _import(qtbot, window, dialogs, bundle)
+    assert not imported.cancelled and imported.committed_stores == ["workspace", "user"]
+    assert _snapshot(window.runner.memory) == expected
 
 
 def _purge(

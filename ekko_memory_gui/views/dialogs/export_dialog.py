@@ -197,7 +197,7 @@ class ExportDialog(QDialog):
             self.export_button.setEnabled(True)
             raise
         self.report = report
-        self.progress.finish()
+        self.progress.finish(cancelled=report.cancelled)
         if report.cancelled:
             self.result_label.setText(self.tr("Cancelled; no file was written."))
         else:

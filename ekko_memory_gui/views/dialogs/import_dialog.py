@@ -1,4 +1,8 @@
-"""Import a JSON bundle, then report what was added, skipped, updated and superseded."""
+"""Import a JSON bundle, then report what was added, skipped, updated and superseded.
+
+Cancel stops the import at the next batch: the store being imported is rolled back; when
+the workspace store had already been committed, the report says so (import again to
+finish: what is already there is skipped)."""
 
 from __future__ import annotations
 
@@ -6,8 +10,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import ImportReport
+from ekko_memory import CancelToken, ImportReport
 from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
 from ekko_memory_gui.qt import (
     QDialog,
@@ -73,7 +78,7 @@ class ImportDialog(QDialog):
         self.import_button.setObjectName("importButton")
         self.import_button.setProperty("role", "primary")
         self.import_button.clicked.connect(self.start)
-        self.buttons.rejected.connect(lambda: self.accept() if self.report else self.reject())
+        self.buttons.rejected.connect(self._close)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(row)
@@ -93,30 +98,51 @@ class ImportDialog(QDialog):
     def start(self) -> asyncio.Task[Any] | None:
         if self.task is not None and not self.task.done():
             return self.task
-        self.task = self.controller.runner.spawn(self.run_import(), self.tr("Importing"))
+        # The token exists before the work starts, so Cancel works from the first moment.
+        token = self.progress.start(self.tr("Importing…"), cancellable=True)
+        self.task = self.controller.runner.spawn(self.run_import(token), self.tr("Importing"))
         return self.task
 
-    async def run_import(self) -> ImportReport | None:
+    async def run_import(self, token: CancelToken | None = None) -> ImportReport | None:
         path = Path(self.path_edit.text().strip()).expanduser()
         if not path.is_file():
+            self.progress.setVisible(False)
             self.summary.setText(self.tr("Choose a bundle file first."))
             return None
         self.import_button.setEnabled(False)
-        self.progress.start(self.tr("Importing…"), cancellable=False)
+        if token is None:
+            token = self.progress.start(self.tr("Importing…"), cancellable=True)
         try:
             report = await transfer_ops.import_bundle(
-                self.controller, path, on_progress=self.progress.update
+                self.controller, path, on_progress=self.progress.update, cancel=token
             )
         except Exception as e:
             self.progress.setVisible(False)
             self.summary.setText(self.tr("Nothing was imported: {error}").format(error=e))
             self.import_button.setEnabled(True)
             raise
-        self.progress.finish()
+        self.progress.finish(cancelled=report.cancelled)
         self.report = report
         self._show(report)
         self.import_button.setEnabled(True)
         return report
+
+    def _close(self) -> None:
+        if self.task is not None and not self.task.done() and self.progress.token is not None:
+            self.progress.token.cancel()  # stop at the next batch; that store is rolled back
+        self.accept() if self.report is not None else self.reject()
+
+    def cancel_text(self, r: ImportReport) -> str:
+        """What a cancel left: nothing imported, or which store was and which was not."""
+        if not r.committed_stores:
+            return self.tr("Cancelled: nothing was imported; your stores are as they were.")
+        return self.tr(
+            "Cancelled: the {done} store was imported; the {left} store was not and is as it "
+            "was. Import the bundle again to finish: what is already here is skipped."
+        ).format(
+            done=", ".join(labels.store_label(s) for s in r.committed_stores),
+            left=", ".join(labels.store_label(s) for s in r.cancelled_stores),
+        )
 
     def _show(self, r: ImportReport) -> None:
         rows = [
@@ -129,6 +155,9 @@ class ImportDialog(QDialog):
             for j, value in enumerate(row):
                 self.table.setItem(i, j, QTableWidgetItem(str(value)))
         self.table.setVisible(bool(rows))
+        if r.cancelled and not r.committed_stores:
+            self.summary.setText(self.cancel_text(r))
+            return
         lines = [
             self.tr("Added {n} memories, skipped {s} already here.").format(
                 n=len(r.added.get("nodes", [])), s=len(r.skipped.get("nodes", []))
@@ -141,4 +170,6 @@ class ImportDialog(QDialog):
                 )
             )
         lines += r.notes
+        if r.cancelled:
+            lines.insert(0, self.cancel_text(r))
         self.summary.setText("\n".join(lines))

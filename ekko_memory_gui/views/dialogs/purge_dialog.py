@@ -351,7 +351,7 @@ class PurgeDialog(QDialog):
                 )
         finally:
             self.dry_run_button.setEnabled(True)
-        self.progress.finish()
+        self.progress.finish(cancelled=report.cancelled)
         self.report = report
         self._show_report(report, plan)
         self.plan = None
