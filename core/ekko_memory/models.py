@@ -794,3 +794,61 @@ class PurgeReport(CamelModel):
         for t in self.purged:
             out[t.kind] += 1
         return out
+
+
+CompactStatus = Literal["compacted", "failed", "skipped", "cancelled"]
+
+
+class CompactedFile(CamelModel):
+    """One SQLite file (the database or its write-ahead log): its size before and after."""
+
+    path: str
+    bytes_before: int
+    bytes_after: int
+
+
+class CompactedStore(CamelModel):
+    """What ``compact`` did to one store.
+
+    ``status``: ``compacted``; ``failed`` (it could not run now — a lock another program
+    held, a full disk — and the store is as it was, see ``reason``); ``skipped`` (the store
+    cannot be written: read-only or disabled); ``cancelled`` (not started: the caller
+    cancelled before its turn). ``bytes_before`` / ``bytes_after``: the SQLite files, or
+    on PostgreSQL the server's bytes for the schema's tables with their indexes and TOAST
+    (None when unknown). ``ran``: the statements run.
+    """
+
+    store: StoreName
+    location: str
+    backend: str
+    status: CompactStatus
+    reason: str | None = None
+    bytes_before: int | None = None
+    bytes_after: int | None = None
+    files: list[CompactedFile] = Field(default_factory=list)
+    ran: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def freed_bytes(self) -> int:
+        """Bytes given back (0 when unknown or when the store grew)."""
+        if self.bytes_before is None or self.bytes_after is None:
+            return 0
+        return max(0, self.bytes_before - self.bytes_after)
+
+
+class CompactReport(CamelModel):
+    """What ``mem.compact()`` did, store by store (workspace first, then user).
+
+    ``cancelled``: the caller cancelled; stores not started then have status
+    ``cancelled``. A store that was being compacted finished first (a VACUUM completes or
+    leaves the store as it was).
+    """
+
+    stores: list[CompactedStore] = Field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def freed_bytes(self) -> int:
+        """Bytes given back by all stores."""
+        return sum(s.freed_bytes for s in self.stores)

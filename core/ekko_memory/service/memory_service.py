@@ -12,6 +12,7 @@ from typing import Any, Literal
 from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import (
     SCOPES,
+    CompactReport,
     MemoryContext,
     MemoryMessage,
     MemoryNode,
@@ -24,6 +25,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.service import compact as compaction
 from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
@@ -37,6 +39,7 @@ from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
 from ekko_memory.service.importer import Importer
 from ekko_memory.service.paths import StoreLocations, resolve_locations
+from ekko_memory.service.progress import CancelToken, ProgressCallback
 from ekko_memory.service.purge import Purger
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.runtime import BackgroundWorker
@@ -155,6 +158,14 @@ class MemoryService:
     def health(self) -> dict[str, StoreHealth]:
         """Each store's health."""
         return {name: store.health for name, store in self.stores()}
+
+    def compact(
+        self, *, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+    ) -> CompactReport:
+        """Give the space of deleted records back, store by store (SQLite: VACUUM and a WAL
+        checkpoint; PostgreSQL: VACUUM FULL); sizes before and after in the report. A cancel
+        is honoured between stores. See ``service/compact.py``."""
+        return compaction.compact(self, progress=progress, cancel=cancel)
 
     def status_line(self) -> str:
         """One line for status bars and diagnostics."""

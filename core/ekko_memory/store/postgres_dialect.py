@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.schema import CreateColumn
 from sqlalchemy.sql.compiler import DDLCompiler
@@ -496,6 +496,35 @@ class PostgresDialect:
         Takes an exclusive lock on each table while it is rewritten (readers wait).
         """
         self._autocommit(raw, "VACUUM FULL " + ", ".join(_SCRUBBED))
+
+    def compact(self, raw: Any) -> tuple[list[str], list[str]]:
+        """VACUUM (FULL, ANALYZE) every table of the store: each table and its indexes are
+        rewritten into new files without dead rows or free space, and the old files are
+        removed, giving the space back to the operating system; fresh planner statistics
+        too. Each table is rewritten in its own transaction (all or nothing) under an
+        exclusive lock, so other programs wait for the table being rewritten (a lock they
+        hold longer than the lock timeout makes this fail: try again). Returns the
+        statement and no warnings."""
+        import psycopg
+
+        names = ", ".join([*(t.name for t in tables.metadata.sorted_tables), "memory_nodes_fts"])
+        statement = f"VACUUM (FULL, ANALYZE) {names}"
+        try:
+            self._autocommit(raw, statement)
+        except psycopg.Error as e:
+            # As SQLAlchemy would wrap it, so the store words it like any other error.
+            raise DBAPIError(statement, None, e) from e
+        return [statement], []
+
+    def storage_bytes(self, raw: Any) -> int | None:
+        """The bytes the server keeps for the store's tables, their indexes and TOAST."""
+        row = raw.execute(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        ).fetchone()
+        raw.rollback()
+        return int(row[0]) if row is not None else None
 
     def storage_files(self) -> list[Path]:
         """None that this process can read: the bytes live in the server's data directory.

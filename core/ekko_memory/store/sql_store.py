@@ -55,6 +55,29 @@ class StoreHealth:
         return self.status == "ok"
 
 
+@dataclass
+class Compaction:
+    """What ``SqlStore.compact`` ran and the store's size before and after (bytes: of the
+    SQLite files, or of a PostgreSQL schema's tables with their indexes and TOAST)."""
+
+    ran: list[str]
+    warnings: list[str]
+    bytes_before: int | None
+    bytes_after: int | None
+    # SQLite: every file (database, write-ahead log) with its bytes before and after.
+    files: list[tuple[Path, int, int]] = field(default_factory=list)
+
+
+def _file_sizes(paths: Sequence[Path]) -> dict[Path, int]:
+    sizes = {}
+    for p in paths:
+        try:
+            sizes[p] = p.stat().st_size
+        except FileNotFoundError:
+            continue
+    return sizes
+
+
 class SqlStore:
     """A memory store over one database; thread-safe (a connection per operation)."""
 
@@ -476,6 +499,26 @@ class SqlStore:
     def backups(self) -> list[Path]:
         """Migration backups of this store, oldest first."""
         return self.dialect.backup_files()
+
+    def compact(self) -> Compaction:
+        """Give the space of deleted records back: SQLite merges the search index, VACUUMs
+        and truncates the write-ahead log; PostgreSQL runs VACUUM (FULL, ANALYZE).
+
+        Nothing is read or changed but the layout. Raises StoreUnavailable when it could
+        not run (a lock held by another program, a full disk): the store is as it was.
+        """
+        self._require(write=True)
+        files_before = _file_sizes(self.files())
+        with self.raw() as raw:
+            before = self.dialect.storage_bytes(raw)
+            ran, warnings = self.dialect.compact(raw)
+            after = self.dialect.storage_bytes(raw)
+        files_after = _file_sizes(self.files())
+        files = [
+            (path, files_before.get(path, 0), files_after.get(path, 0))
+            for path in sorted({*files_before, *files_after})
+        ]
+        return Compaction(ran, warnings, before, after, files)
 
     def scrub(self, *, vacuum: bool = False) -> list[str]:
         """After a hard delete: drop deleted index entries and the WAL's old pages (and VACUUM).

@@ -213,6 +213,29 @@ class SqliteDialect:
         """Rebuild the file so freed pages leave it."""
         raw.execute("VACUUM")
 
+    def compact(self, raw: Any) -> tuple[list[str], list[str]]:
+        """Merge the full-text index's segments, rebuild the file without its free pages
+        (VACUUM: it completes, or leaves the file as it was) and fold the write-ahead log
+        back into the file, truncating it. Returns the statements run and warnings (a
+        reader in another process can keep the log from being truncated now)."""
+        optimize = "INSERT INTO memory_nodes_fts(memory_nodes_fts) VALUES('optimize')"
+        raw.execute(optimize)
+        self.vacuum(raw)
+        ran = [optimize, "VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"]
+        if self.checkpoint(raw):
+            return ran, []
+        return ran, [
+            "another process is reading the store: the write-ahead log could not be truncated "
+            "now (it shrinks at a later checkpoint, at the latest when the last program closes "
+            "the store)"
+        ]
+
+    def storage_bytes(self, raw: Any) -> int | None:
+        """The bytes of the files holding the store (database, write-ahead log, journal)."""
+        if self.path is None:
+            return None
+        return sum(p.stat().st_size for p in self.storage_files())
+
     def analyze(self, raw: Any) -> None:
         """Refresh planner statistics (sampled: a few ms even at 100k rows)."""
         raw.execute("PRAGMA analysis_limit = 1000")
