@@ -19,9 +19,11 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import open_memory
+from ekko_memory import StoreUnavailable, open_memory
 from ekko_memory.interfaces.cli import main
 from ekko_memory.interfaces.cli_table import display_width
+from ekko_memory.interfaces.cli_transfer import human_bytes
+from ekko_memory.store.sql_store import SqlStore
 from tests.backends import Backend
 from tests.core.helpers import propose
 from tests.core.sample_data import Sample, seed
@@ -145,6 +147,8 @@ def test_a_workspace_without_a_database_is_refused_not_created(
     one_line(proc.returncode, proc.stderr, 3, "no memory database", "memory.db")
     error = cli.json("search", "香菜", code=3)["error"]
     assert error["message"].startswith("no memory database")
+    proc = cli("compact")
+    one_line(proc.returncode, proc.stderr, 3, "no memory database")
     assert not (workspace / ".ekko").exists()
     proc = cli("purge")  # a bad argument is reported before anything is opened
     one_line(proc.returncode, proc.stderr, 2, "name what to purge")
@@ -253,6 +257,27 @@ def test_purge(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
         for f in (path, path.with_name(path.name + "-wal")):
             if f.exists():
                 assert "香菜".encode() not in f.read_bytes()
+
+
+def test_compact(on_backend: tuple[Cli, Sample], backend: Backend) -> None:
+    cli, sample = on_backend
+    report = cli.json("compact")
+    stores = report["stores"]
+    assert [s["store"] for s in stores] == ["workspace", "user"] and not report["cancelled"]
+    assert all(s["status"] == "compacted" for s in stores)
+    assert report["freedBytes"] == sum(s["freedBytes"] for s in stores)
+    for s in stores:
+        assert s["bytesBefore"] > 0 and s["bytesAfter"] > 0
+        if backend.is_postgres:
+            assert s["files"] == [] and s["ran"][0].startswith("VACUUM (FULL, ANALYZE)")
+        else:
+            assert s["ran"][1:] == ["VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"]
+            assert [Path(f["path"]).name for f in s["files"]] == ["memory.db", "memory.db-wal"]
+    assert cli.json("show", sample.cilantro)["title"] == "用户不吃香菜"  # the data is intact
+    text = cli("compact")
+    assert text.returncode == 0 and "user store" in text.stdout and "Freed " in text.stdout
+    if backend.is_postgres:
+        assert "ran: VACUUM (FULL, ANALYZE)" in text.stdout
 
 
 def test_workspace_and_database_url_exclude_each_other(tmp_path: Path, home: Path) -> None:
@@ -397,3 +422,19 @@ def test_purge_variants(run: InProcess) -> None:
     assert code == 0 and "Purged 1 memory:" in out and "Verified" in out
     code, out, _ = run("purge", "--query", "香菜", "--yes")  # messages not included
     assert code == 0 and "kept:" in out and "add --messages" in out
+
+
+def test_compact_variants(run: InProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert (human_bytes(0), human_bytes(512), human_bytes(1536)) == ("0 B", "512 B", "1.5 KB")
+    assert human_bytes(5 * 1024**3) == "5.0 GB" and human_bytes(3 * 1024**4) == "3072.0 GB"
+    code, out, _ = run("compact")
+    assert code == 0 and "workspace store" in out and "memory.db-wal" in out and "freed" in out
+
+    def locked(self: SqlStore) -> None:
+        raise StoreUnavailable("memory store stayed locked by another process; try again")
+
+    monkeypatch.setattr(SqlStore, "compact", locked)
+    code, out, _ = run("compact")
+    assert code == 1 and "workspace store" in out and "failed (memory store stayed locked" in out
+    failed = run.json("compact", code=1)
+    assert [s["status"] for s in failed["stores"]] == ["failed", "failed"]

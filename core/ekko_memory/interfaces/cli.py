@@ -4,12 +4,12 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
-purge, stats, mcp. Tables for people by default; ``--json`` prints one JSON document on
+purge, stats, compact, mcp. Tables for people by default; ``--json`` prints one JSON document on
 stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
 with ``--json``).
 
 Exit codes: 0 done; 1 failed (store unavailable or damaged, a conflict, purged text
-still found in the files); 2 bad arguments or invalid input; 3 not found (no such id,
+still found in the files, a store that could not be compacted); 2 bad arguments or invalid input; 3 not found (no such id,
 no database in the workspace, no such file); 4 declined (a confirmation answered no,
 or an agent-only / user-only rule refused); 130 interrupted.
 
@@ -250,6 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     command("stats", c.stats, "counts per store, pending items, file locations and health")
+
+    command(
+        "compact",
+        t.compact,
+        "give the space of deleted records back (SQLite VACUUM, PostgreSQL VACUUM FULL)",
+    )
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")

@@ -1,4 +1,4 @@
-"""CLI commands that move data in and out: export, import, purge — and the MCP server."""
+"""CLI commands that move data in and out: export, import, purge, compact — and the MCP server."""
 
 from __future__ import annotations
 
@@ -17,7 +17,14 @@ from ekko_memory.interfaces.cli_output import (
     plural,
 )
 from ekko_memory.interfaces.cli_table import render_fields, render_table
-from ekko_memory.models import ExportSelection, PurgeFilter, PurgePlan, PurgeReport
+from ekko_memory.models import (
+    CompactedStore,
+    CompactReport,
+    ExportSelection,
+    PurgeFilter,
+    PurgePlan,
+    PurgeReport,
+)
 from ekko_memory.service.progress import Progress
 from ekko_memory.timeutil import parse_iso
 
@@ -215,6 +222,70 @@ def report_text(report: PurgeReport) -> str:
             "Some text is still held by records the filter did not cover (add --messages?)."
         )
     return "\n".join(lines)
+
+
+# --- compact ------------------------------------------------------------------------------
+
+
+def human_bytes(n: int) -> str:
+    """``512 B``, ``3.4 KB``, ``12.0 MB`` (1 KB = 1024 bytes)."""
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def compact(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """compact: give the space of deleted records back (VACUUM), store by store."""
+    report = mem.compact(progress=_progress(out))
+    out.end_progress()
+    failed = [s for s in report.stores if s.status == "failed"]
+    for entry in report.stores:
+        for w in entry.warnings:
+            out.note(f"warning: the {entry.store} store: {w}")
+    if out.as_json:
+        data = report.to_json()
+        for entry, item in zip(report.stores, data["stores"], strict=True):
+            item["freedBytes"] = entry.freed_bytes
+        out.json({**data, "freedBytes": report.freed_bytes})
+    else:
+        out.text(compact_text(report))
+    return EXIT_FAILED if failed else 0
+
+
+def compact_text(report: CompactReport) -> str:
+    """Per store: where, what happened, the sizes before and after, what ran."""
+    lines: list[str] = []
+    for entry in report.stores:
+        lines.append(f"{entry.store} store  {entry.location}  {_status(entry)}")
+        if entry.status != "compacted":
+            continue
+        rows: list[tuple[str, str]] = [
+            (f"  {f.path}", f"{human_bytes(f.bytes_before)} → {human_bytes(f.bytes_after)}")
+            for f in entry.files
+        ]
+        if not entry.files and entry.bytes_before is not None and entry.bytes_after is not None:
+            rows.append(
+                (
+                    "  tables, indexes, TOAST",
+                    f"{human_bytes(entry.bytes_before)} → {human_bytes(entry.bytes_after)}",
+                )
+            )
+        rows.append(("  freed", human_bytes(entry.freed_bytes)))
+        lines.append(render_fields(rows))
+        if not entry.files:  # a server: say what ran there
+            lines += [f"  ran: {sql}" for sql in entry.ran]
+    lines.append("")
+    lines.append(f"Freed {human_bytes(report.freed_bytes)}.")
+    if report.cancelled:
+        lines.append("Interrupted: the stores marked cancelled were not compacted.")
+    return "\n".join(lines)
+
+
+def _status(entry: CompactedStore) -> str:
+    return entry.status + (f" ({entry.reason})" if entry.reason else "")
 
 
 # --- MCP ----------------------------------------------------------------------------------
