@@ -1,4 +1,4 @@
-"""Long work: export, import, purge (dry run, purge, verification).
+"""Long work: export, import, purge (dry run, purge, verification), compacting the stores.
 
 Each runs on the memory worker; progress reports come back to the GUI thread through
 the event loop, and a CancelToken stops an export, an import or a purge at the next
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ekko_memory import (
     CancelToken,
+    CompactReport,
     ExportReport,
     ExportSelection,
     ImportReport,
@@ -99,4 +100,18 @@ async def purge(
     await c.refresh_after_write()
     c.refresh_everything()
     c.undo.clear()  # edits to purged memories cannot be undone any more
+    return report
+
+
+async def compact(
+    c: AppController,
+    *,
+    on_progress: ProgressHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> CompactReport:
+    """Give the space of deleted records back, store by store (a cancel is honoured between
+    stores). The memories do not change; the change watcher takes a fresh look afterwards."""
+    mem = c.runner.memory
+    report = await c.runner.call(mem.compact, progress=_relay(on_progress), cancel=cancel)
+    await c.refresh_after_write()
     return report

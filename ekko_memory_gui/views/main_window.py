@@ -252,6 +252,9 @@ class MainWindow(QMainWindow):
         self.purge_action = QAction(icon("purge"), self.tr("Purge…"), self)
         self.purge_action.triggered.connect(self.purge)
         file_menu.addAction(self.purge_action)
+        self.compact_action = QAction(icon("compact"), self.tr("Compact stores…"), self)
+        self.compact_action.triggered.connect(self.compact_stores)
+        file_menu.addAction(self.compact_action)
         self.file_menu = file_menu
         file_menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
@@ -648,6 +651,15 @@ class MainWindow(QMainWindow):
 
         dialog = PurgeDialog(self.controller, branch=self._branch_path(), parent=self)
         return self._spawn(self._run_dialog(dialog), self.tr("Purge"))
+
+    def compact_stores(self) -> asyncio.Task[Any] | None:
+        """File > Compact stores: give the space of deleted records back, then the sizes."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
+
+        dialog = CompactDialog(self.controller, parent=self)
+        return self._spawn(self._run_dialog(dialog), self.tr("Compact stores"))
 
     async def _run_dialog(self, dialog: Any) -> bool:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ekko_memory import CancelToken, Progress
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QHBoxLayout, QProgressBar, QPushButton, QWidget, Signal
 from ekko_memory_gui.views.widgets import text_label
 
@@ -33,6 +34,9 @@ class TaskProgress(QWidget):
         self.setVisible(False)
 
     def stage_text(self, stage: str) -> str:
+        if stage.startswith("compact:"):
+            store = labels.store_label(stage.removeprefix("compact:"))
+            return self.tr("Compacting the {store} store").format(store=store)
         return {
             "export": self.tr("Writing"),
             "import": self.tr("Importing"),

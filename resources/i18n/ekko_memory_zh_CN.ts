@@ -66,6 +66,110 @@
     </message>
 </context>
 <context>
+    <name>CompactDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="37"/>
+        <source>Compact stores</source>
+        <translation>压缩存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="47"/>
+        <source>Deleted memories, old versions and purged messages leave free space behind in the stores: it is reused for new memories but never given back. Compacting rebuilds each store without it. Your memories do not change. An agent can keep running; its writes wait while a store is being rebuilt.</source>
+        <translation>删除的记忆、旧版本和清除的消息会在存储中留下空闲空间：新记忆会重用这些空间，但它们不会归还给磁盘。压缩会重建每个存储，去掉这些空间。你的记忆不会改变。智能体可以继续运行；存储重建期间，它的写入会等待。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="56"/>
+        <source>On the PostgreSQL server this runs VACUUM FULL on the store&apos;s tables: each table is rewritten into new files, and programs using a table wait until it is done.</source>
+        <translation>在 PostgreSQL 服务器上，这会对存储的数据表运行 VACUUM FULL：每张表都会重写到新文件中，正在使用该表的程序要等它完成。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="62"/>
+        <source>Each database file is rebuilt with SQLite&apos;s VACUUM (it completes or leaves the file as it was) and its write-ahead log is emptied.</source>
+        <translation>每个数据库文件都用 SQLite 的 VACUUM 重建（要么完成，要么保持原样），它的预写日志会被清空。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="77"/>
+        <source>Compact</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="111"/>
+        <source>Compacting…</source>
+        <translation>正在压缩…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="102"/>
+        <source>Stopping after this store…</source>
+        <translation>当前存储完成后停止…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="104"/>
+        <source>Compacting</source>
+        <translation>正在压缩</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="118"/>
+        <source>Compacting failed: {error}</source>
+        <translation>压缩失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="137"/>
+        <source>Freed {size}.</source>
+        <translation>已释放 {size}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="139"/>
+        <source>Nothing was compacted.</source>
+        <translation>没有压缩任何存储。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="142"/>
+        <source>Cancelled: the stores not yet started were left as they were; compact again to finish.</source>
+        <translation>已取消：尚未开始的存储保持原样；再次压缩即可完成。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="156"/>
+        <source>{store} store — {location}</source>
+        <translation>{store}存储 — {location}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="158"/>
+        <source>not compacted: cancelled before its turn</source>
+        <translation>未压缩：轮到它之前已取消</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="160"/>
+        <source>skipped: {reason}</source>
+        <translation>已跳过：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="165"/>
+        <source>not compacted, nothing changed: {reason}</source>
+        <translation>未压缩，没有任何改变：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="170"/>
+        <source>tables and indexes on the server</source>
+        <translation>服务器上的数据表和索引</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="170"/>
+        <source>all files</source>
+        <translation>全部文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="174"/>
+        <source>{what}: {before} → {after}, {freed} freed</source>
+        <translation>{what}：{before} → {after}，释放 {freed}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="184"/>
+        <source>ran: {sql}</source>
+        <translation>已执行：{sql}</translation>
+    </message>
+</context>
+<context>
     <name>ConnectDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="50"/>
@@ -540,7 +644,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="664"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="676"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -567,7 +671,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="417"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="420"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -597,179 +701,189 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="255"/>
+        <source>Compact stores…</source>
+        <translation>压缩存储…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="265"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="688"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="700"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="269"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="272"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="280"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="286"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="294"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="299"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="297"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="300"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="309"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="326"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="322"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="327"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="328"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="336"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="334"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="748"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="760"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="335"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="338"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="411"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="435"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="451"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="471"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="478"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="454"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="474"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="481"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="463"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="519"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="466"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="522"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="710"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="502"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="591"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="594"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="632"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="635"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="641"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="644"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="650"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="653"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="667"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="662"/>
+        <source>Compact stores</source>
+        <translation>压缩存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="679"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="670"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="682"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="674"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="686"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="678"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="693"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="684"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="696"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="741"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="753"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="750"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="762"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -2365,62 +2479,67 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>TaskProgress</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="22"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="23"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="37"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
+        <source>Compacting the {store} store</source>
+        <translation>正在压缩{store}存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
         <source>Writing</source>
         <translation>正在写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="38"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="39"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
         <source>Deleting memories</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="40"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="44"/>
         <source>Deleting messages</source>
         <translation>正在删除消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="41"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="45"/>
         <source>Compacting the files</source>
         <translation>正在压缩文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="42"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="46"/>
         <source>Checking backups</source>
         <translation>正在检查备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="43"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="47"/>
         <source>Searching for what was purged</source>
         <translation>正在查找被清除的内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="48"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="64"/>
         <source>This step runs in one transaction per store; it cannot stop halfway.</source>
         <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="79"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="83"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="92"/>
         <source>Stopping after this batch…</source>
         <translation>本批完成后停止…</translation>
     </message>

@@ -10,11 +10,14 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import Conflict, InvalidInput, NotFound
+from ekko_memory import Conflict, ImportReport, InvalidInput, NotFound
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.qt import QApplication, QLabel, QLocale, QTranslator
+from ekko_memory_gui.qt import QApplication, QDialog, QLabel, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
+from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
+from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
 from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, wait_task
 
 # English words of the core's reasons (permissions.RULE_TEXT) and sensitive kinds.
 CORE_ENGLISH = re.compile(
@@ -91,3 +94,37 @@ def test_an_unknown_rule_shows_the_core_text() -> None:
     assert labels.why_text(
         "sensitive_data", "sensitive personal data (phone number, iris scan)"
     ) == ("it holds sensitive personal data (phone number, iris scan)")
+
+
+def test_compacting_and_a_cancelled_import_speak_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    seen: list[str] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, CompactDialog)
+        seen.append(dialog.windowTitle())
+        seen.append(dialog.progress.stage_text("compact:user"))
+        await dialog.start()
+        seen.append(dialog.summary.text())
+        seen.append(dialog.result_view.toPlainText())
+        return True
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.compact_stores(), timeout=60000)
+    title, stage, summary, text = seen
+    assert window.compact_action.text() == "压缩存储…"
+    assert (title, stage) == ("压缩存储", "正在压缩用户存储")
+    assert summary.startswith("已释放 ")
+    assert text.startswith("工作区存储 — ") and "全部文件：" in text and "释放" in text
+
+    dialog = ImportDialog(window.controller, parent=window)
+    partly = ImportReport(
+        path="b.json",
+        bundle_version=1,
+        cancelled=True,
+        committed_stores=["workspace"],
+        cancelled_stores=["user"],
+    )
+    assert dialog.cancel_text(partly).startswith("已取消：工作区存储已导入；用户存储没有导入")
+    dialog.deleteLater()

@@ -27,6 +27,7 @@ from ekko_memory.demo import DemoReport
 from ekko_memory_gui.controller import AppController, DatabaseTarget
 from ekko_memory_gui.qt import QDialog, QLabel
 from ekko_memory_gui.services.database_url import DatabaseFields, build_url, parse_url
+from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
 from ekko_memory_gui.views.dialogs.connect_dialog import ConnectDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
@@ -434,3 +435,26 @@ def test_export_and_import_on_postgres(
     wait_task(qtbot, pg_window.import_bundle(), timeout=30000)
     assert len(reports[1].added["nodes"]) == reports[0].counts["nodes"]
     qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(pg_window), timeout=10000)
+
+
+def test_compact_on_postgres_reports_what_ran_on_the_server(
+    qtbot: Any, pg_window: MainWindow, pg_demo: PgDemo, dialogs: ScriptedDialogService
+) -> None:
+    seen: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, CompactDialog)
+        assert dialog.on_server and "VACUUM FULL" in dialog.how.text()
+        report = await dialog.start()
+        seen.extend([report, dialog.result_view.toPlainText()])
+        return True
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, pg_window.compact_stores(), timeout=60000)
+    report, text = seen
+    assert [s.status for s in report.stores] == ["compacted", "compacted"]
+    assert all(s.backend == "postgresql" and s.files == [] for s in report.stores)
+    assert "tables and indexes on the server: " in text
+    assert text.count("ran: VACUUM (FULL, ANALYZE) ") == 2
+    assert f"(schema {pg_demo.namespace}_user)" in text and _password(pg_demo.url) not in text
+    assert "用户可接受少量香菜" in titles(pg_window)  # nothing changed but the layout
