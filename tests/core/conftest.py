@@ -7,6 +7,7 @@ the SQLite file itself (bytes, WAL, permissions, corruption) is marked
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -30,6 +31,24 @@ class Clock:
 
     def advance(self, **kw: float) -> None:
         self.offset += timedelta(**kw)
+
+
+@pytest.fixture(autouse=True)
+def _no_running_loop() -> Iterator[None]:
+    """Core tests own their event loops (``asyncio.run``). When the app's tests ran first in
+    this process (``pytest tests/gui tests/core``), their session-wide qasync loop is marked
+    as running on this thread: step it aside for the test, and put it back afterwards."""
+    running = asyncio._get_running_loop()
+    if running is None:
+        yield
+        return
+    policy_loop = asyncio.get_event_loop_policy().get_event_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(running)
+        asyncio.set_event_loop(policy_loop)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
