@@ -139,7 +139,7 @@ def run(nodes: int, proposals: int, folder: Path) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes", type=int, nargs="*", default=[100_000])
-    ap.add_argument("--proposals", type=int, default=2000)
+    ap.add_argument("--proposals", type=int, default=10_000)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "writes.json")
     args = ap.parse_args()
     results = []

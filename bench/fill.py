@@ -22,6 +22,8 @@ def filled_service(folder: Path, count: int, *, seed: int = 7) -> MemoryService:
         for i in range(0, len(batch), 2000):
             with store.write() as w:
                 w.insert_nodes(batch[i : i + 2000])
+        # As the importer does after a bulk load.
+        store.optimize_search_index()
         store.analyze()
     msgs = []
     for i in range(40):

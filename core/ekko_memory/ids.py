@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import threading
@@ -16,12 +17,15 @@ PREFIXES = ("msg", "sum", "mem", "aud", "pnd", "use", "job")
 ID_PATTERN = re.compile(r"^(msg|sum|mem|aud|pnd|use|job)_[0-9A-HJKMNP-TV-Z]{26}$")
 
 
-def _encode(value: int, length: int) -> str:
-    chars = []
-    for _ in range(length):
-        value, rem = divmod(value, 32)
-        chars.append(_ALPHABET[rem])
-    return "".join(reversed(chars))
+# RFC 4648 base32 spelled in Crockford's alphabet: the C encoder does the bit shuffling.
+_TO_CROCKFORD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", _ALPHABET.encode())
+
+
+def _encode(ms: int, rand: int) -> str:
+    """26 Crockford base32 characters: 10 for the 48-bit time, 16 for the 80-bit random."""
+    # 130 bits (2 leading zeros + 48 + 80), left-aligned in 17 bytes for the encoder.
+    raw = ((ms << 80 | rand) << 6).to_bytes(17, "big")
+    return base64.b32encode(raw)[:26].translate(_TO_CROCKFORD).decode()
 
 
 def new_id(prefix: str) -> str:
@@ -39,7 +43,7 @@ def new_id(prefix: str) -> str:
             _last_rand = int.from_bytes(os.urandom(10), "big") >> 1
         _last_ms = now_ms
         rand = _last_rand & ((1 << 80) - 1)
-    return f"{prefix}_{_encode(now_ms, 10)}{_encode(rand, 16)}"
+    return f"{prefix}_{_encode(now_ms, rand)}"
 
 
 def is_valid_id(value: object, prefix: str | None = None) -> bool:

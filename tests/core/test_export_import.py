@@ -442,3 +442,28 @@ def test_a_bad_bundle_changes_nothing(
     with pytest.raises(InvalidInput, match="audit"):
         other.importer.import_bundle(path)
     assert (dump(other.workspace_store), dump(other.user_store)) == before
+
+
+@pytest.mark.sqlite_only(reason="FTS5 segments of the SQLite file")
+def test_an_import_leaves_the_search_index_merged(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    # Written one at a time, the receiving store's index holds several segments.
+    for i in range(5):
+        other.user_store.upsert_node(make_node(title=f"本地记忆{i}", value_json=f"食材{i}"))
+
+    def segments() -> int:
+        with other.user_store.raw() as raw:
+            return int(
+                raw.execute("SELECT count(DISTINCT segid) FROM memory_nodes_fts_idx").fetchone()[0]
+            )
+
+    assert segments() > 1
+    report = other.importer.import_bundle(path)
+    assert report.added["nodes"]
+    # Merged by the import, not left for the user's next write to pay for.
+    assert segments() == 1
+    assert other.search_nodes(query="香菜", limit=5)

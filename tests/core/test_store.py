@@ -3,6 +3,8 @@ PostgreSQL schema (the ``store`` fixture runs each test on both)."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from sqlalchemy import text
 from ekko_memory.errors import NotFound
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES
 from ekko_memory.timeutil import utcnow
 from tests.backends import Backend
 from tests.core.factories import hours, make_message, make_node, make_summary
@@ -194,3 +197,28 @@ def test_maintenance_runs_outside_transactions(store: SqlStore) -> None:
     assert store.scrub(vacuum=True) == []
     wal = Path(store.health.location + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+@pytest.mark.sqlite_only(reason="SQLite's write-ahead log")
+def test_wal_is_checkpointed_off_the_writers(store: SqlStore) -> None:
+    checkpointer = store.dialect.checkpointer
+    assert checkpointer is not None
+    with store.write() as w:
+        # Writers keep only a far-off safety net; the checkpoints are the thread's.
+        pages = w.conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+        assert pages == SAFETY_NET_PAGES
+    for i in range(checkpointer.every * 3):
+        store.upsert_node(make_node(title=f"记忆{i}", value_json=f"食材{i}"))
+    deadline = time.monotonic() + 10
+    while checkpointer.runs == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert checkpointer.runs >= 1
+    # The checkpoint copied committed pages into the file: a reader of the file alone
+    # (the log deleted after a clean close) sees every write.
+    thread = checkpointer._thread
+    assert thread is not None and thread.is_alive()
+    store.close()
+    assert not thread.is_alive()
+    with sqlite3.connect(store.health.location) as raw:
+        count = raw.execute("SELECT count(*) FROM memory_nodes").fetchone()[0]
+    assert count == checkpointer.every * 3

@@ -287,6 +287,9 @@ class Importer:
                 cancelled.append(name)  # the transaction was rolled back
                 continue
             committed.append(name)
+            if store_tally.added.get("nodes") or store_tally.updated.get("nodes"):
+                # The import's index segments are merged now, not by the user's next write.
+                self._store(name).optimize_search_index()
             _merge(tally, store_tally)
         if committed:
             # A chain imported across the two files is finished by the usual repair.

@@ -617,6 +617,9 @@ class PostgresDialect:
         """What a driver error means for the store."""
         return classify_error(error)
 
+    def committed(self) -> None:
+        """Nothing: the server runs its own checkpoints."""
+
     def close(self) -> None:
         """Close the notification listener, if any."""
         listener, self._listener = self._listener, None

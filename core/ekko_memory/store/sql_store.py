@@ -15,9 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from sqlalchemy import Engine, exc
+from sqlalchemy.engine import Connection, RootTransaction
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
@@ -299,27 +300,13 @@ class SqlStore:
             )
         return self.engine
 
-    @contextmanager
-    def read(self) -> Iterator[StoreReader]:
-        """A read transaction (one consistent snapshot)."""
-        engine = self._require(write=False)
-        with (
-            self._translate_errors(),
-            engine.connect().execution_options(**self.dialect.read_options) as conn,
-            conn.begin(),
-        ):
-            yield StoreReader(conn, self.dialect)
+    def read(self) -> _Transaction[StoreReader]:
+        """A read transaction (one consistent snapshot): ``with store.read() as r: ...``."""
+        return _Transaction(self, StoreReader, write=False)
 
-    @contextmanager
-    def write(self) -> Iterator[StoreWriter]:
+    def write(self) -> _Transaction[StoreWriter]:
         """A write transaction: commits when the block ends, rolls back on any exception."""
-        engine = self._require(write=True)
-        with (
-            self._translate_errors(),
-            engine.connect().execution_options(**self.dialect.write_options) as conn,
-            conn.begin(),
-        ):
-            yield StoreWriter(conn, self.dialect)
+        return _Transaction(self, StoreWriter, write=True)
 
     @contextmanager
     def raw(self) -> Iterator[Any]:
@@ -339,29 +326,33 @@ class SqlStore:
         except EkkoMemoryError:
             raise
         except _db_errors(self.dialect) as e:
-            kind = self.dialect.classify_error(e)
-            if kind == "busy":
-                raise StoreUnavailable(
-                    f"memory store at {self.health.location} stayed locked by another process; "
-                    "nothing was written, try again"
-                ) from e
-            if kind == "unreachable":
-                # Not a lasting state: the pool reconnects once the server is back.
-                raise StoreUnavailable(
-                    f"memory store at {self.health.location} cannot be reached ({_orig(e)}); "
-                    "nothing was written, try again"
-                ) from e
-            if kind == "readonly":
-                self.health.status = "readonly"
-                self.health.reason = f"{self.health.location} became read-only ({_orig(e)})"
-                raise StoreUnavailable(self.health.reason + "; nothing was written") from e
-            if kind == "corrupt":
-                self.health.status = "degraded"
-                self.health.reason = f"{self.health.location} is damaged ({_orig(e)})"
-                raise StoreUnavailable(self.health.reason) from e
-            if kind == "integrity":
-                raise Conflict(f"write refused by the database: {_orig(e)}") from e
-            raise StoreUnavailable(f"memory store error: {_orig(e)}") from e
+            raise self._translated(e) from e
+
+    def _translated(self, e: BaseException) -> EkkoMemoryError:
+        """What a driver error means to the caller (and to the store's health)."""
+        kind = self.dialect.classify_error(e)
+        if kind == "busy":
+            return StoreUnavailable(
+                f"memory store at {self.health.location} stayed locked by another process; "
+                "nothing was written, try again"
+            )
+        if kind == "unreachable":
+            # Not a lasting state: the pool reconnects once the server is back.
+            return StoreUnavailable(
+                f"memory store at {self.health.location} cannot be reached ({_orig(e)}); "
+                "nothing was written, try again"
+            )
+        if kind == "readonly":
+            self.health.status = "readonly"
+            self.health.reason = f"{self.health.location} became read-only ({_orig(e)})"
+            return StoreUnavailable(self.health.reason + "; nothing was written")
+        if kind == "corrupt":
+            self.health.status = "degraded"
+            self.health.reason = f"{self.health.location} is damaged ({_orig(e)})"
+            return StoreUnavailable(self.health.reason)
+        if kind == "integrity":
+            return Conflict(f"write refused by the database: {_orig(e)}")
+        return StoreUnavailable(f"memory store error: {_orig(e)}")
 
     # --- the design doc's MemoryStore -----------------------------------------------
 
@@ -520,6 +511,13 @@ class SqlStore:
         ]
         return Compaction(ran, warnings, before, after, files)
 
+    def optimize_search_index(self) -> None:
+        """Merge the full-text index into one segment, dropping deleted entries (~0.1 s at
+        50k nodes). After a bulk load this spares the next writes the load's pending
+        merges (one write paid ~160 ms for them at 100k nodes)."""
+        with self.write() as w:
+            self.dialect.compact_search_index(w.conn)
+
     def scrub(self, *, vacuum: bool = False) -> list[str]:
         """After a hard delete: drop deleted index entries and the WAL's old pages (and VACUUM).
 
@@ -527,8 +525,7 @@ class SqlStore:
         until the next one).
         """
         warnings: list[str] = []
-        with self.write() as w:
-            self.dialect.compact_search_index(w.conn)
+        self.optimize_search_index()
         with self.raw() as raw:
             if vacuum:
                 self.dialect.vacuum(raw)
@@ -601,6 +598,76 @@ def delete_in(
         )
     else:
         raise InvalidInput(f"unknown delete mode {mode!r}")
+
+
+R = TypeVar("R", bound=StoreReader)
+
+
+class _Transaction(Generic[R]):
+    """One transaction on a pooled connection, as a plain context manager.
+
+    Not a generator-based ``contextmanager``: this is on every read and write, and the
+    generator machinery plus a nested error-translating context cost ~15 µs of the
+    ~40 µs a write transaction spent outside SQLite.
+    """
+
+    __slots__ = ("_conn", "_store", "_txn", "_view", "_write")
+
+    def __init__(self, store: SqlStore, view: type[R], *, write: bool) -> None:
+        self._store = store
+        self._view = view
+        self._write = write
+        self._conn: Connection | None = None
+        self._txn: RootTransaction | None = None
+
+    def __enter__(self) -> R:
+        store = self._store
+        engine = store._require(write=self._write)
+        dialect = store.dialect
+        try:
+            options = dialect.write_options if self._write else dialect.read_options
+            self._conn = conn = engine.connect().execution_options(**options)
+            self._txn = conn.begin()
+        except EkkoMemoryError:
+            self._close()
+            raise
+        except _db_errors(dialect) as e:
+            self._close()
+            raise store._translated(e) from e
+        return self._view(conn, dialect)  # type: ignore[return-value]
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
+    ) -> None:
+        store = self._store
+        txn = self._txn
+        try:
+            if error is None:
+                assert txn is not None
+                txn.commit()
+            elif txn is not None and txn.is_active:
+                txn.rollback()
+        except _db_errors(store.dialect) as e:
+            self._close()
+            if error is None:
+                raise store._translated(e) from e
+            # The rollback failed too: report the body's error, translated below.
+        else:
+            self._close()
+        if error is None:
+            if self._write:
+                store.dialect.committed()
+            return
+        if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
+            raise store._translated(error) from error
+
+    def _close(self) -> None:
+        conn, self._conn, self._txn = self._conn, None, None
+        if conn is not None:
+            try:
+                conn.close()
+            except _db_errors(self._store.dialect):
+                pass  # a dead connection: the pool drops it
 
 
 def _db_errors(dialect: Dialect) -> tuple[type[BaseException], ...]:

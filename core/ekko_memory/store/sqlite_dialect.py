@@ -17,9 +17,15 @@ from sqlalchemy.pool import StaticPool
 
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
+from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+def file_uri(path: Path) -> str:
+    """The ``file:`` URI of a database path (any character in the name is safe)."""
+    return "file:" + quote(path.as_posix())
 
 
 def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "rw") -> Engine:
@@ -37,7 +43,7 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
         )
     else:
         suffix = {"rw": "", "ro": "?mode=ro", "immutable": "?immutable=1"}[mode]
-        uri = "file:" + quote(path.as_posix()) + suffix
+        uri = file_uri(path) + suffix
 
         def connect() -> sqlite3.Connection:
             return sqlite3.connect(
@@ -59,6 +65,8 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
         if mode == "rw":
             cur.execute("PRAGMA journal_mode = WAL")
             cur.execute("PRAGMA synchronous = NORMAL")
+            # Checkpoints run on the store's WalCheckpointer thread; this is the safety net.
+            cur.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_NET_PAGES}")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -91,6 +99,12 @@ class SqliteDialect:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
+
+    def committed(self) -> None:
+        """A write transaction committed (counts toward the next background checkpoint)."""
+        if self.checkpointer is not None:
+            self.checkpointer.committed()
 
     def backup(self, version: int) -> Path | None:
         """A consistent copy (SQLite's online backup) in ``backups/`` beside the file, user-only."""
@@ -100,7 +114,7 @@ class SqliteDialect:
         folder.mkdir(parents=True, exist_ok=True)
         stamp = (to_db(utcnow()) or "").replace(":", "").replace(".", "")
         target = folder / f"{self.path.stem}-v{version}-{stamp}.db"
-        src = sqlite3.connect(f"file:{quote(self.path.as_posix())}?mode=ro", uri=True)
+        src = sqlite3.connect(f"{file_uri(self.path)}?mode=ro", uri=True)
         dst = sqlite3.connect(target)
         try:
             src.backup(dst)
@@ -297,4 +311,6 @@ class SqliteDialect:
         return "other"
 
     def close(self) -> None:
-        """Nothing to release beyond the engine."""
+        """Stop the background checkpoints (the engine's last connection checkpoints)."""
+        if self.checkpointer is not None:
+            self.checkpointer.close()
