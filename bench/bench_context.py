@@ -1,7 +1,7 @@
 """build_context benchmark: p50/p95 at 1k, 10k and 100k nodes, beside the raw SQL it needs.
 
-The raw baseline replays, with the sqlite3 module on the same files, exactly the
-statements build_context issued (captured from SQLAlchemy's cursor events), fetching
+The raw baseline replays, with the sqlite3 module on the same files (and on the
+in-memory seed store's own connection), exactly the statements build_context issued (captured from SQLAlchemy's cursor events), fetching
 every row — the database work alone, without building Python objects.
 
 Run: .venv/bin/python bench/bench_context.py [--sizes 1000 10000 100000]
@@ -79,12 +79,13 @@ def run(size: int, folder: Path) -> dict[str, Any]:
         "workspace": sqlite3.connect(mem.paths.workspace_db),
         "user": sqlite3.connect(mem.paths.user_db),
     }
+    if mem.global_store is not None and mem.global_store.engine is not None:
+        # The read-only seed store lives in memory: replay on its own (single) connection.
+        files["global"] = mem.global_store.engine.raw_connection().driver_connection
     replays = []
     statements = 0
     for text in MESSAGES:
-        recorded = [
-            r for r in capture(mem, lambda text=text: s.build_context(text)) if r[0] != "global"
-        ]
+        recorded = capture(mem, lambda text=text: s.build_context(text))
         statements = max(statements, len(recorded))
 
         def replay(recorded: list[tuple[str, str, Any]] = recorded) -> None:

@@ -2,7 +2,7 @@
 check, permission, node + FTS + audit in one transaction) through ``call_tool``, and forget
 latency, on a store already holding N nodes.
 
-Run: .venv/bin/python bench/bench_writes.py [--nodes 100000] [--proposals 2000]
+Run: .venv/bin/python bench/bench_writes.py [--nodes 100000] [--proposals 10000]
 """
 
 from __future__ import annotations

@@ -181,6 +181,25 @@ def test_csv_is_the_node_table(mem: MemoryService, tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+def test_csv_cells_never_run_as_spreadsheet_formulas(mem: MemoryService, tmp_path: Path) -> None:
+    hostile = make_node(
+        title='=HYPERLINK("http://evil.example","点我")',
+        content="+cmd|' /C calc'!A0",
+        value_json="@SUM(1+1)",
+        tags=["-2+3"],
+    )
+    mem.user_store.upsert_node(hostile)
+    path = tmp_path / "nodes.csv"
+    mem.exporter.export(path, format="csv")
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == hostile.id)
+    assert row["title"] == '\'=HYPERLINK("http://evil.example","点我")'
+    assert row["content"] == "'+cmd|' /C calc'!A0"
+    # JSON-encoded cells start with a quote or bracket and are left as they are.
+    assert row["valueJson"] == '"@SUM(1+1)"' and row["tags"] == '["-2+3"]'
+    assert float(row["confidence"]) == hostile.confidence
+
+
 def test_progress_and_cancellation(mem: MemoryService, tmp_path: Path) -> None:
     with mem.user_store.write() as w:
         w.insert_nodes(

@@ -456,4 +456,16 @@ def _csv_row(node: MemoryNode, store: StoreName) -> list[Any]:
             return json.dumps(value, ensure_ascii=False)
         return "" if value is None else value
 
-    return [store if c == "store" else cell(c) for c in CSV_COLUMNS]
+    return [store if c == "store" else _spreadsheet_safe(cell(c)) for c in CSV_COLUMNS]
+
+
+# A cell starting with one of these is a formula to Excel, LibreOffice and Sheets.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _spreadsheet_safe(value: Any) -> Any:
+    """Text a spreadsheet would run as a formula (a memory titled ``=HYPERLINK(…)``, written
+    from a chat) gets a leading apostrophe, which shows it as text (OWASP's advice)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
