@@ -222,3 +222,19 @@ def test_wal_is_checkpointed_off_the_writers(store: SqlStore) -> None:
     with sqlite3.connect(store.health.location) as raw:
         count = raw.execute("SELECT count(*) FROM memory_nodes").fetchone()[0]
     assert count == checkpointer.every * 3
+
+
+@pytest.mark.sqlite_only(reason="SQLite's write-ahead log")
+def test_a_scrub_waits_for_the_background_checkpoint(store: SqlStore) -> None:
+    checkpointer = store.dialect.checkpointer
+    assert checkpointer is not None
+    checkpointer.every = 10**9
+    for i in range(300):
+        store.upsert_node(make_node(title=f"秘密{i}", value_json=f"食材{i}"))
+    # The next commit wakes the thread on a long log: a checkpoint is copying pages
+    # while the hard delete's scrub asks for its own (TRUNCATE) checkpoint.
+    checkpointer.every = 1
+    store.upsert_node(make_node(title="最后一条", value_json="葱"))
+    assert store.scrub() == []
+    wal = Path(store.health.location + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0

@@ -7,6 +7,8 @@ replaces this module, not the store.
 from __future__ import annotations
 
 import sqlite3
+import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 from urllib.parse import quote
@@ -205,9 +207,21 @@ class SqliteDialect:
     # ANALYZE in an uncommitted transaction is rolled back.
 
     def checkpoint(self, raw: Any) -> bool:
-        """Copy the WAL into the database and truncate it; False if readers kept it busy."""
-        row = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        return bool(row is not None and row[0] == 0)
+        """Copy the WAL into the database and truncate it; False if readers kept it busy.
+
+        Waits for this process's background checkpoint, and tries a few times more when
+        another process's checkpoint holds the log for a moment (SQLite refuses a second
+        checkpoint rather than waiting for it).
+        """
+        guard = self.checkpointer.running if self.checkpointer is not None else nullcontext()
+        for attempt in range(4):
+            with guard:
+                row = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if row is not None and row[0] == 0:
+                return True
+            if attempt < 3:
+                time.sleep(0.05 * (attempt + 1))
+        return False
 
     def storage_files(self) -> list[Path]:
         """The files holding the data's bytes: the database and its write-ahead log (and a

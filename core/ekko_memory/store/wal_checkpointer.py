@@ -31,6 +31,9 @@ class WalCheckpointer:
         self._closing = False
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        # Held while a checkpoint runs: a TRUNCATE checkpoint of this process (a hard
+        # delete's scrub, a compaction) would be refused while this one copies pages.
+        self.running = threading.Lock()
 
     def committed(self) -> None:
         """Count a committed write transaction; wakes the thread every ``every`` commits."""
@@ -60,7 +63,8 @@ class WalCheckpointer:
                 if self._closing:
                     return
                 try:
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    with self.running:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                     self.runs += 1
                 except sqlite3.Error:
                     pass  # busy or gone: the next wake-up (or the safety net) tries again
