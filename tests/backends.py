@@ -4,7 +4,7 @@ A test that takes the ``backend`` fixture (or ``mem`` / ``store``, built on it) 
 per backend. PostgreSQL comes from ``$EKKO_TEST_PG_URL`` (a server where the user may
 create schemas) or else from a throwaway cluster started once per test session
 (``tests/pg_cluster.py``). When neither is possible the PostgreSQL runs skip with the
-reason, unless ``$EKKO_TEST_REQUIRE_PG`` is set (CI), where they fail.
+reason, unless ``$EKKO_TEST_REQUIRE_ALL`` is set (CI), where they fail.
 """
 
 from __future__ import annotations

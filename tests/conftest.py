@@ -13,6 +13,7 @@ from sqlalchemy import create_engine
 
 from tests.backends import PgServer
 from tests.pg_cluster import ClusterUnavailable, start_cluster
+from tests.requirements import missing
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -67,10 +68,7 @@ def pg_server() -> Iterator[PgServer]:
         try:
             cluster = start_cluster()
         except ClusterUnavailable as e:
-            reason = f"PostgreSQL unavailable: {e}"
-            if os.environ.get("EKKO_TEST_REQUIRE_PG"):
-                pytest.fail(reason)
-            pytest.skip(reason)
+            missing(f"PostgreSQL unavailable: {e}", "apt install postgresql postgresql-contrib")
         url = cluster.url
     server = PgServer(url, cluster.folder / "data" if cluster else None)
     try:

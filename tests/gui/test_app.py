@@ -35,6 +35,7 @@ from ekko_memory_gui.services.translation import (
 )
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, open_window, titles
+from tests.requirements import missing
 
 
 @pytest.fixture
@@ -187,7 +188,7 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_view(
 def test_a_cjk_font_is_chosen(qapp: QApplication) -> None:
     family = fonts.available_cjk_family()
     if family is None:
-        pytest.skip("no CJK font installed (CI installs fonts-wqy-microhei)")
+        missing("no CJK font installed", "apt install fonts-wqy-microhei")
     assert QFontDatabase.WritingSystem.SimplifiedChinese in QFontDatabase.writingSystems(family)
     font = fonts.ui_font()
     assert family in font.families()

@@ -4,7 +4,7 @@ export, import, purge and the live refresh from another process, all unchanged.
 
 The server is the session's throwaway cluster (``pg_server`` in ``tests/conftest.py``);
 without PostgreSQL server binaries these tests skip with the reason (in CI,
-``EKKO_TEST_REQUIRE_PG=1`` makes that a failure). Each test gets the demo workspace
+``EKKO_TEST_REQUIRE_ALL=1`` makes that a failure). Each test gets the demo workspace
 imported into a namespace of its own.
 """
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.packaging.conftest import PACKAGING, ROOT
+from tests.requirements import missing
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -175,7 +176,7 @@ def test_translations_are_compiled_for_the_bundle(bc: ModuleType, tmp_path: Path
     from ekko_memory_gui.services.translation import find_lrelease
 
     if find_lrelease() is None:
-        pytest.skip("no lrelease in this environment")
+        missing("no lrelease found", "it ships with PySide6-Essentials: pip install -e '.[gui]'")
     res = tmp_path / "resources"
     (res / "i18n").mkdir(parents=True)
     (res / "i18n" / "ekko_memory_zh_CN.ts").write_text(
@@ -287,7 +288,7 @@ def test_the_app_names_its_desktop_file(bc: ModuleType) -> None:
 def test_make_help_lists_the_packaging_targets() -> None:
     make = shutil.which("make")
     if make is None:
-        pytest.skip("make not installed")
+        missing("make is not installed", "apt install make")
     proc = subprocess.run(
         [make, "--no-print-directory", "-C", str(ROOT), "help"],
         capture_output=True,
