@@ -17,6 +17,7 @@ from ekko_memory.store import migrations
 from ekko_memory.store.sql_store import SqlStore
 from tests.backends import Backend
 from tests.core.factories import make_message, make_node
+from tests.unprivileged import run_unprivileged
 
 
 def node_count(path: Path) -> int:
@@ -121,19 +122,42 @@ def test_directory_in_place_of_file(tmp_path: Path) -> None:
     assert "is a directory" in (store.health.reason or "")
 
 
-@pytest.mark.sqlite_only(reason="file permissions")
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
-def test_read_only_file_reads_but_refuses_writes(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
+READ_ONLY_CHECK = """
+from pathlib import Path
+from ekko_memory.errors import StoreUnavailable
+from ekko_memory.store.sql_store import SqlStore
+from tests.core.factories import make_node
+
+def check(path):
+    store = SqlStore.open_sqlite(Path(path))
+    out = {"status": store.health.status, "nodes": len(store.list_active_nodes(limit=5))}
+    try:
+        store.upsert_node(make_node(title="不该写入"))
+        out["write"] = "written"
+    except StoreUnavailable as e:
+        out["write"] = str(e)
+    store.close()
+    return out
+"""
+
+
+def _read_only_store(folder: Path) -> Path:
+    path = folder / "m.db"
     store = SqlStore.open_sqlite(path)
     store.upsert_node(make_node())
     store.close()
     path.chmod(0o444)
-    ro = SqlStore.open_sqlite(path)
-    assert ro.health.status == "readonly"
-    assert len(ro.list_active_nodes(limit=5)) == 1
-    with pytest.raises(StoreUnavailable, match=r"read-only|readonly"):
-        ro.upsert_node(make_node())
+    folder.chmod(0o555)
+    return path
+
+
+@pytest.mark.sqlite_only(reason="file permissions")
+def test_read_only_file_reads_but_refuses_writes() -> None:
+    # As a user without privileges, also when the suite runs as root (tests/unprivileged.py).
+    out = run_unprivileged(READ_ONLY_CHECK, _read_only_store)
+    assert out["status"] == "readonly"
+    assert out["nodes"] == 1
+    assert "read-only" in out["write"] or "readonly" in out["write"]
 
 
 @pytest.mark.sqlite_only(reason="file permissions")

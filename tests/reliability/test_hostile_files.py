@@ -7,11 +7,13 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ekko_memory import open_memory
 from ekko_memory.service.runtime import AgentRuntime
+from tests.unprivileged import run_unprivileged
 
 
 def _valid(path: Path) -> None:
@@ -70,32 +72,60 @@ CASES: dict[str, tuple[Callable[[Path], None], set[str]]] = {
     "directory": (directory, {"disabled"}),
     "newer schema": (newer_schema, {"disabled"}),
     "foreign sqlite file": (sqlite_but_foreign, {"disabled"}),
-    "read-only": (read_only, {"readonly", "ok"}),  # root can write anyway: then it is simply ok
+    # Run as a user without privileges (root would write anyway): tests/unprivileged.py.
+    "read-only": (read_only, {"readonly"}),
 }
+
+
+def exercise(ws: Path, home: Path) -> dict[str, Any]:
+    """Open the workspace and take one agent turn on it (context, a tool call, the reply):
+    what the agent saw. Never raises for a hostile file."""
+    mem = open_memory(ws, user_home=home)
+    try:
+        health = mem.health()["workspace"]
+        rt = AgentRuntime(mem, "s1", user_id="u1", background=False)
+        turn = rt.before_model("记住，我以后做饭不要香菜。")
+        result = rt.session.call_tool("memory_search", {"queryText": "香菜"})
+        rt.after_model("好的，记住了。", turn)  # never raises
+        return {
+            "status": health.status,
+            "reason": health.reason,
+            "context_status": turn.context.diagnostics.store_status,
+            "warnings": turn.context.diagnostics.warnings,
+            "search_answered": isinstance(result, dict),
+        }
+    finally:
+        mem.close()
+
+
+UNPRIVILEGED_CHECK = """
+from pathlib import Path
+from tests.reliability.test_hostile_files import exercise
+
+def check(folder):
+    return exercise(Path(folder) / "ws", Path(folder) / "home")
+"""
+
+
+def _read_only_workspace(folder: Path) -> Path:
+    read_only(folder / "ws" / ".ekko" / "memory.db")
+    home = folder / "home"
+    home.mkdir(exist_ok=True)
+    home.chmod(0o777)  # the user store stays writable for the unprivileged run
+    return folder
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_hostile_workspace_file(tmp_path: Path, case: str) -> None:
     make, expected = CASES[case]
-    db = tmp_path / "ws" / ".ekko" / "memory.db"
-    make(db)
-    try:
-        mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
-        health = mem.health()["workspace"]
-        assert health.status in expected, (case, health)
-        if health.status != "ok":
-            assert health.reason, "a broken store must say why"
-        rt = AgentRuntime(mem, "s1", user_id="u1", background=False)
-        turn = rt.before_model("记住，我以后做饭不要香菜。")
-        assert turn.context.diagnostics.store_status in ("ok", "degraded")
-        if health.status != "ok":
-            assert any("workspace store" in w for w in turn.context.diagnostics.warnings)
-        result = rt.session.call_tool("memory_search", {"queryText": "香菜"})
-        assert isinstance(result, dict)
-        rt.after_model("好的，记住了。", turn)  # never raises
-        mem.close()
-    finally:
-        if db.parent.exists():
-            db.parent.chmod(0o755)
-        if db.is_file():
-            db.chmod(0o644)
+    if case == "read-only":
+        seen = run_unprivileged(UNPRIVILEGED_CHECK, _read_only_workspace)
+    else:
+        make(tmp_path / "ws" / ".ekko" / "memory.db")
+        seen = exercise(tmp_path / "ws", tmp_path / "home")
+    assert seen["status"] in expected, (case, seen)
+    assert seen["context_status"] in ("ok", "degraded")
+    assert seen["search_answered"]
+    if seen["status"] != "ok":
+        assert seen["reason"], "a broken store must say why"
+        assert any("workspace store" in w for w in seen["warnings"])
