@@ -14,6 +14,8 @@ from ekko_memory.errors import (
 from ekko_memory.interfaces.aio import AsyncMemory, AsyncSession
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
 from ekko_memory.models import (
+    NODE_TYPES,
+    STORED_SCOPES,
     AuditEvent,
     BrowseFilter,
     CategoryCount,
@@ -53,6 +55,8 @@ from ekko_memory.service.session import MemorySession
 __version__ = "0.1.0"
 
 __all__ = [
+    "NODE_TYPES",
+    "STORED_SCOPES",
     "TOOL_NAMES",
     "TOOL_SCHEMAS",
     "AsyncMemory",

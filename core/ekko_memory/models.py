@@ -39,6 +39,8 @@ OmitReason = Literal["expired", "superseded", "low_confidence", "conflict_lost",
 StoreStatus = Literal["ok", "disabled", "degraded"]
 
 SCOPES: tuple[Scope, ...] = ("session", "workspace", "user", "global")
+# The scopes the stores hold and people write (global is read-only seed data).
+STORED_SCOPES: tuple[Scope, ...] = ("session", "workspace", "user")
 NODE_TYPES: tuple[NodeType, ...] = (
     "preference",
     "fact",

@@ -49,9 +49,8 @@ def english(qapp: QApplication) -> Any:
     labels.reset()
 
 
-def test_app_run_opens_a_demo_and_shuts_down_when_the_window_closes(
-    qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path
-) -> None:
+def start_demo_app(qtbot: Any, qapp: QApplication, tmp_path: Path) -> tuple[AppRun, Any]:
+    """``ekko-memory-gui --demo`` in English, light theme, until its workspace is open."""
     args = parse_args(["--demo", str(tmp_path / "demo"), "--language", "en", "--theme", "light"])
     run = AppRun(
         qapp, args, dialogs=ScriptedDialogService(), settings=AppSettings(tmp_path / "gui.ini")
@@ -60,6 +59,13 @@ def test_app_run_opens_a_demo_and_shuts_down_when_the_window_closes(
     qtbot.waitUntil(
         lambda: run.controller is not None and run.controller.workspace is not None, timeout=20000
     )
+    return run, task
+
+
+def test_app_run_opens_a_demo_and_shuts_down_when_the_window_closes(
+    qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path
+) -> None:
+    run, task = start_demo_app(qtbot, qapp, tmp_path)
     window = run.shell.window  # type: ignore[union-attr]
     assert window is not None
     qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
@@ -159,14 +165,7 @@ def test_ts_fallback_when_lrelease_is_missing(qapp: QApplication, english: Any) 
 def test_switching_language_rebuilds_the_window_and_keeps_the_view(
     qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path, english: Any
 ) -> None:
-    args = parse_args(["--demo", str(tmp_path / "demo"), "--language", "en", "--theme", "light"])
-    run = AppRun(
-        qapp, args, dialogs=ScriptedDialogService(), settings=AppSettings(tmp_path / "gui.ini")
-    )
-    task = asyncio.ensure_future(run.run())
-    qtbot.waitUntil(
-        lambda: run.controller is not None and run.controller.workspace is not None, timeout=20000
-    )
+    run, task = start_demo_app(qtbot, qapp, tmp_path)
     window = run.shell.window  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)  # type: ignore[arg-type]
     window.search_field.setText("香菜")  # type: ignore[union-attr]

@@ -33,6 +33,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ekko_memory.errors import InvalidInput
 from ekko_memory.models import (
+    STORED_SCOPES,
     CamelModel,
     ExportFormat,
     ExportReport,
@@ -193,7 +194,7 @@ class Exporter:
     # --- what goes in ---------------------------------------------------------------
 
     def _parts(self, sel: ExportSelection) -> tuple[list[_Part], list[str]]:
-        wanted = set(sel.scopes or ("session", "workspace", "user"))
+        wanted = set(sel.scopes or STORED_SCOPES)
         parts: dict[StoreName, _Part] = {}
         warnings: list[str] = []
         seeds: set[str] = set()

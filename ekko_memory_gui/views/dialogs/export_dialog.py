@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import CancelToken, ExportReport, ExportSelection
+from ekko_memory import STORED_SCOPES, CancelToken, ExportReport, ExportSelection
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
@@ -32,7 +32,6 @@ from ekko_memory_gui.views.task_progress import TaskProgress
 from ekko_memory_gui.views.widgets import text_label
 
 FORMATS = (("json", ".json"), ("md", ".md"), ("csv", ".csv"))
-SCOPES = ("session", "workspace", "user")
 
 
 class ExportDialog(QDialog):
@@ -83,7 +82,7 @@ class ExportDialog(QDialog):
             self.what.addItem(
                 self.tr("This branch: {path}").format(path=" / ".join(branch)), ("branch", None)
             )
-        for s in SCOPES:
+        for s in STORED_SCOPES:
             self.what.addItem(
                 self.tr("Only {scope} scope").format(scope=labels.scope_label(s)), ("scope", s)
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, Literal
 
-from ekko_memory import MemoryNode, MemorySchemaRule
+from ekko_memory import NODE_TYPES, STORED_SCOPES, MemoryNode, MemorySchemaRule
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QComboBox,
@@ -32,17 +32,6 @@ from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
 from ekko_memory_gui.views.widgets import text_label
 
 Mode = Literal["create", "edit", "approve"]
-NODE_TYPES = (
-    "preference",
-    "fact",
-    "decision",
-    "task",
-    "recipe",
-    "skill",
-    "constraint",
-    "correction",
-)
-WRITABLE_SCOPES = ("session", "workspace", "user")
 NO_KEY = ""
 # Fields compared to find what an edit changed (camelCase, as the core takes them).
 FIELDS = (
@@ -139,7 +128,7 @@ class MemoryEditDialog(QDialog):
         self.value_editor.setObjectName("valueEditor")
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeCombo")
-        for s in WRITABLE_SCOPES:
+        for s in STORED_SCOPES:
             self.scope_combo.addItem(labels.scope_label(s), s)
         self.confidence_spin = self._unit_spin("confidenceSpin")
         self.importance_spin = self._unit_spin("importanceSpin")

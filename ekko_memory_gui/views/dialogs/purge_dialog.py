@@ -7,7 +7,14 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from ekko_memory import BrowseFilter, CancelToken, PurgeFilter, PurgePlan, PurgeReport
+from ekko_memory import (
+    STORED_SCOPES,
+    BrowseFilter,
+    CancelToken,
+    PurgeFilter,
+    PurgePlan,
+    PurgeReport,
+)
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import browse_ops, transfer_ops
@@ -36,7 +43,6 @@ from ekko_memory_gui.views.task_progress import TaskProgress
 from ekko_memory_gui.views.widgets import section_title, text_label
 
 KIND_ORDER = ("node", "audit", "pending", "usage", "message", "summary", "job", "cursor")
-SCOPES = ("session", "workspace", "user")
 
 
 def _path(text: str) -> list[str]:
@@ -66,7 +72,7 @@ class PurgeDialog(QDialog):
         # --- filters ---
         self.scope_checks = {}
         scopes = QHBoxLayout()
-        for s in SCOPES:
+        for s in STORED_SCOPES:
             cb = QCheckBox(labels.scope_label(s))
             cb.setObjectName(f"scope_{s}")
             self.scope_checks[s] = cb
@@ -347,7 +353,7 @@ class PurgeDialog(QDialog):
                 # Global memories ship read-only with the app and are not purged.
                 self.search_after = await browse_ops.count(
                     self.controller.runner,
-                    BrowseFilter(text=query, statuses=None, scopes=list(SCOPES)),
+                    BrowseFilter(text=query, statuses=None, scopes=list(STORED_SCOPES)),
                 )
         finally:
             self.dry_run_button.setEnabled(True)
