@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 # Fields of object values that name their subject ({"ingredient": "香菜", "amount": "少量"}).
@@ -20,8 +21,13 @@ _PREFIX = re.compile(
 _EDGE_PUNCT = " \t\r\n。，,、.;；:：!！?？\"'“”‘’()（）[]【】"
 
 
+@lru_cache(maxsize=4096)
 def normalize_name(value: str) -> str:
-    """An ingredient, cuisine or name: trimmed, without 不吃/avoid… prefixes, English folded."""
+    """An ingredient, cuisine or name: trimmed, without 不吃/avoid… prefixes, English folded.
+
+    Memoized (pure, str to str): every turn's conflict resolution names the same few
+    subjects again.
+    """
     text = unicodedata.normalize("NFKC", value).strip(_EDGE_PUNCT)
     text = _PREFIX.sub("", text).strip(_EDGE_PUNCT)
     if text.isascii():
@@ -49,7 +55,12 @@ def node_subject(key: str | None, value: Any, title: str) -> str | None:
     return value_subject(value) if key is not None else title.strip() or None
 
 
+def canonical_json(value: Any) -> str:
+    """One text per JSON value, whatever its key order."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
 def value_identity(value: Any) -> str:
     """A value's subject, or its canonical JSON when it names none."""
     subject = value_subject(value)
-    return subject if subject is not None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return subject if subject is not None else canonical_json(value)

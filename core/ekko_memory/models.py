@@ -12,7 +12,7 @@ import json
 import math
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import (
     AfterValidator,
@@ -25,6 +25,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from ekko_memory.identity import value_identity
 from ekko_memory.timeutil import to_utc
 
 Scope = Literal["session", "workspace", "user", "global"]
@@ -265,6 +266,52 @@ class MemoryNode(CamelModel):
     def is_expired(self, now: datetime) -> bool:
         """True when the node's status is expired or its expiry time has passed."""
         return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
+
+    def value_identity(self) -> str:
+        """What the value is about (its subject, else its canonical JSON): conflict identities."""
+        return value_identity(self.value_json)
+
+
+class NodeLike(Protocol):
+    """What ranking, conflict resolution and visibility read of a node: a ``MemoryNode``,
+    or a store row not yet typed (``store.rows.NodeRow``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def session_id(self) -> str | None: ...
+    @property
+    def workspace_id(self) -> str | None: ...
+    @property
+    def user_id(self) -> str | None: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def key(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def importance(self) -> float: ...
+    @property
+    def origin(self) -> str: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+    @property
+    def value_json(self) -> Any: ...
+
+    def is_expired(self, now: datetime) -> bool:
+        """True when expired by status or time."""
+
+    def value_identity(self) -> str:
+        """What the value is about."""
 
 
 class MemoryNodeDraft(CamelModel):

@@ -395,3 +395,64 @@ def test_disabled_everywhere_still_answers(tmp_path) -> None:  # type: ignore[no
     assert ctx.recent_messages[0].content == "hello"
     assert ctx.render() == ""
     mem.close()
+
+
+def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
+    """The context ranks store rows (NodeRow) and types only the winners: every field ranking,
+    conflicts and visibility read must agree with the typed node's."""
+    from datetime import timedelta
+
+    from ekko_memory.schema.normalize import conflict_identity
+    from ekko_memory.service.ranking import priority_key
+    from ekko_memory.service.retrieval import visible
+    from ekko_memory.store.filters import NodeFilter
+    from tests.core.factories import make_node
+
+    now = mem.now()
+    nodes = [
+        make_node(),
+        make_node(key="avoid_ingredient", value_json="不吃葱", origin="inferred"),
+        make_node(key="avoid_ingredient", value_json={"ingredient": "香菜", "amount": "少量"}),
+        make_node(key="flavor_profile", value_json={"spicy": "low", "oil": "low"}),
+        make_node(key="servings", value_json=2, importance=0.2, confidence=0.4),
+        make_node(key=None, value_json=None, title="番茄炒蛋做法"),
+        make_node(
+            type="constraint",
+            key="flavor_profile",
+            value_json={"spicy": "low"},
+            expires_at=now + timedelta(hours=3),
+            origin="user_explicit",
+        ),
+        make_node(
+            type="constraint",
+            key="flavor_profile",
+            value_json="少辣",
+            expires_at=now - timedelta(hours=1),
+        ),
+        make_node(status="expired", user_id="u2"),
+        make_node(scope="user", user_id=None, value_json="Cilantro "),
+    ]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    wanted = NodeFilter(ids=[n.id for n in nodes], statuses=None)
+    with mem.user_store.read() as r:
+        typed = {n.id: n for n in r.find_nodes(wanted, limit=None)}
+        rows = r.find_node_rows(wanted, limit=None)
+    assert len(rows) == len(nodes) == len(typed)
+    frames = [
+        MemoryQuery(session_id="s1", user_id="u1", workspace_id="w1"),
+        MemoryQuery(user_id="u2"),
+    ]
+    for row in rows:
+        node = typed[row.id]
+        assert row.node() == node
+        assert priority_key(row, now) == priority_key(node, now)
+        assert conflict_identity(mem.registry, row) == conflict_identity(mem.registry, node)
+        assert row.value_identity() == node.value_identity()
+        assert row.is_expired(now) == node.is_expired(now)
+        assert (row.updated_at, row.expires_at, row.value_json) == (
+            node.updated_at,
+            node.expires_at,
+            node.value_json,
+        )
+        assert [visible(row, q) for q in frames] == [visible(node, q) for q in frames]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ekko_memory.identity import value_identity
-from ekko_memory.models import MemoryNode
+from ekko_memory.models import NodeLike
 from ekko_memory.schema.registry import SchemaRegistry
 
 _KEY_CHARS = re.compile(r"[^a-z0-9_]+")
@@ -36,7 +35,7 @@ def canonical_key(registry: SchemaRegistry, domain: str, node_type: str, key: st
 ConflictIdentity = tuple[Any, ...]
 
 
-def conflict_identity(registry: SchemaRegistry, node: MemoryNode) -> ConflictIdentity | None:
+def conflict_identity(registry: SchemaRegistry, node: NodeLike) -> ConflictIdentity | None:
     """Nodes with equal identities speak about the same thing and cannot both win.
 
     Single-valued keys: one identity per (domain, key). Multi-valued keys: one per
@@ -45,13 +44,5 @@ def conflict_identity(registry: SchemaRegistry, node: MemoryNode) -> ConflictIde
     """
     if node.key is None:
         return None
-    if registry.single_valued(node.domain, node.type, node.key):
-        return ("one", node.domain, node.key)
-    rule = registry.rule_for_key(node.domain, node.type, node.key)
-    group = node.key
-    if rule is not None:
-        for keys in rule.key_groups:
-            if node.key in keys:
-                group = "|".join(sorted(keys))
-                break
-    return ("many", node.domain, group, value_identity(node.value_json))
+    head = registry.conflict_head(node.domain, node.type, node.key)
+    return head if head[0] == "one" else (*head, node.value_identity())

@@ -31,6 +31,9 @@ class SchemaRegistry:
     _key_rules: dict[tuple[str, str, str], MemorySchemaRule | None] = field(
         default_factory=dict, repr=False
     )
+    _conflict_heads: dict[tuple[str, str, str], tuple[str, str, str]] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def load(cls, folder: Path | None = None) -> SchemaRegistry:
@@ -105,6 +108,28 @@ class SchemaRegistry:
     def always_in_context_rules(self) -> list[MemorySchemaRule]:
         """Rules whose memories enter every context (reply language, preferred name…)."""
         return [r for r in self.rules if r.always_in_context]
+
+    def conflict_head(self, domain: str, node_type: str, key: str) -> tuple[str, str, str]:
+        """``("one", domain, key)`` for a single-valued key; ``("many", domain, key group)``
+        for a multi-valued one, whose identities then add the value's subject."""
+        cache_key = (domain, node_type, key)
+        head = self._conflict_heads.get(cache_key)
+        if head is None:
+            if self.single_valued(domain, node_type, key):
+                head = ("one", domain, key)
+            else:
+                rule = self.rule_for_key(domain, node_type, key)
+                group = next(
+                    (
+                        "|".join(sorted(keys))
+                        for keys in (rule.key_groups if rule else [])
+                        if key in keys
+                    ),
+                    key,
+                )
+                head = ("many", domain, group)
+            self._conflict_heads[cache_key] = head
+        return head
 
     def single_valued(self, domain: str, node_type: str, key: str) -> bool:
         """True when a key holds one value at a time (a new value supersedes the old)."""

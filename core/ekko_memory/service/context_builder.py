@@ -4,6 +4,9 @@
 current scopes (session nodes, workspace tasks / constraints / decisions / facts, the
 user's preferences for what the message is about), 4. full-text matches of the message.
 Every step degrades on its own: a failing store yields a warning, never an exception.
+
+Candidates stay untyped store rows (``NodeRow``) through screening, ranking and conflict
+resolution; only the nodes that make it into the context become ``MemoryNode``s.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from ekko_memory.models import (
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryMessage,
-    MemoryNode,
     MemoryQuery,
     MemorySummary,
     OmittedNode,
@@ -25,7 +27,8 @@ from ekko_memory.models import (
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.service.retrieval import visible
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import SearchHit, StoreReader
+from ekko_memory.store.reader import RowHit, StoreReader
+from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -82,8 +85,8 @@ class ContextBuilder:
         text = user_message if user_message.strip() else ""
         recent: list[MemoryMessage] = []
         summary = None
-        found: list[MemoryNode] = []
-        hits: list[SearchHit] = []
+        found: list[NodeRow] = []
+        hits: list[RowHit] = []
         # One read transaction per store: every query of a turn sees one snapshot.
         if ws.health.readable:
             got = self._try(
@@ -114,19 +117,19 @@ class ContextBuilder:
                 )
             ]
 
-        candidates: dict[str, MemoryNode] = {}
+        candidates: dict[str, NodeRow] = {}
         for n in found:
             if visible(n, frame):
                 candidates.setdefault(n.id, n)
         hits.sort(key=lambda h: h.rank)
         relevant_ids: set[str] = set()
         for hit in hits[: cfg.section_limits["relevant_nodes"] * 2]:
-            if hit.node.id not in candidates and visible(hit.node, frame):
-                candidates[hit.node.id] = hit.node
-                relevant_ids.add(hit.node.id)
+            if hit.row.id not in candidates and visible(hit.row, frame):
+                candidates[hit.row.id] = hit.row
+                relevant_ids.add(hit.row.id)
 
         omitted: list[OmittedNode] = []
-        live: list[MemoryNode] = []
+        live: list[NodeRow] = []
         for node in candidates.values():
             if node.is_expired(now):
                 omitted.append(OmittedNode(node_id=node.id, reason="expired"))
@@ -137,7 +140,7 @@ class ContextBuilder:
         resolution = resolve_conflicts(svc.registry, live, now)
         omitted.extend(resolution.lost)
 
-        sections: dict[str, list[MemoryNode]] = {
+        sections: dict[str, list[NodeRow]] = {
             "constraints": [],
             "preferences": [],
             "active_tasks": [],
@@ -150,12 +153,12 @@ class ContextBuilder:
                 section = "relevant_nodes"
             sections[section].append(node)
         limits = cfg.section_limits
-        for name, nodes in sections.items():
-            for extra in nodes[limits[name] :]:
+        for name, rows in sections.items():
+            for extra in rows[limits[name] :]:
                 omitted.append(OmittedNode(node_id=extra.id, reason="over_limit"))
-            del nodes[limits[name] :]
+        chosen = {name: [r.node() for r in rows[: limits[name]]] for name, rows in sections.items()}
 
-        used = [n.id for nodes in sections.values() for n in nodes]
+        used = [n.id for nodes in chosen.values() for n in nodes]
         enabled = ws.health.readable or us.health.readable
         degraded = bool(self.warnings) or any(s.health.status != "ok" for _, s in svc.stores())
         diagnostics = MemoryContextDiagnostics(
@@ -171,7 +174,7 @@ class ContextBuilder:
             used_memory_ids=used,
             omitted=omitted,
             diagnostics=diagnostics,
-            **sections,
+            **chosen,
         )
 
     # --- the queries ----------------------------------------------------------------
@@ -182,22 +185,22 @@ class ContextBuilder:
 
     def _read_workspace(
         self, session_id: str, text: str, hints: list[tuple[str, ...]]
-    ) -> tuple[list[MemoryMessage], MemorySummary | None, list[MemoryNode], list[SearchHit]]:
+    ) -> tuple[list[MemoryMessage], MemorySummary | None, list[NodeRow], list[RowHit]]:
         cfg = self.service.config
         store = self.service.workspace_store
-        nodes: list[MemoryNode] = []
+        nodes: list[NodeRow] = []
         with store.read() as r:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
             # By session id alone, so the (session_id, status, updated_at) index serves it.
-            nodes += r.find_nodes(NodeFilter(session_id=session_id), limit=30, order="recent")
+            nodes += r.find_node_rows(NodeFilter(session_id=session_id), limit=30, order="recent")
             for types, section in (
                 (["task"], "active_tasks"),
                 (["constraint"], "constraints"),
                 (["decision"], "facts"),
                 (["fact"], "facts"),
             ):
-                nodes += r.find_nodes(
+                nodes += r.find_node_rows(
                     NodeFilter(scopes=["workspace"], types=types), limit=self._limit(section)
                 )
             nodes += self._hinted(r, "workspace", hints)
@@ -206,13 +209,13 @@ class ContextBuilder:
 
     def _read_user(
         self, text: str, hints: list[tuple[str, ...]]
-    ) -> tuple[list[MemoryNode], list[SearchHit]]:
+    ) -> tuple[list[NodeRow], list[RowHit]]:
         cfg = self.service.config
-        nodes: list[MemoryNode] = []
+        nodes: list[NodeRow] = []
         with self.service.user_store.read() as r:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
-                nodes += r.find_nodes(
+                nodes += r.find_node_rows(
                     NodeFilter(
                         scopes=["user"],
                         domain=rule.domain,
@@ -223,7 +226,7 @@ class ContextBuilder:
                 )
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
-                top = r.find_nodes(
+                top = r.find_node_rows(
                     NodeFilter(scopes=["user"], types=["preference"]),
                     limit=self._limit("preferences"),
                 )
@@ -231,15 +234,15 @@ class ContextBuilder:
             hits = self._search_in(r, ("user",), text) if text else []
         return nodes, hits
 
-    def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[MemoryNode]:
-        out: list[MemoryNode] = []
+    def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[NodeRow]:
+        out: list[NodeRow] = []
         for path in hints:
             # Recipes and skills come in through the text search, not by topic alone.
             for node_type, section in (
                 ("constraint", "constraints"),
                 ("preference", "preferences"),
             ):
-                out += r.find_nodes(
+                out += r.find_node_rows(
                     NodeFilter(
                         scopes=[scope], domain=path[0], category_prefix=path, types=[node_type]
                     ),
@@ -247,16 +250,14 @@ class ContextBuilder:
                 )
         return out
 
-    def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[SearchHit]:
-        return r.search_nodes(
+    def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:
+        return r.search_rows(
             text,
             NodeFilter(scopes=scopes, live_at=self.service.now()),
             limit=self._limit("relevant_nodes"),
         )
 
-    def _search(
-        self, store: SqlStore | None, scopes: tuple[str, ...], text: str
-    ) -> list[SearchHit]:
+    def _search(self, store: SqlStore | None, scopes: tuple[str, ...], text: str) -> list[RowHit]:
         if store is None or not store.health.readable:
             return []
         with store.read() as r:

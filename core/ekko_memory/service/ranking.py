@@ -10,22 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from ekko_memory.models import MemoryNode, OmittedNode
+from ekko_memory.models import NodeLike, OmittedNode
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.schema.registry import SchemaRegistry
 
 SCOPE_RANK = {"session": 0, "workspace": 1, "user": 2, "global": 3}
 EXPLICIT_ORIGINS = frozenset({"user_explicit", "user_edit"})
+N = TypeVar("N", bound=NodeLike)
 
 
-def is_temporary_constraint(node: MemoryNode) -> bool:
+def is_temporary_constraint(node: NodeLike) -> bool:
     """A constraint that holds for a while (it expires, or lives in one session)."""
     return node.type == "constraint" and (node.expires_at is not None or node.scope == "session")
 
 
-def priority_key(node: MemoryNode, now: datetime) -> tuple[Any, ...]:
+def priority_key(node: NodeLike, now: datetime) -> tuple[Any, ...]:
     """Sort key: smaller sorts first (wins)."""
     return (
         SCOPE_RANK.get(node.scope, 9),
@@ -39,7 +40,7 @@ def priority_key(node: MemoryNode, now: datetime) -> tuple[Any, ...]:
     )
 
 
-def sort_by_priority(nodes: Iterable[MemoryNode], now: datetime) -> list[MemoryNode]:
+def sort_by_priority(nodes: Iterable[N], now: datetime) -> list[N]:
     """Nodes best first."""
     return sorted(nodes, key=lambda n: priority_key(n, now))
 
@@ -52,24 +53,22 @@ def _shadowed(loser: Any, winner: Any) -> bool:
 
 
 @dataclass
-class Resolution:
+class Resolution(Generic[N]):
     """Conflict resolution outcome: who stays (best first) and who lost."""
 
-    kept: list[MemoryNode] = field(default_factory=list)
+    kept: list[N] = field(default_factory=list)
     lost: list[OmittedNode] = field(default_factory=list)
 
 
-def resolve_conflicts(
-    registry: SchemaRegistry, nodes: Iterable[MemoryNode], now: datetime
-) -> Resolution:
+def resolve_conflicts(registry: SchemaRegistry, nodes: Iterable[N], now: datetime) -> Resolution[N]:
     """Keep one winner per conflict identity; the rest are omitted as ``conflict_lost``.
 
     Within one scope a single-valued key keeps exactly one node. Across scopes, a
     lower-priority object value that says more than the winner (user {oil, spicy} under
     session {spicy}) stays below it; one that is fully shadowed is omitted.
     """
-    result = Resolution()
-    winners: dict[tuple[Any, ...], list[MemoryNode]] = {}
+    result: Resolution[N] = Resolution()
+    winners: dict[tuple[Any, ...], list[N]] = {}
     for node in sort_by_priority(nodes, now):
         ident = conflict_identity(registry, node)
         if ident is None:

@@ -16,7 +16,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.identity import SUBJECT_FIELDS, value_subject
-from ekko_memory.models import MemoryNode, MemoryQuery, MemoryQueryResult, OmittedNode, Scope
+from ekko_memory.models import (
+    MemoryNode,
+    MemoryQuery,
+    MemoryQueryResult,
+    NodeLike,
+    OmittedNode,
+    Scope,
+)
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
@@ -39,7 +46,7 @@ class StoreSlice:
     scopes: tuple[Scope, ...]
 
 
-def visible(node: MemoryNode, q: MemoryQuery) -> bool:
+def visible(node: NodeLike, q: MemoryQuery) -> bool:
     """Session nodes belong to their session; user nodes to their user (or to nobody in particular)."""
     if node.scope == "session" and q.session_id is not None and node.session_id != q.session_id:
         return False

@@ -36,6 +36,7 @@ from ekko_memory.store.rows import (
     MESSAGE_COLUMNS,
     NODE_COLUMNS,
     SUMMARY_COLUMNS,
+    NodeRow,
     node_from_tuple,
     row_to_message,
     row_to_node,
@@ -74,6 +75,14 @@ class SearchHit:
     """A node found by full-text search and its rank (lower is better)."""
 
     node: MemoryNode
+    rank: float
+
+
+@dataclass(frozen=True)
+class RowHit:
+    """A search match as an untyped row (``NodeRow.node()`` types it) and its rank."""
+
+    row: NodeRow
     rank: float
 
 
@@ -164,6 +173,9 @@ class StoreReader:
 
     def _nodes(self, sql: str, params: dict[str, Any]) -> list[MemoryNode]:
         return [node_from_tuple(r) for r in self._rows(sql, params)]
+
+    def _node_rows(self, sql: str, params: dict[str, Any]) -> list[NodeRow]:
+        return [NodeRow(r) for r in self._rows(sql, params)]
 
     def _messages(self, sql: str, params: dict[str, Any]) -> list[MemoryMessage]:
         return [
@@ -280,6 +292,20 @@ class StoreReader:
         order: NodeOrder = "priority",
     ) -> list[MemoryNode]:
         """Nodes matching a filter, in the given order."""
+        found = self._find_sql(f, limit, offset, order)
+        return [] if found is None else self._nodes(*found)
+
+    def find_node_rows(
+        self, f: NodeFilter, *, limit: int | None = 100, order: NodeOrder = "priority"
+    ) -> list[NodeRow]:
+        """As ``find_nodes``, as untyped rows (for callers that keep only a few)."""
+        found = self._find_sql(f, limit, 0, order)
+        return [] if found is None else self._node_rows(*found)
+
+    def _find_sql(
+        self, f: NodeFilter, limit: int | None, offset: int, order: NodeOrder
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The node query for a filter; None when nothing can match."""
         if f.subject is not None and f.ids is None:
             # Subject first: SQLite keeps no per-value statistics, so it cannot tell that a
             # subject is rare and would scan a whole key or status instead. The subject index
@@ -292,7 +318,7 @@ class StoreReader:
                 for r in self._rows(f"SELECT id FROM memory_nodes WHERE {narrow}", narrow_params)
             ]
             if not ids:
-                return []
+                return None
             if len(ids) <= SUBJECT_CANDIDATES:
                 f = replace(f, ids=ids)
         cond, params = where_sql(f)
@@ -300,7 +326,7 @@ class StoreReader:
         if limit is not None:
             sql += " LIMIT :lim OFFSET :off"
             params.update(lim=limit, off=offset)
-        return self._nodes(sql, params)
+        return sql, params
 
     def page_nodes(
         self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
@@ -333,6 +359,15 @@ class StoreReader:
         table; if the filter leaves too few, the search runs again uncapped. A query with
         no searchable word (only punctuation or emoji) falls back to a substring scan.
         """
+        return [
+            SearchHit(node_from_tuple(h.row), h.rank)
+            for h in self.search_rows(query, f, limit=limit, prefix_last=prefix_last)
+        ]
+
+    def search_rows(
+        self, query: str, f: NodeFilter, *, limit: int = 20, prefix_last: bool = False
+    ) -> list[RowHit]:
+        """As ``search_nodes``, as untyped rows (for callers that keep only a few)."""
         cap = max(limit * 5, 100)
         found = self.dialect.search_sql(query, prefix_last=prefix_last, cap=cap)
         if found is None:
@@ -349,7 +384,7 @@ class StoreReader:
 
     def _fts_join(
         self, found: tuple[str, dict[str, Any]], f: NodeFilter, limit: int
-    ) -> list[SearchHit]:
+    ) -> list[RowHit]:
         fts_sql, params = found
         cond, filter_params = where_sql(f, alias="n")
         params = {**params, **filter_params, "lim": limit}
@@ -358,23 +393,21 @@ class StoreReader:
             f"JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond} "
             "ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
         )
-        out = []
-        for r in self._rows(sql, params):
-            out.append(SearchHit(node_from_tuple(r), float(r[-1])))
-        return out
+        # The trailing rank column rides along: NodeRow reads columns by position.
+        return [RowHit(NodeRow(r), float(r[-1])) for r in self._rows(sql, params)]
 
-    def _substring_search(self, query: str, f: NodeFilter, limit: int) -> list[SearchHit]:
+    def _substring_search(self, query: str, f: NodeFilter, limit: int) -> list[RowHit]:
         needle = query.strip()
         if not needle:
             return []
         cond, params = where_sql(f)
         params.update(needle=f"%{like_escape(needle)}%", lim=limit)
-        nodes = self._nodes(
+        rows = self._node_rows(
             f"{_NODE_SELECT} WHERE {cond} AND (title LIKE :needle ESCAPE '\\' OR content LIKE :needle ESCAPE '\\')"
             " ORDER BY updated_at DESC LIMIT :lim",
             params,
         )
-        return [SearchHit(n, 0.0) for n in nodes]
+        return [RowHit(r, 0.0) for r in rows]
 
     def successor_of(self, node_id: str) -> MemoryNode | None:
         """The node that supersedes ``node_id``, if any."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from datetime import datetime
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from ekko_memory.identity import node_subject
+from ekko_memory.identity import canonical_json, node_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
 from ekko_memory.store import tables
 from ekko_memory.timeutil import from_db, to_db
@@ -157,6 +159,89 @@ def node_from_tuple(r: Sequence[Any]) -> MemoryNode:
             "expires_at": from_db(r[p[23]]),
         },
     )
+
+
+class NodeRow(tuple[Any, ...]):
+    """A node row as the driver returned it (NODE_COLUMNS order; trailing extra columns
+    such as a search rank are ignored), read through the fields ranking needs.
+
+    A turn's context ranks ~3 candidates for each node it keeps: ranking rows and
+    building the typed ``MemoryNode`` (``node()``) only for the winners costs a fraction
+    of typing every candidate. Attribute names match MemoryNode's, so ranking and
+    visibility accept either.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        id: str
+        session_id: str | None
+        workspace_id: str | None
+        user_id: str | None
+        scope: str
+        domain: str
+        type: str
+        key: str | None
+        status: str
+        confidence: float
+        importance: float
+        origin: str
+        subject: str | None
+    else:
+        # C-level getters, as namedtuple's: these are read for every candidate of a turn.
+        id = property(itemgetter(_NODE_POS["id"]))
+        session_id = property(itemgetter(_NODE_POS["session_id"]))
+        workspace_id = property(itemgetter(_NODE_POS["workspace_id"]))
+        user_id = property(itemgetter(_NODE_POS["user_id"]))
+        scope = property(itemgetter(_NODE_POS["scope"]))
+        domain = property(itemgetter(_NODE_POS["domain"]))
+        type = property(itemgetter(_NODE_POS["type"]))
+        key = property(itemgetter(_NODE_POS["key"]))
+        status = property(itemgetter(_NODE_POS["status"]))
+        confidence = property(itemgetter(_NODE_POS["confidence"]))
+        importance = property(itemgetter(_NODE_POS["importance"]))
+        origin = property(itemgetter(_NODE_POS["origin"]))
+        subject = property(itemgetter(_NODE_POS["subject"]))
+
+    @property
+    def updated_at(self) -> datetime:
+        """When the node was last written."""
+        return datetime.fromisoformat(self[_UPDATED_AT])
+
+    @property
+    def expires_at(self) -> datetime | None:
+        """When the node stops holding, if ever."""
+        return from_db(self[_EXPIRES_AT])
+
+    @property
+    def value_json(self) -> Any:
+        """The decoded value (decoded on each read: rows are shared, values mutable)."""
+        return _loads(self[_VALUE_JSON])
+
+    def is_expired(self, now: datetime) -> bool:
+        """As MemoryNode.is_expired."""
+        expires = self[_EXPIRES_AT]
+        return self.status == "expired" or (
+            expires is not None and datetime.fromisoformat(expires) <= now
+        )
+
+    def value_identity(self) -> str:
+        """As MemoryNode.value_identity, from the stored subject column when it has one."""
+        subject: str | None = self[_SUBJECT]
+        if subject is not None and self[_KEY] is not None:
+            return subject
+        return canonical_json(self.value_json)
+
+    def node(self) -> MemoryNode:
+        """The typed node."""
+        return node_from_tuple(self)
+
+
+_UPDATED_AT = _NODE_POS["updated_at"]
+_EXPIRES_AT = _NODE_POS["expires_at"]
+_VALUE_JSON = _NODE_POS["value_json"]
+_SUBJECT = _NODE_POS["subject"]
+_KEY = _NODE_POS["key"]
 
 
 def row_to_node(row: Mapping[str, Any]) -> MemoryNode:
