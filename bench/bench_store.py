@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from datagen import QUERIES, make_nodes
 from timing import measure, measure_many, ratio
 
+from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.search_text import fts5_match_expression, query_terms
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import to_db, utcnow
@@ -83,8 +84,16 @@ def run(size: int, folder: Path) -> dict[str, object]:
         lambda q=q: raw.execute(RAW_SEARCH, (fts5_match_expression(query_terms(q)), now)).fetchall()
         for q in QUERIES
     ]
+
+    def narrow(q: str) -> object:
+        # A filter that leaves fewer hits than asked for (one session's project notes):
+        # the reader then counts the capped matches to decide on an uncapped rerun.
+        with store.read() as r:
+            return r.search_nodes(q, NodeFilter(session_id="s7"), limit=20)
+
     a_active, r_active = measure(api_active), measure(raw_active)
     a_search, r_search = measure_many(api_search), measure_many(raw_search)
+    a_narrow = measure_many([lambda q=q: narrow(q) for q in QUERIES])
     raw.close()
     store.close()
     return {
@@ -97,6 +106,7 @@ def run(size: int, folder: Path) -> dict[str, object]:
         "cjk_search_ms": a_search,
         "cjk_search_raw_ms": r_search,
         "cjk_search_ratio": ratio(a_search, r_search),
+        "cjk_search_narrow_filter_ms": a_narrow,
         "file_mb": round(path.stat().st_size / 1e6, 1),
     }
 

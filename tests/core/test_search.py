@@ -142,3 +142,35 @@ def test_tokens_are_bigrams_then_unigrams() -> None:
     assert index_tokens("不吃香菜") == "不吃 吃香 香菜 不 吃 香 菜"
     assert index_tokens("FastAPI服务") == "fastapi 服务 服 务"
     assert fts5_match_expression(query_terms("红烧肉 pork")) == '"红烧 烧肉" AND "pork"'
+
+
+def test_matches_beyond_the_rank_cap_are_still_found(backend: Backend, tmp_path: Path) -> None:
+    """Only the best-ranked matches are joined first; when the filter leaves too few of them
+    and the index held more, the search runs again over every match."""
+    s = backend.open_store(tmp_path, "capped")
+    strong = [
+        make_node(title="香菜香菜香菜", content="香菜", key=None, value_json=None, scope="user")
+        for _ in range(130)
+    ]
+    weak = [
+        make_node(
+            scope="workspace",
+            user_id=None,
+            workspace_id="w1",
+            title=f"笔记{i}",
+            content="今天去菜市场买了很多东西，有土豆、茄子、青椒，还顺手买了一把香菜。",
+            key=None,
+            value_json=None,
+        )
+        for i in range(3)
+    ]
+    with s.write() as w:
+        w.insert_nodes([*strong, *weak])
+    with s.read() as r:
+        ranked = r.search_nodes("香菜", NodeFilter(), limit=100)
+        hits = r.search_nodes("香菜", NodeFilter(scopes=["workspace"]), limit=20)
+    # The weak matches are outside the first 100 the index ranks best…
+    assert not {n.id for n in weak} & {h.node.id for h in ranked}
+    # …and are found all the same.
+    assert {h.node.id for h in hits} == {n.id for n in weak}
+    s.close()

@@ -49,7 +49,7 @@ class Dialect(Protocol):
     def compact_search_index(self, conn: Connection) -> None: ...
 
     def search_sql(
-        self, query: str, *, prefix_last: bool = False, cap: int | None = None
+        self, query: str, *, prefix_last: bool = False, cap: int | None = None, ranked: bool = True
     ) -> tuple[str, dict[str, Any]] | None: ...
 
     # Maintenance takes the raw driver connection, in autocommit (see SqlStore.raw).

@@ -374,8 +374,14 @@ class StoreReader:
             return self._substring_search(query, f, limit)
         hits = self._fts_join(found, f, limit)
         if len(hits) < limit:
-            fts_sql, fts_params = found
-            matched = self._rows(f"SELECT count(*) FROM ({fts_sql}) AS capped", fts_params)[0][0]
+            # Were there more matches than the cap let through? Counting needs no ranking.
+            counting = self.dialect.search_sql(
+                query, prefix_last=prefix_last, cap=cap, ranked=False
+            )
+            assert counting is not None
+            matched = self._rows(f"SELECT count(*) FROM ({counting[0]}) AS capped", counting[1])[0][
+                0
+            ]
             if matched >= cap:
                 uncapped = self.dialect.search_sql(query, prefix_last=prefix_last, cap=None)
                 assert uncapped is not None

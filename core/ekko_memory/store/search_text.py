@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 # CJK ideographs, kana, hangul, bopomofo: scripts written without spaces.
 _CJK_RANGES = (
@@ -63,8 +65,13 @@ class QueryTerm:
     prefix: bool = False
 
 
-def query_terms(text: str, *, prefix_last: bool = False) -> list[QueryTerm]:
-    """Terms for a user query: each must match (AND). Never FTS syntax, only tokens."""
+@lru_cache(maxsize=1024)
+def query_terms(text: str, *, prefix_last: bool = False) -> tuple[QueryTerm, ...]:
+    """Terms for a user query: each must match (AND). Never FTS syntax, only tokens.
+
+    Memoized (pure; the terms are frozen): a turn searches every store with one message,
+    and a filtered search asks again to count its matches.
+    """
     runs = _runs(text)
     terms: list[QueryTerm] = []
     for i, (is_cjk, run) in enumerate(runs):
@@ -78,10 +85,10 @@ def query_terms(text: str, *, prefix_last: bool = False) -> list[QueryTerm]:
             terms.append(QueryTerm((run,), prefix=prefix_last and i == len(runs) - 1))
     # Drop duplicates, keep order.
     seen: set[QueryTerm] = set()
-    return [t for t in terms if not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
+    return tuple(t for t in terms if not (t in seen or seen.add(t)))  # type: ignore[func-returns-value]
 
 
-def fts5_match_expression(terms: list[QueryTerm]) -> str:
+def fts5_match_expression(terms: Sequence[QueryTerm]) -> str:
     """An FTS5 MATCH string of quoted phrases; user text cannot inject operators."""
     parts = []
     for term in terms:

@@ -181,24 +181,32 @@ class SqliteDialect:
         conn.exec_driver_sql("INSERT INTO memory_nodes_fts(memory_nodes_fts) VALUES('optimize')")
 
     def search_sql(
-        self, query: str, *, prefix_last: bool = False, cap: int | None = None
+        self, query: str, *, prefix_last: bool = False, cap: int | None = None, ranked: bool = True
     ) -> tuple[str, dict[str, Any]] | None:
         """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
 
         ``cap`` keeps only the best ``cap`` matches before the join with the node table,
-        which halves the cost of frequent words. None when the query has no terms.
+        which halves the cost of frequent words. Unranked, it yields ``seq`` alone (any
+        ``cap`` matches: enough to count them). None when the query has no terms.
         """
         terms = query_terms(query, prefix_last=prefix_last)
         if not terms:
             return None
-        # bm25 weights: title, content, tags, entities.
-        sql = (
-            "SELECT rowid AS seq, bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0) AS rank "
-            "FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
-        )
         params: dict[str, Any] = {"fts_query": fts5_match_expression(terms)}
+        if not ranked:
+            sql = (
+                "SELECT rowid AS seq FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
+            )
+        else:
+            # bm25 weights: title, content, tags, entities.
+            sql = (
+                "SELECT rowid AS seq, bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0) AS rank "
+                "FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
+            )
+            if cap is not None:
+                sql += " ORDER BY rank"
         if cap is not None:
-            sql += " ORDER BY rank LIMIT :fts_cap"
+            sql += " LIMIT :fts_cap"
             params["fts_cap"] = cap
         return sql, params
 
