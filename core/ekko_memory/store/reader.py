@@ -379,10 +379,9 @@ class StoreReader:
                 query, prefix_last=prefix_last, cap=cap, ranked=False
             )
             assert counting is not None
-            matched = self._rows(f"SELECT count(*) FROM ({counting[0]}) AS capped", counting[1])[0][
-                0
-            ]
-            if matched >= cap:
+            count_sql, count_params = counting
+            matched = self._rows(f"SELECT count(*) FROM ({count_sql}) AS capped", count_params)
+            if matched[0][0] >= cap:
                 uncapped = self.dialect.search_sql(query, prefix_last=prefix_last, cap=None)
                 assert uncapped is not None
                 hits = self._fts_join(uncapped, f, limit)
