@@ -80,10 +80,7 @@ def test_export_then_import_into_an_empty_workspace_gives_the_same_memories(
     assert report.counts["nodes"] > 15
     expected = _snapshot(window.runner.memory)
 
-    empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"
-    empty_ws.mkdir()
-    empty_home.mkdir()
-    run(qtbot, controller.open_workspace(empty_ws, empty_home))
+    _open_empty_workspace(qtbot, controller, tmp_path)
     qtbot.waitUntil(lambda: window.list_pane.model.rowCount() <= 2)  # only the global seeds
     imported = _import(qtbot, window, dialogs, bundle)
     assert len(imported.added["nodes"]) == report.counts["nodes"]
@@ -106,6 +103,14 @@ def test_markdown_and_csv_exports(
     assert "用户可接受少量香菜" in text
     csv = _export(qtbot, window, dialogs, tmp_path / "memories.csv", "csv")
     assert "limit_ingredient" in Path(csv.path).read_text(encoding="utf-8-sig")
+
+
+def _open_empty_workspace(qtbot: Any, controller: AppController, tmp_path: Path) -> None:
+    """Switch the app to a new, empty workspace and user home (an import's destination)."""
+    empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"
+    empty_ws.mkdir()
+    empty_home.mkdir()
+    run(qtbot, controller.open_workspace(empty_ws, empty_home))
 
 
 def _long_log(qtbot: Any, window: MainWindow) -> None:
@@ -142,6 +147,28 @@ def test_a_cancelled_export_leaves_no_file(
     assert not list(tmp_path.glob("*cancelled*"))
 
 
+def test_closing_the_dialog_while_it_exports_cancels_the_export(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    """Esc or the window's close box stops the work, as Cancel does: nothing runs on unseen."""
+    target = tmp_path / "closed.json"
+    reports: list[Any] = []
+    _long_log(qtbot, window)
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(target))
+        task = dialog.start()
+        dialog.reject()  # what Esc and the close box do
+        reports.append(await task)
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.export_memories())
+    assert reports[0].cancelled and reports[0].path is None
+    assert not target.exists()
+
+
 def test_a_cancelled_import_changes_nothing_and_importing_again_completes_it(
     qtbot: Any,
     window: MainWindow,
@@ -154,10 +181,7 @@ def test_a_cancelled_import_changes_nothing_and_importing_again_completes_it(
     exported = _export(qtbot, window, dialogs, bundle)
     assert exported.counts["messages"] > 1200
     expected = _snapshot(window.runner.memory)
-    empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"
-    empty_ws.mkdir()
-    empty_home.mkdir()
-    run(qtbot, controller.open_workspace(empty_ws, empty_home))
+    _open_empty_workspace(qtbot, controller, tmp_path)
     empty = _snapshot(window.runner.memory)
     seen: list[Any] = []
 

@@ -10,16 +10,9 @@ from ekko_memory import CancelToken, CompactedStore, CompactReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
-from ekko_memory_gui.qt import (
-    QDialog,
-    QDialogButtonBox,
-    QLocale,
-    QPlainTextEdit,
-    QVBoxLayout,
-    QWidget,
-)
+from ekko_memory_gui.qt import QLocale, QPlainTextEdit, QVBoxLayout, QWidget
 from ekko_memory_gui.services.fonts import mono_font
-from ekko_memory_gui.views.task_progress import TaskProgress
+from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
 
@@ -28,17 +21,15 @@ def size_text(n: int) -> str:
     return QLocale().formattedDataSize(n, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
-class CompactDialog(QDialog):
+class CompactDialog(TaskDialog):
     """Runs the compaction itself (on the memory worker); ``report`` holds the result."""
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("compactDialog")
         self.setWindowTitle(self.tr("Compact stores"))
         self.setMinimumWidth(620)
-        self.controller = controller
         self.report: CompactReport | None = None
-        self.task: asyncio.Task[Any] | None = None
         ws = controller.workspace
         self.on_server = ws is not None and ws.database is not None
 
@@ -64,7 +55,6 @@ class CompactDialog(QDialog):
             ),
             role="muted",
         )
-        self.progress = TaskProgress()
         self.result_view = QPlainTextEdit()
         self.result_view.setObjectName("compactReport")
         self.result_view.setReadOnly(True)
@@ -72,14 +62,9 @@ class CompactDialog(QDialog):
         self.result_view.setVisible(False)
         self.summary = text_label("")
         self.summary.setObjectName("compactSummary")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.compact_button = self.buttons.addButton(
-            self.tr("Compact"), QDialogButtonBox.ButtonRole.ActionRole
+        self.compact_button = self.add_action(
+            self.tr("Compact"), "compactButton", self.start, role="primary"
         )
-        self.compact_button.setObjectName("compactButton")
-        self.compact_button.setProperty("role", "primary")
-        self.compact_button.clicked.connect(self.start)
-        self.buttons.rejected.connect(self._close)
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -91,18 +76,14 @@ class CompactDialog(QDialog):
 
     # --- running --------------------------------------------------------------------
 
-    def start(self) -> asyncio.Task[Any] | None:
-        if self.task is not None and not self.task.done():
-            return self.task
+    def start(self) -> asyncio.Task[Any]:
         self.compact_button.setEnabled(False)
-        # The token exists before the work starts, so Cancel works from the first moment.
-        token = self.progress.start(
-            self.tr("Compacting…"),
-            cancellable=True,
+        return self.spawn(
+            self.run_compact,
+            busy=self.tr("Compacting…"),
+            label=self.tr("Compacting"),
             stopping=self.tr("Stopping after this store…"),
         )
-        self.task = self.controller.runner.spawn(self.run_compact(token), self.tr("Compacting"))
-        return self.task
 
     async def run_compact(self, token: CancelToken | None = None) -> CompactReport:
         self.compact_button.setEnabled(False)
@@ -123,11 +104,6 @@ class CompactDialog(QDialog):
         self._show(report)
         self.compact_button.setEnabled(True)
         return report
-
-    def _close(self) -> None:
-        if self.task is not None and not self.task.done() and self.progress.token is not None:
-            self.progress.token.cancel()  # the store being rebuilt finishes; the rest wait
-        self.accept() if self.report is not None else self.reject()
 
     # --- the report -----------------------------------------------------------------
 

@@ -17,8 +17,6 @@ from ekko_memory_gui.qt import (
     QCheckBox,
     QComboBox,
     QDesktopServices,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
@@ -28,13 +26,13 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
-from ekko_memory_gui.views.task_progress import TaskProgress
+from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
 FORMATS = (("json", ".json"), ("md", ".md"), ("csv", ".csv"))
 
 
-class ExportDialog(QDialog):
+class ExportDialog(TaskDialog):
     """Runs the export itself (progress inside); ``report`` holds the result."""
 
     def __init__(
@@ -44,14 +42,12 @@ class ExportDialog(QDialog):
         branch: list[str] | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("exportDialog")
         self.setWindowTitle(self.tr("Export memories"))
         self.setMinimumWidth(560)
-        self.controller = controller
         self.branch = branch
         self.report: ExportReport | None = None
-        self.task: asyncio.Task[Any] | None = None
 
         self.format_buttons = QButtonGroup(self)
         fmt_box = QVBoxLayout()
@@ -107,7 +103,6 @@ class ExportDialog(QDialog):
         form.addRow("", self.messages)
         form.addRow(self.tr("Where"), where)
 
-        self.progress = TaskProgress()
         self.result_label = text_label("")
         self.result_label.setObjectName("exportResult")
         self.open_folder = QPushButton(self.tr("Open folder"))
@@ -115,14 +110,9 @@ class ExportDialog(QDialog):
         self.open_folder.setVisible(False)
         self.open_folder.clicked.connect(self._open_folder)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.export_button = self.buttons.addButton(
-            self.tr("Export"), QDialogButtonBox.ButtonRole.ActionRole
+        self.export_button = self.add_action(
+            self.tr("Export"), "exportButton", self.start, role="primary"
         )
-        self.export_button.setObjectName("exportButton")
-        self.export_button.setProperty("role", "primary")
-        self.export_button.clicked.connect(self.start)
-        self.buttons.rejected.connect(self._close)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -167,13 +157,9 @@ class ExportDialog(QDialog):
 
     # --- running --------------------------------------------------------------------
 
-    def start(self) -> asyncio.Task[Any] | None:
-        if self.task is not None and not self.task.done():
-            return self.task
-        # The token exists before the work starts, so Cancel works from the first moment.
-        token = self.progress.start(self.tr("Exporting…"), cancellable=True)
-        self.task = self.controller.runner.spawn(self.run_export(token), self.tr("Exporting"))
-        return self.task
+    def start(self) -> asyncio.Task[Any]:
+        # Cancel stops at the next batch; the file is not left behind.
+        return self.spawn(self.run_export, busy=self.tr("Exporting…"), label=self.tr("Exporting"))
 
     async def run_export(self, token: CancelToken | None = None) -> ExportReport:
         self.export_button.setEnabled(False)
@@ -213,8 +199,3 @@ class ExportDialog(QDialog):
     def _open_folder(self) -> None:
         if self.report is not None and self.report.path:
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(self.report.path).parent)))
-
-    def _close(self) -> None:
-        if self.task is not None and not self.task.done() and self.progress.token is not None:
-            self.progress.token.cancel()  # stop at the next batch; the file is not left behind
-        self.accept() if self.report is not None else self.reject()

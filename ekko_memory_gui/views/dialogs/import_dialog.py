@@ -15,8 +15,6 @@ from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
 from ekko_memory_gui.qt import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
@@ -26,23 +24,21 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
-from ekko_memory_gui.views.task_progress import TaskProgress
+from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
 KINDS = ("nodes", "audit", "messages", "summaries", "pending", "usage", "cursors")
 
 
-class ImportDialog(QDialog):
+class ImportDialog(TaskDialog):
     """Runs the import itself; ``report`` holds the result."""
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("importDialog")
         self.setWindowTitle(self.tr("Import a bundle"))
         self.setMinimumWidth(560)
-        self.controller = controller
         self.report: ImportReport | None = None
-        self.task: asyncio.Task[Any] | None = None
 
         intro = text_label(
             self.tr(
@@ -60,7 +56,6 @@ class ImportDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.path_edit, 1)
         row.addWidget(browse)
-        self.progress = TaskProgress()
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("importReport")
         self.table.setHorizontalHeaderLabels(
@@ -71,14 +66,9 @@ class ImportDialog(QDialog):
         self.table.setVisible(False)
         self.summary = text_label("")
         self.summary.setObjectName("importSummary")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.import_button = self.buttons.addButton(
-            self.tr("Import"), QDialogButtonBox.ButtonRole.ActionRole
+        self.import_button = self.add_action(
+            self.tr("Import"), "importButton", self.start, role="primary"
         )
-        self.import_button.setObjectName("importButton")
-        self.import_button.setProperty("role", "primary")
-        self.import_button.clicked.connect(self.start)
-        self.buttons.rejected.connect(self._close)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(row)
@@ -95,13 +85,9 @@ class ImportDialog(QDialog):
         if chosen is not None:
             self.path_edit.setText(str(chosen))
 
-    def start(self) -> asyncio.Task[Any] | None:
-        if self.task is not None and not self.task.done():
-            return self.task
-        # The token exists before the work starts, so Cancel works from the first moment.
-        token = self.progress.start(self.tr("Importing…"), cancellable=True)
-        self.task = self.controller.runner.spawn(self.run_import(token), self.tr("Importing"))
-        return self.task
+    def start(self) -> asyncio.Task[Any]:
+        # Cancel stops at the next batch; the store being imported is rolled back.
+        return self.spawn(self.run_import, busy=self.tr("Importing…"), label=self.tr("Importing"))
 
     async def run_import(self, token: CancelToken | None = None) -> ImportReport | None:
         path = Path(self.path_edit.text().strip()).expanduser()
@@ -126,11 +112,6 @@ class ImportDialog(QDialog):
         self._show(report)
         self.import_button.setEnabled(True)
         return report
-
-    def _close(self) -> None:
-        if self.task is not None and not self.task.done() and self.progress.token is not None:
-            self.progress.token.cancel()  # stop at the next batch; that store is rolled back
-        self.accept() if self.report is not None else self.reject()
 
     def cancel_text(self, r: ImportReport) -> str:
         """What a cancel left: nothing imported, or which store was and which was not."""

@@ -24,8 +24,6 @@ from ekko_memory_gui.qt import (
     QComboBox,
     QDateTime,
     QDateTimeEdit,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -39,7 +37,7 @@ from ekko_memory_gui.qt import (
     QWidget,
 )
 from ekko_memory_gui.services.fonts import mono_font
-from ekko_memory_gui.views.task_progress import TaskProgress
+from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import section_title, text_label
 
 KIND_ORDER = ("node", "audit", "pending", "usage", "message", "summary", "job", "cursor")
@@ -49,7 +47,7 @@ def _path(text: str) -> list[str]:
     return [p.strip() for p in text.replace("／", "/").split("/") if p.strip()]
 
 
-class PurgeDialog(QDialog):
+class PurgeDialog(TaskDialog):
     """``plan`` after a dry run, ``report`` after the purge."""
 
     def __init__(
@@ -59,15 +57,13 @@ class PurgeDialog(QDialog):
         branch: list[str] | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("purgeDialog")
         self.setWindowTitle(self.tr("Purge for good"))
         self.resize(1140, 700)
-        self.controller = controller
         self.plan: PurgePlan | None = None
         self.report: PurgeReport | None = None
         self.search_after: int | None = None
-        self.task: asyncio.Task[Any] | None = None
 
         # --- filters ---
         self.scope_checks = {}
@@ -165,7 +161,6 @@ class PurgeDialog(QDialog):
         for i in range(4):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.progress = TaskProgress()
         self.verification = QPlainTextEdit()
         self.verification.setObjectName("purgeVerification")
         self.verification.setReadOnly(True)
@@ -189,20 +184,13 @@ class PurgeDialog(QDialog):
 
         self.error = text_label("", role="danger")
         self.error.setObjectName("purgeError")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.dry_run_button = self.buttons.addButton(
-            self.tr("Dry run"), QDialogButtonBox.ButtonRole.ActionRole
+        self.dry_run_button = self.add_action(
+            self.tr("Dry run"), "dryRunButton", self.start_dry_run
         )
-        self.dry_run_button.setObjectName("dryRunButton")
-        self.purge_button = self.buttons.addButton(
-            self.tr("Purge…"), QDialogButtonBox.ButtonRole.ActionRole
+        self.purge_button = self.add_action(
+            self.tr("Purge…"), "purgeButton", self.start_purge, role="danger"
         )
-        self.purge_button.setObjectName("purgeButton")
-        self.purge_button.setProperty("role", "danger")
         self.purge_button.setEnabled(False)
-        self.dry_run_button.clicked.connect(self.start_dry_run)
-        self.purge_button.clicked.connect(self.start_purge)
-        self.buttons.rejected.connect(self._close)
 
         layout = QVBoxLayout(self)
         layout.addWidget(split, 1)
@@ -428,8 +416,3 @@ class PurgeDialog(QDialog):
         self.verification.setPlainText("\n".join(lines))
         self.verification.setVisible(True)
         self.results.setSizes([1, 2])
-
-    def _close(self) -> None:
-        if self.task is not None and not self.task.done() and self.progress.token is not None:
-            self.progress.token.cancel()
-        self.accept() if self.report is not None else self.reject()
