@@ -69,15 +69,28 @@ def resolve_conflicts(registry: SchemaRegistry, nodes: Iterable[N], now: datetim
     """
     result: Resolution[N] = Resolution()
     winners: dict[tuple[Any, ...], list[N]] = {}
+    # Values are decoded at most once each (a row decodes its JSON on every read).
+    values: dict[str, Any] = {}
+
+    def value_of(node: N) -> Any:
+        if node.id not in values:
+            values[node.id] = node.value_json
+        return values[node.id]
+
     for node in sort_by_priority(nodes, now):
         ident = conflict_identity(registry, node)
         if ident is None:
             result.kept.append(node)
             continue
-        earlier = winners.setdefault(ident, [])
-        lost = any(
-            w.scope == node.scope or ident[0] == "many" or _shadowed(node.value_json, w.value_json)
-            for w in earlier
+        earlier = winners.get(ident)
+        if earlier is None:
+            winners[ident] = [node]
+            result.kept.append(node)
+            continue
+        lost = (
+            ident[0] == "many"
+            or any(w.scope == node.scope for w in earlier)
+            or any(_shadowed(value_of(node), value_of(w)) for w in earlier)
         )
         if lost:
             result.lost.append(OmittedNode(node_id=node.id, reason="conflict_lost"))
