@@ -67,6 +67,29 @@ def test_active_query_hits_and_skips_expired(store: SqlStore) -> None:
     assert [n.id for n in got] == [live.id]
 
 
+def test_repeated_node_queries_see_new_rows_and_keep_their_own_limits(store: SqlStore) -> None:
+    """The store builds a frozen filter's statement once: what is cached is the statement,
+    never the rows, and a caller's parameters never leak into the next query."""
+    wanted = NodeFilter(scopes=("user",), types=("preference",))
+
+    def found(limit: int) -> list[str]:
+        with store.read() as r:
+            return [row.id for row in r.find_node_rows(wanted, limit=limit)]
+
+    first = [make_node(title=f"偏好 {i}", key=None, value_json=None) for i in range(3)]
+    for node in first:
+        store.upsert_node(node)
+    assert len(found(2)) == 2
+    assert sorted(found(10)) == sorted(n.id for n in first)
+    with store.read() as r:
+        _sql, params = r._find_sql(wanted, 2, 0, "priority")
+        params["lim"] = 99
+    assert len(found(2)) == 2
+    later = make_node(title="新偏好", key=None, value_json=None)
+    store.upsert_node(later)
+    assert later.id in found(10) and len(found(10)) == 4
+
+
 def test_key_and_value_exact_hit(store: SqlStore) -> None:
     cilantro = make_node()
     flavor = make_node(

@@ -12,6 +12,7 @@ resolution; only the nodes that make it into the context become ``MemoryNode``s.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from ekko_memory.errors import EkkoMemoryError
@@ -43,6 +44,24 @@ SECTION_OF = {
     "decision": "facts",
     "fact": "facts",
 }
+
+
+# Workspace nodes every context considers, by type, and the section they fill.
+WORKSPACE_SECTIONS = (
+    ("task", "active_tasks"),
+    ("constraint", "constraints"),
+    ("decision", "facts"),
+    ("fact", "facts"),
+)
+
+
+@lru_cache(maxsize=256)
+def topic_filter(
+    scope: str, node_type: str, domain: str | None = None, prefix: tuple[str, ...] | None = None
+) -> NodeFilter:
+    """Active nodes of one scope and type (under a category, if given): the same few filters
+    every turn, built once (the store caches their statements by filter)."""
+    return NodeFilter(scopes=(scope,), types=(node_type,), domain=domain, category_prefix=prefix)
 
 
 class ContextBuilder:
@@ -194,14 +213,9 @@ class ContextBuilder:
             summary = r.get_latest_summary(session_id)
             # By session id alone, so the (session_id, status, updated_at) index serves it.
             nodes += r.find_node_rows(NodeFilter(session_id=session_id), limit=30, order="recent")
-            for types, section in (
-                (["task"], "active_tasks"),
-                (["constraint"], "constraints"),
-                (["decision"], "facts"),
-                (["fact"], "facts"),
-            ):
+            for node_type, section in WORKSPACE_SECTIONS:
                 nodes += r.find_node_rows(
-                    NodeFilter(scopes=["workspace"], types=types), limit=self._limit(section)
+                    topic_filter("workspace", node_type), limit=self._limit(section)
                 )
             nodes += self._hinted(r, "workspace", hints)
             hits = self._search_in(r, ("session", "workspace"), text) if text else []
@@ -216,19 +230,15 @@ class ContextBuilder:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
                 nodes += r.find_node_rows(
-                    NodeFilter(
-                        scopes=["user"],
-                        domain=rule.domain,
-                        category_prefix=rule.category_path_prefix,
-                        types=[rule.type],
+                    topic_filter(
+                        "user", rule.type, rule.domain, tuple(rule.category_path_prefix or ())
                     ),
                     limit=self._limit("preferences"),
                 )
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
                 top = r.find_node_rows(
-                    NodeFilter(scopes=["user"], types=["preference"]),
-                    limit=self._limit("preferences"),
+                    topic_filter("user", "preference"), limit=self._limit("preferences")
                 )
                 nodes += [n for n in top if n.importance >= cfg.topicless_min_importance]
             hits = self._search_in(r, ("user",), text) if text else []
@@ -243,10 +253,7 @@ class ContextBuilder:
                 ("preference", "preferences"),
             ):
                 out += r.find_node_rows(
-                    NodeFilter(
-                        scopes=[scope], domain=path[0], category_prefix=path, types=[node_type]
-                    ),
-                    limit=self._limit(section),
+                    topic_filter(scope, node_type, path[0], path), limit=self._limit(section)
                 )
         return out
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Text, func, literal_column, or_, select, text
@@ -157,6 +158,23 @@ def row_to_pending(row: Any) -> PendingItem:
         result_node_id=row["result_node_id"],
         store=None,
     )
+
+
+def _node_query(
+    f: NodeFilter, limit: int | None, offset: int, order: NodeOrder
+) -> tuple[str, dict[str, Any]]:
+    cond, params = where_sql(f)
+    sql = f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}"
+    if limit is not None:
+        sql += " LIMIT :lim OFFSET :off"
+        params.update(lim=limit, off=offset)
+    return sql, params
+
+
+# The context asks the same node queries every turn (frozen filters of tuples): building
+# one cost ~5 µs, a third of what SQLite takes to answer it. Callers get a copy of the
+# parameters.
+_cached_node_query = lru_cache(maxsize=512)(_node_query)
 
 
 class StoreReader:
@@ -321,12 +339,11 @@ class StoreReader:
                 return None
             if len(ids) <= SUBJECT_CANDIDATES:
                 f = replace(f, ids=ids)
-        cond, params = where_sql(f)
-        sql = f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}"
-        if limit is not None:
-            sql += " LIMIT :lim OFFSET :off"
-            params.update(lim=limit, off=offset)
-        return sql, params
+        try:
+            sql, params = _cached_node_query(f, limit, offset, order)
+        except TypeError:  # a filter holding lists cannot be a cache key
+            return _node_query(f, limit, offset, order)
+        return sql, dict(params)
 
     def page_nodes(
         self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
