@@ -229,6 +229,33 @@ def test_expired_nodes_are_never_injected_and_listed(mem: MemoryService, clock: 
     assert [n.id for n in with_expired.exact] == [node_id]
 
 
+def test_a_turn_judges_expiry_at_one_instant(mem: MemoryService) -> None:
+    """Every query of a turn counts as live what the turn's screening counts as unexpired:
+    a clock that moves between the queries must not drop a match silently."""
+    from datetime import timedelta
+    from itertools import count
+
+    from tests.core.factories import make_node
+
+    start = mem.now()
+    # Reachable only through the text search (a user fact: no topic query fetches it).
+    price = make_node(
+        domain="生活技能",
+        category_path=["生活技能", "理财"],
+        type="fact",
+        key=None,
+        value_json=None,
+        title="香菜价格每斤八元",
+        expires_at=start + timedelta(minutes=20),
+    )
+    with mem.user_store.write() as w:
+        w.insert_nodes([price])
+    ticks = count()
+    mem.clock = lambda: start + timedelta(minutes=40 * next(ticks))
+    ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context("香菜价格")
+    assert price.id in ctx.used_memory_ids, ctx.omitted
+
+
 def test_superseded_never_injected(mem: MemoryService) -> None:
     ids = seed_cooking(mem)
     s = mem.session("s1", user_id="u1")

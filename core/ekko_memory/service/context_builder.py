@@ -70,6 +70,9 @@ class ContextBuilder:
     def __init__(self, service: MemoryService) -> None:
         self.service = service
         self.warnings: list[str] = []
+        # One instant for the whole turn: what the searches count as live is what the
+        # screening below counts as unexpired.
+        self.now = service.now()
 
     def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
         try:
@@ -91,7 +94,7 @@ class ContextBuilder:
         """The context for a reply to ``user_message``."""
         svc = self.service
         cfg = svc.config
-        now = svc.now()
+        now = self.now
         ws, us = svc.workspace_store, svc.user_store
         for store_name, store in svc.stores():
             if store.health.status != "ok":
@@ -260,7 +263,7 @@ class ContextBuilder:
     def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:
         return r.search_rows(
             text,
-            NodeFilter(scopes=scopes, live_at=self.service.now()),
+            NodeFilter(scopes=scopes, live_at=self.now),
             limit=self._limit("relevant_nodes"),
         )
 
