@@ -112,6 +112,17 @@ def test_unknown_key_is_refused_with_the_allowed_list(mem: MemoryService) -> Non
     assert res["accepted"] is False and "avoid_ingredient" in res["reason"]
 
 
+def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService) -> None:
+    """A model that guessed a field name (query for queryText) is told what to send."""
+    s = mem.session("s1", user_id="u1")
+    res = s.call_tool("memory_search", {"query": "香菜"})
+    assert res["error"]["code"] == "invalid_arguments" and res["exact"] == []
+    assert "query: unknown field; did you mean queryText?" in res["reason"]
+    forget = s.call_tool("memory_forget", {"id": "mem_x", "reason": "r", "hard": True})
+    assert forget["deletedIds"] == [] and "hard: unknown field" in forget["reason"]
+    assert "mode" in forget["reason"].split("fields:")[1]
+
+
 def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     res = propose(

@@ -7,6 +7,7 @@ Approvals are not a tool: only the user decides pending items.
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -239,6 +240,13 @@ def error_result(code: str, message: str, **shape: Any) -> dict[str, Any]:
     return {**shape, "reason": message, "error": {"code": code, "message": message}}
 
 
+_ARGS: dict[str, type[BaseModel]] = {
+    "memory_search": SearchArgs,
+    "memory_get": GetArgs,
+    "memory_propose_update": ProposeArgs,
+    "memory_forget": ForgetArgs,
+}
+
 _NEGATIVE: dict[str, dict[str, Any]] = {
     "memory_propose_update": {"accepted": False},
     "memory_forget": {"deletedIds": []},
@@ -247,11 +255,18 @@ _NEGATIVE: dict[str, dict[str, Any]] = {
 }
 
 
-def _validation_text(e: ValidationError) -> str:
+def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
     parts = []
     for err in e.errors()[:6]:
         loc = ".".join(str(x) for x in err["loc"]) or "arguments"
-        parts.append(f"{loc}: {err['msg']}")
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            # Name the fields the tool takes, so a model can correct its call (query → queryText).
+            known = [f.alias or name for name, f in model.model_fields.items()]
+            close = difflib.get_close_matches(str(err["loc"][0]), known, n=1, cutoff=0.5)
+            hint = f"did you mean {close[0]}? " if close else ""
+            parts.append(f"{loc}: unknown field; {hint}fields: {', '.join(known)}")
+        else:
+            parts.append(f"{loc}: {err['msg']}")
     return "; ".join(parts)
 
 
@@ -293,7 +308,7 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
             return session.propose(ProposeArgs.model_validate(args))
         return session.forget(ForgetArgs.model_validate(args))
     except ValidationError as e:
-        return error_result("invalid_arguments", _validation_text(e), **negative)
+        return error_result("invalid_arguments", _validation_text(e, _ARGS[name]), **negative)
     except EkkoMemoryError as e:
         message = str(e)
         if name in ("memory_propose_update", "memory_forget") and "nothing was" not in message:
