@@ -113,7 +113,8 @@ def test_unknown_key_is_refused_with_the_allowed_list(mem: MemoryService) -> Non
 
 
 def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService) -> None:
-    """A model that guessed a field name (query for queryText) is told what to send."""
+    """A model that guessed a field name (query for queryText, titel for title) is told what
+    to send, and nothing is written."""
     s = mem.session("s1", user_id="u1")
     res = s.call_tool("memory_search", {"query": "香菜"})
     assert res["error"]["code"] == "invalid_arguments" and res["exact"] == []
@@ -121,6 +122,32 @@ def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService)
     forget = s.call_tool("memory_forget", {"id": "mem_x", "reason": "r", "hard": True})
     assert forget["deletedIds"] == [] and "hard: unknown field" in forget["reason"]
     assert "mode" in forget["reason"].split("fields:")[1]
+    s.append_message("user", "记住，我以后做饭不要葱。")
+    node = {
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "avoid_ingredient",
+        "title": "不吃葱",
+        # Partial<MemoryNode>: fields the service fills are accepted and ignored.
+        "id": "mem_from_the_agent",
+        "createdAt": "2020-01-01T00:00:00Z",
+    }
+    for typo, hint in (("valueJSON", "did you mean valueJson?"), ("titel", "did you mean title?")):
+        res = s.call_tool(
+            "memory_propose_update",
+            {"operation": "create", "reason": "r", "node": {**node, "valueJson": "葱", typo: "葱"}},
+        )
+        assert res["accepted"] is False and f"node: {typo}: unknown field; {hint}" in res["reason"]
+    # A keyed memory without its value says nothing: refused, nothing written.
+    res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "r", "node": node})
+    assert res["accepted"] is False and "needs a value (node.valueJson)" in res["reason"]
+    assert mem.retrieve(MemoryQuery(user_id="u1", key="avoid_ingredient")).exact == []
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "create", "reason": "r", "node": {**node, "valueJson": "葱"}},
+    )
+    assert res["accepted"] is True and res["nodeId"] != "mem_from_the_agent"
 
 
 def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:

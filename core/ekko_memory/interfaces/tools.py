@@ -11,11 +11,11 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
 from ekko_memory.errors import EkkoMemoryError
-from ekko_memory.models import MemoryNodeDraft, MemoryQuery, NodeType, Scope
+from ekko_memory.models import MemoryNode, MemoryNodeDraft, MemoryQuery, NodeType, Scope
 from ekko_memory.service.forget import ForgetRequest
 
 if TYPE_CHECKING:
@@ -201,6 +201,19 @@ class ProposeArgs(_Args):
     source_message_ids: list[str] | None = Field(default=None, max_length=50)
     user_message: str | None = Field(default=None, max_length=100_000)
 
+    @field_validator("node", mode="before")
+    @classmethod
+    def _known_node_fields(cls, value: Any) -> Any:
+        # The draft takes Partial<MemoryNode> and ignores the fields the service fills
+        # (id, createdAt…); a name that is no MemoryNode field is a mistake to report,
+        # not to drop (a misspelt title would otherwise vanish).
+        if isinstance(value, dict):
+            known = _field_names(MemoryNode)
+            for name in value:
+                if name not in known and name not in MemoryNode.model_fields:
+                    raise ValueError(_unknown_field(str(name), known))
+        return value
+
 
 class ForgetArgs(_Args):
     """memory_forget arguments."""
@@ -260,14 +273,21 @@ def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
     for err in e.errors()[:6]:
         loc = ".".join(str(x) for x in err["loc"]) or "arguments"
         if err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
-            # Name the fields the tool takes, so a model can correct its call (query → queryText).
-            known = [f.alias or name for name, f in model.model_fields.items()]
-            close = difflib.get_close_matches(str(err["loc"][0]), known, n=1, cutoff=0.5)
-            hint = f"did you mean {close[0]}? " if close else ""
-            parts.append(f"{loc}: unknown field; {hint}fields: {', '.join(known)}")
+            parts.append(_unknown_field(loc, _field_names(model)))
         else:
-            parts.append(f"{loc}: {err['msg']}")
+            parts.append(f"{loc}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
+
+
+def _field_names(model: type[BaseModel]) -> list[str]:
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _unknown_field(name: str, known: list[str]) -> str:
+    """Names the fields a call takes, so a model can correct it (query → queryText)."""
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return f"{name}: unknown field; {hint}fields: {', '.join(known)}"
 
 
 def dispatch(session: MemorySession, name: object, args: object) -> dict[str, Any]:

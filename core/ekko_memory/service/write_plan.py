@@ -134,6 +134,10 @@ def plan_node(
         path = [domain, *path]
 
     value = f.get("value_json")
+    if key is not None and value is None and ctx.actor != "import":
+        # A key names what the memory says; without a value it says nothing (a misspelt
+        # valueJson arrives this way).
+        raise InvalidInput(f"key {key!r} needs a value (node.valueJson)")
     if key is not None and value is not None:
         shape = None if rule is None else rule.key_shapes.get(key, rule.value_shape)
         try:
