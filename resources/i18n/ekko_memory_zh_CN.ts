@@ -68,103 +68,103 @@
 <context>
     <name>CompactDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="37"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="30"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="47"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="38"/>
         <source>Deleted memories, old versions and purged messages leave free space behind in the stores: it is reused for new memories but never given back. Compacting rebuilds each store without it. Your memories do not change. An agent can keep running; its writes wait while a store is being rebuilt.</source>
         <translation>删除的记忆、旧版本和清除的消息会在存储中留下空闲空间：新记忆会重用这些空间，但它们不会归还给磁盘。压缩会重建每个存储，去掉这些空间。你的记忆不会改变。智能体可以继续运行；存储重建期间，它的写入会等待。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="56"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="47"/>
         <source>On the PostgreSQL server this runs VACUUM FULL on the store&apos;s tables: each table is rewritten into new files, and programs using a table wait until it is done.</source>
         <translation>在 PostgreSQL 服务器上，这会对存储的数据表运行 VACUUM FULL：每张表都会重写到新文件中，正在使用该表的程序要等它完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="53"/>
         <source>Each database file is rebuilt with SQLite&apos;s VACUUM (it completes or leaves the file as it was) and its write-ahead log is emptied.</source>
         <translation>每个数据库文件都用 SQLite 的 VACUUM 重建（要么完成，要么保持原样），它的预写日志会被清空。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="77"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="66"/>
         <source>Compact</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="100"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="92"/>
         <source>Compacting…</source>
         <translation>正在压缩…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="85"/>
         <source>Stopping after this store…</source>
         <translation>当前存储完成后停止…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="84"/>
         <source>Compacting</source>
         <translation>正在压缩</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="118"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="99"/>
         <source>Compacting failed: {error}</source>
         <translation>压缩失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="113"/>
         <source>Freed {size}.</source>
         <translation>已释放 {size}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="115"/>
         <source>Nothing was compacted.</source>
         <translation>没有压缩任何存储。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="118"/>
         <source>Cancelled: the stores not yet started were left as they were; compact again to finish.</source>
         <translation>已取消：尚未开始的存储保持原样；再次压缩即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="132"/>
         <source>{store} store — {location}</source>
         <translation>{store}存储 — {location}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="134"/>
         <source>not compacted: cancelled before its turn</source>
         <translation>未压缩：轮到它之前已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="136"/>
         <source>skipped: {reason}</source>
         <translation>已跳过：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="141"/>
         <source>not compacted, nothing changed: {reason}</source>
         <translation>未压缩，没有任何改变：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
         <source>tables and indexes on the server</source>
         <translation>服务器上的数据表和索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
         <source>all files</source>
         <translation>全部文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="150"/>
         <source>{what}: {before} → {after}, {freed} freed</source>
         <translation>{what}：{before} → {after}，释放 {freed}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="184"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="160"/>
         <source>ran: {sql}</source>
         <translation>已执行：{sql}</translation>
     </message>
@@ -270,103 +270,103 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="50"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="47"/>
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="59"/>
         <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
         <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="62"/>
         <source>Markdown — to read</source>
         <translation>Markdown —— 便于阅读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="63"/>
         <source>CSV — memories as a table for a spreadsheet</source>
         <translation>CSV —— 记忆表格，可用电子表格打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="76"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="79"/>
         <source>This branch: {path}</source>
         <translation>当前分类：{path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="83"/>
         <source>Only {scope} scope</source>
         <translation>仅{scope}范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
         <source>Include the source messages</source>
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="101"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="102"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="109"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="151"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="184"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="169"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="181"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="187"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -404,94 +404,94 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="41"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="39"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
         <source>Import a bundle</source>
         <translation>导入数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="45"/>
         <source>Reads a JSON bundle made by Export. Memories keep their ids: what is already here is skipped, a newer version of the same memory supersedes the older one, and importing the same bundle twice changes nothing.</source>
         <translation>读取由“导出”生成的 JSON 包。记忆保留原来的标识：已存在的会跳过，同一记忆的较新版本会取代旧版本，同一个包导入两次不会有任何变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
         <source>a .json bundle</source>
         <translation>一个 .json 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
         <source>Records</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
         <source>Added</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
         <source>Skipped</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="70"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
         <source>Ekko Memory bundle (*.json)</source>
         <translation>Ekko Memory 数据包 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="102"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="107"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="138"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="119"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="143"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="149"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -1126,152 +1126,157 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryEditDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="84"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="85"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="86"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="93"/>
         <source>Written by you (actor: user). The agent sees it from its next turn.</source>
         <translation>由你写入（执行者：用户）。智能体从下一轮对话开始就能看到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="96"/>
         <source>Saving creates a new version that supersedes this one; the current version stays in the history and you can revert to it.</source>
         <translation>保存会创建一个取代当前版本的新版本；当前版本保留在历史中，可以随时回退。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="99"/>
         <source>Your changes are applied to the proposal, which is then approved (and recorded as approved by you).</source>
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="151"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="152"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="154"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="250"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="277"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="278"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="279"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="397"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="410"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="399"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="416"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="405"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="418"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="408"/>
+        <source>Enter a value: the key {key} needs one.</source>
+        <translation>请填写值：键 {key} 需要一个值。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="410"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
@@ -2013,215 +2018,215 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PurgeDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="58"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="323"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="85"/>
         <source>(any)</source>
         <translation>（任意）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="86"/>
         <source>from</source>
         <translation>从</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="88"/>
         <source>until</source>
         <translation>到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="104"/>
         <source>words anywhere in a memory, e.g. 手机号</source>
         <translation>记忆中任意位置的文字，例如 手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
         <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
         <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="112"/>
         <source>Delete migration backups that still hold purged text</source>
         <translation>删除仍包含被清除文字的迁移备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="124"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
         <source>Workspace id</source>
         <translation>工作区标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="126"/>
         <source>User id</source>
         <translation>用户标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
         <source>What to purge</source>
         <translation>清除什么</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="137"/>
         <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
         <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="149"/>
         <source>Run a dry run to see everything that would go.</source>
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="174"/>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="188"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="191"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="269"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="263"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="278"/>
         <source>memory versions</source>
         <translation>个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
         <source>audit entries</source>
         <translation>条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
         <source>inbox items</source>
         <translation>个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="281"/>
         <source>usage records</source>
         <translation>条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
         <source>messages</source>
         <translation>条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="283"/>
         <source>summaries</source>
         <translation>份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
         <source>background jobs</source>
         <translation>个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
         <source>session cursors</source>
         <translation>个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="297"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="300"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="314"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="330"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2230,67 +2235,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="327"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="358"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="366"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="360"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="373"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="376"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="382"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="393"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="387"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="392"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="402"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="396"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="400"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="412"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="420"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="414"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>

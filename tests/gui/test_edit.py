@@ -90,6 +90,11 @@ def test_the_form_follows_the_schema(qtbot: Any, window: MainWindow, demo: DemoR
     dialog.title_edit.setText("x")
     dialog.key_combo.setCurrentIndex(0)
     assert dialog.problem() is not None and "key" in dialog.problem()  # type: ignore[operator]
+    # A key needs its value (the core refuses a keyed memory without one).
+    dialog.key_combo.setCurrentIndex(dialog.key_combo.findData("database"))
+    assert dialog.problem() == "Enter a value: the key database needs one."
+    dialog.value_editor.set_value("PostgreSQL")
+    assert dialog.problem() is None
     # Expiry presets.
     dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("today"))
     when = dialog.expires_at()

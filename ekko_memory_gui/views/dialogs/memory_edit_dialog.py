@@ -403,6 +403,9 @@ class MemoryEditDialog(QDialog):
         rule = self.rule()
         if rule is not None and rule.allowed_keys and self.key() is None:
             return self.tr("Choose a key: the schema for this domain and type asks for one.")
+        key = self.key()
+        if key is not None and self.value_editor.value() is None:
+            return self.tr("Enter a value: the key {key} needs one.").format(key=key)
         if self.mode == "edit" and not self.changes():
             return self.tr("Nothing changed.")
         return None
