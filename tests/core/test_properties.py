@@ -43,13 +43,17 @@ node_spec = st.tuples(
     st.floats(0.0, 1.0),
     st.sampled_from(["user_explicit", "inferred", "user_edit"]),
     st.sampled_from(["s1", "s2"]),
+    # Owners in a shared store: mostly the session's own, sometimes another user's or
+    # workspace's, or nobody's in particular.
+    st.sampled_from([("u1", "w1"), ("u1", "w1"), ("u2", "w1"), ("u1", "w2"), (None, None)]),
 )
 
 
 def build_nodes(specs: list[tuple[Any, ...]]) -> list[MemoryNode]:
     now = utcnow()
     nodes = []
-    for i, (scope, (ntype, key, values), vi, status, exp, conf, origin, sid) in enumerate(specs):
+    for i, spec in enumerate(specs):
+        scope, (ntype, key, values), vi, status, exp, conf, origin, sid, (uid, wid) = spec
         value = values[vi % len(values)]
         nodes.append(
             MemoryNode(
@@ -66,9 +70,9 @@ def build_nodes(specs: list[tuple[Any, ...]]) -> list[MemoryNode]:
                 confidence=conf,
                 importance=0.5,
                 origin=origin,
-                user_id="u1",
+                user_id=uid,
                 session_id=sid if scope == "session" else None,
-                workspace_id="w1" if scope != "user" else None,
+                workspace_id=wid if scope != "user" else None,
                 created_at=now - timedelta(minutes=len(specs) - i),
                 updated_at=now - timedelta(minutes=len(specs) - i),
                 expires_at=None if exp is None else now + timedelta(hours=exp),
@@ -86,7 +90,7 @@ _SETTINGS = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
     st.lists(node_spec, min_size=1, max_size=14),
     st.sampled_from(["今晚吃什么", "香菜", "做饭少辣", "hello"]),
 )
-def test_context_never_holds_stale_or_contradicting_nodes(
+def test_context_never_holds_stale_contradicting_or_foreign_nodes(
     backend: Backend, specs: list[tuple[Any, ...]], message: str
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,6 +107,8 @@ def test_context_never_holds_stale_or_contradicting_nodes(
                 assert n is not None
                 assert n.status == "active" and not n.is_expired(now), n
                 assert n.scope != "session" or n.session_id == "s1"
+                assert n.user_id in (None, "u1"), n
+                assert n.scope == "user" or n.workspace_id in (None, "w1"), n
             for a, b in combinations([n for n in used if n is not None], 2):
                 same_frame = (a.scope, a.domain, a.type, a.key) == (
                     b.scope,

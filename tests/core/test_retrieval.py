@@ -256,6 +256,66 @@ def test_a_turn_judges_expiry_at_one_instant(mem: MemoryService) -> None:
     assert price.id in ctx.used_memory_ids, ctx.omitted
 
 
+def test_other_tenants_never_crowd_out_ones_own_memories(mem: MemoryService) -> None:
+    """In a shared store (a team's PostgreSQL schema) other users' and other workspaces'
+    memories, however important, are left out by the queries themselves: they never fill
+    a limit that the session's own memories needed."""
+    from tests.core.factories import make_node
+
+    crowd = [
+        make_node(
+            user_id="u2",
+            value_json=f"菜{i}",
+            title=f"别人不吃菜{i}",
+            importance=0.99,
+            confidence=0.99,
+        )
+        for i in range(40)
+    ]
+    elsewhere = [
+        make_node(
+            scope="workspace",
+            workspace_id="w2",
+            domain="项目",
+            category_path=["项目", "约束"],
+            type="constraint",
+            key="coding_rule",
+            value_json=f"规则{i}",
+            title=f"别的工作区规则{i}",
+            importance=0.99,
+        )
+        for i in range(40)
+    ]
+    mine = make_node(user_id="u1", value_json="香菜", title="我不吃香菜", importance=0.3)
+    rule = make_node(
+        scope="workspace",
+        workspace_id="w1",
+        domain="项目",
+        category_path=["项目", "约束"],
+        type="constraint",
+        key="coding_rule",
+        value_json="公共函数必须有类型注解",
+        title="公共函数必须有类型注解",
+        importance=0.3,
+    )
+    with mem.user_store.write() as w:
+        w.insert_nodes([*crowd, mine])
+    with mem.workspace_store.write() as w:
+        w.insert_nodes([*elsewhere, rule])
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    ctx = s.build_context("今晚吃什么？")
+    assert [n.id for n in ctx.preferences] == [mine.id]
+    assert [n.id for n in ctx.constraints] == [rule.id]
+    assert not {n.id for n in crowd + elsewhere} & set(ctx.used_memory_ids)
+    # The tools read the same way: search, get by key, forget by description.
+    found = s.call_tool("memory_search", {"queryText": "不吃", "limit": 5})
+    assert [n["id"] for n in found["exact"] + found["relevant"]] == [mine.id]
+    got = s.call_tool("memory_get", {"type": "preference", "key": "avoid_ingredient"})
+    assert got["found"] is True and got["id"] == mine.id
+    got = s.call_tool("memory_get", {"type": "constraint", "key": "coding_rule"})
+    assert got["found"] is True and got["id"] == rule.id
+
+
 def test_superseded_never_injected(mem: MemoryService) -> None:
     ids = seed_cooking(mem)
     s = mem.session("s1", user_id="u1")

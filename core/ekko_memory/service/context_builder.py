@@ -21,13 +21,11 @@ from ekko_memory.models import (
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryMessage,
-    MemoryQuery,
     MemorySummary,
     OmittedNode,
 )
 from ekko_memory.service.ranking import resolve_conflicts
-from ekko_memory.service.retrieval import visible
-from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.reader import RowHit, StoreReader
 from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.sql_store import SqlStore
@@ -57,11 +55,17 @@ WORKSPACE_SECTIONS = (
 
 @lru_cache(maxsize=256)
 def topic_filter(
-    scope: str, node_type: str, domain: str | None = None, prefix: tuple[str, ...] | None = None
+    viewer: Viewer,
+    scope: str,
+    node_type: str,
+    domain: str | None = None,
+    prefix: tuple[str, ...] | None = None,
 ) -> NodeFilter:
-    """Active nodes of one scope and type (under a category, if given): the same few filters
-    every turn, built once (the store caches their statements by filter)."""
-    return NodeFilter(scopes=(scope,), types=(node_type,), domain=domain, category_prefix=prefix)
+    """A reader's active nodes of one scope and type (under a category, if given): the same
+    few filters every turn of a session, built once (the store caches their statements)."""
+    return NodeFilter(
+        scopes=(scope,), types=(node_type,), domain=domain, category_prefix=prefix, viewer=viewer
+    )
 
 
 class ContextBuilder:
@@ -73,6 +77,7 @@ class ContextBuilder:
         # One instant for the whole turn: what the searches count as live is what the
         # screening below counts as unexpired.
         self.now = service.now()
+        self.viewer = Viewer()
 
     def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
         try:
@@ -102,7 +107,9 @@ class ContextBuilder:
                     f"{store_name} store {store.health.status}: {store.health.reason}"
                 )
 
-        frame = MemoryQuery(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+        # The queries leave out what this session may not see (another user's or another
+        # workspace's memories in a shared store), so those never fill their limits.
+        self.viewer = Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
         hints = svc.registry.hinted_categories(user_message)
         text = user_message if user_message.strip() else ""
         recent: list[MemoryMessage] = []
@@ -141,12 +148,11 @@ class ContextBuilder:
 
         candidates: dict[str, NodeRow] = {}
         for n in found:
-            if visible(n, frame):
-                candidates.setdefault(n.id, n)
+            candidates.setdefault(n.id, n)
         hits.sort(key=lambda h: h.rank)
         relevant_ids: set[str] = set()
         for hit in hits[: cfg.section_limits["relevant_nodes"] * 2]:
-            if hit.row.id not in candidates and visible(hit.row, frame):
+            if hit.row.id not in candidates:
                 candidates[hit.row.id] = hit.row
                 relevant_ids.add(hit.row.id)
 
@@ -215,10 +221,12 @@ class ContextBuilder:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
             # By session id alone, so the (session_id, status, updated_at) index serves it.
-            nodes += r.find_node_rows(NodeFilter(session_id=session_id), limit=30, order="recent")
+            nodes += r.find_node_rows(
+                NodeFilter(session_id=session_id, viewer=self.viewer), limit=30, order="recent"
+            )
             for node_type, section in WORKSPACE_SECTIONS:
                 nodes += r.find_node_rows(
-                    topic_filter("workspace", node_type), limit=self._limit(section)
+                    topic_filter(self.viewer, "workspace", node_type), limit=self._limit(section)
                 )
             nodes += self._hinted(r, "workspace", hints)
             hits = self._search_in(r, ("session", "workspace"), text) if text else []
@@ -234,14 +242,19 @@ class ContextBuilder:
             for rule in self.service.registry.always_in_context_rules():
                 nodes += r.find_node_rows(
                     topic_filter(
-                        "user", rule.type, rule.domain, tuple(rule.category_path_prefix or ())
+                        self.viewer,
+                        "user",
+                        rule.type,
+                        rule.domain,
+                        tuple(rule.category_path_prefix or ()),
                     ),
                     limit=self._limit("preferences"),
                 )
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
                 top = r.find_node_rows(
-                    topic_filter("user", "preference"), limit=self._limit("preferences")
+                    topic_filter(self.viewer, "user", "preference"),
+                    limit=self._limit("preferences"),
                 )
                 nodes += [n for n in top if n.importance >= cfg.topicless_min_importance]
             hits = self._search_in(r, ("user",), text) if text else []
@@ -256,14 +269,15 @@ class ContextBuilder:
                 ("preference", "preferences"),
             ):
                 out += r.find_node_rows(
-                    topic_filter(scope, node_type, path[0], path), limit=self._limit(section)
+                    topic_filter(self.viewer, scope, node_type, path[0], path),
+                    limit=self._limit(section),
                 )
         return out
 
     def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:
         return r.search_rows(
             text,
-            NodeFilter(scopes=scopes, live_at=self.now),
+            NodeFilter(scopes=scopes, live_at=self.now, viewer=self.viewer),
             limit=self._limit("relevant_nodes"),
         )
 

@@ -17,7 +17,7 @@ from ekko_memory.models import MemoryNode, MemoryQuery, Scope
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
-from ekko_memory.service.retrieval import value_hint, visible
+from ekko_memory.service.retrieval import value_hint, viewer_of, visible
 from ekko_memory.service.write_plan import WriteContext
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import delete_in
@@ -138,6 +138,7 @@ class Forgetter:
                 types=[req.type] if req.type else None,
                 key=key,
                 subject=value_hint(svc.registry, domain, req.type, key, req.value_json),
+                viewer=viewer_of(frame),
             )
             with part.store.read() as r:
                 nodes = r.find_nodes(f, limit=1000)

@@ -27,7 +27,7 @@ from ekko_memory.models import (
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
-from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -46,17 +46,14 @@ class StoreSlice:
     scopes: tuple[Scope, ...]
 
 
+def viewer_of(q: MemoryQuery) -> Viewer:
+    """The reader a query speaks for."""
+    return Viewer(session_id=q.session_id, user_id=q.user_id, workspace_id=q.workspace_id)
+
+
 def visible(node: NodeLike, q: MemoryQuery) -> bool:
     """Session nodes belong to their session; user nodes to their user (or to nobody in particular)."""
-    if node.scope == "session" and q.session_id is not None and node.session_id != q.session_id:
-        return False
-    if q.user_id is not None and node.user_id not in (None, q.user_id):
-        return False
-    return not (
-        q.workspace_id is not None
-        and node.scope in ("session", "workspace")
-        and node.workspace_id not in (None, q.workspace_id)
-    )
+    return viewer_of(q).sees(node)
 
 
 def value_hint(
@@ -117,6 +114,7 @@ class Retriever:
             subject=value_hint(registry, domain, q.types[0] if q.types else None, key, q.value_json)
             if structured
             else None,
+            viewer=viewer_of(q),
         )
 
     def value_matches(self, q: MemoryQuery, node: MemoryNode) -> bool:

@@ -6,15 +6,46 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import TextClause, text
 
 from ekko_memory.timeutil import to_db
 
+if TYPE_CHECKING:
+    from ekko_memory.models import NodeLike
+
 NodeOrder = Literal[
     "priority", "recent", "updated_desc", "updated_asc", "created_asc", "title", "category"
 ]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is reading. A session sees its own session nodes only; a user, their own nodes
+    and nobody's in particular; a workspace, its own session and workspace nodes. ``None``
+    leaves that side open. One rule, checked in SQL (``where_sql``) so a shared store's
+    other tenants can never fill a query's limit, and in Python (``sees``)."""
+
+    session_id: str | None = None
+    user_id: str | None = None
+    workspace_id: str | None = None
+
+    def sees(self, node: NodeLike) -> bool:
+        """The node is this reader's to see."""
+        if (
+            self.session_id is not None
+            and node.scope == "session"
+            and node.session_id != self.session_id
+        ):
+            return False
+        if self.user_id is not None and node.user_id not in (None, self.user_id):
+            return False
+        return not (
+            self.workspace_id is not None
+            and node.scope in ("session", "workspace")
+            and node.workspace_id not in (None, self.workspace_id)
+        )
 
 
 @dataclass(frozen=True)
@@ -49,6 +80,8 @@ class NodeFilter:
     # Every listed tag / entity must be present.
     tags: Sequence[str] | None = None
     entities: Sequence[str] | None = None
+    # Only what this reader may see.
+    viewer: Viewer | None = None
 
 
 def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
@@ -110,6 +143,20 @@ def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
             eq(column, name, value)
     if f.subject is not None:
         eq("subject", "f_subject", f.subject)
+    v = f.viewer
+    if v is not None:
+        if v.session_id is not None:
+            parts.append(f"({col}scope <> 'session' OR {col}session_id = :f_v_session)")
+            params["f_v_session"] = v.session_id
+        if v.user_id is not None:
+            parts.append(f"({col}user_id IS NULL OR {col}user_id = :f_v_user)")
+            params["f_v_user"] = v.user_id
+        if v.workspace_id is not None:
+            parts.append(
+                f"({col}scope NOT IN ('session', 'workspace') OR {col}workspace_id IS NULL"
+                f" OR {col}workspace_id = :f_v_workspace)"
+            )
+            params["f_v_workspace"] = v.workspace_id
     if f.live_at is not None:
         parts.append(f"({col}expires_at IS NULL OR {col}expires_at > :f_live)")
         params["f_live"] = to_db(f.live_at)
