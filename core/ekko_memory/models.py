@@ -374,6 +374,11 @@ class MemoryQuery(CamelModel):
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return None if value is None else [clean_text(v) for v in value][:MAX_LIST_ITEMS]
 
+    @field_validator("user_id", "workspace_id", "session_id", "domain", "key")
+    @classmethod
+    def _texts(cls, value: str | None) -> str | None:
+        return None if value is None else clean_text(value)
+
 
 class OmittedNode(CamelModel):
     """A node that matched but was left out, and why."""

@@ -424,6 +424,23 @@ def test_purge_variants(run: InProcess) -> None:
     assert code == 0 and "kept:" in out and "add --messages" in out
 
 
+def test_undecodable_bytes_in_arguments(run: InProcess, tmp_path: Path) -> None:
+    """A shell passes bytes that are not UTF-8 as surrogate escapes ('\udcff'): text
+    arguments are cleaned as the models clean text (no traceback, no store error), while
+    paths keep the bytes, so they still name the file the user meant."""
+    code, _, err = run(
+        "forget", "--domain", "生活技能", "--key", "avoid_ingredient", "--value", "\udcff"
+    )
+    one_line(code, err, 3, "no matching memory")
+    assert run.json("search", "--category", "\udcff")["nodes"] == []
+    assert run.json("search", "--key", "\udcff", "香菜")["nodes"] == []
+    code, out, err = run("purge", "--dry-run", "--session", "\udcff")
+    assert code == 0 and "Dry run" in out and "Traceback" not in err, err
+    odd = tmp_path / "memories-\udcff.json"
+    assert run("export", "--output", str(odd))[0] == 0
+    assert os.fsencode(odd) in [os.fsencode(tmp_path / p) for p in os.listdir(tmp_path)]
+
+
 def test_compact_variants(run: InProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (human_bytes(0), human_bytes(512), human_bytes(1536)) == ("0 B", "512 B", "1.5 KB")
     assert human_bytes(5 * 1024**3) == "5.0 GB" and human_bytes(3 * 1024**4) == "3072.0 GB"

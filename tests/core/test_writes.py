@@ -150,6 +150,37 @@ def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService)
     assert res["accepted"] is True and res["nodeId"] != "mem_from_the_agent"
 
 
+def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> None:
+    """JSON can spell a lone surrogate ("\\ud800"), which no store can hold: it becomes
+    U+FFFD at the door, so every tool, retrieve and the context answer normally."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    res = propose(
+        s,
+        "记住，我以后做饭不要香菜。",
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="avoid_ingredient",
+        valueJson="香菜",
+        title="不吃香菜",
+    )
+    assert res["accepted"] is True
+    lone = "\ud800"
+    forget = s.call_tool(
+        "memory_forget",
+        {"domain": "生活技能", "key": "avoid_ingredient", "valueJson": lone, "reason": lone},
+    )
+    assert "error" not in forget and forget["reason"].startswith("no matching memory")
+    found = s.call_tool("memory_search", {"queryText": lone + "香菜", "domain": lone})
+    assert "error" not in found and found["exact"] == []
+    got = s.call_tool("memory_get", {"key": "avoid_ingredient", "valueJson": lone})
+    assert got == {"found": False, "reason": "no such memory"}
+    assert mem.retrieve(MemoryQuery(domain=lone, key=lone, user_id=lone)).exact == []
+    ctx = s.build_context(lone + "香菜")
+    assert ctx.diagnostics.store_status == "ok" and ctx.diagnostics.warnings == []
+    assert res["nodeId"] in ctx.used_memory_ids
+
+
 def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     res = propose(

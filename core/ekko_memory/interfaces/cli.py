@@ -46,7 +46,7 @@ from ekko_memory.interfaces.cli_output import (
     CliError,
     Output,
 )
-from ekko_memory.models import NODE_STATUSES, NODE_TYPES, SCOPES
+from ekko_memory.models import NODE_STATUSES, NODE_TYPES, SCOPES, clean_text
 from ekko_memory.service.memory_service import MemoryService, open_memory
 from ekko_memory.service.paths import URL_ENV, StorePaths
 
@@ -305,6 +305,22 @@ def _readable(mem: MemoryService) -> MemoryService:
     return mem
 
 
+# Paths keep what the shell passed (undecodable bytes arrive as surrogate escapes and
+# still name the right file); every other text argument is cleaned as the models clean
+# text, so no store ever meets a lone surrogate.
+_PATH_ARGS = frozenset({"workspace", "user_home", "output", "path", "database_url"})
+
+
+def _clean_args(args: argparse.Namespace) -> None:
+    for name, value in list(vars(args).items()):
+        if name in _PATH_ARGS:
+            continue
+        if isinstance(value, str):
+            setattr(args, name, clean_text(value))
+        elif isinstance(value, list):
+            setattr(args, name, [clean_text(v) if isinstance(v, str) else v for v in value])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ekko-memory`` console script; returns the exit code."""
     for stream in (sys.stdout, sys.stderr):
@@ -314,6 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as e:  # --help, or a usage error argparse already printed
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    _clean_args(args)
     out = Output(bool(args.json))
     try:
         # Arguments are checked before anything is opened: a usage error wins.

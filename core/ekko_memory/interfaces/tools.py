@@ -15,7 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic.alias_generators import to_camel
 
 from ekko_memory.errors import EkkoMemoryError
-from ekko_memory.models import MemoryNode, MemoryNodeDraft, MemoryQuery, NodeType, Scope
+from ekko_memory.models import (
+    MemoryNode,
+    MemoryNodeDraft,
+    MemoryQuery,
+    NodeType,
+    Scope,
+    clean_json_value,
+)
 from ekko_memory.service.forget import ForgetRequest
 
 if TYPE_CHECKING:
@@ -313,7 +320,13 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         args = {}
     if not isinstance(args, dict):
         return error_result("invalid_arguments", "arguments must be a JSON object", **negative)
-    if any(k in args for k in ("approve", "approved", "pendingId", "decision")):
+    try:
+        # JSON may spell lone surrogates ("\ud800"), which no store can hold: U+FFFD, as
+        # everywhere else.
+        cleaned: dict[str, Any] = clean_json_value(args)
+    except ValueError as e:
+        return error_result("invalid_arguments", f"arguments: {e}", **negative)
+    if any(k in cleaned for k in ("approve", "approved", "pendingId", "decision")):
         return error_result(
             "permission_denied",
             "agents cannot approve or decide pending items; the user decides in the app",
@@ -321,12 +334,12 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         )
     try:
         if name == "memory_search":
-            return session.search(SearchArgs.model_validate(args))
+            return session.search(SearchArgs.model_validate(cleaned))
         if name == "memory_get":
-            return session.get(GetArgs.model_validate(args))
+            return session.get(GetArgs.model_validate(cleaned))
         if name == "memory_propose_update":
-            return session.propose(ProposeArgs.model_validate(args))
-        return session.forget(ForgetArgs.model_validate(args))
+            return session.propose(ProposeArgs.model_validate(cleaned))
+        return session.forget(ForgetArgs.model_validate(cleaned))
     except ValidationError as e:
         return error_result("invalid_arguments", _validation_text(e, _ARGS[name]), **negative)
     except EkkoMemoryError as e:

@@ -23,6 +23,7 @@ from ekko_memory.models import (
     MemoryMessage,
     MemorySummary,
     OmittedNode,
+    clean_text,
 )
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -100,6 +101,7 @@ class ContextBuilder:
         svc = self.service
         cfg = svc.config
         now = self.now
+        user_message = clean_text(user_message)
         ws, us = svc.workspace_store, svc.user_store
         for store_name, store in svc.stores():
             if store.health.status != "ok":
