@@ -14,6 +14,7 @@ from ekko_memory import (
     CancelToken,
     ExportSelection,
     InvalidInput,
+    MemoryQuery,
     MemoryService,
     NotFound,
     Progress,
@@ -464,6 +465,26 @@ def test_a_bad_bundle_changes_nothing(
 
 
 @pytest.mark.sqlite_only(reason="FTS5 segments of the SQLite file")
+def test_json_escapes_no_store_can_hold_are_cleaned_on_import(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """A bundle edited by hand (or by another tool) may spell a lone surrogate or NUL in
+    JSON escapes: they arrive as U+FFFD, as through every other way in, not as an error
+    halfway through the import."""
+    sample = seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    text = path.read_text(encoding="utf-8")
+    title = CILANTRO["title"]
+    assert text.count(title) >= 2  # the node and its audit payload
+    path.write_text(text.replace(title, "用户\\ud800不吃\\u0000香菜"), encoding="utf-8")
+    other.importer.import_bundle(path)
+    node = other.get_node(sample.cilantro)
+    assert node is not None and node.title == "用户\ufffd不吃\ufffd香菜"
+    found = other.retrieve(MemoryQuery(query_text="不吃"))
+    assert sample.cilantro in [n.id for n in found.exact + found.relevant]
+
+
 def test_an_import_leaves_the_search_index_merged(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -56,6 +57,7 @@ from ekko_memory.models import (
     SessionCursor,
     StoreName,
     UsageRecord,
+    clean_json_value,
 )
 from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSION
 from ekko_memory.service.governance import Governor
@@ -141,19 +143,31 @@ def _batches(records: list[Any]) -> list[list[Any]]:
     return [records[i : i + BATCH] for i in range(0, len(records), BATCH)]
 
 
+# \u0000 and \ud800-\udfff (a pair of them decodes to one character, which is harmless).
+_UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
 def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
     """The parsed bundle and its format version; InvalidInput / NotFound with a clear reason."""
     p = Path(path).expanduser()
     if not p.is_file():
         raise NotFound(f"no bundle file at {p}")
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        data = json.loads(text)
     except UnicodeDecodeError as e:
         raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
     except json.JSONDecodeError as e:
         raise InvalidInput(
             f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
         ) from e
+    if _UNSTORABLE_ESCAPE.search(text):
+        # JSON escapes can spell what no store holds (a lone surrogate, NUL): U+FFFD, as
+        # every other way in. Checked on the text first: cleaning walks the whole bundle.
+        try:
+            data = clean_json_value(data)
+        except ValueError as e:
+            raise InvalidInput(f"{p}: {e}") from e
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         raise InvalidInput(
             f'{p} is not an Ekko Memory bundle (expected "format": "{BUNDLE_FORMAT}"); '
