@@ -464,7 +464,6 @@ def test_a_bad_bundle_changes_nothing(
     assert (dump(other.workspace_store), dump(other.user_store)) == before
 
 
-@pytest.mark.sqlite_only(reason="FTS5 segments of the SQLite file")
 def test_json_escapes_no_store_can_hold_are_cleaned_on_import(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
@@ -485,6 +484,7 @@ def test_json_escapes_no_store_can_hold_are_cleaned_on_import(
     assert sample.cilantro in [n.id for n in found.exact + found.relevant]
 
 
+@pytest.mark.sqlite_only(reason="FTS5 segments of the SQLite file")
 def test_an_import_leaves_the_search_index_merged(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
