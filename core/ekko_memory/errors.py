@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 
 class EkkoMemoryError(Exception):
     """Base class of every error raised on purpose by the core."""
@@ -13,6 +15,14 @@ class InvalidInput(EkkoMemoryError):
     """Arguments or data that fail validation; nothing was written."""
 
     code = "invalid_input"
+
+    @classmethod
+    def of(cls, what: str, error: ValidationError) -> InvalidInput:
+        """A model's validation error, one short complaint per field (``what: field: …``)."""
+        parts = [
+            f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in error.errors()[:5]
+        ]
+        return cls(f"{what}: " + "; ".join(parts))
 
 
 class NotFound(EkkoMemoryError):

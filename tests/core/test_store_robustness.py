@@ -53,6 +53,27 @@ def test_malformed_json_is_a_validation_error() -> None:
         MemoryNode.model_validate_json('{"id": "mem_x", "scope": "user", ')
 
 
+def test_a_bad_message_is_invalid_input_and_logs_nothing(tmp_path: Path) -> None:
+    """The agent-facing API raises the core's own error (with each field's complaint),
+    never pydantic's, and the log stays as it was."""
+    from ekko_memory import InvalidInput, open_memory
+
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        s = mem.session("s1", user_id="u1")
+        for role, content, complaint in (
+            ("robot", "x", "role: Input should be 'system', 'user', 'assistant' or 'tool'"),
+            ("user", None, "content: Input should be a valid string"),
+            ("user", "长" * (9 * 1024 * 1024), "the limit is"),
+        ):
+            with pytest.raises(InvalidInput, match="invalid message") as info:
+                s.append_message(role, content)  # type: ignore[arg-type]
+            assert complaint in str(info.value)
+        assert mem.list_recent_messages(session_id="s1", limit=5) == []
+    finally:
+        mem.close()
+
+
 def test_lone_surrogates_and_emoji_round_trip(backend: Backend, tmp_path: Path) -> None:
     store = backend.open_store(tmp_path)
     node = make_node(title="喜欢🌶️辣\ud800", content="emoji 🍜 and a lone \udfff surrogate")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from ekko_memory.errors import InvalidInput
 from ekko_memory.ids import is_valid_id, new_id
 from ekko_memory.models import MemoryContext, MemoryMessage, MemoryNode, MemoryQuery, Role
@@ -56,15 +58,18 @@ class MemorySession:
         meta = dict(metadata or {})
         if used_memory_ids is not None:
             meta["usedMemoryIds"] = list(dict.fromkeys(used_memory_ids))
-        msg = MemoryMessage(
-            id=new_id("msg"),
-            session_id=self.session_id,
-            parent_id=parent_id or self._last_id,
-            role=role,
-            content=content,
-            metadata=meta or None,
-            created_at=self.service.now(),
-        )
+        try:
+            msg = MemoryMessage(
+                id=new_id("msg"),
+                session_id=self.session_id,
+                parent_id=parent_id or self._last_id,
+                role=role,
+                content=content,
+                metadata=meta or None,
+                created_at=self.service.now(),
+            )
+        except ValidationError as e:
+            raise InvalidInput.of("invalid message", e) from e
         self.service.append_message(msg)
         self._last_id = msg.id
         if role == "user":

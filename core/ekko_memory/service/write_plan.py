@@ -231,13 +231,5 @@ def plan_node(
     try:
         node = MemoryNode.model_validate(fields)
     except ValidationError as e:
-        raise InvalidInput(_validation_message(e)) from e
+        raise InvalidInput.of("invalid memory", e) from e
     return Candidate(node=node, rule=rule, temporary=temporary, notes=notes)
-
-
-def _validation_message(e: ValidationError) -> str:
-    parts = []
-    for err in e.errors()[:5]:
-        loc = ".".join(str(x) for x in err["loc"])
-        parts.append(f"{loc}: {err['msg']}")
-    return "invalid memory: " + "; ".join(parts)
