@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ekko_memory import MemoryQuery, MemoryService
+from ekko_memory import MemoryNode, MemoryQuery, MemoryService
 from tests.core.conftest import Clock
 from tests.core.helpers import COOKING, user_write
 
@@ -272,32 +272,23 @@ def test_other_tenants_never_crowd_out_ones_own_memories(mem: MemoryService) -> 
         )
         for i in range(40)
     ]
-    elsewhere = [
-        make_node(
+
+    def coding_rule(workspace_id: str, text: str, importance: float) -> MemoryNode:
+        return make_node(
             scope="workspace",
-            workspace_id="w2",
+            workspace_id=workspace_id,
             domain="项目",
             category_path=["项目", "约束"],
             type="constraint",
             key="coding_rule",
-            value_json=f"规则{i}",
-            title=f"别的工作区规则{i}",
-            importance=0.99,
+            value_json=text,
+            title=text,
+            importance=importance,
         )
-        for i in range(40)
-    ]
+
+    elsewhere = [coding_rule("w2", f"别的工作区规则{i}", 0.99) for i in range(40)]
     mine = make_node(user_id="u1", value_json="香菜", title="我不吃香菜", importance=0.3)
-    rule = make_node(
-        scope="workspace",
-        workspace_id="w1",
-        domain="项目",
-        category_path=["项目", "约束"],
-        type="constraint",
-        key="coding_rule",
-        value_json="公共函数必须有类型注解",
-        title="公共函数必须有类型注解",
-        importance=0.3,
-    )
+    rule = coding_rule("w1", "公共函数必须有类型注解", 0.3)
     with mem.user_store.write() as w:
         w.insert_nodes([*crowd, mine])
     with mem.workspace_store.write() as w:
