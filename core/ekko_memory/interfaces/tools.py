@@ -21,7 +21,7 @@ from ekko_memory.models import (
     MemoryQuery,
     NodeType,
     Scope,
-    clean_json_value,
+    clean_text,
 )
 from ekko_memory.service.forget import ForgetRequest
 
@@ -297,6 +297,21 @@ def _unknown_field(name: str, known: list[str]) -> str:
     return f"{name}: unknown field; {hint}fields: {', '.join(known)}"
 
 
+def _clean_strings(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return clean_text(value)
+    if depth > 64:  # deeper than any argument model reads; the models refuse it
+        return value
+    if isinstance(value, list | tuple):
+        return [_clean_strings(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {
+            clean_text(k) if isinstance(k, str) else k: _clean_strings(v, depth + 1)
+            for k, v in value.items()
+        }
+    return value
+
+
 def dispatch(session: MemorySession, name: object, args: object) -> dict[str, Any]:
     """Run one tool call; always returns a JSON dict, never raises."""
     if not isinstance(name, str) or name not in TOOL_NAMES:
@@ -320,12 +335,9 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         args = {}
     if not isinstance(args, dict):
         return error_result("invalid_arguments", "arguments must be a JSON object", **negative)
-    try:
-        # JSON may spell lone surrogates ("\ud800"), which no store can hold: U+FFFD, as
-        # everywhere else.
-        cleaned: dict[str, Any] = clean_json_value(args)
-    except ValueError as e:
-        return error_result("invalid_arguments", f"arguments: {e}", **negative)
+    # JSON may spell lone surrogates ("\ud800"), which no store can hold: U+FFFD, as
+    # everywhere else. Values of other types are left to the argument models.
+    cleaned: dict[str, Any] = _clean_strings(args)
     if any(k in cleaned for k in ("approve", "approved", "pendingId", "decision")):
         return error_result(
             "permission_denied",
