@@ -232,6 +232,28 @@ hostile_call = st.one_of(
         ),
     ),
     st.tuples(st.just("memory_get"), st.fixed_dictionaries({"id": BAD_IDS})),
+    # Descriptions: hostile text and values in every field that reaches a query.
+    st.tuples(
+        st.sampled_from(["memory_search", "memory_get", "memory_forget"]),
+        st.fixed_dictionaries(
+            {
+                "domain": st.one_of(st.just("生活技能"), HOSTILE_TEXT),
+                "key": st.sampled_from(["avoid_ingredient", "flavor_profile", "\ud800", "x"]),
+                "valueJson": st.one_of(HOSTILE_TEXT, JUNK),
+                "reason": HOSTILE_TEXT,
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("memory_search"),
+        st.fixed_dictionaries(
+            {
+                "queryText": HOSTILE_TEXT,
+                "tags": st.lists(HOSTILE_TEXT, max_size=2),
+                "categoryPathPrefix": st.lists(HOSTILE_TEXT, max_size=2),
+            }
+        ),
+    ),
     st.tuples(
         st.sampled_from(["memory_search", "memory_get", "memory_forget", "memory_propose_update"]),
         st.one_of(JUNK, st.just("{not json"), st.just("[1,2]")),
@@ -287,6 +309,8 @@ def test_hostile_tool_calls_get_json_errors_and_change_nothing(
     result = s.call_tool(name, args)
     assert isinstance(result, dict)
     json.dumps(result, ensure_ascii=False)
+    # Refused for a reason the agent can act on, never by an exception the core missed.
+    assert result.get("error", {}).get("code") != "internal_error", result
     if name != "memory_search" and name != "memory_get":
         assert (
             "error" in result or result.get("accepted") is False or result.get("deletedIds") == []
