@@ -181,22 +181,16 @@ def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> N
     assert ctx.diagnostics.store_status == "ok" and ctx.diagnostics.warnings == []
     assert res["nodeId"] in ctx.used_memory_ids
     # Cleaning touches text only: a Python caller's datetime still reaches the model.
-    s.append_message("user", "今天别做辣的")
     until = mem.now() + timedelta(hours=3)
-    res = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "create",
-            "reason": "r",
-            "node": {
-                "domain": "生活技能",
-                "type": "constraint",
-                "key": "flavor_profile",
-                "valueJson": "不辣",
-                "title": "今天不吃辣" + lone,
-                "expiresAt": until,
-            },
-        },
+    res = propose(
+        s,
+        "今天别做辣的",
+        domain="生活技能",
+        type="constraint",
+        key="flavor_profile",
+        valueJson="不辣",
+        title="今天不吃辣" + lone,
+        expiresAt=until,
     )
     node = mem.get_node(res["nodeId"])
     assert node is not None and node.expires_at == until and node.title == "今天不吃辣\ufffd"

@@ -4,6 +4,7 @@ nowhere, not even in the database files' bytes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +126,14 @@ def _long_log(qtbot: Any, window: MainWindow) -> None:
     run(qtbot, window.runner.call(fill), timeout=60000)
 
 
-def test_a_cancelled_export_leaves_no_file(
-    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
-) -> None:
-    target = tmp_path / "cancelled.json"
+def _interrupted_export(
+    qtbot: Any,
+    window: MainWindow,
+    dialogs: ScriptedDialogService,
+    target: Path,
+    interrupt: Callable[[ExportDialog], None],
+) -> Any:
+    """Starts an export of a long log into ``target``, interrupts it, and returns its report."""
     reports: list[Any] = []
     _long_log(qtbot, window)
 
@@ -136,13 +141,23 @@ def test_a_cancelled_export_leaves_no_file(
         assert isinstance(dialog, ExportDialog)
         dialog.path_edit.setText(str(target))
         task = dialog.start()
-        dialog.progress.cancel_button.click()  # before the worker's first batch
+        interrupt(dialog)  # before the worker's first batch
         reports.append(await task)
         return False
 
     dialogs.handlers.append(handler)
     wait_task(qtbot, window.export_memories())
-    assert reports[0].cancelled and reports[0].path is None
+    return reports[0]
+
+
+def test_a_cancelled_export_leaves_no_file(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    target = tmp_path / "cancelled.json"
+    report = _interrupted_export(
+        qtbot, window, dialogs, target, lambda d: d.progress.cancel_button.click()
+    )
+    assert report.cancelled and report.path is None
     assert not target.exists()
     assert not list(tmp_path.glob("*cancelled*"))
 
@@ -152,20 +167,9 @@ def test_closing_the_dialog_while_it_exports_cancels_the_export(
 ) -> None:
     """Esc or the window's close box stops the work, as Cancel does: nothing runs on unseen."""
     target = tmp_path / "closed.json"
-    reports: list[Any] = []
-    _long_log(qtbot, window)
-
-    async def handler(dialog: QDialog) -> bool:
-        assert isinstance(dialog, ExportDialog)
-        dialog.path_edit.setText(str(target))
-        task = dialog.start()
-        dialog.reject()  # what Esc and the close box do
-        reports.append(await task)
-        return False
-
-    dialogs.handlers.append(handler)
-    wait_task(qtbot, window.export_memories())
-    assert reports[0].cancelled and reports[0].path is None
+    # reject() is what Esc and the close box do.
+    report = _interrupted_export(qtbot, window, dialogs, target, lambda d: d.reject())
+    assert report.cancelled and report.path is None
     assert not target.exists()
 
 
