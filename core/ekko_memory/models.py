@@ -372,7 +372,14 @@ class MemoryQuery(CamelModel):
     @field_validator("category_path_prefix", "tags", "entities")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
-        return None if value is None else [clean_text(v) for v in value][:MAX_LIST_ITEMS]
+        # An empty list constrains nothing (an agent's ``tags: []`` means "any tags").
+        return [clean_text(v) for v in value][:MAX_LIST_ITEMS] or None if value else None
+
+    @field_validator("scopes", "types")
+    @classmethod
+    def _choices(cls, value: list[str] | None) -> list[str] | None:
+        # ``types: []`` means any type, not none: a query never silently matches nothing.
+        return value or None
 
     @field_validator("user_id", "workspace_id", "session_id", "domain", "key")
     @classmethod
@@ -428,15 +435,15 @@ class MemoryContext(CamelModel):
 
         text, included, dropped = render_context(self, max_tokens)
         self._rendered_ids = included
-        dropped_set = set(dropped)
         self.omitted = [o for o in self.omitted if o.reason != "over_limit"] + [
             OmittedNode(node_id=i, reason="over_limit") for i in dropped
         ]
         self.diagnostics.omitted_node_count = len(self.omitted)
-        if dropped_set:
-            self.diagnostics.warnings = [
-                w for w in self.diagnostics.warnings if not w.startswith("token budget")
-            ] + [f"token budget {max_tokens}: {len(dropped_set)} memories left out"]
+        # Each render reports its own budget: a roomier render clears an earlier warning.
+        warnings = [w for w in self.diagnostics.warnings if not w.startswith("token budget")]
+        if dropped:
+            warnings.append(f"token budget {max_tokens}: {len(set(dropped))} memories left out")
+        self.diagnostics.warnings = warnings
         return text
 
     @property

@@ -367,6 +367,12 @@ def test_over_limit_when_the_budget_is_small(mem: MemoryService) -> None:
 
     assert estimate_tokens(text) <= 60
     assert set(ctx.rendered_memory_ids).isdisjoint(over)
+    assert any(w.startswith("token budget 60") for w in ctx.diagnostics.warnings)
+    # A roomier render reports its own outcome: nothing left out, no stale warning.
+    ctx.render(max_tokens=10_000)
+    assert len(ctx.rendered_memory_ids) == 6
+    assert not [o for o in ctx.omitted if o.reason == "over_limit"]
+    assert not [w for w in ctx.diagnostics.warnings if w.startswith("token budget")]
 
 
 def test_query_languages(mem: MemoryService) -> None:
@@ -394,6 +400,87 @@ def test_query_languages(mem: MemoryService) -> None:
     assert [n.id for n in zh_hits.relevant] == [zh]
     en_hits = mem.retrieve(MemoryQuery(query_text="latency"))
     assert [n.id for n in en_hits.relevant] == [en]
+
+
+def test_a_chat_message_finds_memories_by_its_keywords(mem: MemoryService) -> None:
+    """The fourth way of the per-turn context: a sentence is not one phrase; any of its
+    words finds a memory, and one shared bigram alone does not bring in an unrelated one."""
+    recipe = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=["生活技能", "做饭", "菜谱"],
+        type="recipe",
+        title="红烧肉做法",
+        content="五花肉焯水，炒糖色后小火炖一小时。",
+        entities=["红烧肉", "五花肉"],
+    )
+    skill = user_write(
+        mem,
+        scope="user",
+        domain="编程",
+        category_path=["编程", "Python"],
+        type="skill",
+        title="用pytest写测试",
+        content="用户熟悉pytest和hypothesis。",
+    )
+    braise = user_write(
+        mem,
+        scope="user",
+        domain="cooking",
+        type="recipe",
+        title="Braised pork belly",
+        content="Blanch the pork belly, caramelize sugar, simmer for an hour.",
+    )
+    umbrella = user_write(
+        mem,
+        scope="user",
+        domain="出行",
+        type="fact",
+        title="出门注意带伞",
+        content="雨季出门前看天气。",
+    )
+    s = mem.session("s1", user_id="u1")
+
+    def relevant(message: str) -> list[str]:
+        ctx = s.build_context(message)
+        assert ctx.diagnostics.store_status == "ok", ctx.diagnostics
+        return [n.id for n in ctx.relevant_nodes]
+
+    dinner = relevant("我想做红烧肉，有什么要注意的？")
+    assert recipe in dinner
+    # 注意 is shared, but one bigram of a longer phrase is not evidence.
+    assert umbrella not in dinner
+    assert relevant("帮我写几个pytest测试") == [skill]
+    assert relevant("How do I make braised pork belly tonight?") == [braise]
+    # Only glue and stop words, punctuation, or FTS syntax: nothing to search, no error.
+    assert relevant("继续") == []
+    assert relevant("？！") == []
+    assert relevant('NEAR("红烧" OR') == [recipe]
+    # memory_search: keywords must all match; a sentence falls back to any of its words.
+    assert [n.id for n in mem.retrieve(MemoryQuery(query_text="红烧肉 五花肉")).relevant] == [
+        recipe
+    ]
+    asked = mem.retrieve(MemoryQuery(user_id="u1", query_text="红烧肉要怎么做才好吃"))
+    assert [n.id for n in asked.relevant] == [recipe]
+    assert [n.id for n in mem.retrieve(MemoryQuery(query_text="出门前要注意什么")).relevant] == [
+        umbrella
+    ]
+    assert mem.retrieve(MemoryQuery(query_text="最近要注意身体")).relevant == []
+
+
+def test_a_query_without_text_or_fields_lists_the_scopes_memories(mem: MemoryService) -> None:
+    """An agent's bare memory_search (or one with empty lists) is a question, not a miss:
+    it gets the scopes' memories in priority order, within the limit."""
+    ids = seed_cooking(mem)
+    everything = mem.retrieve(MemoryQuery(user_id="u1", scopes=["user"], limit=3))
+    listed = [n.id for n in everything.exact]
+    assert len(listed) == 3 and [o.reason for o in everything.omitted] == ["over_limit"]
+    assert {*listed, everything.omitted[0].node_id} == set(ids.values())
+    empty_lists = mem.retrieve(
+        MemoryQuery(user_id="u1", types=[], tags=[], category_path_prefix=[], scopes=[])
+    )
+    assert {n.id for n in empty_lists.exact} >= set(ids.values())
 
 
 def test_exact_key_and_value(mem: MemoryService) -> None:

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
+from ekko_memory.store.search_text import (
+    MAX_MESSAGE_TERMS,
+    fts5_match_expression,
+    index_tokens,
+    message_terms,
+    query_terms,
+    supports,
+)
 from ekko_memory.store.sql_store import SqlStore
 from tests.backends import Backend
 from tests.core.factories import make_node
@@ -142,6 +149,32 @@ def test_tokens_are_bigrams_then_unigrams() -> None:
     assert index_tokens("不吃香菜") == "不吃 吃香 香菜 不 吃 香 菜"
     assert index_tokens("FastAPI服务") == "fastapi 服务 服 务"
     assert fts5_match_expression(query_terms("红烧肉 pork")) == '"红烧 烧肉" AND "pork"'
+
+
+def test_message_keywords_split_at_glue_and_skip_stop_words() -> None:
+    terms = message_terms("我想做红烧肉，有什么要注意的？")
+    # 什么 / 的 split the runs: no bigram spans them; 我想 is a stop word.
+    assert terms.terms == ("想做", "做红", "红烧", "烧肉", "要注", "注意")
+    assert terms.whole == frozenset()
+    assert message_terms("香菜呢").whole == {"香菜"}
+    assert message_terms("Where does our CI run?").terms == ("ci", "run")
+    assert message_terms("继续").terms == ()
+    assert fts5_match_expression(message_terms("红烧肉 pork").as_query(), any_term=True) == (
+        '"红烧" OR "烧肉" OR "pork"'
+    )
+    # A pasted page keeps its first and last keywords only.
+    long = message_terms(" ".join(f"word{i}" for i in range(100)))
+    assert len(long.terms) == MAX_MESSAGE_TERMS
+    assert long.terms[0] == "word0" and long.terms[-1] == "word99"
+
+
+def test_a_hit_needs_a_whole_word_or_two_terms() -> None:
+    terms = message_terms("我想做红烧肉，有什么要注意的？")
+    assert supports(terms, ["红烧肉做法", "五花肉焯水"])
+    assert not supports(terms, ["出门注意带伞", ""])
+    assert supports(message_terms("香菜呢"), ["", "", "香菜"])
+    assert supports(message_terms("where does our CI run?"), ["CI on GitHub"])
+    assert not supports(message_terms("where does our CI run?"), ["where we are"])
 
 
 def test_matches_beyond_the_rank_cap_are_still_found(backend: Backend, tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 1. recent messages of the session, 2. its latest summary, 3. active nodes of the
 current scopes (session nodes, workspace tasks / constraints / decisions / facts, the
-user's preferences for what the message is about), 4. full-text matches of the message.
+user's preferences for what the message is about), 4. full-text matches of the message's
+keywords (any of them, best first, each hit with enough evidence).
 Every step degrades on its own: a failing store yields a warning, never an exception.
 
 Candidates stay untyped store rows (``NodeRow``) through screening, ranking and conflict
@@ -277,10 +278,12 @@ class ContextBuilder:
         return out
 
     def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:
+        # A message is a sentence, not a phrase: any of its keywords, best first.
         return r.search_rows(
             text,
             NodeFilter(scopes=scopes, live_at=self.now, viewer=self.viewer),
             limit=self._limit("relevant_nodes"),
+            any_term=True,
         )
 
     def _search(self, store: SqlStore | None, scopes: tuple[str, ...], text: str) -> list[RowHit]:

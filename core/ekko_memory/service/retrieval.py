@@ -2,8 +2,10 @@
 ranked and conflict-resolved, with every left-out match explained.
 
 - ``exact``: nodes matching the structured fields (scope, domain, categoryPathPrefix,
-  types, key, valueJson, tags, entities), and the query text when one is given.
-- ``relevant``: other full-text matches of the query text (outside the structured frame).
+  types, key, valueJson, tags, entities), and the query text when one is given; a query
+  with neither fields nor text lists its scopes' memories in priority order.
+- ``relevant``: other full-text matches of the query text (outside the structured frame);
+  when nothing holds all of its words, matches of any of them (a sentence, not keywords).
 - ``omitted``: matches left out, with the reason (expired, superseded, low_confidence,
   conflict_lost, over_limit). Deleted nodes are never mentioned.
 """
@@ -131,14 +133,16 @@ class Retriever:
             wanted = q.value_json
         return values_match(wanted, node.value_json) or values_match(q.value_json, node.value_json)
 
-    def _gather(self, q: MemoryQuery, *, structured: bool, text: str | None) -> list[MemoryNode]:
+    def _gather(
+        self, q: MemoryQuery, *, structured: bool, text: str | None, any_term: bool = False
+    ) -> list[MemoryNode]:
         fetch = q.limit * 4 + 20
         found: list[MemoryNode] = []
         for part in self.service.store_slices(q.scopes):
             f = self._filter(q, part.scopes, structured=structured)
             with part.store.read() as r:
                 if text:
-                    hits = [h.node for h in r.search_nodes(text, f, limit=fetch)]
+                    hits = [h.node for h in r.search_nodes(text, f, limit=fetch, any_term=any_term)]
                 else:
                     hits = r.find_nodes(f, limit=fetch)
             found.extend(
@@ -151,13 +155,19 @@ class Retriever:
         now = now or self.service.now()
         exact_raw: list[MemoryNode] = []
         relevant_raw: list[MemoryNode] = []
-        if has_structure(q):
+        if has_structure(q) or not q.query_text:
+            # Without text or fields a query lists what its scopes hold, in priority
+            # order (bounded by the limit): an empty search is a question, not a miss.
             exact_raw = self._gather(q, structured=True, text=q.query_text)
         if q.query_text:
             seen = {n.id for n in exact_raw}
             relevant_raw = [
                 n for n in self._gather(q, structured=False, text=q.query_text) if n.id not in seen
             ]
+            if not exact_raw and not relevant_raw:
+                # Agents often ask in a sentence (用户的饮食偏好是什么): when no memory holds
+                # all of it, any of its keywords, with enough evidence each.
+                relevant_raw = self._gather(q, structured=False, text=q.query_text, any_term=True)
         omitted: list[OmittedNode] = []
         exact = self._screen(exact_raw, q, now, omitted)
         relevant = self._screen(relevant_raw, q, now, omitted)

@@ -49,8 +49,17 @@ class Dialect(Protocol):
     def compact_search_index(self, conn: Connection) -> None: ...
 
     def search_sql(
-        self, query: str, *, prefix_last: bool = False, cap: int | None = None, ranked: bool = True
-    ) -> tuple[str, dict[str, Any]] | None: ...
+        self,
+        query: str,
+        *,
+        prefix_last: bool = False,
+        cap: int | None = None,
+        ranked: bool = True,
+        any_term: bool = False,
+    ) -> tuple[str, dict[str, Any]] | None:
+        """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better):
+        all its terms, or with ``any_term`` any of a chat message's keywords."""
+        ...
 
     # Maintenance takes the raw driver connection, in autocommit (see SqlStore.raw).
     def checkpoint(self, raw: Any) -> bool: ...

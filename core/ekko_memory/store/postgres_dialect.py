@@ -37,7 +37,7 @@ from sqlalchemy.types import Text
 
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import ErrorKind
-from ekko_memory.store.search_text import QueryTerm, index_tokens, query_terms
+from ekko_memory.store.search_text import QueryTerm, index_tokens, message_terms, query_terms
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 CONNECT_TIMEOUT_S = 5
@@ -189,8 +189,9 @@ def tsvector_literal(fields: list[tuple[str, str]]) -> str:
     return " ".join(f"{_lexeme(tok)}:{','.join(p)}" for tok, p in positions.items())
 
 
-def tsquery_literal(terms: Sequence[QueryTerm]) -> str:
-    """A tsquery in its text form: each term a phrase (``a <-> b``), all terms ANDed."""
+def tsquery_literal(terms: Sequence[QueryTerm], *, any_term: bool = False) -> str:
+    """A tsquery in its text form: each term a phrase (``a <-> b``), all terms ANDed (or
+    ORed, for a message's keywords)."""
     parts = []
     for term in terms:
         toks = [t for t in term.tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
@@ -201,7 +202,7 @@ def tsquery_literal(terms: Sequence[QueryTerm]) -> str:
             lexemes[-1] += ":*"
         phrase = " <-> ".join(lexemes)
         parts.append(f"({phrase})" if len(lexemes) > 1 else phrase)
-    return " & ".join(parts)
+    return (" | " if any_term else " & ").join(parts)
 
 
 # ``:name`` outside quotes, not a ``::type`` cast.
@@ -400,7 +401,13 @@ class PostgresDialect:
         ``checkpoint`` runs right after (VACUUM cannot run in a transaction)."""
 
     def search_sql(
-        self, query: str, *, prefix_last: bool = False, cap: int | None = None, ranked: bool = True
+        self,
+        query: str,
+        *,
+        prefix_last: bool = False,
+        cap: int | None = None,
+        ranked: bool = True,
+        any_term: bool = False,
     ) -> tuple[str, dict[str, Any]] | None:
         """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
 
@@ -408,7 +415,11 @@ class PostgresDialect:
         reaches tsquery operators. Unranked, it yields ``seq`` alone for every match (to
         count them without ranking). None when the query has no terms.
         """
-        expression = tsquery_literal(query_terms(query, prefix_last=prefix_last))
+        expression = (
+            tsquery_literal(message_terms(query).as_query(), any_term=True)
+            if any_term
+            else tsquery_literal(query_terms(query, prefix_last=prefix_last))
+        )
         if not expression:
             return None
         params: dict[str, Any] = {"fts_query": expression}

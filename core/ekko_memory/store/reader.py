@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import Text, func, literal_column, or_, select, text
@@ -43,6 +43,7 @@ from ekko_memory.store.rows import (
     row_to_node,
     row_to_summary,
 )
+from ekko_memory.store.search_text import message_terms, supports
 from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 n = t.memory_nodes
@@ -368,7 +369,13 @@ class StoreReader:
         return int(self._rows(f"SELECT count(*) FROM memory_nodes WHERE {cond}", params)[0][0])
 
     def search_nodes(
-        self, query: str, f: NodeFilter, *, limit: int = 20, prefix_last: bool = False
+        self,
+        query: str,
+        f: NodeFilter,
+        *,
+        limit: int = 20,
+        prefix_last: bool = False,
+        any_term: bool = False,
     ) -> list[SearchHit]:
         """Full-text search (Chinese included) within a filter, best first.
 
@@ -378,30 +385,46 @@ class StoreReader:
         """
         return [
             SearchHit(node_from_tuple(h.row), h.rank)
-            for h in self.search_rows(query, f, limit=limit, prefix_last=prefix_last)
+            for h in self.search_rows(
+                query, f, limit=limit, prefix_last=prefix_last, any_term=any_term
+            )
         ]
 
     def search_rows(
-        self, query: str, f: NodeFilter, *, limit: int = 20, prefix_last: bool = False
+        self,
+        query: str,
+        f: NodeFilter,
+        *,
+        limit: int = 20,
+        prefix_last: bool = False,
+        any_term: bool = False,
     ) -> list[RowHit]:
-        """As ``search_nodes``, as untyped rows (for callers that keep only a few)."""
+        """As ``search_nodes``, as untyped rows (for callers that keep only a few).
+
+        ``any_term`` searches for any keyword of a chat message (see
+        ``search_text.message_terms``) and keeps the hits with enough evidence
+        (``search_text.supports``); a message without keywords finds nothing.
+        """
         cap = max(limit * 5, 100)
-        found = self.dialect.search_sql(query, prefix_last=prefix_last, cap=cap)
+        search = partial(self.dialect.search_sql, query, prefix_last=prefix_last, any_term=any_term)
+        found = search(cap=cap)
         if found is None:
-            return self._substring_search(query, f, limit)
+            return [] if any_term else self._substring_search(query, f, limit)
         hits = self._fts_join(found, f, limit)
         if len(hits) < limit:
             # Were there more matches than the cap let through? Counting needs no ranking.
-            counting = self.dialect.search_sql(
-                query, prefix_last=prefix_last, cap=cap, ranked=False
-            )
+            counting = search(cap=cap, ranked=False)
             assert counting is not None
             count_sql, count_params = counting
             matched = self._rows(f"SELECT count(*) FROM ({count_sql}) AS capped", count_params)
             if matched[0][0] >= cap:
-                uncapped = self.dialect.search_sql(query, prefix_last=prefix_last, cap=None)
+                uncapped = search(cap=None)
                 assert uncapped is not None
                 hits = self._fts_join(uncapped, f, limit)
+        if any_term:
+            # One shared bigram such as 注意 must not bring in an unrelated memory.
+            terms = message_terms(query)
+            hits = [h for h in hits if supports(terms, h.row.searched_texts())]
         return hits
 
     def _fts_join(

@@ -187,6 +187,8 @@ class NodeRow(tuple[Any, ...]):
         importance: float
         origin: str
         subject: str | None
+        title: str
+        content: str
     else:
         # C-level getters, as namedtuple's: these are read for every candidate of a turn.
         id = property(itemgetter(_NODE_POS["id"]))
@@ -202,6 +204,8 @@ class NodeRow(tuple[Any, ...]):
         importance = property(itemgetter(_NODE_POS["importance"]))
         origin = property(itemgetter(_NODE_POS["origin"]))
         subject = property(itemgetter(_NODE_POS["subject"]))
+        title = property(itemgetter(_NODE_POS["title"]))
+        content = property(itemgetter(_NODE_POS["content"]))
 
     @property
     def updated_at(self) -> datetime:
@@ -217,6 +221,10 @@ class NodeRow(tuple[Any, ...]):
     def value_json(self) -> Any:
         """The decoded value (decoded on each read: rows are shared, values mutable)."""
         return _loads(self[_VALUE_JSON])
+
+    def searched_texts(self) -> list[str]:
+        """The texts the full-text index holds for the node: title, content, tags, entities."""
+        return [self.title, self.content, *_list(self[_TAGS]), *_list(self[_ENTITIES])]
 
     def is_expired(self, now: datetime) -> bool:
         """As MemoryNode.is_expired."""
@@ -242,6 +250,8 @@ _EXPIRES_AT = _NODE_POS["expires_at"]
 _VALUE_JSON = _NODE_POS["value_json"]
 _SUBJECT = _NODE_POS["subject"]
 _KEY = _NODE_POS["key"]
+_TAGS = _NODE_POS["tags_json"]
+_ENTITIES = _NODE_POS["entities_json"]
 
 
 def row_to_node(row: Mapping[str, Any]) -> MemoryNode:

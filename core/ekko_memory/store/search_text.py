@@ -88,10 +88,101 @@ def query_terms(text: str, *, prefix_last: bool = False) -> tuple[QueryTerm, ...
     return tuple(t for t in terms if not (t in seen or seen.add(t)))  # type: ignore[func-returns-value]
 
 
-def fts5_match_expression(terms: Sequence[QueryTerm]) -> str:
-    """An FTS5 MATCH string of quoted phrases; user text cannot inject operators."""
+def fts5_match_expression(terms: Sequence[QueryTerm], *, any_term: bool = False) -> str:
+    """An FTS5 MATCH string of quoted phrases, all required (or any, for a message's
+    keywords); user text cannot inject operators."""
     parts = []
     for term in terms:
         phrase = " ".join(t.replace('"', '""') for t in term.tokens)
         parts.append(f'"{phrase}"' + ("*" if term.prefix else ""))
-    return " AND ".join(parts)
+    return (" OR " if any_term else " AND ").join(parts)
+
+
+# --- keywords of a conversational message ---------------------------------------------
+#
+# A search box gets keywords, and every one of them must match. A chat message such as
+# 我想做红烧肉，有什么要注意的？ is a sentence: as one phrase it matches nothing, so the
+# per-turn context searches for any of its words instead, ranked by bm25 (rare words
+# weigh most), and keeps a match only with enough evidence (``supports``). Without a
+# segmenter, a Chinese run yields all its bigrams; particles split runs first, so no
+# bigram spans 的 or 了, and the commonest conversational words are not searched for.
+
+# Particles and conjunctions: a content word never spans one of these.
+_GLUE_CHARS = frozenset("的了吗呢吧啊么嘛呀哦哈着过和与及或请什怎")
+# fmt: off
+_CJK_STOP = frozenset([
+    "为何", "一下", "帮我", "我想", "我要", "我们", "你们", "他们", "她们", "这个", "那个", "这些", "那些", "可以", "能不", "有没",
+    "没有", "一个", "一些", "还是", "就是", "但是", "因为", "所以", "如果", "然后", "现在", "请问", "谢谢", "好的", "知道", "觉得",
+    "看看", "继续", "是不", "不是", "这样", "那样", "应该", "需要", "已经", "时候", "今天", "一起", "自己", "你好",
+])
+_LATIN_STOP = frozenset([
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "did", "do", "does",
+    "doing", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it",
+    "its", "me", "my", "of", "on", "or", "our", "please", "should", "so", "than", "that", "the",
+    "their", "them", "then", "there", "these", "they", "this", "to", "up", "us", "was", "we",
+    "were", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your",
+    "let", "lets", "just", "about", "tell", "know", "need", "want",
+])
+# fmt: on
+# Enough to cover a question; a pasted page must not become a thousand-way OR.
+MAX_MESSAGE_TERMS = 32
+
+
+@dataclass(frozen=True)
+class MessageTerms:
+    """The words of a message worth searching for, each a search term of its own."""
+
+    terms: tuple[str, ...]
+    # Terms that are a whole word of the message (a latin word, a two-character run).
+    whole: frozenset[str]
+
+    def as_query(self) -> tuple[QueryTerm, ...]:
+        """The terms as single-token query terms (for any-term search SQL)."""
+        return tuple(QueryTerm((t,)) for t in self.terms)
+
+
+@lru_cache(maxsize=256)
+def message_terms(text: str) -> MessageTerms:
+    """Keywords of a chat message: latin words and Chinese bigrams, glue and stop words out."""
+    terms: list[str] = []
+    whole: set[str] = set()
+    for is_cjk, run in _runs(text):
+        if not is_cjk:
+            if len(run) > 1 and run not in _LATIN_STOP:
+                terms.append(run)
+                whole.add(run)
+            continue
+        segment = ""
+        for ch in run + "的":  # a trailing glue character ends the last segment
+            if ch not in _GLUE_CHARS:
+                segment += ch
+                continue
+            if len(segment) == 2:
+                whole.add(segment)
+            terms.extend(
+                b
+                for b in (segment[i : i + 2] for i in range(len(segment) - 1))
+                if b not in _CJK_STOP
+            )
+            segment = ""
+    unique = list(dict.fromkeys(terms))
+    if len(unique) > MAX_MESSAGE_TERMS:
+        # The start says what it is about, the end what is asked.
+        half = MAX_MESSAGE_TERMS // 2
+        unique = unique[:half] + unique[-half:]
+    return MessageTerms(tuple(unique), frozenset(whole & set(unique)))
+
+
+def supports(terms: MessageTerms, texts: Sequence[str]) -> bool:
+    """Whether a node's texts (title, content, tags, entities) match enough of a message
+    to count as relevant: a whole word of it, or two of its terms."""
+    tokens = set(index_tokens(" ".join(texts)).split())
+    matched = 0
+    for term in terms.terms:
+        if term in tokens:
+            if term in terms.whole:
+                return True
+            matched += 1
+            if matched == 2:
+                return True
+    return False

@@ -18,7 +18,12 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.pool import StaticPool
 
 from ekko_memory.store.dialect import ErrorKind
-from ekko_memory.store.search_text import fts5_match_expression, index_tokens, query_terms
+from ekko_memory.store.search_text import (
+    fts5_match_expression,
+    index_tokens,
+    message_terms,
+    query_terms,
+)
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -181,7 +186,13 @@ class SqliteDialect:
         conn.exec_driver_sql("INSERT INTO memory_nodes_fts(memory_nodes_fts) VALUES('optimize')")
 
     def search_sql(
-        self, query: str, *, prefix_last: bool = False, cap: int | None = None, ranked: bool = True
+        self,
+        query: str,
+        *,
+        prefix_last: bool = False,
+        cap: int | None = None,
+        ranked: bool = True,
+        any_term: bool = False,
     ) -> tuple[str, dict[str, Any]] | None:
         """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
 
@@ -189,10 +200,14 @@ class SqliteDialect:
         which halves the cost of frequent words. Unranked, it yields ``seq`` alone (any
         ``cap`` matches: enough to count them). None when the query has no terms.
         """
-        terms = query_terms(query, prefix_last=prefix_last)
+        terms = (
+            message_terms(query).as_query()
+            if any_term
+            else query_terms(query, prefix_last=prefix_last)
+        )
         if not terms:
             return None
-        params: dict[str, Any] = {"fts_query": fts5_match_expression(terms)}
+        params: dict[str, Any] = {"fts_query": fts5_match_expression(terms, any_term=any_term)}
         if not ranked:
             sql = (
                 "SELECT rowid AS seq FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
