@@ -437,8 +437,8 @@ def test_a_chat_message_finds_memories_by_its_keywords(mem: MemoryService) -> No
         scope="user",
         domain="出行",
         type="fact",
-        title="出门注意带伞",
-        content="雨季出门前看天气。",
+        title="雨季出门带伞",
+        content="出门前注意看天气。",
     )
     s = mem.session("s1", user_id="u1")
 
@@ -449,7 +449,7 @@ def test_a_chat_message_finds_memories_by_its_keywords(mem: MemoryService) -> No
 
     dinner = relevant("我想做红烧肉，有什么要注意的？")
     assert recipe in dinner
-    # 注意 is shared, but one bigram of a longer phrase is not evidence.
+    # 注意 is shared, but met in passing in the umbrella's content it is no evidence.
     assert umbrella not in dinner
     assert relevant("帮我写几个pytest测试") == [skill]
     assert relevant("How do I make braised pork belly tonight?") == [braise]
@@ -457,6 +457,12 @@ def test_a_chat_message_finds_memories_by_its_keywords(mem: MemoryService) -> No
     assert relevant("继续") == []
     assert relevant("？！") == []
     assert relevant('NEAR("红烧" OR') == [recipe]
+    # A word no memory held a moment ago is found as soon as one does (no stale counts).
+    assert relevant("周末去吃火锅吧") == []
+    hotpot = user_write(
+        mem, scope="user", domain="生活技能", type="fact", title="常去的火锅店", content="海底捞"
+    )
+    assert relevant("周末去吃火锅吧") == [hotpot]
     # memory_search: keywords must all match; a sentence falls back to any of its words.
     assert [n.id for n in mem.retrieve(MemoryQuery(query_text="红烧肉 五花肉")).relevant] == [
         recipe

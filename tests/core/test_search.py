@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from ekko_memory.store import search_text
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.search_text import (
     MAX_MESSAGE_TERMS,
+    RANKED_MATCHES,
+    QueryTerm,
+    choose_keywords,
     fts5_match_expression,
     index_tokens,
     message_terms,
@@ -16,6 +21,8 @@ from ekko_memory.store.search_text import (
     supports,
 )
 from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.term_cache import TermCountCache
+from ekko_memory.timeutil import utcnow
 from tests.backends import Backend
 from tests.core.factories import make_node
 
@@ -159,22 +166,78 @@ def test_message_keywords_split_at_glue_and_skip_stop_words() -> None:
     assert message_terms("香菜呢").whole == {"香菜"}
     assert message_terms("Where does our CI run?").terms == ("ci", "run")
     assert message_terms("继续").terms == ()
-    assert fts5_match_expression(message_terms("红烧肉 pork").as_query(), any_term=True) == (
-        '"红烧" OR "烧肉" OR "pork"'
+    searched, window = choose_keywords(
+        message_terms("红烧肉 pork").terms, {"红烧": 3, "烧肉": 2, "pork": 1}
     )
+    assert window is None
+    assert fts5_match_expression(searched, any_term=True) == '"红烧" OR "烧肉" OR "pork"'
     # A pasted page keeps its first and last keywords only.
     long = message_terms(" ".join(f"word{i}" for i in range(100)))
     assert len(long.terms) == MAX_MESSAGE_TERMS
     assert long.terms[0] == "word0" and long.terms[-1] == "word99"
 
 
-def test_a_hit_needs_a_whole_word_or_two_terms() -> None:
+def test_a_hit_needs_a_whole_word_two_terms_or_a_label() -> None:
     terms = message_terms("我想做红烧肉，有什么要注意的？")
-    assert supports(terms, ["红烧肉做法", "五花肉焯水"])
-    assert not supports(terms, ["出门注意带伞", ""])
-    assert supports(message_terms("香菜呢"), ["", "", "香菜"])
-    assert supports(message_terms("where does our CI run?"), ["CI on GitHub"])
-    assert not supports(message_terms("where does our CI run?"), ["where we are"])
+    assert supports(terms, ["家常菜"], "红烧肉：五花肉焯水")  # two terms
+    assert supports(terms, ["注意事项"], "")  # one the node is about
+    assert not supports(terms, ["雨季出门带伞"], "出门前注意看天气")  # one in passing
+    assert supports(message_terms("香菜呢"), [""], "不吃香菜")  # a whole word
+    assert supports(message_terms("where does our CI run?"), [], "CI on GitHub")
+    assert not supports(message_terms("where does our CI run?"), ["where we are"], "")
+
+
+def test_words_too_common_to_rank_are_left_to_rarer_ones() -> None:
+    budget = RANKED_MATCHES
+    counts = {"任务": budget * 20, "火候": 12, "炖肉": budget // 2, "红烧": budget // 2 + 20}
+    # The rarest words while their matches fit the ranking budget, in message order.
+    assert choose_keywords(["任务", "红烧", "炖肉", "火候", "没有"], counts) == (
+        (QueryTerm(("炖肉",)), QueryTerm(("火候",))),
+        None,
+    )
+    # Only common words: rank the newest matches only.
+    assert choose_keywords(["任务", "没有"], counts) == ((QueryTerm(("任务",)),), RANKED_MATCHES)
+    assert choose_keywords(["没有"], counts) == ((), None)
+
+
+def test_term_counts_cache_only_large_counts_for_a_while() -> None:
+    now = [0.0]
+    cache = TermCountCache(clock=lambda: now[0])
+    cache.put({"任务": 9_000, "火锅": 3})
+    assert cache.get(["任务", "火锅", "香菜"]) == ({"任务": 9_000}, ["火锅", "香菜"])
+    now[0] += 301
+    assert cache.get(["任务"]) == ({}, ["任务"])
+
+
+def test_keyword_search_of_common_words(
+    backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rare word of the message finds its node among many holding a common one; a
+    message of common words only ranks the newest of their matches."""
+    monkeypatch.setattr(search_text, "RANKED_MATCHES", 2)
+    s = backend.open_store(tmp_path, "common")
+    start = utcnow() - timedelta(days=1)
+    rare = make_node(
+        title="任务笔记", content="炖肉的火候要小", key=None, value_json=None, now=start
+    )
+    common = [
+        make_node(
+            title=f"任务{i}",
+            content="进度正常",
+            key=None,
+            value_json=None,
+            now=start + timedelta(minutes=i + 1),
+        )
+        for i in range(6)
+    ]
+    with s.write() as w:
+        w.insert_nodes([rare, *common])
+    with s.read() as r:
+        found = r.search_rows("任务的火候呢", NodeFilter(), limit=5, any_term=True)
+        newest = r.search_rows("任务", NodeFilter(), limit=5, any_term=True)
+    assert [h.row.id for h in found] == [rare.id]
+    assert {h.row.id for h in newest} == {common[-1].id, common[-2].id}
+    s.close()
 
 
 def test_matches_beyond_the_rank_cap_are_still_found(backend: Backend, tmp_path: Path) -> None:

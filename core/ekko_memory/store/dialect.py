@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from sqlalchemy.engine import Connection
+
+from ekko_memory.store.search_text import QueryTerm
 
 # What a driver error means for the store: try again (busy), the database refuses
 # writes (readonly), it is damaged (corrupt), a constraint said no (integrity), the
@@ -50,15 +53,21 @@ class Dialect(Protocol):
 
     def search_sql(
         self,
-        query: str,
+        terms: Sequence[QueryTerm],
         *,
-        prefix_last: bool = False,
+        any_term: bool = False,
         cap: int | None = None,
         ranked: bool = True,
-        any_term: bool = False,
+        window: int | None = None,
     ) -> tuple[str, dict[str, Any]] | None:
-        """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better):
-        all its terms, or with ``any_term`` any of a chat message's keywords."""
+        """SQL yielding ``(seq, rank)`` for nodes matching all ``terms`` (any, with
+        ``any_term``), lower rank = better: the best ``cap`` (all when None), ranking only
+        the newest ``window`` matches if given; unranked, ``seq`` alone. None when no
+        term is searchable."""
+        ...
+
+    def term_counts(self, conn: Connection, terms: Sequence[str]) -> dict[str, int]:
+        """How many nodes hold each single-token term (absent: none)."""
         ...
 
     # Maintenance takes the raw driver connection, in autocommit (see SqlStore.raw).

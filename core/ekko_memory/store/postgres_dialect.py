@@ -37,7 +37,8 @@ from sqlalchemy.types import Text
 
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import ErrorKind
-from ekko_memory.store.search_text import QueryTerm, index_tokens, message_terms, query_terms
+from ekko_memory.store.search_text import QueryTerm, index_tokens
+from ekko_memory.store.term_cache import TermCountCache
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 CONNECT_TIMEOUT_S = 5
@@ -289,6 +290,7 @@ class PostgresDialect:
         self._listener_lock = threading.Lock()
         self._generation = 0
         self._notices = 0
+        self.term_cache = TermCountCache()
 
     @property
     def location(self) -> str:
@@ -402,44 +404,66 @@ class PostgresDialect:
 
     def search_sql(
         self,
-        query: str,
+        terms: Sequence[QueryTerm],
         *,
-        prefix_last: bool = False,
+        any_term: bool = False,
         cap: int | None = None,
         ranked: bool = True,
-        any_term: bool = False,
+        window: int | None = None,
     ) -> tuple[str, dict[str, Any]] | None:
-        """SQL yielding ``(seq, rank)`` for nodes matching ``query`` (lower rank = better).
+        """SQL yielding ``(seq, rank)`` for nodes matching the terms (lower rank = better).
 
-        The query is bound as a tsquery literal of quoted lexemes: user text never
-        reaches tsquery operators. Unranked, it yields ``seq`` alone for every match (to
-        count them without ranking). None when the query has no terms.
+        The terms are bound as a tsquery literal of quoted lexemes: user text never
+        reaches tsquery operators. ``window`` ranks only the newest matches. Unranked, it
+        yields ``seq`` alone for every match (to count them without ranking). None when
+        no term is searchable.
         """
-        expression = (
-            tsquery_literal(message_terms(query).as_query(), any_term=True)
-            if any_term
-            else tsquery_literal(query_terms(query, prefix_last=prefix_last))
-        )
+        expression = tsquery_literal(terms, any_term=any_term)
         if not expression:
             return None
         params: dict[str, Any] = {"fts_query": expression}
+        match = "FROM memory_nodes_fts WHERE doc @@ CAST(:fts_query AS tsquery)"
         if not ranked:
             # Every match, whatever the cap. Here ranking is not what counting costs (the
             # GIN search is: measured equal at 100k nodes), and with a LIMIT but no ORDER
             # BY the planner of a small store scans the table hoping to stop early (1.3
             # against 0.8 ms at 6k nodes).
-            return (
-                "SELECT seq FROM memory_nodes_fts WHERE doc @@ CAST(:fts_query AS tsquery)",
-                params,
+            return f"SELECT seq {match}", params
+        rank = f"-ts_rank('{RANK_WEIGHTS}', doc, CAST(:fts_query AS tsquery), 1) AS rank"
+        if window is not None:
+            sql = (
+                f"SELECT seq, rank FROM (SELECT seq, {rank} {match} ORDER BY seq DESC"
+                " LIMIT :fts_window) AS newest"
             )
-        sql = (
-            f"SELECT seq, -ts_rank('{RANK_WEIGHTS}', doc, CAST(:fts_query AS tsquery), 1) AS rank "
-            "FROM memory_nodes_fts WHERE doc @@ CAST(:fts_query AS tsquery)"
-        )
+            params["fts_window"] = window
+        else:
+            sql = f"SELECT seq, {rank} {match}"
         if cap is not None:
             sql += " ORDER BY rank LIMIT :fts_cap"
             params["fts_cap"] = cap
         return sql, params
+
+    def term_counts(self, conn: Connection, terms: Sequence[str]) -> dict[str, int]:
+        """How many nodes hold each term: one GIN search per term not in the cache (a GIN
+        index keeps no per-word counts, and ``ts_stat`` reads every row). Large counts are
+        cached a while (``term_cache``): they cost a few ms and only say a word is common."""
+        counts, unknown = self.term_cache.get(terms)
+        searchable = [t for t in unknown if len(t.encode()) <= MAX_LEXEME_BYTES]
+        if searchable:
+            params = {f"t{i}": term for i, term in enumerate(searchable)}
+            params |= {f"q{i}": _lexeme(term) for i, term in enumerate(searchable)}
+            rows = ", ".join(f"(:t{i}, CAST(:q{i} AS tsquery))" for i in range(len(searchable)))
+            found: dict[str, int] = dict(
+                self.fetch(
+                    conn,
+                    "SELECT t.term, (SELECT count(*) FROM memory_nodes_fts WHERE doc @@ t.q)"
+                    f" FROM (VALUES {rows}) AS t(term, q)",
+                    params,
+                )
+            )
+            self.term_cache.put(found)
+            counts.update(found)
+        return counts
 
     def fetch(self, conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Run portable SQL with ``:name`` parameters straight on psycopg (hot paths).

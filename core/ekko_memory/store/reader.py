@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache, partial
@@ -43,7 +43,12 @@ from ekko_memory.store.rows import (
     row_to_node,
     row_to_summary,
 )
-from ekko_memory.store.search_text import message_terms, supports
+from ekko_memory.store.search_text import (
+    choose_keywords,
+    message_terms,
+    query_terms,
+    supports,
+)
 from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 n = t.memory_nodes
@@ -78,6 +83,10 @@ class SearchHit:
 
     node: MemoryNode
     rank: float
+
+
+# A search statement and its parameters (None: nothing to search for).
+SearchSql = tuple[str, dict[str, Any]] | None
 
 
 @dataclass(frozen=True)
@@ -401,15 +410,36 @@ class StoreReader:
     ) -> list[RowHit]:
         """As ``search_nodes``, as untyped rows (for callers that keep only a few).
 
-        ``any_term`` searches for any keyword of a chat message (see
-        ``search_text.message_terms``) and keeps the hits with enough evidence
-        (``search_text.supports``); a message without keywords finds nothing.
+        ``any_term`` searches for any keyword of a chat message (``message_terms``),
+        leaving out words too common to rank (``choose_keywords``), and keeps the hits
+        with enough evidence (``supports``); a message without keywords finds nothing.
         """
+        if any_term:
+            return self._keyword_search(query, f, limit)
+        terms = query_terms(query, prefix_last=prefix_last)
+        if not terms:
+            return self._substring_search(query, f, limit)
+        return self._ranked(partial(self.dialect.search_sql, terms), f, limit)
+
+    def _keyword_search(self, message: str, f: NodeFilter, limit: int) -> list[RowHit]:
+        words = message_terms(message)
+        if not words.terms:
+            return []
+        counts = self.dialect.term_counts(self.conn, words.terms)
+        terms, window = choose_keywords(words.terms, counts)
+        if not terms:
+            return []  # no node holds any of the words: nothing to search
+        search = partial(self.dialect.search_sql, terms, any_term=True, window=window)
+        hits = self._ranked(search, f, limit)
+        return [h for h in hits if supports(words, h.row.labels(), h.row.content)]
+
+    def _ranked(self, search: Callable[..., SearchSql], f: NodeFilter, limit: int) -> list[RowHit]:
+        """The best ``limit`` matches within the filter: first among the index's best
+        ``cap``; when the filter leaves too few and the index held more, among all."""
         cap = max(limit * 5, 100)
-        search = partial(self.dialect.search_sql, query, prefix_last=prefix_last, any_term=any_term)
         found = search(cap=cap)
         if found is None:
-            return [] if any_term else self._substring_search(query, f, limit)
+            return []
         hits = self._fts_join(found, f, limit)
         if len(hits) < limit:
             # Were there more matches than the cap let through? Counting needs no ranking.
@@ -421,10 +451,6 @@ class StoreReader:
                 uncapped = search(cap=None)
                 assert uncapped is not None
                 hits = self._fts_join(uncapped, f, limit)
-        if any_term:
-            # One shared bigram such as 注意 must not bring in an unrelated memory.
-            terms = message_terms(query)
-            hits = [h for h in hits if supports(terms, h.row.searched_texts())]
         return hits
 
     def _fts_join(
@@ -836,7 +862,7 @@ class StoreReader:
 
     def orphan_index_hits(self, text_: str) -> int:
         """Full-text matches of ``text_`` whose node no longer exists (a leak in the index)."""
-        found = self.dialect.search_sql(text_)
+        found = self.dialect.search_sql(query_terms(text_))
         if found is None:
             return 0
         sql, params = found

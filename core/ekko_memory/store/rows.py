@@ -222,9 +222,9 @@ class NodeRow(tuple[Any, ...]):
         """The decoded value (decoded on each read: rows are shared, values mutable)."""
         return _loads(self[_VALUE_JSON])
 
-    def searched_texts(self) -> list[str]:
-        """The texts the full-text index holds for the node: title, content, tags, entities."""
-        return [self.title, self.content, *_list(self[_TAGS]), *_list(self[_ENTITIES])]
+    def labels(self) -> list[str]:
+        """What the node is about: its title, tags and entities."""
+        return [self.title, *_list(self[_TAGS]), *_list(self[_ENTITIES])]
 
     def is_expired(self, now: datetime) -> bool:
         """As MemoryNode.is_expired."""

@@ -33,6 +33,7 @@ _CJK_RANGES = (
     "\U00020000-\U0003134f"  # extensions B-G
 )
 _RUN = re.compile(rf"([{_CJK_RANGES}]+)|([^\W_{_CJK_RANGES}]+)", re.UNICODE)
+_LATIN_WORD = re.compile(rf"[^\W_{_CJK_RANGES}]+", re.UNICODE)
 
 
 def normalize(text: str) -> str:
@@ -135,10 +136,8 @@ class MessageTerms:
     terms: tuple[str, ...]
     # Terms that are a whole word of the message (a latin word, a two-character run).
     whole: frozenset[str]
-
-    def as_query(self) -> tuple[QueryTerm, ...]:
-        """The terms as single-token query terms (for any-term search SQL)."""
-        return tuple(QueryTerm((t,)) for t in self.terms)
+    # The latin words among the terms (the rest are Chinese bigrams).
+    latin: frozenset[str]
 
 
 @lru_cache(maxsize=256)
@@ -146,11 +145,12 @@ def message_terms(text: str) -> MessageTerms:
     """Keywords of a chat message: latin words and Chinese bigrams, glue and stop words out."""
     terms: list[str] = []
     whole: set[str] = set()
+    latin: set[str] = set()
     for is_cjk, run in _runs(text):
         if not is_cjk:
             if len(run) > 1 and run not in _LATIN_STOP:
                 terms.append(run)
-                whole.add(run)
+                latin.add(run)
             continue
         segment = ""
         for ch in run + "的":  # a trailing glue character ends the last segment
@@ -170,18 +170,58 @@ def message_terms(text: str) -> MessageTerms:
         # The start says what it is about, the end what is asked.
         half = MAX_MESSAGE_TERMS // 2
         unique = unique[:half] + unique[-half:]
-    return MessageTerms(tuple(unique), frozenset(whole & set(unique)))
+    kept = set(unique)
+    return MessageTerms(tuple(unique), frozenset((whole | latin) & kept), frozenset(latin & kept))
 
 
-def supports(terms: MessageTerms, texts: Sequence[str]) -> bool:
-    """Whether a node's texts (title, content, tags, entities) match enough of a message
-    to count as relevant: a whole word of it, or two of its terms."""
-    tokens = set(index_tokens(" ".join(texts)).split())
+# How many matches a keyword search ranks at most (bm25 costs ~1 µs a match). The rarest
+# words of the message are searched for first, while their nodes fit; commoner words
+# still count as evidence (``supports``) but are not searched for. When even the rarest
+# word is too common, only its newest matches (and the other words') are ranked.
+RANKED_MATCHES = 500
+
+
+def choose_keywords(
+    terms: Sequence[str], counts: dict[str, int]
+) -> tuple[tuple[QueryTerm, ...], int | None]:
+    """The terms to search for, given how many nodes hold each, and the window of newest
+    matches to rank (None: rank them all)."""
+    present = [t for t in terms if counts.get(t, 0) > 0]
+    chosen: set[str] = set()
+    total = 0
+    for term in sorted(present, key=lambda t: counts[t]):
+        total += counts[term]
+        if total > RANKED_MATCHES:
+            break
+        chosen.add(term)
+    if chosen:
+        return tuple(QueryTerm((t,)) for t in present if t in chosen), None
+    return tuple(QueryTerm((t,)) for t in present), (RANKED_MATCHES if present else None)
+
+
+def supports(terms: MessageTerms, about: Sequence[str], content: str) -> bool:
+    """Whether a node matches enough of a message to count as relevant: a whole word of
+    it, two of its terms, or one that the node is about (its title, tags or entities),
+    not one met in passing in its content (出门前注意看天气 for 有什么要注意的)."""
+    # As the index's tokens, without building them (runs on every hit of every turn):
+    # a Chinese bigram is a token exactly where it is a substring; a latin word must be
+    # a whole word.
+    labels = normalize(" ".join(about))
+    body = normalize(content)
+    label_words: set[str] | None = None
+    body_words: set[str] = set()
     matched = 0
     for term in terms.terms:
-        if term in tokens:
-            if term in terms.whole:
-                return True
+        if term in terms.latin:
+            if label_words is None:
+                label_words = set(_LATIN_WORD.findall(labels))
+                body_words = set(_LATIN_WORD.findall(body))
+            in_labels, in_body = term in label_words, term in body_words
+        else:
+            in_labels, in_body = term in labels, term in body
+        if in_labels or (term in terms.whole and in_body):
+            return True
+        if in_body:
             matched += 1
             if matched == 2:
                 return True
