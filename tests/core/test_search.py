@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ekko_memory.store import search_text
+from ekko_memory.store.count_cache import TERM_COUNTS_FROM, CountCache
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.search_text import (
     MAX_MESSAGE_TERMS,
@@ -21,7 +22,6 @@ from ekko_memory.store.search_text import (
     supports,
 )
 from ekko_memory.store.sql_store import SqlStore
-from ekko_memory.store.term_cache import TermCountCache
 from ekko_memory.timeutil import utcnow
 from tests.backends import Backend
 from tests.core.factories import make_node
@@ -202,7 +202,7 @@ def test_words_too_common_to_rank_are_left_to_rarer_ones() -> None:
 
 def test_term_counts_cache_only_large_counts_for_a_while() -> None:
     now = [0.0]
-    cache = TermCountCache(clock=lambda: now[0])
+    cache = CountCache[str](cache_from=TERM_COUNTS_FROM, clock=lambda: now[0])
     cache.put({"任务": 9_000, "火锅": 3})
     assert cache.get(["任务", "火锅", "香菜"]) == ({"任务": 9_000}, ["火锅", "香菜"])
     now[0] += 301

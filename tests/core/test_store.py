@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 
 from ekko_memory.errors import NotFound
-from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.filters import NodeFilter, where_sql
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES
 from ekko_memory.timeutil import utcnow
@@ -22,6 +22,40 @@ from tests.core.factories import hours, make_message, make_node, make_summary
 def fts_rows(store: SqlStore) -> int:
     with store.read() as r:
         return int(r.conn.execute(text("SELECT count(*) FROM memory_nodes_fts")).scalar() or 0)
+
+
+def test_topic_queries_by_range_or_in_priority_order_find_the_same(store: SqlStore) -> None:
+    """A topic query is stated two equivalent ways for SQLite's planner (by category range
+    when the topic is small, else in priority order); both find exactly the subtree."""
+    paths = {
+        "leaf": ["生活技能", "做饭"],
+        "child": ["生活技能", "做饭", "饮食偏好"],
+        "sibling": ["生活技能", "做饭-2"],
+        "longer": ["生活技能", "做饭菜"],
+    }
+    ids = {}
+    for name, path in paths.items():
+        node = make_node(category_path=path, title=name, value_json=name)
+        store.upsert_node(node)
+        ids[name] = node.id
+    topic = NodeFilter(
+        scopes=("user",),
+        domain="生活技能",
+        types=("preference",),
+        category_prefix=("生活技能", "做饭"),
+    )
+    with store.read() as r:
+        found = {n.id for n in r.find_node_rows(topic, limit=10)}
+        both = []
+        for ranged in (True, False):
+            cond, params = where_sql(topic, category_range=ranged)
+            both.append(
+                {row[0] for row in r._rows(f"SELECT id FROM memory_nodes WHERE {cond}", params)}
+            )
+    assert found == both[0] == both[1] == {ids["leaf"], ids["child"]}
+    # The topic was sized (two nodes: read by range), and the size is remembered.
+    key = ("user", "生活技能", "preference", ("active",), ("生活技能", "做饭"))
+    assert store.dialect.topic_sizes.get([key])[0] == {key: 2}
 
 
 def test_recent_messages_by_session_in_order(store: SqlStore) -> None:

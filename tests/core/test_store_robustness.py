@@ -233,6 +233,30 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     assert backups[0].stat().st_mode & 0o077 == 0
 
 
+@pytest.mark.sqlite_only(reason="SQLite's statistics table")
+def test_an_upgrade_refreshes_planner_statistics(tmp_path: Path) -> None:
+    """An index a migration adds has no statistics until analyzed, and SQLite's planner
+    then chooses badly (a turn went from 1 to 30 ms at 100k nodes after version 7)."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(20):
+        store.upsert_node(make_node(title=f"记忆{i}", value_json=f"食材{i}"))
+    store.close()
+    # The file as schema version 6 left it, analyzed then.
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP INDEX idx_memory_nodes_topic")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 7")
+        conn.execute("ANALYZE")
+    upgraded = SqlStore.open_sqlite(path)
+    assert upgraded.health.status == "ok" and upgraded.health.schema_version == 7
+    upgraded.close()
+    with sqlite3.connect(path) as conn:
+        stats = conn.execute(
+            "SELECT count(*) FROM sqlite_stat1 WHERE idx = 'idx_memory_nodes_topic'"
+        ).fetchone()[0]
+    assert stats == 1
+
+
 @pytest.mark.sqlite_only(reason="written with sqlite3 (PostgreSQL: test_postgres.py)")
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.db"

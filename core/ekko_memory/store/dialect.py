@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from sqlalchemy.engine import Connection
 
+from ekko_memory.store.count_cache import CountCache
 from ekko_memory.store.search_text import QueryTerm
 
 # What a driver error means for the store: try again (busy), the database refuses
@@ -28,6 +29,8 @@ class Dialect(Protocol):
     read_options: ClassVar[dict[str, Any]]
     # What a hard delete's scrub reports when ``checkpoint`` could not finish.
     checkpoint_warning: ClassVar[str]
+    # How many active nodes a topic query starts from (see StoreReader._find_sql).
+    topic_sizes: CountCache[Hashable]
 
     def backup(self, version: int) -> Path | None: ...
 

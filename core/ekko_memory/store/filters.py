@@ -84,12 +84,15 @@ class NodeFilter:
     viewer: Viewer | None = None
 
 
-def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
+def where_sql(
+    f: NodeFilter, *, alias: str = "", category_range: bool = False
+) -> tuple[str, dict[str, Any]]:
     """Portable SQL for a filter: ``(condition, named params)``.
 
     Hand-built rather than SQLAlchemy expressions: these run on every turn and the
     expression layer cost more than the queries themselves (see bench/README.md).
-    Parameters are named ``f_*`` so callers can add their own.
+    Parameters are named ``f_*`` so callers can add their own. ``category_range`` states
+    the category prefix as one index range (the same rows; see ``StoreReader._find_sql``).
     """
     col = f"{alias}." if alias else ""
     parts: list[str] = []
@@ -126,10 +129,18 @@ def where_sql(f: NodeFilter, *, alias: str = "") -> tuple[str, dict[str, Any]]:
         # '/' is 0x2F and '0' is 0x30: every 'path/...' sorts in [path/, path0) — an
         # index range, where LIKE 'path/%' could not use the index.
         path = "/".join(f.category_prefix)
-        parts.append(
-            f"({col}category_path_text = :f_cat OR ({col}category_path_text >= :f_cat_lo"
-            f" AND {col}category_path_text < :f_cat_hi))"
-        )
+        if category_range:
+            # [path, path0) holds path, path/… and siblings such as path-2 ('-' < '/'):
+            # the second condition drops those without leaving the range.
+            parts.append(
+                f"{col}category_path_text >= :f_cat AND {col}category_path_text < :f_cat_hi"
+                f" AND ({col}category_path_text = :f_cat OR {col}category_path_text >= :f_cat_lo)"
+            )
+        else:
+            parts.append(
+                f"({col}category_path_text = :f_cat OR ({col}category_path_text >= :f_cat_lo"
+                f" AND {col}category_path_text < :f_cat_hi))"
+            )
         params.update(f_cat=path, f_cat_lo=path + "/", f_cat_hi=path + "0")
     for column, name, value in (
         ("user_id", "f_user", f.user_id),

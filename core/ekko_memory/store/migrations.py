@@ -48,10 +48,13 @@ def _v3_session_cursors(conn: Connection, dialect: Dialect) -> None:
     tables.memory_session_cursors.create(conn, checkfirst=True)
 
 
-def _v4_scope_type_index(conn: Connection, dialect: Dialect) -> None:
-    for index in tables.memory_nodes.indexes:
-        if index.name == "idx_memory_nodes_scope_type":
-            index.create(conn, checkfirst=True)
+def _node_index(name: str) -> MigrationStep:
+    def step(conn: Connection, dialect: Dialect) -> None:
+        for index in tables.memory_nodes.indexes:
+            if index.name == name:
+                index.create(conn, checkfirst=True)
+
+    return step
 
 
 def _v5_subject(conn: Connection, dialect: Dialect) -> None:
@@ -83,9 +86,18 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
     (2, "full-text index over CJK bigram tokens", _v2_search_index),
     (3, "per-session cursors of background extraction and summaries", _v3_session_cursors),
-    (4, "index for a scope's active nodes by type (the per-turn context)", _v4_scope_type_index),
+    (
+        4,
+        "index for a scope's active nodes by type (the per-turn context)",
+        _node_index("idx_memory_nodes_scope_type"),
+    ),
     (5, "value subject column and index (duplicate and conflict lookups)", _v5_subject),
     (6, "keyless nodes are indexed by their title as subject", _v6_keyless_subject),
+    (
+        7,
+        "index for a topic's nodes of one scope and type (the context's hinted categories)",
+        _node_index("idx_memory_nodes_topic"),
+    ),
 ]
 
 

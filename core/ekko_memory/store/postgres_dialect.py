@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -36,9 +36,9 @@ from sqlalchemy.sql.compiler import DDLCompiler
 from sqlalchemy.types import Text
 
 from ekko_memory.store import tables
+from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import QueryTerm, index_tokens
-from ekko_memory.store.term_cache import TermCountCache
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 CONNECT_TIMEOUT_S = 5
@@ -290,7 +290,8 @@ class PostgresDialect:
         self._listener_lock = threading.Lock()
         self._generation = 0
         self._notices = 0
-        self.term_cache = TermCountCache()
+        self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
+        self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
 
     @property
     def location(self) -> str:

@@ -137,7 +137,7 @@ class SqlStore:
         store = cls(
             engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
         )
-        store._analyze_if_needed()
+        store._analyze_if_needed(report)
         return store
 
     @classmethod
@@ -231,7 +231,7 @@ class SqlStore:
         store = cls(
             engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
         )
-        store._analyze_if_needed()
+        store._analyze_if_needed(report)
         return store
 
     @classmethod
@@ -269,11 +269,14 @@ class SqlStore:
             for table in ("memory_nodes", "memory_messages", "memory_audit_events"):
                 conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
 
-    def _analyze_if_needed(self) -> None:
+    def _analyze_if_needed(self, report: migrations.MigrationReport) -> None:
         # Without planner statistics the planner picks indexes by ORDER BY, not by
-        # selectivity: a duplicate check went from 0.05 to 3 ms at 10k nodes.
+        # selectivity: a duplicate check went from 0.05 to 3 ms at 10k nodes. An upgrade
+        # may add indexes, which have none until analyzed (a turn went from 1 to 30 ms at
+        # 100k nodes after schema version 7).
+        upgraded = 0 < report.from_version < report.to_version
         with self.raw() as raw:
-            if not self.dialect.has_statistics(raw):
+            if upgraded or not self.dialect.has_statistics(raw):
                 self.dialect.analyze(raw)
 
     def analyze(self) -> None:

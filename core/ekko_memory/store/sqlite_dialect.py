@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -18,9 +18,9 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import StaticPool
 
+from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import QueryTerm, fts5_match_expression, index_tokens
-from ekko_memory.store.term_cache import TermCountCache
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -112,7 +112,8 @@ class SqliteDialect:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
-        self.term_cache = TermCountCache()
+        self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
+        self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
 
     def committed(self) -> None:
         """A write transaction committed (counts toward the next background checkpoint)."""

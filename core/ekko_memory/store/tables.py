@@ -102,6 +102,18 @@ memory_nodes = Table(
     Index("idx_memory_nodes_subject", "domain", "subject", "status"),
     # Queries that do not fix the scope (a domain's active nodes in priority order).
     Index("idx_memory_nodes_domain", "status", "domain", "type", "importance", "updated_at"),
+    # A topic's active nodes of one scope and type (the context's hinted categories):
+    # sized in the index alone, and read by category range when the topic is small.
+    Index(
+        "idx_memory_nodes_topic",
+        "scope",
+        "status",
+        "domain",
+        "type",
+        "category_path_text",
+        "importance",
+        "updated_at",
+    ),
 )
 
 memory_audit_events = Table(
