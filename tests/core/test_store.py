@@ -45,7 +45,9 @@ def test_topic_queries_by_range_or_in_priority_order_find_the_same(store: SqlSto
         category_prefix=("生活技能", "做饭"),
     )
     with store.read() as r:
-        found = {n.id for n in r.find_node_rows(topic, limit=10)}
+        ranked = [n.id for n in r.find_node_rows(topic, limit=10)]  # by range: 2² < 4 × 10
+        top = [n.id for n in r.find_node_rows(topic, limit=1)]  # in priority order: 2² ≥ 4 × 1
+        found = set(ranked)
         both = []
         for ranged in (True, False):
             cond, params = where_sql(topic, category_range=ranged)
@@ -53,9 +55,11 @@ def test_topic_queries_by_range_or_in_priority_order_find_the_same(store: SqlSto
                 {row[0] for row in r._rows(f"SELECT id FROM memory_nodes WHERE {cond}", params)}
             )
     assert found == both[0] == both[1] == {ids["leaf"], ids["child"]}
-    # The topic was sized (two nodes: read by range), and the size is remembered.
+    assert top == ranked[:1]
+    # The topic was sized (two of the scope's four preferences), and the sizes remembered.
     key = ("user", "生活技能", "preference", ("active",), ("生活技能", "做饭"))
-    assert store.dialect.topic_sizes.get([key])[0] == {key: 2}
+    sizes = store.dialect.topic_sizes.get([(key, "topic"), (key, "group")])[0]
+    assert sizes == {(key, "topic"): 2, (key, "group"): 4}
 
 
 def test_recent_messages_by_session_in_order(store: SqlStore) -> None:

@@ -174,11 +174,18 @@ def _node_query(
     f: NodeFilter, limit: int | None, offset: int, order: NodeOrder, category_range: bool = False
 ) -> tuple[str, dict[str, Any]]:
     cond, params = where_sql(f, category_range=category_range)
-    sql = f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}"
+    ordered = f"WHERE {cond} ORDER BY {order_sql(order)}"
     if limit is not None:
-        sql += " LIMIT :lim OFFSET :off"
+        ordered += " LIMIT :lim OFFSET :off"
         params.update(lim=limit, off=offset)
-    return sql, params
+    if category_range and limit is not None:
+        # Sort the topic's sequence numbers, not its whole rows, then read the few kept.
+        sql = (
+            f"{_NODE_SELECT} WHERE seq IN (SELECT seq FROM memory_nodes {ordered})"
+            f" ORDER BY {order_sql(order)}"
+        )
+        return sql, params
+    return f"{_NODE_SELECT} {ordered}", params
 
 
 # The context asks the same node queries every turn (frozen filters of tuples): building
@@ -186,14 +193,17 @@ def _node_query(
 # parameters.
 _cached_node_query = lru_cache(maxsize=512)(_node_query)
 
-# A topic (one scope, domain, type and category subtree) with at most this many active
-# nodes is read by its category range and sorted; a larger one in priority order.
-SMALL_TOPIC = 200
+# A topic query (one scope, domain and type, a category subtree) is stated by category
+# range when the topic is small against its scope's nodes of that type (reading the topic
+# costs less than scanning the type in priority order until the limit is met), and in
+# priority order otherwise. Both sizes are counted up to a cap, in the indexes alone.
+TOPIC_CAP = 1_000
+GROUP_CAP = 20_000
 TopicKey = tuple[str, str, str, tuple[str, ...], tuple[str, ...]]
 
 
 def _topic_key(f: NodeFilter) -> TopicKey | None:
-    """What sizes a topic query, when ``f`` is one (single scope, domain and type)."""
+    """What sizes a topic query, when ``f`` is one."""
     if not (f.category_prefix and f.domain and f.scopes and f.types and f.statuses):
         return None
     if len(f.scopes) != 1 or len(f.types) != 1:
@@ -203,19 +213,16 @@ def _topic_key(f: NodeFilter) -> TopicKey | None:
 
 @lru_cache(maxsize=256)
 def _topic_probe(key: TopicKey) -> tuple[str, dict[str, Any]]:
-    """Counts a topic's nodes up to SMALL_TOPIC + 1, in the topic index alone."""
+    """Counts a topic's nodes and its scope's nodes of the type (each up to a cap)."""
     scope, domain, node_type, statuses, prefix = key
-    f = NodeFilter(
-        scopes=(scope,),
-        domain=domain,
-        types=(node_type,),
-        statuses=statuses,
-        category_prefix=prefix,
-    )
-    cond, params = where_sql(f, category_range=True)
-    params["topic_cap"] = SMALL_TOPIC + 1
+    group = NodeFilter(scopes=(scope,), domain=domain, types=(node_type,), statuses=statuses)
+    topic_cond, params = where_sql(replace(group, category_prefix=prefix), category_range=True)
+    group_cond, _ = where_sql(group)
+    params.update(topic_cap=TOPIC_CAP + 1, group_cap=GROUP_CAP)
+    capped = "SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE {} LIMIT :{}) AS t"
     return (
-        f"SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE {cond} LIMIT :topic_cap) AS t",
+        f"SELECT ({capped.format(topic_cond, 'topic_cap')}),"
+        f" ({capped.format(group_cond, 'group_cap')})",
         params,
     )
 
@@ -386,26 +393,29 @@ class StoreReader:
         # topic's size: in priority order it stops at the limit, fast in a large topic
         # but a scan of the scope's whole type when the topic is empty (17 ms at 100k);
         # by category range it sorts the topic, fast only when the topic is small.
-        ranged = order == "priority" and limit is not None and self._small_topic(f)
+        ranged = order == "priority" and limit is not None and self._small_topic(f, limit)
         try:
             sql, params = _cached_node_query(f, limit, offset, order, ranged)
         except TypeError:  # a filter holding lists cannot be a cache key
             return _node_query(f, limit, offset, order, ranged)
         return sql, dict(params)
 
-    def _small_topic(self, f: NodeFilter) -> bool:
-        """Whether ``f`` is a topic query of at most SMALL_TOPIC nodes (sizes are cached a
-        minute: they choose between equivalent statements, never what is found)."""
+    def _small_topic(self, f: NodeFilter, limit: int) -> bool:
+        """Whether ``f`` is a topic query best read by its category range (the sizes are
+        cached a minute: they choose between equivalent statements, never what is found)."""
         key = _topic_key(f)
         if key is None:
             return False
-        known, _ = self.dialect.topic_sizes.get([key])
-        size = known.get(key)
-        if size is None:
+        keys = [(key, "topic"), (key, "group")]
+        known, unknown = self.dialect.topic_sizes.get(keys)
+        if unknown:
             sql, params = _topic_probe(key)
-            size = int(self._rows(sql, dict(params))[0][0])
-            self.dialect.topic_sizes.put({key: size})
-        return size <= SMALL_TOPIC
+            topic, group = self._rows(sql, dict(params))[0]
+            known = {keys[0]: int(topic), keys[1]: int(group)}
+            self.dialect.topic_sizes.put(known)
+        topic, group = known[keys[0]], known[keys[1]]
+        # In priority order SQLite reads ~group * limit / topic rows; by range, ~topic.
+        return topic <= TOPIC_CAP and topic * topic < group * limit
 
     def page_nodes(
         self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
