@@ -203,10 +203,20 @@ def test_words_too_common_to_rank_are_left_to_rarer_ones() -> None:
 def test_term_counts_cache_only_large_counts_for_a_while() -> None:
     now = [0.0]
     cache = CountCache[str](cache_from=TERM_COUNTS_FROM, clock=lambda: now[0])
-    cache.put({"任务": 9_000, "火锅": 3})
-    assert cache.get(["任务", "火锅", "香菜"]) == ({"任务": 9_000}, ["火锅", "香菜"])
+    asked: list[list[str]] = []
+    truth = {"任务": 9_000, "火锅": 3}
+
+    def count(terms: list[str]) -> dict[str, int]:
+        asked.append(terms)
+        return {t: truth[t] for t in terms if t in truth}
+
+    assert cache.counts(["任务", "火锅", "香菜"], count) == {"任务": 9_000, "火锅": 3}
+    # A common word is remembered; a rare or absent one is counted again (it may be new).
+    assert cache.counts(["任务", "火锅", "香菜"], count) == {"任务": 9_000, "火锅": 3}
+    assert asked == [["任务", "火锅", "香菜"], ["火锅", "香菜"]]
     now[0] += 301
-    assert cache.get(["任务"]) == ({}, ["任务"])
+    cache.counts(["任务"], count)
+    assert asked[-1] == ["任务"]
 
 
 def test_keyword_search_of_common_words(

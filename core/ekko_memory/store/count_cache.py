@@ -42,6 +42,15 @@ class CountCache(Generic[K]):
         self._lock = threading.Lock()
         self._counts: dict[K, tuple[int, float]] = {}
 
+    def counts(self, keys: Sequence[K], count: Callable[[list[K]], dict[K, int]]) -> dict[K, int]:
+        """The counts of ``keys``: cached ones, and ``count``'s for the rest (remembered)."""
+        known, unknown = self.get(keys)
+        if unknown:
+            fresh = count(unknown)
+            self.put(fresh)
+            known.update(fresh)
+        return known
+
     def get(self, keys: Sequence[K]) -> tuple[dict[K, int], list[K]]:
         """The cached counts among ``keys``, and the keys to count."""
         now = self._clock()

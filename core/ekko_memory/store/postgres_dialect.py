@@ -448,23 +448,21 @@ class PostgresDialect:
         """How many nodes hold each term: one GIN search per term not in the cache (a GIN
         index keeps no per-word counts, and ``ts_stat`` reads every row). Large counts are
         cached a while (``term_cache``): they cost a few ms and only say a word is common."""
-        counts, unknown = self.term_cache.get(terms)
-        searchable = [t for t in unknown if len(t.encode()) <= MAX_LEXEME_BYTES]
-        if searchable:
+
+        def count(unknown: list[str]) -> dict[str, int]:
+            searchable = [t for t in unknown if len(t.encode()) <= MAX_LEXEME_BYTES]
+            if not searchable:
+                return {}
             params = {f"t{i}": term for i, term in enumerate(searchable)}
             params |= {f"q{i}": _lexeme(term) for i, term in enumerate(searchable)}
             rows = ", ".join(f"(:t{i}, CAST(:q{i} AS tsquery))" for i in range(len(searchable)))
-            found: dict[str, int] = dict(
-                self.fetch(
-                    conn,
-                    "SELECT t.term, (SELECT count(*) FROM memory_nodes_fts WHERE doc @@ t.q)"
-                    f" FROM (VALUES {rows}) AS t(term, q)",
-                    params,
-                )
+            sql = (
+                "SELECT t.term, (SELECT count(*) FROM memory_nodes_fts WHERE doc @@ t.q)"
+                f" FROM (VALUES {rows}) AS t(term, q)"
             )
-            self.term_cache.put(found)
-            counts.update(found)
-        return counts
+            return dict(self.fetch(conn, sql, params))
+
+        return self.term_cache.counts(terms, count)
 
     def fetch(self, conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Run portable SQL with ``:name`` parameters straight on psycopg (hot paths).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache, partial
@@ -406,14 +406,15 @@ class StoreReader:
         key = _topic_key(f)
         if key is None:
             return False
-        keys = [(key, "topic"), (key, "group")]
-        known, unknown = self.dialect.topic_sizes.get(keys)
-        if unknown:
+        keys: list[Hashable] = [(key, "topic"), (key, "group")]
+
+        def count(_: list[Hashable]) -> dict[Hashable, int]:
             sql, params = _topic_probe(key)
             topic, group = self._rows(sql, dict(params))[0]
-            known = {keys[0]: int(topic), keys[1]: int(group)}
-            self.dialect.topic_sizes.put(known)
-        topic, group = known[keys[0]], known[keys[1]]
+            return {keys[0]: int(topic), keys[1]: int(group)}
+
+        sizes = self.dialect.topic_sizes.counts(keys, count)
+        topic, group = sizes[keys[0]], sizes[keys[1]]
         # In priority order SQLite reads ~group * limit / topic rows; by range, ~topic.
         return topic <= TOPIC_CAP and topic * topic < group * limit
 

@@ -234,20 +234,14 @@ class SqliteDialect:
         """How many nodes hold each term, from FTS5's vocabulary (a per-connection
         ``fts5vocab`` table). Counting walks a term's postings (~0.3 ms for one in 14k
         nodes), so large counts are cached a while (``term_cache``)."""
-        counts, unknown = self.term_cache.get(terms)
-        if unknown:
+
+        def count(unknown: list[str]) -> dict[str, int]:
             names = {f"t{i}": term for i, term in enumerate(unknown)}
             marks = ", ".join(f":{name}" for name in names)
-            found: dict[str, int] = dict(
-                self.fetch(
-                    conn,
-                    f"SELECT term, doc FROM temp.memory_nodes_vocab WHERE term IN ({marks})",
-                    names,
-                )
-            )
-            self.term_cache.put(found)
-            counts.update(found)
-        return counts
+            sql = f"SELECT term, doc FROM temp.memory_nodes_vocab WHERE term IN ({marks})"
+            return dict(self.fetch(conn, sql, names))
+
+        return self.term_cache.counts(terms, count)
 
     # Maintenance runs on a raw driver connection in autocommit: VACUUM refuses to run in
     # a transaction, a checkpoint cannot pass a read transaction of its own connection, and
