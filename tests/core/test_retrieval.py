@@ -449,6 +449,8 @@ def test_a_chat_message_finds_memories_by_its_keywords(mem: MemoryService) -> No
 
     dinner = relevant("我想做红烧肉，有什么要注意的？")
     assert recipe in dinner
+    # The prompt names the dish: the recipe's content alone does not.
+    assert "红烧肉做法：五花肉焯水" in s.build_context("我想做红烧肉").render()
     # 注意 is shared, but met in passing in the umbrella's content it is no evidence.
     assert umbrella not in dinner
     assert relevant("帮我写几个pytest测试") == [skill]

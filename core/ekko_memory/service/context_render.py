@@ -59,8 +59,20 @@ def _labels(chinese: bool) -> list[str]:
 
 
 def node_line(node: MemoryNode, chinese: bool) -> str:
-    """One bullet for a node: its content (or title), with expiry for temporary ones."""
-    text = node.content.strip() if node.content and len(node.content) <= 160 else node.title
+    """One bullet for a node: title and content (the content alone when it already says
+    the title, the title alone when the content is long), with expiry for temporary ones.
+
+    A recipe's content (五花肉焯水…) does not name its dish: without the title the model
+    would not know what it is about.
+    """
+    title, content = node.title.strip(), node.content.strip()
+    if not content or len(content) > 160:
+        text = title
+    elif not title or title.casefold() in content.casefold():
+        text = content
+    else:
+        # The colon of the title's script (CI runs on GitHub Actions: …, 红烧肉做法：…).
+        text = f"{title}：{content}" if _CJK.match(title[-1]) else f"{title}: {content}"
     if node.expires_at is not None:
         until = node.expires_at.astimezone().strftime("%m-%d %H:%M")
         text += f"（有效至 {until}）" if chinese else f" (until {until})"
