@@ -177,6 +177,14 @@ def test_message_keywords_split_at_glue_and_skip_stop_words() -> None:
     assert long.terms[0] == "word0" and long.terms[-1] == "word99"
 
 
+def test_a_pasted_page_is_searched_but_not_kept_in_the_caches() -> None:
+    page = "今天整理了香菜和红烧肉的做法。" * 500
+    sizes = (search_text._memo_message_terms, search_text._memo_query_terms)
+    before = [memo.cache_info().currsize for memo in sizes]
+    assert "香菜" in message_terms(page).terms and query_terms(page)
+    assert [memo.cache_info().currsize for memo in sizes] == before
+
+
 def test_a_hit_needs_a_whole_word_two_terms_or_a_label() -> None:
     terms = message_terms("我想做红烧肉，有什么要注意的？")
     assert supports(terms, ["家常菜"], "红烧肉：五花肉焯水")  # two terms

@@ -66,13 +66,22 @@ class QueryTerm:
     prefix: bool = False
 
 
-@lru_cache(maxsize=1024)
+# Texts up to this long are memoized; a pasted page is not kept alive by a cache.
+MEMO_CHARS = 2_000
+
+
 def query_terms(text: str, *, prefix_last: bool = False) -> tuple[QueryTerm, ...]:
     """Terms for a user query: each must match (AND). Never FTS syntax, only tokens.
 
     Memoized (pure; the terms are frozen): a turn searches every store with one message,
     and a filtered search asks again to count its matches.
     """
+    if len(text) > MEMO_CHARS:
+        return _query_terms(text, prefix_last)
+    return _memo_query_terms(text, prefix_last)
+
+
+def _query_terms(text: str, prefix_last: bool) -> tuple[QueryTerm, ...]:
     runs = _runs(text)
     terms: list[QueryTerm] = []
     for i, (is_cjk, run) in enumerate(runs):
@@ -87,6 +96,9 @@ def query_terms(text: str, *, prefix_last: bool = False) -> tuple[QueryTerm, ...
     # Drop duplicates, keep order.
     seen: set[QueryTerm] = set()
     return tuple(t for t in terms if not (t in seen or seen.add(t)))  # type: ignore[func-returns-value]
+
+
+_memo_query_terms = lru_cache(maxsize=1024)(_query_terms)
 
 
 def fts5_match_expression(terms: Sequence[QueryTerm], *, any_term: bool = False) -> str:
@@ -140,9 +152,13 @@ class MessageTerms:
     latin: frozenset[str]
 
 
-@lru_cache(maxsize=256)
 def message_terms(text: str) -> MessageTerms:
-    """Keywords of a chat message: latin words and Chinese bigrams, glue and stop words out."""
+    """Keywords of a chat message: latin words and Chinese bigrams, glue and stop words out
+    (memoized as ``query_terms``)."""
+    return _message_terms(text) if len(text) > MEMO_CHARS else _memo_message_terms(text)
+
+
+def _message_terms(text: str) -> MessageTerms:
     terms: list[str] = []
     whole: set[str] = set()
     latin: set[str] = set()
@@ -172,6 +188,9 @@ def message_terms(text: str) -> MessageTerms:
         unique = unique[:half] + unique[-half:]
     kept = set(unique)
     return MessageTerms(tuple(unique), frozenset((whole | latin) & kept), frozenset(latin & kept))
+
+
+_memo_message_terms = lru_cache(maxsize=256)(_message_terms)
 
 
 # How many matches a keyword search ranks at most (bm25 costs ~1 µs a match). The rarest
