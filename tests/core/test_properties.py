@@ -88,7 +88,10 @@ _SETTINGS = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 @settings(max_examples=40, deadline=None, suppress_health_check=_SETTINGS)
 @given(
     st.lists(node_spec, min_size=1, max_size=14),
-    st.sampled_from(["今晚吃什么", "香菜", "做饭少辣", "hello"]),
+    # …and sentences whose keywords match every node (节点 is in each title).
+    st.sampled_from(
+        ["今晚吃什么", "香菜", "做饭少辣", "hello", "看看节点内容吧", "我不吃香菜和葱"]
+    ),
 )
 def test_context_never_holds_stale_contradicting_or_foreign_nodes(
     backend: Backend, specs: list[tuple[Any, ...]], message: str
