@@ -138,6 +138,17 @@ def test_operators_are_plain_words(store: SqlStore) -> None:
     assert [n.id for n in store.search_nodes(query='"香菜" OR', limit=5)] == [node.id]
 
 
+def test_a_word_too_long_to_index_is_still_found(backend: Backend, tmp_path: Path) -> None:
+    """PostgreSQL cannot index a word over 1000 bytes here (MAX_LEXEME_BYTES): a search for one falls back to a
+    substring scan, as an emoji-only one does (SQLite indexes it)."""
+    s = backend.open_store(tmp_path, "long-word")
+    word = "x" * 3000
+    node = make_node(title="a very long token", content=word)
+    s.upsert_node(node)
+    assert [n.id for n in s.search_nodes(query=word, limit=5)] == [node.id]
+    s.close()
+
+
 def test_emoji_only_query_falls_back_to_substring(backend: Backend, tmp_path: Path) -> None:
     s = backend.open_store(tmp_path, "emoji")
     node = make_node(title="喜欢🌶️", content="x")

@@ -479,10 +479,9 @@ class StoreReader:
         """
         if any_term:
             return self._keyword_search(query, f, limit)
-        terms = query_terms(query, prefix_last=prefix_last)
-        if not terms:
-            return self._substring_search(query, f, limit)
-        return self._ranked(partial(self.dialect.search_sql, terms), f, limit)
+        search = partial(self.dialect.search_sql, query_terms(query, prefix_last=prefix_last))
+        hits = self._ranked(search, f, limit)
+        return self._substring_search(query, f, limit) if hits is None else hits
 
     def _keyword_search(self, message: str, f: NodeFilter, limit: int) -> list[RowHit]:
         words = message_terms(message)
@@ -493,16 +492,19 @@ class StoreReader:
         if not terms:
             return []  # no node holds any of the words: nothing to search
         search = partial(self.dialect.search_sql, terms, any_term=True, window=window)
-        hits = self._ranked(search, f, limit)
+        hits = self._ranked(search, f, limit) or []
         return [h for h in hits if supports(words, h.row.labels(), h.row.content)]
 
-    def _ranked(self, search: Callable[..., SearchSql], f: NodeFilter, limit: int) -> list[RowHit]:
+    def _ranked(
+        self, search: Callable[..., SearchSql], f: NodeFilter, limit: int
+    ) -> list[RowHit] | None:
         """The best ``limit`` matches within the filter: first among the index's best
-        ``cap``; when the filter leaves too few and the index held more, among all."""
+        ``cap``; when the filter leaves too few and the index held more, among all. None
+        when no term is searchable (a PostgreSQL lexeme has a size limit)."""
         cap = max(limit * 5, 100)
         found = search(cap=cap)
         if found is None:
-            return []
+            return None
         hits = self._fts_join(found, f, limit)
         if len(hits) < limit:
             # Were there more matches than the cap let through? Counting needs no ranking.
