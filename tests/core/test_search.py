@@ -139,8 +139,8 @@ def test_operators_are_plain_words(store: SqlStore) -> None:
 
 
 def test_a_word_too_long_to_index_is_still_found(backend: Backend, tmp_path: Path) -> None:
-    """PostgreSQL cannot index a word over 1000 bytes here (MAX_LEXEME_BYTES): a search for one falls back to a
-    substring scan, as an emoji-only one does (SQLite indexes it)."""
+    """The PostgreSQL store does not index a word over MAX_LEXEME_BYTES: a search for one
+    falls back to a substring scan, as an emoji-only one does (SQLite indexes it)."""
     s = backend.open_store(tmp_path, "long-word")
     word = "x" * 3000
     node = make_node(title="a very long token", content=word)
