@@ -56,10 +56,11 @@ def test_topic_queries_by_range_or_in_priority_order_find_the_same(store: SqlSto
             )
     assert found == both[0] == both[1] == {ids["leaf"], ids["child"]}
     assert top == ranked[:1]
-    # The topic was sized (two of the scope's four preferences), and the sizes remembered.
+    # The choices are remembered: two of the scope's four preferences are read by range
+    # for a limit of 10 (2² < 4 × 10), in priority order for a limit of 1 (2² ≥ 4 × 1).
     key = ("user", "生活技能", "preference", ("active",), ("生活技能", "做饭"))
-    sizes = store.dialect.topic_sizes.get([(key, "topic"), (key, "group")])[0]
-    assert sizes == {(key, "topic"): 2, (key, "group"): 4}
+    choices = store.dialect.topic_sizes.get([(key, 10), (key, 1)])[0]
+    assert choices == {(key, 10): 1, (key, 1): 0}
 
 
 def test_recent_messages_by_session_in_order(store: SqlStore) -> None:

@@ -69,8 +69,8 @@ class Dialect(Protocol):
         term is searchable."""
         ...
 
-    def term_counts(self, conn: Connection, terms: Sequence[str]) -> dict[str, int]:
-        """How many nodes hold each single-token term (absent: none)."""
+    def term_counts(self, conn: Connection, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """How many nodes hold each single-token term, up to ``cap`` (absent: none)."""
         ...
 
     # Maintenance takes the raw driver connection, in autocommit (see SqlStore.raw).

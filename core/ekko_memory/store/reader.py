@@ -44,6 +44,7 @@ from ekko_memory.store.rows import (
     row_to_summary,
 )
 from ekko_memory.store.search_text import (
+    RANKED_MATCHES,
     choose_keywords,
     message_terms,
     query_terms,
@@ -196,9 +197,9 @@ _cached_node_query = lru_cache(maxsize=512)(_node_query)
 # A topic query (one scope, domain and type, a category subtree) is stated by category
 # range when the topic is small against its scope's nodes of that type (reading the topic
 # costs less than scanning the type in priority order until the limit is met), and in
-# priority order otherwise. Both sizes are counted up to a cap, in the indexes alone.
+# priority order otherwise. Sizes are counted in the indexes, only as far as the choice
+# needs: a full count of a large type cost PostgreSQL a 15 ms sequential scan.
 TOPIC_CAP = 1_000
-GROUP_CAP = 20_000
 TopicKey = tuple[str, str, str, tuple[str, ...], tuple[str, ...]]
 
 
@@ -212,19 +213,16 @@ def _topic_key(f: NodeFilter) -> TopicKey | None:
 
 
 @lru_cache(maxsize=256)
-def _topic_probe(key: TopicKey) -> tuple[str, dict[str, Any]]:
-    """Counts a topic's nodes and its scope's nodes of the type (each up to a cap)."""
+def _topic_counts(key: TopicKey) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """Statements counting a topic's nodes, and its scope's nodes of the type, up to ``:cap``."""
     scope, domain, node_type, statuses, prefix = key
     group = NodeFilter(scopes=(scope,), domain=domain, types=(node_type,), statuses=statuses)
-    topic_cond, params = where_sql(replace(group, category_prefix=prefix), category_range=True)
-    group_cond, _ = where_sql(group)
-    params.update(topic_cap=TOPIC_CAP + 1, group_cap=GROUP_CAP)
-    capped = "SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE {} LIMIT :{}) AS t"
-    return (
-        f"SELECT ({capped.format(topic_cond, 'topic_cap')}),"
-        f" ({capped.format(group_cond, 'group_cap')})",
-        params,
+    capped = "SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE {} LIMIT :cap) AS t"
+    topic_cond, topic_params = where_sql(
+        replace(group, category_prefix=prefix), category_range=True
     )
+    group_cond, group_params = where_sql(group)
+    return (capped.format(topic_cond), topic_params), (capped.format(group_cond), group_params)
 
 
 class StoreReader:
@@ -401,22 +399,29 @@ class StoreReader:
         return sql, dict(params)
 
     def _small_topic(self, f: NodeFilter, limit: int) -> bool:
-        """Whether ``f`` is a topic query best read by its category range (the sizes are
-        cached a minute: they choose between equivalent statements, never what is found)."""
+        """Whether ``f`` is a topic query best read by its category range (the choice is
+        cached a minute: it picks between equivalent statements, never what is found)."""
         key = _topic_key(f)
         if key is None:
             return False
-        keys: list[Hashable] = [(key, "topic"), (key, "group")]
 
-        def count(_: list[Hashable]) -> dict[Hashable, int]:
-            sql, params = _topic_probe(key)
-            topic, group = self._rows(sql, dict(params))[0]
-            return {keys[0]: int(topic), keys[1]: int(group)}
+        def count(sql: str, params: dict[str, Any], cap: int) -> int:
+            return int(self._rows(sql, {**params, "cap": cap})[0][0])
 
-        sizes = self.dialect.topic_sizes.counts(keys, count)
-        topic, group = sizes[keys[0]], sizes[keys[1]]
-        # In priority order SQLite reads ~group * limit / topic rows; by range, ~topic.
-        return topic <= TOPIC_CAP and topic * topic < group * limit
+        def choose(_: list[Hashable]) -> dict[Hashable, int]:
+            # In priority order SQLite reads ~group * limit / topic rows; by range, ~topic.
+            (topic_sql, topic_params), (group_sql, group_params) = _topic_counts(key)
+            topic = count(topic_sql, topic_params, TOPIC_CAP + 1)
+            if topic > TOPIC_CAP:
+                ranged = False
+            elif topic < limit:
+                ranged = True  # the type holds the topic: topic² < topic * limit <= group * limit
+            else:
+                need = topic * topic // limit + 1
+                ranged = count(group_sql, group_params, need) >= need
+            return {(key, limit): int(ranged)}
+
+        return bool(self.dialect.topic_sizes.counts([(key, limit)], choose)[(key, limit)])
 
     def page_nodes(
         self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
@@ -487,7 +492,8 @@ class StoreReader:
         words = message_terms(message)
         if not words.terms:
             return []
-        counts = self.dialect.term_counts(self.conn, words.terms)
+        # Beyond the ranking budget a count makes no difference to the choice.
+        counts = self.dialect.term_counts(self.conn, words.terms, RANKED_MATCHES + 1)
         terms, window = choose_keywords(words.terms, counts)
         if not terms:
             return []  # no node holds any of the words: nothing to search

@@ -230,7 +230,7 @@ class SqliteDialect:
             params["fts_cap"] = cap
         return sql, params
 
-    def term_counts(self, conn: Connection, terms: Sequence[str]) -> dict[str, int]:
+    def term_counts(self, conn: Connection, terms: Sequence[str], cap: int) -> dict[str, int]:
         """How many nodes hold each term, from FTS5's vocabulary (a per-connection
         ``fts5vocab`` table). Counting walks a term's postings (~0.3 ms for one in 14k
         nodes), so large counts are cached a while (``term_cache``)."""
@@ -238,8 +238,10 @@ class SqliteDialect:
         def count(unknown: list[str]) -> dict[str, int]:
             names = {f"t{i}": term for i, term in enumerate(unknown)}
             marks = ", ".join(f":{name}" for name in names)
-            sql = f"SELECT term, doc FROM temp.memory_nodes_vocab WHERE term IN ({marks})"
-            return dict(self.fetch(conn, sql, names))
+            sql = (
+                f"SELECT term, min(doc, :cap) FROM temp.memory_nodes_vocab WHERE term IN ({marks})"
+            )
+            return dict(self.fetch(conn, sql, {**names, "cap": cap}))
 
         return self.term_cache.counts(terms, count)
 
