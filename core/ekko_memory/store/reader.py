@@ -175,18 +175,20 @@ def _node_query(
     f: NodeFilter, limit: int | None, offset: int, order: NodeOrder, category_range: bool = False
 ) -> tuple[str, dict[str, Any]]:
     cond, params = where_sql(f, category_range=category_range)
-    ordered = f"WHERE {cond} ORDER BY {order_sql(order)}"
     if limit is not None:
-        ordered += " LIMIT :lim OFFSET :off"
         params.update(lim=limit, off=offset)
-    if category_range and limit is not None:
+    page = " LIMIT :lim OFFSET :off" if limit is not None else ""
+    if category_range and limit is not None and order == "priority":
         # Sort the topic's sequence numbers, not its whole rows, then read the few kept.
-        sql = (
-            f"{_NODE_SELECT} WHERE seq IN (SELECT seq FROM memory_nodes {ordered})"
-            f" ORDER BY {order_sql(order)}"
-        )
-        return sql, params
-    return f"{_NODE_SELECT} {ordered}", params
+        # ``importance + 0`` matches no index, so no planner walks a whole type in
+        # priority order instead of the topic's range (PostgreSQL did, misjudging an
+        # empty topic as 1 353 rows: 9 ms, against 0.1).
+        inner = f"SELECT seq FROM memory_nodes WHERE {cond} ORDER BY {_UNINDEXED_PRIORITY}{page}"
+        return f"{_NODE_SELECT} WHERE seq IN ({inner}) ORDER BY {order_sql(order)}", params
+    return f"{_NODE_SELECT} WHERE {cond} ORDER BY {order_sql(order)}{page}", params
+
+
+_UNINDEXED_PRIORITY = "importance + 0 DESC, updated_at DESC"
 
 
 # The context asks the same node queries every turn (frozen filters of tuples): building
