@@ -60,10 +60,10 @@ def capture(mem: Any, fn: Any) -> list[tuple[str, str, Any]]:
         original = store.dialect.fetch
 
         def fetch(
-            conn: Any, sql: str, params: Any, name: str = name, original: Any = original
+            conn: Any, sql: str, params: Any, name: str = name, original: Any = original, **kw: Any
         ) -> Any:
             seen.append((name, sql, dict(params)))
-            return original(conn, sql, params)
+            return original(conn, sql, params, **kw)
 
         store.dialect.fetch = fetch
         undo.append((store, hook, original))

@@ -97,8 +97,11 @@ class Dialect(Protocol):
     def change_marks(self, conn: Connection) -> tuple[int, ...]: ...
 
     def fetch(
-        self, conn: Connection, sql: str, params: dict[str, Any]
-    ) -> list[tuple[Any, ...]]: ...
+        self, conn: Connection, sql: str, params: dict[str, Any], *, reuse_plan: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """Rows of portable SQL with ``:name`` parameters. ``reuse_plan=False``: plan it for
+        these values every time (a server may otherwise reuse a generic plan)."""
+        ...
 
     def execute(
         self, conn: Connection, sql: str, params: dict[str, Any] | list[dict[str, Any]]

@@ -236,8 +236,10 @@ class StoreReader:
 
     # --- raw-driver reads (the hot path) -------------------------------------------
 
-    def _rows(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        return self.dialect.fetch(self.conn, sql, params)
+    def _rows(
+        self, sql: str, params: dict[str, Any], *, reuse_plan: bool = True
+    ) -> list[tuple[Any, ...]]:
+        return self.dialect.fetch(self.conn, sql, params, reuse_plan=reuse_plan)
 
     def _nodes(self, sql: str, params: dict[str, Any]) -> list[MemoryNode]:
         return [node_from_tuple(r) for r in self._rows(sql, params)]
@@ -408,7 +410,8 @@ class StoreReader:
             return False
 
         def count(sql: str, params: dict[str, Any], cap: int) -> int:
-            return int(self._rows(sql, {**params, "cap": cap})[0][0])
+            # Planned for its values: a generic plan of a capped count scans the table.
+            return int(self._rows(sql, {**params, "cap": cap}, reuse_plan=False)[0][0])
 
         def choose(_: list[Hashable]) -> dict[Hashable, int]:
             # In priority order SQLite reads ~group * limit / topic rows; by range, ~topic.

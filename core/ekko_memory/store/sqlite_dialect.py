@@ -319,11 +319,14 @@ class SqliteDialect:
         ).fetchone()
         return bool(row and row[0])
 
-    def fetch(self, conn: Connection, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    def fetch(
+        self, conn: Connection, sql: str, params: dict[str, Any], *, reuse_plan: bool = True
+    ) -> list[tuple[Any, ...]]:
         """Run portable SQL with ``:name`` parameters straight on the driver (hot paths).
 
         sqlite3 takes named parameters as they are; skipping SQLAlchemy's statement
-        machinery saves ~80 µs a query, more than most of these queries cost.
+        machinery saves ~80 µs a query, more than most of these queries cost. SQLite
+        plans without the values either way (``reuse_plan`` changes nothing).
         """
         dbapi = conn.connection.dbapi_connection
         assert dbapi is not None
