@@ -352,3 +352,30 @@ def test_several_processes_write_at_once_without_losing_anything(pg: PgServer) -
         messages = r.table_counts()["memory_messages"]
     assert messages == workers * count + workers * len(range(0, count, 5))
     mem.close()
+
+
+# --- plans ---------------------------------------------------------------------------
+
+
+def test_counts_that_steer_plans_are_never_prepared(pg_store: SqlStore) -> None:
+    """psycopg prepares a statement it sees often, and PostgreSQL then runs a generic
+    plan: for a capped count that is a sequential scan (turns of 50–150 ms at 100k
+    nodes). Term counts and topic sizes are planned for their values every time, while
+    the hot queries keep being prepared."""
+    pg_store.upsert_node(make_node(title="红烧肉做法", content="五花肉焯水", category_path=COOKING))
+    topic = NodeFilter(
+        scopes=("user",),
+        domain="生活技能",
+        types=("preference",),
+        category_prefix=("生活技能", "理财"),
+    )
+    with pg_store.read() as r:
+        for _ in range(8):
+            r.search_rows("我想做红烧肉", NodeFilter(), limit=5, any_term=True)
+            r.find_node_rows(topic, limit=10)
+            pg_store.dialect.term_cache = type(pg_store.dialect.term_cache)()  # count again
+            pg_store.dialect.topic_sizes = type(pg_store.dialect.topic_sizes)()
+        prepared = [row[0] for row in r._rows("SELECT statement FROM pg_prepared_statements", {})]
+    assert prepared, "psycopg prepares the hot queries"
+    counts = ("AS t(term, q)", "SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE")
+    assert not [s for s in prepared if any(mark in s for mark in counts)]
