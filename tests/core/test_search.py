@@ -266,6 +266,8 @@ def test_keyword_search_of_common_words(
         newest = r.search_rows("任务", NodeFilter(), limit=5, any_term=True)
     assert [h.row.id for h in found] == [rare.id]
     assert {h.row.id for h in newest} == {common[-1].id, common[-2].id}
+    # Counts go just past the (patched) budget, and no further.
+    assert search_text.count_cap() == 3
     s.close()
 
 

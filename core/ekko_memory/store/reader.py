@@ -44,8 +44,8 @@ from ekko_memory.store.rows import (
     row_to_summary,
 )
 from ekko_memory.store.search_text import (
-    RANKED_MATCHES,
     choose_keywords,
+    count_cap,
     message_terms,
     query_terms,
     supports,
@@ -497,8 +497,7 @@ class StoreReader:
         words = message_terms(message)
         if not words.terms:
             return []
-        # Beyond the ranking budget a count makes no difference to the choice.
-        counts = self.dialect.term_counts(self.conn, words.terms, RANKED_MATCHES + 1)
+        counts = self.dialect.term_counts(self.conn, words.terms, count_cap())
         terms, window = choose_keywords(words.terms, counts)
         if not terms:
             return []  # no node holds any of the words: nothing to search

@@ -200,6 +200,11 @@ _memo_message_terms = lru_cache(maxsize=256)(_message_terms)
 RANKED_MATCHES = 500
 
 
+def count_cap() -> int:
+    """How far term counts need to go: beyond the ranking budget a count changes no choice."""
+    return RANKED_MATCHES + 1
+
+
 def choose_keywords(
     terms: Sequence[str], counts: dict[str, int]
 ) -> tuple[tuple[QueryTerm, ...], int | None]:
