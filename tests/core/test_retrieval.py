@@ -619,6 +619,14 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
     for row in rows:
         node = typed[row.id]
         assert row.node() == node
+        # Typing a row again (from remembered values) gives a node of its own: changing
+        # one node's lists or value changes no other.
+        first, again = row.node(), row.node()
+        first.tags.append("改过")
+        first.category_path.append("改过")
+        if isinstance(first.value_json, dict):
+            first.value_json["amount"] = "改过"
+        assert again == node and row.node() == node
         assert priority_key(row, now) == priority_key(node, now)
         assert conflict_identity(mem.registry, row) == conflict_identity(mem.registry, node)
         assert row.value_identity() == node.value_identity()
@@ -629,3 +637,95 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
             node.value_json,
         )
         assert [visible(row, q) for q in frames] == [visible(node, q) for q in frames]
+
+
+def test_priority_sort_matches_the_priority_key_with_ties(mem: MemoryService) -> None:
+    """``sort_by_priority`` sorts in stable passes; its order must be ``priority_key``'s,
+    ties on time, confidence and importance included (broken by id)."""
+    from datetime import timedelta
+    from random import Random
+
+    from ekko_memory.service.ranking import priority_key, sort_by_priority
+    from ekko_memory.store.filters import NodeFilter
+    from tests.core.factories import make_node
+
+    now = mem.now()
+    rng = Random(3)
+    times = [now - timedelta(minutes=m) for m in (0, 5, 5, 60)]
+    nodes = [
+        make_node(
+            scope="user",
+            type=rng.choice(["preference", "constraint"]),
+            origin=rng.choice(["user_explicit", "inferred"]),
+            updated_at=rng.choice(times),
+            confidence=rng.choice([0.5, 0.9]),
+            importance=rng.choice([0.2, 0.9]),
+            expires_at=rng.choice([None, now + timedelta(hours=1), now - timedelta(hours=1)]),
+            key=None,
+            value_json=None,
+            title=f"节点{i}",
+        )
+        for i in range(60)
+    ]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    with mem.user_store.read() as r:
+        rows = r.find_node_rows(NodeFilter(ids=[n.id for n in nodes], statuses=None), limit=None)
+    for items in (nodes, rows):
+        shuffled = list(items)
+        rng.shuffle(shuffled)
+        expected = sorted(shuffled, key=lambda n: priority_key(n, now))
+        assert [n.id for n in sort_by_priority(shuffled, now)] == [n.id for n in expected]
+
+
+def test_global_seeds_are_searched_once_per_message(mem: MemoryService, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The shipped global memories never change: a turn's search of them is remembered
+    per message (no statement runs the second time), and still finds them."""
+    import json
+
+    from ekko_memory.service.memory_service import load_global_store
+
+    store = mem.global_store
+    assert store is not None and store.frozen
+    ran: list[str] = []
+    fetch = store.dialect.fetch
+
+    def counting(conn, sql, params, **kw):  # type: ignore[no-untyped-def]
+        ran.append(sql)
+        return fetch(conn, sql, params, **kw)
+
+    store.dialect.fetch = counting  # type: ignore[method-assign]
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    first = s.build_context("番茄炒蛋怎么做？")
+    assert ran, "the first turn searches the global memories"
+    ran.clear()
+    second = s.build_context("番茄炒蛋怎么做？")
+    assert ran == []
+    for ctx in (first, second):
+        assert "番茄炒蛋" in [n.title for n in ctx.relevant_nodes]
+    s.build_context("焯水要多久")
+    assert ran, "another message is searched"
+
+    # Seeds with an expiry would leave the search when they expire: never remembered.
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    node = {
+        "id": "mem_00000000000000000000000009",
+        "scope": "global",
+        "domain": "生活技能",
+        "categoryPath": ["生活技能", "做饭", "菜谱"],
+        "type": "recipe",
+        "title": "限时菜谱",
+        "content": "只在本周有效。",
+        "confidence": 0.9,
+        "importance": 0.2,
+        "origin": "seed",
+        "createdAt": "2026-07-04T00:00:00Z",
+        "updatedAt": "2026-07-04T00:00:00Z",
+        "expiresAt": "2099-01-01T00:00:00Z",
+    }
+    (folder / "x.json").write_text(json.dumps({"nodes": [node]}), encoding="utf-8")
+    expiring = load_global_store(folder)
+    assert expiring is not None and not expiring.frozen
+    assert [expiring.remembered("k", lambda n=n: n) for n in (1, 2)] == [1, 2]
+    expiring.close()

@@ -30,6 +30,7 @@ from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.reader import RowHit, StoreReader
 from ekko_memory.store.rows import NodeRow
+from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -289,5 +290,12 @@ class ContextBuilder:
     def _search(self, store: SqlStore | None, scopes: tuple[str, ...], text: str) -> list[RowHit]:
         if store is None or not store.health.readable:
             return []
-        with store.read() as r:
-            return self._search_in(r, scopes, text)
+
+        def search() -> list[RowHit]:
+            with store.read() as r:
+                return self._search_in(r, scopes, text)
+
+        if len(text) > MEMO_CHARS:
+            return search()  # a pasted page is not kept alive by a cache
+        # Hits are immutable rows: a frozen store's can be handed out again.
+        return list(store.remembered(("keywords", scopes, text, self.viewer), search))

@@ -69,6 +69,9 @@ def load_global_store(folder: Path | None = None) -> SqlStore | None:
         w.insert_nodes(nodes)
     store.health.status = "readonly"
     store.health.reason = "global memories ship with the app and are read-only"
+    if all(n.expires_at is None for n in nodes):
+        # A turn's search of them then costs a lookup, not a transaction and two queries.
+        store.freeze()
     return store
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from ekko_memory.models import NodeLike, OmittedNode
@@ -41,8 +42,26 @@ def priority_key(node: NodeLike, now: datetime) -> tuple[Any, ...]:
 
 
 def sort_by_priority(nodes: Iterable[N], now: datetime) -> list[N]:
-    """Nodes best first."""
-    return sorted(nodes, key=lambda n: priority_key(n, now))
+    """Nodes best first: the order of ``priority_key``, in three stable sorts (each key
+    cheaper than the whole tuple; this runs on every candidate of every turn)."""
+    ordered = sorted(nodes, key=_node_id)
+    ordered.sort(key=_recency, reverse=True)
+    ordered.sort(key=lambda n: _standing(n, now))
+    return ordered
+
+
+_node_id = attrgetter("id")
+# Newer, then more confident, then more important first.
+_recency = attrgetter("updated_at", "confidence", "importance")
+
+
+def _standing(node: NodeLike, now: datetime) -> tuple[int, bool, bool, bool]:
+    return (
+        SCOPE_RANK.get(node.scope, 9),
+        node.is_expired(now),
+        node.origin not in EXPLICIT_ORIGINS,
+        not is_temporary_constraint(node),
+    )
 
 
 def _shadowed(loser: Any, winner: Any) -> bool:

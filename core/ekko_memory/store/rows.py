@@ -129,36 +129,65 @@ _P = [
 
 def node_from_tuple(r: Sequence[Any]) -> MemoryNode:
     """A node from a driver row in NODE_COLUMNS order (the hot read path)."""
+    return trusted(MemoryNode, _node_values(r))
+
+
+def _node_values(r: Sequence[Any]) -> dict[str, Any]:
     p = _P
-    return trusted(
-        MemoryNode,
-        {
-            "id": r[p[0]],
-            "parent_id": r[p[1]],
-            "supersedes_id": r[p[2]],
-            "session_id": r[p[3]],
-            "workspace_id": r[p[4]],
-            "user_id": r[p[5]],
-            "scope": r[p[6]],
-            "domain": r[p[7]],
-            "category_path": _list(r[p[8]]),
-            "type": r[p[9]],
-            "key": r[p[10]],
-            "value_json": _loads(r[p[11]]),
-            "title": r[p[12]],
-            "content": r[p[13]],
-            "status": r[p[14]],
-            "confidence": r[p[15]],
-            "importance": r[p[16]],
-            "tags": _list(r[p[17]]),
-            "entities": _list(r[p[18]]),
-            "source_message_ids": _list(r[p[19]]),
-            "origin": r[p[20]],
-            "created_at": from_db(r[p[21]]),
-            "updated_at": from_db(r[p[22]]),
-            "expires_at": from_db(r[p[23]]),
-        },
-    )
+    return {
+        "id": r[p[0]],
+        "parent_id": r[p[1]],
+        "supersedes_id": r[p[2]],
+        "session_id": r[p[3]],
+        "workspace_id": r[p[4]],
+        "user_id": r[p[5]],
+        "scope": r[p[6]],
+        "domain": r[p[7]],
+        "category_path": _list(r[p[8]]),
+        "type": r[p[9]],
+        "key": r[p[10]],
+        "value_json": _loads(r[p[11]]),
+        "title": r[p[12]],
+        "content": r[p[13]],
+        "status": r[p[14]],
+        "confidence": r[p[15]],
+        "importance": r[p[16]],
+        "tags": _list(r[p[17]]),
+        "entities": _list(r[p[18]]),
+        "source_message_ids": _list(r[p[19]]),
+        "origin": r[p[20]],
+        "created_at": from_db(r[p[21]]),
+        "updated_at": from_db(r[p[22]]),
+        "expires_at": from_db(r[p[23]]),
+    }
+
+
+# Typed values of rows seen lately, keyed by the whole row (any change of any column is
+# another key): every turn types the same few dozen rows, and decoding their JSON and
+# timestamps cost half of what building the nodes did.
+_VALUES_MEMO: dict[tuple[Any, ...], dict[str, Any]] = {}
+_VALUES_MEMO_ROWS = 4096
+_MUTABLE_LISTS = ("category_path", "tags", "entities", "source_message_ids")
+
+
+def _remembered_node(r: tuple[Any, ...]) -> MemoryNode:
+    """As ``node_from_tuple``, from remembered values; every node gets its own lists and
+    value (callers may change them), sharing only immutable ones."""
+    try:
+        values = _VALUES_MEMO.get(r)
+    except TypeError:  # a driver value that cannot be a key: type it afresh
+        return node_from_tuple(r)
+    if values is None:
+        values = _node_values(r)
+        if len(_VALUES_MEMO) >= _VALUES_MEMO_ROWS:
+            _VALUES_MEMO.clear()
+        _VALUES_MEMO[r] = values
+    fresh = dict(values)
+    for name in _MUTABLE_LISTS:
+        fresh[name] = list(fresh[name])
+    if isinstance(fresh["value_json"], (dict, list)):
+        fresh["value_json"] = json.loads(r[_P[11]])
+    return trusted(MemoryNode, fresh)
 
 
 class NodeRow(tuple[Any, ...]):
@@ -241,8 +270,8 @@ class NodeRow(tuple[Any, ...]):
         return canonical_json(self.value_json)
 
     def node(self) -> MemoryNode:
-        """The typed node."""
-        return node_from_tuple(self)
+        """The typed node (its decoded values are remembered for the next turn)."""
+        return _remembered_node(self)
 
 
 _UPDATED_AT = _NODE_POS["updated_at"]

@@ -10,7 +10,7 @@ agent goes on.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,6 +32,9 @@ from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
 HealthStatus = Literal["ok", "readonly", "degraded", "disabled"]
+T = TypeVar("T")
+# Results a frozen store remembers (per question; a question is a few hundred bytes).
+FROZEN_MEMO_ENTRIES = 1024
 
 
 @dataclass
@@ -86,6 +89,29 @@ class SqlStore:
         self.engine = engine
         self.dialect = dialect
         self.health = health
+        # Set (``freeze``) when nothing can change what a read returns: no writes, no
+        # node that will expire.
+        self.frozen = False
+        self._memo: dict[Hashable, Any] = {}
+
+    def freeze(self) -> None:
+        """Declare that what reads return never changes again (read-only data with no
+        expiring node): ``remembered`` then answers each question once."""
+        self.frozen = True
+
+    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, once per ``key`` for a frozen store (every time otherwise)."""
+        if not self.frozen:
+            return compute()
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        value = compute()
+        if len(self._memo) >= FROZEN_MEMO_ENTRIES:
+            self._memo.clear()
+        self._memo[key] = value
+        return value
 
     # --- opening --------------------------------------------------------------------
 
