@@ -269,3 +269,46 @@ def test_delete_word_also_confirms(
     dialogs.handlers.append(typed)
     wait_task(qtbot, window.hard_delete_memory(node_id))
     assert window.runner.memory.get_node(node_id) is None
+
+
+def test_the_value_table_saves_untouched_fields_exactly(qtbot: Any) -> None:
+    """Editing a title must not change a value: text that looks like a number stays text,
+    numbers stay numbers ("1.10" kept its trailing zero only as text)."""
+    from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
+
+    editor = ValueEditor()
+    qtbot.addWidget(editor)
+    value = {
+        "zip": "100080",
+        "version": "1.10",
+        "phone": "13812345678",
+        "flag": "true",
+        "n": "1e3",
+        "servings": 2,
+        "ratio": 0.5,
+        "ok": True,
+        "none": None,
+    }
+    editor.set_shape("object", value)
+    assert editor.value() == value
+    # An edited text field stays text; an edited number field reads its JSON.
+    cells = {editor.table.item(r, 0).text(): editor.table.item(r, 1) for r in range(9)}
+    cells["zip"].setText("100081")
+    cells["servings"].setText("3")
+    cells["ratio"].setText("about half")
+    got = editor.value()
+    assert (got["zip"], got["servings"], got["ratio"]) == ("100081", 3, "about half")
+    # A new field is a number, true/false or null only when it is exactly that JSON.
+    for text, expected in [
+        ("2", 2),
+        ("-1.5", -1.5),
+        ("false", False),
+        ("1.10", "1.10"),
+        ("1e3", "1e3"),
+        ("007", "007"),
+        ('"100080"', "100080"),
+        ("少量", "少量"),
+    ]:
+        editor.set_shape("object", {})
+        editor._add_row("field", text)
+        assert editor.value() == {"field": expected}, text

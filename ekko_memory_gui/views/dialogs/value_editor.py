@@ -16,6 +16,7 @@ from ekko_memory_gui.qt import (
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
+    Qt,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -25,6 +26,7 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.services.fonts import mono_font
 from ekko_memory_gui.views.widgets import FlowLayout, chip, text_label
 
+_ORIGINAL = Qt.ItemDataRole.UserRole
 SHAPES = ("string", "number", "boolean", "string[]", "object", "json")
 _SPLIT = (",", "，", "、", ";", "；")
 
@@ -51,14 +53,30 @@ def fits(shape: str, value: Any) -> bool:
     return value is None or shape_of(value) == shape or (shape == "json")
 
 
-def _scalar(text: str) -> Any:
-    """A table cell's text as JSON when it reads as a number or true/false, else as text."""
+def cell_text(value: Any) -> str:
+    """How a table cell shows a field's value: text as it is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def cell_value(text: str, original: Any = None, *, has_original: bool = False) -> Any:
+    """A table cell's value. An untouched cell keeps its value exactly (the text "1.10"
+    stays that text); a field that held text keeps holding text. A new or non-text field
+    is a number, true, false or null only when its text is exactly that JSON ("1.10" and
+    "1e3" stay text), and text when quoted ("\"100080\"")."""
+    if has_original:
+        if text == cell_text(original):
+            return original
+        if isinstance(original, str):
+            return text.strip()
     t = text.strip()
-    if t in ("true", "false", "null") or (t and (t[0].isdigit() or t[0] == "-")):
-        try:
-            return json.loads(t)
-        except ValueError:
-            return t
+    try:
+        parsed = json.loads(t)
+    except ValueError:
+        return t
+    if isinstance(parsed, str) and t.startswith('"'):
+        return parsed
+    if parsed is None or isinstance(parsed, bool | int | float):
+        return parsed if json.dumps(parsed) == t else t
     return t
 
 
@@ -176,7 +194,7 @@ class ValueEditor(QWidget):
         elif self.shape == "object":
             self.table.setRowCount(0)
             for k, v in (value or {}).items():
-                self._add_row(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
+                self._add_row(k, cell_text(v), original=(v,))
         else:
             self.json.setPlainText(
                 "" if value is None else json.dumps(value, ensure_ascii=False, indent=2)
@@ -200,7 +218,12 @@ class ValueEditor(QWidget):
                 v = self.table.item(row, 1)
                 key = k.text().strip() if k else ""
                 if key:
-                    out[key] = _scalar(v.text() if v else "")
+                    original = v.data(_ORIGINAL) if v else None
+                    out[key] = cell_value(
+                        v.text() if v else "",
+                        original[0] if original else None,
+                        has_original=bool(original),
+                    )
             return out or None
         text = self.json.toPlainText().strip()
         return json.loads(text) if text else None
@@ -236,11 +259,15 @@ class ValueEditor(QWidget):
             self.list_chips.addWidget(chip(item))
         self.changed.emit()
 
-    def _add_row(self, key: str, value: str) -> None:
+    def _add_row(self, key: str, value: str, *, original: tuple[Any] | None = None) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
         self.table.setItem(row, 0, QTableWidgetItem(key))
-        self.table.setItem(row, 1, QTableWidgetItem(value))
+        cell = QTableWidgetItem(value)
+        if original is not None:
+            # The stored value, so an untouched cell saves exactly what it showed.
+            cell.setData(_ORIGINAL, original)
+        self.table.setItem(row, 1, cell)
 
     def _remove_row(self) -> None:
         row = self.table.currentRow()
