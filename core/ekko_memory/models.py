@@ -25,6 +25,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from ekko_memory.errors import InvalidInput
 from ekko_memory.identity import value_identity
 from ekko_memory.timeutil import to_utc
 
@@ -400,6 +401,9 @@ class MemoryQueryResult(CamelModel):
     exact: list[MemoryNode] = Field(default_factory=list)
     relevant: list[MemoryNode] = Field(default_factory=list)
     omitted: list[OmittedNode] = Field(default_factory=list)
+    # Stores that hold requested scopes but could not be read (absent when all could):
+    # an empty answer then means "unknown", not "nothing remembered".
+    warnings: list[str] | None = None
 
 
 class MemoryContextDiagnostics(CamelModel):
@@ -429,10 +433,17 @@ class MemoryContext(CamelModel):
 
     _rendered_ids: list[str] | None = PrivateAttr(default=None)
 
-    def render(self, max_tokens: int = 800) -> str:
-        """Compact prompt text within ``max_tokens``; what does not fit is reported as over_limit."""
+    def render(self, max_tokens: int | None = 800) -> str:
+        """Compact prompt text within ``max_tokens`` (None: no budget); what does not fit
+        is reported as over_limit."""
         from ekko_memory.service.context_render import render_context
 
+        if max_tokens is not None and (
+            isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
+        ):
+            raise InvalidInput(
+                f"max_tokens must be a whole number of tokens, 0 or more, or None; got {max_tokens!r}"
+            )
         text, included, dropped = render_context(self, max_tokens)
         self._rendered_ids = included
         self.omitted = [o for o in self.omitted if o.reason != "over_limit"] + [

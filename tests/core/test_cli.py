@@ -415,6 +415,27 @@ def test_export_variants_and_bad_bundles(run: InProcess, tmp_path: Path) -> None
     assert "Nothing new" in run("import", str(tmp_path / "u.json"))[1]
 
 
+def test_files_the_system_refuses_are_one_line_errors(
+    run: InProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the system will not write or read (permissions, a special filesystem): one
+    line naming the file asked for, never a traceback (root included)."""
+    if sys.platform.startswith("linux"):
+        code, _, err = run("export", "--output", "/proc/ekko-export.json")
+        one_line(code, err, 2, "cannot write /proc/ekko-export.json")
+        assert ".part" not in err
+        code, _, err = run("import", "/proc/self/mem")
+        one_line(code, err, 2, "cannot read /proc/self/mem")
+    from ekko_memory.service.export import Exporter
+
+    def refused(*_: Any, **__: Any) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "out.json"))
+
+    monkeypatch.setattr(Exporter, "export", refused)
+    code, _, err = run("export", "--output", str(tmp_path / "out.json"))
+    one_line(code, err, 1, "Permission denied:", "out.json")
+
+
 def test_purge_variants(run: InProcess) -> None:
     code, out, _ = run("purge", "--query", "不存在的东西", "--yes")
     assert code == 0 and "Nothing matches" in out

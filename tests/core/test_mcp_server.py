@@ -217,6 +217,9 @@ def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Pa
         ),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": ',
+        # A lone surrogate escape, which the SDK's parser refuses: answered all the same.
+        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "memory_search",'
+        ' "arguments": {"queryText": "\\ud800香菜", "userMessage": "\\\\ud800 \\ud83d\\ude00"}}}',
         json.dumps(
             {
                 "jsonrpc": "2.0",
@@ -246,11 +249,12 @@ def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Pa
     proc.stdin.write("\n".join(lines) + "\n")
     proc.stdin.flush()
     got: dict[Any, dict[str, Any]] = {}
-    while 3 not in got:  # keep stdin open until the last answer arrived
+    while not {3, 4} <= set(got):  # keep stdin open until the last answers arrived
         message = replies.get(timeout=30)
         got[message.get("id")] = message
     proc.stdin.close()
     proc.wait(timeout=30)
     assert got[1]["result"]["serverInfo"]["name"] == "ekko-memory"
     assert got[3]["result"]["structuredContent"] == {"found": False, "reason": "no such memory"}
+    assert "exact" in got[4]["result"]["structuredContent"], got[4]
     assert proc.returncode == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from ekko_memory import MemoryNode, MemoryQuery, MemoryService
@@ -729,3 +731,136 @@ def test_global_seeds_are_searched_once_per_message(mem: MemoryService, tmp_path
     assert expiring is not None and not expiring.frozen
     assert [expiring.remembered("k", lambda n=n: n) for n in (1, 2)] == [1, 2]
     expiring.close()
+
+
+def test_build_context_never_raises_on_a_bad_message(mem: MemoryService) -> None:
+    """An agent's bug (None or a number for the message) costs it nothing but a warning."""
+    from ekko_memory.service.context_builder import ContextBuilder
+
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今晚吃什么？")
+    for bad in (None, 123, ["香菜"]):
+        ctx = s.build_context(bad)  # type: ignore[arg-type]
+        assert ctx.diagnostics.store_status == "degraded"
+        assert "not text" in ctx.diagnostics.warnings[0]
+        assert ctx.recent_messages[-1].content == "今晚吃什么？"
+        ctx.render()
+
+    # Whatever fails inside, the agent gets a context that says why.
+    def broken(self, *a, **kw):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    original = ContextBuilder.build
+    ContextBuilder.build = broken  # type: ignore[method-assign]
+    try:
+        ctx = s.build_context("今晚吃什么？")
+    finally:
+        ContextBuilder.build = original  # type: ignore[method-assign]
+    assert ctx.diagnostics.store_status == "degraded"
+    assert ctx.diagnostics.warnings == ["memory context failed: RuntimeError: boom"]
+    assert ctx.render() == ""
+
+
+def test_render_budget_is_checked_and_none_means_no_budget(mem: MemoryService) -> None:
+    from datetime import timedelta
+
+    from ekko_memory.errors import InvalidInput
+    from tests.core.factories import make_node
+
+    with mem.user_store.write() as w:
+        w.insert_nodes(
+            [
+                make_node(
+                    title=f"用户偏好{i}", content="很长的说明" * 20, key=None, value_json=None
+                )
+                for i in range(30)
+            ]
+        )
+    with mem.workspace_store.write() as w:
+        w.insert_nodes(
+            [
+                make_node(
+                    type="constraint",
+                    key=None,
+                    value_json=None,
+                    title="长期有效的约束",
+                    scope="workspace",
+                    workspace_id="w1",
+                    user_id=None,
+                    expires_at=mem.now().replace(year=9999),
+                ),
+                make_node(
+                    type="constraint",
+                    key=None,
+                    value_json=None,
+                    title="近期的约束",
+                    scope="workspace",
+                    workspace_id="w1",
+                    user_id=None,
+                    expires_at=mem.now() + timedelta(minutes=5),
+                ),
+            ]
+        )
+    ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context("用户偏好")
+    for bad in (-1, "800", 1.5, True):
+        with pytest.raises(InvalidInput, match="max_tokens"):
+            ctx.render(max_tokens=bad)  # type: ignore[arg-type]
+    full = ctx.render(max_tokens=None)
+    assert not [o for o in ctx.omitted if o.reason == "over_limit"]
+    assert len(full) > len(ctx.render(max_tokens=100))
+    assert [o for o in ctx.omitted if o.reason == "over_limit"]
+    # A far expiry says its year; a near one need not.
+    assert "有效至 9999-" in full
+    near = (mem.now() + timedelta(minutes=5)).astimezone()
+    assert (
+        f"有效至 {near.strftime('%m-%d') if near.year == datetime.now(near.tzinfo).year else near.strftime('%Y-%m-%d')}"
+        in full
+    )
+
+
+def test_tools_say_when_a_store_could_not_be_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """With the user store broken, memory_search and memory_get say so: an empty answer
+    must not read as "nothing remembered"."""
+    from ekko_memory import open_memory
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "记住，我以后做饭不要香菜。")
+    made = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "用户明确要求",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": "香菜",
+                "title": "用户不吃香菜",
+            },
+        },
+    )
+    assert made["accepted"], made
+    found = s.call_tool("memory_search", {"queryText": "香菜"})
+    assert "warnings" not in found and found["exact"] + found["relevant"]
+    mem.close()
+    with open(home / "memory.db", "r+b") as f:
+        f.write(b"X" * 16)  # the SQLite header: not a database any more
+
+    mem = open_memory(ws, user_home=home)
+    s = mem.session("s1", user_id="u1")
+    searched = s.call_tool("memory_search", {"queryText": "香菜", "scopes": ["user"]})
+    assert searched["exact"] == searched["relevant"] == []
+    assert len(searched["warnings"]) == 1 and searched["warnings"][0].startswith(
+        "user store disabled:"
+    )
+    # A workspace-only search does not read the user store: nothing to warn about.
+    assert "warnings" not in s.call_tool("memory_search", {"scopes": ["workspace"]})
+    for args in ({"id": made["nodeId"]}, {"key": "avoid_ingredient", "valueJson": "香菜"}):
+        got = s.call_tool("memory_get", args)
+        assert got["found"] is False and got["reason"] != "no such memory"
+        assert "user store disabled" in got["warnings"][0]
+    assert mem.retrieve(MemoryQuery(query_text="香菜")).warnings
+    mem.close()

@@ -291,3 +291,20 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
     assert quick.health.status == "ok"
     store.close()
     quick.close()
+
+    # Opening a store another program keeps locked says so (not "not a database").
+    # (In WAL mode only an exclusive locking mode keeps readers out.)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        locked = SqlStore.open_sqlite(path)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert locked.health.status == "disabled"
+    assert "locked by another program, which kept it for 0.2 s" in (locked.health.reason or "")
+    assert "not a readable" not in (locked.health.reason or "")
+    reopened = SqlStore.open_sqlite(path)
+    assert reopened.health.status == "ok"
+    reopened.close()

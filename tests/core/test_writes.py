@@ -360,6 +360,12 @@ def test_global_scope_is_refused(mem: MemoryService) -> None:
         title="大家都爱吃辣",
     )
     assert res["accepted"] is False and "read-only" in res["reason"]
+    # Forgetting a shipped global memory says why it cannot, as proposing does.
+    seed = "mem_00000000000000000000000001"
+    assert mem.get_node(seed) is not None
+    res = s.call_tool("memory_forget", {"id": seed, "reason": "用户不想要"})
+    assert res["deletedIds"] == [] and "read-only" in res["reason"], res
+    assert mem.get_node(seed) is not None
 
 
 def test_supersede_example(mem: MemoryService) -> None:

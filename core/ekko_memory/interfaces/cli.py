@@ -350,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e))
     except KeyboardInterrupt:
         return _fail(out, EXIT_INTERRUPTED, "interrupted", "interrupted")
+    except OSError as e:  # a file the command reads or writes: one line, no traceback
+        where = f": {e.filename}" if e.filename else ""
+        return _fail(out, EXIT_FAILED, "os_error", f"{e.strerror or e}{where}")
 
 
 def _fail(out: Output, exit_code: int, code: str, message: str) -> int:

@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import json
+import os
+import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+import anyio
 from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
@@ -240,12 +245,45 @@ class MemoryMcp:
         )
 
 
+# In a JSON text: an escaped backslash (kept, so what follows it is not an escape), a
+# surrogate pair (kept: one character), or a lone surrogate escape (replaced).
+_SURROGATE_ESCAPES = re.compile(
+    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
+)
+
+
+def clean_json_line(line: str) -> str:
+    """A JSON-RPC line with its lone UTF-16 surrogate escapes (``\\ud800``) spelled as
+    U+FFFD. The SDK's JSON parser refuses them, and a request it cannot parse is never
+    answered (the client waits forever); everywhere else such text is stored as U+FFFD."""
+    if "\\u" not in line:
+        return line
+    return _SURROGATE_ESCAPES.sub(lambda m: m.group(0) if len(m.group(0)) != 6 else "\\ufffd", line)
+
+
+class _CleanLines:
+    """This process's stdin as text lines passed through ``clean_json_line``."""
+
+    def __init__(self) -> None:
+        # A duplicate of fd 0: closing this reader leaves the process's stdin alone.
+        self._file = anyio.wrap_file(
+            io.TextIOWrapper(open(os.dup(0), "rb"), encoding="utf-8", errors="replace")  # noqa: SIM115
+        )
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        async for line in self._file:
+            yield clean_json_line(line)
+
+
 async def serve(mem: MemoryService, binding: Binding) -> None:
     """Serve over this process's stdin/stdout until the client closes them."""
     amem = AsyncMemory(mem)
     server = MemoryMcp(amem, binding).server()
     try:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdin=_CleanLines()) as (read_stream, write_stream):  # type: ignore[arg-type]
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         await amem.aclose()

@@ -82,7 +82,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
         "type": "function",
         "function": {
             "name": "memory_search",
-            "description": "Search long-term memory. Returns exact matches of the structured fields, other relevant matches of the text (keywords or a sentence), and what was left out with reasons; with no text and no fields, the memories of the scopes in priority order. The per-turn context already holds the essentials; use this for more.",
+            "description": "Search long-term memory. Returns exact matches of the structured fields, other relevant matches of the text (keywords or a sentence), and what was left out with reasons; with no text and no fields, the memories of the scopes in priority order. `warnings` names stores that could not be read (an empty answer is then not final). The per-turn context already holds the essentials; use this for more.",
             "parameters": {
                 "type": "object",
                 "properties": {

@@ -103,6 +103,13 @@ class ContextBuilder:
         svc = self.service
         cfg = svc.config
         now = self.now
+        if not isinstance(user_message, str):
+            # An agent's bug (None, a number) must not cost it its context.
+            self.warnings.append(
+                f"the user message is {type(user_message).__name__}, not text: read as "
+                + ("empty" if user_message is None else "text")
+            )
+            user_message = "" if user_message is None else str(user_message)
         user_message = clean_text(user_message)
         ws, us = svc.workspace_store, svc.user_store
         for store_name, store in svc.stores():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ekko_memory.models import MemoryNode
@@ -74,7 +75,10 @@ def node_line(node: MemoryNode, chinese: bool) -> str:
         # The colon of the title's script (CI runs on GitHub Actions: …, 红烧肉做法：…).
         text = f"{title}：{content}" if _CJK.match(title[-1]) else f"{title}: {content}"
     if node.expires_at is not None:
-        until = node.expires_at.astimezone().strftime("%m-%d %H:%M")
+        local = node.expires_at.astimezone()
+        # The year only when it is not this one: a far expiry must not read as this year's.
+        same_year = local.year == datetime.now(local.tzinfo).year
+        until = local.strftime("%m-%d %H:%M" if same_year else "%Y-%m-%d %H:%M")
         text += f"（有效至 {until}）" if chinese else f" (until {until})"
     return f"- {text}"
 
@@ -97,8 +101,8 @@ def _looks_chinese(ctx: MemoryContext) -> bool:
     return letters > 0 and len(_CJK.findall(sample)) * 6 >= letters
 
 
-def render_context(ctx: MemoryContext, max_tokens: int) -> tuple[str, list[str], list[str]]:
-    """(text, ids included, ids dropped for the budget)."""
+def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, list[str], list[str]]:
+    """(text, ids included, ids dropped for the budget; None: no budget)."""
     chinese = _looks_chinese(ctx)
     labels = _labels(chinese)
     lines: list[_Line] = []
@@ -120,7 +124,7 @@ def render_context(ctx: MemoryContext, max_tokens: int) -> tuple[str, list[str],
         lines.append(_Line(len(ctx.constraints) + len(ctx.preferences) + 0.5, 5, summary, None))
 
     header = "相关记忆：" if chinese else "Relevant memory:"
-    budget = max_tokens - estimate_tokens(header)
+    budget = math.inf if max_tokens is None else max_tokens - estimate_tokens(header)
     chosen: list[_Line] = []
     dropped: list[str] = []
     sections_used: set[int] = set()

@@ -124,8 +124,12 @@ def write_private(path: Path, fill: Callable[[IO[str]], Any], *, encoding: str =
     it returns; on any exception (cancellation included) the temporary file is removed.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as e:
+        # Named by the file asked for, not the temporary one beside it.
+        raise InvalidInput(f"cannot write {path}: {e.strerror or e}") from e
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
             result = fill(fh)

@@ -106,8 +106,10 @@ class Forgetter:
             node, _ = svc.locate(req.id)
             # Agents reach only what their session may see; global seeds are read-only.
             hidden = ctx.is_agent and not visible(node, frame)
-            if hidden or node.scope == "global" or node.status in ("deleted", "superseded"):
+            if hidden or node.status in ("deleted", "superseded"):
                 return []
+            if node.scope == "global":
+                raise InvalidInput("global memories are read-only (shipped with the app)")
             return [node]
         if not any(
             (

@@ -161,6 +161,8 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
         raise InvalidInput(
             f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
         ) from e
+    except OSError as e:
+        raise InvalidInput(f"cannot read {p}: {e.strerror or e}") from e
     if _UNSTORABLE_ESCAPE.search(text):
         # JSON escapes can spell what no store holds (a lone surrogate, NUL): U+FFFD, as
         # every other way in. Checked on the text first: cleaning walks the whole bundle.

@@ -14,6 +14,7 @@ from ekko_memory.models import (
     SCOPES,
     CompactReport,
     MemoryContext,
+    MemoryContextDiagnostics,
     MemoryMessage,
     MemoryNode,
     MemoryQuery,
@@ -156,6 +157,22 @@ class MemoryService:
             part = tuple(s for s in held if s in wanted)
             if part and store is not None and store.health.readable:
                 out.append(StoreSlice(name, store, part))  # type: ignore[arg-type]
+        return out
+
+    def unread_warnings(self, scopes: Sequence[Scope] | None) -> list[str]:
+        """Why stores holding some of ``scopes`` cannot be read (empty when all can)."""
+        wanted = tuple(scopes) if scopes else SCOPES
+        out = []
+        for name, store, held in (
+            ("workspace", self.workspace_store, ("session", "workspace")),
+            ("user", self.user_store, ("user",)),
+        ):
+            part = [s for s in held if s in wanted]
+            if part and not store.health.readable:
+                out.append(
+                    f"{name} store {store.health.status}: {store.health.reason}; "
+                    f"its {' and '.join(part)} memories could not be read"
+                )
         return out
 
     def health(self) -> dict[str, StoreHealth]:
@@ -365,9 +382,17 @@ class MemoryService:
         workspace_id: str | None = None,
     ) -> MemoryContext:
         """The per-turn context; never raises (diagnostics explain what went wrong)."""
-        return ContextBuilder(self).build(
-            session_id, user_message, user_id=user_id, workspace_id=workspace_id
-        )
+        try:
+            return ContextBuilder(self).build(
+                session_id, user_message, user_id=user_id, workspace_id=workspace_id
+            )
+        except Exception as e:  # each step degrades on its own; this is the last resort
+            return MemoryContext(
+                diagnostics=MemoryContextDiagnostics(
+                    store_status="degraded",
+                    warnings=[f"memory context failed: {type(e).__name__}: {e}"],
+                )
+            )
 
     def locate(self, node_id: str) -> tuple[MemoryNode, StoreName]:
         """A node by id from whichever store holds it."""

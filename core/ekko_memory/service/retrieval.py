@@ -186,7 +186,10 @@ class Retriever:
         for extra in (*exact[q.limit :], *relevant[q.limit :]):
             omitted.append(OmittedNode(node_id=extra.id, reason="over_limit"))
         return MemoryQueryResult(
-            exact=exact[: q.limit], relevant=relevant[: q.limit], omitted=omitted
+            exact=exact[: q.limit],
+            relevant=relevant[: q.limit],
+            omitted=omitted,
+            warnings=self.service.unread_warnings(q.scopes) or None,
         )
 
     def _screen(

@@ -167,10 +167,12 @@ class MemorySession:
     def get(self, args: GetArgs) -> dict[str, Any]:
         """memory_get: by id, or the best current node for type/key/value."""
         node: MemoryNode | None = None
+        warnings: list[str] | None = None
         if args.id is not None:
             node = self.service.get_node(args.id)
             if node is not None and not self._visible(node):
                 node = None
+            warnings = self.service.unread_warnings(None) or None
         else:
             if args.key is None and args.value_json is None and args.type is None:
                 raise InvalidInput("give an id, or a type / key / valueJson to look up")
@@ -188,7 +190,15 @@ class MemorySession:
                 )
             )
             node = result.exact[0] if result.exact else None
+            warnings = result.warnings
         if node is None:
+            if warnings:
+                # Not "no such memory": it may be in the store that could not be read.
+                return {
+                    "found": False,
+                    "reason": "not found in the stores that could be read",
+                    "warnings": warnings,
+                }
             return {"found": False, "reason": "no such memory"}
         return {"found": True, **node.to_json()}
 

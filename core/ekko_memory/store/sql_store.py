@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, RootTransaction
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
-from ekko_memory.store import migrations, postgres_dialect
+from ekko_memory.store import migrations, postgres_dialect, sqlite_dialect
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.postgres_dialect import PostgresDialect
@@ -147,6 +147,12 @@ class SqlStore:
             return disabled(str(e))
         except _db_errors(dialect) as e:
             engine.dispose()
+            if dialect.classify_error(e) == "busy":
+                return disabled(
+                    f"{path} is locked by another program, which kept it for"
+                    f" {sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g} s; close that program (or wait)"
+                    " and open it again"
+                )
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
         # The file holds private data: readable by its owner only (SQLite creates it, and its
         # -wal and -shm files, with the process umask).
