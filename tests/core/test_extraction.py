@@ -96,3 +96,58 @@ def test_inferred_user_preference_waits_for_approval(mem: MemoryService) -> None
     [item] = mem.pending()
     assert item.rule == "user_scope_without_intent" and item.node["valueJson"] == "牛肉"  # type: ignore[index]
     assert item.requester == "extractor"
+
+
+def test_extraction_never_reaches_another_users_memories(mem: MemoryService) -> None:
+    """One store, two users: u1's after-reply must not expire or supersede u2's memories,
+    nor show them to the extractor (an LLM would receive them)."""
+    from ekko_memory.models import MemoryExtraction
+    from ekko_memory.service.extraction.protocol import ExtractionInput
+
+    victim = AgentRuntime(mem, "s-u2", user_id="u2", workspace_id="w2", background=False)
+    turn(victim, "以后做饭别给我推荐香菜，我喜欢少油少辣。")
+    turn(victim, "TODO: 给支付接口写单元测试")
+    theirs = {
+        n.id: n.status
+        for _, store in mem.stores()
+        for n in store.list_active_nodes(limit=50)
+        if n.user_id == "u2" or n.workspace_id == "w2"
+    }
+    assert len(theirs) >= 2, theirs
+
+    shown: list[ExtractionInput] = []
+    rule_based = mem.extractor
+
+    class Watching:
+        def extract(self, data: ExtractionInput) -> MemoryExtraction:
+            shown.append(data)
+            return rule_based.extract(data)
+
+    mem.extractor = Watching()  # type: ignore[assignment]
+    other = AgentRuntime(mem, "s-u1", user_id="u1", workspace_id="w1", background=False)
+    turn(other, "香菜现在可以吃了")
+    turn(other, "支付接口的单元测试写完了")
+    assert shown and not any(n.id in theirs for data in shown for n in data.known_nodes)
+    for node_id, status in theirs.items():
+        node = mem.get_node(node_id)
+        assert node is not None and node.status == status == "active", node
+
+    # An extractor naming another user's memory by id is refused like an agent.
+    s = mem.session("s-u1", user_id="u1", workspace_id="w1")
+    target = next(iter(theirs))
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "expire", "targetId": target, "reason": "用户说不需要了", "node": {}},
+    )
+    assert res["accepted"] is False and res["reason"].startswith(f"no memory {target}")
+    from ekko_memory.service.governance import Governor
+    from ekko_memory.service.write_plan import WriteContext
+
+    outcome = Governor(mem).propose(
+        "expire",
+        None,  # type: ignore[arg-type]
+        WriteContext(actor="extractor", session_id="s-u1", user_id="u1", workspace_id="w1"),
+        target_id=target,
+    )
+    assert not outcome.accepted and f"no memory {target}" in outcome.reason
+    assert mem.get_node(target).status == "active"  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput
+from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound
 from ekko_memory.identity import node_subject, value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
@@ -127,6 +127,9 @@ class Governor:
             if target_id is None:
                 raise InvalidInput(f"{operation} needs a targetId (the memory to change)")
             target, _ = self.service.locate(target_id)
+            if ctx.is_agent and not ctx.viewer.sees(target):
+                # Agents and extractors reach only what their session may see.
+                raise NotFound(f"no memory {target_id}")
             if target.status == "superseded":
                 head = self.service.head_of(target.id)
                 raise Conflict(

@@ -213,14 +213,6 @@ class MemorySession:
     def propose(self, args: ProposeArgs) -> dict[str, Any]:
         """memory_propose_update through the governed write path."""
         ctx = self.write_context(args.source_message_ids, args.user_message)
-        if args.target_id is not None:
-            target = self.service.get_node(args.target_id)
-            if target is not None and not self._visible(target):
-                return {
-                    "accepted": False,
-                    "status": "rejected",
-                    "reason": f"no memory {args.target_id}",
-                }
         outcome = Governor(self.service).propose(
             args.operation, args.node, ctx, target_id=args.target_id, reason=args.reason
         )

@@ -20,6 +20,7 @@ from ekko_memory.schema import intent
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.schema.values import ValueError_, normalize_value
+from ekko_memory.store.filters import Viewer
 
 Actor = Literal["agent", "extractor", "user", "import"]
 AGENT_ACTORS = ("agent", "extractor")
@@ -36,6 +37,13 @@ class WriteContext:
     source_message_ids: list[str] = field(default_factory=list)
     # The text of the user's source messages: intent is judged from it, never from the agent.
     source_text: str = ""
+
+    @property
+    def viewer(self) -> Viewer:
+        """What the proposing session may see."""
+        return Viewer(
+            session_id=self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
+        )
 
     @property
     def is_agent(self) -> bool:

@@ -24,7 +24,7 @@ from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.write_plan import WriteContext
-from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.filters import NodeFilter, Viewer
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -202,7 +202,9 @@ class AfterReply:
             session_id=session_id,
             messages=messages,
             previous_summary=svc.get_latest_summary(session_id=session_id),
-            known_nodes=self._known(session_id),
+            known_nodes=self._known(
+                Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+            ),
             now=svc.now(),
         )
         try:
@@ -215,18 +217,21 @@ class AfterReply:
             extraction, messages, session_id=session_id, user_id=user_id, workspace_id=workspace_id
         )
 
-    def _known(self, session_id: str) -> list[MemoryNode]:
+    def _known(self, viewer: Viewer) -> list[MemoryNode]:
+        """The memories the extractor may build on (and an LLM extractor is shown): only
+        what this session may see, filtered in SQL so other tenants of a shared store
+        never fill the limit, and never leave this user's hands."""
         known: list[MemoryNode] = []
         for part in self.service.store_slices(["session", "workspace", "user"]):
             with part.store.read() as r:
-                nodes = r.find_nodes(
+                known += r.find_nodes(
                     NodeFilter(
                         scopes=part.scopes,
                         types=["preference", "constraint", "task", "decision", "fact"],
+                        viewer=viewer,
                     ),
                     limit=200,
                 )
-            known += [n for n in nodes if n.scope != "session" or n.session_id == session_id]
         return known
 
     def apply(
