@@ -259,6 +259,16 @@ def test_purge(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
                 assert "香菜".encode() not in f.read_bytes()
 
 
+def test_purge_says_where_it_looked(on_backend: tuple[Cli, Sample], backend: Backend) -> None:
+    """Only a store made of files has files to scan: a server's purge does not claim it."""
+    cli, _ = on_backend
+    done = cli("purge", "--query", "香菜", "--messages", "--yes")
+    assert done.returncode == 0 and "Verified" in done.stdout, done.stderr
+    assert ("and the files." in done.stdout) is (not backend.is_postgres), done.stdout
+    if backend.is_postgres:
+        assert "a database server's files are not scanned" in done.stdout
+
+
 def test_compact(on_backend: tuple[Cli, Sample], backend: Backend) -> None:
     cli, sample = on_backend
     report = cli.json("compact")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import threading
 import time
@@ -192,3 +194,29 @@ def test_a_failed_retry_backs_off(
         jobs = r.due_jobs(clock() + timedelta(days=1))
     assert {j["attempts"] for j in jobs} == {2}
     assert all("HTTP 500" in (j["last_error"] or "") for j in jobs)
+
+
+def test_a_config_typo_is_reported_where_people_look(tmp_path: Path) -> None:
+    """A misspelt setting falls back to the defaults (no LLM) and says so, in one readable
+    line, to the agent (context diagnostics) and on the command line."""
+    from ekko_memory import open_memory
+    from ekko_memory.interfaces.cli import main
+
+    ws = tmp_path / "ws"
+    (ws / ".ekko").mkdir(parents=True)
+    (ws / ".ekko" / "config.json").write_text(
+        json.dumps({"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "m", "timeout": 5}}),
+        encoding="utf-8",
+    )
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    warning = mem.config_warning
+    assert warning is not None and "llm.timeout" in warning and "using defaults" in warning
+    assert "pydantic.dev" not in warning and "\n" not in warning
+    mem.session("s1").append_message("user", "你好")
+    ctx = mem.session("s1").build_context("今晚吃什么？")
+    assert warning in ctx.diagnostics.warnings
+    mem.close()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["--workspace", str(ws), "--user-home", str(tmp_path / "home"), "stats"])
+    assert code == 0 and f"warning: {warning}" in err.getvalue()

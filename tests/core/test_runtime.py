@@ -72,3 +72,48 @@ def test_summary_chain_over_fifty_turns(mem: MemoryService) -> None:
     assert covered[-1][1] == len(chain) * every - 1
     assert "第47轮" in ctx.latest_summary.summary
     assert ctx.latest_summary.current_goal is not None
+
+
+def test_close_leaves_no_background_writer_behind(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An extraction outlasting close() (a hung LLM) writes nothing afterwards: the stores
+    are closed, and its messages wait for the next run."""
+    from ekko_memory import open_memory
+    from ekko_memory.models import ExtractedNodeOperation, MemoryNodeDraft
+    from ekko_memory.service import runtime
+
+    release = threading.Event()
+
+    class Hung:
+        name = "hung"
+        started = threading.Event()
+
+        def extract(self, data: ExtractionInput) -> MemoryExtraction:
+            self.started.set()
+            release.wait(30)
+            draft = MemoryNodeDraft(
+                scope="workspace", domain="项目", type="fact", title="迟到的记忆", content="迟到"
+            )
+            return MemoryExtraction(nodes=[ExtractedNodeOperation(operation="create", node=draft)])
+
+    monkeypatch.setattr(runtime, "STOP_TIMEOUT_S", 0.3)
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    hung = Hung()
+    mem.extractor = hung
+    rt = AgentRuntime(mem, "s1", user_id="u1")
+    t = rt.before_model("记住，这个项目的部署在周五。")
+    rt.after_model("好的", t)
+    assert hung.started.wait(10)
+    worker = mem.background
+    rt.after_model("还有一件事", rt.before_model("另外，测试要先跑"))  # queued behind it
+    mem.close()
+    release.set()
+    worker._thread.join(10)
+    assert not worker._thread.is_alive()
+
+    again = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        assert [n.title for _, s in again.stores() for n in s.list_active_nodes(limit=50)] == []
+        with again.workspace_store.read() as r:
+            assert r.get_cursor("s1", "extract") is None  # the next run reads them all
+    finally:
+        again.close()

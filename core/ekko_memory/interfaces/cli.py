@@ -341,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, health in mem.health().items():
                 if name != "workspace" and health.status != "ok":
                     out.note(f"warning: the {name} store is {health.status}: {health.reason}")
+            if mem.config_warning:
+                out.note(f"warning: {mem.config_warning}")
             return int(args.run(mem, args, out))
         finally:
             mem.close()

@@ -207,10 +207,13 @@ def report_text(report: PurgeReport) -> str:
         lines.append("Not verified (the purge was cancelled).")
         return "\n".join(lines)
     if v.clean:
-        lines.append(
-            f"Verified: the purged text ({v.texts_checked} samples) is gone from the tables, "
-            "the search index and the files."
+        # Files are scanned only where the store is files (SQLite), not on a database server.
+        where = (
+            "the tables, the search index and the files"
+            if v.files_scanned
+            else "the tables and the search index (a database server's files are not scanned)"
         )
+        lines.append(f"Verified: the purged text ({v.texts_checked} samples) is gone from {where}.")
     for f in v.leaks:
         lines.append(f"LEAK: {f.text!r} still in {f.location} ({f.count}x)")
     for f in v.kept:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ekko_memory.errors import InvalidInput
 
@@ -68,5 +68,5 @@ def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
         data["llm"] = llm
     try:
         return MemoryConfig.model_validate(data)
-    except ValueError as e:
-        raise InvalidInput(f"{path}: {e}") from e
+    except ValidationError as e:
+        raise InvalidInput.of(str(path), e) from e

@@ -112,6 +112,9 @@ class ContextBuilder:
             user_message = "" if user_message is None else str(user_message)
         user_message = clean_text(user_message)
         ws, us = svc.workspace_store, svc.user_store
+        if svc.config_warning:
+            # Say it where the agent looks: a typo there silently turned the LLM off.
+            self.warnings.append(svc.config_warning)
         for store_name, store in svc.stores():
             if store.health.status != "ok":
                 self.warnings.append(

@@ -38,6 +38,10 @@ class Turn:
     prompt: str
 
 
+# How long closing waits for after-reply work in progress (an LLM call may take longer).
+STOP_TIMEOUT_S = 10.0
+
+
 class BackgroundWorker:
     """One daemon thread running after-reply work; a session queued twice runs once."""
 
@@ -48,7 +52,10 @@ class BackgroundWorker:
         self._lock = threading.Lock()
         self._idle = threading.Event()
         self._idle.set()
+        self._stopping = threading.Event()
         self.reports: list[AfterReplyReport] = []
+        # Jobs that failed outright (their messages are read again by the next run).
+        self.errors: list[str] = []
         self.listeners: list[Callable[[AfterReplyReport], None]] = []
         self._thread = threading.Thread(
             target=self._loop, name="ekko-memory-after-reply", daemon=True
@@ -72,28 +79,45 @@ class BackgroundWorker:
             session_id, user_id, workspace_id = item
             with self._lock:
                 self._queued.discard(session_id)
-            report = self.service.after_reply_runner.run(
-                session_id, user_id=user_id, workspace_id=workspace_id
-            )
-            self.service.after_reply_runner.retry_due()
+            if self._stopping.is_set():
+                # Left for the next run: the cursors stay before these messages.
+                continue
+            try:
+                report = self.service.after_reply_runner.run(
+                    session_id, user_id=user_id, workspace_id=workspace_id
+                )
+                if not self._stopping.is_set():
+                    self.service.after_reply_runner.retry_due()
+            except Exception as e:  # the worker outlives any one job (closed stores on stop)
+                # The cursors stay before the job's messages: the next run reads them again.
+                self.errors = [*self.errors[-99:], f"{type(e).__name__}: {e}"]
+                self._settle()
+                continue
             self.reports = [*self.reports[-99:], report]
             for listener in list(self.listeners):
                 try:
                     listener(report)
                 except Exception:  # a listener's bug must not stop the worker
                     pass
-            with self._lock:
-                if not self._queued and self._queue.empty():
-                    self._idle.set()
+            self._settle()
+
+    def _settle(self) -> None:
+        with self._lock:
+            if not self._queued and self._queue.empty():
+                self._idle.set()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until queued work is done (tests, shutdown); False on timeout."""
         return self._idle.wait(timeout)
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Finish queued work and stop the thread."""
+    def stop(self, timeout: float | None = None) -> bool:
+        """Finish the job in progress (queued ones wait for the next run) and stop the
+        thread; False when the job outlasted ``timeout`` (its writes then fail on the
+        closed stores, and its messages are extracted next time)."""
+        self._stopping.set()
         self._queue.put(None)
-        self._thread.join(timeout)
+        self._thread.join(STOP_TIMEOUT_S if timeout is None else timeout)
+        return not self._thread.is_alive()
 
 
 class AgentRuntime:

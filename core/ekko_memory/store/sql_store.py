@@ -93,6 +93,7 @@ class SqlStore:
         # node that will expire.
         self.frozen = False
         self._memo: dict[Hashable, Any] = {}
+        self._closed = False
 
     def freeze(self) -> None:
         """Declare that what reads return never changes again (read-only data with no
@@ -319,7 +320,9 @@ class SqlStore:
             self.dialect.analyze(raw)
 
     def close(self) -> None:
-        """Release connections (a WAL checkpoint happens on the last close)."""
+        """Release connections (a WAL checkpoint happens on the last close); later use
+        raises (a closed service's late background work must not reopen its stores)."""
+        self._closed = True
         self.dialect.close()
         if self.engine is not None:
             self.engine.dispose()
@@ -327,6 +330,8 @@ class SqlStore:
     # --- transactions ---------------------------------------------------------------
 
     def _require(self, *, write: bool) -> Engine:
+        if self._closed:
+            raise StoreUnavailable(f"memory store at {self.health.location} is closed")
         if self.engine is None or not self.health.readable:
             raise StoreUnavailable(f"memory store disabled: {self.health.reason}")
         if write and not self.health.writable:
