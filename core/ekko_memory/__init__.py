@@ -10,14 +10,17 @@ from ekko_memory.errors import (
     NotFound,
     PermissionDenied,
     StoreUnavailable,
+    validation_text,
 )
 from ekko_memory.interfaces.aio import AsyncMemory, AsyncSession
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
 from ekko_memory.models import (
+    NODE_LIMITS,
     NODE_TYPES,
     STORED_SCOPES,
     AuditEvent,
     BrowseFilter,
+    BrowseSort,
     CategoryCount,
     CompactedFile,
     CompactedStore,
@@ -55,6 +58,7 @@ from ekko_memory.service.session import MemorySession
 __version__ = "0.1.0"
 
 __all__ = [
+    "NODE_LIMITS",
     "NODE_TYPES",
     "STORED_SCOPES",
     "TOOL_NAMES",
@@ -63,6 +67,7 @@ __all__ = [
     "AsyncSession",
     "AuditEvent",
     "BrowseFilter",
+    "BrowseSort",
     "CancelToken",
     "CategoryCount",
     "CompactReport",
@@ -104,4 +109,5 @@ __all__ = [
     "SessionSummaryInfo",
     "StoreUnavailable",
     "open_memory",
+    "validation_text",
 ]

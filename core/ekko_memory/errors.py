@@ -19,10 +19,17 @@ class InvalidInput(EkkoMemoryError):
     @classmethod
     def of(cls, what: str, error: ValidationError) -> InvalidInput:
         """A model's validation error, one short complaint per field (``what: field: …``)."""
-        parts = [
-            f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in error.errors()[:5]
-        ]
-        return cls(f"{what}: " + "; ".join(parts))
+        return cls(f"{what}: {validation_text(error)}")
+
+
+def validation_text(error: ValidationError, limit: int = 5) -> str:
+    """A pydantic error in one line: ``field: complaint; …`` (no input echo, no links)."""
+    parts = []
+    for err in error.errors()[:limit]:
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts)
 
 
 class NotFound(EkkoMemoryError):

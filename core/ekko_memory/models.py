@@ -12,7 +12,7 @@ import json
 import math
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Literal, NamedTuple, Protocol
 
 from pydantic import (
     AfterValidator,
@@ -54,6 +54,19 @@ NODE_TYPES: tuple[NodeType, ...] = (
     "correction",
 )
 NODE_STATUSES: tuple[NodeStatus, ...] = ("active", "superseded", "expired", "deleted")
+# The orders a listing of memories can take (``Browser.list_nodes``); ties go by id.
+BrowseSort = Literal[
+    "updated",
+    "title",
+    "type",
+    "scope",
+    "key",
+    "value",
+    "status",
+    "confidence",
+    "importance",
+    "expires",
+]
 
 MAX_MESSAGE_CHARS = 8 * 1024 * 1024
 MAX_TITLE_CHARS = 200
@@ -64,7 +77,30 @@ MAX_LIST_ITEM_CHARS = 200
 MAX_VALUE_JSON_BYTES = 16 * 1024
 MAX_METADATA_JSON_BYTES = 256 * 1024
 MAX_CATEGORY_DEPTH = 8
+MAX_CATEGORY_SEGMENT_CHARS = 64
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+class NodeLimits(NamedTuple):
+    """The sizes a memory's fields may have, as validation enforces them (for forms that
+    check before they send)."""
+
+    title_chars: int
+    content_chars: int
+    list_items: int  # tags, entities
+    list_item_chars: int
+    category_depth: int
+    category_segment_chars: int
+
+
+NODE_LIMITS = NodeLimits(
+    title_chars=MAX_TITLE_CHARS,
+    content_chars=MAX_CONTENT_CHARS,
+    list_items=MAX_LIST_ITEMS,
+    list_item_chars=MAX_LIST_ITEM_CHARS,
+    category_depth=MAX_CATEGORY_DEPTH,
+    category_segment_chars=MAX_CATEGORY_SEGMENT_CHARS,
+)
 
 # Lone surrogates cannot be encoded as UTF-8, and PostgreSQL's text type refuses NUL:
 # both become U+FFFD, so every backend stores the same text.
@@ -137,8 +173,8 @@ def _category_path(value: list[str]) -> list[str]:
             raise ValueError("has an empty segment")
         if "/" in seg:
             raise ValueError(f"segment {seg!r} contains '/', which separates segments")
-        if len(seg) > 64:
-            raise ValueError("has a segment longer than 64 characters")
+        if len(seg) > MAX_CATEGORY_SEGMENT_CHARS:
+            raise ValueError(f"has a segment longer than {MAX_CATEGORY_SEGMENT_CHARS} characters")
         out.append(seg)
     return out
 

@@ -1,1 +1,1 @@
-"""Qt item models over the core's data: lazy, proxy-sorted, checked with qtmodeltester."""
+"""Qt item models over the core's data: lazy, sorted by the store, checked with qtmodeltester."""

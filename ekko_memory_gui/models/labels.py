@@ -17,6 +17,9 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import ValidationError
+
+from ekko_memory import validation_text
 from ekko_memory_gui.qt import QCoreApplication as _Q
 
 _cache: dict[str, dict[str, str]] = {}
@@ -191,6 +194,28 @@ def _table(name: str) -> dict[str, str]:
             "imported": _Q.translate("MemoryLabels", "imported"),
             "seed": _Q.translate("MemoryLabels", "shipped with the app"),
         }
+    elif name == "record":  # one record of a kind a purge or an export counts
+        table = {
+            "node": _Q.translate("MemoryLabels", "memory version"),
+            "audit": _Q.translate("MemoryLabels", "audit entry"),
+            "pending": _Q.translate("MemoryLabels", "inbox item"),
+            "usage": _Q.translate("MemoryLabels", "usage record"),
+            "message": _Q.translate("MemoryLabels", "message"),
+            "summary": _Q.translate("MemoryLabels", "summary"),
+            "job": _Q.translate("MemoryLabels", "background job"),
+            "cursor": _Q.translate("MemoryLabels", "session cursor"),
+        }
+    elif name == "records":  # how many records of a kind ({n} stays for the number)
+        table = {
+            "node": _Q.translate("MemoryLabels", "{n} memory versions"),
+            "audit": _Q.translate("MemoryLabels", "{n} audit entries"),
+            "pending": _Q.translate("MemoryLabels", "{n} inbox items"),
+            "usage": _Q.translate("MemoryLabels", "{n} usage records"),
+            "message": _Q.translate("MemoryLabels", "{n} messages"),
+            "summary": _Q.translate("MemoryLabels", "{n} summaries"),
+            "job": _Q.translate("MemoryLabels", "{n} background jobs"),
+            "cursor": _Q.translate("MemoryLabels", "{n} session cursors"),
+        }
     elif name == "store":
         table = {
             "workspace": _Q.translate("MemoryLabels", "workspace"),
@@ -260,6 +285,7 @@ _MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         "old",
     ),
     (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
+    (re.compile(r"^folder (.+) does not exist$"), "folder"),
 )
 
 
@@ -285,15 +311,25 @@ def core_message(text: str) -> str:
             return _Q.translate(
                 "MemoryLabels", "memory {id} is an old version; change its current version {head}"
             ).format(id=m.group(1), head=m.group(2))
+        if kind == "folder":
+            return _Q.translate("MemoryLabels", "the folder {path} does not exist").format(
+                path=m.group(1)
+            )
         return _Q.translate("MemoryLabels", "memory {id} is deleted").format(id=m.group(1))
     return text
 
 
 def error_text(error: BaseException) -> str:
     """An error of the core for people: its kind translated (by ``code``), then its message
-    (translated when it is a common one, else the core's words)."""
-    code = getattr(error, "code", None)
-    message = core_message(str(error))
+    (translated when it is a common one, else the core's words). Data the core's models
+    refused (a pydantic ValidationError) reads as invalid input: its complaints in one
+    line, without the input echoed or pydantic's links."""
+    if isinstance(error, ValidationError):
+        code: Any = "invalid_input"
+        message = core_message(validation_text(error))
+    else:
+        code = getattr(error, "code", None)
+        message = core_message(str(error))
     head = _table("error").get(code) if isinstance(code, str) else None
     if head is None:
         return message
@@ -327,6 +363,44 @@ def origin_label(value: str) -> str:
     return _table("origin").get(value, value)
 
 
+# The kinds of records in an export bundle, as the purge names them.
+BUNDLE_KINDS = {
+    "nodes": "node",
+    "audit": "audit",
+    "messages": "message",
+    "summaries": "summary",
+    "pending": "pending",
+    "usage": "usage",
+    "cursors": "cursor",
+}
+_NODE_LABEL = re.compile(r"^(.*) \((active|superseded|expired|deleted)\)$", re.DOTALL)
+_MESSAGE_LABEL = re.compile(r"^(system|user|assistant|tool): (.*)$", re.DOTALL)
+
+
+def record_label(kind: str) -> str:
+    """What one record of a kind is called (a purge's list)."""
+    return _table("record").get(kind, kind)
+
+
+def record_count(kind: str, n: int) -> str:
+    """``n`` records of a kind (``12 memory versions``); bundle kinds (``nodes``) too."""
+    kind = BUNDLE_KINDS.get(kind, kind)
+    template = _table("records").get(kind)
+    return template.format(n=n) if template else f"{n} {kind}"
+
+
+def purge_target_text(kind: str, label: str) -> str:
+    """A purge target's description with the core's words for status and role translated
+    (``title (superseded)``, ``user: text``)."""
+    node = _NODE_LABEL.match(label) if kind == "node" else None
+    if node is not None:
+        return f"{node.group(1)} ({status_label(node.group(2))})"
+    message = _MESSAGE_LABEL.match(label) if kind == "message" else None
+    if message is not None:
+        return f"{role_label(message.group(1))}: {message.group(2)}"
+    return label
+
+
 def store_label(value: str) -> str:
     return _table("store").get(value, value)
 
@@ -341,10 +415,6 @@ def role_label(value: str) -> str:
 
 def actor_label(value: str) -> str:
     return _table("actor").get(value, value)
-
-
-SCOPE_ORDER = {"session": 0, "workspace": 1, "user": 2, "global": 3}
-STATUS_ORDER = {"active": 0, "expired": 1, "superseded": 2, "deleted": 3}
 
 
 def value_text(value: Any) -> str:

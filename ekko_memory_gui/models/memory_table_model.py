@@ -1,10 +1,12 @@
 """The memory table: pages loaded lazily (``canFetchMore``/``fetchMore``), rows kept fresh
 from change sets without reloading everything.
 
-Rows arrive newest first in keyset pages of the core's browse API; the view asks for
-the next page when it scrolls to the end, with one load in flight at a time. A filter
-change bumps a generation number, so a page that arrives for an old filter is dropped.
-Display strings are computed once per row, when it arrives, so painting stays cheap.
+Rows arrive in keyset pages of the core's browse API, newest first or in the order of
+the column the user sorted by (``sort``: the store sorts every matching memory, not just
+the rows loaded, and the GUI thread never sorts); the view asks for the next page when it
+scrolls to the end, with one load in flight at a time. A filter or order change bumps a
+generation number, so a page that arrives for an old one is dropped. Display strings are
+computed once per row, when it arrives, so painting stays cheap.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ekko_memory import BrowseFilter, MemoryNode
+from ekko_memory import BrowseFilter, BrowseSort, MemoryNode
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE, SORT_ROLE
+from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
@@ -33,7 +35,8 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.theme import current_colors
 
-COLUMNS = (
+# The table's columns, each named after the store's order that sorts it (BrowseSort).
+COLUMNS: tuple[BrowseSort, ...] = (
     "title",
     "type",
     "scope",
@@ -45,6 +48,8 @@ COLUMNS = (
     "updated",
     "expires",
 )
+# Columns that sort high to low on their first click (newest, most confident first).
+DESCENDING_FIRST = ("confidence", "importance", "updated")
 PAGE_SIZE = 200
 # How many of the newest rows a change set re-reads to find new memories.
 HEAD_SIZE = 100
@@ -80,7 +85,7 @@ class MemoryRow:
     content: str
     value_tip: str
     display: tuple[str, ...]
-    sort: tuple[Any, ...]
+    position: Any  # where the row falls in the table's order (ascending)
     greyed: bool
     expires_soon: bool
 
@@ -88,8 +93,9 @@ class MemoryRow:
         return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
 
 
-def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
-    """Display strings and sort keys of a memory (computed once, when the row arrives)."""
+def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
+    """Display strings of a memory (computed once, when the row arrives) and its place in
+    the table's order."""
     expired = node.is_expired(now)
     value = labels.value_text(node.value_json)
     if len(value) > 120:
@@ -105,18 +111,6 @@ def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
         f"{node.importance:.2f}",
         labels.short_time(node.updated_at, now),
         labels.short_time(node.expires_at, now) if node.expires_at else "—",
-    )
-    sort = (
-        node.title.casefold(),
-        display[1],
-        labels.SCOPE_ORDER.get(node.scope, 9),
-        node.key or "",
-        value.casefold(),
-        labels.STATUS_ORDER.get(node.status, 9),
-        node.confidence,
-        node.importance,
-        node.updated_at.timestamp(),
-        node.expires_at.timestamp() if node.expires_at else float("inf"),
     )
     soon = (
         node.expires_at is not None and not expired and node.expires_at - now < timedelta(hours=24)
@@ -135,7 +129,7 @@ def make_row(node: MemoryNode, now: datetime) -> MemoryRow:
         content=node.content,
         value_tip=labels.pretty_json(node.value_json),
         display=display,
-        sort=sort,
+        position=position,
         greyed=node.status != "active" or expired,
         expires_soon=soon,
     )
@@ -171,6 +165,7 @@ class MemoryTableModel(QAbstractTableModel):
         self._complete = True
         self._loading: asyncio.Task[None] | None = None
         self._generation = 0
+        self._sort: tuple[BrowseSort, bool] | None = None  # None: newest first (or best first)
         self._headers = {
             "title": self.tr("Title"),
             "type": self.tr("Type"),
@@ -189,6 +184,11 @@ class MemoryTableModel(QAbstractTableModel):
     @property
     def filter(self) -> BrowseFilter | None:
         return self._filter
+
+    @property
+    def sort_order(self) -> tuple[BrowseSort, bool] | None:
+        """The order asked (column's sort, descending), or None for the natural one."""
+        return self._sort
 
     @property
     def loading(self) -> bool:
@@ -233,6 +233,11 @@ class MemoryTableModel(QAbstractTableModel):
             "importance",
         ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._headers[COLUMNS[section]]
+        if role == Qt.ItemDataRole.InitialSortOrderRole:
+            descending = COLUMNS[section] in DESCENDING_FIRST
+            return Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
         return None
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
@@ -259,8 +264,6 @@ class MemoryTableModel(QAbstractTableModel):
                 font.setItalic(row.status == "superseded")
                 return font
             return None
-        if role == SORT_ROLE:
-            return row.sort[col]
         if role == ID_ROLE:
             return row.id
         if role == OBJECT_ROLE:
@@ -285,6 +288,32 @@ class MemoryTableModel(QAbstractTableModel):
     def fetchMore(self, parent: Index = QModelIndex()) -> None:
         if self.canFetchMore(parent):
             self._start_load(self._generation, self._cursor)
+
+    # --- order ----------------------------------------------------------------------
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The view's header was clicked: load every matching memory in that column's
+        order from the store (column -1: newest first)."""
+        if 0 <= column < len(COLUMNS):
+            self.set_sort(COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
+        else:
+            self.set_sort(None)
+
+    def set_sort(self, sort: BrowseSort | None, descending: bool = False) -> None:
+        wanted = None if sort is None else (sort, descending)
+        if wanted == self._sort:
+            return
+        self._sort = wanted
+        self.reload()
+
+    def _position(self, node: MemoryNode) -> Any:
+        """The row's place in the current order, ascending (the store's own key)."""
+        sort, descending = self._sort or ("updated", True)
+        key = self.runner.memory.browse.sort_key(node, sort)
+        return _Descending(key) if descending else key
+
+    def _row(self, node: MemoryNode, now: datetime) -> MemoryRow:
+        return make_row(node, now, self._position(node))
 
     # --- loading --------------------------------------------------------------------
 
@@ -327,11 +356,13 @@ class MemoryTableModel(QAbstractTableModel):
         return self._loading
 
     async def _load(self, generation: int, f: BrowseFilter, cursor: Any) -> None:
-        nodes, next_cursor = await browse_ops.load_page(self.runner, f, cursor, self.page_size)
+        nodes, next_cursor = await browse_ops.load_page(
+            self.runner, f, cursor, self.page_size, self._sort
+        )
         if generation != self._generation:
-            return  # the filter changed meanwhile
+            return  # the filter or the order changed meanwhile
         now = datetime.now(UTC)
-        fresh = [make_row(n, now) for n in nodes if n.id not in self._ids]
+        fresh = [self._row(n, now) for n in nodes if n.id not in self._ids]
         if fresh:
             first = len(self._rows)
             self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
@@ -361,8 +392,14 @@ class MemoryTableModel(QAbstractTableModel):
         present = [i for i in changes.node_ids if i in self._ids]
         current = await browse_ops.load_nodes(self.runner, present) if present else {}
         text_mode = bool(f.text and f.text.strip())
+        # New memories are among the newest (whatever the table's order); a search's one
+        # page is read again in the table's order.
         head, _ = await browse_ops.load_page(
-            self.runner, f, None, self.page_size if text_mode else HEAD_SIZE
+            self.runner,
+            f,
+            None,
+            self.page_size if text_mode else HEAD_SIZE,
+            self._sort if text_mode else None,
         )
         if generation != self._generation:
             return
@@ -371,28 +408,32 @@ class MemoryTableModel(QAbstractTableModel):
             self._sync_all(head, now)
             self.rows_loaded.emit()
             return
-        # Changed rows: gone or no longer matching → removed; moved in time → removed
-        # here and re-inserted in order below; otherwise updated in place.
+        # Changed rows: gone or no longer matching → removed; moved in the order →
+        # removed and put in their new place; otherwise updated in place.
         for node_id, node in current.items():
             row = self._ids.get(node_id)
             if row is None:
                 continue
-            if (
-                node is None
-                or not matches_status(node, f, now)
-                or node.updated_at != row.updated_at
-            ):
+            if node is None or not matches_status(node, f, now):
                 self._remove(node_id)
-            else:
-                self._replace(node_id, make_row(node, now))
-        last = self._rows[-1] if self._rows and not self._complete else None
-        for node in head:
-            if node.id in self._ids:
                 continue
-            if last is not None and (node.updated_at, node.id) < (last.updated_at, last.id):
-                continue  # beyond the loaded pages: it arrives with its page
-            self._insert_ordered(make_row(node, now))
+            new = self._row(node, now)
+            if new.position == row.position:
+                self._replace(node_id, new)
+            else:
+                self._remove(node_id)
+                self._place(new)
+        for node in head:
+            if node.id not in self._ids:
+                self._place(self._row(node, now))
         self.rows_loaded.emit()
+
+    def _place(self, row: MemoryRow) -> None:
+        """Insert a row in order, unless it falls beyond the loaded pages (it arrives with
+        its page)."""
+        if self._rows and not self._complete and self._rows[-1].position < row.position:
+            return
+        self._insert_ordered(row)
 
     def _remove(self, node_id: str) -> None:
         row = self._ids.pop(node_id)
@@ -409,12 +450,7 @@ class MemoryTableModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
 
     def _insert_ordered(self, row: MemoryRow) -> None:
-        # Rows are newest first: bisect on the negated order key.
-        key = _desc_key(row)
-        if not self._rows or key <= _desc_key(self._rows[0]):
-            i = 0
-        else:
-            i = bisect.bisect_left(self._rows, key, key=_desc_key)
+        i = bisect.bisect_left(self._rows, row.position, key=_position)
         self.beginInsertRows(QModelIndex(), i, i)
         self._rows.insert(i, row)
         self._ids[row.id] = row
@@ -426,7 +462,7 @@ class MemoryTableModel(QAbstractTableModel):
         for node_id in [r.id for r in self._rows if r.id not in wanted]:
             self._remove(node_id)
         for i, node in enumerate(nodes):
-            row = make_row(node, now)
+            row = self._row(node, now)
             if i < len(self._rows) and self._rows[i].id == node.id:
                 self._replace(node.id, row)
                 continue
@@ -439,6 +475,23 @@ class MemoryTableModel(QAbstractTableModel):
         self._complete = True
 
 
-def _desc_key(row: MemoryRow) -> tuple[float, tuple[int, ...]]:
-    """Ascending in this key is newest first (updated_at, then id, both descending)."""
-    return (-row.sort[8], tuple(-ord(c) for c in row.id))
+def _position(row: MemoryRow) -> Any:
+    return row.position
+
+
+class _Descending:
+    """A sort key compared the other way round (for rows in descending order)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+
+    def __lt__(self, other: _Descending) -> bool:
+        return bool(other.key < self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)

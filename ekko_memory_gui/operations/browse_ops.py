@@ -8,6 +8,7 @@ from typing import Any
 
 from ekko_memory import (
     BrowseFilter,
+    BrowseSort,
     CategoryCount,
     MemoryMessage,
     MemoryNode,
@@ -19,10 +20,16 @@ from ekko_memory_gui.operations.runner import OperationRunner
 
 
 async def load_page(
-    runner: OperationRunner, f: BrowseFilter, after: Any = None, limit: int = 200
+    runner: OperationRunner,
+    f: BrowseFilter,
+    after: Any = None,
+    limit: int = 200,
+    sort: tuple[BrowseSort, bool] | None = None,
 ) -> tuple[list[MemoryNode], Any]:
-    """One page of memories, newest first (ranked hits for a text filter); and the next cursor."""
-    page = await runner.call(runner.memory.browse.list_nodes, f, after=after, limit=limit)
+    """One page of memories and the next cursor: newest first (ranked hits for a text
+    filter), or in the order ``sort`` (a column's sort, descending)."""
+    order: dict[str, Any] = {} if sort is None else {"sort": sort[0], "descending": sort[1]}
+    page = await runner.call(runner.memory.browse.list_nodes, f, after=after, limit=limit, **order)
     return page.nodes, page.next_cursor
 
 

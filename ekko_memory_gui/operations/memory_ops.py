@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ekko_memory import MemoryNode
+from ekko_memory import EkkoMemoryError, MemoryNode
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 
@@ -44,20 +44,25 @@ def _outcome(o: Any) -> Outcome:
     )
 
 
-async def create(c: AppController, draft: dict[str, Any], **ids: str | None) -> Outcome:
-    """A memory written by hand (camelCase draft fields)."""
-    mem = c.runner.memory
-    out = _outcome(await c.runner.call(mem.actions.create, draft, **ids))
+async def _write_form(c: AppController, action: Any, *args: Any, **kwargs: Any) -> Outcome:
+    """Run a write of the edit form; a refusal before the write (fields past the core's
+    limits, a newer version meanwhile) is a refused outcome the form shows, like any other."""
+    try:
+        out = _outcome(await c.runner.call(action, *args, **kwargs))
+    except EkkoMemoryError as e:
+        return Outcome(accepted=False, status="rejected", reason=str(e), rule=e.code)
     await c.refresh_after_write()
     return out
+
+
+async def create(c: AppController, draft: dict[str, Any], **ids: str | None) -> Outcome:
+    """A memory written by hand (camelCase draft fields)."""
+    return await _write_form(c, c.runner.memory.actions.create, draft, **ids)
 
 
 async def edit(c: AppController, node_id: str, changes: dict[str, Any]) -> Outcome:
     """A new version of ``node_id`` with ``changes``; the old one is superseded."""
-    mem = c.runner.memory
-    out = _outcome(await c.runner.call(mem.actions.edit, node_id, changes))
-    await c.refresh_after_write()
-    return out
+    return await _write_form(c, c.runner.memory.actions.edit, node_id, changes)
 
 
 async def revert(c: AppController, version_id: str) -> Outcome:

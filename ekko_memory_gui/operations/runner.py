@@ -14,6 +14,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
 from ekko_memory import AsyncMemory, EkkoMemoryError, MemoryService
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QObject, Signal
@@ -105,7 +107,7 @@ class OperationRunner(QObject):
         """Report an error in one place (logged, and shown by the main window)."""
         if isinstance(error, NoWorkspace):
             return
-        if isinstance(error, EkkoMemoryError):
+        if isinstance(error, (EkkoMemoryError, ValidationError)):
             text = labels.error_text(error)
         else:
             log.error("%s failed", what, exc_info=error)

@@ -25,6 +25,7 @@ from ekko_memory_gui.qt import (
     QMainWindow,
     QMenu,
     QShortcut,
+    QSize,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -47,6 +48,16 @@ from ekko_memory_gui.views.status_bar import StoreStatusBar
 
 SEARCH_DEBOUNCE_MS = 150
 SCOPES = ("session", "workspace", "user", "global")
+DEFAULT_SIZE = QSize(1400, 860)
+# The first window takes at most this share of the screen's free area.
+SCREEN_SHARE = 0.9
+
+
+def initial_size(available: QSize) -> QSize:
+    """The first window's size: the default, shrunk to fit a smaller screen."""
+    return DEFAULT_SIZE.boundedTo(
+        QSize(int(available.width() * SCREEN_SHARE), int(available.height() * SCREEN_SHARE))
+    )
 
 
 def compose_filter(
@@ -381,7 +392,11 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1400, 860)
+            free = self.screen().availableGeometry()
+            self.resize(initial_size(free.size()))
+            frame = self.frameGeometry()
+            frame.moveCenter(free.center())
+            self.move(frame.topLeft())
         if state is not None:
             self.restoreState(state)
         for name, splitter in (("main", self.main_split), ("memory", self.memory_split)):
@@ -597,8 +612,9 @@ class MainWindow(QMainWindow):
     # --- the user's changes ----------------------------------------------------------
 
     def _on_selected(self, action: Any) -> None:
-        node_id = self.list_pane.selected_id() or self.detail_pane.node_id
-        if node_id is not None:
+        """Run an Edit-menu action on the memory selected in the list, when the list shows."""
+        node_id = self.list_pane.selected_id()
+        if node_id is not None and self.pages.currentWidget() is self.memory_split:
             action(node_id)
 
     def _select_memory(self, node_id: str) -> None:

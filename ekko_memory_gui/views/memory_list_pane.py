@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 from ekko_memory import BrowseFilter
-from ekko_memory_gui.models.memory_sort_proxy import memory_sort_proxy
 from ekko_memory_gui.models.memory_table_model import COLUMNS, MemoryTableModel
 from ekko_memory_gui.models.roles import ID_ROLE
 from ekko_memory_gui.operations import browse_ops
@@ -29,8 +28,10 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.views.match_highlight_delegate import MatchHighlightDelegate
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import shorten, text_label
 
+# Room beside a header's text for the section's margins and the sort arrow.
+_HEADER_PADDING = 30
 _WIDTHS = {
     "title": 220,
     "type": 82,
@@ -55,12 +56,10 @@ class MemoryListPane(QWidget):
         super().__init__(parent)
         self.runner = runner
         self.model = MemoryTableModel(runner, self)
-        self.proxy = memory_sort_proxy(self)
-        self.proxy.setSourceModel(self.model)
 
         self.table = QTableView(self)
         self.table.setObjectName("memoryTable")
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setShowGrid(False)
@@ -74,10 +73,16 @@ class MemoryListPane(QWidget):
         header.setHighlightSections(False)
         header.setSectionsMovable(True)
         header.setStretchLastSection(False)
+        # Wide enough for each header in either language (and the sort arrow).
+        metrics = header.fontMetrics()
         for i, name in enumerate(COLUMNS):
-            header.resizeSection(i, _WIDTHS[name])
+            title = str(self.model.headerData(i, Qt.Orientation.Horizontal))
+            header.resizeSection(
+                i, max(_WIDTHS[name], metrics.horizontalAdvance(title) + _HEADER_PADDING)
+            )
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        # Unsorted at first: the source order is newest first.
+        # Unsorted at first: newest first. A click on a header has the model load every
+        # matching memory in that column's order from the store (MemoryTableModel.sort).
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         # Installed only while a search is active (a Python delegate costs a call per cell).
@@ -103,6 +108,8 @@ class MemoryListPane(QWidget):
         self.empty.setObjectName("emptyState")
         self.empty.setProperty("role", "empty")
         self.empty.setWordWrap(True)
+        # Wrapped text may not widen the window (a long search is shortened in it).
+        self.empty.setMinimumWidth(1)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.stack = QStackedWidget(self)
@@ -118,8 +125,12 @@ class MemoryListPane(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.model.rows_loaded.connect(self._after_rows)
         self.model.loading_changed.connect(self._loading_changed)
+        self.model.modelAboutToBeReset.connect(self._before_reset)
         self.model.modelReset.connect(self._after_rows)
         self._want_selected: str | None = None
+        # The list was reset (filter or order): once it has loaded, the selection is
+        # back, or gone (and the detail pane is told so).
+        self._reset_pending = False
         self._kind = "all"
         self._count_task: asyncio.Task[None] | None = None
         self._count: int | None = None
@@ -134,9 +145,6 @@ class MemoryListPane(QWidget):
         """Show the memories under ``f`` (``kind`` of branch shapes the empty state)."""
         self._kind = kind
         self._set_highlight(f.text or "")
-        keep = self.selected_id()
-        if keep is not None:
-            self._want_selected = keep
         task = self.model.set_filter(f)
         self._recount()
         return task
@@ -181,12 +189,18 @@ class MemoryListPane(QWidget):
 
     def _show_search_count(self) -> None:
         n = self.model.rowCount()
+        ranked = self.model.sort_order is None
         if n >= self.model.page_size:
-            self.count_label.setText(self.tr("{n}+ matches, best first").format(n=n))
+            text = (
+                self.tr("{n}+ matches, best first")
+                if ranked
+                else self.tr("The {n} best matches, sorted")
+            )
         elif n == 1:
-            self.count_label.setText(self.tr("1 match"))
+            text = self.tr("1 match")
         else:
-            self.count_label.setText(self.tr("{n} matches, best first").format(n=n))
+            text = self.tr("{n} matches, best first") if ranked else self.tr("{n} matches")
+        self.count_label.setText(text.format(n=n))
 
     # --- live -----------------------------------------------------------------------
 
@@ -210,13 +224,13 @@ class MemoryListPane(QWidget):
         if row < 0:
             self._want_selected = node_id
             return False
-        proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        index = self.model.index(row, 0)
         self.table.selectionModel().setCurrentIndex(
-            proxy_index,
+            index,
             QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self.table.scrollTo(proxy_index)
+        self.table.scrollTo(index)
         self._want_selected = None
         return True
 
@@ -227,13 +241,15 @@ class MemoryListPane(QWidget):
             return ""
         row = index.row()
         cells = [
-            str(self.proxy.index(row, c).data() or "") for c in range(self.proxy.columnCount())
+            str(self.model.index(row, c).data() or "") for c in range(self.model.columnCount())
         ]
         text = "\t".join([*cells, self.selected_id() or ""])
         QGuiApplication.clipboard().setText(text)
         return text
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self._want_selected = None
         self.current_changed.emit(
             current.siblingAtColumn(0).data(ID_ROLE) if current.isValid() else None
         )
@@ -251,8 +267,25 @@ class MemoryListPane(QWidget):
             self.select_id(self._want_selected)
         self._update_empty_state()
 
+    def _before_reset(self) -> None:
+        keep = self.selected_id()
+        if keep is not None:
+            self._want_selected = keep
+        self._reset_pending = True
+
+    def _settle_selection(self) -> None:
+        """After a reset has loaded: a memory no longer listed is no longer selected (the
+        detail pane empties, and Edit actions have nothing to act on)."""
+        self._reset_pending = False
+        if self._want_selected is not None and not self.select_id(self._want_selected):
+            self._want_selected = None
+        if not self.table.currentIndex().isValid():
+            self.current_changed.emit(None)
+
     def _loading_changed(self, loading: bool) -> None:
         self.loading_label.setText(self.tr("Loading…") if loading else "")
+        if not loading and self._reset_pending:
+            self._settle_selection()
         if not loading:
             f = self.model.filter
             if f is not None and f.text:
@@ -264,10 +297,13 @@ class MemoryListPane(QWidget):
             self.stack.setCurrentWidget(self.table)
             return
         f = self.model.filter
+        self.empty.setToolTip("")
         if f is not None and f.text:
             text = self.tr(
                 "Nothing matches “{text}”.\n\nSearch looks in titles, content, values, tags and entities; Chinese words of two characters work too."
-            ).format(text=f.text)
+            ).format(text=shorten(f.text))
+            if shorten(f.text) != f.text:
+                self.empty.setToolTip(f.text)
         elif self._kind == "trash":
             text = self.tr(
                 "The trash is empty.\n\nDeleted memories wait here until you restore them or delete them permanently."

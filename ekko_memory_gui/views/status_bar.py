@@ -1,9 +1,11 @@
 """The status line: store health in words with a coloured dot, counts, a busy bar, errors.
 
 A disabled, read-only or degraded store is explained here (never a crash), with a
-button that opens the folder holding the file when that is the fix, or Retry for a
-PostgreSQL store (the server was down, the password wrong). On PostgreSQL the line shows
-the server and namespace instead of file paths.
+button that opens the folder holding the file when that is the fix, and Retry for a
+disabled store (another program held the file, the server was down, the password
+wrong). On PostgreSQL the line shows the server and namespace instead of file paths.
+Long explanations and errors end in "…" rather than widen the window; the tooltip holds
+the whole text.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.theme import current_colors
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import ElidedLabel
 
 BUSY_DELAY_MS = 200
 
@@ -49,15 +51,23 @@ class StoreStatusBar(QStatusBar):
         h.setSpacing(8)
         self.dot = QLabel("●")
         self.dot.setObjectName("statusDot")
-        self.text = text_label("", wrap=False)
+        self.text = ElidedLabel()
         self.text.setObjectName("statusText")
         self.fix_button = QPushButton(self.tr("Open folder"))
         self.fix_button.setObjectName("statusFix")
         self.fix_button.setVisible(False)
-        self.fix_button.clicked.connect(self._fix)
-        self.note = text_label("", role="muted", wrap=False)
+        self.fix_button.clicked.connect(self._open_folder)
+        self.retry_button = QPushButton(self.tr("Retry"))
+        self.retry_button.setObjectName("statusRetry")
+        self.retry_button.setToolTip(
+            self.tr("Open the store again (after closing the program that held it)")
+        )
+        self.retry_button.setVisible(False)
+        self.retry_button.clicked.connect(self.retry_requested)
+        # What just happened and the last error leave the store's state most of the line.
+        self.note = ElidedLabel(role="muted", widest=360)
         self.note.setObjectName("statusNote")
-        self.error = text_label("", role="danger", wrap=False)
+        self.error = ElidedLabel(role="danger", widest=420)
         self.error.setObjectName("statusError")
         self.busy = QProgressBar()
         self.busy.setObjectName("busyBar")
@@ -68,6 +78,7 @@ class StoreStatusBar(QStatusBar):
         h.addWidget(self.dot)
         h.addWidget(self.text, 1)
         h.addWidget(self.fix_button)
+        h.addWidget(self.retry_button)
         h.addWidget(self.note)
         h.addWidget(self.error)
         h.addWidget(self.busy)
@@ -92,6 +103,7 @@ class StoreStatusBar(QStatusBar):
         """“Opening …” while a workspace folder or a database is being opened."""
         self._set_dot("muted")
         self.fix_button.setVisible(False)
+        self.retry_button.setVisible(False)
         self.text.setText(self.tr("Opening {folder}…").format(folder=_short(str(where))))
 
     def set_health(
@@ -131,9 +143,8 @@ class StoreStatusBar(QStatusBar):
         self.text.setToolTip("\n".join(problems + places))
         self.level = worst
         self._set_dot({"ok": "success", "degraded": "amber", "disabled": "danger"}[worst])
-        self.fix_button.setText(self.tr("Retry") if self._server else self.tr("Open folder"))
-        retry = self._server and worst == "disabled"
-        self.fix_button.setVisible(retry or (worst != "ok" and self._folder is not None))
+        self.fix_button.setVisible(worst != "ok" and self._folder is not None)
+        self.retry_button.setVisible(worst == "disabled")
 
     def _explain(self, label: str, h: Any) -> str:
         reason = h.reason or ""
@@ -168,16 +179,14 @@ class StoreStatusBar(QStatusBar):
     def show_note(self, text: str) -> None:
         """A short message about what just happened (fades after a few seconds)."""
         self.note.setText(text)
+        self.note.setToolTip(text)
         self._note_timer.start()
 
     def show_error(self, what: str, text: str) -> None:
-        self.error.setText(f"{what}: {text}")
+        self.error.setText(f"{what}: {' '.join(text.split())}")
         self.error.setToolTip(text)
         self._error_timer.start()
 
-    def _fix(self) -> None:
-        if self._server:
-            self.retry_requested.emit()
-            return
+    def _open_folder(self) -> None:
         if self._folder and os.path.isdir(self._folder):
             QDesktopServices.openUrl(QUrl.fromLocalFile(self._folder))

@@ -1,5 +1,5 @@
-"""Small building blocks: selectable labels, chips, section titles, a flow layout, a
-thin bar for confidence and importance.
+"""Small building blocks: selectable labels, one-line labels that elide, chips, section
+titles, a flow layout, a thin bar for confidence and importance.
 """
 
 from __future__ import annotations
@@ -42,6 +42,66 @@ def text_label(
     if role:
         label.setProperty("role", role)
     return label
+
+
+class ElidedLabel(QLabel):
+    """One line of text that never widens its window: it asks for its text's width but
+    takes less when the window is narrower, ending in "…" (the whole text is ``text()``;
+    callers put it in the tooltip). Line breaks in the text show as spaces. ``widest``
+    caps the width it asks for, so a long text leaves room for its neighbours."""
+
+    def __init__(
+        self, text: str = "", *, role: str | None = None, widest: int | None = None
+    ) -> None:
+        super().__init__(text)
+        self._widest = widest
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        if role:
+            self.setProperty("role", role)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if self._widest is not None:
+            hint.setWidth(min(hint.width(), self._widest))
+        return hint
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(
+            self.fontMetrics().horizontalAdvance("…") * 4, super().minimumSizeHint().height()
+        )
+
+    def elided(self) -> str:
+        """The text as it shows at the label's width."""
+        line = " ".join(self.text().split())
+        return self.fontMetrics().elidedText(
+            line, Qt.TextElideMode.ElideRight, self.contentsRect().width()
+        )
+
+    def paintEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        shown = self.elided()
+        if shown == self.text():
+            super().paintEvent(event)  # fits: QLabel paints it (and its selection)
+            return
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter,
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            shown,
+            self.foregroundRole(),
+        )
+        painter.end()
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` on one line, cut to ``limit`` characters with "…" (for text quoted in a
+    sentence, such as a search in an empty state)."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def chip(text: str, parent: QWidget | None = None) -> QLabel:

@@ -109,62 +109,62 @@
         <translation>正在压缩</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="100"/>
         <source>Compacting failed: {error}</source>
         <translation>压缩失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="113"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="115"/>
         <source>Freed {size}.</source>
         <translation>已释放 {size}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="117"/>
         <source>Nothing was compacted.</source>
         <translation>没有压缩任何存储。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="118"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="120"/>
         <source>Cancelled: the stores not yet started were left as they were; compact again to finish.</source>
         <translation>已取消：尚未开始的存储保持原样；再次压缩即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="134"/>
         <source>{store} store — {location}</source>
         <translation>{store}存储 — {location}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="136"/>
         <source>not compacted: cancelled before its turn</source>
         <translation>未压缩：轮到它之前已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="138"/>
         <source>skipped: {reason}</source>
         <translation>已跳过：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="143"/>
         <source>not compacted, nothing changed: {reason}</source>
         <translation>未压缩，没有任何改变：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
         <source>tables and indexes on the server</source>
         <translation>服务器上的数据表和索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
         <source>all files</source>
         <translation>全部文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="152"/>
         <source>{what}: {before} → {after}, {freed} freed</source>
         <translation>{what}：{before} → {after}，释放 {freed}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="162"/>
         <source>ran: {sql}</source>
         <translation>已执行：{sql}</translation>
     </message>
@@ -356,17 +356,17 @@
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="182"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -471,27 +471,27 @@ Every version above, its search index entries and usage records go, and its text
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="108"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="119"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="123"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="145"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -608,282 +608,282 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="177"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="191"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="196"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="203"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="212"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="214"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="676"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="692"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="216"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="227"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="224"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="232"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="244"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="420"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="435"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
         <source>Connect to PostgreSQL…</source>
         <translation>连接 PostgreSQL…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="256"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="252"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="266"/>
         <source>Compact stores…</source>
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="271"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="266"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="700"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="272"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="291"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="297"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="299"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="310"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="300"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="311"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="312"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="322"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="338"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="328"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="339"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="336"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="760"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="776"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="338"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="429"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="435"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="450"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="454"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="474"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="481"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="469"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="489"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="496"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="466"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="522"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="710"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="481"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="537"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="726"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="502"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="517"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="594"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="609"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="635"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="651"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="644"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="660"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="653"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="669"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="662"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="678"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="679"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="695"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="682"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="686"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="702"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="706"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="693"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="709"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="696"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="712"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="753"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="769"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="762"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="778"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1156,599 +1156,724 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="152"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="154"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="251"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="277"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="278"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="279"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="397"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="398"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="399"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="400"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="405"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="409"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="410"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="414"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="421"/>
+        <source>The title is longer than {n} characters.</source>
+        <translation>标题超过 {n} 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <source>The content is longer than {n} characters.</source>
+        <translation>内容超过 {n} 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
+        <source>The category is deeper than {n} levels.</source>
+        <translation>分类超过 {n} 层。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
+        <source>A category level is longer than {n} characters.</source>
+        <translation>有一层分类超过 {n} 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
+        <source>tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="433"/>
+        <source>entities</source>
+        <translation>实体</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <source>There are {count} {name}; a memory takes at most {n}.</source>
+        <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="441"/>
+        <source>One of the {name} is longer than {n} characters.</source>
+        <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
 </context>
 <context>
     <name>MemoryLabels</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="36"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="37"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="38"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
         <source>task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
         <source>recipe</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="45"/>
         <source>constraint</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="46"/>
         <source>correction</source>
         <translation>更正</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="47"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
         <source>session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="48"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="196"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="49"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="173"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="55"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="152"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="56"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="153"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
         <source>pending</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="64"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
         <source>long-term (user scope) without “remember”</source>
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="68"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="72"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="73"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="81"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
         <source>a long-term (user scope) memory you did not ask to remember</source>
         <translation>这是一条长期（用户范围）记忆，而你没有要求记住它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="87"/>
         <source>it holds sensitive personal data</source>
         <translation>其中含有敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="88"/>
         <source>it would overwrite a high-confidence memory without a clear request</source>
         <translation>它会在没有明确要求的情况下覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="89"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
         <source>a hard delete removes the memory for good</source>
         <translation>永久删除会彻底移除这条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="95"/>
         <source>the forget request matched several memories</source>
         <translation>这个遗忘请求匹配到了多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="95"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
         <source>it would move a memory into your long-term (user) scope</source>
         <translation>它会把一条记忆移入你的长期（用户）范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="101"/>
         <source>it deletes sensitive personal data</source>
         <translation>它会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="141"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="144"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="107"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="110"/>
         <source>phone number</source>
         <translation>手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="108"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
         <source>ID number</source>
         <translation>身份证号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="109"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
         <source>bank card number</source>
         <translation>银行卡号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="110"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
         <source>email address</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
         <source>street address</source>
         <translation>住址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
         <source>phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
         <source>address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="119"/>
         <source>email</source>
         <translation>邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
         <source>birthday</source>
         <translation>生日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
         <source>health condition</source>
         <translation>健康状况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="123"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="126"/>
         <source>Not valid</source>
         <translation>无效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="124"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="127"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="125"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="128"/>
         <source>Not allowed</source>
         <translation>不允许</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="126"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="129"/>
         <source>The store is unavailable</source>
         <translation>存储不可用</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="127"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="130"/>
         <source>Changed meanwhile</source>
         <translation>已被更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="132"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="135"/>
         <source>this is already the current version</source>
         <translation>这已经是当前版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="135"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="138"/>
         <source>the memory is deleted; restore it first</source>
         <translation>这条记忆已删除，请先恢复它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="138"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="141"/>
         <source>a newer version exists; restore that one instead</source>
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="144"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="147"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="150"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="153"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="151"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="166"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="170"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="171"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="172"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <source>memory version</source>
+        <translation>记忆版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
+        <source>audit entry</source>
+        <translation>审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <source>inbox item</source>
+        <translation>待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
+        <source>usage record</source>
+        <translation>使用记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
+        <source>message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
+        <source>background job</source>
+        <translation>后台任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <source>session cursor</source>
+        <translation>会话游标</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
+        <source>{n} memory versions</source>
+        <translation>{n} 个记忆版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="211"/>
+        <source>{n} audit entries</source>
+        <translation>{n} 条审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <source>{n} inbox items</source>
+        <translation>{n} 个待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <source>{n} usage records</source>
+        <translation>{n} 条使用记录</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <source>{n} messages</source>
+        <translation>{n} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <source>{n} summaries</source>
+        <translation>{n} 份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <source>{n} background jobs</source>
+        <translation>{n} 个后台任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
+        <source>{n} session cursors</source>
+        <translation>{n} 个会话游标</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="271"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="277"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="303"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="285"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="311"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="288"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <source>the folder {path} does not exist</source>
+        <translation>文件夹 {path} 不存在</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="300"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="316"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="336"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="354"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="404"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="478"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="406"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="480"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="482"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="410"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="484"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="412"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="486"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="414"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="488"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -1756,47 +1881,57 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="92"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="179"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="188"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="197"/>
+        <source>The {n} best matches, sorted</source>
+        <translation>最相关的 {n} 条匹配，已排序</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <source>{n} matches</source>
+        <translation>{n} 条匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="286"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="269"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -1805,7 +1940,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="273"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -1814,12 +1949,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="312"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="315"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -1831,62 +1966,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="170"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="171"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="172"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="173"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="323"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="352"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="388"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2019,7 +2154,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="315"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -2151,82 +2286,42 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="262"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="278"/>
-        <source>memory versions</source>
-        <translation>个记忆版本</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
-        <source>audit entries</source>
-        <translation>条审计记录</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
-        <source>inbox items</source>
-        <translation>个待确认事项</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="281"/>
-        <source>usage records</source>
-        <translation>条使用记录</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
-        <source>messages</source>
-        <translation>条消息</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="283"/>
-        <source>summaries</source>
-        <translation>份摘要</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
-        <source>background jobs</source>
-        <translation>个后台任务</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
-        <source>session cursors</source>
-        <translation>个会话游标</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="277"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="306"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="316"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2235,67 +2330,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="319"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="326"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="358"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="350"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="360"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="352"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="359"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="376"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="368"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="392"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="396"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="388"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="400"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="392"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="398"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
@@ -2384,63 +2479,67 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreStatusBar</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="54"/>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="56"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="63"/>
+        <source>Open the store again (after closing the program that held it)</source>
+        <translation>重新打开存储（先关闭占用它的程序）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="106"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="121"/>
         <source>PostgreSQL {server}</source>
         <translation>PostgreSQL {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="136"/>
         <source>store ok</source>
         <translation>存储正常</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="138"/>
         <source>{n} active</source>
         <translation>{n} 条有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="60"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="152"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="156"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="162"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>
@@ -2552,72 +2651,72 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>ValueEditor</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="79"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="97"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="102"/>
         <source>items separated by commas: 香菜, 葱</source>
         <translation>用逗号分隔的条目：香菜, 葱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="119"/>
         <source>Add field</source>
         <translation>添加字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="121"/>
         <source>Remove field</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="175"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="176"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="177"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="178"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="179"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="180"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="237"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="245"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

@@ -186,5 +186,5 @@ def type_text(widget: QWidget, text: str) -> None:
 
 def titles(window: MainWindow) -> list[str]:
     """Titles of the memories in the table, in view order."""
-    proxy = window.list_pane.proxy
-    return [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+    model = window.list_pane.table.model()
+    return [model.index(r, 0).data() for r in range(model.rowCount())]

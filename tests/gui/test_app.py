@@ -21,6 +21,7 @@ from ekko_memory_gui.qt import (
     QFontMetrics,
     QKeySequence,
     QLocale,
+    QSize,
     Qt,
     QTranslator,
 )
@@ -33,7 +34,7 @@ from ekko_memory_gui.services.translation import (
     remove_translation,
     ts_path,
 )
-from ekko_memory_gui.views.main_window import MainWindow
+from ekko_memory_gui.views.main_window import MainWindow, initial_size
 from tests.gui.conftest import ScriptedDialogService, open_window, titles
 from tests.requirements import missing
 
@@ -107,12 +108,95 @@ def test_a_disabled_store_is_explained_not_a_crash(
         text = window.status.text.text()
         assert "user store disabled" in text and "reopen" in text
         assert window.status.fix_button.isVisibleTo(window.status)
+        assert window.status.retry_button.isVisibleTo(window.status)
         # The workspace store still works: its memories show.
         shown = titles(window)
         assert "Database: SQLite (desktop build)" in shown
         assert "用户可接受少量香菜" not in shown  # it lives in the user store
     finally:
         window.replace()
+
+
+def test_retry_opens_the_same_workspace_again(
+    qtbot: Any, controller: AppController, demo: DemoReport
+) -> None:
+    """A store another program held (or a file put back): Retry, and it opens."""
+    db = demo.user_home / "memory.db"
+    good = db.read_bytes()
+    db.write_bytes(b"this is not a database" * 100)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert window.status.retry_button.text() == "Retry"
+        db.write_bytes(good)
+        window.status.retry_button.click()
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
+        assert not window.status.retry_button.isVisibleTo(window.status)
+        assert not window.status.fix_button.isVisibleTo(window.status)
+        ws = controller.workspace
+        assert ws is not None and ws.folder == demo.workspace.resolve()
+        qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    finally:
+        window.replace()
+
+
+def test_long_store_explanations_and_errors_never_widen_the_window(
+    qtbot: Any, controller: AppController, demo: DemoReport
+) -> None:
+    """At 1366 px the explanation of a broken store ends in "…" and its buttons stay on
+    screen; a long error does the same; the whole text is in the tooltip."""
+    (demo.workspace / ".ekko" / "memory.db").write_bytes(b"garbage" * 1000)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        window.resize(1366, 740)
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        status = window.status
+        window.runner.report("Saving", RuntimeError("line one\n" + "y" * 3000))
+        qtbot.wait(50)
+        assert window.width() == 1366 and window.minimumSizeHint().width() < 1000
+        for button in (status.fix_button, status.retry_button):
+            assert button.isVisibleTo(status)
+            right = button.mapTo(window, button.rect().topRight()).x()
+            assert 0 < right <= window.width()
+        assert status.text.elided().endswith("…") and "store disabled" in status.text.elided()
+        assert "not a readable" in status.text.toolTip()
+        assert "\n" not in status.error.text() and status.error.elided().endswith("…")
+        assert status.error.toolTip().endswith("y" * 3000)
+    finally:
+        window.replace()
+
+
+def test_the_first_window_fits_the_screen(qtbot: Any, controller: AppController) -> None:
+    assert initial_size(QSize(1366, 768)) == QSize(1229, 691)
+    assert initial_size(QSize(2560, 1400)) == QSize(1400, 860)  # the default on big screens
+    window = MainWindow(controller)  # no saved geometry
+    qtbot.addWidget(window)
+    free = window.screen().availableGeometry()
+    assert window.size() == initial_size(free.size())
+    assert window.width() <= free.width() and window.height() <= free.height()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_column_headers_are_readable_at_the_default_size(
+    qtbot: Any, qapp: QApplication, controller: AppController, language: str
+) -> None:
+    loaded = install_translation(qapp, language)
+    labels.reset()
+    try:
+        window = MainWindow(controller)
+        qtbot.addWidget(window)
+        header = window.list_pane.table.horizontalHeader()
+        metrics = header.fontMetrics()
+        model = window.list_pane.model
+        for i in range(model.columnCount()):
+            title = model.headerData(i, Qt.Orientation.Horizontal)
+            assert header.sectionSize(i) >= metrics.horizontalAdvance(title) + 20, title
+    finally:
+        remove_translation(qapp, loaded)
+        for t in qapp.findChildren(QTranslator):
+            qapp.removeTranslator(t)
+        QLocale.setDefault(QLocale("en_US"))
+        labels.reset()
 
 
 def test_keyboard_find_and_refresh(qtbot: Any, window: MainWindow) -> None:

@@ -9,7 +9,7 @@ from ekko_memory import BrowseFilter
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.operations.runner import OperationRunner
-from ekko_memory_gui.qt import Qt
+from ekko_memory_gui.qt import QPoint, Qt
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import run, titles, type_text, wait_task
 
@@ -249,3 +249,88 @@ def test_an_empty_workspace_explains_what_memories_are(
         qtbot.waitUntil(lambda: window.inbox_view.empty.isVisibleTo(window.inbox_view))
     finally:
         window.replace()
+
+
+def test_a_long_search_never_widens_the_window(qtbot: Any, window: MainWindow) -> None:
+    for query in ("x" * 300, "x" * 5000):
+        window.search_field.setText(query)
+        window.apply_filter()
+        qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
+        qtbot.wait(50)
+        assert window.minimumSizeHint().width() < 1000
+        assert window.width() == 1400
+        empty = window.list_pane.empty
+        assert "x" * 58 + "…" in empty.text() and empty.toolTip() == query
+    window.search_field.clear()
+    window.apply_filter()
+    qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.table)
+    assert window.width() == 1400
+
+
+def test_clicking_a_header_sorts_in_the_store(qtbot: Any, window: MainWindow) -> None:
+    """The header asks the store for the order (every matching memory, see test_models);
+    the selection stays on the same memory."""
+    pane = window.list_pane
+    mem = window.runner.memory
+    every = mem.browse.list_nodes(BrowseFilter(hide_expired=True), limit=500).nodes
+    node_id = _node(window, "用户可接受少量香菜")
+    pane.select_id(node_id)
+    header = pane.table.horizontalHeader()
+    x = header.sectionViewportPosition(7) + header.sectionSize(7) // 2  # importance
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    assert header.sortIndicatorSection() == 7
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder  # highest first
+    assert pane.model.sort_order == ("importance", True)
+    qtbot.waitUntil(lambda: not pane.model.loading and pane.model.rowCount() == len(every))
+    wanted = sorted(every, key=lambda n: (n.importance, n.id), reverse=True)
+    assert pane.model.ids() == [n.id for n in wanted]
+    qtbot.waitUntil(lambda: pane.selected_id() == node_id)
+    assert window.detail_pane.node_id == node_id
+
+
+def test_the_detail_pane_and_edit_actions_follow_the_selection(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """A memory that left the list (another branch, the trash, a search without matches)
+    leaves the detail pane, and Move to trash has nothing to act on."""
+    detail = window.detail_pane
+    mem = window.runner.memory
+
+    def select(title: str) -> str:
+        node_id = _node(window, title)
+        window.list_pane.select_id(node_id)
+        qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
+        return node_id
+
+    node_id = select("用户可接受少量香菜")
+    assert window.category_pane.select_key("trash/")
+    qtbot.waitUntil(lambda: titles(window) == ["Commit messages follow Conventional Commits"])
+    qtbot.waitUntil(lambda: detail.node_id is None)
+    window.delete_action.trigger()
+    qtbot.wait(100)
+    node = mem.get_node(node_id)
+    assert node is not None and node.status == "active"
+
+    assert window.category_pane.select_key("all/")
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window))
+    select("用户可接受少量香菜")
+    window.search_field.setText("不存在的东西xyz")
+    window.apply_filter()
+    qtbot.waitUntil(lambda: detail.node_id is None)
+
+    window.search_field.clear()
+    window.apply_filter()
+    qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window))
+    select("用户可接受少量香菜")
+    # A filter that keeps the memory keeps it selected and shown.
+    window.search_field.setText("香菜")
+    window.apply_filter()
+    qtbot.waitUntil(lambda: window.list_pane.selected_id() == node_id)
+    assert detail.node_id == node_id
+    # On the Sessions page the hidden list's selection is not acted on.
+    window.category_pane.select_key("sessions/")
+    qtbot.waitUntil(lambda: window.pages.currentWidget() is window.sessions_view)
+    window.delete_action.trigger()
+    qtbot.wait(100)
+    node = mem.get_node(node_id)
+    assert node is not None and node.status == "active"

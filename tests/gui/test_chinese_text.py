@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication, QDialog, QLabel, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
 from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
+from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
 from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, wait_task
 
@@ -128,3 +131,49 @@ def test_compacting_and_a_cancelled_import_speak_chinese(
     )
     assert dialog.cancel_text(partly).startswith("已取消：工作区存储已导入；用户存储没有导入")
     dialog.deleteLater()
+
+
+def test_export_and_purge_results_speak_chinese(
+    qtbot: Any,
+    chinese: None,
+    window: MainWindow,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    seen: dict[str, Any] = {}
+
+    async def export(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(tmp_path / "b.json"))
+        await dialog.start()
+        seen["done"] = dialog.result_label.text()
+        dialog.path_edit.setText(str(tmp_path / "no" / "such" / "b.json"))
+        with pytest.raises(InvalidInput):
+            await dialog.start()
+        seen["failed"] = dialog.result_label.text()
+        return True
+
+    dialogs.handlers.append(export)
+    wait_task(qtbot, window.export_memories())
+    assert seen["done"].startswith("已导出 ") and "个记忆版本" in seen["done"]
+    assert not re.search(r"\d+ (nodes|audit|messages|summaries|pending|usage)", seen["done"])
+    assert seen["failed"].startswith("导出失败：") and "文件夹 " in seen["failed"]
+    assert "does not exist" not in seen["failed"]
+
+    async def purge(dialog: QDialog) -> bool:
+        assert isinstance(dialog, PurgeDialog)
+        dialog.query_edit.setText("香菜")
+        await dialog.start_dry_run()
+        table = dialog.targets
+        seen["kinds"] = {table.item(r, 0).text() for r in range(table.rowCount())}
+        seen["what"] = [table.item(r, 4).text() for r in range(table.rowCount())]
+        seen["counts"] = dialog.counts_label.text()
+        return False
+
+    dialogs.handlers.append(purge)
+    wait_task(qtbot, window.purge())
+    assert "记忆版本" in seen["kinds"] and "审计记录" in seen["kinds"]
+    assert not any(k.startswith(("个", "条", "份")) for k in seen["kinds"])  # names, not counts
+    assert not any(re.search(r"\((active|superseded|expired|deleted)\)", w) for w in seen["what"])
+    assert any(w.endswith("(已被取代)") or w.endswith("(有效)") for w in seen["what"]), seen
+    assert re.search(r"\d+ 个记忆版本", seen["counts"])

@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
+from ekko_memory import NODE_LIMITS
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.qt import QDateTime, QDialog, QLabel, QPushButton, Qt
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
@@ -312,3 +315,65 @@ def test_the_value_table_saves_untouched_fields_exactly(qtbot: Any) -> None:
         editor.set_shape("object", {})
         editor._add_row("field", text)
         assert editor.value() == {"field": expected}, text
+
+
+def test_the_form_keeps_to_the_core_limits(qtbot: Any, window: MainWindow) -> None:
+    """Over-long titles cannot be typed; too many tags are named before anything is sent."""
+    rules = window.runner.memory.registry.rules
+    dialog = MemoryEditDialog(rules, mode="create", defaults={"domain": "杂项"})
+    qtbot.addWidget(dialog)
+    dialog.value_editor.set_value("x")
+    dialog.title_edit.setText("长" * (NODE_LIMITS.title_chars + 50))
+    assert len(dialog.title_edit.text()) == NODE_LIMITS.title_chars
+    dialog.tags_edit.setText(", ".join(f"t{i}" for i in range(NODE_LIMITS.list_items + 1)))
+    dialog.save_button.click()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.error.text() == (
+        f"There are {NODE_LIMITS.list_items + 1} tags; a memory takes at most "
+        f"{NODE_LIMITS.list_items}."
+    )
+    dialog.tags_edit.setText("a, " + "b" * (NODE_LIMITS.list_item_chars + 1))
+    dialog.save_button.click()
+    assert "One of the tags is longer than" in dialog.error.text()
+    dialog.tags_edit.setText("a, b")
+    dialog.save_button.click()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+
+
+def test_fields_the_core_refuses_keep_the_form_open_with_one_line(
+    qtbot: Any,
+    window: MainWindow,
+    dialogs: ScriptedDialogService,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever the form lets through, a refusal of the core's models (here a title past
+    its limit) re-shows the form with the reason in one line, not pydantic's report."""
+    monkeypatch.setattr(MemoryEditDialog, "_limits_problem", lambda self: None)
+    reported: list[str] = []
+    window.runner.failed.connect(lambda what, text: reported.append(text))
+    seen: list[str] = []
+    too_long = "长" * (NODE_LIMITS.title_chars + 1)
+
+    def fill(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.domain_combo.setCurrentText("杂项")
+        dialog.title_edit.setMaxLength(32767)
+        dialog.title_edit.setText(too_long)
+        dialog.value_editor.set_value("x")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def again(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        seen.append(dialog.error.text())
+        assert dialog.title_edit.text() == too_long  # what the user typed is still there
+        return False
+
+    dialogs.handlers.extend([fill, again])
+    wait_task(qtbot, window.new_memory())
+    assert not dialogs.handlers and not reported
+    (reason,) = seen
+    assert "\n" not in reason and "pydantic" not in reason
+    assert f"title: is {NODE_LIMITS.title_chars + 1} characters long" in reason
+    assert reason.endswith("nothing was written")
+    assert window.width() == 1400

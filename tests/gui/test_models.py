@@ -3,6 +3,7 @@ on any inconsistency), loaded with real data and while it changes."""
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 import pytest
@@ -12,10 +13,8 @@ from ekko_memory.demo import DemoReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.models.category_tree_model import CategoryTreeModel
-from ekko_memory_gui.models.memory_sort_proxy import memory_sort_proxy
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.models.pending_model import PendingListModel
-from ekko_memory_gui.models.roles import SORT_ROLE
 from ekko_memory_gui.models.session_models import (
     MessageListModel,
     SessionListModel,
@@ -65,18 +64,48 @@ def test_memory_table_model(qtbot: Any, qtmodeltester: Any, opened: AppControlle
     assert model.row_of(out.node_id) == 0
 
 
-def test_memory_sort_proxy(qtbot: Any, qtmodeltester: Any, opened: AppController) -> None:
-    model = MemoryTableModel(opened.runner)
-    proxy = memory_sort_proxy()
-    proxy.setSourceModel(model)
-    qtmodeltester.check(proxy, force_py=True)
+def _fold_ascii(text: str) -> str:
+    """The store sorts titles by code point with ASCII case folded."""
+    return text.translate(str.maketrans(string.ascii_uppercase, string.ascii_lowercase))
+
+
+def test_memory_table_sorts_every_memory_in_the_store(
+    qtbot: Any, qtmodeltester: Any, opened: AppController
+) -> None:
+    """A header click orders every matching memory, not only the pages loaded so far."""
+    mem = opened.runner.memory
+    every = mem.browse.list_nodes(BrowseFilter(), limit=500).nodes
+    model = MemoryTableModel(opened.runner, page_size=3)
+    qtmodeltester.check(model, force_py=True)
     wait_task(qtbot, model.set_filter(BrowseFilter()))
-    proxy.sort(6, Qt.SortOrder.DescendingOrder)  # confidence
-    values = [proxy.index(r, 6).data(SORT_ROLE) for r in range(proxy.rowCount())]
-    assert values == sorted(values, reverse=True)
-    proxy.sort(0, Qt.SortOrder.AscendingOrder)  # title
-    values = [proxy.index(r, 0).data(SORT_ROLE) for r in range(proxy.rowCount())]
-    assert values == sorted(values)
+    model.sort(6, Qt.SortOrder.DescendingOrder)  # confidence
+    qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 3)
+    # The first page already holds the most confident memories of all of them.
+    top = sorted(every, key=lambda n: (n.confidence, n.id), reverse=True)[:3]
+    assert model.ids() == [n.id for n in top]
+    model.sort(0, Qt.SortOrder.AscendingOrder)  # title
+    qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 3)
+    while model.canFetchMore():
+        model.fetchMore()
+        qtbot.waitUntil(lambda: not model.loading)
+    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert len(titles) == len(every)
+    assert titles == sorted(titles, key=_fold_ascii)
+    # A new memory takes its place in the order asked, not at the top.
+    out = run(
+        qtbot,
+        opened.runner.call(
+            mem.actions.create,
+            {"scope": "workspace", "domain": "项目", "type": "fact", "title": "mmm in the middle"},
+        ),
+    )
+    wait_task(qtbot, model.apply_changes(ChangeSet(node_ids=frozenset({out.node_id}))))
+    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert 0 < titles.index("mmm in the middle") < len(titles) - 1
+    assert titles == sorted(titles, key=_fold_ascii)
+    model.sort(-1, Qt.SortOrder.AscendingOrder)  # back to newest first
+    qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 3)
+    assert model.ids()[0] == out.node_id
 
 
 def test_category_tree_model(qtbot: Any, qtmodeltester: Any, opened: AppController) -> None:

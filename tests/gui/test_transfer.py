@@ -302,7 +302,11 @@ def test_changing_the_filter_after_a_dry_run_asks_for_a_new_one(
         dialog.category_edit.clear()
         dialog.scope_checks["user"].setChecked(False)
         assert await dialog.start_dry_run() is None
-        assert dialog.error.text()
+        # pydantic's complaint, readable: no link, no input echoed.
+        assert dialog.error.text() == (
+            "Not valid: name what to purge: scopes, workspace, user, category, session, "
+            "dates or a query"
+        )
 
     _purge(qtbot, window, dialogs, fill)
     assert (
@@ -326,3 +330,14 @@ def test_declining_the_purge_confirmation_purges_nothing(
 
     _purge(qtbot, window, dialogs, fill)
     assert window.runner.memory.get_node(demo.node_ids["db_sqlite"]) is not None
+
+
+def test_a_validation_error_anywhere_reads_as_its_messages(qtbot: Any, window: MainWindow) -> None:
+    """The runner reports a pydantic ValidationError as one readable line."""
+    try:
+        BrowseFilter(text="x" * 3000)
+    except ValueError as e:
+        window.runner.report("Searching", e)
+    text = window.status.error.text()
+    assert text.startswith("Searching: Not valid: text: is 3000 characters long")
+    assert "pydantic" not in text and "\n" not in text and "input_value" not in text

@@ -1,7 +1,8 @@
 """Browsing for the app and the CLI: pages of nodes, the category tree, sessions, changes.
 
-Pages use keyset pagination on (updated_at, id) so the 1000th page costs what the first
-does; the two stores are merged page by page.
+Pages use keyset pagination on (sort value, id) so the 1000th page costs what the first
+does; the two stores are merged page by page. Newest first by default; any column of the
+app's table on request (``BrowseSort``), ties broken by id.
 """
 
 from __future__ import annotations
@@ -9,29 +10,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.models import (
     AuditEvent,
     BrowseFilter,
+    BrowseSort,
     CategoryCount,
     MemoryMessage,
     MemoryNode,
     MemorySummary,
     SessionSummaryInfo,
 )
-from ekko_memory.store.filters import NodeFilter
-from ekko_memory.timeutil import to_db
+from ekko_memory.store.filters import NodeFilter, sort_value
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
-Cursor = tuple[str, str]  # (updated_at ISO, id) of the last row of a page
+Cursor = tuple[Any, str]  # (sort value, id) of the last row of a page
 
 
 @dataclass(frozen=True)
 class NodePage:
-    """One page of nodes, newest first, and the cursor for the next page (None at the end)."""
+    """One page of nodes in the order asked, and the cursor for the next page (None at the end)."""
 
     nodes: list[MemoryNode]
     next_cursor: Cursor | None
@@ -73,20 +75,44 @@ class Browser:
         return out
 
     def list_nodes(
-        self, f: BrowseFilter, *, after: Cursor | None = None, limit: int = 200
+        self,
+        f: BrowseFilter,
+        *,
+        after: Cursor | None = None,
+        limit: int = 200,
+        sort: BrowseSort | None = None,
+        descending: bool = False,
     ) -> NodePage:
-        """A page of nodes, newest first (text filters rank by relevance and return one page)."""
+        """A page of nodes, newest first or in the order ``sort`` (ties by id).
+
+        A text filter returns one page: its best ``limit`` matches, best first, or in the
+        order ``sort``.
+        """
         if f.text and f.text.strip():
-            return NodePage(self.search(f, limit=limit), None)
+            hits = self.search(f, limit=limit)
+            if sort is not None:
+                hits.sort(key=partial(self.sort_key, sort=sort), reverse=descending)
+            return NodePage(hits, None)
+        order: BrowseSort = sort or "updated"
+        if sort is None:
+            descending = True
         rows: list[MemoryNode] = []
         for part, nf in self._slices(f):
             with part.store.read() as r:
-                rows += r.page_nodes(nf, after=after, limit=limit)
-        rows.sort(key=lambda n: (n.updated_at, n.id), reverse=True)
+                rows += r.page_nodes(
+                    nf, after=after, limit=limit, sort=order, descending=descending
+                )
+        rows.sort(key=partial(self.sort_key, sort=order), reverse=descending)
         page = rows[:limit]
         more = len(rows) > limit or len(page) == limit
-        cursor = (to_db(page[-1].updated_at) or "", page[-1].id) if page and more else None
+        cursor = self.sort_key(page[-1], order) if page and more else None
         return NodePage(page, cursor)
+
+    @staticmethod
+    def sort_key(node: MemoryNode, sort: BrowseSort) -> Cursor:
+        """Where ``node`` falls in the order ``sort`` (ascending; ties by id): what
+        ``list_nodes`` sorts by, so a caller can place a changed memory among a page's."""
+        return (sort_value(node, sort), node.id)
 
     def search(self, f: BrowseFilter, *, limit: int = 200) -> list[MemoryNode]:
         """Full-text matches (Chinese included) within the filter, best first; partial last words match."""

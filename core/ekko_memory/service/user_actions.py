@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import ValidationError
+
 from ekko_memory.errors import Conflict, InvalidInput
 from ekko_memory.models import MemoryNode, MemoryNodeDraft
 from ekko_memory.service.forget import Forgetter
@@ -43,7 +45,7 @@ class UserActions:
         reason: str = "created by the user",
     ) -> WriteOutcome:
         """A new memory written by hand."""
-        d = draft if isinstance(draft, MemoryNodeDraft) else MemoryNodeDraft.model_validate(draft)
+        d = _draft(draft)
         ctx = self._ctx(user_id=user_id, workspace_id=workspace_id, session_id=session_id)
         return Governor(self.service).propose("create", d, ctx, reason=reason)
 
@@ -55,11 +57,7 @@ class UserActions:
         reason: str = "edited by the user",
     ) -> WriteOutcome:
         """A new version of ``node_id`` with ``changes``, superseding it."""
-        d = (
-            changes
-            if isinstance(changes, MemoryNodeDraft)
-            else MemoryNodeDraft.model_validate(changes)
-        )
+        d = _draft(changes)
         node = self.service.head_of(node_id)
         if node.id != node_id:
             raise Conflict(
@@ -125,3 +123,13 @@ class UserActions:
                 "restore", actor="user", reason=reason, node=node, at=now, payload={"to": status}
             )
         return WriteOutcome(True, "restored", f"restored ({status})", node_id=node_id)
+
+
+def _draft(fields: MemoryNodeDraft | dict[str, Any]) -> MemoryNodeDraft:
+    """The fields as a draft; fields that fail validation are an InvalidInput (nothing written)."""
+    if isinstance(fields, MemoryNodeDraft):
+        return fields
+    try:
+        return MemoryNodeDraft.model_validate(fields)
+    except ValidationError as e:
+        raise InvalidInput.of("invalid memory", e) from e

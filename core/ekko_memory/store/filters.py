@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import TextClause, text
 
+from ekko_memory.store.rows import dumps
 from ekko_memory.timeutil import to_db
 
 if TYPE_CHECKING:
-    from ekko_memory.models import NodeLike
+    from ekko_memory.models import BrowseSort, MemoryNode, NodeLike
 
 NodeOrder = Literal[
     "priority", "recent", "updated_desc", "updated_asc", "created_asc", "title", "category"
@@ -240,3 +241,72 @@ def order_sql(order: NodeOrder, *, alias: str = "") -> str:
 def order_clause(order: NodeOrder) -> TextClause:
     """The named order as a SQLAlchemy clause."""
     return text(order_sql(order))
+
+
+# --- listing orders (the app's sortable columns) ------------------------------------
+
+SCOPE_RANK = {"session": 0, "workspace": 1, "user": 2, "global": 3}
+# A value sorts after every stored time: memories that never expire come last.
+NEVER = "9999"
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _rank_sql(column: str, ranks: dict[str, int]) -> str:
+    whens = " ".join(f"WHEN '{k}' THEN {v}" for k, v in ranks.items())
+    return f"CASE {column} {whens} ELSE {len(ranks)} END"
+
+
+# What each order sorts on, as SQL; ``sort_value`` computes the same in Python (a test
+# holds the two equal on both backends). Text compares by code point on both (SQLite's
+# BINARY, the "C" collation of our PostgreSQL columns); lower() folds ASCII only there.
+SORT_SQL: dict[str, str] = {
+    "updated": "updated_at",
+    "title": "lower(title)",
+    "type": "type",
+    "scope": _rank_sql("scope", SCOPE_RANK),
+    "key": "COALESCE(key, '')",
+    "value": "COALESCE(value_json, '')",
+    "status": _rank_sql("status", STATUS_RANK),
+    "confidence": "confidence",
+    "importance": "importance",
+    "expires": f"COALESCE(expires_at, '{NEVER}')",
+}
+
+
+def sort_value(node: MemoryNode, sort: BrowseSort) -> Any:
+    """What ``node`` sorts on in the order ``sort`` (the Python twin of ``SORT_SQL``)."""
+    if sort == "updated":
+        return to_db(node.updated_at)
+    if sort == "title":
+        return node.title.translate(_ASCII_LOWER)
+    if sort == "type":
+        return node.type
+    if sort == "scope":
+        return SCOPE_RANK.get(node.scope, len(SCOPE_RANK))
+    if sort == "key":
+        return node.key or ""
+    if sort == "value":
+        return "" if node.value_json is None else dumps(node.value_json)
+    if sort == "status":
+        return STATUS_RANK.get(node.status, len(STATUS_RANK))
+    if sort == "confidence":
+        return node.confidence
+    if sort == "importance":
+        return node.importance
+    if sort == "expires":
+        return to_db(node.expires_at) or NEVER
+    raise ValueError(f"unknown order {sort!r}")
+
+
+def keyset_sql(
+    sort: BrowseSort, descending: bool, after: tuple[Any, str] | None
+) -> tuple[str, str, dict[str, Any]]:
+    """Keyset paging in one order, ties broken by id: ``(condition after the cursor, ORDER
+    BY text, params)``; no condition (``""``) on the first page."""
+    expr = SORT_SQL[sort]
+    way, cmp = ("DESC", "<") if descending else ("ASC", ">")
+    order = f"{expr} {way}, id {way}"
+    if after is None:
+        return "", order, {}
+    cond = f"({expr} {cmp} :k_v OR ({expr} = :k_v AND id {cmp} :k_id))"
+    return cond, order, {"k_v": after[0], "k_id": after[1]}

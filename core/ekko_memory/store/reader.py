@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
     AuditEvent,
+    BrowseSort,
     MemoryMessage,
     MemoryNode,
     MemorySummary,
@@ -27,6 +28,7 @@ from ekko_memory.store.dialect import Dialect
 from ekko_memory.store.filters import (
     NodeFilter,
     NodeOrder,
+    keyset_sql,
     like_escape,
     order_clause,
     order_sql,
@@ -429,17 +431,23 @@ class StoreReader:
         return bool(self.dialect.topic_sizes.counts([(key, limit)], choose)[(key, limit)])
 
     def page_nodes(
-        self, f: NodeFilter, *, after: tuple[str, str] | None, limit: int
+        self,
+        f: NodeFilter,
+        *,
+        after: tuple[Any, str] | None,
+        limit: int,
+        sort: BrowseSort = "updated",
+        descending: bool = True,
     ) -> list[MemoryNode]:
-        """Up to ``limit + 1`` nodes after a (updated_at, id) cursor, newest first (keyset paging)."""
+        """Up to ``limit + 1`` nodes after a (sort value, id) cursor in the order ``sort``
+        (keyset paging; ``filters.sort_value`` gives a node's cursor). The default, newest
+        first, follows the (…, updated_at) indexes; other orders sort the matching rows."""
         cond, params = where_sql(f)
-        if after is not None:
-            cond += " AND (updated_at < :k_at OR (updated_at = :k_at AND id < :k_id))"
-            params.update(k_at=after[0], k_id=after[1])
-        params["lim"] = limit + 1
-        return self._nodes(
-            f"{_NODE_SELECT} WHERE {cond} ORDER BY updated_at DESC, id DESC LIMIT :lim", params
-        )
+        after_cond, order, after_params = keyset_sql(sort, descending, after)
+        if after_cond:
+            cond += f" AND {after_cond}"
+        params.update(after_params, lim=limit + 1)
+        return self._nodes(f"{_NODE_SELECT} WHERE {cond} ORDER BY {order} LIMIT :lim", params)
 
     def change_marks(self) -> tuple[int, ...]:
         """Numbers that move whenever anything is written (see Dialect.change_marks)."""

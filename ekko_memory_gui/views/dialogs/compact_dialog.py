@@ -96,7 +96,9 @@ class CompactDialog(TaskDialog):
             )
         except Exception as e:
             self.progress.setVisible(False)
-            self.summary.setText(self.tr("Compacting failed: {error}").format(error=e))
+            self.summary.setText(
+                self.tr("Compacting failed: {error}").format(error=labels.error_text(e))
+            )
             self.compact_button.setEnabled(True)
             raise
         self.progress.finish(cancelled=report.cancelled)

@@ -178,7 +178,9 @@ class ExportDialog(TaskDialog):
             )
         except Exception as e:
             self.progress.setVisible(False)
-            self.result_label.setText(self.tr("The export failed: {error}").format(error=e))
+            self.result_label.setText(
+                self.tr("The export failed: {error}").format(error=labels.error_text(e))
+            )
             self.export_button.setEnabled(True)
             raise
         self.report = report
@@ -186,7 +188,7 @@ class ExportDialog(TaskDialog):
         if report.cancelled:
             self.result_label.setText(self.tr("Cancelled; no file was written."))
         else:
-            counts = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n)
+            counts = ", ".join(labels.record_count(k, n) for k, n in report.counts.items() if n)
             self.result_label.setText(
                 self.tr("Exported {counts} to {path} ({size} KB, readable only by you).").format(
                     counts=counts or "0", path=report.path, size=max(1, report.bytes // 1024)

@@ -104,7 +104,9 @@ class ImportDialog(TaskDialog):
             )
         except Exception as e:
             self.progress.setVisible(False)
-            self.summary.setText(self.tr("Nothing was imported: {error}").format(error=e))
+            self.summary.setText(
+                self.tr("Nothing was imported: {error}").format(error=labels.error_text(e))
+            )
             self.import_button.setEnabled(True)
             raise
         self.progress.finish(cancelled=report.cancelled)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, Literal
 
-from ekko_memory import NODE_TYPES, STORED_SCOPES, MemoryNode, MemorySchemaRule
+from ekko_memory import NODE_LIMITS, NODE_TYPES, STORED_SCOPES, MemoryNode, MemorySchemaRule
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QComboBox,
@@ -104,6 +104,7 @@ class MemoryEditDialog(QDialog):
 
         self.title_edit = QLineEdit()
         self.title_edit.setObjectName("titleEdit")
+        self.title_edit.setMaxLength(NODE_LIMITS.title_chars)
         self.content_edit = QPlainTextEdit()
         self.content_edit.setObjectName("contentEdit")
         self.content_edit.setMaximumHeight(80)
@@ -397,6 +398,9 @@ class MemoryEditDialog(QDialog):
             return self.tr("A memory needs a title.")
         if not self.domain_combo.currentText().strip():
             return self.tr("Choose a domain (for example 生活技能 or 项目).")
+        limits = self._limits_problem()
+        if limits:
+            return limits
         value_problem = self.value_editor.problem()
         if value_problem:
             return value_problem
@@ -408,6 +412,35 @@ class MemoryEditDialog(QDialog):
             return self.tr("Enter a value: the key {key} needs one.").format(key=key)
         if self.mode == "edit" and not self.changes():
             return self.tr("Nothing changed.")
+        return None
+
+    def _limits_problem(self) -> str | None:
+        """The core's size limits, checked here so the form says which field to shorten."""
+        lim = NODE_LIMITS
+        if len(self.title_edit.text().strip()) > lim.title_chars:
+            return self.tr("The title is longer than {n} characters.").format(n=lim.title_chars)
+        if len(self.content_edit.toPlainText().strip()) > lim.content_chars:
+            return self.tr("The content is longer than {n} characters.").format(n=lim.content_chars)
+        path = _path(self.path_edit.text())
+        if len(path) > lim.category_depth:
+            return self.tr("The category is deeper than {n} levels.").format(n=lim.category_depth)
+        if any(len(p) > lim.category_segment_chars for p in path):
+            return self.tr("A category level is longer than {n} characters.").format(
+                n=lim.category_segment_chars
+            )
+        for name, edit in (
+            (self.tr("tags"), self.tags_edit),
+            (self.tr("entities"), self.entities_edit),
+        ):
+            items = _split_list(edit.text())
+            if len(items) > lim.list_items:
+                return self.tr("There are {count} {name}; a memory takes at most {n}.").format(
+                    count=len(items), name=name, n=lim.list_items
+                )
+            if any(len(i) > lim.list_item_chars for i in items):
+                return self.tr("One of the {name} is longer than {n} characters.").format(
+                    name=name, n=lim.list_item_chars
+                )
         return None
 
     def show_error(self, text: str) -> None:

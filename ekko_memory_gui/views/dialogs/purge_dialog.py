@@ -258,10 +258,8 @@ class PurgeDialog(TaskDialog):
         self.error.setText("")
         try:
             f = self.filter()
-        except ValueError as e:
-            self.error.setText(
-                str(e).splitlines()[-1] if str(e) else self.tr("Name what to purge.")
-            )
+        except ValueError as e:  # pydantic's ValidationError: what the filter lacks
+            self.error.setText(labels.error_text(e) or self.tr("Name what to purge."))
             return None
         self.dry_run_button.setEnabled(False)
         try:
@@ -272,18 +270,6 @@ class PurgeDialog(TaskDialog):
         self._show_plan(plan)
         self.purge_button.setEnabled(bool(plan.targets))
         return plan
-
-    def kind_text(self, kind: str) -> str:
-        return {
-            "node": self.tr("memory versions"),
-            "audit": self.tr("audit entries"),
-            "pending": self.tr("inbox items"),
-            "usage": self.tr("usage records"),
-            "message": self.tr("messages"),
-            "summary": self.tr("summaries"),
-            "job": self.tr("background jobs"),
-            "cursor": self.tr("session cursors"),
-        }.get(kind, kind)
 
     def _show_plan(self, plan: PurgePlan) -> None:
         counts = plan.counts()
@@ -296,7 +282,7 @@ class PurgeDialog(TaskDialog):
                 else self.tr("{n} memories").format(n=plan.memories)
             )
             parts = [memories] + [
-                f"{counts[k]} {self.kind_text(k)}" for k in KIND_ORDER if counts.get(k)
+                labels.record_count(k, counts[k]) for k in KIND_ORDER if counts.get(k)
             ]
             self.counts_label.setText(" · ".join(parts))
         targets = sorted(plan.targets, key=lambda t: (KIND_ORDER.index(t.kind), t.store, t.id))
@@ -304,7 +290,13 @@ class PurgeDialog(TaskDialog):
         for i, t in enumerate(targets):
             action = self.tr("delete") if t.action == "delete" else self.tr("remove its text")
             for j, value in enumerate(
-                (self.kind_text(t.kind), labels.store_label(t.store), action, t.id, t.label)
+                (
+                    labels.record_label(t.kind),
+                    labels.store_label(t.store),
+                    action,
+                    t.id,
+                    labels.purge_target_text(t.kind, t.label),
+                )
             ):
                 self.targets.setItem(i, j, QTableWidgetItem(value))
 
@@ -359,7 +351,7 @@ class PurgeDialog(TaskDialog):
                 if r.memories == 1
                 else self.tr("Purged: {n} memories").format(n=r.memories)
             )
-            + "".join(f", {counts[k]} {self.kind_text(k)}" for k in KIND_ORDER if counts.get(k))
+            + "".join(f", {labels.record_count(k, counts[k])}" for k in KIND_ORDER if counts.get(k))
         ]
         if r.cancelled:
             lines.append(
