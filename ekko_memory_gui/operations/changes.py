@@ -113,7 +113,11 @@ class ChangeWatcher(QObject):
             # process; re-reading a short overlap is cheap and the seen-set dedupes it.
             self._since = max(e.created_at for e in events) - timedelta(seconds=2)
         ids = frozenset(e.node_id for e in fresh if e.node_id)
-        pending = any(e.event_type in ("pending", "approve", "reject") for e in fresh)
+        # An item settled because its memory was deleted carries its pendingId too.
+        pending = any(
+            e.event_type in ("pending", "approve", "reject") or "pendingId" in (e.payload or {})
+            for e in fresh
+        )
         # A token change without audit events: messages, summaries, usage or pending rows
         # changed; those lists are small and reloaded. Imports and purges touch many
         # memories at once: those views reload.

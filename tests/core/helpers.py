@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ekko_memory import MemoryService, MemorySession
-from ekko_memory.models import MemoryNodeDraft
+from ekko_memory.models import MemoryNode, MemoryNodeDraft
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.write_plan import WriteContext
+from ekko_memory.store.filters import NodeFilter
 
 COOKING = ["生活技能", "做饭", "饮食偏好"]
 
@@ -35,3 +36,13 @@ def propose(s: MemorySession, user_says: str | None, **node: Any) -> dict[str, A
     return s.call_tool(
         "memory_propose_update", {"operation": "create", "node": node, "reason": "test"}
     )
+
+
+def every_node(mem: MemoryService) -> list[MemoryNode]:
+    """Every version of every memory in both stores, whatever its status."""
+    statuses = ("active", "superseded", "expired", "deleted")
+    nodes: list[MemoryNode] = []
+    for _, store in mem.stores():
+        with store.read() as r:
+            nodes += r.find_nodes(NodeFilter(statuses=statuses), limit=None)
+    return nodes

@@ -215,6 +215,45 @@ def test_forget(seeded: tuple[Cli, Sample]) -> None:
     assert cli.json("show", sample.spicy_new, code=3)["error"]["code"] == "not_found"
 
 
+def test_a_hard_delete_settles_the_overwrite_waiting_for_it(
+    workspace: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = open_memory(workspace, user_home=home)
+    try:
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        fact = propose(
+            s,
+            "记住，我住在杭州。",
+            scope="user",
+            domain="个人",
+            type="fact",
+            key="city",
+            valueJson="杭州",
+            title="用户住在杭州",
+            confidence=0.99,
+        )
+        assert fact["status"] == "created", fact
+        s.append_message("user", "上海也挺好的")
+        held = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "update",
+                "targetId": fact["nodeId"],
+                "node": {"valueJson": "上海", "title": "用户住在上海"},
+                "reason": "推测",
+            },
+        )
+        assert held.get("rule") == "overwrite_high_confidence", held
+    finally:
+        mem.close()
+    run = InProcess(Cli(workspace, home), capsys, monkeypatch)
+    code, _, _ = run("forget", fact["nodeId"], "--hard", stdin="y\n")
+    assert code == 0
+    assert run.json("pending")["items"] == []
+    code, _, err = run("approve", held["pendingId"])
+    one_line(code, err, 1, "already expired", "deleted for good")
+
+
 def test_export_and_import(
     on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: Path
 ) -> None:

@@ -59,6 +59,21 @@ _HEALTH = re.compile(
 )
 
 
+# Words that point at the project the user works in (design doc: 项目技术约束默认 workspace).
+_PROJECT = re.compile(
+    r"(?:这个|这|本|该|此|当前|我们的?|咱们的?)\s*(?:项目|仓库|代码库|工程|repo|codebase)"
+    r"|项目(?:里|中|内)|仓库(?:里|中|内)|代码库|代码仓库"
+    r"|\b(?:this|our|the current)\s+(?:project|repo|repository|codebase|code base|workspace)\b"
+    r"|\bthe codebase\b",
+    re.IGNORECASE,
+)
+
+
+def mentions_project(text: str) -> bool:
+    """The text is about the project at hand (这个项目, 本仓库, 代码库, this repo, …)."""
+    return bool(_PROJECT.search(text))
+
+
 def has_explicit_intent(text: str) -> bool:
     """The user asked to remember for the long term (记住, 以后都, from now on, …)."""
     return bool(_EXPLICIT.search(text))

@@ -20,6 +20,7 @@ from ekko_memory.schema.values import values_match
 from ekko_memory.service.permissions import Verdict, check_change, check_write
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sql_store import delete_in, supersede_in
 from ekko_memory.store.writer import StoreWriter, written
 
@@ -137,6 +138,8 @@ class Governor:
                 )
             if target.status == "deleted":
                 raise Conflict(f"memory {target_id} is deleted")
+            if operation == "expire" and target.status == "expired":
+                return WriteOutcome(True, "duplicate", "already expired", node_id=target.id)
             if operation in ("update", "supersede"):
                 return self._replace(target, draft, ctx, reason)
             return self._change_status(
@@ -152,18 +155,8 @@ class Governor:
         cand = plan_node(self.service.registry, draft, ctx, now)
         store = self.service.store_for_scope(cand.node.scope)
         with store.write() as w:
-            match = self.find_same(w, cand.node)
-            if (
-                match is not None
-                and match.key == cand.node.key
-                and isinstance(match.value_json, dict)
-                and isinstance(cand.node.value_json, dict)
-            ):
-                # One object per key (flavor_profile): a new statement updates the fields it
-                # names and keeps the others ("less spicy" does not drop "less oil").
-                merged = dict(sorted({**match.value_json, **cand.node.value_json}.items()))
-                cand.node = cand.node.model_copy(update={"value_json": merged})
-            if match is not None and self._same_value(match, cand.node):
+            match = self.current_match(w, cand)
+            if match is not None and self.same_value(match, cand.node):
                 return WriteOutcome(
                     True,
                     "duplicate",
@@ -208,8 +201,18 @@ class Governor:
                 notes=cand.notes,
             )
 
+    def current_match(self, r: StoreReader, cand: Candidate) -> MemoryNode | None:
+        """The active node ``cand`` would duplicate or replace (``find_same``), if any.
+
+        ``cand`` takes the merged value of a key that holds one object (``merge_value``).
+        """
+        match = self.find_same(r, cand.node)
+        if match is not None:
+            merge_value(match, cand)
+        return match
+
     def find_same(
-        self, w: StoreWriter, node: MemoryNode, *, live_at: datetime | None = None
+        self, w: StoreReader, node: MemoryNode, *, live_at: datetime | None = None
     ) -> MemoryNode | None:
         """The active node this one would duplicate or replace in the same scope, if any
         (unexpired at ``live_at``, by default the node's creation).
@@ -247,7 +250,8 @@ class Governor:
         return None
 
     @staticmethod
-    def _same_value(old: MemoryNode, new: MemoryNode) -> bool:
+    def same_value(old: MemoryNode, new: MemoryNode) -> bool:
+        """``new`` says what ``old`` says (the same value, or for a note the same text)."""
         if new.key is None:
             return old.title == new.title and old.content.strip() == new.content.strip()
         return (
@@ -473,6 +477,18 @@ class Governor:
             rule=item.rule,
             notes=cand.notes if cand else [],
         )
+
+
+def merge_value(current: MemoryNode, cand: Candidate) -> None:
+    """One object per key (flavor_profile): ``cand`` keeps the fields of ``current`` it does
+    not name ("less spicy" does not drop "less oil")."""
+    if (
+        current.key == cand.node.key
+        and isinstance(current.value_json, dict)
+        and isinstance(cand.node.value_json, dict)
+    ):
+        merged = dict(sorted({**current.value_json, **cand.node.value_json}.items()))
+        cand.node = cand.node.model_copy(update={"value_json": merged})
 
 
 def _same_proposal(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from ekko_memory.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from ekko_memory.errors import Conflict, NotFound, PermissionDenied
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem
 from ekko_memory.service.forget import Forgetter
-from ekko_memory.service.governance import Governor
+from ekko_memory.service.governance import Governor, merge_value
 from ekko_memory.service.permissions import ALLOW
 from ekko_memory.service.write_plan import WriteContext, plan_node
-from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.sql_store import SqlStore, settle_pending
 from ekko_memory.store.writer import StoreWriter
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ def decide(
         )
     item, store = find_pending(service, pending_id)
     if item.status != "pending":
-        raise Conflict(f"pending item {pending_id} is already {item.status}")
+        why = f" ({item.decision_note})" if item.status == "expired" and item.decision_note else ""
+        raise Conflict(f"pending item {pending_id} is already {item.status}{why}")
     now = service.now()
     reason = note or ("approved by the user" if approve else "rejected by the user")
     if not approve:
@@ -141,14 +142,19 @@ def _approve_write(
     reason: str,
     edits: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    if item.node is None:
-        raise InvalidInput(f"pending item {item.id} holds no proposed memory")
+    """Write what the user approved, re-planned against the memories as they are now.
+
+    The item was filed against the state of its time; meanwhile the memory may have moved
+    on. The user's approval is the newest statement: it replaces the current version of the
+    memory (the head of the chain it was filed against, else the active memory it would
+    duplicate or replace, as a new write would), or, saying the same as that version,
+    writes nothing and points at it. When the version it replaces is not the one it was
+    filed against, the approval's reason and audit say so (``filedAgainst``).
+    """
+    if item.node is None:  # a hard delete of the memory it would change scrubbed it
+        raise _moot(service, store, item, f"the memory {item.current_head_id} was deleted for good")
+    filed = _filed_head(service, store, item)
     proposed = MemoryNode.model_validate(item.node)
-    target = None
-    if item.current_head_id is not None:
-        target = service.head_of(item.current_head_id)
-        if target.status not in ("active", "expired"):
-            target = None
     draft_fields = {
         k: v for k, v in proposed.model_dump().items() if k in MemoryNodeDraft.model_fields
     }
@@ -159,21 +165,40 @@ def _approve_write(
         update={"origin": proposed.origin if not edits else "user_edit"}
     )
     governor = Governor(service)
-    node_id = cand.node.id
-    record = _recorder(
-        service,
-        item,
-        ctx.actor,
-        reason,
-        node_id,
-        {"edited": bool(edits), "supersedes": target.id if target else None},
-    )
     node_store = service.store_for_scope(cand.node.scope)
+    with node_store.read() as r:
+        current = governor.current_match(r, cand)
+    target = filed if filed is not None else current
+    if filed is not None:
+        merge_value(filed, cand)
+    payload: dict[str, Any] = {"edited": bool(edits)}
+    if item.current_head_id is not None:
+        payload["filedAgainst"] = item.current_head_id
+    same = next(
+        (n for n in (target, current) if n is not None and governor.same_value(n, cand.node)),
+        None,
+    )
+    if same is not None:
+        # Already remembered (the user or the agent said it meanwhile): one memory, not two.
+        payload["duplicateOf"] = same.id
+        _mark(service, store, item, ctx.actor, reason, same.id, payload)
+        return {"pendingId": item.id, "status": "approved", "nodeId": same.id}
+    if target is not None and target.id != item.current_head_id:
+        reason = f"{reason}; replaces {target.id}, " + (
+            f"which replaced {item.current_head_id} after this was proposed"
+            if item.current_head_id is not None
+            else "written after this was proposed"
+        )
+    node_id = cand.node.id
+    payload["supersedes"] = target.id if target else None
+    record = _recorder(service, item, ctx.actor, reason, node_id, payload)
     if target is not None:
-        same = service.store_for_scope(target.scope) is store
-        governor.write_replacement(target, cand, ctx, reason, ALLOW, also=record if same else None)
-        if not same:
-            _mark(service, store, item, ctx.actor, reason, node_id, {"edited": bool(edits)})
+        same_store = service.store_for_scope(target.scope) is store
+        governor.write_replacement(
+            target, cand, ctx, reason, ALLOW, also=record if same_store else None
+        )
+        if not same_store:
+            _mark(service, store, item, ctx.actor, reason, node_id, payload)
     elif node_store is store:
         with store.write() as w:
             governor.insert(w, cand.node, ctx, reason)
@@ -181,8 +206,31 @@ def _approve_write(
     else:
         with node_store.write() as w:
             governor.insert(w, cand.node, ctx, reason)
-        _mark(service, store, item, ctx.actor, reason, node_id, {"edited": bool(edits)})
+        _mark(service, store, item, ctx.actor, reason, node_id, payload)
     return {"pendingId": item.id, "status": "approved", "nodeId": node_id}
+
+
+def _filed_head(service: MemoryService, store: SqlStore, item: PendingItem) -> MemoryNode | None:
+    """The current version of the memory the item was filed against (None: filed against
+    none). Raises the ``Conflict`` of ``_moot`` when that memory was deleted since."""
+    if item.current_head_id is None:
+        return None
+    try:
+        head = service.head_of(item.current_head_id)
+    except NotFound:
+        gone = f"the memory it would change ({item.current_head_id}) was deleted for good"
+    else:
+        if head.status in ("active", "expired"):
+            return head
+        gone = f"the memory it would change ({head.id}) is {head.status}"
+    raise _moot(service, store, item, gone)
+
+
+def _moot(service: MemoryService, store: SqlStore, item: PendingItem, gone: str) -> Conflict:
+    """Settle an item that no longer applies (expired, audited); the ``Conflict`` to raise."""
+    with store.write() as w:
+        settle_pending(w, item, reason=f"no longer applies: {gone}", actor="user", at=service.now())
+    return Conflict(f"pending item {item.id} no longer applies: {gone}; nothing was written")
 
 
 def _approve_change(

@@ -316,7 +316,7 @@ class Purger:
             audit = w.audit_ids_for_nodes(ids)  # before delete_in adds its own events
             usage = sorted(w.usage_ids(node_ids=ids))
             for node in w.get_nodes(ids):
-                delete_in(w, node, mode="hard", actor=ACTOR, reason=REASON)
+                delete_in(w, node, mode="hard", actor=ACTOR, reason=REASON, settle=False)
                 run.add(name, "node", node.id)
             for a in audit:
                 run.add(name, "audit", a, "scrub")

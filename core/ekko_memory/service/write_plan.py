@@ -159,9 +159,15 @@ def plan_node(
     scope = f.get("scope")
     if scope is None:
         scope = rule.default_scope if rule is not None else ("session" if ctx.is_agent else "user")
-    if ctx.is_agent and rule is not None and rule.default_scope == "workspace" and scope == "user":
-        scope = "workspace"
-        notes.append("technical memory kept in workspace scope, not user scope")
+    own_text = " ".join(str(f.get(k) or "") for k in ("title", "content"))
+    if ctx.is_agent and scope == "user":
+        if rule is not None and rule.default_scope == "workspace":
+            scope = "workspace"
+            notes.append("technical memory kept in workspace scope, not user scope")
+        elif intent.mentions_project(own_text):
+            # 这个项目的代码缩进用 4 个空格 is this project's rule, not the user's everywhere.
+            scope = "workspace"
+            notes.append("about this project: kept in workspace scope, not user scope")
     if ctx.is_agent and rule is None and key is not None and scope != "session":
         scope = "session"
         notes.append(
@@ -169,7 +175,6 @@ def plan_node(
         )
 
     expires_at = f.get("expires_at")
-    own_text = " ".join(str(f.get(k) or "") for k in ("title", "content"))
     temporary = False
     if ctx.is_agent and base is None and not ctx.explicit:
         until = intent.temporary_expiry(own_text, now, registry.temporary_words) or (

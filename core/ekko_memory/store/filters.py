@@ -81,6 +81,9 @@ class NodeFilter:
     # Every listed tag / entity must be present.
     tags: Sequence[str] | None = None
     entities: Sequence[str] | None = None
+    # Written from any of these messages (``sourceMessageIds``). Not indexed: pair it with
+    # ``updated_after`` (a node is written after its source messages) to read a range.
+    source_message_ids: Sequence[str] | None = None
     # Only what this reader may see.
     viewer: Viewer | None = None
 
@@ -195,6 +198,12 @@ def where_sql(
             # Stored arrays are compact JSON: an element appears exactly as its JSON string.
             parts.append(f"{col}{column} LIKE :{name}{i} ESCAPE '\\'")
             params[f"{name}{i}"] = "%" + like_escape(json.dumps(value, ensure_ascii=False)) + "%"
+    if f.source_message_ids is not None:
+        ors = []
+        for i, value in enumerate(f.source_message_ids):
+            ors.append(f"{col}source_message_ids_json LIKE :f_src{i} ESCAPE '\\'")
+            params[f"f_src{i}"] = "%" + like_escape(json.dumps(value)) + "%"
+        parts.append("(" + (" OR ".join(ors) or "1 = 0") + ")")
     return (" AND ".join(parts) or "1 = 1"), params
 
 

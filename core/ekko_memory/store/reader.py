@@ -641,6 +641,17 @@ class StoreReader:
         rows = self.conn.execute(q.order_by(p.c.created_at, p.c.id)).mappings()
         return [row_to_pending(r) for r in rows]
 
+    def pending_about(self, node_id: str) -> list[PendingItem]:
+        """Items still waiting that were filed against ``node_id`` or name it as a target."""
+        p = t.memory_pending
+        named = "%" + like_escape(json.dumps(node_id)) + "%"
+        q = select(p).where(
+            p.c.status == "pending",
+            (p.c.current_head_id == node_id) | p.c.target_ids_json.like(named, escape="\\"),
+        )
+        rows = self.conn.execute(q.order_by(p.c.created_at, p.c.id)).mappings()
+        return [row_to_pending(r) for r in rows]
+
     def get_pending(self, pending_id: str) -> PendingItem | None:
         """One pending item by id."""
         p = t.memory_pending

@@ -21,7 +21,7 @@ from sqlalchemy import Engine, exc
 from sqlalchemy.engine import Connection, RootTransaction
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
-from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary, PendingItem
 from ekko_memory.store import migrations, postgres_dialect, sqlite_dialect
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.store.filters import NodeFilter
@@ -608,8 +608,15 @@ def delete_in(
     actor: str,
     reason: str,
     at: datetime | None = None,
+    settle: bool = True,
 ) -> None:
-    """Inside a write transaction: soft or hard delete one node, audited (at ``at``, default now)."""
+    """Inside a write transaction: soft or hard delete one node, audited (at ``at``, default now).
+
+    Changes to the node that wait for the user (a new version, an expiry) no longer apply:
+    they are settled as expired (``settle``; a purge removes them instead). Deletes that
+    wait stay: a soft-deleted memory can still be deleted for good, an approved delete
+    skips what is gone, and the approval of a delete runs through here itself.
+    """
     now = at or utcnow()
     if mode == "soft":
         if node.status == "deleted":
@@ -638,6 +645,41 @@ def delete_in(
         )
     else:
         raise InvalidInput(f"unknown delete mode {mode!r}")
+    if settle:
+        gone = "deleted for good" if mode == "hard" else "deleted"
+        for item in w.pending_about(node.id):
+            if item.operation != "delete":
+                settle_pending(
+                    w,
+                    item,
+                    reason=f"no longer applies: the memory it would change ({node.id}) was {gone}",
+                    actor=actor,
+                    at=now,
+                )
+
+
+def settle_pending(
+    w: StoreWriter, item: PendingItem, *, reason: str, actor: str, at: datetime | None = None
+) -> bool:
+    """Inside a write transaction: close a pending item that no longer applies (status
+    ``expired``, the reason as its note), audited; False if it was decided meanwhile."""
+    now = at or utcnow()
+    if not w.decide_pending(
+        item.id, status="expired", decided_by=actor, at=now, note=reason, result_node_id=None
+    ):
+        return False
+    w.add_audit(
+        "expire",
+        actor=actor,
+        reason=f"pending item {item.id} {reason}",
+        node_id=item.current_head_id or next(iter(item.target_ids), None),
+        session_id=item.session_id,
+        workspace_id=item.workspace_id,
+        user_id=item.user_id,
+        at=now,
+        payload={"pendingId": item.id, "kind": item.kind, "rule": item.rule, "status": "expired"},
+    )
+    return True
 
 
 R = TypeVar("R", bound=StoreReader)

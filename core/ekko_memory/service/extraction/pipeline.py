@@ -4,7 +4,10 @@ Triggers (the design doc's): 6–10 new messages (``summary_every_messages``), n
 token threshold, an explicit preference / decision / correction / long-term goal, a task
 state change. Extraction output goes through the governed write path as actor
 ``extractor``. A failing extractor or summarizer never raises: the work is queued in
-``memory_retry_queue`` and retried later with backoff.
+``memory_retry_queue`` and retried later with backoff. A store that cannot be written while
+the extraction's operations are applied (locked, read-only, disabled) fails the extraction
+the same way: the cursor stays before the batch, so nothing said is lost, and the operations
+that did get written are not written twice when the batch runs again (``recorded.py``).
 """
 
 from __future__ import annotations
@@ -16,14 +19,22 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ekko_memory.errors import EkkoMemoryError
+from ekko_memory.errors import EkkoMemoryError, StoreUnavailable
 from ekko_memory.ids import new_id
-from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.models import (
+    ExtractedNodeOperation,
+    MemoryExtraction,
+    MemoryMessage,
+    MemoryNode,
+    MemoryNodeDraft,
+    MemorySummary,
+)
 from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
-from ekko_memory.service.governance import Governor
-from ekko_memory.service.write_plan import WriteContext
+from ekko_memory.service.extraction.recorded import Recorded
+from ekko_memory.service.governance import Governor, WriteOutcome, rejected
+from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
 
 if TYPE_CHECKING:
@@ -49,6 +60,15 @@ _PREFERENCE = re.compile(
     r"|prefer|i like|i love|i hate|don'?t eat|\bno\s+\w+|less (?:spicy|oil|salt|sugar)",
     re.IGNORECASE,
 )
+
+
+class StoreBusy(ExtractionFailed):
+    """A store could not take the extraction's writes (locked, read-only, disabled): the
+    batch is extracted again later. ``outcomes``: the operations applied before it."""
+
+    def __init__(self, reason: str, outcomes: list[dict[str, Any]]) -> None:
+        super().__init__(f"memory store unavailable: {reason}")
+        self.outcomes = outcomes
 
 
 @dataclass
@@ -183,6 +203,8 @@ class AfterReply:
             )
         except ExtractionFailed as e:
             # The cursor stays put: the next run (or the retry job) reads these messages again.
+            if isinstance(e, StoreBusy):
+                report.outcomes += e.outcomes
             report.errors.append(f"extraction failed: {e}")
             return False
         self._advance(session_id, EXTRACT, new[-1])
@@ -243,30 +265,89 @@ class AfterReply:
         user_id: str | None,
         workspace_id: str | None,
     ) -> list[dict[str, Any]]:
-        """Send each operation through the governed write path as the extractor."""
+        """Send each operation through the governed write path as the extractor, except what
+        is already recorded or older than what is recorded (``recorded.py``).
+
+        Raises ``StoreBusy`` (with the outcomes so far) at the first operation a store could
+        not take: the batch is extracted again later.
+        """
         by_id = {m.id: m for m in messages}
         users = [m for m in messages if m.role == "user"]
         governor = Governor(self.service)
-        outcomes = []
-        for op in extraction.nodes:
-            if op.operation == "ignore":
-                continue
-            asked = op.node.source_message_ids or []
-            sources = [by_id[i] for i in asked if i in by_id and by_id[i].role == "user"] or users
-            ctx = WriteContext(
-                actor="extractor",
-                session_id=session_id,
-                user_id=user_id,
-                workspace_id=workspace_id,
-                source_message_ids=[m.id for m in sources],
-                source_text="\n".join(m.content for m in sources),
-            )
-            draft = op.node.model_copy(update={"source_message_ids": None})
-            outcome = governor.propose(
-                op.operation, draft, ctx, target_id=op.target_id, reason=op.reason
-            )
-            outcomes.append({"operation": op.operation, **outcome.to_json()})
+        outcomes: list[dict[str, Any]] = []
+        try:
+            recorded = Recorded.load(self.service, messages)
+            for op in extraction.nodes:
+                if op.operation == "ignore":
+                    continue
+                asked = op.node.source_message_ids or []
+                sources = [
+                    by_id[i] for i in asked if i in by_id and by_id[i].role == "user"
+                ] or users
+                ctx = WriteContext(
+                    actor="extractor",
+                    session_id=session_id,
+                    user_id=user_id,
+                    workspace_id=workspace_id,
+                    source_message_ids=[m.id for m in sources],
+                    source_text="\n".join(m.content for m in sources),
+                )
+                draft = op.node.model_copy(update={"source_message_ids": None})
+                outcome = self._left_alone(governor, recorded, op, draft, ctx, sources)
+                if outcome is None:
+                    outcome = governor.propose(
+                        op.operation, draft, ctx, target_id=op.target_id, reason=op.reason
+                    )
+                if outcome.rule == StoreUnavailable.code:
+                    raise StoreBusy(outcome.reason, outcomes)
+                outcomes.append({"operation": op.operation, **outcome.to_json()})
+        except StoreUnavailable as e:
+            raise StoreBusy(str(e), outcomes) from e
         return outcomes
+
+    def _left_alone(
+        self,
+        governor: Governor,
+        recorded: Recorded,
+        op: ExtractedNodeOperation,
+        draft: MemoryNodeDraft,
+        ctx: WriteContext,
+        sources: list[MemoryMessage],
+    ) -> WriteOutcome | None:
+        """The outcome of an operation that must not be written (already recorded from its
+        message, or older than the memory it would replace); None to go ahead."""
+        svc = self.service
+        if not sources:
+            return None
+        current: MemoryNode | None = None
+        if op.operation == "create":
+            try:
+                cand = plan_node(svc.registry, draft, ctx, svc.now())
+            except EkkoMemoryError:
+                return None  # the governed write says what is wrong with it
+            same = recorded.covering(svc.registry, cand.node, ctx.source_message_ids)
+            if same is not None:
+                return WriteOutcome(
+                    True,
+                    "duplicate",
+                    f"already remembered from the same message ({same.id}); nothing new was written",
+                    node_id=same.id,
+                )
+            with svc.store_for_scope(cand.node.scope).read() as r:
+                current = governor.current_match(r, cand)
+            if current is not None and governor.same_value(current, cand.node):
+                return None  # the governed write reports the duplicate
+        elif op.target_id is not None:
+            current = svc.get_node(op.target_id)
+        if current is None or current.status not in ("active", "expired"):
+            return None
+        if recorded.stated_at(current) > max(m.created_at for m in sources):
+            return rejected(
+                f"memory {current.id} was stated later than this message; "
+                "an older statement does not replace it",
+                rule="outdated",
+            )
+        return None
 
     # --- summaries ------------------------------------------------------------------
 

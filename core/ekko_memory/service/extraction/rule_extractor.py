@@ -7,7 +7,9 @@ What it understands (one clause at a time, see docs/extraction.md for the full l
   supersede it;
 - projects: technology decisions (数据库用 PostgreSQL, we use FastAPI), coding
   constraints (必须/不能 + code words), tasks (TODO/待办/接下来要…) and their completion;
-- anything else the user explicitly asks to remember (记住…, remember…) as a note.
+- anything else the user explicitly asks to remember (记住…, remember…) as a note: the
+  project's (workspace scope, 项目/约定) when it speaks of the project (这个项目, 本仓库,
+  代码库, this repo…), else the user's (个人/笔记).
 
 What it does not: pronouns and references across clauses or messages, negation that
 spans clauses, ingredients or technologies missing from the word lists, quantities,
@@ -172,12 +174,15 @@ class RuleBasedExtractor:
                 flags=re.IGNORECASE,
             )
             if note:
+                # 这个项目的… / this repo…: the project's note, kept in the workspace
+                # (design doc: 项目技术约束默认 workspace，不默认 user).
+                project = intent.mentions_project(text)
                 found.add(
                     "create",
                     "the user asked to remember this",
-                    scope="user",
-                    domain="个人",
-                    category_path=["个人", "笔记"],
+                    scope="workspace" if project else "user",
+                    domain="项目" if project else "个人",
+                    category_path=["项目", "约定"] if project else ["个人", "笔记"],
                     type="fact",
                     title=_clip(note),
                     content=text,

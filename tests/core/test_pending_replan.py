@@ -1,0 +1,192 @@
+"""Approving a write that waited while the memory moved on, and pending items whose memory
+was deleted.
+
+An approval is re-planned against the memories as they are now: it replaces the current
+version of a one-value key (the user's decision is the newest statement, and the audit
+names the version it was filed against), is the same memory as an equal value already
+written (no second active node), and an item whose memory was deleted is settled
+(expired, audited) instead of lingering in the inbox.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ekko_memory import Conflict, MemoryQuery, MemoryService
+from ekko_memory.models import AuditEvent
+from tests.core.helpers import COOKING, propose
+
+
+def flavor(value: dict[str, str], title: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "scope": "user",
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "flavor_profile",
+        "valueJson": value,
+        "title": title,
+        **extra,
+    }
+
+
+def active(mem: MemoryService, key: str) -> list[str]:
+    return [n.id for n in mem.user_store.list_active_nodes(limit=50) if n.key == key]
+
+
+def approve_event(mem: MemoryService, node_id: str) -> AuditEvent:
+    [event] = [e for e in mem.history(node_id).audit if e.event_type == "approve"]
+    return event
+
+
+def test_an_old_one_value_proposal_approved_replaces_the_current_value(
+    mem: MemoryService,
+) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    held = propose(s, "重辣的菜看起来不错", **flavor({"spicy": "high"}, "重辣"))
+    assert held["status"] == "pending", held
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    assert low["status"] == "created", low
+
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert decided["status"] == "approved"
+    assert active(mem, "flavor_profile") == [decided["nodeId"]]
+    head = mem.head_of(low["nodeId"])
+    assert head.id == decided["nodeId"] and head.value_json == {"spicy": "high"}
+    result = mem.retrieve(MemoryQuery(user_id="u1", key="flavor_profile"))
+    assert [n.id for n in result.exact] == [decided["nodeId"]]
+    event = approve_event(mem, decided["nodeId"])
+    assert event.payload is not None and event.payload["supersedes"] == low["nodeId"]
+    assert low["nodeId"] in event.reason and "after this was proposed" in event.reason
+
+
+def test_an_approved_proposal_equal_to_a_later_write_is_that_memory(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    node = {
+        "scope": "user",
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "avoid_ingredient",
+        "valueJson": "香菜",
+        "title": "用户不吃香菜",
+    }
+    held = propose(s, "香菜味道怪怪的", **node)
+    assert held["status"] == "pending", held
+    explicit = propose(s, "记住，我以后做饭不要香菜。", **node)
+    assert explicit["status"] == "created", explicit
+
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert decided == {
+        "pendingId": held["pendingId"],
+        "status": "approved",
+        "nodeId": explicit["nodeId"],
+    }
+    assert active(mem, "avoid_ingredient") == [explicit["nodeId"]]
+    event = approve_event(mem, explicit["nodeId"])
+    assert event.payload is not None and event.payload["duplicateOf"] == explicit["nodeId"]
+
+
+def test_a_proposal_filed_against_an_old_version_says_what_it_replaced(
+    mem: MemoryService,
+) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣", confidence=0.99))
+    s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": low["nodeId"],
+            "node": flavor({"spicy": "high"}, "重辣"),
+            "reason": "推测",
+        },
+    )
+    assert held["status"] == "pending", held
+    medium = propose(s, "记住，从现在起我要中辣。", **flavor({"spicy": "medium"}, "中辣"))
+    assert medium["status"] == "superseded", medium
+
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert active(mem, "flavor_profile") == [decided["nodeId"]]
+    assert [n.id for n in mem.chain(decided["nodeId"])] == [
+        low["nodeId"],
+        medium["nodeId"],
+        decided["nodeId"],
+    ]
+    # The newer 中辣 was replaced in the open: the approval names both versions.
+    event = approve_event(mem, decided["nodeId"])
+    assert event.payload is not None
+    assert event.payload["filedAgainst"] == low["nodeId"]
+    assert event.payload["supersedes"] == medium["nodeId"]
+    assert medium["nodeId"] in event.reason and low["nodeId"] in event.reason
+    [supersede] = [
+        e
+        for e in mem.history(medium["nodeId"]).audit
+        if e.event_type == "supersede" and e.node_id == medium["nodeId"]
+    ]
+    assert low["nodeId"] in supersede.reason
+
+
+# --- pending items whose memory was deleted --------------------------------------------
+
+
+def held_overwrite(mem: MemoryService) -> tuple[str, str]:
+    """An explicit 少辣 and a waiting overwrite of it; returns (node id, pending id)."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣", confidence=0.99))
+    s.append_message("user", "重辣的菜看起来挺好吃")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": low["nodeId"],
+            "node": flavor({"spicy": "high"}, "重辣"),
+            "reason": "推测",
+        },
+    )
+    assert held.get("rule") == "overwrite_high_confidence", held
+    return low["nodeId"], held["pendingId"]
+
+
+@pytest.mark.parametrize("mode", ["soft", "hard"])
+def test_deleting_a_memory_settles_the_changes_waiting_for_it(
+    mem: MemoryService, mode: str
+) -> None:
+    node_id, pending_id = held_overwrite(mem)
+    assert mem.actions.delete(node_id, mode) == [node_id]  # type: ignore[arg-type]
+    assert mem.pending() == []
+    [item] = [p for _, store in mem.stores() for p in store_items(store)]
+    assert item.id == pending_id and item.status == "expired"
+    assert item.decided_by == "user" and node_id in (item.decision_note or "")
+    with pytest.raises(Conflict, match="already expired"):
+        mem.decide(pending_id, approve=True, actor="user")
+    events = [e for _, store in mem.stores() for e in store_audit(store)]
+    assert any(
+        (e.payload or {}).get("pendingId") == pending_id for e in events if e.event_type == "expire"
+    )
+
+
+def test_an_item_filed_against_an_older_version_of_a_deleted_memory_is_a_conflict(
+    mem: MemoryService,
+) -> None:
+    node_id, pending_id = held_overwrite(mem)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    medium = propose(s, "记住，从现在起我要中辣。", **flavor({"spicy": "medium"}, "中辣"))
+    assert medium["supersededId"] == node_id
+    mem.actions.delete(medium["nodeId"], "soft")
+    with pytest.raises(Conflict, match="no longer applies"):
+        mem.decide(pending_id, approve=True, actor="user")
+    assert mem.pending() == []
+    assert active(mem, "flavor_profile") == []
+
+
+def store_items(store: Any) -> list[Any]:
+    with store.read() as r:
+        return list(r.list_pending(statuses=None))
+
+
+def store_audit(store: Any) -> list[AuditEvent]:
+    with store.read() as r:
+        return list(r.iter_audit())
