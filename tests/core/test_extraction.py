@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ekko_memory import MemoryService
+from ekko_memory.service.extraction.pipeline import AfterReplyReport
 from ekko_memory.service.runtime import AgentRuntime
+from tests.core.conftest import Clock
 
 
 def turn(rt: AgentRuntime, user: str, reply: str = "好的。") -> None:
@@ -80,6 +82,19 @@ def test_english_conversation(mem: MemoryService) -> None:
         and nodes["avoid_ingredient"].title == "Avoids cilantro"
     )
     assert nodes["flavor_profile"].value_json == {"spicy": "low"}
+    # Titles follow the user's language, corrections and cuisines too, so an English
+    # conversation's context reads in English.
+    turn(rt, "Actually a little cilantro is fine now, just not too much.", "OK.")
+    limit = mem.head_of(nodes["avoid_ingredient"].id)
+    assert limit.key == "limit_ingredient" and limit.title == "A little cilantro is fine"
+    turn(rt, "From now on remember I like Sichuan food.", "Noted.")
+    titles = [n.title for n in user_nodes(mem)]
+    assert any(t.startswith("Likes ") for t in titles), titles
+    turn(rt, "For this project we decided to use PostgreSQL.", "OK.")
+    decision = [n for n in mem.workspace_store.list_active_nodes(limit=50) if n.key == "database"]
+    assert [n.title for n in decision] == ["Database: PostgreSQL"]
+    prompt = rt.before_model("What should I cook tonight?").prompt
+    assert "Relevant memory:" in prompt and "相关记忆" not in prompt
 
 
 def test_nothing_to_remember_writes_nothing(mem: MemoryService) -> None:
@@ -151,3 +166,77 @@ def test_extraction_never_reaches_another_users_memories(mem: MemoryService) -> 
     )
     assert not outcome.accepted and f"no memory {target}" in outcome.reason
     assert mem.get_node(target).status == "active"  # type: ignore[union-attr]
+
+
+def test_every_phrasing_the_rules_know_is_extracted_on_its_turn(mem: MemoryService) -> None:
+    """The after-reply triggers cannot list every phrasing; what the rule patterns find in
+    a message fires extraction on that turn (not one turn later, or never)."""
+    said = [
+        ("清淡一点", "flavor_profile"),
+        ("今天别放葱", "avoid_ingredient"),
+        ("提交前必须跑测试", "coding_rule"),
+        ("never commit without tests", "coding_rule"),
+        ("这个项目用 PostgreSQL", "database"),
+    ]
+
+    def one_turn(session_id: str, user_id: str, message: str) -> AfterReplyReport:
+        s = mem.session(session_id, user_id=user_id, workspace_id="w1")
+        s.append_message("user", message)
+        s.append_message("assistant", "好的。")
+        return s.after_reply()
+
+    for i, (message, key) in enumerate(said):
+        report = one_turn(f"s-{i}", f"u{i}", message)
+        assert "memorable statement" in report.triggers, (message, report.triggers)
+        waiting = {p.id: p.node or {} for p in mem.pending()}
+        keys = [
+            n.key
+            for o in report.outcomes
+            if o.get("nodeId") and (n := mem.get_node(o["nodeId"])) is not None
+        ] + [waiting[o["pendingId"]].get("key") for o in report.outcomes if o.get("pendingId")]
+        assert key in keys, (message, report.outcomes)
+    # Small talk fires nothing.
+    report = one_turn("s-chat", "u9", "今天天气不错")
+    assert report.triggers == [] and report.outcomes == []
+
+
+def test_each_retry_job_keeps_its_own_error(mem: MemoryService) -> None:
+    from ekko_memory.service.extraction.protocol import ExtractionFailed
+
+    class Failing:
+        name = "failing"
+
+        def __init__(self, message: str) -> None:
+            self.message = message
+
+        def extract(self, data):  # type: ignore[no-untyped-def]
+            raise ExtractionFailed(self.message)
+
+        def summarize(self, data):  # type: ignore[no-untyped-def]
+            raise ExtractionFailed(self.message)
+
+    mem.extractor = Failing("extractor down")  # type: ignore[assignment]
+    mem.summarizer = Failing("summarizer down")  # type: ignore[assignment]
+    mem.config = mem.config.model_copy(update={"summary_every_messages": 2})
+    rt = AgentRuntime(mem, "s1", user_id="u1", background=False)
+    turn(rt, "记住，我以后做饭不要香菜。")  # both steps fail in this one run
+    with mem.workspace_store.read() as r:
+        jobs = {j["kind"]: j for j in r.due_jobs(mem.now().replace(year=9999), limit=10)}
+    assert "extractor down" in jobs["extract"]["last_error"], jobs
+    assert "summarizer down" in jobs["summarize"]["last_error"], jobs
+
+
+def test_the_summary_does_not_repeat_what_became_memories(mem: MemoryService, clock: Clock) -> None:
+    """A statement that became a memory is told by the memory (and its corrections and
+    expiry), not repeated by the summary: the next day, 今天胃不舒服，少辣 must not come back
+    through the summary once its constraint expired."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", background=False)
+    turn(rt, "今天胃不舒服，少辣。", "好的，今天做清淡不辣的。")
+    for i in range(4):  # enough messages for a summary
+        turn(rt, f"聊点别的话题{i}")
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None and "聊点别的话题0" in summary.summary
+    assert "胃不舒服" not in summary.summary and "清淡不辣" not in summary.summary
+    assert "胃不舒服" in rt.before_model("今晚吃什么？").prompt  # today, as the constraint
+    clock.advance(days=2)
+    assert "辣" not in rt.before_model("今晚吃什么？").prompt

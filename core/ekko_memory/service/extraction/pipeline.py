@@ -33,6 +33,7 @@ from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
 from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -124,6 +125,8 @@ class AfterReply:
         self.service = service
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        # Rule patterns as a trigger (whatever extractor runs); built on first use.
+        self._detector: RuleBasedExtractor | None = None
 
     def _lock(self, session_id: str) -> threading.Lock:
         with self._guard:
@@ -158,15 +161,19 @@ class AfterReply:
         *,
         force: bool,
     ) -> None:
+        start = len(report.errors)
         ok_extract = self._extract_new(session_id, user_id, workspace_id, report, force=force)
+        middle = len(report.errors)
         ok_summary = self._summarize_new(session_id, report, force=force)
+        # Each job keeps its own step's error, not whichever failed last.
+        errors = {EXTRACT: report.errors[start:middle], SUMMARIZE: report.errors[middle:]}
         for kind, ok in ((EXTRACT, ok_extract), (SUMMARIZE, ok_summary)):
             if not ok:
                 job = self._queue(
                     kind,
                     session_id,
                     {"userId": user_id, "workspaceId": workspace_id},
-                    report.errors[-1],
+                    (errors[kind] or [f"{kind} failed"])[-1],
                 )
                 report.queued_jobs.append(job)
 
@@ -194,6 +201,8 @@ class AfterReply:
         fired = triggers_for(
             new, every=cfg.summary_every_messages, token_threshold=cfg.summary_token_threshold
         )
+        if not fired and self._memorable(session_id, new):
+            fired.append("memorable statement")
         report.triggers += fired
         if not fired and not force:
             return True
@@ -209,6 +218,26 @@ class AfterReply:
             return False
         self._advance(session_id, EXTRACT, new[-1])
         return True
+
+    def _memorable(self, session_id: str, messages: list[MemoryMessage]) -> bool:
+        """Whether the rule patterns find something to remember in the users' messages: the
+        trigger words cannot list every phrasing the extractor knows (今天别放葱, 提交前必须跑
+        测试, 这个项目用 PostgreSQL), and an LLM extractor must not miss what rules see."""
+        users = [m for m in messages if m.role == "user"]
+        if not users:
+            return False
+        if self._detector is None:
+            self._detector = RuleBasedExtractor(self.service.registry)
+        found = self._detector.extract(
+            ExtractionInput(
+                session_id=session_id,
+                messages=users,
+                previous_summary=None,
+                known_nodes=[],
+                now=self.service.now(),
+            )
+        )
+        return bool(found.nodes)
 
     def extract(
         self,
@@ -385,6 +414,10 @@ class AfterReply:
         created = [
             svc.get_node(o["nodeId"]) for o in outcomes if o.get("accepted") and o.get("nodeId")
         ]
+        ids = {m.id for m in messages}
+        recorded = frozenset(
+            i for n in Recorded.load(svc, messages).nodes for i in n.source_message_ids if i in ids
+        )
         try:
             draft = svc.summarizer.summarize(
                 SummaryInput(
@@ -392,6 +425,7 @@ class AfterReply:
                     previous=previous,
                     messages=messages,
                     extracted=[n for n in created if n is not None],
+                    recorded_message_ids=recorded,
                 )
             )
         except ExtractionFailed:

@@ -69,6 +69,9 @@ class SummaryInput:
     messages: list[MemoryMessage]
     # Memories written from these messages (they feed preferences/decisions/constraints).
     extracted: list[MemoryNode] = field(default_factory=list)
+    # Messages some memory was written from, in any run or status: the memory (and its
+    # later corrections) speaks for them, so a summary need not repeat their words.
+    recorded_message_ids: frozenset[str] = frozenset()
 
 
 class Summarizer(Protocol):

@@ -71,13 +71,14 @@ _DONE = re.compile(
 )
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
+# A decision key's name in the title, (Chinese, English).
 _KEY_LABEL = {
-    "database": "数据库",
-    "framework": "框架",
-    "language": "编程语言",
-    "deployment": "部署",
-    "ci": "CI",
-    "testing": "测试框架",
+    "database": ("数据库", "Database"),
+    "framework": ("框架", "Framework"),
+    "language": ("编程语言", "Language"),
+    "deployment": ("部署", "Deployment"),
+    "ci": ("CI", "CI"),
+    "testing": ("测试框架", "Test framework"),
 }
 
 
@@ -208,7 +209,7 @@ class RuleBasedExtractor:
         negated = bool(_NEG.search(clause.casefold()))
         if ingredients and _ALLOW.search(clause.casefold()):
             for name in ingredients:
-                self._allow(self.lexicon.canonical(name), clause, src, known, found)
+                self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
             return
         flavor = self._flavor(clause)
         if flavor:
@@ -308,6 +309,7 @@ class RuleBasedExtractor:
             )
             if key is not None:
                 verb = "不喜欢" if negated else "喜欢"
+                verb_en = "Dislikes" if negated else "Likes"
                 found.add(
                     "create",
                     f"a cuisine the user {'dislikes' if negated else 'likes'}",
@@ -317,8 +319,8 @@ class RuleBasedExtractor:
                     type="preference",
                     key=key,
                     value_json=cuisine,
-                    title=f"用户{verb}{cuisine}",
-                    content=f"用户{verb}{cuisine}。",
+                    title=self._t(f"用户{verb}{cuisine}", f"{verb_en} {cuisine}"),
+                    content=self._t(f"用户{verb}{cuisine}。", f"{verb_en} {cuisine}."),
                     tags=["口味"],
                     entities=[cuisine],
                     source_message_ids=src,
@@ -334,7 +336,13 @@ class RuleBasedExtractor:
         return dict(sorted(value.items()))
 
     def _allow(
-        self, name: str, clause: str, src: list[str], known: list[MemoryNode], found: _Found
+        self,
+        name: str,
+        said: str,
+        clause: str,
+        src: list[str],
+        known: list[MemoryNode],
+        found: _Found,
     ) -> None:
         target = next(
             (
@@ -353,8 +361,10 @@ class RuleBasedExtractor:
                 "type": "preference",
                 "key": "limit_ingredient",
                 "value_json": {"ingredient": name, "amount": "少量"},
-                "title": f"用户可接受少量{name}",
-                "content": f"{name}可以少放一点，但不要太多。",
+                "title": self._t(f"用户可接受少量{name}", f"A little {said} is fine"),
+                "content": self._t(
+                    f"{name}可以少放一点，但不要太多。", f"A little {said} is fine, not too much."
+                ),
                 "tags": ["忌口", "菜谱推荐"],
                 "entities": [name],
                 "source_message_ids": src,
@@ -377,7 +387,7 @@ class RuleBasedExtractor:
         tech = self.lexicon.find_tech(clause)
         if tech and _DECIDE.search(folded) and not _NEG.search(folded):
             for name, key in tech[:1]:
-                label = _KEY_LABEL.get(key, key)
+                label = self._t(*_KEY_LABEL.get(key, (key, key)))
                 found.add(
                     "create",
                     "a project decision the user stated",
@@ -385,7 +395,7 @@ class RuleBasedExtractor:
                     type="decision",
                     key=key,
                     value_json=name,
-                    title=f"{label}使用 {name}",
+                    title=self._t(f"{label}使用 {name}", f"{label}: {name}"),
                     content=_clip(clause, 200),
                     tags=["技术选型"],
                     entities=[name],

@@ -41,6 +41,20 @@ def _by_type(nodes: list[MemoryNode], *types: str) -> list[str]:
     return [n.title for n in nodes if n.type in types]
 
 
+def _unrecorded(messages: list[MemoryMessage], recorded: frozenset[str]) -> list[MemoryMessage]:
+    """The turns no memory speaks for: a user message a memory was written from, and the
+    reply right after it, are left out. Their words would otherwise come back in every
+    context after the memory was corrected or expired (今天胃不舒服，少辣 the next day)."""
+    out: list[MemoryMessage] = []
+    skipping = False
+    for m in messages:
+        if m.role == "user":
+            skipping = m.id in recorded
+        if not skipping:
+            out.append(m)
+    return out
+
+
 class RuleBasedSummarizer:
     """Rolls the previous summary forward with the new messages."""
 
@@ -60,7 +74,7 @@ class RuleBasedSummarizer:
         issues = [_line(m) for m in data.messages if _ISSUE.search(m.content)]
         turns = [
             f"{'用户' if m.role == 'user' else '助手'}：{_line(m, 60)}"
-            for m in data.messages
+            for m in _unrecorded(data.messages, data.recorded_message_ids)
             if m.role in ("user", "assistant")
         ]
         text = (prev.summary + "\n" if prev is not None and prev.summary else "") + "\n".join(turns)
