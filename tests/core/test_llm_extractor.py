@@ -220,3 +220,39 @@ def test_a_config_typo_is_reported_where_people_look(tmp_path: Path) -> None:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["--workspace", str(ws), "--user-home", str(tmp_path / "home"), "stats"])
     assert code == 0 and f"warning: {warning}" in err.getvalue()
+
+
+def test_config_sections_and_shapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A partial section_limits changes only what it names; a wrong section, a bad limit or
+    a file that is not an object is a one-line warning (defaults used), never a crash or an
+    empty context."""
+    from ekko_memory import open_memory
+    from ekko_memory.service.config import load_config
+
+    folder = tmp_path / ".ekko"
+    folder.mkdir()
+    cfg = folder / "config.json"
+    cfg.write_text(json.dumps({"section_limits": {"preferences": 1}}), encoding="utf-8")
+    limits = load_config(folder).section_limits
+    assert limits["preferences"] == 1 and limits["relevant_nodes"] == 5 and len(limits) == 5
+
+    monkeypatch.setenv("EKKO_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("EKKO_LLM_MODEL", "m")
+    for bad, words in [
+        ({"section_limits": {"prefrences": 1}}, "unknown section prefrences"),
+        ({"section_limits": {"facts": -1}}, "facts: a section holds 0 to 50"),
+        ([], "must hold a JSON object"),
+        (None, "must hold a JSON object"),
+        ({"llm": "x"}, "llm must be an object"),
+    ]:
+        cfg.write_text(json.dumps(bad), encoding="utf-8")
+        mem = open_memory(tmp_path, user_home=tmp_path / "home")
+        try:
+            assert mem.config_warning is not None and words in mem.config_warning, bad
+            assert "\n" not in mem.config_warning
+            s = mem.session("s1", user_id="u1")
+            s.append_message("user", "你好")
+            ctx = s.build_context("今晚吃什么？")
+            assert not any("failed" in w for w in ctx.diagnostics.warnings), ctx.diagnostics
+        finally:
+            mem.close()

@@ -190,3 +190,74 @@ def store_items(store: Any) -> list[Any]:
 def store_audit(store: Any) -> list[AuditEvent]:
     with store.read() as r:
         return list(r.iter_audit())
+
+
+def test_an_approval_filed_against_an_expired_memory_replaces_the_active_one(
+    mem: MemoryService,
+) -> None:
+    """Filed against 少辣, which the user then expired; 中辣 was said since: the approved 重辣
+    replaces 中辣 (one active value), not the expired 少辣 beside it."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": low["nodeId"],
+            "node": flavor({"spicy": "high"}, "重辣"),
+            "reason": "推测",
+        },
+    )
+    assert held["status"] == "pending", held
+    mem.actions.expire(low["nodeId"])
+    medium = propose(s, "记住，从现在起我要中辣。", **flavor({"spicy": "medium"}, "中辣"))
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert active(mem, "flavor_profile") == [decided["nodeId"]]
+    assert mem.head_of(medium["nodeId"]).id == decided["nodeId"]
+    ctx = s.build_context("今晚吃什么？")
+    assert [n.value_json for n in ctx.preferences if n.key == "flavor_profile"] == [
+        {"spicy": "high"}
+    ]
+
+
+def test_an_approved_expire_or_delete_follows_the_memory_the_user_edited(
+    mem: MemoryService,
+) -> None:
+    """The agent's expire / delete waited; the user edited the memory meanwhile: approving
+    applies to the current version (and says so), never reports a change it did not make."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    cilantro = propose(
+        s,
+        "记住，我不吃香菜。",
+        scope="user",
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="avoid_ingredient",
+        valueJson="香菜",
+        title="用户不吃香菜",
+    )
+    s.append_message("user", "今天天气不错")
+    expire = s.call_tool(
+        "memory_propose_update",
+        {"operation": "expire", "targetId": low["nodeId"], "reason": "推测过期"},
+    )
+    delete = s.call_tool(
+        "memory_propose_update",
+        {"operation": "delete", "targetId": cilantro["nodeId"], "reason": "推测不需要"},
+    )
+    assert expire["status"] == delete["status"] == "pending", (expire, delete)
+    mem.actions.edit(low["nodeId"], {"title": "少辣（改）"})
+    mem.actions.edit(cilantro["nodeId"], {"title": "不吃香菜（改）"})
+    edited_low, edited_cilantro = mem.head_of(low["nodeId"]), mem.head_of(cilantro["nodeId"])
+    mem.decide(expire["pendingId"], approve=True, actor="user")
+    decided = mem.decide(delete["pendingId"], approve=True, actor="user")
+    assert decided["deletedIds"] == [edited_cilantro.id]
+    after = mem.get_node(edited_low.id)
+    assert after is not None and after.status == "expired"
+    gone = mem.get_node(edited_cilantro.id)
+    assert gone is None or gone.status == "deleted"
+    expired = [e for e in mem.history(edited_low.id).audit if e.event_type == "expire"]
+    assert expired and "applies to the current version" in (expired[0].reason or ""), expired

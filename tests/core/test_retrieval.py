@@ -863,4 +863,9 @@ def test_tools_say_when_a_store_could_not_be_read(tmp_path) -> None:  # type: ig
         assert got["found"] is False and got["reason"] != "no such memory"
         assert "user store disabled" in got["warnings"][0]
     assert mem.retrieve(MemoryQuery(query_text="香菜")).warnings
+    forgot = s.call_tool(
+        "memory_forget",
+        {"domain": "生活技能", "key": "avoid_ingredient", "valueJson": "香菜", "reason": "不要了"},
+    )
+    assert forgot["deletedIds"] == [] and "user store disabled" in forgot["warnings"][0]
     mem.close()

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ekko_memory.errors import InvalidInput
 
@@ -26,6 +26,10 @@ class LlmConfig(BaseModel):
 
 def _limits() -> dict[str, int]:
     return {"constraints": 8, "preferences": 8, "active_tasks": 5, "facts": 6, "relevant_nodes": 5}
+
+
+# At most this many memories a context section may hold.
+MAX_SECTION_LIMIT = 50
 
 
 class MemoryConfig(BaseModel):
@@ -48,6 +52,22 @@ class MemoryConfig(BaseModel):
     summary_token_threshold: int = Field(1500, ge=100)
     llm: LlmConfig | None = None
 
+    @field_validator("section_limits")
+    @classmethod
+    def _complete_limits(cls, value: dict[str, int]) -> dict[str, int]:
+        """A partial override changes only the sections it names (the rest keep their
+        defaults: every turn reads all five); an unknown section is a typo."""
+        defaults = _limits()
+        unknown = sorted(set(value) - set(defaults))
+        if unknown:
+            raise ValueError(
+                f"unknown section {', '.join(unknown)}; the sections are {', '.join(defaults)}"
+            )
+        bad = sorted(k for k, v in value.items() if not 0 <= v <= MAX_SECTION_LIMIT)
+        if bad:
+            raise ValueError(f"{', '.join(bad)}: a section holds 0 to {MAX_SECTION_LIMIT} memories")
+        return {**defaults, **value}
+
 
 def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
     """Config from ``config.json`` (if any), then ``EKKO_LLM_BASE_URL``/``_MODEL``/``_API_KEY``."""
@@ -58,6 +78,10 @@ def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise InvalidInput(f"{path} is not valid JSON: {e}") from e
+        if not isinstance(data, dict):
+            raise InvalidInput(f"{path} must hold a JSON object of settings")
+        if not isinstance(data.get("llm") or {}, dict):
+            raise InvalidInput(f"{path}: llm must be an object (base_url, model, …)")
     base = os.environ.get("EKKO_LLM_BASE_URL")
     model = os.environ.get("EKKO_LLM_MODEL")
     if base and model:

@@ -161,12 +161,18 @@ class Forgetter:
     def _forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
         if req.mode not in ("soft", "hard"):
             raise InvalidInput("mode is 'soft' or 'hard'")
+        # Stores that could not be searched: "nothing matched" is then not the whole answer.
+        unread = self.service.unread_warnings([req.scope] if req.scope else None)
         try:
             targets = self.find(req, ctx)
         except NotFound:
-            return ForgetOutcome([], req.mode, f"no memory {req.id}; nothing was deleted")
+            return ForgetOutcome(
+                [], req.mode, f"no memory {req.id}; nothing was deleted", warnings=unread
+            )
         if not targets:
-            return ForgetOutcome([], req.mode, "no matching memory; nothing was deleted")
+            return ForgetOutcome(
+                [], req.mode, "no matching memory; nothing was deleted", warnings=unread
+            )
         candidates = [candidate_json(n) for n in targets]
         if ctx.is_agent:
             verdict = None

@@ -169,8 +169,12 @@ def _approve_write(
     with node_store.read() as r:
         current = governor.current_match(r, cand)
     target = filed if filed is not None else current
-    if filed is not None:
-        merge_value(filed, cand)
+    if filed is not None and filed.status != "active" and current is not None:
+        # The filed memory expired and another now holds the key: replacing the expired
+        # one would leave two active memories of a one-value key.
+        target = current
+    if target is not None:
+        merge_value(target, cand)
     payload: dict[str, Any] = {"edited": bool(edits)}
     if item.current_head_id is not None:
         payload["filedAgainst"] = item.current_head_id
@@ -237,13 +241,26 @@ def _approve_change(
     service: MemoryService, item: PendingItem, store: SqlStore, ctx: WriteContext, reason: str
 ) -> dict[str, Any]:
     targets = []
+    moved: list[str] = []
     for node_id in item.target_ids:
         try:
             node, _ = service.locate(node_id)
         except NotFound:
             continue
+        if node.status == "superseded" and item.kind != "hard_delete":
+            # Edited since: the user's decision is about the memory, so it applies to the
+            # current version (and the audit says so).
+            head = service.head_of(node.id)
+            if head.status not in ("active", "expired"):
+                continue
+            moved.append(f"{head.id} (which replaced {node.id} after this was proposed)")
+            node = head
         if node.status not in ("deleted", "superseded") or item.kind == "hard_delete":
             targets.append(node)
+    if not targets:
+        raise _moot(service, store, item, "the memories it would change are gone")
+    if moved:
+        reason = f"{reason}; applies to the current version {', '.join(moved)}"
     if item.operation == "expire":
         governor = Governor(service)
         for node in targets:
