@@ -58,6 +58,8 @@ n = t.memory_nodes
 _NODE_SELECT = "SELECT " + ", ".join(NODE_COLUMNS) + " FROM memory_nodes"
 _NODE_COLUMNS_N = ", ".join("n." + c for c in NODE_COLUMNS)
 _MESSAGE_SELECT = "SELECT " + ", ".join(MESSAGE_COLUMNS) + " FROM memory_messages"
+_PENDING_COLUMNS = tuple(c.name for c in t.memory_pending.columns)
+_PENDING_SELECT = "SELECT " + ", ".join(_PENDING_COLUMNS) + " FROM memory_pending"
 _SUMMARY_SELECT = "SELECT " + ", ".join(SUMMARY_COLUMNS) + " FROM memory_summaries"
 
 # Ids per IN (...) list: far below every backend's parameter limit.
@@ -643,14 +645,14 @@ class StoreReader:
 
     def pending_about(self, node_id: str) -> list[PendingItem]:
         """Items still waiting that were filed against ``node_id`` or name it as a target."""
-        p = t.memory_pending
-        named = "%" + like_escape(json.dumps(node_id)) + "%"
-        q = select(p).where(
-            p.c.status == "pending",
-            (p.c.current_head_id == node_id) | p.c.target_ids_json.like(named, escape="\\"),
+        # On every delete, so straight on the driver: the expression layer cost ~0.3 ms,
+        # more than the delete itself.
+        rows = self._rows(
+            f"{_PENDING_SELECT} WHERE status = 'pending' AND (current_head_id = :node"
+            " OR target_ids_json LIKE :named ESCAPE '\\') ORDER BY created_at, id",
+            {"node": node_id, "named": "%" + like_escape(json.dumps(node_id)) + "%"},
         )
-        rows = self.conn.execute(q.order_by(p.c.created_at, p.c.id)).mappings()
-        return [row_to_pending(r) for r in rows]
+        return [row_to_pending(dict(zip(_PENDING_COLUMNS, r, strict=True))) for r in rows]
 
     def get_pending(self, pending_id: str) -> PendingItem | None:
         """One pending item by id."""
