@@ -261,3 +261,30 @@ def test_an_approved_expire_or_delete_follows_the_memory_the_user_edited(
     assert gone is None or gone.status == "deleted"
     expired = [e for e in mem.history(edited_low.id).audit if e.event_type == "expire"]
     assert expired and "applies to the current version" in (expired[0].reason or ""), expired
+
+
+def test_deleting_an_edited_memory_settles_changes_filed_against_its_older_version(
+    mem: MemoryService,
+) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    s.append_message("user", "重辣的菜看起来挺好吃")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": low["nodeId"],
+            "node": flavor({"spicy": "high"}, "重辣"),
+            "reason": "推测",
+        },
+    )
+    assert held["status"] == "pending", held
+    mem.actions.edit(low["nodeId"], {"title": "少辣（改）"})
+    edited = mem.head_of(low["nodeId"])
+    assert edited.id != low["nodeId"]
+    mem.actions.delete(edited.id)
+    assert [p.id for p in mem.pending()] == []
+    [item] = [p for p in mem.pending(status=None) if p.id == held["pendingId"]]
+    assert item.status == "expired" and edited.id in (item.decision_note or "")
+    with pytest.raises(Conflict):
+        mem.decide(held["pendingId"], approve=True, actor="user")

@@ -647,7 +647,15 @@ def delete_in(
         raise InvalidInput(f"unknown delete mode {mode!r}")
     if settle:
         gone = "deleted for good" if mode == "hard" else "deleted"
-        for item in w.pending_about(node.id):
+        # Changes filed against an older version wait for this memory too (an edit since
+        # moved it on); the chain back is short.
+        chain = [node.id]
+        older = node.supersedes_id
+        while older is not None and older not in chain and len(chain) < SETTLE_CHAIN:
+            chain.append(older)
+            previous = w.get_node(older)
+            older = previous.supersedes_id if previous is not None else None
+        for item in w.pending_about(chain):
             if item.operation != "delete":
                 settle_pending(
                     w,
@@ -681,6 +689,9 @@ def settle_pending(
     )
     return True
 
+
+# How far back a delete looks for changes filed against older versions of the memory.
+SETTLE_CHAIN = 50
 
 R = TypeVar("R", bound=StoreReader)
 
