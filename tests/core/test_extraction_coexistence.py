@@ -172,6 +172,38 @@ def test_the_extractor_adds_only_what_the_agent_left_out(mem: MemoryService) -> 
     assert extracted.key == "flavor_profile"
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("Remember: no cilantro please, and I prefer less spicy food.", "cilantro"),
+        ("记住，以后做饭别放芫荽，我喜欢少油少辣。", "芫荽"),
+    ],
+)
+def test_the_agents_word_for_an_ingredient_is_the_same_statement(
+    mem: MemoryService, message: str, said: str
+) -> None:
+    """The agent keeps the user's word (cilantro, 芫荽); the extractor files the same
+    ingredient as 香菜: one memory, not two."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    result = propose(
+        s,
+        message,
+        scope="user",
+        domain="生活技能",
+        categoryPath=COOKING,
+        type="preference",
+        key="avoid_ingredient",
+        valueJson=said,
+        title=f"User avoids {said}",
+        entities=[said],
+    )
+    assert result["status"] == "created", result
+    s.after_reply()
+    avoid = [n for n in every_node(mem) if n.key == "avoid_ingredient"]
+    assert [n.id for n in avoid] == [result["nodeId"]]
+    assert [n.key for n in every_node(mem) if n.id != result["nodeId"]] == ["flavor_profile"]
+
+
 def test_an_older_message_never_replaces_the_agents_newer_value(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     s.append_message("user", "以后都少辣。")  # the agent records nothing for this one

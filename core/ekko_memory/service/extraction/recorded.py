@@ -77,7 +77,18 @@ class Recorded:
                 continue
             if node.key is not None and other.key is not None:
                 ident = conflict_identity(registry, node)
-                if ident is not None and ident == conflict_identity(registry, other):
+                theirs = conflict_identity(registry, other)
+                if ident is not None and ident == theirs:
+                    return other
+                # The same many-value key in other words: the agent's "cilantro" and the
+                # extractor's 香菜 (which keeps the word as said among its entities).
+                if (
+                    ident is not None
+                    and theirs is not None
+                    and ident[0] == "many"
+                    and ident[:3] == theirs[:3]
+                    and not set(_about(node)).isdisjoint(_about(other))
+                ):
                     return other
                 continue
             about = _about(node)
