@@ -10,8 +10,9 @@ agent goes on.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -94,6 +95,9 @@ class SqlStore:
         self.frozen = False
         self._memo: dict[Hashable, Any] = {}
         self._closed = False
+        # An in-memory store is one connection (the database lives in it): its users
+        # take turns, as sqlite3 cannot run one connection on two threads at once.
+        self._serial: threading.RLock | None = None
 
     def freeze(self) -> None:
         """Declare that what reads return never changes again (read-only data with no
@@ -224,7 +228,9 @@ class SqlStore:
         dialect = SqliteDialect(None)
         engine = make_engine(None)
         report = migrations.migrate(engine, dialect)
-        return cls(engine, dialect, StoreHealth("ok", ":memory:", None, report.to_version))
+        store = cls(engine, dialect, StoreHealth("ok", ":memory:", None, report.to_version))
+        store._serial = threading.RLock()
+        return store
 
     @classmethod
     def open_postgres(cls, url: str, *, schema: str) -> SqlStore:
@@ -352,7 +358,7 @@ class SqlStore:
     def raw(self) -> Iterator[Any]:
         """The driver's own connection in autocommit, outside any transaction (maintenance)."""
         engine = self._require(write=True)
-        with self._translate_errors():
+        with self._serial or nullcontext(), self._translate_errors():
             pooled = engine.raw_connection()
             try:
                 yield pooled.driver_connection
@@ -704,7 +710,7 @@ class _Transaction(Generic[R]):
     ~40 µs a write transaction spent outside SQLite (measured, empty transactions).
     """
 
-    __slots__ = ("_conn", "_store", "_txn", "_view", "_write")
+    __slots__ = ("_conn", "_held", "_store", "_txn", "_view", "_write")
 
     def __init__(self, store: SqlStore, view: type[R], *, write: bool) -> None:
         self._store = store
@@ -712,11 +718,15 @@ class _Transaction(Generic[R]):
         self._write = write
         self._conn: Connection | None = None
         self._txn: RootTransaction | None = None
+        self._held = False
 
     def __enter__(self) -> R:
         store = self._store
         engine = store._require(write=self._write)
         dialect = store.dialect
+        if store._serial is not None:
+            store._serial.acquire()
+            self._held = True
         try:
             options = dialect.write_options if self._write else dialect.read_options
             self._conn = conn = engine.connect()
@@ -758,11 +768,17 @@ class _Transaction(Generic[R]):
 
     def _close(self) -> None:
         conn, self._conn, self._txn = self._conn, None, None
-        if conn is not None:
-            try:
-                conn.close()
-            except _db_errors(self._store.dialect):
-                pass  # a dead connection: the pool drops it
+        try:
+            if conn is not None:
+                try:
+                    conn.close()
+                except _db_errors(self._store.dialect):
+                    pass  # a dead connection: the pool drops it
+        finally:
+            if self._held:
+                self._held = False
+                assert self._store._serial is not None
+                self._store._serial.release()
 
 
 def _db_errors(dialect: Dialect) -> tuple[type[BaseException], ...]:

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import QueuePool, StaticPool
 
 from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
@@ -25,6 +25,8 @@ from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
 BUSY_TIMEOUT_MS = 10_000
+# Connections a file store keeps open between uses (more are opened when threads need them).
+POOL_SIZE = 8
 # Term statistics for keyword search, per connection (a view of the index; stores nothing).
 VOCAB_TABLE = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_nodes_vocab"
@@ -61,7 +63,16 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
                 uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
             )
 
-        engine = create_engine("sqlite+pysqlite://", creator=connect)
+        # A pool shared by all threads, never blocking. (The URL names no file, so
+        # SQLAlchemy would pick its in-memory pool, one connection per thread: past five
+        # threads it closed other threads' connections under them — a segfault.)
+        engine = create_engine(
+            "sqlite+pysqlite://",
+            creator=connect,
+            poolclass=QueuePool,
+            pool_size=POOL_SIZE,
+            max_overflow=-1,
+        )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
