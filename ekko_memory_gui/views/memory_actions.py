@@ -64,7 +64,7 @@ class MemoryActions(QObject):
             self.undo_stack.push(
                 UndoEntry(
                     self.tr("Undo new memory “{title}”").format(title=dialog.values()["title"]),
-                    lambda: memory_ops.soft_delete(self.controller, created),
+                    lambda: self._trash_current(created),
                 )
             )
         self.select.emit(created)
@@ -87,10 +87,11 @@ class MemoryActions(QObject):
             self.message.emit(self.tr("Nothing changed."))
             return outcome
         old = outcome.superseded_id or node_id
+        made = outcome.node_id
         self.undo_stack.push(
             UndoEntry(
                 self.tr("Undo edit of “{title}”").format(title=node.title),
-                lambda: memory_ops.revert(self.controller, old),
+                lambda: self._revert_unless_changed(old, made),
             )
         )
         if outcome.node_id:
@@ -105,11 +106,12 @@ class MemoryActions(QObject):
             await self.dialogs.error(self.parent_widget, self.tr("Revert"), outcome.text)
             return outcome
         previous = outcome.superseded_id
+        made = outcome.node_id
         if previous:
             self.undo_stack.push(
                 UndoEntry(
                     self.tr("Undo revert"),
-                    lambda: memory_ops.revert(self.controller, previous),
+                    lambda: self._revert_unless_changed(previous, made),
                 )
             )
         if outcome.node_id:
@@ -175,9 +177,7 @@ class MemoryActions(QObject):
             await self.dialogs.error(self.parent_widget, self.tr("Restore"), outcome.text)
             return outcome
         self.undo_stack.push(
-            UndoEntry(
-                self.tr("Undo restore"), lambda: memory_ops.soft_delete(self.controller, node_id)
-            )
+            UndoEntry(self.tr("Undo restore"), lambda: self._trash_current(node_id))
         )
         self.select.emit(node_id)
         self.message.emit(self.tr("Restored."))
@@ -191,11 +191,38 @@ class MemoryActions(QObject):
         if entry is None:
             return False
         result = await entry.undo()
+        if isinstance(result, Outcome) and not result.accepted:
+            self.message.emit(self.tr("Not undone: {reason}").format(reason=result.text))
+            return False
         target = entry.select_after or getattr(result, "node_id", None)
         if isinstance(target, str):
             self.select.emit(target)
         self.message.emit(self.tr("Undone."))
         return True
+
+    async def _trash_current(self, node_id: str) -> list[str]:
+        """Undo a create or a restore: the memory goes to the trash as it is now (an edit
+        since made a newer version; deleting the one first made would leave that active)."""
+        chain = await memory_ops.load_chain(self.controller, node_id)
+        if not chain or chain[-1].status == "deleted":
+            return []
+        return await memory_ops.soft_delete(self.controller, chain[-1].id)
+
+    async def _revert_unless_changed(self, version_id: str, made: str | None) -> Outcome:
+        """Undo an edit or a revert: bring ``version_id`` back, unless the memory changed
+        again since (another program, the agent): overwriting that change unasked would
+        lose it, so the undo is refused and says where to look."""
+        chain = await memory_ops.load_chain(self.controller, version_id)
+        head = chain[-1] if chain else None
+        if made is not None and head is not None and head.id != made:
+            return Outcome(
+                accepted=False,
+                status="unchanged",
+                reason=self.tr(
+                    "“{title}” changed again since; its history can bring back an older version"
+                ).format(title=head.title),
+            )
+        return await memory_ops.revert(self.controller, version_id)
 
 
 def _draft(values: dict[str, Any]) -> dict[str, Any]:

@@ -905,67 +905,67 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="93"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="99"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="106"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="113"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="131"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="132"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="139"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="144"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="153"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="167"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="171"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="177"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="180"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
@@ -975,9 +975,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="197"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="195"/>
+        <source>Not undone: {reason}</source>
+        <translation>未撤销：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="222"/>
+        <source>“{title}” changed again since; its history can bring back an older version</source>
+        <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>
 </context>
 <context>
@@ -1848,32 +1858,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="478"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="474"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="480"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="476"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="482"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="478"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="484"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="480"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="486"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="482"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="488"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="484"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2489,32 +2499,32 @@ This deletes them for good and cannot be undone.</source>
         <translation>重新打开存储（先关闭占用它的程序）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="107"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="122"/>
         <source>PostgreSQL {server}</source>
         <translation>PostgreSQL {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="128"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="128"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="137"/>
         <source>store ok</source>
         <translation>存储正常</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="138"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="139"/>
         <source>{n} active</source>
         <translation>{n} 条有效</translation>
     </message>
@@ -2524,22 +2534,22 @@ This deletes them for good and cannot be undone.</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="153"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="161"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="163"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>

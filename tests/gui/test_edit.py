@@ -3,6 +3,7 @@ revert, soft delete and restore (trash), hard delete behind a typed confirmation
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -377,3 +378,73 @@ def test_fields_the_core_refuses_keep_the_form_open_with_one_line(
     assert f"title: is {NODE_LIMITS.title_chars + 1} characters long" in reason
     assert reason.endswith("nothing was written")
     assert window.width() == 1400
+
+
+def test_undo_of_a_new_memory_after_its_edit_trashes_the_memory(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """New, edit, undo, undo: the memory ends in the trash (no version of it active),
+    not its first version marked deleted under a live head."""
+
+    def fill(dialog: QDialog) -> bool:
+        dialog.domain_combo.setCurrentText("项目")
+        dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("decision"))
+        dialog.key_combo.setCurrentIndex(dialog.key_combo.findData("database"))
+        dialog.value_editor.set_value("DuckDB")
+        dialog.title_edit.setText("数据库用 DuckDB")
+        dialog.scope_combo.setCurrentIndex(dialog.scope_combo.findData("workspace"))
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(fill)
+    window.new_action.trigger()
+    qtbot.waitUntil(lambda: "数据库用 DuckDB" in titles(window), timeout=10000)
+    mem = window.runner.memory
+    model = window.list_pane.model
+    created = next(
+        i for i in model.ids() if model.row_at(model.row_of(i)).title == "数据库用 DuckDB"
+    )  # type: ignore[union-attr]
+    _select(qtbot, window, created)
+
+    def edit(dialog: QDialog) -> bool:
+        dialog.title_edit.setText("数据库用 SQLite")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, asyncio.ensure_future(window.actions.edit(created)))
+    assert mem.head_of(created).title == "数据库用 SQLite"
+    wait_task(qtbot, window.undo())  # the edit: the first value is the head again
+    assert mem.head_of(created).title == "数据库用 DuckDB"
+    wait_task(qtbot, window.undo())  # the creation: the memory goes to the trash
+    chain = mem.chain(created)
+    assert [n.status for n in chain if n.status == "active"] == []
+    assert chain[-1].status == "deleted"
+    qtbot.waitUntil(lambda: "数据库用 DuckDB" not in titles(window), timeout=10000)
+
+
+def test_undo_never_overwrites_a_change_made_elsewhere_since(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Edit in the app, then the memory changes elsewhere (another program, the agent):
+    Ctrl+Z refuses and says why, and the other change stays."""
+    old_id = demo.node_ids["no_scallion"]
+    _select(qtbot, window, old_id)
+
+    def edit(dialog: QDialog) -> bool:
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, asyncio.ensure_future(window.actions.edit(old_id)))
+    mem = window.runner.memory
+    mine = mem.head_of(old_id)
+    assert mine.title == "用户不吃大葱"
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    mem.actions.edit(mine.id, {"title": "用户不吃葱和韭菜"})  # elsewhere
+    theirs = mem.head_of(old_id)
+    wait_task(qtbot, window.undo())
+    assert mem.head_of(old_id).id == theirs.id and theirs.title == "用户不吃葱和韭菜"
+    assert notes and notes[-1].startswith("Not undone:") and "changed again" in notes[-1]
