@@ -397,6 +397,52 @@ def test_import_conflict_newer_local_node_wins(
     assert not other.importer.import_bundle(path).changed
 
 
+@pytest.mark.parametrize("newer", ["theirs", "ours"])
+def test_a_memory_edited_on_both_sides_keeps_one_current_version(
+    mem: MemoryService, other: MemoryService, tmp_path: Path, newer: str
+) -> None:
+    """Edited here and there since the last exchange: the two versions continue one memory
+    apart. The newer stays current, the other is superseded (audited, noted), never two
+    active versions of one memory."""
+
+    def fact(title: str) -> MemoryNodeDraft:
+        return MemoryNodeDraft.model_validate(
+            {
+                "type": "fact",
+                "scope": "workspace",
+                "domain": "项目",
+                "title": title,
+                "content": title,
+            }
+        )
+
+    x = mem.actions.create(fact("部署说明 v1")).node_id
+    assert x is not None
+    first = tmp_path / "first.json"
+    mem.exporter.export(first)
+    other.importer.import_bundle(first)
+    edits = [(other, "这边改过的部署说明"), (mem, "那边改过的部署说明")]
+    if newer == "ours":
+        edits.reverse()
+    for service, title in edits:
+        service.actions.edit(x, {"title": title})
+    second = tmp_path / "second.json"
+    mem.exporter.export(second)
+    report = other.importer.import_bundle(second)
+    with other.workspace_store.read() as r:
+        current = [
+            n
+            for n in r.find_nodes(NodeFilter(domain="项目"), limit=None)
+            if n.title != "部署说明 v1"
+        ]
+    assert [n.title for n in current] == [edits[-1][1]], [(n.title, n.status) for n in current]
+    assert len(report.superseded) == 1 and report.notes, report
+    loser = other.get_node(report.superseded[0])
+    assert loser is not None and loser.status == "superseded"
+    assert other.history(loser.id).audit[0].reason.startswith("import: two versions")
+    assert not other.importer.import_bundle(second).changed
+
+
 def test_many_valued_keys_do_not_conflict(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:

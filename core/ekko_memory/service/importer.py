@@ -18,6 +18,8 @@ Rules:
   continuing the local node's chain always wins. The loser is marked superseded,
   audited with actor ``import``, and listed in ``superseded``.
 - A new node whose older version is local and still active makes that version superseded.
+  When the local chain moved on since (the memory was edited here and there), the local
+  head and the new node are rivals as above, noted in the report.
 - Each store is imported in one transaction; when it wrote anything, one ``import``
   audit event records the counts (so per-memory audit trails equal the exported ones).
 
@@ -82,6 +84,9 @@ _PREFIX = {
 ACTOR = "import"
 # Records written between two progress reports (and cancellation checks).
 BATCH = 500
+# Why an import superseded one of two rivals (the audit's reason).
+_SAME_KEY = "import: another memory with the same key took precedence"
+_BRANCHED = "import: two versions continued this memory apart; the newer took precedence"
 
 
 @dataclass
@@ -420,26 +425,36 @@ class Importer:
             return
         present.add(node.id)
         older = w.get_node(node.supersedes_id) if node.supersedes_id else None
+        branch = None
+        if older is not None and older.status == "superseded":
+            # The chain moved on here since the bundle's version branched off it: the local
+            # head and the bundle's version are two current versions of one memory.
+            branch = self._local_head(w, older.id)
         if older is not None and older.status not in ("active", "expired"):
             older = None
         rival = None
         if node.status == "active" and not node.is_expired(now):
-            rival = governor.find_same(w, node, live_at=now)
+            rival = branch or governor.find_same(w, node, live_at=now)
             if rival is not None and older is not None and rival.id == older.id:
                 rival = None  # the bundle continues this chain: handled below
+        why = _BRANCHED if rival is not None and rival is branch else _SAME_KEY
         if rival is not None and priority_key(rival, now) < priority_key(node, now):
             lost = node.model_copy(update={"status": "superseded", "updated_at": now})
             w.insert_nodes([lost])
-            self._audit_loss(w, lost, rival.id, now)
+            self._audit_loss(w, lost, rival.id, now, why)
             tally.superseded.append(node.id)
             tally.add("added", "nodes", node.id)
+            if rival is branch:
+                tally.notes.append(f"kept the local version {rival.id}: newer than {node.id}")
             return
         w.insert_nodes([node])
         tally.add("added", "nodes", node.id)
         if rival is not None:
             w.set_node_status(rival.id, "superseded", now)
-            self._audit_loss(w, rival, node.id, now)
+            self._audit_loss(w, rival, node.id, now, why)
             tally.superseded.append(rival.id)
+            if rival is branch:
+                tally.notes.append(f"{node.id} replaced the local version {rival.id}: newer")
         if older is not None:
             # The bundle continues a local chain: its older version steps down.
             w.set_node_status(older.id, "superseded", node.created_at)
@@ -454,11 +469,25 @@ class Importer:
             tally.add("updated", "nodes", older.id)
 
     @staticmethod
-    def _audit_loss(w: StoreWriter, loser: MemoryNode, winner_id: str, now: Any) -> None:
+    def _local_head(w: StoreWriter, node_id: str) -> MemoryNode | None:
+        """The current version that continues ``node_id``'s chain in this store, if any."""
+        seen = {node_id}
+        current = w.successor_of(node_id)
+        while current is not None and current.id not in seen:
+            if current.status in ("active", "expired"):
+                return current
+            seen.add(current.id)
+            current = w.successor_of(current.id)
+        return None
+
+    @staticmethod
+    def _audit_loss(
+        w: StoreWriter, loser: MemoryNode, winner_id: str, now: Any, reason: str
+    ) -> None:
         w.add_audit(
             "supersede",
             actor=ACTOR,
-            reason="import: another memory with the same key took precedence",
+            reason=reason,
             node=loser,
             at=now,
             payload={"supersededBy": winner_id, "conflict": True},
