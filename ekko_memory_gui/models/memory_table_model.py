@@ -164,6 +164,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._cursor: Any = None
         self._complete = True
         self._loading: asyncio.Task[None] | None = None
+        # Why the last load failed (None: it did not).
+        self.load_error: str | None = None
         self._generation = 0
         self._sort: tuple[BrowseSort, bool] | None = None  # None: newest first (or best first)
         self._headers = {
@@ -348,12 +350,22 @@ class MemoryTableModel(QAbstractTableModel):
         if not self.runner.attached or self._filter is None:
             return None
         f = self._filter
+        self.load_error = None
         self._loading = self.runner.spawn(
             self._load(generation, f, cursor), self.tr("Loading memories")
         )
-        self._loading.add_done_callback(lambda _t: self.loading_changed.emit(self.loading))
+        self._loading.add_done_callback(
+            lambda t, generation=generation: self._loaded(t, generation)  # type: ignore[misc]
+        )
         self.loading_changed.emit(True)
         return self._loading
+
+    def _loaded(self, task: asyncio.Task[None], generation: int) -> None:
+        # A failed load says so (the list must not read "nothing matches" when the store
+        # did not answer); the runner reports the error itself.
+        if generation == self._generation and not task.cancelled() and task.exception():
+            self.load_error = labels.error_text(task.exception())  # type: ignore[arg-type]
+        self.loading_changed.emit(self.loading)
 
     async def _load(self, generation: int, f: BrowseFilter, cursor: Any) -> None:
         nodes, next_cursor = await browse_ops.load_page(

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from ekko_memory import AsyncMemory, EkkoMemoryError, MemoryService
+from ekko_memory import AsyncMemory, EkkoMemoryError, MemoryService, StoreUnavailable
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QObject, Signal
 
@@ -32,6 +32,8 @@ class OperationRunner(QObject):
     """The app's gateway to the memory service."""
 
     failed = Signal(str, str)  # what was being done, the error in words
+    # A store could not be reached (a server went away, a file got locked): its words.
+    unavailable = Signal(str)
     busy_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -109,6 +111,8 @@ class OperationRunner(QObject):
             return
         if isinstance(error, (EkkoMemoryError, ValidationError)):
             text = labels.error_text(error)
+            if isinstance(error, StoreUnavailable):
+                self.unavailable.emit(text)
         else:
             log.error("%s failed", what, exc_info=error)
             text = f"{type(error).__name__}: {error}"

@@ -360,6 +360,9 @@ class MainWindow(QMainWindow):
         c.changed.connect(self.apply_changes)
         self.runner.busy_changed.connect(self.status.set_busy)
         self.runner.failed.connect(self.status.show_error)
+        self.runner.unavailable.connect(self.status.set_outage)
+        # Rows arriving means the store answers again.
+        self.list_pane.model.rows_loaded.connect(lambda: self.status.set_outage(None))
         self.status.retry_requested.connect(self.retry)
         self.category_pane.branch_selected.connect(self._branch_selected)
         self.list_pane.current_changed.connect(self._memory_selected)

@@ -298,7 +298,12 @@ class MemoryListPane(QWidget):
             return
         f = self.model.filter
         self.empty.setToolTip("")
-        if f is not None and f.text:
+        if self.model.load_error is not None:
+            text = self.tr(
+                "Could not load the memories: {reason}\n\nPress F5 to try again."
+            ).format(reason=shorten(self.model.load_error))
+            self.empty.setToolTip(self.model.load_error)
+        elif f is not None and f.text:
             text = self.tr(
                 "Nothing matches “{text}”.\n\nSearch looks in titles, content, values, tags and entities; Chinese words of two characters work too."
             ).format(text=shorten(f.text))

@@ -98,9 +98,12 @@ class StoreStatusBar(QStatusBar):
         self._folder: str | None = None
         self._server = False
         self.level = "ok"
+        self._health: tuple[Any, ...] | None = None
+        self.outage: str | None = None
 
     def set_opening(self, where: Path | str) -> None:
         """“Opening …” while a workspace folder or a database is being opened."""
+        self.outage = None
         self._set_dot("muted")
         self.fix_button.setVisible(False)
         self.retry_button.setVisible(False)
@@ -118,6 +121,7 @@ class StoreStatusBar(QStatusBar):
         ``server`` (``user@host/db · namespace``) means a PostgreSQL store: the line names
         the server instead of file paths, and a disabled store offers Retry.
         """
+        self._health = (health, active, config_warning, server)
         worst = "ok"
         parts = [self.tr("PostgreSQL {server}").format(server=server)] if server else []
         problems = []
@@ -134,6 +138,14 @@ class StoreStatusBar(QStatusBar):
                 problems.append(self._explain(label, h))
                 if server is None:
                     self._folder = str(Path(h.location).parent)
+        if self.outage is not None and worst == "ok":
+            # The store opened fine but stopped answering: not "ok" until it answers again.
+            worst = "degraded"
+            problems.append(
+                self.tr("store unreachable: {reason}. Press F5 to try again.").format(
+                    reason=self.outage
+                )
+            )
         head = self.tr("store ok") if worst == "ok" else " · ".join(problems)
         if active is not None:
             parts.append(self.tr("{n} active").format(n=active))
@@ -145,6 +157,14 @@ class StoreStatusBar(QStatusBar):
         self._set_dot({"ok": "success", "degraded": "amber", "disabled": "danger"}[worst])
         self.fix_button.setVisible(worst != "ok" and self._folder is not None)
         self.retry_button.setVisible(worst == "disabled")
+
+    def set_outage(self, reason: str | None) -> None:
+        """A store stopped answering (``reason``), or answers again (None)."""
+        if reason == self.outage:
+            return
+        self.outage = reason
+        if self._health is not None:
+            self.set_health(*self._health)
 
     def _explain(self, label: str, h: Any) -> str:
         reason = h.reason or ""

@@ -644,7 +644,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="692"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="695"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -671,7 +671,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="435"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="438"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -717,7 +717,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -784,7 +784,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="776"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="779"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -794,96 +794,96 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="429"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="432"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="450"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="469"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="489"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="496"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="472"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="481"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="537"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="726"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="484"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="729"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="517"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="520"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="609"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="612"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="651"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="654"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="660"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="669"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="678"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="695"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="701"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="702"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="705"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="706"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="709"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="709"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="712"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="712"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="715"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="769"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="772"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="778"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="781"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1942,6 +1942,15 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
+        <source>Could not load the memories: {reason}
+
+Press F5 to try again.</source>
+        <translation>无法加载记忆：{reason}
+
+按 F5 重试。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="308"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -1950,7 +1959,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -1959,12 +1968,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="317"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -1976,62 +1985,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="172"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="173"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="352"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="355"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="388"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="400"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2499,32 +2508,37 @@ This deletes them for good and cannot be undone.</source>
         <translation>重新打开存储（先关闭占用它的程序）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="110"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="126"/>
         <source>PostgreSQL {server}</source>
         <translation>PostgreSQL {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="132"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="132"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
+        <source>store unreachable: {reason}. Press F5 to try again.</source>
+        <translation>存储无法访问：{reason}。按 F5 重试。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
         <source>store ok</source>
         <translation>存储正常</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="151"/>
         <source>{n} active</source>
         <translation>{n} 条有效</translation>
     </message>
@@ -2534,22 +2548,22 @@ This deletes them for good and cannot be undone.</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="173"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="177"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="181"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>

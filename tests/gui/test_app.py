@@ -117,6 +117,36 @@ def test_a_disabled_store_is_explained_not_a_crash(
         window.replace()
 
 
+def test_a_store_that_stops_answering_is_not_reported_as_ok_or_empty(
+    qtbot: Any, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store opened fine, then stops answering (a server went away): the status line
+    says so instead of "store ok", the list says it could not load instead of "nothing
+    matches", and both come back once the store answers again."""
+    from ekko_memory import StoreUnavailable
+
+    browse = window.runner.memory.browse
+    qtbot.waitUntil(lambda: window.list_pane.model.rowCount() > 0, timeout=10000)
+    assert window.status.level == "ok"
+    answering = type(browse).list_nodes
+
+    def gone(*_: Any, **__: Any) -> Any:
+        raise StoreUnavailable("memory store at 127.0.0.1 cannot be reached: Connection refused")
+
+    monkeypatch.setattr(type(browse), "list_nodes", gone)
+    window.refresh_action.trigger()
+    qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=10000)
+    assert "store unreachable" in window.status.text.toolTip() + window.status.text.text()
+    qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
+    assert window.list_pane.empty.text().startswith("Could not load the memories")
+    assert "Nothing matches" not in window.list_pane.empty.text()
+
+    monkeypatch.setattr(type(browse), "list_nodes", answering)
+    window.refresh_action.trigger()
+    qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
+    assert window.list_pane.model.rowCount() > 0
+
+
 def test_retry_opens_the_same_workspace_again(
     qtbot: Any, controller: AppController, demo: DemoReport
 ) -> None:
