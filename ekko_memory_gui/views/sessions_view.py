@@ -56,14 +56,29 @@ class MessageDelegate(QStyledItemDelegate):
         head = f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)}"
         return m.role, head, m.content
 
+    # Around the bubble (4 px each side, 3 above and below), inside it the padding (PAD
+    # left and right, PAD / 2 above and below), and 4 px between the head and the text.
+    def _inner(self, rect: QRect) -> QRect:
+        return rect.adjusted(4 + self.PAD, 3 + self.PAD // 2, -4 - self.PAD, -3 - self.PAD // 2)
+
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
         _, _head, text = self._parts(index)
-        width = max(200, (option.rect.width() or 480) - 2 * self.PAD - 16)
+        # Wrap at the width the row is painted at: the view's, not the option's (which a
+        # list view does not always fill in; a guess too wide cut the last line off).
+        view = self.parent()
+        if isinstance(view, QListView):
+            width = view.viewport().width() - 2 * view.spacing()
+        else:
+            width = option.rect.width() or 480
+        inner = self._inner(QRect(0, 0, max(width, 200), 100000))
         fm = QFontMetrics(option.font)
-        body = fm.boundingRect(QRect(0, 0, width, 100000), int(Qt.TextFlag.TextWordWrap), text)
-        return QSize(width, fm.height() + body.height() + 3 * self.PAD)
+        body = fm.boundingRect(
+            QRect(0, 0, inner.width(), 100000), int(Qt.TextFlag.TextWordWrap), text
+        )
+        extra = 100000 - inner.height()  # the margins above and below
+        return QSize(width, extra + fm.height() + 4 + body.height())
 
     def paint(
         self,
@@ -88,7 +103,7 @@ class MessageDelegate(QStyledItemDelegate):
         painter.setBrush(fill)
         painter.drawRoundedRect(r, 8, 8)
         fm = QFontMetrics(option.font)
-        inner = r.adjusted(self.PAD, self.PAD // 2, -self.PAD, -self.PAD // 2)
+        inner = self._inner(option.rect)
         text_color = option.palette.color(
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         )
@@ -98,7 +113,7 @@ class MessageDelegate(QStyledItemDelegate):
         painter.drawText(inner.x(), inner.y(), inner.width(), fm.height(), 0, head)
         painter.setPen(text_color)
         body = QRect(
-            inner.x(), inner.y() + fm.height() + 4, inner.width(), inner.height() - fm.height()
+            inner.x(), inner.y() + fm.height() + 4, inner.width(), inner.height() - fm.height() - 4
         )
         painter.drawText(body, int(Qt.TextFlag.TextWordWrap), text)
         painter.restore()

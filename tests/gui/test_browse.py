@@ -334,3 +334,50 @@ def test_the_detail_pane_and_edit_actions_follow_the_selection(
     qtbot.wait(100)
     node = mem.get_node(node_id)
     assert node is not None and node.status == "active"
+
+
+def test_a_wrapped_message_is_shown_whole(qtbot: Any) -> None:
+    """A message bubble is as tall as its text wrapped at the width it is painted at (a
+    guessed width had cut a Chinese message's last line in half)."""
+    from ekko_memory.timeutil import utcnow
+    from ekko_memory_gui.models.roles import OBJECT_ROLE
+    from ekko_memory_gui.qt import (
+        QFontMetrics,
+        QListView,
+        QRect,
+        QStandardItem,
+        QStandardItemModel,
+        QStyleOptionViewItem,
+    )
+    from ekko_memory_gui.views.sessions_view import MessageDelegate
+    from tests.core.factories import make_message
+
+    view = QListView()
+    qtbot.addWidget(view)
+    view.setSpacing(2)
+    view.resize(330, 400)
+    delegate = MessageDelegate(view)
+    view.setItemDelegate(delegate)
+    model = QStandardItemModel()
+    text = "可以做番茄炒蛋和一道家常豆腐，都不放香菜和葱，少油少盐。" * 3
+    item = QStandardItem()
+    item.setData(make_message(role="assistant", content=text, at=utcnow()), OBJECT_ROLE)
+    model.appendRow(item)
+    view.setModel(model)
+    view.show()
+    qtbot.waitExposed(view)
+    for width in (330, 520, 260):
+        view.resize(width, 400)
+        qtbot.wait(10)
+        option = QStyleOptionViewItem()
+        option.font = view.font()
+        option.rect = QRect()  # as a list view may ask, without a width
+        hint = delegate.sizeHint(option, model.index(0, 0))
+        painted = QRect(0, 0, view.viewport().width() - 2 * view.spacing(), hint.height())
+        pad = delegate.PAD  # the bubble's margins and padding, as painted
+        inner = painted.adjusted(4 + pad, 3 + pad // 2, -4 - pad, -3 - pad // 2)
+        fm = QFontMetrics(view.font())
+        needed = fm.boundingRect(
+            QRect(0, 0, inner.width(), 100000), int(Qt.TextFlag.TextWordWrap), text
+        )
+        assert inner.height() - fm.height() - 4 >= needed.height(), (width, hint)
