@@ -32,6 +32,24 @@ def flavor(value: dict[str, str], title: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+def low_then_held_hot(mem: MemoryService) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """少辣, said explicitly; then the agent's guess 重辣 against it, held for the user."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "supersede",
+            "targetId": low["nodeId"],
+            "node": flavor({"spicy": "high"}, "重辣"),
+            "reason": "推测",
+        },
+    )
+    assert held["status"] == "pending", held
+    return s, low, held
+
+
 def active(mem: MemoryService, key: str) -> list[str]:
     return [n.id for n in mem.user_store.list_active_nodes(limit=50) if n.key == key]
 
@@ -197,19 +215,7 @@ def test_an_approval_filed_against_an_expired_memory_replaces_the_active_one(
 ) -> None:
     """Filed against 少辣, which the user then expired; 中辣 was said since: the approved 重辣
     replaces 中辣 (one active value), not the expired 少辣 beside it."""
-    s = mem.session("s1", user_id="u1", workspace_id="w1")
-    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
-    s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "supersede",
-            "targetId": low["nodeId"],
-            "node": flavor({"spicy": "high"}, "重辣"),
-            "reason": "推测",
-        },
-    )
-    assert held["status"] == "pending", held
+    s, low, held = low_then_held_hot(mem)
     mem.actions.expire(low["nodeId"])
     medium = propose(s, "记住，从现在起我要中辣。", **flavor({"spicy": "medium"}, "中辣"))
     decided = mem.decide(held["pendingId"], approve=True, actor="user")
@@ -266,19 +272,7 @@ def test_an_approved_expire_or_delete_follows_the_memory_the_user_edited(
 def test_deleting_an_edited_memory_settles_changes_filed_against_its_older_version(
     mem: MemoryService,
 ) -> None:
-    s = mem.session("s1", user_id="u1", workspace_id="w1")
-    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
-    s.append_message("user", "重辣的菜看起来挺好吃")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "supersede",
-            "targetId": low["nodeId"],
-            "node": flavor({"spicy": "high"}, "重辣"),
-            "reason": "推测",
-        },
-    )
-    assert held["status"] == "pending", held
+    _, low, held = low_then_held_hot(mem)
     mem.actions.edit(low["nodeId"], {"title": "少辣（改）"})
     edited = mem.head_of(low["nodeId"])
     assert edited.id != low["nodeId"]
