@@ -109,6 +109,7 @@ def test_close_leaves_no_background_writer_behind(tmp_path, monkeypatch) -> None
     release.set()
     worker._thread.join(10)
     assert not worker._thread.is_alive()
+    assert worker.wait_idle(1)  # the skipped job does not leave the worker "busy"
 
     again = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
     try:

@@ -81,6 +81,7 @@ class BackgroundWorker:
                 self._queued.discard(session_id)
             if self._stopping.is_set():
                 # Left for the next run: the cursors stay before these messages.
+                self._settle()
                 continue
             try:
                 report = self.service.after_reply_runner.run(
