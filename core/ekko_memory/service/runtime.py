@@ -75,6 +75,7 @@ class BackgroundWorker:
         while True:
             item = self._queue.get()
             if item is None:
+                self._idle.set()  # stopped: nothing more will run
                 return
             session_id, user_id, workspace_id = item
             with self._lock:
