@@ -127,8 +127,9 @@ def stylesheet_for(c: ThemeColors) -> str:
     QToolBar {{ border: none; padding: 4px 6px; spacing: 6px; background: {c.window}; }}
     QToolBar QToolButton {{ padding: 4px 8px; border-radius: 6px; }}
     QToolBar QToolButton:hover {{ background: {c.chip}; }}
+    QToolBar QToolButton#qt_toolbar_ext_button {{ padding: 0px; min-width: 16px; }}
     QLineEdit#searchField {{ padding: 5px 8px; border: 1px solid {c.border};
-        border-radius: 8px; background: {c.base}; min-width: 260px; }}
+        border-radius: 8px; background: {c.base}; min-width: 160px; }}
     QLineEdit#searchField:focus {{ border-color: {c.accent}; }}
     QTreeView, QTableView, QListView {{ border: none; background: {c.base}; }}
     QTableView {{ gridline-color: transparent; }}

@@ -84,6 +84,34 @@ def test_app_run_opens_a_demo_and_shuts_down_when_the_window_closes(
     )
 
 
+def test_a_narrow_window_keeps_the_toolbar_reachable(
+    qtbot: Any, qapp: QApplication, qasync_loop: Any, tmp_path: Path
+) -> None:
+    """With the app's theme at 720 px (an 800 px screen): the search field gives room
+    before buttons go, and what does not fit is behind a visible overflow button (the
+    theme's padding had left it blank, and the search field's minimum pushed out Inbox)."""
+    from ekko_memory_gui.qt import QToolButton
+
+    run, task = start_demo_app(qtbot, qapp, tmp_path)
+    window = run.shell.window  # type: ignore[union-attr]
+    assert window is not None
+    try:
+        qtbot.waitUntil(lambda: len(titles(window)) > 3, timeout=10000)
+        window.resize(720, 600)
+        qtbot.waitUntil(lambda: window.toolbar.width() <= 720)
+        qtbot.wait(100)
+        assert window.search_field.width() < 260  # it gives room before buttons go
+        ext = window.toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        if not window.inbox_button.isVisible():
+            # What does not fit is behind the overflow button, with room for its arrow
+            # (the theme's toolbar padding had left it blank).
+            assert ext is not None and ext.isVisible()
+            assert ext.contentsRect().width() >= 8, ext.contentsRect()
+    finally:
+        window.close()
+        qtbot.waitUntil(task.done, timeout=20000)
+
+
 def test_default_workspace(tmp_path: Path) -> None:
     settings = AppSettings(tmp_path / "gui.ini")
     here = tmp_path / "here"
