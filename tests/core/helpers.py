@@ -46,3 +46,17 @@ def every_node(mem: MemoryService) -> list[MemoryNode]:
         with store.read() as r:
             nodes += r.find_nodes(NodeFilter(statuses=statuses), limit=None)
     return nodes
+
+
+def flavor(value: dict[str, str], title: str, **extra: Any) -> dict[str, Any]:
+    """A user-scope flavor_profile memory's fields (for ``propose``)."""
+    return {
+        "scope": "user",
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "flavor_profile",
+        "valueJson": value,
+        "title": title,
+        **extra,
+    }

@@ -16,20 +16,7 @@ import pytest
 
 from ekko_memory import MemoryService, open_memory
 from tests.core.conftest import Clock
-from tests.core.helpers import COOKING, every_node, propose
-
-
-def flavor(value: dict[str, str], title: str) -> dict[str, object]:
-    return {
-        "scope": "user",
-        "domain": "生活技能",
-        "categoryPath": COOKING,
-        "type": "preference",
-        "key": "flavor_profile",
-        "valueJson": value,
-        "title": title,
-    }
-
+from tests.core.helpers import COOKING, every_node, flavor, propose
 
 # --- a locked store during extraction ------------------------------------------------
 

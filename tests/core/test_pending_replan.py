@@ -16,26 +16,15 @@ import pytest
 
 from ekko_memory import Conflict, MemoryQuery, MemoryService
 from ekko_memory.models import AuditEvent
-from tests.core.helpers import COOKING, propose
+from tests.core.helpers import COOKING, flavor, propose
 
 
-def flavor(value: dict[str, str], title: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "scope": "user",
-        "domain": "生活技能",
-        "categoryPath": COOKING,
-        "type": "preference",
-        "key": "flavor_profile",
-        "valueJson": value,
-        "title": title,
-        **extra,
-    }
-
-
-def low_then_held_hot(mem: MemoryService) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+def low_then_held_hot(
+    mem: MemoryService, **low_extra: Any
+) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     """少辣, said explicitly; then the agent's guess 重辣 against it, held for the user."""
     s = mem.session("s1", user_id="u1", workspace_id="w1")
-    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣"))
+    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣", **low_extra))
     s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
     held = s.call_tool(
         "memory_propose_update",
@@ -110,19 +99,7 @@ def test_an_approved_proposal_equal_to_a_later_write_is_that_memory(mem: MemoryS
 def test_a_proposal_filed_against_an_old_version_says_what_it_replaced(
     mem: MemoryService,
 ) -> None:
-    s = mem.session("s1", user_id="u1", workspace_id="w1")
-    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣", confidence=0.99))
-    s.append_message("user", "嗯，随便聊聊，重辣的菜看起来挺好吃")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "supersede",
-            "targetId": low["nodeId"],
-            "node": flavor({"spicy": "high"}, "重辣"),
-            "reason": "推测",
-        },
-    )
-    assert held["status"] == "pending", held
+    s, low, held = low_then_held_hot(mem, confidence=0.99)
     medium = propose(s, "记住，从现在起我要中辣。", **flavor({"spicy": "medium"}, "中辣"))
     assert medium["status"] == "superseded", medium
 

@@ -8,7 +8,7 @@ import pytest
 
 from ekko_memory import MemoryNode, MemoryQuery, MemoryService
 from tests.core.conftest import Clock
-from tests.core.helpers import COOKING, user_write
+from tests.core.helpers import COOKING, propose, user_write
 
 
 def seed_cooking(mem: MemoryService) -> dict[str, str]:
@@ -826,21 +826,15 @@ def test_tools_say_when_a_store_could_not_be_read(tmp_path) -> None:  # type: ig
     ws, home = tmp_path / "ws", tmp_path / "home"
     mem = open_memory(ws, user_home=home)
     s = mem.session("s1", user_id="u1")
-    s.append_message("user", "记住，我以后做饭不要香菜。")
-    made = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "create",
-            "reason": "用户明确要求",
-            "node": {
-                "scope": "user",
-                "domain": "生活技能",
-                "type": "preference",
-                "key": "avoid_ingredient",
-                "valueJson": "香菜",
-                "title": "用户不吃香菜",
-            },
-        },
+    made = propose(
+        s,
+        "记住，我以后做饭不要香菜。",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="avoid_ingredient",
+        valueJson="香菜",
+        title="用户不吃香菜",
     )
     assert made["accepted"], made
     found = s.call_tool("memory_search", {"queryText": "香菜"})
