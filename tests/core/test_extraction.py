@@ -240,3 +240,21 @@ def test_the_summary_does_not_repeat_what_became_memories(mem: MemoryService, cl
     assert "胃不舒服" in rt.before_model("今晚吃什么？").prompt  # today, as the constraint
     clock.advance(days=2)
     assert "辣" not in rt.before_model("今晚吃什么？").prompt
+
+
+def test_a_long_rule_after_yihou_is_an_explicit_statement(mem: MemoryService) -> None:
+    """以后…都 with a long subject in between (以后这个项目的提交信息都用英文写) asks to remember;
+    以后 as "after" in another clause does not."""
+    from ekko_memory.schema.intent import has_explicit_intent
+
+    assert has_explicit_intent("以后这个项目的提交信息都用英文写")
+    assert has_explicit_intent("以后给我推荐的所有晚餐菜谱都不要放香菜")
+    assert not has_explicit_intent("吃完饭以后，我们都去散步吧")
+    s = mem.session("s-rule", user_id="u1", workspace_id="w1")
+    s.append_message("user", "以后这个项目的提交信息都用英文写")
+    s.append_message("assistant", "好的。")
+    report = s.after_reply()
+    assert "explicit preference" in report.triggers
+    (created,) = [mem.get_node(o["nodeId"]) for o in report.outcomes if o.get("nodeId")]
+    assert created is not None and created.scope == "workspace"
+    assert created.origin == "user_explicit" and "英文" in created.content

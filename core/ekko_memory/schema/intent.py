@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from ekko_memory.timeutil import to_utc
 
 _EXPLICIT = re.compile(
-    r"记住|记得|记一下|记下|记着|帮我记|请记|别忘|不要忘|以后都|以后.{0,8}?(?:别|不要|不用|都|要|请|就|一律|全|也)"
+    r"记住|记得|记一下|记下|记着|帮我记|请记|别忘|不要忘|以后都|以后[^，。！？；,.!?;\n]{0,16}?(?:别|不要|不用|都|要|请|就|一律|全|也)"
     r"|今后|从今以后|从今往后|从现在起|从现在开始|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
     r"|\bremember\b|keep in mind|don'?t forget|do not forget|from now on|going forward|in the future"
     r"|for future reference|make a note|note that|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
