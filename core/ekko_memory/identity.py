@@ -12,11 +12,16 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from ekko_memory.resources import resource_path
+
 # Fields of object values that name their subject ({"ingredient": "香菜", "amount": "少量"}).
 SUBJECT_FIELDS = ("ingredient", "cuisine", "task", "name", "subject", "item")
 
+# English words only as whole words ("noodles" is not "no" + "odles"), in any case.
 _PREFIX = re.compile(
-    r"^(?:不吃|不要|别放|别加|不放|不加|忌口|忌|讨厌|不喜欢|喜欢吃|喜欢|爱吃|avoid|no|without|likes?|loves?)\s*"
+    r"^(?:(?:不吃|不要|别放|别加|不放|不加|忌口|忌|讨厌|不喜欢|喜欢吃|喜欢|爱吃)\s*"
+    r"|(?:avoid|no|without|likes?|loves?)\s+)",
+    re.IGNORECASE,
 )
 _EDGE_PUNCT = " \t\r\n。，,、.;；:：!！?？\"'“”‘’()（）[]【】"
 
@@ -35,17 +40,46 @@ def normalize_name(value: str) -> str:
     return text
 
 
+@lru_cache(maxsize=1)
+def name_synonyms() -> dict[str, str]:
+    """Other words for one ingredient (cilantro, 芫荽 → 香菜), normalized on both sides
+    (``resources/lexicon/food.json``)."""
+    food = json.loads(resource_path("lexicon", "food.json").read_text(encoding="utf-8"))
+    pairs = (
+        (normalize_name(said), normalize_name(name)) for said, name in food["synonyms"].items()
+    )
+    return {said: name for said, name in pairs if said and said != name}
+
+
+@lru_cache(maxsize=4096)
+def canonical_name(value: str) -> str:
+    """``normalize_name``, then one name across words and languages: "Cilantro", 芫荽 and
+    香菜 name the same subject, so duplicates, conflicts and corrections see one memory."""
+    name = normalize_name(value)
+    return name_synonyms().get(name, name)
+
+
+@lru_cache(maxsize=1024)
+def same_names(value: str) -> tuple[str, ...]:
+    """Every word the shipped lists know for what ``value`` names, itself first
+    (cilantro → cilantro, 香菜, 芫荽, coriander)."""
+    name = canonical_name(value)
+    others = [said for said, canon in name_synonyms().items() if canon == name]
+    return tuple(n for n in dict.fromkeys([value, name, *others]) if n)
+
+
 def value_subject(value: Any) -> str | None:
-    """The text a value is about: the value itself, or its subject field; None if it has none."""
+    """The text a value is about (its canonical name): the value itself, or its subject
+    field; None if it has none."""
     if isinstance(value, str):
-        return normalize_name(value) or None
+        return canonical_name(value) or None
     if isinstance(value, bool | int | float):
         return str(value)
     if isinstance(value, dict):
         for name in SUBJECT_FIELDS:
             v = value.get(name)
             if isinstance(v, str) and v:
-                return normalize_name(v)
+                return canonical_name(v)
     return None
 
 

@@ -245,16 +245,42 @@ def test_an_upgrade_refreshes_planner_statistics(tmp_path: Path) -> None:
     # The file as schema version 6 left it, analyzed then.
     with sqlite3.connect(path) as conn:
         conn.execute("DROP INDEX idx_memory_nodes_topic")
-        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 7")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 7")
         conn.execute("ANALYZE")
     upgraded = SqlStore.open_sqlite(path)
-    assert upgraded.health.status == "ok" and upgraded.health.schema_version == 7
+    assert upgraded.health.status == "ok"
+    assert upgraded.health.schema_version == migrations.latest_version()
     upgraded.close()
     with sqlite3.connect(path) as conn:
         stats = conn.execute(
             "SELECT count(*) FROM sqlite_stat1 WHERE idx = 'idx_memory_nodes_topic'"
         ).fetchone()[0]
     assert stats == 1
+
+
+@pytest.mark.sqlite_only(reason="the file rewound with sqlite3")
+def test_an_upgrade_gives_older_nodes_canonical_subjects(tmp_path: Path) -> None:
+    """Version 8: a subject is the canonical name (cilantro → 香菜), older rows included,
+    so an older "cilantro" memory is found, deduplicated and corrected as 香菜."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    said = make_node(key="avoid_ingredient", value_json="cilantro", title="Avoids cilantro")
+    other = make_node(key="avoid_ingredient", value_json="葱", title="不吃葱")
+    store.upsert_node(said)
+    store.upsert_node(other)
+    store.close()
+    # The file as version 7 wrote it: the subject as said.
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE memory_nodes SET subject = 'cilantro' WHERE id = ?", (said.id,))
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 8")
+    upgraded = SqlStore.open_sqlite(path)
+    assert upgraded.health.status == "ok"
+    upgraded.close()
+    with sqlite3.connect(path) as conn:
+        subjects = dict(conn.execute("SELECT id, subject FROM memory_nodes"))
+        value = conn.execute("SELECT value_json FROM memory_nodes WHERE id = ?", (said.id,))
+        assert value.fetchone()[0] == '"cilantro"'  # the value stays as said
+    assert subjects == {said.id: "香菜", other.id: "葱"}
 
 
 @pytest.mark.sqlite_only(reason="written with sqlite3 (PostgreSQL: test_postgres.py)")

@@ -67,6 +67,39 @@ def test_same_fact_twice_is_one_node(mem: MemoryService) -> None:
     assert len(active.exact) == 1
 
 
+def test_one_ingredient_in_other_words_is_one_memory(mem: MemoryService) -> None:
+    """The agent's "Cilantro" and the user's 香菜 name one thing: the second is a duplicate,
+    an exact query for either finds it, and a correction in the other language expires it
+    (before, the cilantro memory outlived "现在可以吃香菜了" and kept steering replies)."""
+    s = mem.session("s1", user_id="u1")
+    english = {**CILANTRO, "valueJson": "Cilantro", "title": "Avoids cilantro"}
+    first = propose(s, "Remember: no cilantro for me.", **{**english, "entities": []})
+    assert mem.get_node(first["nodeId"]).value_json == "cilantro"  # type: ignore[union-attr]
+    again = propose(s, "记住，我不吃芫荽", **{**CILANTRO, "valueJson": "芫荽"})
+    assert again["status"] == "duplicate" and again["nodeId"] == first["nodeId"]
+    for said in ("香菜", "coriander"):
+        found = mem.retrieve(MemoryQuery(user_id="u1", key="avoid_ingredient", value_json=said))
+        assert [n.id for n in found.exact] == [first["nodeId"]], said
+
+    later = mem.session("s2", user_id="u1")
+    later.append_message("user", "现在可以吃香菜了")
+    later.append_message("assistant", "好的。")
+    report = later.after_reply()
+    assert [(o["operation"], o["status"]) for o in report.outcomes] == [("expire", "expired")]
+    assert mem.get_node(first["nodeId"]).status == "expired"  # type: ignore[union-attr]
+    ctx = mem.session("s3", user_id="u1").build_context("今晚吃什么？")
+    assert first["nodeId"] not in ctx.used_memory_ids
+
+
+def test_english_words_are_not_cut_as_prefixes(mem: MemoryService) -> None:
+    """ "no"/"like"/"love" are dropped only as words: noodles stay noodles (were "odles")."""
+    s = mem.session("s1", user_id="u1")
+    kept = {"Noodles": "noodles", "nori": "nori", "Avoid garlic": "garlic", "no peanuts": "peanuts"}
+    for said, stored in kept.items():
+        res = propose(s, f"Remember: {said}", **{**CILANTRO, "valueJson": said, "title": said})
+        assert mem.get_node(res["nodeId"]).value_json == stored, said  # type: ignore[union-attr]
+
+
 def test_schema_normalization_maps_synonyms(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     res = propose(

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ekko_memory.identity import normalize_name
+from ekko_memory.identity import canonical_name, normalize_name
 from ekko_memory.models import ValueShape
 
 # Flavor dimensions and the words that name them.
@@ -219,11 +219,11 @@ def values_match(query: Any, stored: Any) -> bool:
     if isinstance(query, dict) and isinstance(stored, dict):
         return all(k in stored and values_match(v, stored[k]) for k, v in query.items())
     if isinstance(query, str) and isinstance(stored, str):
-        return normalize_name(query) == normalize_name(stored)
+        return canonical_name(query) == canonical_name(stored)
     if isinstance(query, str) and isinstance(stored, dict):
-        # "香菜" finds {"ingredient": "香菜", "amount": "少量"}.
+        # "香菜" finds {"ingredient": "香菜", "amount": "少量"} and {"ingredient": "cilantro"}.
         return any(
-            isinstance(v, str) and normalize_name(v) == normalize_name(query)
+            isinstance(v, str) and canonical_name(v) == canonical_name(query)
             for v in stored.values()
         )
     return bool(query == stored)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ekko_memory.identity import same_names
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.values import DIMENSION_WORDS
@@ -70,7 +71,8 @@ def mentions(node: MemoryNode, text: str) -> bool:
         subjects += [w for dim in value for w in DIMENSION_WORDS.get(dim, ())]
     if not subjects:
         subjects.append(node.title)
-    return any(s and s.casefold() in folded for s in subjects)
+    # In any of its names: "I can eat cilantro now" names 香菜.
+    return any(name.casefold() in folded for s in subjects if s for name in same_names(s))
 
 
 def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:

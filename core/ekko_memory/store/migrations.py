@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import Engine, inspect, select, text
 from sqlalchemy.engine import Connection
 
-from ekko_memory.identity import node_subject, value_subject
+from ekko_memory.identity import name_synonyms, node_subject, value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.timeutil import to_db, utcnow
@@ -81,6 +81,20 @@ def _v6_keyless_subject(conn: Connection, dialect: Dialect) -> None:
         conn.execute(text("UPDATE memory_nodes SET subject = :subject WHERE id = :id"), updates)
 
 
+def _v8_canonical_subjects(conn: Connection, dialect: Dialect) -> None:
+    # Subjects are canonical names now (cilantro → 香菜); the stored values stay as said.
+    synonyms = name_synonyms()
+    nodes = tables.memory_nodes
+    rows = conn.execute(
+        select(nodes.c.id, nodes.c.subject).where(
+            nodes.c.key.is_not(None), nodes.c.subject.in_(sorted(synonyms))
+        )
+    ).all()
+    updates = [{"id": r[0], "subject": synonyms[r[1]]} for r in rows]
+    if updates:
+        conn.execute(text("UPDATE memory_nodes SET subject = :subject WHERE id = :id"), updates)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -98,6 +112,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         "index for a topic's nodes of one scope and type (the context's hinted categories)",
         _node_index("idx_memory_nodes_topic"),
     ),
+    (8, "value subjects name one thing once (cilantro and 芫荽 are 香菜)", _v8_canonical_subjects),
 ]
 
 

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ekko_memory.identity import name_synonyms, normalize_name
 from ekko_memory.resources import resource_path
 
 
@@ -18,11 +19,10 @@ class Lexicon:
     tech: dict[str, str]  # name (casefolded) -> decision key
     tech_names: dict[str, str]  # name (casefolded) -> canonical spelling
     key_words: dict[str, tuple[str, ...]]
-    synonyms: dict[str, str]
 
     def canonical(self, name: str) -> str:
         """The stored name of an ingredient (cilantro → 香菜)."""
-        return self.synonyms.get(name.casefold(), name)
+        return name_synonyms().get(normalize_name(name), name)
 
     def find_ingredients(self, text: str) -> list[str]:
         """Ingredients named in ``text`` (no word inside another match)."""
@@ -73,5 +73,4 @@ def load_lexicon() -> Lexicon:
         tech=tech_keys,
         tech_names=tech_names,
         key_words={k: tuple(v) for k, v in tech["keyWords"].items()},
-        synonyms={k.casefold(): v for k, v in food.get("synonyms", {}).items()},
     )

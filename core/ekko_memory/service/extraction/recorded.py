@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ekko_memory.identity import normalize_name, value_subject
+from ekko_memory.identity import canonical_name, value_subject
 from ekko_memory.models import MemoryMessage, MemoryNode
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.store.filters import NodeFilter
@@ -113,7 +113,7 @@ class Recorded:
 def _about(node: MemoryNode) -> list[str]:
     """What a memory is about, as words to look for: its value's subject and its entities."""
     words = [value_subject(node.value_json) or "", *node.entities]
-    return [w for w in dict.fromkeys(normalize_name(w).casefold() for w in words if w) if w]
+    return [w for w in dict.fromkeys(canonical_name(w).casefold() for w in words if w) if w]
 
 
 def _text(node: MemoryNode) -> str:

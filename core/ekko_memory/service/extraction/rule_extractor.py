@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ekko_memory.identity import normalize_name
+from ekko_memory.identity import canonical_name
 from ekko_memory.models import (
     ExtractedNodeOperation,
     MemoryExtraction,
@@ -350,7 +350,7 @@ class RuleBasedExtractor:
                 for n in known
                 if n.key in ("avoid_ingredient", "limit_ingredient")
                 and n.status == "active"
-                and _subject(n) == normalize_name(name)
+                and _subject(n) == canonical_name(name)
             ),
             None,
         )
@@ -452,7 +452,7 @@ def _subject(node: MemoryNode) -> str:
     value = node.value_json
     if isinstance(value, dict):
         value = value.get("ingredient") or value.get("name") or ""
-    return normalize_name(str(value))
+    return canonical_name(str(value))
 
 
 def _overlaps(title: str, clause: str) -> bool:
