@@ -642,13 +642,15 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
 
 
 def test_priority_sort_matches_the_priority_key_with_ties(mem: MemoryService) -> None:
-    """``sort_by_priority`` sorts in stable passes; its order must be ``priority_key``'s,
-    ties on time, confidence and importance included (broken by id)."""
+    """``ranked`` sorts by keys remembered per row; its order must be ``priority_key``'s at
+    the time asked, ties on time, confidence and importance included (broken by id), and
+    a changed row is ranked by its new values."""
     from datetime import timedelta
     from random import Random
 
-    from ekko_memory.service.ranking import priority_key, sort_by_priority
+    from ekko_memory.service.ranking import priority_key, ranked
     from ekko_memory.store.filters import NodeFilter
+    from ekko_memory.store.rows import NODE_COLUMNS, NodeRow
     from tests.core.factories import make_node
 
     now = mem.now()
@@ -673,11 +675,17 @@ def test_priority_sort_matches_the_priority_key_with_ties(mem: MemoryService) ->
         w.insert_nodes(nodes)
     with mem.user_store.read() as r:
         rows = r.find_node_rows(NodeFilter(ids=[n.id for n in nodes], statuses=None), limit=None)
-    for items in (nodes, rows):
-        shuffled = list(items)
-        rng.shuffle(shuffled)
-        expected = sorted(shuffled, key=lambda n: priority_key(n, now))
-        assert [n.id for n in sort_by_priority(shuffled, now)] == [n.id for n in expected]
+    # A row read again, with one edit: another row, ranked by what it now says.
+    at = NODE_COLUMNS.index("updated_at")
+    edited = NodeRow((*rows[0][:at], "2001-01-01T00:00:00.000000Z", *rows[0][at + 1 :]))
+    # Later, some live nodes have expired: the same rows rank differently.
+    for at in (now, now, now + timedelta(hours=2)):
+        for items in (nodes, rows, [edited, *rows[1:]]):
+            shuffled = list(items)
+            rng.shuffle(shuffled)
+            expected = sorted(shuffled, key=lambda n: priority_key(n, at))
+            got = ranked(mem.registry, shuffled, at)
+            assert [n.id for _, _, n in got] == [n.id for n in expected]
 
 
 def test_global_seeds_are_searched_once_per_message(mem: MemoryService, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -25,6 +25,7 @@ from ekko_memory.models import (
     MemorySummary,
     OmittedNode,
     clean_text,
+    omission,
 )
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -174,9 +175,9 @@ class ContextBuilder:
         live: list[NodeRow] = []
         for node in candidates.values():
             if node.is_expired(now):
-                omitted.append(OmittedNode(node_id=node.id, reason="expired"))
+                omitted.append(omission(node.id, "expired"))
             elif node.confidence < cfg.min_confidence:
-                omitted.append(OmittedNode(node_id=node.id, reason="low_confidence"))
+                omitted.append(omission(node.id, "low_confidence"))
             else:
                 live.append(node)
         resolution = resolve_conflicts(svc.registry, live, now)
@@ -197,7 +198,7 @@ class ContextBuilder:
         limits = cfg.section_limits
         for name, rows in sections.items():
             for extra in rows[limits[name] :]:
-                omitted.append(OmittedNode(node_id=extra.id, reason="over_limit"))
+                omitted.append(omission(extra.id, "over_limit"))
         chosen = {name: [r.node() for r in rows[: limits[name]]] for name, rows in sections.items()}
 
         used = [n.id for nodes in chosen.values() for n in nodes]

@@ -25,6 +25,7 @@ from ekko_memory.models import (
     NodeLike,
     OmittedNode,
     Scope,
+    omission,
 )
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
@@ -184,7 +185,7 @@ class Retriever:
             order = {n.id: i for i, n in enumerate(relevant_raw)}
             relevant.sort(key=lambda n: (SCOPE_RANK.get(n.scope, 9), order.get(n.id, 0)))
         for extra in (*exact[q.limit :], *relevant[q.limit :]):
-            omitted.append(OmittedNode(node_id=extra.id, reason="over_limit"))
+            omitted.append(omission(extra.id, "over_limit"))
         return MemoryQueryResult(
             exact=exact[: q.limit],
             relevant=relevant[: q.limit],
@@ -198,11 +199,11 @@ class Retriever:
         kept = []
         for node in nodes:
             if node.status == "superseded":
-                omitted.append(OmittedNode(node_id=node.id, reason="superseded"))
+                omitted.append(omission(node.id, "superseded"))
             elif node.is_expired(now) and not q.include_expired:
-                omitted.append(OmittedNode(node_id=node.id, reason="expired"))
+                omitted.append(omission(node.id, "expired"))
             elif node.confidence < q.min_confidence:
-                omitted.append(OmittedNode(node_id=node.id, reason="low_confidence"))
+                omitted.append(omission(node.id, "low_confidence"))
             else:
                 kept.append(node)
         return sorted(kept, key=lambda n: priority_key(n, now))

@@ -6,35 +6,17 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from ekko_memory.identity import canonical_json, node_subject
-from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary, trusted
 from ekko_memory.store import tables
 from ekko_memory.timeutil import from_db, to_db
-
-M = TypeVar("M", bound=BaseModel)
 
 # Column orders of the raw-driver read path (rows arrive as tuples in this order).
 NODE_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_nodes.columns)
 MESSAGE_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_messages.columns)
 SUMMARY_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_summaries.columns)
-
-
-def trusted(cls: type[M], values: dict[str, Any]) -> M:
-    """Build a model from values the store validated on the way in, without validating again.
-
-    ``model_construct`` costs ~20 µs a node (defaults, alias handling); this sets the same
-    four attributes directly. A test compares its output with full validation.
-    """
-    obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", values)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
-    return obj
 
 
 def dumps(value: Any) -> str:

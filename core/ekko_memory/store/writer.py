@@ -18,6 +18,7 @@ from ekko_memory.models import (
     PendingItem,
     SessionCursor,
     UsageRecord,
+    trusted,
 )
 from ekko_memory.store import tables as t
 from ekko_memory.store.reader import StoreReader, chunks
@@ -27,7 +28,6 @@ from ekko_memory.store.rows import (
     message_to_row,
     node_to_row,
     summary_to_row,
-    trusted,
 )
 from ekko_memory.timeutil import to_db, utcnow
 
