@@ -223,6 +223,23 @@ def choose_keywords(
     return tuple(QueryTerm((t,)) for t in present), (RANKED_MATCHES if present else None)
 
 
+def _evidence_text(text: str) -> str:
+    # The same memories match turn after turn: their normalized texts are remembered.
+    return normalize(text) if len(text) > MEMO_CHARS else _memo_normalize(text)
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(_LATIN_WORD.findall(text))
+
+
+def _latin_words(text: str) -> frozenset[str]:
+    return _words_of(text) if len(text) > MEMO_CHARS else _memo_words_of(text)
+
+
+_memo_normalize = lru_cache(maxsize=2048)(normalize)
+_memo_words_of = lru_cache(maxsize=2048)(_words_of)
+
+
 def supports(terms: MessageTerms, about: Sequence[str], content: str) -> bool:
     """Whether a node matches enough of a message to count as relevant: a whole word of
     it, two of its terms, or one that the node is about (its title, tags or entities),
@@ -230,16 +247,16 @@ def supports(terms: MessageTerms, about: Sequence[str], content: str) -> bool:
     # As the index's tokens, without building them (runs on every hit of every turn):
     # a Chinese bigram is a token exactly where it is a substring; a latin word must be
     # a whole word.
-    labels = normalize(" ".join(about))
-    body = normalize(content)
-    label_words: set[str] | None = None
-    body_words: set[str] = set()
+    labels = _evidence_text(" ".join(about))
+    body = _evidence_text(content)
+    label_words: frozenset[str] | None = None
+    body_words: frozenset[str] = frozenset()
     matched = 0
     for term in terms.terms:
         if term in terms.latin:
             if label_words is None:
-                label_words = set(_LATIN_WORD.findall(labels))
-                body_words = set(_LATIN_WORD.findall(body))
+                label_words = _latin_words(labels)
+                body_words = _latin_words(body)
             in_labels, in_body = term in label_words, term in body_words
         else:
             in_labels, in_body = term in labels, term in body
