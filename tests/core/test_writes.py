@@ -670,3 +670,38 @@ def test_update_of_title_or_content_alone_makes_a_new_version(mem: MemoryService
         },
     )
     assert same["status"] == "duplicate" and same["nodeId"] == res["nodeId"]
+
+
+def test_every_tool_takes_the_users_words_and_logs_them_once(mem: MemoryService) -> None:
+    # MCP clients keep no log: each tool accepts userMessage (PRODUCT §4), and the calls
+    # of one turn that pass the same words log them once.
+    s = mem.session("mcp", user_id="u1")
+    asked = "记住，我不吃香菜，也不吃葱"
+    for value in ("香菜", "葱"):
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "test",
+                "userMessage": asked,
+                "node": {
+                    "scope": "user",
+                    "domain": "生活技能",
+                    "type": "preference",
+                    "key": "avoid_ingredient",
+                    "valueJson": value,
+                    "title": f"不吃{value}",
+                },
+            },
+        )
+        assert res["accepted"] is True, res
+    question = "我是不是不吃香菜？"
+    found = s.call_tool("memory_search", {"queryText": "香菜", "userMessage": question})
+    assert "error" not in found
+    assert "香菜" in [n.get("valueJson") for n in found["exact"] + found["relevant"]]
+    got = s.call_tool(
+        "memory_get", {"key": "avoid_ingredient", "valueJson": "葱", "userMessage": question}
+    )
+    assert got["found"] is True and got["valueJson"] == "葱"
+    log = mem.list_recent_messages(session_id="mcp", limit=10)
+    assert [(m.role, m.content) for m in log] == [("user", asked), ("user", question)]
