@@ -258,3 +258,27 @@ def test_a_long_rule_after_yihou_is_an_explicit_statement(mem: MemoryService) ->
     (created,) = [mem.get_node(o["nodeId"]) for o in report.outcomes if o.get("nodeId")]
     assert created is not None and created.scope == "workspace"
     assert created.origin == "user_explicit" and "英文" in created.content
+
+
+def test_the_summary_keeps_the_stated_goal_and_the_work_done(mem: MemoryService) -> None:
+    # 摘要应包含：当前目标、已完成工作、未完成事项、已知问题 — in everyday wording too.
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = [
+        ("user", "我的目标是本周上线登录功能"),
+        ("assistant", "好的，先做接口"),
+        ("user", "登录接口写完了"),
+        ("assistant", "很好"),
+        ("user", "还有个问题：登录偶尔超时"),
+        ("assistant", "我看看"),
+        ("user", "TODO: 修复登录超时"),
+        ("assistant", "收到"),
+    ]
+    for role, text in said:
+        s.append_message(role, text)  # type: ignore[arg-type]
+    assert s.after_reply().summary_id is not None
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None
+    assert summary.current_goal == "我的目标是本周上线登录功能"
+    assert summary.completed_work == ["登录接口写完了"]
+    assert summary.pending_work == ["TODO: 修复登录超时"]
+    assert summary.known_issues == ["还有个问题：登录偶尔超时"]

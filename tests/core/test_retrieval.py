@@ -519,6 +519,24 @@ def test_exact_key_and_value(mem: MemoryService) -> None:
     assert miss.exact == []
 
 
+def test_a_key_synonym_finds_the_memory_without_a_domain(mem: MemoryService) -> None:
+    # domain is optional in memory_search / memory_get / memory_forget: a synonym of a
+    # controlled key must still reach the memory it names (受控 schema: 同义 key 归一).
+    ids = seed_cooking(mem)
+    hit = mem.retrieve(MemoryQuery(user_id="u1", key="disliked_ingredient", value_json="香菜"))
+    assert [n.id for n in hit.exact] == [ids["cilantro"]]
+    s = mem.session("s1", user_id="u1")
+    got = s.call_tool("memory_get", {"key": "disliked_ingredient", "valueJson": "香菜"})
+    assert got["found"] is True and got["id"] == ids["cilantro"]
+    found = s.call_tool("memory_search", {"types": ["preference"], "key": "disliked_ingredient"})
+    assert [n["id"] for n in found["exact"]] == [ids["cilantro"]]
+    s.append_message("user", "忘掉我不吃香菜这件事")
+    gone = s.call_tool(
+        "memory_forget", {"key": "disliked_ingredient", "valueJson": "香菜", "reason": "用户要求"}
+    )
+    assert gone["deletedIds"] == [ids["cilantro"]]
+
+
 def test_usage_is_recorded(mem: MemoryService) -> None:
     ids = seed_cooking(mem)
     s = mem.session("s1", user_id="u1", workspace_id="w1")

@@ -9,7 +9,7 @@ import pytest
 
 from ekko_memory import MemoryQuery, MemoryService, PermissionDenied
 from tests.backends import Backend, leaked_rows, raw_page_hits
-from tests.core.helpers import COOKING, propose, user_write
+from tests.core.helpers import COOKING, flavor, propose, user_write
 
 CILANTRO = {
     "scope": "user",
@@ -265,6 +265,59 @@ def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
     node = mem.get_node(res["nodeId"])
     assert res["accepted"] and node is not None
     assert node.scope == "session" and node.session_id == "s1" and node.expires_at is not None
+
+
+def test_a_temporary_state_asked_to_be_remembered_still_expires(mem: MemoryService) -> None:
+    # 没有 expiresAt 的临时状态不能进入长期 user-scope, whether or not the user said 记住:
+    # today's state must neither become a lasting memory nor replace the lasting one.
+    s = mem.session("s1", user_id="u1")
+    lasting = propose(
+        s, "记住，我喜欢少油少辣", **flavor({"oil": "low", "spicy": "low"}, "用户偏好少油少辣")
+    )
+    res = propose(
+        s,
+        "记住，我今天胃不舒服，今天别放辣",
+        **flavor({"spicy": "none"}, "今天不吃辣", content="今天不要辣"),
+    )
+    node = mem.get_node(res["nodeId"])
+    assert res["accepted"] and node is not None
+    assert node.scope == "session" and node.expires_at is not None
+    old = mem.get_node(lasting["nodeId"])
+    assert old is not None and old.status == "active"
+
+
+def test_from_today_on_is_no_temporary_state(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    veg = propose(
+        s,
+        "记住，从今天开始我吃素",
+        scope="user",
+        domain="生活技能",
+        type="preference",
+        key="dietary_restriction",
+        valueJson="素食",
+        title="从今天开始吃素",
+    )
+    rule = propose(
+        s,
+        "今天起提交前必须跑测试",
+        scope="workspace",
+        domain="项目",
+        type="constraint",
+        key="coding_rule",
+        valueJson="提交前必须跑测试",
+        title="提交前必须跑测试",
+    )
+    for res, scope in ((veg, "user"), (rule, "workspace")):
+        node = mem.get_node(res["nodeId"])
+        assert node is not None and node.scope == scope and node.expires_at is None
+    # The extractor reads 从今天开始… as the user's lasting word, like 从现在开始.
+    s2 = mem.session("s2", user_id="u1", workspace_id="w1")
+    s2.append_message("user", "从今天开始我不吃辣")
+    [outcome] = s2.after_reply().outcomes
+    node = mem.get_node(outcome["nodeId"])
+    assert outcome["accepted"] and node is not None
+    assert node.scope == "user" and node.expires_at is None
 
 
 def test_inferred_preference_waits_and_agent_cannot_approve(mem: MemoryService) -> None:
@@ -650,3 +703,38 @@ def test_update_of_title_or_content_alone_makes_a_new_version(mem: MemoryService
         },
     )
     assert same["status"] == "duplicate" and same["nodeId"] == res["nodeId"]
+
+
+def test_every_tool_takes_the_users_words_and_logs_them_once(mem: MemoryService) -> None:
+    # MCP clients keep no log: each tool accepts userMessage (PRODUCT §4), and the calls
+    # of one turn that pass the same words log them once.
+    s = mem.session("mcp", user_id="u1")
+    asked = "记住，我不吃香菜，也不吃葱"
+    for value in ("香菜", "葱"):
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "test",
+                "userMessage": asked,
+                "node": {
+                    "scope": "user",
+                    "domain": "生活技能",
+                    "type": "preference",
+                    "key": "avoid_ingredient",
+                    "valueJson": value,
+                    "title": f"不吃{value}",
+                },
+            },
+        )
+        assert res["accepted"] is True, res
+    question = "我是不是不吃香菜？"
+    found = s.call_tool("memory_search", {"queryText": "香菜", "userMessage": question})
+    assert "error" not in found
+    assert "香菜" in [n.get("valueJson") for n in found["exact"] + found["relevant"]]
+    got = s.call_tool(
+        "memory_get", {"key": "avoid_ingredient", "valueJson": "葱", "userMessage": question}
+    )
+    assert got["found"] is True and got["valueJson"] == "葱"
+    log = mem.list_recent_messages(session_id="mcp", limit=10)
+    assert [(m.role, m.content) for m in log] == [("user", asked), ("user", question)]

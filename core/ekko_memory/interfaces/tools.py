@@ -100,6 +100,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
                     "entities": {"type": "array", "items": {"type": "string"}},
                     "includeExpired": {"type": "boolean"},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "userMessage": _USER_MESSAGE,
                 },
                 "additionalProperties": False,
             },
@@ -119,6 +120,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
                     "valueJson": {},
                     "scope": {"type": "string", "enum": _SCOPES},
                     "domain": {"type": "string"},
+                    "userMessage": _USER_MESSAGE,
                 },
                 "additionalProperties": False,
             },
@@ -196,6 +198,7 @@ class GetArgs(_Args):
     value_json: Any = None
     scope: Scope | None = None
     domain: str | None = None
+    user_message: str | None = Field(default=None, max_length=100_000)
 
 
 class ProposeArgs(_Args):
@@ -253,6 +256,8 @@ class ForgetArgs(_Args):
 
 class SearchArgs(MemoryQuery):
     """memory_search arguments (a MemoryQuery; the session fills user/workspace/session ids)."""
+
+    user_message: str | None = Field(default=None, max_length=100_000)
 
 
 def error_result(code: str, message: str, **shape: Any) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from ekko_memory.timeutil import to_utc
 
 _EXPLICIT = re.compile(
     r"记住|记得|记一下|记下|记着|帮我记|请记|别忘|不要忘|以后都|以后[^，。！？；,.!?;\n]{0,16}?(?:别|不要|不用|都|要|请|就|一律|全|也)"
-    r"|今后|从今以后|从今往后|从现在起|从现在开始|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
-    r"|\bremember\b|keep in mind|don'?t forget|do not forget|from now on|going forward|in the future"
+    r"|今后|从今以后|从今往后|从现在起|从现在开始|从今天(?:起|开始)|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
+    r"|\bremember\b|keep in mind|don'?t forget|do not forget|from now on|from today on|going forward|in the future"
     r"|for future reference|make a note|note that|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
     r"|never (?:use|give|recommend|suggest|reply|answer|write|do|again)",
     re.IGNORECASE,
@@ -99,10 +99,18 @@ def mentions_health(text: str) -> bool:
     return bool(_HEALTH.search(text))
 
 
+_FROM_NOW_ON = re.compile(
+    r"(?:从|自)?(?:今天|今日|今晚|即日)(?:起|开始|以后|之后|往后)"
+    r"|\b(?:from|starting|beginning|as of)\s+(?:today|tonight)(?:\s+on(?:wards?)?)?\b",
+    re.IGNORECASE,
+)
+
+
 def temporary_expiry(text: str, now: datetime, words: dict[str, list[str]]) -> datetime | None:
     """When a temporary state in ``text`` should end (今天 → end of today, 最近 → 3 days,
     这周 → 7 days), or None when the text states nothing temporary."""
-    folded = text.casefold()
+    # "From today on" starts something lasting: 从今天开始吃素 is no state of today.
+    folded = _FROM_NOW_ON.sub(" ", text.casefold())
 
     def has(kind: str) -> bool:
         return any(w.casefold() in folded for w in words.get(kind, []))

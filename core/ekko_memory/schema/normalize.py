@@ -18,8 +18,14 @@ def clean_key(key: str) -> str:
 
 
 def canonical_key(registry: SchemaRegistry, domain: str, node_type: str, key: str) -> str:
-    """The controlled key for a synonym (``disliked_ingredient`` → ``avoid_ingredient``)."""
+    """The controlled key for a synonym (``disliked_ingredient`` → ``avoid_ingredient``).
+
+    Without a domain (a query that names only a key) the synonym is looked up in every
+    domain's rules, of the type first: a synonym with one meaning there is resolved.
+    """
     k = clean_key(key)
+    if not domain:
+        return _any_domain_key(registry, node_type, k)
     for rule in registry.rules_for(domain, node_type):  # type: ignore[arg-type]
         if k in rule.allowed_keys:
             return k
@@ -29,6 +35,19 @@ def canonical_key(registry: SchemaRegistry, domain: str, node_type: str, key: st
     for rule in registry.rules_for(domain):
         if k in rule.key_aliases:
             return rule.key_aliases[k]
+    return k
+
+
+def _any_domain_key(registry: SchemaRegistry, node_type: str, k: str) -> str:
+    for rules in (
+        [r for r in registry.rules if r.type == node_type],
+        registry.rules,
+    ):
+        if any(k in r.allowed_keys for r in rules):
+            return k
+        meanings = {r.key_aliases[k] for r in rules if k in r.key_aliases}
+        if len(meanings) == 1:
+            return meanings.pop()
     return k
 
 

@@ -7,9 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ekko_memory.errors import InvalidInput
+from ekko_memory.errors import EkkoMemoryError, InvalidInput
 from ekko_memory.ids import is_valid_id, new_id
-from ekko_memory.models import MemoryContext, MemoryMessage, MemoryNode, MemoryQuery, Role
+from ekko_memory.models import (
+    MemoryContext,
+    MemoryMessage,
+    MemoryNode,
+    MemoryQuery,
+    Role,
+    clean_text,
+)
 from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.retrieval import visible
@@ -126,8 +133,7 @@ class MemorySession:
         self, source_ids: Sequence[str] | None, user_message: str | None
     ) -> WriteContext:
         """The provenance of an agent's write: the user's message(s) it rests on."""
-        if user_message:
-            self.append_message("user", user_message)
+        self.log_user_words(user_message)
         if source_ids:
             bad = [i for i in source_ids if not is_valid_id(i, "msg")]
             if bad:
@@ -152,11 +158,30 @@ class MemorySession:
             source_text=text,
         )
 
+    def log_user_words(self, text: str | None, *, required: bool = True) -> None:
+        """Append the user's words a tool call names (``userMessage``: clients without a
+        log, such as MCP) — once, when several calls of one turn pass the same words.
+        A read (``required=False``) answers even when the log cannot take them."""
+        if not text:
+            return
+        if not required:
+            try:
+                self.log_user_words(text)
+            except EkkoMemoryError:
+                pass
+            return
+        recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
+        if recent and recent[-1].role == "user" and recent[-1].content == clean_text(text):
+            self.service.latest_user_messages[self.session_id] = recent[-1]
+            return
+        self.append_message("user", text)
+
     def search(self, args: SearchArgs) -> dict[str, Any]:
         """memory_search."""
+        self.log_user_words(args.user_message, required=False)
         q = MemoryQuery.model_validate(
             {
-                **args.model_dump(exclude_unset=True),
+                **args.model_dump(exclude_unset=True, exclude={"user_message"}),
                 "session_id": self.session_id,
                 "user_id": self.user_id,
                 "workspace_id": self.workspace_id,
@@ -166,6 +191,7 @@ class MemorySession:
 
     def get(self, args: GetArgs) -> dict[str, Any]:
         """memory_get: by id, or the best current node for type/key/value."""
+        self.log_user_words(args.user_message, required=False)
         node: MemoryNode | None = None
         warnings: list[str] | None = None
         if args.id is not None:

@@ -176,7 +176,10 @@ def plan_node(
 
     expires_at = f.get("expires_at")
     temporary = False
-    if ctx.is_agent and base is None and not ctx.explicit:
+    # A temporary state stays temporary when the user asks to remember it too (记住，我今天胃
+    # 不舒服): without its expiry it would become a long-term user memory, and replace the
+    # lasting preference of a one-value key for good.
+    if ctx.is_agent and base is None:
         until = intent.temporary_expiry(own_text, now, registry.temporary_words) or (
             intent.temporary_expiry(ctx.source_text, now, registry.temporary_words)
             if node_type == "constraint"

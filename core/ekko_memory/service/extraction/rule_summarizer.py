@@ -8,12 +8,17 @@ import re
 from ekko_memory.models import MemoryMessage, MemoryNode
 from ekko_memory.service.extraction.protocol import SummaryDraft, SummaryInput
 
+# What the user is after: a request, or a goal stated as such (我的目标是…, 打算…) — the
+# words the after-reply trigger counts as a long-term goal.
 _GOAL = re.compile(
-    r"[？?]|帮我|请|能不能|怎么|如何|想要|我想|需要|how|what|can you|could you|please|help me",
+    r"[？?]|帮我|请|能不能|怎么|如何|想要|我想|需要|目标|打算|计划"
+    r"|how|what|can you|could you|please|help me|my goal|i plan to|i want to",
     re.IGNORECASE,
 )
+# Work reported done (写完了, 改好了 as the task trigger reads them).
 _DONE = re.compile(
-    r"完成了|做完了|搞定了|已完成|修好了|解决了|done|finished|fixed|completed|resolved",
+    r"完成了|(?:写|做|改|测|弄|搞|修)(?:完|好)了|搞定了|已完成|解决了"
+    r"|done|finished|fixed|completed|resolved",
     re.IGNORECASE,
 )
 _TODO = re.compile(
