@@ -50,6 +50,7 @@ class FakeModel:
     def __init__(self) -> None:
         self.mode = "good"
         self.requests: list[dict[str, Any]] = []
+        self.summary_patch: str | None = None
 
 
 def make_handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
@@ -80,7 +81,10 @@ def make_handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 content = (
                     "```json\n"
                     + json.dumps(
-                        SUMMARY if "running summary" in system else GOOD, ensure_ascii=False
+                        SUMMARY
+                        if "running summary" in system
+                        else {**GOOD, "summaryPatch": model.summary_patch},
+                        ensure_ascii=False,
                     )
                     + "\n```"
                 )
@@ -151,6 +155,45 @@ def test_good_json_is_validated_and_written(
         req["body"]["model"] == "test-model"
         and "记住，我以后做饭不要香菜。" in req["body"]["messages"][1]["content"]
     )
+
+
+def test_the_extractors_summary_patch_reaches_the_next_summary(
+    backend: Backend, tmp_path: Path, server: tuple[str, FakeModel], clock: Clock
+) -> None:
+    """The design doc's extraction output carries a summaryPatch: it asks for the summary
+    (before the message count would) and the summarizer gets it, once."""
+    from ekko_memory.service.extraction.protocol import SummaryInput
+    from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
+
+    url, model = server
+    config = MemoryConfig(
+        llm=LlmConfig(base_url=url, model="test-model", timeout_s=2, max_retries=0),
+        summary_every_messages=50,
+    )
+    mem = backend.open_memory(tmp_path, config=config)
+    mem.clock = clock
+    try:
+        model.summary_patch = "用户在为周末聚餐做准备"
+        report = say(mem, "记住，我以后做饭不要香菜。")
+        assert report.errors == [] and report.summary_id is not None
+        asked = [
+            r for r in model.requests if "running summary" in r["body"]["messages"][0]["content"]
+        ]
+        assert (
+            len(asked) == 1
+            and "用户在为周末聚餐做准备" in asked[0]["body"]["messages"][1]["content"]
+        )
+        # Held by the summary now: the next short turn asks for none.
+        model.summary_patch = None
+        assert say(mem, "记住，我不吃葱。").summary_id is None
+    finally:
+        mem.close()
+
+    # The rule summarizer writes the notes into the summary, one line each.
+    draft = RuleBasedSummarizer().summarize(
+        SummaryInput(session_id="s1", previous=None, messages=[], patches=("周末\n聚餐",))
+    )
+    assert draft.summary == "周末 聚餐"
 
 
 @pytest.mark.parametrize("mode", ["malformed", "invalid", "timeout", "500"])

@@ -25,7 +25,7 @@ If nothing is worth remembering return {"summaryPatch": null, "nodes": []}."""
 
 SUMMARY_SYSTEM = """You keep a running summary of a conversation. Given the previous summary and only the new messages, return ONE JSON object:
 {"summary": string, "currentGoal": string or null, "constraints": [..], "preferences": [..], "decisions": [..], "completedWork": [..], "pendingWork": [..], "knownIssues": [..]}.
-Carry forward what still holds from the previous summary; keep it short (under 200 words); write in the conversation's language."""
+Carry forward what still holds from the previous summary; add what extractorNotes say (notes on the new messages); keep it short (under 200 words); write in the conversation's language."""
 
 
 def _messages(msgs: list[MemoryMessage]) -> str:
@@ -104,7 +104,9 @@ class LlmSummarizer:
             else None
         )
         prompt = (
-            json.dumps({"previousSummary": prev}, ensure_ascii=False)
+            json.dumps(
+                {"previousSummary": prev, "extractorNotes": list(data.patches)}, ensure_ascii=False
+            )
             + "\n\nNew messages:\n"
             + _messages(data.messages)
         )

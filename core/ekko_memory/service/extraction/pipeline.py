@@ -127,6 +127,10 @@ class AfterReply:
         self._guard = threading.Lock()
         # Rule patterns as a trigger (whatever extractor runs); built on first use.
         self._detector: RuleBasedExtractor | None = None
+        # The extractor's summary patches (summaryPatch) per session, until a summary holds
+        # them. Kept in this process only: a patch lost to a restart leaves the summary to
+        # the messages themselves.
+        self._patches: dict[str, list[str]] = {}
 
     def _lock(self, session_id: str) -> threading.Lock:
         with self._guard:
@@ -264,9 +268,14 @@ class AfterReply:
             raise
         except Exception as e:  # a broken extractor is a failed extraction, retried later
             raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
-        return self.apply(
+        outcomes = self.apply(
             extraction, messages, session_id=session_id, user_id=user_id, workspace_id=workspace_id
         )
+        patch = (extraction.summary_patch or "").strip()
+        if patch:
+            with self._guard:
+                self._patches.setdefault(session_id, []).append(patch)
+        return outcomes
 
     def _known(self, viewer: Viewer) -> list[MemoryNode]:
         """The memories the extractor may build on (and an LLM extractor is shown): only
@@ -389,6 +398,7 @@ class AfterReply:
         tokens = estimate_tokens("\n".join(m.content for m in new))
         if (
             not force
+            and not self._patches.get(session_id)  # the extractor asked for the summary
             and len(new) < cfg.summary_every_messages
             and tokens < cfg.summary_token_threshold
         ):
@@ -414,6 +424,8 @@ class AfterReply:
         created = [
             svc.get_node(o["nodeId"]) for o in outcomes if o.get("accepted") and o.get("nodeId")
         ]
+        with self._guard:
+            patches = tuple(self._patches.get(session_id, ()))
         ids = {m.id for m in messages}
         recorded = frozenset(
             i for n in Recorded.load(svc, messages).nodes for i in n.source_message_ids if i in ids
@@ -426,6 +438,7 @@ class AfterReply:
                     messages=messages,
                     extracted=[n for n in created if n is not None],
                     recorded_message_ids=recorded,
+                    patches=patches,
                 )
             )
         except ExtractionFailed:
@@ -442,6 +455,12 @@ class AfterReply:
             **draft.model_dump(),
         )
         svc.append_summary(summary)
+        with self._guard:
+            left = self._patches.get(session_id, [])[len(patches) :]
+            if left:
+                self._patches[session_id] = left
+            else:
+                self._patches.pop(session_id, None)
         return summary.id
 
     # --- cursors and the retry queue -------------------------------------------------

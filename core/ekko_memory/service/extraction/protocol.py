@@ -72,6 +72,8 @@ class SummaryInput:
     # Messages some memory was written from, in any run or status: the memory (and its
     # later corrections) speaks for them, so a summary need not repeat their words.
     recorded_message_ids: frozenset[str] = frozenset()
+    # What the extractor said the summary should add (its summaryPatch), oldest first.
+    patches: tuple[str, ...] = ()
 
 
 class Summarizer(Protocol):

@@ -82,6 +82,8 @@ class RuleBasedSummarizer:
             for m in _unrecorded(data.messages, data.recorded_message_ids)
             if m.role in ("user", "assistant")
         ]
+        # The extractor's notes on these messages, one line each.
+        turns += [" ".join(p.split()) for p in data.patches]
         text = (prev.summary + "\n" if prev is not None and prev.summary else "") + "\n".join(turns)
         if len(text) > MAX_CHARS:
             # Keep the newest lines; the chain's older links keep the rest.
