@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from ekko_memory.errors import NotFound
+from ekko_memory.errors import InvalidInput, NotFound
 from ekko_memory.store.filters import NodeFilter, where_sql
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES
@@ -85,6 +85,20 @@ def test_latest_summary_is_the_newest_link(store: SqlStore) -> None:
     assert latest is not None and latest.id == second.id
     assert latest.parent_summary_id == first.id
     assert store.get_latest_summary(session_id="nobody") is None
+
+
+def test_a_summary_links_only_to_its_own_chain(store: SqlStore) -> None:
+    """A parent that does not exist, or belongs to another session, would break the chain."""
+    a = make_message(session_id="s1")
+    store.append_message(a)
+    first = make_summary("s1", a, a, "第一段")
+    store.append_summary(first)
+    for parent, session in (("sum_nothere", "s1"), (first.id, "s2")):
+        with pytest.raises(InvalidInput, match="parentSummaryId"):
+            store.append_summary(make_summary(session, a, a, "断链", parent=parent))
+    with store.read() as r:
+        assert [x.id for x in r.list_summaries("s1")] == [first.id]
+        assert r.list_summaries("s2") == []
 
 
 def test_active_query_hits_and_skips_expired(store: SqlStore) -> None:

@@ -335,6 +335,13 @@ class StoreReader:
         )
         return found[0] if found else None
 
+    def summary_session(self, summary_id: str) -> str | None:
+        """The session a summary belongs to; None when there is no such summary."""
+        found = self._rows(
+            "SELECT session_id FROM memory_summaries WHERE id = :id", {"id": summary_id}
+        )
+        return found[0][0] if found else None
+
     def list_summaries(self, session_id: str) -> list[MemorySummary]:
         """The session's summary chain, oldest first."""
         return self._summaries(

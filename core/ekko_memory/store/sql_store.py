@@ -413,8 +413,13 @@ class SqlStore:
             return r.list_recent_messages(session_id, limit)
 
     def append_summary(self, summary: MemorySummary) -> None:
-        """Append a summary to its session's chain."""
+        """Append a summary to its session's chain; its parent must be a link of that chain."""
+        parent = summary.parent_summary_id
         with self.write() as w:
+            if parent is not None and w.summary_session(parent) != summary.session_id:
+                raise InvalidInput(
+                    f"parentSummaryId {parent} is not a summary of session {summary.session_id}"
+                )
             w.insert_summary(summary)
 
     def get_latest_summary(self, *, session_id: str) -> MemorySummary | None:
