@@ -304,3 +304,56 @@ def test_a_process_opening_during_a_move_does_not_undo_it(
         assert [i.status for i in mem.pending(status=None)] == ["approved"]
     finally:
         mem.close()
+
+
+def avoid(ingredient: str) -> dict[str, Any]:
+    return {
+        "scope": "user",
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "avoid_ingredient",
+        "valueJson": ingredient,
+        "title": f"不吃{ingredient}",
+    }
+
+
+def test_a_proposal_rests_on_the_newest_user_message_whoever_logged_it(tmp_path: Path) -> None:
+    """The agent's tool process (an MCP server) logged "记住…" itself earlier; since then
+    the agent's host, another process, logged the conversation on. A proposal naming no
+    source rests on the newest user message of the session, which asks nothing to be
+    remembered: it waits for the user, and its source is that message, not the older one
+    this process happened to append."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    try:
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        first = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "userMessage": "记住，我以后做饭不要放葱",
+                "node": avoid("葱"),
+                "reason": "the user said so",
+            },
+        )
+        assert first["accepted"], first
+        newest = other_process(
+            ws,
+            home,
+            """
+            s = mem.session("s1", user_id="u1", workspace_id="w1")
+            s.append_message("assistant", "好的，记住了。")
+            print(s.append_message("user", "我今天吃了点香菜，还行吧").id)
+            """,
+        )
+        later = s.call_tool(
+            "memory_propose_update",
+            {"operation": "create", "node": avoid("香菜"), "reason": "inferred"},
+        )
+        assert later["status"] == "pending", later
+        assert later["rule"] == "user_scope_without_intent"
+        held = next(i for i in mem.pending() if i.id == later["pendingId"])
+        assert held.source_message_ids == [newest]
+    finally:
+        mem.close()

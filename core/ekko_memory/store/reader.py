@@ -273,6 +273,15 @@ class StoreReader:
         )
         return list(reversed(rows))
 
+    def latest_user_message(self, session_id: str) -> MemoryMessage | None:
+        """The session's newest user message (however far back), if any."""
+        rows = self._messages(
+            f"{_MESSAGE_SELECT} WHERE session_id = :sid AND role = 'user'"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            {"sid": session_id},
+        )
+        return rows[0] if rows else None
+
     def list_messages(
         self,
         session_id: str,
