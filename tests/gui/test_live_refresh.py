@@ -112,3 +112,39 @@ def test_a_change_to_the_shown_memory_updates_the_detail_pane(
         lambda: detail.node is not None and detail.node.status == "expired", timeout=10000
     )
     assert "expire" in [e.event_type for e in detail.audit_model.items()]
+
+
+def test_the_shown_memory_deleted_for_good_by_another_process(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """The CLI deletes for good the memory the app shows: its row goes, the pane moves on
+    (to the row that took its place), and no "Not found" error is reported for the
+    reload of a memory that no longer exists."""
+    model = window.list_pane.model
+    target = demo.node_ids["no_scallion"]
+    window.list_pane.select_id(target)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == target)
+    runner = window.controller.runner
+    failed: list[tuple[str, str]] = []
+    runner.failed.connect(lambda what, text: failed.append((what, text)))
+    script = textwrap.dedent(
+        """
+        import sys
+        from ekko_memory import open_memory
+        mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+        assert mem.delete_node(node_id=sys.argv[3], mode="hard", reason="gone")
+        mem.close()
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
+    qtbot.waitUntil(lambda: runner.pending_tasks == 0, timeout=10000)
+    assert failed == []
+    assert detail.node is None or detail.node.id != target
