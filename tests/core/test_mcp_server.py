@@ -52,7 +52,7 @@ def server_params(workspace: Path, home: Path, *extra: str) -> StdioServerParame
             "w1",
             *extra,
         ],
-        env={"EKKO_HOME": str(home)},
+        env={**os.environ, "EKKO_HOME": str(home)},
     )
 
 
