@@ -148,3 +148,64 @@ def test_the_shown_memory_deleted_for_good_by_another_process(
     qtbot.waitUntil(lambda: runner.pending_tasks == 0, timeout=10000)
     assert failed == []
     assert detail.node is None or detail.node.id != target
+
+
+BULK_THEN_DELETE = textwrap.dedent(
+    """
+    import sys
+    from ekko_memory import open_memory
+    from ekko_memory.ids import new_id
+    from ekko_memory.models import MemoryNode
+    from ekko_memory.store.sql_store import delete_in
+    from ekko_memory.timeutil import utcnow
+
+    mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+    target, name = mem.locate(sys.argv[3])
+    store = mem.workspace_store if name == "workspace" else mem.user_store
+    # One transaction, as a bulk write by another program: 1,100 new memories, then the
+    # shown one deleted (its event is the newest).
+    with store.write() as w:
+        nodes = [
+            MemoryNode.model_validate({
+                "id": new_id("mem"), "scope": target.scope, "user_id": target.user_id,
+                "workspace_id": target.workspace_id, "domain": "工作",
+                "category_path": ["工作", "批量"], "type": "fact", "title": f"批量 {i}",
+                "content": "x", "status": "active", "confidence": 0.8, "importance": 0.5,
+                "created_at": utcnow(), "updated_at": utcnow(),
+            })
+            for i in range(1100)
+        ]
+        w.insert_nodes(nodes)
+        for n in nodes:
+            w.add_audit("create", actor="user", reason="bulk", node=n, payload={})
+        delete_in(w, target, mode="soft", actor="user", reason="no longer true")
+    mem.close()
+    """
+)
+
+
+def test_a_change_after_a_bulk_write_of_another_process_still_appears(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """Another program writes more than a page of audit events between two looks of the
+    watcher (a bulk write, a burst) and deletes a listed memory after them: the deletion
+    shows. (The watcher read the oldest thousand events only: the rest, the deletion
+    among them, were never seen, and a window full of seen events stayed stuck.)"""
+    model = window.list_pane.model
+    target = demo.node_ids["no_scallion"]
+    assert target in model.ids()
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BULK_THEN_DELETE,
+            str(demo.workspace),
+            str(demo.user_home),
+            target,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
