@@ -18,6 +18,9 @@ from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import QObject, QTimer, Signal
 
 POLL_MS = 500
+# Audit events read per query, and pages read per look before the views just reload.
+AUDIT_PAGE = 1000
+MAX_PAGES = 20
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class ChangeWatcher(QObject):
         if token == self._token:
             return None
         self._token = token
-        events = await self.runner.call(mem.browse.audit_since, self._since)
+        events, complete = await self._events_since(self._since)
         fresh = [e for e in events if e.id not in self._seen_set]
         for e in fresh:
             if len(self._seen) == self._seen.maxlen:
@@ -125,5 +128,21 @@ class ChangeWatcher(QObject):
             node_ids=ids,
             pending=pending or not fresh,
             messages=True,
-            everything=any(e.event_type in ("import", "purge") for e in fresh),
+            everything=not complete or any(e.event_type in ("import", "purge") for e in fresh),
         )
+
+    async def _events_since(self, since: datetime | None) -> tuple[list[Any], bool]:
+        """The audit events from ``since`` on, page by page (a bulk write or a burst of
+        writes by another process leaves more than a page between two looks; reading only
+        the first page had left the window stuck on events already seen). False: more
+        than ``MAX_PAGES`` pages; the views then reload."""
+        mem = self.runner.memory
+        events: list[Any] = []
+        after_id: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self.runner.call(mem.browse.audit_since, since, AUDIT_PAGE, after_id)
+            events += page
+            if len(page) < AUDIT_PAGE:
+                return events, True
+            since, after_id = page[-1].created_at, page[-1].id
+        return events, False

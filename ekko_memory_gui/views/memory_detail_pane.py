@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from ekko_memory import MemoryMessage, MemoryNode, NodeHistory
+from ekko_memory import MemoryMessage, MemoryNode, NodeHistory, NotFound
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.operations import browse_ops
@@ -224,8 +224,10 @@ class MemoryDetailPane(QWidget):
     def node_id(self) -> str | None:
         return self._node_id
 
-    def show_node(self, node_id: str | None) -> asyncio.Task[None] | None:
-        """Load and show a memory's story (None clears the pane)."""
+    def show_node(self, node_id: str | None, *, refresh: bool = False) -> asyncio.Task[None] | None:
+        """Load and show a memory's story (None clears the pane). ``refresh``: the shown
+        memory changed; if it is gone for good (another program deleted it), the pane
+        empties instead of reporting an error."""
         self._generation += 1
         self._node_id = node_id
         if node_id is None:
@@ -234,12 +236,19 @@ class MemoryDetailPane(QWidget):
             self.stack.setCurrentWidget(self.empty)
             return None
         self._loading = self.runner.spawn(
-            self._load(self._generation, node_id), self.tr("Loading a memory")
+            self._load(self._generation, node_id, refresh), self.tr("Loading a memory")
         )
         return self._loading
 
-    async def _load(self, generation: int, node_id: str) -> None:
-        history, replies = await browse_ops.load_history_with_replies(self.runner, node_id)
+    async def _load(self, generation: int, node_id: str, refresh: bool = False) -> None:
+        try:
+            history, replies = await browse_ops.load_history_with_replies(self.runner, node_id)
+        except NotFound:
+            if not refresh:
+                raise
+            if generation == self._generation:
+                self.show_node(None)
+            return
         if generation != self._generation:
             return
         self.replies = replies
@@ -252,7 +261,7 @@ class MemoryDetailPane(QWidget):
             return None
         chain_ids = {n.id for n in self.history.chain}
         if changes.everything or changes.messages or chain_ids & changes.node_ids:
-            return self.show_node(self._node_id)
+            return self.show_node(self._node_id, refresh=True)
         return None
 
     # --- rendering ------------------------------------------------------------------

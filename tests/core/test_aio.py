@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 from pathlib import Path
@@ -151,3 +152,20 @@ def test_the_monitor_sees_a_blocking_call() -> None:
         return monitor.max_stall
 
     assert asyncio.run(main()) >= MAX_STALL
+
+
+def test_memories_opened_and_closed_leave_nothing_frozen_behind(tmp_path: Path) -> None:
+    """The app opens a memory per workspace it shows: after the first, opening and
+    closing more freezes nothing new (frozen objects are never collected: every closed
+    memory stayed in the process for good)."""
+
+    async def open_and_close(i: int) -> None:
+        mem = await AsyncMemory.open(tmp_path / f"ws{i}", user_home=tmp_path / "home")
+        await mem.build_context("s1", "今晚吃什么？", user_id="u1")
+        await mem.aclose()
+
+    asyncio.run(open_and_close(0))
+    frozen = gc.get_freeze_count()
+    for i in range(1, 6):
+        asyncio.run(open_and_close(i))
+    assert gc.get_freeze_count() == frozen

@@ -265,3 +265,22 @@ def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Pa
     assert got[3]["result"]["structuredContent"] == {"found": False, "reason": "no such memory"}
     assert "exact" in got[4]["result"]["structuredContent"], got[4]
     assert proc.returncode == 0
+
+
+def test_the_server_keeps_a_bounded_number_of_session_handles(tmp_path: Path) -> None:
+    """A client naming a new sessionId for every conversation: the server, running for
+    weeks, keeps the recent handles only (a handle comes back for a recent binding)."""
+    from ekko_memory.interfaces.aio import AsyncMemory
+    from ekko_memory.interfaces.mcp_server import SESSION_HANDLES, Binding, MemoryMcp
+
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    amem = AsyncMemory(mem)
+    try:
+        server = MemoryMcp(amem, Binding(user_id="u1"))
+        first = server.session(Binding(session_id="keep", user_id="u1"))
+        for i in range(SESSION_HANDLES * 3):
+            server.session(Binding(session_id=f"conv-{i}", user_id="u1"))
+            assert server.session(Binding(session_id="keep", user_id="u1")) is first
+        assert len(server._sessions) == SESSION_HANDLES
+    finally:
+        asyncio.run(amem.aclose())

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from ekko_memory import MemoryService
 from ekko_memory.errors import InvalidInput, NotFound
 from ekko_memory.store.filters import NodeFilter, where_sql
 from ekko_memory.store.sql_store import SqlStore
@@ -314,3 +315,25 @@ def test_a_scrub_waits_for_the_background_checkpoint(store: SqlStore) -> None:
     assert store.scrub() == []
     wal = Path(store.health.location + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_audit_events_page_through_a_bulk_write_of_one_moment(mem: MemoryService) -> None:
+    """A bulk write stamps its events with one moment, in both stores: paging from the
+    last event of each page (time and id) reads each event once, in order; the first
+    page is the oldest events, not the newest of the two stores merged."""
+    at = utcnow()
+    for store, count in ((mem.workspace_store, 23), (mem.user_store, 9)):
+        with store.write() as w:
+            for i in range(count):
+                w.add_audit("create", actor="user", reason=f"bulk {i}", node_id=f"mem_{i}", at=at)
+    seen: list[str] = []
+    since, after = at, None
+    while True:
+        page = mem.browse.audit_since(since, 7, after)
+        seen += [e.id for e in page]
+        if len(page) < 7:
+            break
+        since, after = page[-1].created_at, page[-1].id
+    everything = mem.browse.audit_since(None, 1000)
+    assert len(everything) == 32
+    assert seen == [e.id for e in everything]

@@ -112,3 +112,100 @@ def test_a_change_to_the_shown_memory_updates_the_detail_pane(
         lambda: detail.node is not None and detail.node.status == "expired", timeout=10000
     )
     assert "expire" in [e.event_type for e in detail.audit_model.items()]
+
+
+def test_the_shown_memory_deleted_for_good_by_another_process(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """The CLI deletes for good the memory the app shows: its row goes, the pane moves on
+    (to the row that took its place), and no "Not found" error is reported for the
+    reload of a memory that no longer exists."""
+    model = window.list_pane.model
+    target = demo.node_ids["no_scallion"]
+    window.list_pane.select_id(target)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == target)
+    runner = window.controller.runner
+    failed: list[tuple[str, str]] = []
+    runner.failed.connect(lambda what, text: failed.append((what, text)))
+    script = textwrap.dedent(
+        """
+        import sys
+        from ekko_memory import open_memory
+        mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+        assert mem.delete_node(node_id=sys.argv[3], mode="hard", reason="gone")
+        mem.close()
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
+    qtbot.waitUntil(lambda: runner.pending_tasks == 0, timeout=10000)
+    assert failed == []
+    assert detail.node is None or detail.node.id != target
+
+
+BULK_THEN_DELETE = textwrap.dedent(
+    """
+    import sys
+    from ekko_memory import open_memory
+    from ekko_memory.ids import new_id
+    from ekko_memory.models import MemoryNode
+    from ekko_memory.store.sql_store import delete_in
+    from ekko_memory.timeutil import utcnow
+
+    mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+    target, name = mem.locate(sys.argv[3])
+    store = mem.workspace_store if name == "workspace" else mem.user_store
+    # One transaction, as a bulk write by another program: 1,100 new memories, then the
+    # shown one deleted (its event is the newest).
+    with store.write() as w:
+        nodes = [
+            MemoryNode.model_validate({
+                "id": new_id("mem"), "scope": target.scope, "user_id": target.user_id,
+                "workspace_id": target.workspace_id, "domain": "工作",
+                "category_path": ["工作", "批量"], "type": "fact", "title": f"批量 {i}",
+                "content": "x", "status": "active", "confidence": 0.8, "importance": 0.5,
+                "created_at": utcnow(), "updated_at": utcnow(),
+            })
+            for i in range(1100)
+        ]
+        w.insert_nodes(nodes)
+        for n in nodes:
+            w.add_audit("create", actor="user", reason="bulk", node=n, payload={})
+        delete_in(w, target, mode="soft", actor="user", reason="no longer true")
+    mem.close()
+    """
+)
+
+
+def test_a_change_after_a_bulk_write_of_another_process_still_appears(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """Another program writes more than a page of audit events between two looks of the
+    watcher (a bulk write, a burst) and deletes a listed memory after them: the deletion
+    shows. (The watcher read the oldest thousand events only: the rest, the deletion
+    among them, were never seen, and a window full of seen events stayed stuck.)"""
+    model = window.list_pane.model
+    target = demo.node_ids["no_scallion"]
+    assert target in model.ids()
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BULK_THEN_DELETE,
+            str(demo.workspace),
+            str(demo.user_home),
+            target,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)

@@ -54,6 +54,10 @@ def memory_executor() -> ThreadPoolExecutor:
     )
 
 
+# Set once the first memory opened with ``freeze_gc`` froze the startup objects.
+_froze = False
+
+
 class AsyncMemory:
     """Awaitable access to a MemoryService. ``await mem.run(fn, *args)`` runs any sync call."""
 
@@ -76,11 +80,15 @@ class AsyncMemory:
 
         ``url`` opens a PostgreSQL store instead of the workspace's files (see ``open_memory``).
 
-        With ``freeze_gc`` (the default) the objects alive once the memory is open —
-        imported modules, the service, the app's own startup objects — are moved out of
-        the cyclic garbage collector's reach (``gc.freeze()``). A full collection holds
-        the GIL for as long as it scans; started by an allocation on the worker, it
-        paused the event loop for 30–60 ms in tests. Frozen, it scans only what came later.
+        With ``freeze_gc`` (the default) the objects alive once the first memory of the
+        process is open — imported modules, the service, the app's own startup objects —
+        are moved out of the cyclic garbage collector's reach (``gc.freeze()``). A full
+        collection holds the GIL for as long as it scans; started by an allocation on the
+        worker, it paused the event loop for 30–60 ms in tests. Frozen, it scans only what
+        came later. Only the first open freezes: frozen objects are never collected, so
+        freezing at every open kept each closed memory (and whatever garbage was waiting)
+        for good — ~200 kB per workspace the app opened and closed. A later memory adds
+        about a thousand objects to scan, nothing a pause would notice.
         """
         executor = memory_executor()
         loop = asyncio.get_running_loop()
@@ -90,7 +98,9 @@ class AsyncMemory:
                 open_memory, workspace_dir, user_home=user_home, url=url, namespace=namespace
             ),
         )
-        if freeze_gc:
+        global _froze
+        if freeze_gc and not _froze:
+            _froze = True
             gc.freeze()
         mem = cls(service, executor)
         mem._owns_executor = True

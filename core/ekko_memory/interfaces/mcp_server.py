@@ -24,6 +24,7 @@ import io
 import json
 import os
 import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -43,6 +44,8 @@ SERVER_NAME = "ekko-memory"
 CONTEXT_URI = "ekko://memory/context"
 CONTEXT_PROMPT = "memory_context"
 CONTEXT_TOKENS = 800
+# Session handles the server keeps (one per sessionId/userId/workspaceId binding).
+SESSION_HANDLES = 256
 
 INSTRUCTIONS = (
     "Long-term memory of this user and workspace. Before answering, call memory_search for "
@@ -117,16 +120,25 @@ class MemoryMcp:
     def __init__(self, mem: AsyncMemory, binding: Binding) -> None:
         self.mem = mem
         self.binding = binding
-        self._sessions: dict[Binding, MemorySession] = {}
+        # The handles of recent bindings, newest last (a client naming a new sessionId per
+        # conversation would otherwise grow this for as long as the server runs).
+        self._sessions: OrderedDict[Binding, MemorySession] = OrderedDict()
         self._tools = mcp_tools()
 
     def session(self, binding: Binding) -> MemorySession:
-        """The session handle of a binding (kept, so it remembers its latest message)."""
-        if binding not in self._sessions:
-            self._sessions[binding] = self.mem.service.session(
+        """The session handle of a binding (the recent ones are kept: each remembers the
+        last message it appended, the parent of its next one)."""
+        handle = self._sessions.get(binding)
+        if handle is None:
+            handle = self.mem.service.session(
                 binding.session_id, user_id=binding.user_id, workspace_id=binding.workspace_id
             )
-        return self._sessions[binding]
+            self._sessions[binding] = handle
+            if len(self._sessions) > SESSION_HANDLES:
+                self._sessions.popitem(last=False)
+        else:
+            self._sessions.move_to_end(binding)
+        return handle
 
     def bind(self, args: dict[str, Any]) -> Binding:
         """The binding for one call: the server's, with ``sessionId``/``userId``/``workspaceId`` popped from ``args``."""

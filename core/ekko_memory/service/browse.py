@@ -198,15 +198,19 @@ class Browser:
                 parts.append(r.change_marks())
         return ChangeToken(tuple(parts))
 
-    def audit_since(self, since: datetime | None, limit: int = 1000) -> list[AuditEvent]:
-        """Audit events of both stores at or after ``since``, oldest first."""
+    def audit_since(
+        self, since: datetime | None, limit: int = 1000, after_id: str | None = None
+    ) -> list[AuditEvent]:
+        """The first ``limit`` audit events of both stores at or after ``since``, oldest
+        first. A full page may have more after it: ask again from its last event
+        (``since=last.created_at, after_id=last.id``)."""
         events: list[AuditEvent] = []
         for _, store in self.service.stores():
             if store.health.readable:
                 with store.read() as r:
-                    events += r.audit_since(since, limit)
+                    events += r.audit_since(since, limit, after_id)
         events.sort(key=lambda e: (e.created_at, e.id))
-        return events[-limit:]
+        return events[:limit]
 
     def stats(self) -> dict[str, Any]:
         """Counts per store and status, pending items, file locations and health."""

@@ -21,7 +21,7 @@ from ekko_memory.service.permissions import Verdict, check_change, check_write
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.sql_store import delete_in, supersede_in
+from ekko_memory.store.sql_store import SqlStore, delete_in, supersede_in
 from ekko_memory.store.writer import StoreWriter, written
 
 if TYPE_CHECKING:
@@ -318,9 +318,13 @@ class Governor:
                 if also is not None:
                     also(w)
         else:
-            # Two files: write the new version first; if the second step fails, the
-            # repair at open marks the old one superseded (see MemoryService.repair_chains).
+            # Two files: write the new version first; if the process dies before the
+            # second step, the repair at open marks the old one superseded (see
+            # MemoryService.repair_chains).
             with new_store.write() as w:
+                # Another writer (another process) may have moved it here meanwhile.
+                if w.successor_of(target.id) is not None:
+                    raise Conflict(f"memory {target.id} changed meanwhile (now superseded)")
                 w.insert_nodes([new])
                 w.add_audit(
                     "create",
@@ -330,19 +334,26 @@ class Governor:
                     at=new.created_at,
                     payload={"supersedes": target.id, "node": written(new)},
                 )
-            with old_store.write() as w:
-                self._require_head(w, target)
-                w.set_node_status(target.id, "superseded", new.created_at)
-                w.add_audit(
-                    "supersede",
-                    actor=ctx.actor,
-                    reason=reason,
-                    node=target,
-                    at=new.created_at,
-                    payload={"supersededBy": new.id},
-                )
-                if also is not None:
-                    also(w)
+            try:
+                with old_store.write() as w:
+                    if not _repaired(w, target, new):
+                        self._require_head(w, target)
+                        w.set_node_status(target.id, "superseded", new.created_at)
+                        w.add_audit(
+                            "supersede",
+                            actor=ctx.actor,
+                            reason=reason,
+                            node=target,
+                            at=new.created_at,
+                            payload={"supersededBy": new.id},
+                        )
+                    if also is not None:
+                        also(w)
+            except Conflict as e:
+                # Refused (changed meanwhile by another writer): the new version must not
+                # stay active beside the one that won.
+                self._withdraw(new_store, new, ctx.actor, str(e))
+                raise
         return WriteOutcome(
             True,
             "superseded",
@@ -351,6 +362,24 @@ class Governor:
             superseded_id=target.id,
             notes=cand.notes,
         )
+
+    @staticmethod
+    def _withdraw(store: SqlStore, node: MemoryNode, actor: str, why: str) -> None:
+        """Take back a version written in the first step of a two-file replacement whose
+        second step was refused: removed, with an audit event saying why."""
+        with store.write() as w:
+            if not w.hard_delete_nodes([node.id]):
+                return
+            w.add_audit(
+                "hard_delete",
+                actor=actor,
+                reason=f"withdrawn: the change it belonged to was refused ({why})",
+                node_id=node.id,
+                session_id=node.session_id,
+                workspace_id=node.workspace_id,
+                user_id=node.user_id,
+                payload={"mode": "withdraw"},
+            )
 
     @staticmethod
     def _require_head(w: StoreWriter, target: MemoryNode) -> None:
@@ -477,6 +506,20 @@ class Governor:
             rule=item.rule,
             notes=cand.notes if cand else [],
         )
+
+
+def _repaired(w: StoreWriter, target: MemoryNode, new: MemoryNode) -> bool:
+    """Inside the second step of a two-file replacement: another process opening the
+    stores between the two steps already marked ``target`` superseded by ``new`` (its
+    repair of interrupted writes, ``MemoryService.repair_chains``, cannot tell this write
+    from one cut short by a crash). The step is then done, not refused."""
+    current = w.get_node(target.id)
+    if current is None or current.status != "superseded":
+        return False
+    return any(
+        e.event_type == "supersede" and (e.payload or {}).get("supersededBy") == new.id
+        for e in w.audit_for_node(target.id)
+    )
 
 
 def merge_value(current: MemoryNode, cand: Candidate) -> None:

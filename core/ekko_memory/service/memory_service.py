@@ -115,9 +115,6 @@ class MemoryService:
             self.extractor = RuleBasedExtractor(self.registry)
             self.summarizer = RuleBasedSummarizer()
         self.after_reply_runner = AfterReply(self)
-        # The newest user message of each session appended in this process: the default
-        # source of an agent's proposal, without a read per tool call.
-        self.latest_user_messages: dict[str, MemoryMessage] = {}
         self._background: BackgroundWorker | None = None
         # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
         self.exporter = Exporter(self)

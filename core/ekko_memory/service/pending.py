@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
 USER_ACTORS = frozenset({"user"})
+# Times an approval is planned again when another writer (another process: an agent, the
+# CLI) wrote the same memory between the approval's look and its write.
+REPLAN_ATTEMPTS = 3
+
+
+class _Replan(Exception):
+    """Raised inside an approval's write transaction (rolled back): plan it again."""
 
 
 def find_pending(service: MemoryService, pending_id: str) -> tuple[PendingItem, SqlStore]:
@@ -84,7 +91,20 @@ def decide(
     )
     if item.kind in ("hard_delete", "forget_many") or item.operation in ("delete", "expire"):
         return _approve_change(service, item, store, ctx, reason)
-    return _approve_write(service, item, store, ctx, reason, edits)
+    for _ in range(REPLAN_ATTEMPTS - 1):
+        try:
+            return _approve_write(service, item, store, ctx, reason, edits)
+        except _Replan:
+            item, store = find_pending(service, pending_id)
+            if item.status != "pending":
+                raise Conflict(f"pending item {pending_id} was decided meanwhile") from None
+    try:
+        return _approve_write(service, item, store, ctx, reason, edits)
+    except _Replan:
+        raise Conflict(
+            f"pending item {pending_id}: the memory it would write keeps changing"
+            " (another program is writing it); nothing was written, try again"
+        ) from None
 
 
 def _recorder(
@@ -205,13 +225,24 @@ def _approve_write(
             _mark(service, store, item, ctx.actor, reason, node_id, payload)
     elif node_store is store:
         with store.write() as w:
+            _still_unmatched(governor, w, cand.node)
             governor.insert(w, cand.node, ctx, reason)
             record(w)
     else:
         with node_store.write() as w:
+            _still_unmatched(governor, w, cand.node)
             governor.insert(w, cand.node, ctx, reason)
         _mark(service, store, item, ctx.actor, reason, node_id, payload)
     return {"pendingId": item.id, "status": "approved", "nodeId": node_id}
+
+
+def _still_unmatched(governor: Governor, w: StoreWriter, node: MemoryNode) -> None:
+    """Inside the write transaction of an approval that found no memory to replace: still
+    none. Another process may have written the same key since the approval looked (an
+    agent's create, the CLI); inserting beside it would leave a one-value key with two
+    active memories, so the approval is planned again against it (``_Replan``)."""
+    if governor.find_same(w, node) is not None:
+        raise _Replan
 
 
 def _filed_head(service: MemoryService, store: SqlStore, item: PendingItem) -> MemoryNode | None:

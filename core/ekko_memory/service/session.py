@@ -79,8 +79,6 @@ class MemorySession:
             raise InvalidInput.of("invalid message", e) from e
         self.service.append_message(msg)
         self._last_id = msg.id
-        if role == "user":
-            self.service.latest_user_messages[self.session_id] = msg
         if used_memory_ids:
             self.service.record_usage(msg, used_memory_ids, workspace_id=self.workspace_id)
         return msg
@@ -96,16 +94,11 @@ class MemorySession:
         return self.append_message("assistant", content, metadata=metadata, used_memory_ids=used)
 
     def latest_user_message(self) -> MemoryMessage | None:
-        """The session's newest user message (remembered when appended in this process)."""
-        cached = self.service.latest_user_messages.get(self.session_id)
-        if cached is not None:
-            return cached
-        for msg in reversed(
-            self.service.list_recent_messages(session_id=self.session_id, limit=20)
-        ):
-            if msg.role == "user":
-                return msg
-        return None
+        """The session's newest user message, read from the store: another process (the
+        agent's host logging the conversation, a second agent, the app purging it) may
+        have appended or removed messages of this session since this one last did."""
+        with self.service.workspace_store.read() as r:
+            return r.latest_user_message(self.session_id)
 
     # --- reading --------------------------------------------------------------------
 
@@ -172,7 +165,6 @@ class MemorySession:
             return
         recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
         if recent and recent[-1].role == "user" and recent[-1].content == clean_text(text):
-            self.service.latest_user_messages[self.session_id] = recent[-1]
             return
         self.append_message("user", text)
 

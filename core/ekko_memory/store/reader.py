@@ -273,6 +273,15 @@ class StoreReader:
         )
         return list(reversed(rows))
 
+    def latest_user_message(self, session_id: str) -> MemoryMessage | None:
+        """The session's newest user message (however far back), if any."""
+        rows = self._messages(
+            f"{_MESSAGE_SELECT} WHERE session_id = :sid AND role = 'user'"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            {"sid": session_id},
+        )
+        return rows[0] if rows else None
+
     def list_messages(
         self,
         session_id: str,
@@ -624,11 +633,20 @@ class StoreReader:
         ).mappings()
         return [row_to_audit(r) for r in rows]
 
-    def audit_since(self, since: datetime | None, limit: int = 1000) -> list[AuditEvent]:
-        """Audit events at or after a moment, oldest first (all when ``since`` is None)."""
+    def audit_since(
+        self, since: datetime | None, limit: int = 1000, after_id: str | None = None
+    ) -> list[AuditEvent]:
+        """Audit events at or after a moment, oldest first (all when ``since`` is None).
+
+        ``after_id``: the next page after the event (``since``, ``after_id``), the last of
+        the previous page; events are ordered by (time, id), and many share one time (a
+        bulk write stamps all its events with one moment)."""
         a = t.memory_audit_events
         q = select(a)
-        if since is not None:
+        if since is not None and after_id is not None:
+            at = to_db(since)
+            q = q.where((a.c.created_at > at) | ((a.c.created_at == at) & (a.c.id > after_id)))
+        elif since is not None:
             q = q.where(a.c.created_at >= to_db(since))
         rows = self.conn.execute(q.order_by(a.c.created_at, a.c.id).limit(limit)).mappings()
         return [row_to_audit(r) for r in rows]
