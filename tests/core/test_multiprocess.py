@@ -254,8 +254,19 @@ def test_a_move_refused_in_its_second_file_is_withdrawn_from_the_first(
     """While the approved move is between its two files (the new version written in the
     user store), an agent in another process replaces the workspace memory. The move is
     refused; its new version must not stay active in the user store, superseding a
-    memory that someone else's version replaced."""
+    memory that someone else's version replaced, and the user's own flavor it would have
+    replaced there is back as it was."""
     ws, home, mem, target, pid = _promotion(tmp_path)
+    own = mem.session("s0", user_id="u1", workspace_id="w1").call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "userMessage": "记住，我做饭要特辣",
+            "node": flavor("high", "特辣", "user"),
+            "reason": "the user said so",
+        },
+    )
+    assert own.get("status") == "created", own
     agent = LongLived(ws, home)
     said: list[str] = []
     _before_second_step(
@@ -274,7 +285,12 @@ def test_a_move_refused_in_its_second_file_is_withdrawn_from_the_first(
         with pytest.raises(Conflict, match="changed meanwhile"):
             mem.decide(pid, approve=True, actor="user")
         assert "'accepted': True" in said[0], said
-        assert active_flavors(mem, "user") == []
+        assert active_flavors(mem, "user") == [own["nodeId"]]
+        restored = mem.history(own["nodeId"]).audit
+        assert sorted(e.event_type for e in restored if e.event_type in ("expire", "restore")) == [
+            "expire",
+            "restore",
+        ]
         assert len(active_flavors(mem, "workspace")) == 1
         assert [i.status for i in mem.pending(status=None)] == ["pending"]
     finally:

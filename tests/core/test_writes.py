@@ -100,6 +100,44 @@ def test_english_words_are_not_cut_as_prefixes(mem: MemoryService) -> None:
         assert mem.get_node(res["nodeId"]).value_json == stored, said  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(
+    ("rival_scope", "moved_from"), [("user", "workspace"), ("workspace", "session")]
+)
+def test_a_move_into_a_scope_replaces_what_it_held_under_the_key(
+    mem: MemoryService, rival_scope: str, moved_from: str
+) -> None:
+    """Moving a memory into a scope that already holds its one-value key (across files,
+    and within one) leaves one active version there: the other is expired, audited."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+
+    def flavor_in(scope: str, spicy: str, said: str, **call: str) -> dict:  # type: ignore[type-arg]
+        node = {**CILANTRO, "key": "flavor_profile", "entities": [], "scope": scope}
+        node.update(valueJson={"spicy": spicy}, title=f"辣度 {spicy}")
+        return s.call_tool(
+            "memory_propose_update",
+            {"operation": "create", "userMessage": said, "node": node, "reason": "t", **call},
+        )
+
+    held = flavor_in(rival_scope, "high", "记住，我以后做饭都要特辣")
+    moved = flavor_in(moved_from, "low", "记住，这个项目里做饭少辣")
+    assert held.get("status") == moved.get("status") == "created", (held, moved)
+    result = flavor_in(
+        rival_scope,
+        "medium",
+        "记住，以后我做饭都微辣",
+        operation="update",
+        targetId=moved["nodeId"],
+    )
+    assert result["status"] == "superseded", result
+    active = mem.retrieve(MemoryQuery(user_id="u1", session_id="s1", key="flavor_profile"))
+    assert [(n.scope, n.value_json) for n in active.exact] == [(rival_scope, {"spicy": "medium"})]
+    assert mem.get_node(held["nodeId"]).status == "expired"  # type: ignore[union-attr]
+    audit = mem.history(held["nodeId"]).audit
+    assert [e.reason for e in audit if e.event_type == "expire"] == [
+        f"replaced by {result['nodeId']}, moved into {rival_scope} scope"
+    ]
+
+
 def test_schema_normalization_maps_synonyms(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     res = propose(

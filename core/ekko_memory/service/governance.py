@@ -17,7 +17,7 @@ from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.schema.values import values_match
-from ekko_memory.service.permissions import Verdict, check_change, check_write
+from ekko_memory.service.permissions import Verdict, check_change, check_write, stricter
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import StoreReader
@@ -283,9 +283,18 @@ class Governor:
             return WriteOutcome(
                 True, "duplicate", "nothing changed", node_id=target.id, notes=cand.notes
             )
-        verdict = check_write(
-            cand, ctx, replaces=target, high_confidence=self.service.config.high_confidence
-        )
+        high = self.service.config.high_confidence
+        verdict = check_write(cand, ctx, replaces=target, high_confidence=high)
+        if cand.node.scope != target.scope:
+            # A move into a scope that holds the key already: the moved value replaces that
+            # memory too (merged with it, as a new statement would be), and needs whatever
+            # replacing it needs.
+            with self.service.store_for_scope(cand.node.scope).read() as r:
+                rival = self.current_match(r, cand)
+            if rival is not None and rival.id != target.id:
+                verdict = stricter(
+                    verdict, check_write(cand, ctx, replaces=rival, high_confidence=high)
+                )
         return self.write_replacement(target, cand, ctx, reason, verdict)
 
     def write_replacement(
@@ -311,9 +320,13 @@ class Governor:
             kind: PendingKind = "scope_promotion" if verdict.rule == "scope_promotion" else "write"
             with new_store.write() as w:
                 return self._hold_in(w, kind, "supersede", cand, [target.id], verdict, ctx, reason)
+        moved = new.scope != target.scope
+        rival: MemoryNode | None = None
         if new_store is old_store:
             with old_store.write() as w:
                 self._require_head(w, target)
+                if moved:
+                    rival = self._replace_rival(w, target, new, ctx.actor)
                 supersede_in(w, target, new, actor=ctx.actor, reason=reason)
                 if also is not None:
                     also(w)
@@ -325,6 +338,7 @@ class Governor:
                 # Another writer (another process) may have moved it here meanwhile.
                 if w.successor_of(target.id) is not None:
                     raise Conflict(f"memory {target.id} changed meanwhile (now superseded)")
+                rival = self._replace_rival(w, target, new, ctx.actor)
                 w.insert_nodes([new])
                 w.add_audit(
                     "create",
@@ -352,7 +366,7 @@ class Governor:
             except Conflict as e:
                 # Refused (changed meanwhile by another writer): the new version must not
                 # stay active beside the one that won.
-                self._withdraw(new_store, new, ctx.actor, str(e))
+                self._withdraw(new_store, new, ctx.actor, str(e), rival)
                 raise
         return WriteOutcome(
             True,
@@ -363,11 +377,36 @@ class Governor:
             notes=cand.notes,
         )
 
+    def _replace_rival(
+        self, w: StoreWriter, target: MemoryNode, new: MemoryNode, actor: str
+    ) -> MemoryNode | None:
+        """Inside the write of a moved version: expire the memory its new scope held under
+        the same key (a scope keeps one), audited; returns it as it was."""
+        rival = self.find_same(w, new)
+        if rival is None or rival.id == target.id:
+            return None
+        self.apply_status(
+            w, rival, "expired", actor, f"replaced by {new.id}, moved into {new.scope} scope"
+        )
+        return rival
+
     @staticmethod
-    def _withdraw(store: SqlStore, node: MemoryNode, actor: str, why: str) -> None:
+    def _withdraw(
+        store: SqlStore, node: MemoryNode, actor: str, why: str, rival: MemoryNode | None = None
+    ) -> None:
         """Take back a version written in the first step of a two-file replacement whose
-        second step was refused: removed, with an audit event saying why."""
+        second step was refused: removed, with an audit event saying why (and the memory
+        it replaced in its new scope back as it was)."""
         with store.write() as w:
+            if rival is not None:
+                w.replace_node(rival)
+                w.add_audit(
+                    "restore",
+                    actor=actor,
+                    reason=f"the move that replaced it was refused ({why})",
+                    node=rival,
+                    payload={"status": rival.status},
+                )
             if not w.hard_delete_nodes([node.id]):
                 return
             w.add_audit(

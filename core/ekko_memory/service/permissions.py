@@ -45,6 +45,12 @@ class Verdict:
 
 
 ALLOW = Verdict("allow")
+_SEVERITY = {"allow": 0, "pending": 1, "reject": 2}
+
+
+def stricter(a: Verdict, b: Verdict) -> Verdict:
+    """The verdict that asks more of a change (refused, then held, then allowed)."""
+    return b if _SEVERITY[b.action] > _SEVERITY[a.action] else a
 
 
 def sensitive_kinds(node: MemoryNode, rule_sensitive_keys: Sequence[str] = ()) -> list[str]:
