@@ -60,7 +60,8 @@ def run_unprivileged(
             text=True,
             timeout=timeout,
             cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            # This checkout's core, not the one the environment has installed.
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "core")])},
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
         result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
