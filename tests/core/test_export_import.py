@@ -494,6 +494,11 @@ def test_a_bad_bundle_changes_nothing(
     path.write_text(json.dumps({"format": "ekko-memory-bundle", "version": 99, "stores": {}}))
     with pytest.raises(InvalidInput, match="newer"):
         other.importer.import_bundle(path)
+    # Nested deeper than the parser recurses, a number longer than int() converts.
+    for unreadable in ("[" * 100_000 + "]" * 100_000, '{"version": 1' + "0" * 5000 + "}"):
+        path.write_text(unreadable, encoding="utf-8")
+        with pytest.raises(InvalidInput, match="not a bundle this release can read"):
+            other.importer.import_bundle(path)
     seed(mem)
     good = tmp_path / "good.json"
     mem.exporter.export(good)
@@ -508,6 +513,18 @@ def test_a_bad_bundle_changes_nothing(
     with pytest.raises(InvalidInput, match="audit"):
         other.importer.import_bundle(path)
     assert (dump(other.workspace_store), dump(other.user_store)) == before
+
+
+def test_a_bundle_saved_with_a_byte_order_mark_imports(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """Opened and saved again in an editor that writes UTF-8 with a byte-order mark."""
+    sample = seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    other.importer.import_bundle(path)
+    assert other.get_node(sample.cilantro) is not None
 
 
 def test_json_escapes_no_store_can_hold_are_cleaned_on_import(

@@ -53,6 +53,38 @@ def test_malformed_json_is_a_validation_error() -> None:
         MemoryNode.model_validate_json('{"id": "mem_x", "scope": "user", ')
 
 
+# JSON that parses in no Python: arrays nested past the interpreter's recursion limit, and
+# an integer longer than int() converts.
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+LONG_NUMBER_JSON = '{"queryText": "香菜", "limit": 1' + "0" * 5000 + "}"
+
+
+@pytest.mark.parametrize("args", [DEEP_JSON, '{"queryText": ' + DEEP_JSON + "}", LONG_NUMBER_JSON])
+def test_tool_arguments_no_parser_can_read_are_an_error_result(tmp_path: Path, args: str) -> None:
+    """Function-calling agents hand over the model's arguments as a JSON string: arguments
+    nested too deeply for the parser come back as an error result, never raised."""
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        s = mem.session("s1", user_id="u1")
+        for tool in ("memory_search", "memory_propose_update", "memory_forget", "memory_get"):
+            res = s.call_tool(tool, args)
+            assert res["error"]["code"] == "invalid_arguments", res
+    finally:
+        mem.close()
+
+
+def test_a_config_file_no_parser_can_read_gives_defaults_and_a_warning(tmp_path: Path) -> None:
+    config = tmp_path / "ws" / ".ekko" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(DEEP_JSON, encoding="utf-8")
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        assert mem.config_warning is not None and "config.json" in mem.config_warning
+        assert mem.health()["workspace"].status == "ok"
+    finally:
+        mem.close()
+
+
 def test_a_bad_message_is_invalid_input_and_logs_nothing(tmp_path: Path) -> None:
     """The agent-facing API raises the core's own error (with each field's complaint),
     never pydantic's, and the log stays as it was."""
