@@ -443,6 +443,42 @@ def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     assert not other.importer.import_bundle(second).changed
 
 
+def test_a_memory_edited_on_both_sides_is_deleted_whole(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """After such an import the memory has two versions after its first: its history leads
+    to the current one, and a hard delete takes both (the superseded one quotes it too)."""
+
+    def fact(title: str) -> MemoryNodeDraft:
+        return MemoryNodeDraft.model_validate(
+            {
+                "type": "fact",
+                "scope": "workspace",
+                "domain": "项目",
+                "title": title,
+                "content": title,
+            }
+        )
+
+    x = mem.actions.create(fact("部署说明 v1")).node_id
+    assert x is not None
+    first = tmp_path / "first.json"
+    mem.exporter.export(first)
+    other.importer.import_bundle(first)
+    other.actions.edit(x, {"title": "这边改的 ZQA"})  # older: loses the import
+    mem.actions.edit(x, {"title": "那边改的 ZQB"})
+    second = tmp_path / "second.json"
+    mem.exporter.export(second)
+    (loser,) = other.importer.import_bundle(second).superseded
+    head = other.head_of(x)
+    assert head.title == "那边改的 ZQB" and head.status == "active"
+    assert [v.id for v in other.chain(x)] == [x, head.id]
+    deleted = other.actions.delete(head.id, "hard")
+    assert sorted(deleted) == sorted([x, head.id, loser])
+    with other.workspace_store.read() as r:
+        assert r.text_occurrences("ZQA") == {} and r.text_occurrences("ZQB") == {}
+
+
 def test_many_valued_keys_do_not_conflict(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:

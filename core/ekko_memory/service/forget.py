@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound
 from ekko_memory.models import MemoryNode, MemoryQuery, Scope
 from ekko_memory.schema.normalize import canonical_key
+from ekko_memory.service.chains import chain_closure
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
 from ekko_memory.service.purge_verify import clear_backups
@@ -219,6 +220,21 @@ class Forgetter:
             warnings=warnings,
         )
 
+    def _versions(self, node: MemoryNode) -> list[MemoryNode]:
+        """Every version of ``node``'s memory: its chain, oldest first, then any version
+        off it (a memory edited on two machines branched; an import marked one branch
+        superseded, and the chain goes on through the other)."""
+        chain = self.service.chain(node.id)
+        known = {v.id for v in chain}
+        for name, ids in chain_closure(self.service, known).items():
+            if missing := sorted(ids - known):
+                store = (
+                    self.service.workspace_store if name == "workspace" else self.service.user_store
+                )
+                with store.read() as r:
+                    chain += list(r.iter_nodes_by_id(missing))
+        return chain
+
     def _scrub_elsewhere(
         self, deleted: dict[int, list[str]], touched: set[int], *, actor: str
     ) -> None:
@@ -269,7 +285,7 @@ class Forgetter:
                     governor.apply_status(w, current, "deleted", actor, reason)
                     deleted.append(node.id)
             return deleted, warnings
-        chains = [self.service.chain(node.id) for node in targets]
+        chains = [self._versions(node) for node in targets]
         message_ids = [m for chain in chains for v in chain for m in v.source_message_ids]
         touched: set[int] = set()
         if cascade_messages and message_ids:

@@ -566,9 +566,17 @@ class StoreReader:
         return [RowHit(r, 0.0) for r in rows]
 
     def successor_of(self, node_id: str) -> MemoryNode | None:
-        """The node that supersedes ``node_id``, if any."""
+        """The node that supersedes ``node_id``, if any.
+
+        A memory edited on two machines has two (an import keeps one current and marks
+        the other superseded, with no successor of its own): the chain goes on through
+        the one still in use, not the dead end.
+        """
         found = self._nodes(
-            f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY created_at LIMIT 1", {"id": node_id}
+            f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY CASE WHEN status <> 'superseded'"
+            " OR EXISTS (SELECT 1 FROM memory_nodes later"
+            " WHERE later.supersedes_id = memory_nodes.id) THEN 0 ELSE 1 END, created_at LIMIT 1",
+            {"id": node_id},
         )
         return found[0] if found else None
 
