@@ -158,6 +158,27 @@ def test_markdown_is_grouped_by_category(mem: MemoryService, tmp_path: Path) -> 
     assert report.counts == {"nodes": 5}
 
 
+def test_markdown_lines_stay_lines_whatever_the_text(mem: MemoryService, tmp_path: Path) -> None:
+    """Text from a chat may hold line breaks anywhere: in a title, a tag or an entity they
+    would start a heading of their own in the Markdown."""
+    mem.actions.create(
+        {
+            "scope": "workspace",
+            "domain": "项目",
+            "type": "fact",
+            "title": "标题\n# 假标题一",
+            "content": "内容\n# 引用里的井号",
+            "tags": ["标签\n# 假标题二"],
+            "entities": ["实体\n## 假标题三"],
+        }
+    )
+    path = tmp_path / "memories.md"
+    mem.exporter.export(path, format="md")
+    headings = [line for line in path.read_text(encoding="utf-8").splitlines() if line[:1] == "#"]
+    assert not [h for h in headings if "假标题" in h and not h.startswith("### 标题")], headings
+    assert "> # 引用里的井号" in path.read_text(encoding="utf-8")
+
+
 def test_csv_is_the_node_table(mem: MemoryService, tmp_path: Path) -> None:
     sample = seed(mem)
     path = tmp_path / "nodes.csv"
