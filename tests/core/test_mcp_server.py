@@ -52,8 +52,15 @@ def server_params(workspace: Path, home: Path, *extra: str) -> StdioServerParame
             "w1",
             *extra,
         ],
-        env={"EKKO_HOME": str(home)},
+        # The SDK starts the server with a minimal environment: pass PYTHONPATH on, so the
+        # server runs this checkout's core (not whichever one the interpreter installed).
+        env={"EKKO_HOME": str(home), **_python_path()},
     )
+
+
+def _python_path() -> dict[str, str]:
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": path} if path else {}
 
 
 def run(
