@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -263,6 +267,53 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     backups = list((tmp_path / "backups").glob(f"m-v{shipped}-*.db"))
     assert len(backups) == 1 and node_count(backups[0]) == 1
     assert backups[0].stat().st_mode & 0o077 == 0
+
+
+_OPEN_WITH_SMALL_FILES = """
+import json, resource, sys
+from ekko_memory.store.sql_store import SqlStore
+# Files may grow to 64 KiB here, as if the disk were full: the upgrade's backup copy hits it.
+resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+store = SqlStore.open_sqlite(sys.argv[1])
+print(json.dumps({"status": store.health.status, "reason": store.health.reason}))
+store.close()
+"""
+
+
+@pytest.mark.sqlite_only(reason="the SQLite file's backup before an upgrade")
+def test_a_backup_that_does_not_fit_leaves_the_file_and_says_why(tmp_path: Path) -> None:
+    """No room for the copy taken before an upgrade: the store says that, not that the
+    file is unreadable, and leaves no half copy (which would hold private data)."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(200):
+        store.upsert_node(make_node(title=f"记忆{i}", content="内容" * 200))
+    store.close()
+    with sqlite3.connect(path) as conn:  # the file as schema version 6 left it
+        conn.execute("DROP INDEX idx_memory_nodes_topic")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 7")
+    assert path.stat().st_size > 64 * 1024
+    proc = subprocess.run(
+        [sys.executable, "-c", _OPEN_WITH_SMALL_FILES, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert seen["status"] == "disabled"
+    assert "could not back the file up" in seen["reason"], seen
+    assert "not a readable" not in seen["reason"]
+    assert list((tmp_path / "backups").iterdir()) == []
+    assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT max(version) FROM memory_schema_migrations").fetchone()[0] == 6
+    reopened = SqlStore.open_sqlite(path)  # room again: the upgrade goes through
+    assert reopened.health.status == "ok" and reopened.health.backup is not None
+    assert stat.S_IMODE(reopened.health.backup.stat().st_mode) == 0o600
+    reopened.close()
+    assert node_count(path) == 200
 
 
 @pytest.mark.sqlite_only(reason="SQLite's statistics table")
