@@ -316,6 +316,55 @@ def test_a_backup_that_does_not_fit_leaves_the_file_and_says_why(tmp_path: Path)
     assert node_count(path) == 200
 
 
+_WRITE_PAST_A_SIZE_LIMIT = """
+import json, resource, sys
+from ekko_memory import open_memory
+from ekko_memory.errors import StoreUnavailable
+ws, home, room = sys.argv[1], sys.argv[2], int(sys.argv[3])
+mem = open_memory(ws, user_home=home)
+s = mem.session("s1", user_id="u1")
+# The files may grow by ``room`` bytes (a disk quota, a file size limit).
+resource.setrlimit(resource.RLIMIT_FSIZE, (room, resource.RLIM_INFINITY))
+refused = []
+for i in range(300):
+    try:
+        s.append_message("user", f"消息{i} " + "长" * 500)
+    except StoreUnavailable as e:
+        refused.append(str(e))
+out = {"refused": refused[:1], "count": len(refused), "status": mem.health()["workspace"].status}
+resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+s.append_message("user", "又有空间了")  # writes go on once there is room again
+out["last"] = mem.list_recent_messages(session_id="s1", limit=1)[0].content
+mem.close()
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+@pytest.mark.sqlite_only(reason="SQLite's error for a write past a file size limit")
+def test_a_write_past_a_size_limit_is_refused_without_calling_the_file_damaged(
+    tmp_path: Path,
+) -> None:
+    """SQLite reports a write the system refused with EFBIG or EDQUOT as a 'disk I/O error':
+    the file is whole, so the store stays usable once there is room again."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    open_memory(ws, user_home=home).close()
+    room = (ws / ".ekko" / "memory.db").stat().st_size + 128 * 1024
+    proc = subprocess.run(
+        [sys.executable, "-c", _WRITE_PAST_A_SIZE_LIMIT, str(ws), str(home), str(room)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert seen["count"] > 0 and seen["status"] == "ok", seen
+    assert "damaged" not in seen["refused"][0] and "nothing was written" in seen["refused"][0]
+    assert seen["last"] == "又有空间了"
+    with sqlite3.connect(ws / ".ekko" / "memory.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
 @pytest.mark.sqlite_only(reason="SQLite's statistics table")
 def test_an_upgrade_refreshes_planner_statistics(tmp_path: Path) -> None:
     """An index a migration adds has no statistics until analyzed, and SQLite's planner

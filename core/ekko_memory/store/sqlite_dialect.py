@@ -386,8 +386,11 @@ class SqliteDialect:
             return "busy"
         if "readonly" in msg or "read-only" in msg:
             return "readonly"
-        if "malformed" in msg or "not a database" in msg or "corrupt" in msg or "disk i/o" in msg:
+        if "malformed" in msg or "not a database" in msg or "corrupt" in msg:
             return "corrupt"
+        if "disk i/o" in msg or "disk is full" in msg:
+            # The file may be whole: a full disk or quota, a size limit, a flaky drive.
+            return "io"
         if "unique constraint" in msg or "integrity" in msg:
             return "integrity"
         return "other"
