@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from ekko_memory import BrowseFilter, CancelToken, MemoryService, Progress, PurgeFilter
+from ekko_memory import (
+    BrowseFilter,
+    CancelToken,
+    MemoryService,
+    Progress,
+    PurgeFilter,
+    StoreUnavailable,
+)
 from ekko_memory.models import PURGE_KINDS
+from ekko_memory.service.purge import Purger
 from ekko_memory.store.filters import NodeFilter
 from tests.backends import raw_pages
 from tests.core.conftest import Clock
@@ -341,3 +350,30 @@ def test_a_purge_scrubs_the_other_stores_audit_of_its_memories(mem: MemoryServic
     with mem.user_store.read() as r:
         assert r.text_occurrences(secret) == {}
     assert mem.pending(None) == []
+
+
+def test_a_purge_that_fails_midway_says_what_is_already_gone(
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk (or a lock held too long) in the second batch: the first batch is
+    purged for good, and the error says so instead of 'nothing was written'."""
+    nodes = [make_node(key=None, value_json=None, title=f"秘密 {i}") for i in range(130)]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    batches = 0
+    delete_nodes = Purger._delete_nodes
+
+    def full_disk_second_time(self: Purger, *args: Any) -> None:
+        nonlocal batches
+        batches += 1
+        if batches == 2:
+            raise StoreUnavailable("database or disk is full; nothing was written")
+        delete_nodes(self, *args)
+
+    monkeypatch.setattr(Purger, "_delete_nodes", full_disk_second_time)
+    with pytest.raises(StoreUnavailable, match="stopped partway: 100 records") as info:
+        mem.purger.purge(PurgeFilter(query="秘密"))
+    assert "run it again" in str(info.value)
+    monkeypatch.undo()
+    rest = mem.purger.purge(PurgeFilter(query="秘密"))
+    assert rest.memories == 30 and rest.verification is not None and rest.verification.clean

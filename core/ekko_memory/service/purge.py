@@ -250,14 +250,23 @@ class Purger:
                     f"the {name} store cannot be written ({store.health.reason}); nothing was purged"
                 )
         run = _Run(plan)
-        # The log first: the memories name their source messages, so a purge stopped (or
-        # killed) after the messages is finished by planning it again; stopped after the
-        # memories, nothing would name their messages any more.
-        cancelled = self._purge_log(plan, run, rep)
-        if not cancelled:
-            cancelled = self._purge_nodes(plan, run, rep)
-        if not cancelled:
-            self._purge_pending(plan, run)
+        try:
+            # The log first: the memories name their source messages, so a purge stopped
+            # (or killed) after the messages is finished by planning it again; stopped
+            # after the memories, nothing would name their messages any more.
+            cancelled = self._purge_log(plan, run, rep)
+            if not cancelled:
+                cancelled = self._purge_nodes(plan, run, rep)
+            if not cancelled:
+                self._purge_pending(plan, run)
+        except StoreUnavailable as e:
+            if not run.purged:
+                raise
+            # A full disk or a lock midway: the batches before it are gone for good.
+            raise StoreUnavailable(
+                f"the purge stopped partway: {len(run.purged)} records were already removed"
+                f" for good; run it again to finish ({e})"
+            ) from e
         report = PurgeReport(
             purged=run.purged, memories=run.memories, cancelled=cancelled, warnings=run.warnings
         )
