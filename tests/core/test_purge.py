@@ -377,3 +377,30 @@ def test_a_purge_that_fails_midway_says_what_is_already_gone(
     monkeypatch.undo()
     rest = mem.purger.purge(PurgeFilter(query="秘密"))
     assert rest.memories == 30 and rest.verification is not None and rest.verification.clean
+
+
+@pytest.mark.parametrize("query", ["[", "]", ",", ":", '"', "{}", '","'])
+def test_a_query_of_json_punctuation_plans_only_what_holds_it(
+    mem: MemoryService, query: str
+) -> None:
+    """Tags, entities and values are stored as JSON: their brackets, quotes and commas are
+    not the memory's text (a purge of "[" planned every memory with a tag list)."""
+    plain = make_node(
+        key="avoid_ingredient", value_json="葱", tags=["忌口", "做饭"], title="不吃葱"
+    )
+    holding = make_node(
+        key=None, value_json=None, title=f"记号 {query} 在标题里", content="…", tags=[], entities=[]
+    )
+    with mem.user_store.write() as w:
+        w.insert_nodes([plain, holding])
+    planned = {t.id for t in mem.purger.plan(PurgeFilter(query=query)).targets if t.kind == "node"}
+    assert planned == {holding.id}
+
+
+def test_a_query_with_quotes_finds_a_tag_holding_them(mem: MemoryService) -> None:
+    """Inside JSON a quote is spelled \\": the text is searched for as JSON spells it."""
+    node = make_node(tags=['他说"少放盐"'], title="调味", content="…", entities=[])
+    with mem.user_store.write() as w:
+        w.insert_nodes([node])
+    plan = mem.purger.plan(PurgeFilter(query='说"少放'))
+    assert {t.id for t in plan.targets if t.kind == "node"} == {node.id}
