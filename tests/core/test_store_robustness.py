@@ -496,3 +496,41 @@ def test_many_threads_share_a_store_safely(tmp_path: Path) -> None:
         done.returncode,
         done.stderr[-2000:],
     )
+
+
+@pytest.mark.parametrize("session_id", ["a\x00b", "会话\ud800"])
+def test_a_session_with_an_unstorable_character_finds_its_own_messages(
+    tmp_path: Path, session_id: str
+) -> None:
+    """Its messages store NUL and lone surrogates as U+FFFD, as all text: the handle's id
+    is spelled the same way, or it never saw its own conversation again."""
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        s = mem.session(session_id, user_id="u\x00", workspace_id="w1")
+        s.append_message("user", "记住，我以后做饭不要香菜。")
+        assert [m.content for m in s.build_context("今晚吃什么？").recent_messages] == [
+            "记住，我以后做饭不要香菜。"
+        ]
+    finally:
+        mem.close()
+
+
+def test_ids_and_filters_no_store_can_encode_are_invalid_input(tmp_path: Path) -> None:
+    """A lone surrogate in an id or a filter given to the Python API is the core's own
+    error, not the driver's UnicodeEncodeError."""
+    from ekko_memory import BrowseFilter, InvalidInput, PurgeFilter
+
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    lone = "\ud800"
+    try:
+        for call in (
+            lambda: mem.history(f"mem_{lone}"),
+            lambda: mem.decide(f"pnd_{lone}", approve=True, actor="user"),
+            lambda: mem.list_recent_messages(session_id=lone, limit=3),
+            lambda: mem.browse.search(BrowseFilter(session_id=lone, text="香菜")),
+            lambda: mem.purger.plan(PurgeFilter(user_id=lone)),
+        ):
+            with pytest.raises(InvalidInput, match="lone surrogate"):
+                call()
+    finally:
+        mem.close()

@@ -778,6 +778,12 @@ class _Transaction(Generic[R]):
             return
         if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
             raise store._translated(error) from error
+        if isinstance(error, UnicodeEncodeError):
+            # A lone surrogate in an id or a filter (the driver cannot encode it as UTF-8).
+            raise InvalidInput(
+                f"text with a lone surrogate ({error.object[error.start : error.end]!r})"
+                " cannot be stored or looked up"
+            ) from error
 
     def _close(self) -> None:
         conn, self._conn, self._txn = self._conn, None, None
