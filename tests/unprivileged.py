@@ -60,7 +60,7 @@ def run_unprivileged(
             text=True,
             timeout=timeout,
             cwd=ROOT,
-            # This checkout's core, not the one the environment has installed.
+            # This checkout's core, not whichever one the interpreter installed.
             env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "core")])},
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
