@@ -429,6 +429,31 @@ def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     assert code == 0 and "Dry run: nothing was changed." in out and "用户不吃香菜" in out
 
 
+def test_terminal_control_characters_in_memories_never_reach_the_terminal(
+    run: InProcess, workspace: Path, home: Path
+) -> None:
+    """An agent writes whatever text the model produced: an escape sequence in a title
+    (colors, a window title, a cleared screen) is shown inert, in every command."""
+    mem = open_memory(workspace, user_home=home)
+    try:
+        node_id = mem.actions.create(
+            {
+                "scope": "workspace",
+                "domain": "项目",
+                "type": "fact",
+                "title": "终端\x1b]0;pwned\x07标题\x1b[2J\r覆盖",
+                "content": "内容\x1b[31m红\x1b[0m",
+            }
+        ).node_id
+    finally:
+        mem.close()
+    assert node_id is not None
+    for args in (("search", "终端"), ("show", node_id), ("history", node_id), ("search", "--all")):
+        code, out, err = run(*args)
+        assert code == 0, err
+        assert not any(c in out + err for c in "\x1b\x07\r"), (args, out)
+
+
 def test_tables_align_chinese_by_display_width(run: InProcess) -> None:
     lines = run("search", "--all")[1].splitlines()
     header, _rule, *rows = lines[: lines.index("")]

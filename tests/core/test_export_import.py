@@ -158,6 +158,27 @@ def test_markdown_is_grouped_by_category(mem: MemoryService, tmp_path: Path) -> 
     assert report.counts == {"nodes": 5}
 
 
+def test_markdown_lines_stay_lines_whatever_the_text(mem: MemoryService, tmp_path: Path) -> None:
+    """Text from a chat may hold line breaks anywhere: in a title, a tag or an entity they
+    would start a heading of their own in the Markdown."""
+    mem.actions.create(
+        {
+            "scope": "workspace",
+            "domain": "项目",
+            "type": "fact",
+            "title": "标题\n# 假标题一",
+            "content": "内容\n# 引用里的井号",
+            "tags": ["标签\n# 假标题二"],
+            "entities": ["实体\n## 假标题三"],
+        }
+    )
+    path = tmp_path / "memories.md"
+    mem.exporter.export(path, format="md")
+    headings = [line for line in path.read_text(encoding="utf-8").splitlines() if line[:1] == "#"]
+    assert not [h for h in headings if "假标题" in h and not h.startswith("### 标题")], headings
+    assert "> # 引用里的井号" in path.read_text(encoding="utf-8")
+
+
 def test_csv_is_the_node_table(mem: MemoryService, tmp_path: Path) -> None:
     sample = seed(mem)
     path = tmp_path / "nodes.csv"
@@ -443,6 +464,42 @@ def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     assert not other.importer.import_bundle(second).changed
 
 
+def test_a_memory_edited_on_both_sides_is_deleted_whole(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """After such an import the memory has two versions after its first: its history leads
+    to the current one, and a hard delete takes both (the superseded one quotes it too)."""
+
+    def fact(title: str) -> MemoryNodeDraft:
+        return MemoryNodeDraft.model_validate(
+            {
+                "type": "fact",
+                "scope": "workspace",
+                "domain": "项目",
+                "title": title,
+                "content": title,
+            }
+        )
+
+    x = mem.actions.create(fact("部署说明 v1")).node_id
+    assert x is not None
+    first = tmp_path / "first.json"
+    mem.exporter.export(first)
+    other.importer.import_bundle(first)
+    other.actions.edit(x, {"title": "这边改的 ZQA"})  # older: loses the import
+    mem.actions.edit(x, {"title": "那边改的 ZQB"})
+    second = tmp_path / "second.json"
+    mem.exporter.export(second)
+    (loser,) = other.importer.import_bundle(second).superseded
+    head = other.head_of(x)
+    assert head.title == "那边改的 ZQB" and head.status == "active"
+    assert [v.id for v in other.chain(x)] == [x, head.id]
+    deleted = other.actions.delete(head.id, "hard")
+    assert sorted(deleted) == sorted([x, head.id, loser])
+    with other.workspace_store.read() as r:
+        assert r.text_occurrences("ZQA") == {} and r.text_occurrences("ZQB") == {}
+
+
 def test_many_valued_keys_do_not_conflict(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
@@ -494,6 +551,11 @@ def test_a_bad_bundle_changes_nothing(
     path.write_text(json.dumps({"format": "ekko-memory-bundle", "version": 99, "stores": {}}))
     with pytest.raises(InvalidInput, match="newer"):
         other.importer.import_bundle(path)
+    # Nested deeper than the parser recurses, a number longer than int() converts.
+    for unreadable in ("[" * 100_000 + "]" * 100_000, '{"version": 1' + "0" * 5000 + "}"):
+        path.write_text(unreadable, encoding="utf-8")
+        with pytest.raises(InvalidInput, match="not a bundle this release can read"):
+            other.importer.import_bundle(path)
     seed(mem)
     good = tmp_path / "good.json"
     mem.exporter.export(good)
@@ -508,6 +570,18 @@ def test_a_bad_bundle_changes_nothing(
     with pytest.raises(InvalidInput, match="audit"):
         other.importer.import_bundle(path)
     assert (dump(other.workspace_store), dump(other.user_store)) == before
+
+
+def test_a_bundle_saved_with_a_byte_order_mark_imports(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """Opened and saved again in an editor that writes UTF-8 with a byte-order mark."""
+    sample = seed(mem)
+    path = tmp_path / "bundle.json"
+    mem.exporter.export(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    other.importer.import_bundle(path)
+    assert other.get_node(sample.cilantro) is not None
 
 
 def test_json_escapes_no_store_can_hold_are_cleaned_on_import(

@@ -5,17 +5,26 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from ekko_memory import BrowseFilter, CancelToken, MemoryService, Progress, PurgeFilter
+from ekko_memory import (
+    BrowseFilter,
+    CancelToken,
+    MemoryService,
+    Progress,
+    PurgeFilter,
+    StoreUnavailable,
+)
 from ekko_memory.models import PURGE_KINDS
+from ekko_memory.service.purge import Purger
 from ekko_memory.store.filters import NodeFilter
 from tests.backends import raw_pages
 from tests.core.conftest import Clock
-from tests.core.factories import make_node
-from tests.core.helpers import propose
+from tests.core.factories import make_message, make_node
+from tests.core.helpers import flavor, propose
 from tests.core.sample_data import CILANTRO, dump, seed
 
 CILANTRO_BYTES = "香菜".encode()
@@ -261,3 +270,137 @@ def test_the_audit_of_a_purged_proposal_loses_its_text(mem: MemoryService) -> No
     assert by_kind(report.purged) == by_kind(plan.targets)
     assert report.verification is not None and report.verification.clean, report.verification
     assert "红烧肉".encode() not in raw(mem)
+
+
+def test_a_purge_stopped_after_memories_leaves_none_of_their_messages(
+    mem: MemoryService,
+) -> None:
+    """Stopped between batches of memories (cancelled, or the program killed), a purge is
+    finished by running it again: the memories gone in the first run must not take the
+    only record of which messages were theirs with them."""
+    branch = ["项目", "秘密"]
+    messages = [make_message(content=f"记住这个项目的规则 ZQM{i}") for i in range(130)]
+    nodes = [
+        make_node(
+            scope="workspace",
+            domain="项目",
+            category_path=branch,
+            type="constraint",
+            key=None,
+            value_json=None,
+            title=f"规则{i}",
+            content=f"规则内容{i}",
+            source_message_ids=[m.id],
+        )
+        for i, m in enumerate(messages)
+    ]
+    with mem.workspace_store.write() as w:
+        w.insert_messages(messages)
+        w.insert_nodes(nodes)
+    purge = PurgeFilter(category_path_prefix=branch, include_messages=True)
+    token = CancelToken()
+
+    def stop(p: Progress) -> None:
+        if p.stage == "memories" and p.done > 0:
+            token.cancel()
+
+    first = mem.purger.purge(purge, progress=stop, cancel=token)
+    assert first.cancelled and 0 < first.memories < 130
+    rest = mem.purger.purge(purge)
+    assert first.memories + rest.memories == 130
+    with mem.workspace_store.read() as r:
+        assert r.text_occurrences("ZQM") == {}
+    assert rest.verification is not None and rest.verification.clean
+
+
+def test_a_purge_scrubs_the_other_stores_audit_of_its_memories(mem: MemoryService) -> None:
+    """A proposal to move a session memory into the user's scope is filed in the user store,
+    its audit row (the agent's reason) there too."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    secret = "私房辣酱ZQP"
+    s.append_message("user", "记住，今天少辣。")
+    today = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **flavor({"spicy": "low"}, "今天少辣"),
+                "scope": "session",
+                "content": "今天少辣",
+                "confidence": 0.5,
+            },
+        },
+    )
+    s.append_message("user", "嗯。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": today["nodeId"],
+            "reason": f"长期偏好，配{secret}",
+            "node": {"scope": "user", "title": "一直少辣", "content": "一直少辣"},
+        },
+    )
+    assert held["rule"] == "scope_promotion", held
+    with mem.user_store.read() as r:
+        assert r.text_occurrences(secret) == {"memory_audit_events": 1}
+    report = mem.purger.purge(PurgeFilter(scopes=["session"]))
+    assert report.verification is not None and report.verification.clean
+    with mem.user_store.read() as r:
+        assert r.text_occurrences(secret) == {}
+    assert mem.pending(None) == []
+
+
+def test_a_purge_that_fails_midway_says_what_is_already_gone(
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk (or a lock held too long) in the second batch: the first batch is
+    purged for good, and the error says so instead of 'nothing was written'."""
+    nodes = [make_node(key=None, value_json=None, title=f"秘密 {i}") for i in range(130)]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    batches = 0
+    delete_nodes = Purger._delete_nodes
+
+    def full_disk_second_time(self: Purger, *args: Any) -> None:
+        nonlocal batches
+        batches += 1
+        if batches == 2:
+            raise StoreUnavailable("database or disk is full; nothing was written")
+        delete_nodes(self, *args)
+
+    monkeypatch.setattr(Purger, "_delete_nodes", full_disk_second_time)
+    with pytest.raises(StoreUnavailable, match="stopped partway: 100 records") as info:
+        mem.purger.purge(PurgeFilter(query="秘密"))
+    assert "run it again" in str(info.value)
+    monkeypatch.undo()
+    rest = mem.purger.purge(PurgeFilter(query="秘密"))
+    assert rest.memories == 30 and rest.verification is not None and rest.verification.clean
+
+
+@pytest.mark.parametrize("query", ["[", "]", ",", ":", '"', "{}", '","'])
+def test_a_query_of_json_punctuation_plans_only_what_holds_it(
+    mem: MemoryService, query: str
+) -> None:
+    """Tags, entities and values are stored as JSON: their brackets, quotes and commas are
+    not the memory's text (a purge of "[" planned every memory with a tag list)."""
+    plain = make_node(
+        key="avoid_ingredient", value_json="葱", tags=["忌口", "做饭"], title="不吃葱"
+    )
+    holding = make_node(
+        key=None, value_json=None, title=f"记号 {query} 在标题里", content="…", tags=[], entities=[]
+    )
+    with mem.user_store.write() as w:
+        w.insert_nodes([plain, holding])
+    planned = {t.id for t in mem.purger.plan(PurgeFilter(query=query)).targets if t.kind == "node"}
+    assert planned == {holding.id}
+
+
+def test_a_query_with_quotes_finds_a_tag_holding_them(mem: MemoryService) -> None:
+    """Inside JSON a quote is spelled \\": the text is searched for as JSON spells it."""
+    node = make_node(tags=['他说"少放盐"'], title="调味", content="…", entities=[])
+    with mem.user_store.write() as w:
+        w.insert_nodes([node])
+    plan = mem.purger.plan(PurgeFilter(query='说"少放'))
+    assert {t.id for t in plan.targets if t.kind == "node"} == {node.id}

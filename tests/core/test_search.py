@@ -149,6 +149,23 @@ def test_a_word_too_long_to_index_is_still_found(backend: Backend, tmp_path: Pat
     s.close()
 
 
+@pytest.mark.parametrize(
+    "hidden", ["\u200b", "\u00ad", "\u200d", "\u2060", "\ufeff", "\u200f", "\u202e"]
+)
+def test_invisible_characters_inside_a_word_do_not_hide_it(
+    backend: Backend, tmp_path: Path, hidden: str
+) -> None:
+    """Text pasted from a web page or a chat carries zero-width spaces, soft hyphens and
+    direction marks inside words; the word typed without them still finds it."""
+    s = backend.open_store(tmp_path)
+    node = make_node(
+        title=f"用户不吃香{hidden}菜", content=f"cilan{hidden}tro", tags=[], entities=[]
+    )
+    s.upsert_node(node)
+    for query in ("香菜", "不吃香菜", "cilantro", f"香{hidden}菜"):
+        assert [n.id for n in s.search_nodes(query=query, limit=5)] == [node.id], query
+
+
 def test_emoji_only_query_falls_back_to_substring(backend: Backend, tmp_path: Path) -> None:
     s = backend.open_store(tmp_path, "emoji")
     node = make_node(title="喜欢🌶️", content="x")

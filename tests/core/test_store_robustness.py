@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,6 +55,38 @@ def test_invalid_node_fields_are_refused_clearly(field: str, value: object, mess
 def test_malformed_json_is_a_validation_error() -> None:
     with pytest.raises(ValidationError):
         MemoryNode.model_validate_json('{"id": "mem_x", "scope": "user", ')
+
+
+# JSON that parses in no Python: arrays nested past the interpreter's recursion limit, and
+# an integer longer than int() converts.
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+LONG_NUMBER_JSON = '{"queryText": "香菜", "limit": 1' + "0" * 5000 + "}"
+
+
+@pytest.mark.parametrize("args", [DEEP_JSON, '{"queryText": ' + DEEP_JSON + "}", LONG_NUMBER_JSON])
+def test_tool_arguments_no_parser_can_read_are_an_error_result(tmp_path: Path, args: str) -> None:
+    """Function-calling agents hand over the model's arguments as a JSON string: arguments
+    nested too deeply for the parser come back as an error result, never raised."""
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        s = mem.session("s1", user_id="u1")
+        for tool in ("memory_search", "memory_propose_update", "memory_forget", "memory_get"):
+            res = s.call_tool(tool, args)
+            assert res["error"]["code"] == "invalid_arguments", res
+    finally:
+        mem.close()
+
+
+def test_a_config_file_no_parser_can_read_gives_defaults_and_a_warning(tmp_path: Path) -> None:
+    config = tmp_path / "ws" / ".ekko" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(DEEP_JSON, encoding="utf-8")
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        assert mem.config_warning is not None and "config.json" in mem.config_warning
+        assert mem.health()["workspace"].status == "ok"
+    finally:
+        mem.close()
 
 
 def test_a_bad_message_is_invalid_input_and_logs_nothing(tmp_path: Path) -> None:
@@ -233,6 +269,102 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     assert backups[0].stat().st_mode & 0o077 == 0
 
 
+_OPEN_WITH_SMALL_FILES = """
+import json, resource, sys
+from ekko_memory.store.sql_store import SqlStore
+# Files may grow to 64 KiB here, as if the disk were full: the upgrade's backup copy hits it.
+resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+store = SqlStore.open_sqlite(sys.argv[1])
+print(json.dumps({"status": store.health.status, "reason": store.health.reason}))
+store.close()
+"""
+
+
+@pytest.mark.sqlite_only(reason="the SQLite file's backup before an upgrade")
+def test_a_backup_that_does_not_fit_leaves_the_file_and_says_why(tmp_path: Path) -> None:
+    """No room for the copy taken before an upgrade: the store says that, not that the
+    file is unreadable, and leaves no half copy (which would hold private data)."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(200):
+        store.upsert_node(make_node(title=f"记忆{i}", content="内容" * 200))
+    store.close()
+    with sqlite3.connect(path) as conn:  # the file as schema version 6 left it
+        conn.execute("DROP INDEX idx_memory_nodes_topic")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 7")
+    assert path.stat().st_size > 64 * 1024
+    proc = subprocess.run(
+        [sys.executable, "-c", _OPEN_WITH_SMALL_FILES, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert seen["status"] == "disabled"
+    assert "could not back the file up" in seen["reason"], seen
+    assert "not a readable" not in seen["reason"]
+    assert list((tmp_path / "backups").iterdir()) == []
+    assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT max(version) FROM memory_schema_migrations").fetchone()[0] == 6
+    reopened = SqlStore.open_sqlite(path)  # room again: the upgrade goes through
+    assert reopened.health.status == "ok" and reopened.health.backup is not None
+    assert stat.S_IMODE(reopened.health.backup.stat().st_mode) == 0o600
+    reopened.close()
+    assert node_count(path) == 200
+
+
+_WRITE_PAST_A_SIZE_LIMIT = """
+import json, resource, sys
+from ekko_memory import open_memory
+from ekko_memory.errors import StoreUnavailable
+ws, home, room = sys.argv[1], sys.argv[2], int(sys.argv[3])
+mem = open_memory(ws, user_home=home)
+s = mem.session("s1", user_id="u1")
+# The files may grow by ``room`` bytes (a disk quota, a file size limit).
+resource.setrlimit(resource.RLIMIT_FSIZE, (room, resource.RLIM_INFINITY))
+refused = []
+for i in range(300):
+    try:
+        s.append_message("user", f"消息{i} " + "长" * 500)
+    except StoreUnavailable as e:
+        refused.append(str(e))
+out = {"refused": refused[:1], "count": len(refused), "status": mem.health()["workspace"].status}
+resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+s.append_message("user", "又有空间了")  # writes go on once there is room again
+out["last"] = mem.list_recent_messages(session_id="s1", limit=1)[0].content
+mem.close()
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+@pytest.mark.sqlite_only(reason="SQLite's error for a write past a file size limit")
+def test_a_write_past_a_size_limit_is_refused_without_calling_the_file_damaged(
+    tmp_path: Path,
+) -> None:
+    """SQLite reports a write the system refused with EFBIG or EDQUOT as a 'disk I/O error':
+    the file is whole, so the store stays usable once there is room again."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    open_memory(ws, user_home=home).close()
+    room = (ws / ".ekko" / "memory.db").stat().st_size + 128 * 1024
+    proc = subprocess.run(
+        [sys.executable, "-c", _WRITE_PAST_A_SIZE_LIMIT, str(ws), str(home), str(room)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert seen["count"] > 0 and seen["status"] == "ok", seen
+    assert "damaged" not in seen["refused"][0] and "nothing was written" in seen["refused"][0]
+    assert seen["last"] == "又有空间了"
+    with sqlite3.connect(ws / ".ekko" / "memory.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
 @pytest.mark.sqlite_only(reason="SQLite's statistics table")
 def test_an_upgrade_refreshes_planner_statistics(tmp_path: Path) -> None:
     """An index a migration adds has no statistics until analyzed, and SQLite's planner
@@ -390,3 +522,41 @@ def test_many_threads_share_a_store_safely(tmp_path: Path) -> None:
         done.returncode,
         done.stderr[-2000:],
     )
+
+
+@pytest.mark.parametrize("session_id", ["a\x00b", "会话\ud800"])
+def test_a_session_with_an_unstorable_character_finds_its_own_messages(
+    tmp_path: Path, session_id: str
+) -> None:
+    """Its messages store NUL and lone surrogates as U+FFFD, as all text: the handle's id
+    is spelled the same way, or it never saw its own conversation again."""
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    try:
+        s = mem.session(session_id, user_id="u\x00", workspace_id="w1")
+        s.append_message("user", "记住，我以后做饭不要香菜。")
+        assert [m.content for m in s.build_context("今晚吃什么？").recent_messages] == [
+            "记住，我以后做饭不要香菜。"
+        ]
+    finally:
+        mem.close()
+
+
+def test_ids_and_filters_no_store_can_encode_are_invalid_input(tmp_path: Path) -> None:
+    """A lone surrogate in an id or a filter given to the Python API is the core's own
+    error, not the driver's UnicodeEncodeError."""
+    from ekko_memory import BrowseFilter, InvalidInput, PurgeFilter
+
+    mem = open_memory(tmp_path / "ws", user_home=tmp_path / "home")
+    lone = "\ud800"
+    try:
+        for call in (
+            lambda: mem.history(f"mem_{lone}"),
+            lambda: mem.decide(f"pnd_{lone}", approve=True, actor="user"),
+            lambda: mem.list_recent_messages(session_id=lone, limit=3),
+            lambda: mem.browse.search(BrowseFilter(session_id=lone, text="香菜")),
+            lambda: mem.purger.plan(PurgeFilter(user_id=lone)),
+        ):
+            with pytest.raises(InvalidInput, match="lone surrogate"):
+                call()
+    finally:
+        mem.close()

@@ -776,3 +776,102 @@ def test_every_tool_takes_the_users_words_and_logs_them_once(mem: MemoryService)
     assert got["found"] is True and got["valueJson"] == "葱"
     log = mem.list_recent_messages(session_id="mcp", limit=10)
     assert [(m.role, m.content) for m in log] == [("user", asked), ("user", question)]
+
+
+def _quoting(mem: MemoryService, text: str) -> dict[str, int]:
+    """Tables of either store (messages aside) with a row quoting ``text``."""
+    found: dict[str, int] = {}
+    for name, store in mem.stores():
+        with store.read() as r:
+            for table, n in r.text_occurrences(text).items():
+                if table != "memory_messages":
+                    found[f"{name}:{table}"] = n
+    return found
+
+
+def test_hard_delete_of_an_approved_proposal_scrubs_the_proposals_audit(
+    mem: MemoryService,
+) -> None:
+    """The audit row of the proposal names the proposed node's id, not the id the approval
+    gave the memory: the agent's reason in it outlived the hard delete."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    secret = "糖尿病QZX"
+    s.append_message("user", f"记住，我有{secret}，做饭少糖。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": f"用户说自己有{secret}",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "fact",
+                "title": f"用户有{secret}",
+                "content": f"用户有{secret}，做饭少糖。",
+            },
+        },
+    )
+    assert held["status"] == "pending" and held["rule"] == "sensitive_data", held
+    node_id = mem.decide(held["pendingId"], approve=True, actor="user")["nodeId"]
+    assert _quoting(mem, secret)
+    assert mem.actions.delete(node_id, "hard") == [node_id]
+    assert _quoting(mem, secret) == {}
+
+
+def test_hard_delete_scrubs_a_promotion_waiting_in_the_other_store(mem: MemoryService) -> None:
+    """A proposal to move a session memory into the user's scope waits in the user store;
+    hard deleting the session memory settles it and scrubs its text there too."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    secret = "私房辣酱ZQV"
+    s.append_message("user", "记住，今天少辣。")
+    today = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **flavor({"spicy": "low"}, "今天少辣"),
+                "scope": "session",
+                "content": "今天少辣",
+                "confidence": 0.5,
+            },
+        },
+    )
+    assert today["accepted"], today
+    s.append_message("user", "嗯。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": today["nodeId"],
+            "reason": f"长期偏好，配{secret}",
+            "node": {"scope": "user", "title": "一直少辣", "content": f"少辣，配{secret}"},
+        },
+    )
+    assert held["rule"] == "scope_promotion", held
+    assert _quoting(mem, secret)
+    mem.actions.delete(today["nodeId"], "hard")
+    assert _quoting(mem, secret) == {}
+    assert mem.pending() == []
+    (item,) = mem.pending(None)
+    assert item.id == held["pendingId"] and item.status == "expired"
+
+
+@pytest.mark.sqlite_only(
+    reason="migration backups are SQLite files (a server's are its operator's)"
+)
+def test_hard_delete_removes_the_migration_backups_that_hold_the_memory(
+    mem: MemoryService,
+) -> None:
+    """An upgrade copies the file to ``backups/`` first: a copy of the memory too."""
+    older = mem.user_store.dialect.backup(6)  # from before the memory was written
+    secret = "绝密配方ZQB"
+    node_id = user_write(
+        mem, scope="user", domain="生活技能", type="recipe", title=secret, content=f"{secret}做法"
+    )
+    holding = mem.user_store.dialect.backup(6)
+    assert older is not None and holding is not None and holding != older
+    assert secret.encode() in holding.read_bytes()
+    mem.actions.delete(node_id, "hard")
+    assert not holding.exists()
+    assert older.exists()  # it never held the memory

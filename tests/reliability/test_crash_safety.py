@@ -125,3 +125,63 @@ def test_sigkill_during_governed_writes(tmp_path: Path) -> None:
         f"\ncrash safety: {kills} SIGKILLs survived, {len(reported)} committed writes verified, "
         f"{counts['nodes']} nodes ({counts['superseded']} superseded) whole"
     )
+
+
+@pytest.mark.timeout(60)
+def test_a_purge_killed_midway_is_finished_by_running_it_again(tmp_path: Path) -> None:
+    """Killed after its first batch of memories, a purge run again leaves none of the purged
+    memories' source messages (they were found through the memories)."""
+    from ekko_memory import PurgeFilter, open_memory
+    from tests.core.factories import make_message, make_node
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    branch = ["项目", "秘密"]
+    messages = [make_message(content=f"记住这个项目的规则 ZQK{i}") for i in range(150)]
+    mem = open_memory(ws, user_home=home)
+    with mem.workspace_store.write() as w:
+        w.insert_messages(messages)
+        w.insert_nodes(
+            [
+                make_node(
+                    scope="workspace",
+                    domain="项目",
+                    category_path=branch,
+                    type="constraint",
+                    key=None,
+                    value_json=None,
+                    title=f"规则{i}",
+                    content=f"规则内容{i}",
+                    source_message_ids=[m.id],
+                )
+                for i, m in enumerate(messages)
+            ]
+        )
+    mem.close()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.reliability.purge_child", str(ws), str(home), "项目/秘密"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "stalled"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.communicate(timeout=30)
+    db = ws / ".ekko" / "memory.db"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        left = conn.execute("SELECT count(*) FROM memory_nodes").fetchone()[0]
+    assert 0 < left < 150  # killed midway
+    mem = open_memory(ws, user_home=home)
+    try:
+        rest = mem.purger.purge(PurgeFilter(category_path_prefix=branch, include_messages=True))
+        assert rest.memories == left
+        assert rest.verification is not None and rest.verification.clean
+        with mem.workspace_store.read() as r:
+            assert r.text_occurrences("ZQK") == {}
+    finally:
+        mem.close()

@@ -74,7 +74,7 @@ def json_or_text(value: str) -> Any:
     """A value given on the command line: JSON when it parses, else the text itself."""
     try:
         return json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return value
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, NotFound
 from ekko_memory.interfaces.cli_output import EXIT_DECLINED, EXIT_USAGE, CliError, Output, plural
-from ekko_memory.interfaces.cli_table import render_fields, render_table
+from ekko_memory.interfaces.cli_table import clean_cell, render_fields, render_table
 from ekko_memory.models import BrowseFilter, MemoryNode, NodeHistory, PendingItem
 from ekko_memory.service.forget import ForgetRequest, Forgetter, candidate_json
 from ekko_memory.service.write_plan import WriteContext
@@ -149,7 +149,9 @@ def history_text(h: NodeHistory, width: int) -> str:
     """The human rendering of a node's history."""
     created = {e.node_id: e for e in h.audit if e.event_type == "create"}
     head = h.chain[-1] if h.chain else None
-    lines = [f"{head.title if head else h.node_id}  ({h.node_id}, {h.store} store)", ""]
+    # A title is the agent's text: escape sequences in it must not reach the terminal.
+    title = clean_cell(head.title) if head else h.node_id
+    lines = [f"{title}  ({h.node_id}, {h.store} store)", ""]
     lines.append(f"Versions, oldest first ({len(h.chain)})")
     rows = []
     for i, v in enumerate(h.chain, 1):

@@ -332,7 +332,7 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
     if isinstance(args, str):
         try:
             args = json.loads(args)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:  # RecursionError: nested too deeply
             return error_result(
                 "invalid_arguments", f"arguments are not valid JSON: {e}", **negative
             )

@@ -76,7 +76,7 @@ def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
     if path.is_file():
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, RecursionError) as e:
             raise InvalidInput(f"{path} is not valid JSON: {e}") from e
         if not isinstance(data, dict):
             raise InvalidInput(f"{path} must hold a JSON object of settings")

@@ -430,8 +430,8 @@ def _markdown_entry(node: MemoryNode) -> str:
             + " · ".join(
                 part
                 for part in (
-                    "tags: " + ", ".join(node.tags) if node.tags else "",
-                    "entities: " + ", ".join(node.entities) if node.entities else "",
+                    "tags: " + ", ".join(map(_line, node.tags)) if node.tags else "",
+                    "entities: " + ", ".join(map(_line, node.entities)) if node.entities else "",
                 )
                 if part
             )

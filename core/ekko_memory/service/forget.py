@@ -2,9 +2,10 @@
 user's confirmation, and a hard delete always waits for the user unless the user asks.
 
 A hard delete removes every version of the memory, its index rows and usage records,
-scrubs its text from audit and pending rows, and (on request) the source messages,
-marking the summaries built on them stale. The file is then compacted so that no
-readable copy of the text is left in it.
+scrubs its text from audit and pending rows (in both stores), and (on request) the
+source messages, marking the summaries built on them stale. The file is then compacted
+so that no readable copy of the text is left in it, and migration backups holding the
+memory are deleted.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound
 from ekko_memory.models import MemoryNode, MemoryQuery, Scope
 from ekko_memory.schema.normalize import canonical_key
+from ekko_memory.service.chains import chain_closure
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
+from ekko_memory.service.purge_verify import clear_backups
 from ekko_memory.service.retrieval import value_hint, viewer_of, visible
 from ekko_memory.service.write_plan import WriteContext
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.sql_store import delete_in
+from ekko_memory.store.sql_store import delete_in, settle_pending
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -217,6 +220,49 @@ class Forgetter:
             warnings=warnings,
         )
 
+    def _versions(self, node: MemoryNode) -> list[MemoryNode]:
+        """Every version of ``node``'s memory: its chain, oldest first, then any version
+        off it (a memory edited on two machines branched; an import marked one branch
+        superseded, and the chain goes on through the other)."""
+        chain = self.service.chain(node.id)
+        known = {v.id for v in chain}
+        for name, ids in chain_closure(self.service, known).items():
+            if missing := sorted(ids - known):
+                store = (
+                    self.service.workspace_store if name == "workspace" else self.service.user_store
+                )
+                with store.read() as r:
+                    chain += list(r.iter_nodes_by_id(missing))
+        return chain
+
+    def _scrub_elsewhere(
+        self, deleted: dict[int, list[str]], touched: set[int], *, actor: str
+    ) -> None:
+        """A store can refer to memories deleted for good in the other store: a proposal
+        to move a session memory into the user's scope waits in the user store, its audit
+        row quoting the agent. Settle such proposals and scrub their text and audit there
+        too, as ``delete_in`` did in the deleted memory's own store."""
+        for _, store in self.service.stores():
+            others = [i for key, ids in deleted.items() if key != id(store) for i in ids]
+            if not others or not store.health.writable:
+                continue
+            with store.read() as r:
+                waiting = [p for p in r.pending_about(others) if p.operation != "delete"]
+                mentioned = bool(waiting or r.audit_ids_for_nodes(others))
+            if not mentioned:
+                continue
+            with store.write() as w:
+                for item in waiting:
+                    settle_pending(
+                        w,
+                        item,
+                        reason="no longer applies: the memory it would change was deleted for good",
+                        actor=actor,
+                        at=self.service.now(),
+                    )
+                w.redact_references(others)
+            touched.add(id(store))
+
     def execute(
         self,
         targets: list[MemoryNode],
@@ -239,12 +285,20 @@ class Forgetter:
                     governor.apply_status(w, current, "deleted", actor, reason)
                     deleted.append(node.id)
             return deleted, warnings
-        touched = set()
-        message_ids: list[str] = []
-        for node in targets:
-            chain = self.service.chain(node.id)
-            for version in chain:
-                message_ids += version.source_message_ids
+        chains = [self._versions(node) for node in targets]
+        message_ids = [m for chain in chains for v in chain for m in v.source_message_ids]
+        touched: set[int] = set()
+        if cascade_messages and message_ids:
+            # The messages first: a crash after them leaves the memories, which a second
+            # delete finds again; the other way round nothing would name the messages.
+            removed, stale = self.service.delete_messages(message_ids, actor=actor, reason=reason)
+            if removed:
+                warnings.append(
+                    f"deleted {removed} source messages; {stale} summaries marked stale"
+                )
+            touched.add(id(self.service.workspace_store))
+        deleted_in: dict[int, list[str]] = {}
+        for chain in chains:
             by_store: dict[int, list[MemoryNode]] = {}
             for version in chain:
                 by_store.setdefault(id(self.service.store_for_scope(version.scope)), []).append(
@@ -264,14 +318,17 @@ class Forgetter:
                                 at=self.service.now(),
                             )
                             deleted.append(version.id)
-                touched.add(store)
-        if cascade_messages and message_ids:
-            removed, stale = self.service.delete_messages(message_ids, actor=actor, reason=reason)
-            if removed:
-                warnings.append(
-                    f"deleted {removed} source messages; {stale} summaries marked stale"
-                )
-            touched.add(self.service.workspace_store)
-        for store in touched:
+                            deleted_in.setdefault(id(store), []).append(version.id)
+                touched.add(id(store))
+        self._scrub_elsewhere(deleted_in, touched, actor=actor)
+        stores = [store for _, store in self.service.stores() if id(store) in touched]
+        for store in stores:
             warnings += store.scrub()
+        # A migration backup is a copy of the file from before: the memory is in it too.
+        markers = [*deleted, *(message_ids if cascade_messages else [])]
+        removed_backups, _ = clear_backups(stores, markers, remove=True)
+        if removed_backups:
+            warnings.append(
+                f"removed {len(removed_backups)} migration backups that held the deleted data"
+            )
         return deleted, warnings

@@ -158,7 +158,8 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
     if not p.is_file():
         raise NotFound(f"no bundle file at {p}")
     try:
-        text = p.read_text(encoding="utf-8")
+        # A byte-order mark (a bundle saved again by a Windows editor) is not content.
+        text = p.read_text(encoding="utf-8-sig")
         data = json.loads(text)
     except UnicodeDecodeError as e:
         raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
@@ -166,6 +167,9 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
         raise InvalidInput(
             f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
         ) from e
+    except (ValueError, RecursionError) as e:
+        # A number too long to convert, or arrays nested deeper than Python can parse.
+        raise InvalidInput(f"{p} is not a bundle this release can read ({e})") from e
     except OSError as e:
         raise InvalidInput(f"cannot read {p}: {e.strerror or e}") from e
     if _UNSTORABLE_ESCAPE.search(text):

@@ -23,6 +23,7 @@ from ekko_memory.models import (
     NodeHistory,
     PendingItem,
     Scope,
+    clean_text,
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
@@ -256,7 +257,16 @@ class MemoryService:
         """A handle bound to one session (and the user and workspace it belongs to)."""
         if not isinstance(session_id, str) or not session_id.strip() or len(session_id) > 200:
             raise InvalidInput("session_id must be a non-empty string of at most 200 characters")
-        return MemorySession(self, session_id, user_id=user_id, workspace_id=workspace_id)
+        # As its messages store them (NUL and lone surrogates as U+FFFD): the handle must
+        # find its own messages again.
+        return MemorySession(
+            self,
+            clean_text(session_id),
+            user_id=clean_text(user_id) if isinstance(user_id, str) else user_id,
+            workspace_id=clean_text(workspace_id)
+            if isinstance(workspace_id, str)
+            else workspace_id,
+        )
 
     # --- the design doc's MemoryStore, routed to the right file ---------------------
 

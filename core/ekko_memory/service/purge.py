@@ -4,7 +4,8 @@
 whose reasons and payloads will be scrubbed, pending items, usage rows and, when the
 filter includes messages, source messages, summaries, retry jobs and cursors.
 ``purge(plan)`` removes exactly those records, in batches (one transaction each, a
-chain never split), reporting progress and stopping between batches when cancelled.
+chain never split; the message log before the memories that name its messages),
+reporting progress and stopping between batches when cancelled.
 Then it compacts the full-text index, VACUUMs, checkpoints the WAL, deletes migration
 backups that still hold purged data, and searches the tables, the index and the files'
 raw bytes for the purged text (``service/purge_verify.py``).
@@ -147,12 +148,15 @@ class Purger:
                 targets += [
                     PurgeTarget(store=name, kind="pending", id=p.id, label=p.reason) for p in held
                 ]
-                # The audit of a proposal that never became a memory quotes it too.
+                # The audit of a proposal that never became a memory quotes it too, and so
+                # can this store's audit of a memory in the other store (a proposal to
+                # move it into the user's scope waits in the user store).
                 proposed = [str(p.node["id"]) for p in held if p.node and "id" in p.node]
+                elsewhere = [i for n, ids in closure.items() if n != name for i in ids]
                 planned = {t.id for t in targets if t.kind == "audit"}
                 targets += [
                     PurgeTarget(store=name, kind="audit", id=a, action="scrub")
-                    for a in r.audit_ids_for_nodes(proposed)
+                    for a in r.audit_ids_for_nodes([*proposed, *sorted(elsewhere)])
                     if a not in planned
                 ]
         superseded = {n.supersedes_id for n in nodes}
@@ -246,10 +250,23 @@ class Purger:
                     f"the {name} store cannot be written ({store.health.reason}); nothing was purged"
                 )
         run = _Run(plan)
-        cancelled = self._purge_nodes(plan, run, rep)
-        if not cancelled:
-            self._purge_pending(plan, run)
+        try:
+            # The log first: the memories name their source messages, so a purge stopped
+            # (or killed) after the messages is finished by planning it again; stopped
+            # after the memories, nothing would name their messages any more.
             cancelled = self._purge_log(plan, run, rep)
+            if not cancelled:
+                cancelled = self._purge_nodes(plan, run, rep)
+            if not cancelled:
+                self._purge_pending(plan, run)
+        except StoreUnavailable as e:
+            if not run.purged:
+                raise
+            # A full disk or a lock midway: the batches before it are gone for good.
+            raise StoreUnavailable(
+                f"the purge stopped partway: {len(run.purged)} records were already removed"
+                f" for good; run it again to finish ({e})"
+            ) from e
         report = PurgeReport(
             purged=run.purged, memories=run.memories, cancelled=cancelled, warnings=run.warnings
         )
@@ -327,9 +344,9 @@ class Purger:
     def _purge_pending(self, plan: PurgePlan, run: _Run) -> None:
         for name in STORES:
             ids = plan.ids("pending", name)
-            if not ids:
-                continue
             audit = [a for a in plan.ids("audit", name) if a not in run.seen]
+            if not (ids or audit):
+                continue
             with self._store(name).write() as w:
                 present = w.existing_ids("memory_pending", ids)
                 w.delete_rows("memory_pending", present)

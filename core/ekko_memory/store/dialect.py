@@ -14,7 +14,7 @@ from ekko_memory.store.search_text import QueryTerm
 # What a driver error means for the store: try again (busy), the database refuses
 # writes (readonly), it is damaged (corrupt), a constraint said no (integrity), the
 # server cannot be reached (unreachable), or anything else (other).
-ErrorKind = Literal["busy", "readonly", "corrupt", "integrity", "unreachable", "other"]
+ErrorKind = Literal["busy", "readonly", "corrupt", "io", "integrity", "unreachable", "other"]
 
 
 class Dialect(Protocol):

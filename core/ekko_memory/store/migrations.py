@@ -11,6 +11,7 @@ step (step 1 creates the tables as ``tables.py`` declares them at version 1).
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,7 +163,15 @@ def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
         )
     if found == latest:
         return MigrationReport(found, found, None)
-    backup = dialect.backup(found) if found > 0 else None
+    try:
+        backup = dialect.backup(found) if found > 0 else None
+    except (OSError, sqlite3.Error) as exc:
+        # The file itself is fine: say so, or it looks damaged (a full disk said "not a
+        # readable database").
+        raise MigrationError(
+            f"could not back the file up before upgrading it from schema version {found} "
+            f"({exc}); the file was left as it was: free some disk space and open it again"
+        ) from exc
     try:
         with engine.connect().execution_options(**dialect.exclusive_options) as conn, conn.begin():
             dialect.prepare_schema(conn)  # PostgreSQL: the store's schema, under the lock

@@ -9,7 +9,7 @@ from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import Text, func, literal_column, or_, select, text
+from sqlalchemy import ColumnElement, Text, false, func, literal_column, or_, select, text
 from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
@@ -68,6 +68,24 @@ CHUNK = 500
 SUBJECT_CANDIDATES = 500
 # Rows fetched per round trip when streaming a table.
 STREAM_BATCH = 500
+
+
+# What JSON spells around values: a text of nothing else is in every list and object.
+_JSON_SYNTAX = frozenset('[]{}:,"\\ \t\r\n')
+
+
+def _holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bool]:
+    """Any of ``cols`` holds ``text_`` as a substring. A ``*_json`` column is searched for
+    the text as JSON spells it inside a string (quotes and backslashes escaped), and not
+    for JSON punctuation alone: a purge of "[" planned every memory (each has a tag list)."""
+    spelled = json.dumps(text_, ensure_ascii=False)[1:-1]
+    plain = not _JSON_SYNTAX.issuperset(text_)
+    clauses = [
+        c.contains(spelled if c.name.endswith("_json") else text_, autoescape=True)
+        for c in cols
+        if plain or not c.name.endswith("_json")
+    ]
+    return or_(false(), *clauses)
 
 
 def chunks(ids: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
@@ -582,9 +600,17 @@ class StoreReader:
         return [RowHit(r, 0.0) for r in rows]
 
     def successor_of(self, node_id: str) -> MemoryNode | None:
-        """The node that supersedes ``node_id``, if any."""
+        """The node that supersedes ``node_id``, if any.
+
+        A memory edited on two machines has two (an import keeps one current and marks
+        the other superseded, with no successor of its own): the chain goes on through
+        the one still in use, not the dead end.
+        """
         found = self._nodes(
-            f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY created_at LIMIT 1", {"id": node_id}
+            f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY CASE WHEN status <> 'superseded'"
+            " OR EXISTS (SELECT 1 FROM memory_nodes later"
+            " WHERE later.supersedes_id = memory_nodes.id) THEN 0 ELSE 1 END, created_at LIMIT 1",
+            {"id": node_id},
         )
         return found[0] if found else None
 
@@ -934,9 +960,7 @@ class StoreReader:
         content, value, tags and entities (so a word only in the value is found too)."""
         found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
         cols = (n.c.title, n.c.content, n.c.value_json, n.c.tags_json, n.c.entities_json)
-        q = select(n.c.id).where(
-            where_clause(f), or_(*(c.contains(text_, autoescape=True) for c in cols))
-        )
+        q = select(n.c.id).where(where_clause(f), _holding(cols, text_))
         found += self.conn.execute(q).scalars()
         return list(dict.fromkeys(found))
 
@@ -968,7 +992,7 @@ class StoreReader:
         cols = [c for c in s.c if c.name == "summary" or c.name == "current_goal"] + [
             c for c in s.c if c.name.endswith("_json")
         ]
-        q = select(s.c.id).where(or_(*(c.contains(text_, autoescape=True) for c in cols)))
+        q = select(s.c.id).where(_holding(cols, text_))
         if session_id is not None:
             q = q.where(s.c.session_id == session_id)
         return list(self.conn.execute(q).scalars())
@@ -980,11 +1004,7 @@ class StoreReader:
             cols = [c for c in table.c if isinstance(c.type, Text)]
             if not cols:
                 continue
-            q = (
-                select(func.count())
-                .select_from(table)
-                .where(or_(*(c.contains(text_, autoescape=True) for c in cols)))
-            )
+            q = select(func.count()).select_from(table).where(_holding(cols, text_))
             count = int(self.conn.execute(q).scalar() or 0)
             if count:
                 out[table.name] = count

@@ -36,9 +36,16 @@ _RUN = re.compile(rf"([{_CJK_RANGES}]+)|([^\W_{_CJK_RANGES}]+)", re.UNICODE)
 _LATIN_WORD = re.compile(rf"[^\W_{_CJK_RANGES}]+", re.UNICODE)
 
 
+# Invisible characters that text pasted from a web page or a chat carries inside words:
+# soft hyphen, zero-width space / joiners, direction marks and embeddings, word joiner,
+# byte-order mark. As separators they split 用户不吃香菜 so 香菜 (typed) never matched.
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
 def normalize(text: str) -> str:
-    """NFKC + casefold, so full-width letters and case do not matter."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """NFKC + casefold, so full-width letters and case do not matter; invisible
+    characters dropped, so a word is found whatever they hide in it."""
+    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
 
 
 def _runs(text: str) -> list[tuple[bool, str]]:

@@ -152,11 +152,17 @@ class SqlStore:
             return disabled(str(e))
         except _db_errors(dialect) as e:
             engine.dispose()
-            if dialect.classify_error(e) == "busy":
+            kind = dialect.classify_error(e)
+            if kind == "busy":
                 return disabled(
                     f"{path} is locked by another program, which kept it for"
                     f" {sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g} s; close that program (or wait)"
                     " and open it again"
+                )
+            if kind == "io":
+                return disabled(
+                    f"{path} could not be read or written ({_orig(e)}: a full disk or quota,"
+                    " a file size limit or a failing drive); free some space and open it again"
                 )
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
         # The file holds private data: readable by its owner only (SQLite creates it, and its
@@ -392,6 +398,13 @@ class SqlStore:
             self.health.status = "readonly"
             self.health.reason = f"{self.health.location} became read-only ({_orig(e)})"
             return StoreUnavailable(self.health.reason + "; nothing was written")
+        if kind == "io":
+            # Not a lasting state (the file itself passed its checks): try again later.
+            return StoreUnavailable(
+                f"memory store at {self.health.location} could not read or write its file"
+                f" ({_orig(e)}: a full disk or quota, a file size limit or a failing drive);"
+                " nothing was written, try again"
+            )
         if kind == "corrupt":
             self.health.status = "degraded"
             self.health.reason = f"{self.health.location} is damaged ({_orig(e)})"
@@ -770,6 +783,12 @@ class _Transaction(Generic[R]):
             return
         if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
             raise store._translated(error) from error
+        if isinstance(error, UnicodeEncodeError):
+            # A lone surrogate in an id or a filter (the driver cannot encode it as UTF-8).
+            raise InvalidInput(
+                f"text with a lone surrogate ({error.object[error.start : error.end]!r})"
+                " cannot be stored or looked up"
+            ) from error
 
     def _close(self) -> None:
         conn, self._conn, self._txn = self._conn, None, None

@@ -6,6 +6,7 @@ replaces this module, not the store.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Hashable, Sequence
@@ -136,17 +137,27 @@ class SqliteDialect:
         if self.path is None:
             return None
         folder = self.path.parent / "backups"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         stamp = (to_db(utcnow()) or "").replace(":", "").replace(".", "")
         target = folder / f"{self.path.stem}-v{version}-{stamp}.db"
-        src = sqlite3.connect(f"{file_uri(self.path)}?mode=ro", uri=True)
-        dst = sqlite3.connect(target)
+        # Owner-only from its first byte: a copy cut short (a full disk, a killed process)
+        # holds private data too.
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
-        target.chmod(0o600)
+            src = sqlite3.connect(f"{file_uri(self.path)}?mode=ro", uri=True)
+            try:
+                dst = sqlite3.connect(target)
+                try:
+                    src.backup(dst)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+        except BaseException:
+            # Half a copy restores nothing (its rollback journal neither).
+            for part in (target, target.with_name(target.name + "-journal")):
+                part.unlink(missing_ok=True)
+            raise
         for stale in sorted(folder.glob(f"{self.path.stem}-v*.db"))[: -self.keep_backups]:
             stale.unlink(missing_ok=True)
         return target
@@ -375,8 +386,11 @@ class SqliteDialect:
             return "busy"
         if "readonly" in msg or "read-only" in msg:
             return "readonly"
-        if "malformed" in msg or "not a database" in msg or "corrupt" in msg or "disk i/o" in msg:
+        if "malformed" in msg or "not a database" in msg or "corrupt" in msg:
             return "corrupt"
+        if "disk i/o" in msg or "disk is full" in msg:
+            # The file may be whole: a full disk or quota, a size limit, a flaky drive.
+            return "io"
         if "unique constraint" in msg or "integrity" in msg:
             return "integrity"
         return "other"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from ekko_memory.ids import new_id
 from ekko_memory.models import (
@@ -155,16 +156,28 @@ class StoreWriter(StoreReader):
         self.dialect.unindex_nodes(self.conn, list(seqs.values()))
         self.conn.execute(delete(n).where(n.c.id.in_(found)))
         self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.node_id.in_(found)))
-        self.redact_audit(node_ids=found)
-        p = t.memory_pending
-        self.conn.execute(
-            update(p)
-            .where(p.c.current_head_id.in_(found) | p.c.result_node_id.in_(found))
-            .values(node_json=None, reason=REDACTED)
-        )
+        self.redact_references(found)
         # Later versions keep their link, but the old text is gone.
         self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
         return found
+
+    def redact_references(self, node_ids: Sequence[str]) -> None:
+        """Scrub what this store says about nodes deleted for good (here, or in the other
+        store): their audit rows lose reasons and payloads, and the pending items filed
+        against them or approved into them lose their proposals — with the audit rows of
+        those proposals, which name the proposed node's own id before it was approved."""
+        p = t.memory_pending
+        proposed: list[str] = []
+        for chunk in chunks(node_ids):
+            about = p.c.current_head_id.in_(chunk) | p.c.result_node_id.in_(chunk)
+            for (node_json,) in self.conn.execute(
+                select(p.c.node_json).where(about, p.c.node_json.is_not(None))
+            ):
+                node = json.loads(node_json)
+                if isinstance(node, dict) and isinstance(node.get("id"), str):
+                    proposed.append(node["id"])
+            self.conn.execute(update(p).where(about).values(node_json=None, reason=REDACTED))
+        self.redact_audit(node_ids=[*node_ids, *proposed])
 
     def redact_audit(self, *, node_ids: Iterable[str] = (), ids: Iterable[str] = ()) -> None:
         """Keep audit rows (who did what, when) but drop their reasons and payloads, which

@@ -70,12 +70,12 @@ class ChatClient:
 def _parse(payload: bytes) -> Any:
     try:
         content = json.loads(payload)["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError) as e:
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError) as e:
         raise ExtractionFailed(f"not a chat-completions response: {payload[:200]!r}") from e
     if not isinstance(content, str):
         raise ExtractionFailed("the model returned no text")
     text = _FENCE.sub("", content.strip())
     try:
         return json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise ExtractionFailed(f"the model's reply is not JSON: {text[:200]!r}") from e
