@@ -126,7 +126,7 @@ class MemorySession:
         self, source_ids: Sequence[str] | None, user_message: str | None
     ) -> WriteContext:
         """The provenance of an agent's write: the user's message(s) it rests on."""
-        self.log_user_words(user_message)
+        logged = self.log_user_words(user_message)
         if source_ids:
             bad = [i for i in source_ids if not is_valid_id(i, "msg")]
             if bad:
@@ -139,7 +139,8 @@ class MemorySession:
                     f"unknown source messages in this session: {sorted(missing)[:3]}"
                 )
         else:
-            latest = self.latest_user_message()
+            # The words just logged are the newest (no second read for them).
+            latest = logged or self.latest_user_message()
             msgs = [latest] if latest is not None else []
         text = "\n".join(m.content for m in msgs if m.role == "user")
         return WriteContext(
@@ -151,22 +152,22 @@ class MemorySession:
             source_text=text,
         )
 
-    def log_user_words(self, text: str | None, *, required: bool = True) -> None:
+    def log_user_words(self, text: str | None, *, required: bool = True) -> MemoryMessage | None:
         """Append the user's words a tool call names (``userMessage``: clients without a
-        log, such as MCP) — once, when several calls of one turn pass the same words.
-        A read (``required=False``) answers even when the log cannot take them."""
+        log, such as MCP) — once, when several calls of one turn pass the same words; the
+        message that holds them. A read (``required=False``) answers even when the log
+        cannot take them."""
         if not text:
-            return
+            return None
         if not required:
             try:
-                self.log_user_words(text)
+                return self.log_user_words(text)
             except EkkoMemoryError:
-                pass
-            return
+                return None
         recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
         if recent and recent[-1].role == "user" and recent[-1].content == clean_text(text):
-            return
-        self.append_message("user", text)
+            return recent[-1]
+        return self.append_message("user", text)
 
     def search(self, args: SearchArgs) -> dict[str, Any]:
         """memory_search."""
