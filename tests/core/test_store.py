@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -337,3 +338,41 @@ def test_audit_events_page_through_a_bulk_write_of_one_moment(mem: MemoryService
     everything = mem.browse.audit_since(None, 1000)
     assert len(everything) == 32
     assert seen == [e.id for e in everything]
+
+
+@pytest.mark.sqlite_only(reason="SQLite's data_version")
+def test_the_change_count_moves_with_every_commit_from_anywhere(tmp_path: Path) -> None:
+    """What lets a reader keep a result (the session's newest user message) until the
+    file changes: any commit moves it, this store's own and another connection's."""
+    store = SqlStore.open_sqlite(tmp_path / "m.db")
+    first = store.change_count()
+    assert first is not None and store.change_count() == first  # nothing committed
+    store.append_message(make_message())
+    second = store.change_count()
+    assert second != first
+    with sqlite3.connect(tmp_path / "m.db") as other:  # another program
+        other.execute("DELETE FROM memory_messages")
+    assert store.change_count() not in (first, second)
+    store.close()
+    assert store.change_count() is None
+
+
+def test_the_newest_user_message_is_read_again_only_after_a_commit(
+    mem: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "第一句")
+    reads: list[int] = []
+    opened = SqlStore.read
+
+    def counted(store: SqlStore) -> Any:
+        reads.append(1)
+        return opened(store)
+
+    monkeypatch.setattr(SqlStore, "read", counted)
+    assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
+    assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
+    kept = mem.workspace_store.change_count() is not None  # SQLite: kept; a server: read
+    assert len(reads) == (1 if kept else 2)
+    mem.session("s1", user_id="u1", workspace_id="w1").append_message("user", "第二句")
+    assert s.latest_user_message().content == "第二句"  # type: ignore[union-attr]

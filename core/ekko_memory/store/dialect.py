@@ -94,6 +94,11 @@ class Dialect(Protocol):
 
     def data_version(self, conn: Connection) -> int: ...
 
+    def change_count(self) -> int | None:
+        """A number that changes whenever anyone commits to the store, read without a
+        transaction; None when there is none (nothing may then be kept between reads)."""
+        ...
+
     def change_marks(self, conn: Connection) -> tuple[int, ...]: ...
 
     def fetch(

@@ -671,6 +671,10 @@ class PostgresDialect:
     def committed(self) -> None:
         """Nothing: the server runs its own checkpoints."""
 
+    def change_count(self) -> int | None:
+        """None: a server has no cheap commit counter, so nothing is kept between reads."""
+        return None
+
     def close(self) -> None:
         """Close the notification listener, if any."""
         listener, self._listener = self._listener, None

@@ -352,6 +352,13 @@ class SqlStore:
             )
         return self.engine
 
+    def change_count(self) -> int | None:
+        """A number that changes whenever anyone commits to this store (None when the
+        store cannot say: then a reader must read again)."""
+        if self._closed or self.engine is None:
+            return None
+        return self.dialect.change_count()
+
     def read(self) -> _Transaction[StoreReader]:
         """A read transaction (one consistent snapshot): ``with store.read() as r: ...``."""
         return _Transaction(self, StoreReader, write=False)

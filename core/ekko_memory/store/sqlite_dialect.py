@@ -19,6 +19,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import QueuePool, StaticPool
 
+from ekko_memory.store.change_counter import ChangeCounter
 from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import QueryTerm, fts5_match_expression, index_tokens
@@ -124,6 +125,7 @@ class SqliteDialect:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
+        self.changes = ChangeCounter(file_uri(path)) if path is not None else None
         self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
         self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
 
@@ -375,6 +377,10 @@ class SqliteDialect:
         ).one()
         return tuple(int(v or 0) for v in row)
 
+    def change_count(self) -> int | None:
+        """A number that changes whenever anyone commits to the file (None in memory)."""
+        return None if self.changes is None else self.changes.value()
+
     def data_version(self, conn: Connection) -> int:
         """A number that changes when another connection commits (cheap change detection)."""
         return int(conn.exec_driver_sql("PRAGMA data_version").scalar() or 0)
@@ -399,3 +405,5 @@ class SqliteDialect:
         """Stop the background checkpoints (the engine's last connection checkpoints)."""
         if self.checkpointer is not None:
             self.checkpointer.close()
+        if self.changes is not None:
+            self.changes.close()
