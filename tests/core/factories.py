@@ -7,6 +7,7 @@ from typing import Any
 
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
 
 
@@ -77,3 +78,30 @@ def make_summary(
 def hours(n: float) -> timedelta:
     """A timedelta of ``n`` hours."""
     return timedelta(hours=n)
+
+
+SECRET_BRANCH = ["项目", "秘密"]
+
+
+def secret_rules(store: SqlStore, marker: str, count: int) -> None:
+    """``count`` messages "记住这个项目的规则 <marker><i>", each the source of a workspace rule
+    under 项目/秘密 (what a purge of that branch with its messages removes)."""
+    messages = [make_message(content=f"记住这个项目的规则 {marker}{i}") for i in range(count)]
+    with store.write() as w:
+        w.insert_messages(messages)
+        w.insert_nodes(
+            [
+                make_node(
+                    scope="workspace",
+                    domain="项目",
+                    category_path=SECRET_BRANCH,
+                    type="constraint",
+                    key=None,
+                    value_json=None,
+                    title=f"规则{i}",
+                    content=f"规则内容{i}",
+                    source_message_ids=[m.id],
+                )
+                for i, m in enumerate(messages)
+            ]
+        )

@@ -60,3 +60,37 @@ def flavor(value: dict[str, str], title: str, **extra: Any) -> dict[str, Any]:
         "title": title,
         **extra,
     }
+
+
+def promotion_held(
+    s: MemorySession, reason: str, content: str = "一直少辣"
+) -> tuple[str, dict[str, Any]]:
+    """A session memory (今天少辣, low confidence) and the agent's proposal, with ``reason``,
+    to move it into the user's scope, which waits in the user store: (its id, the proposal)."""
+    s.append_message("user", "记住，今天少辣。")
+    today = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **flavor({"spicy": "low"}, "今天少辣"),
+                "scope": "session",
+                "content": "今天少辣",
+                "confidence": 0.5,
+            },
+        },
+    )
+    assert today["accepted"], today
+    s.append_message("user", "嗯。")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": today["nodeId"],
+            "reason": reason,
+            "node": {"scope": "user", "title": "一直少辣", "content": content},
+        },
+    )
+    assert held["rule"] == "scope_promotion", held
+    return today["nodeId"], held

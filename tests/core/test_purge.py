@@ -23,8 +23,8 @@ from ekko_memory.service.purge import Purger
 from ekko_memory.store.filters import NodeFilter
 from tests.backends import raw_pages
 from tests.core.conftest import Clock
-from tests.core.factories import make_message, make_node
-from tests.core.helpers import flavor, propose
+from tests.core.factories import SECRET_BRANCH, make_node, secret_rules
+from tests.core.helpers import promotion_held, propose
 from tests.core.sample_data import CILANTRO, dump, seed
 
 CILANTRO_BYTES = "香菜".encode()
@@ -278,25 +278,8 @@ def test_a_purge_stopped_after_memories_leaves_none_of_their_messages(
     """Stopped between batches of memories (cancelled, or the program killed), a purge is
     finished by running it again: the memories gone in the first run must not take the
     only record of which messages were theirs with them."""
-    branch = ["项目", "秘密"]
-    messages = [make_message(content=f"记住这个项目的规则 ZQM{i}") for i in range(130)]
-    nodes = [
-        make_node(
-            scope="workspace",
-            domain="项目",
-            category_path=branch,
-            type="constraint",
-            key=None,
-            value_json=None,
-            title=f"规则{i}",
-            content=f"规则内容{i}",
-            source_message_ids=[m.id],
-        )
-        for i, m in enumerate(messages)
-    ]
-    with mem.workspace_store.write() as w:
-        w.insert_messages(messages)
-        w.insert_nodes(nodes)
+    branch = SECRET_BRANCH
+    secret_rules(mem.workspace_store, "ZQM", 130)
     purge = PurgeFilter(category_path_prefix=branch, include_messages=True)
     token = CancelToken()
 
@@ -318,31 +301,7 @@ def test_a_purge_scrubs_the_other_stores_audit_of_its_memories(mem: MemoryServic
     its audit row (the agent's reason) there too."""
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     secret = "私房辣酱ZQP"
-    s.append_message("user", "记住，今天少辣。")
-    today = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "create",
-            "reason": "r",
-            "node": {
-                **flavor({"spicy": "low"}, "今天少辣"),
-                "scope": "session",
-                "content": "今天少辣",
-                "confidence": 0.5,
-            },
-        },
-    )
-    s.append_message("user", "嗯。")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "update",
-            "targetId": today["nodeId"],
-            "reason": f"长期偏好，配{secret}",
-            "node": {"scope": "user", "title": "一直少辣", "content": "一直少辣"},
-        },
-    )
-    assert held["rule"] == "scope_promotion", held
+    promotion_held(s, f"长期偏好，配{secret}")
     with mem.user_store.read() as r:
         assert r.text_occurrences(secret) == {"memory_audit_events": 1}
     report = mem.purger.purge(PurgeFilter(scopes=["session"]))

@@ -9,7 +9,7 @@ import pytest
 
 from ekko_memory import MemoryQuery, MemoryService, PermissionDenied
 from tests.backends import Backend, leaked_rows, raw_page_hits
-from tests.core.helpers import COOKING, flavor, propose, user_write
+from tests.core.helpers import COOKING, flavor, promotion_held, propose, user_write
 
 CILANTRO = {
     "scope": "user",
@@ -823,34 +823,9 @@ def test_hard_delete_scrubs_a_promotion_waiting_in_the_other_store(mem: MemorySe
     hard deleting the session memory settles it and scrubs its text there too."""
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     secret = "私房辣酱ZQV"
-    s.append_message("user", "记住，今天少辣。")
-    today = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "create",
-            "reason": "r",
-            "node": {
-                **flavor({"spicy": "low"}, "今天少辣"),
-                "scope": "session",
-                "content": "今天少辣",
-                "confidence": 0.5,
-            },
-        },
-    )
-    assert today["accepted"], today
-    s.append_message("user", "嗯。")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "update",
-            "targetId": today["nodeId"],
-            "reason": f"长期偏好，配{secret}",
-            "node": {"scope": "user", "title": "一直少辣", "content": f"少辣，配{secret}"},
-        },
-    )
-    assert held["rule"] == "scope_promotion", held
+    today, held = promotion_held(s, f"长期偏好，配{secret}", f"少辣，配{secret}")
     assert _quoting(mem, secret)
-    mem.actions.delete(today["nodeId"], "hard")
+    mem.actions.delete(today, "hard")
     assert _quoting(mem, secret) == {}
     assert mem.pending() == []
     (item,) = mem.pending(None)

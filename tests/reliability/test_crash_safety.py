@@ -132,30 +132,12 @@ def test_a_purge_killed_midway_is_finished_by_running_it_again(tmp_path: Path) -
     """Killed after its first batch of memories, a purge run again leaves none of the purged
     memories' source messages (they were found through the memories)."""
     from ekko_memory import PurgeFilter, open_memory
-    from tests.core.factories import make_message, make_node
+    from tests.core.factories import SECRET_BRANCH as branch
+    from tests.core.factories import secret_rules
 
     ws, home = tmp_path / "ws", tmp_path / "home"
-    branch = ["项目", "秘密"]
-    messages = [make_message(content=f"记住这个项目的规则 ZQK{i}") for i in range(150)]
     mem = open_memory(ws, user_home=home)
-    with mem.workspace_store.write() as w:
-        w.insert_messages(messages)
-        w.insert_nodes(
-            [
-                make_node(
-                    scope="workspace",
-                    domain="项目",
-                    category_path=branch,
-                    type="constraint",
-                    key=None,
-                    value_json=None,
-                    title=f"规则{i}",
-                    content=f"规则内容{i}",
-                    source_message_ids=[m.id],
-                )
-                for i, m in enumerate(messages)
-            ]
-        )
+    secret_rules(mem.workspace_store, "ZQK", 150)
     mem.close()
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.reliability.purge_child", str(ws), str(home), "项目/秘密"],
