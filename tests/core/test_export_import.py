@@ -418,6 +418,17 @@ def test_import_conflict_newer_local_node_wins(
     assert not other.importer.import_bundle(path).changed
 
 
+def _shared_fact(mem: MemoryService, other: MemoryService, tmp_path: Path) -> str:
+    """A workspace fact (部署说明 v1) written here and imported there; its id."""
+    draft = {"type": "fact", "scope": "workspace", "domain": "项目", "title": "部署说明 v1"}
+    x = mem.actions.create(MemoryNodeDraft.model_validate({**draft, "content": "部署说明 v1"}))
+    assert x.node_id is not None
+    first = tmp_path / "first.json"
+    mem.exporter.export(first)
+    other.importer.import_bundle(first)
+    return x.node_id
+
+
 @pytest.mark.parametrize("newer", ["theirs", "ours"])
 def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     mem: MemoryService, other: MemoryService, tmp_path: Path, newer: str
@@ -426,22 +437,7 @@ def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     apart. The newer stays current, the other is superseded (audited, noted), never two
     active versions of one memory."""
 
-    def fact(title: str) -> MemoryNodeDraft:
-        return MemoryNodeDraft.model_validate(
-            {
-                "type": "fact",
-                "scope": "workspace",
-                "domain": "项目",
-                "title": title,
-                "content": title,
-            }
-        )
-
-    x = mem.actions.create(fact("部署说明 v1")).node_id
-    assert x is not None
-    first = tmp_path / "first.json"
-    mem.exporter.export(first)
-    other.importer.import_bundle(first)
+    x = _shared_fact(mem, other, tmp_path)
     edits = [(other, "这边改过的部署说明"), (mem, "那边改过的部署说明")]
     if newer == "ours":
         edits.reverse()
@@ -470,22 +466,7 @@ def test_a_memory_edited_on_both_sides_is_deleted_whole(
     """After such an import the memory has two versions after its first: its history leads
     to the current one, and a hard delete takes both (the superseded one quotes it too)."""
 
-    def fact(title: str) -> MemoryNodeDraft:
-        return MemoryNodeDraft.model_validate(
-            {
-                "type": "fact",
-                "scope": "workspace",
-                "domain": "项目",
-                "title": title,
-                "content": title,
-            }
-        )
-
-    x = mem.actions.create(fact("部署说明 v1")).node_id
-    assert x is not None
-    first = tmp_path / "first.json"
-    mem.exporter.export(first)
-    other.importer.import_bundle(first)
+    x = _shared_fact(mem, other, tmp_path)
     other.actions.edit(x, {"title": "这边改的 ZQA"})  # older: loses the import
     mem.actions.edit(x, {"title": "那边改的 ZQB"})
     second = tmp_path / "second.json"

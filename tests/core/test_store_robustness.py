@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -181,6 +182,7 @@ def test_directory_in_place_of_file(tmp_path: Path) -> None:
 
 READ_ONLY_CHECK = """
 from pathlib import Path
+from typing import Any
 from ekko_memory.errors import StoreUnavailable
 from ekko_memory.store.sql_store import SqlStore
 from tests.core.factories import make_node
@@ -269,6 +271,19 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     assert backups[0].stat().st_mode & 0o077 == 0
 
 
+def _child_json(code: str, *args: object) -> Any:
+    """What a child Python process running ``code`` with ``args`` printed, as JSON."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
 _OPEN_WITH_SMALL_FILES = """
 import json, resource, sys
 from ekko_memory.store.sql_store import SqlStore
@@ -293,15 +308,7 @@ def test_a_backup_that_does_not_fit_leaves_the_file_and_says_why(tmp_path: Path)
         conn.execute("DROP INDEX idx_memory_nodes_topic")
         conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 7")
     assert path.stat().st_size > 64 * 1024
-    proc = subprocess.run(
-        [sys.executable, "-c", _OPEN_WITH_SMALL_FILES, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    seen = json.loads(proc.stdout)
+    seen = _child_json(_OPEN_WITH_SMALL_FILES, path)
     assert seen["status"] == "disabled"
     assert "could not back the file up" in seen["reason"], seen
     assert "not a readable" not in seen["reason"]
@@ -349,15 +356,7 @@ def test_a_write_past_a_size_limit_is_refused_without_calling_the_file_damaged(
     ws, home = tmp_path / "ws", tmp_path / "home"
     open_memory(ws, user_home=home).close()
     room = (ws / ".ekko" / "memory.db").stat().st_size + 128 * 1024
-    proc = subprocess.run(
-        [sys.executable, "-c", _WRITE_PAST_A_SIZE_LIMIT, str(ws), str(home), str(room)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    seen = json.loads(proc.stdout)
+    seen = _child_json(_WRITE_PAST_A_SIZE_LIMIT, ws, home, room)
     assert seen["count"] > 0 and seen["status"] == "ok", seen
     assert "damaged" not in seen["refused"][0] and "nothing was written" in seen["refused"][0]
     assert seen["last"] == "又有空间了"
@@ -471,6 +470,7 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
 _MANY_THREADS = r"""
 import sys, threading
 from pathlib import Path
+from typing import Any
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.filters import NodeFilter
 from tests.core.factories import make_node
