@@ -38,16 +38,22 @@ AGENT = textwrap.dedent(
 )
 
 
-def _agent_writes(demo: DemoReport, text: str) -> str:
+def _another_program(demo: DemoReport, script: str, *args: str) -> str:
+    """Run ``script`` in another Python process on the demo's stores (``sys.argv[1:3]``:
+    workspace, user home; then ``args``); what it printed."""
     out = subprocess.run(
-        [sys.executable, "-c", AGENT, str(demo.workspace), str(demo.user_home), text],
+        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), *args],
         capture_output=True,
         text=True,
         timeout=60,
         cwd=Path(__file__).resolve().parents[2],
     )
     assert out.returncode == 0, out.stderr
-    return out.stdout.strip().splitlines()[-1]
+    return out.stdout
+
+
+def _agent_writes(demo: DemoReport, text: str) -> str:
+    return _another_program(demo, AGENT, text).strip().splitlines()[-1]
 
 
 def test_a_write_from_another_process_appears(
@@ -99,13 +105,7 @@ def test_a_change_to_the_shown_memory_updates_the_detail_pane(
         mem.close()
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), target],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
+    _another_program(demo, script, target)
     # The expired memory leaves the active list, and the pane shows its new status and audit.
     qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
     qtbot.waitUntil(
@@ -137,13 +137,7 @@ def test_the_shown_memory_deleted_for_good_by_another_process(
         mem.close()
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script, str(demo.workspace), str(demo.user_home), target],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
+    _another_program(demo, script, target)
     qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
     qtbot.waitUntil(lambda: runner.pending_tasks == 0, timeout=10000)
     assert failed == []
@@ -194,18 +188,5 @@ def test_a_change_after_a_bulk_write_of_another_process_still_appears(
     model = window.list_pane.model
     target = demo.node_ids["no_scallion"]
     assert target in model.ids()
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            BULK_THEN_DELETE,
-            str(demo.workspace),
-            str(demo.user_home),
-            target,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
+    _another_program(demo, BULK_THEN_DELETE, target)
     qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
