@@ -129,18 +129,7 @@ def test_a_proposal_filed_against_an_old_version_says_what_it_replaced(
 
 def held_overwrite(mem: MemoryService) -> tuple[str, str]:
     """An explicit 少辣 and a waiting overwrite of it; returns (node id, pending id)."""
-    s = mem.session("s1", user_id="u1", workspace_id="w1")
-    low = propose(s, "记住，我以后都要少辣。", **flavor({"spicy": "low"}, "少辣", confidence=0.99))
-    s.append_message("user", "重辣的菜看起来挺好吃")
-    held = s.call_tool(
-        "memory_propose_update",
-        {
-            "operation": "supersede",
-            "targetId": low["nodeId"],
-            "node": flavor({"spicy": "high"}, "重辣"),
-            "reason": "推测",
-        },
-    )
+    _, low, held = low_then_held_hot(mem, confidence=0.99)
     assert held.get("rule") == "overwrite_high_confidence", held
     return low["nodeId"], held["pendingId"]
 
