@@ -19,6 +19,7 @@ from ekko_memory import open_memory
 from ekko_memory.errors import StoreUnavailable
 from ekko_memory.models import MemoryNode
 from ekko_memory.store import migrations
+from ekko_memory.store.search_text import index_tokens
 from ekko_memory.store.sql_store import SqlStore
 from tests.backends import Backend
 from tests.core.factories import make_message, make_node
@@ -403,7 +404,7 @@ def test_an_upgrade_gives_older_nodes_canonical_subjects(tmp_path: Path) -> None
     # The file as version 7 wrote it: the subject as said.
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE memory_nodes SET subject = 'cilantro' WHERE id = ?", (said.id,))
-        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 8")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 8")
     upgraded = SqlStore.open_sqlite(path)
     assert upgraded.health.status == "ok"
     upgraded.close()
@@ -412,6 +413,34 @@ def test_an_upgrade_gives_older_nodes_canonical_subjects(tmp_path: Path) -> None
         value = conn.execute("SELECT value_json FROM memory_nodes WHERE id = ?", (said.id,))
         assert value.fetchone()[0] == '"cilantro"'  # the value stays as said
     assert subjects == {said.id: "香菜", other.id: "葱"}
+
+
+@pytest.mark.sqlite_only(reason="the file rewound with sqlite3")
+def test_an_upgrade_reindexes_words_with_invisible_characters(tmp_path: Path) -> None:
+    """Version 9: a memory indexed while invisible characters still split words (香<ZWSP>菜
+    as 香 and 菜) is found by the word typed plainly once the file is upgraded."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    pasted = make_node(title="用户不吃香\u200b菜", content="cilan\u00adtro", tags=[], entities=[])
+    plain = make_node(title="用户不吃葱", content="scallion", tags=[], entities=[])
+    store.upsert_node(pasted)
+    store.upsert_node(plain)
+    store.close()
+    with sqlite3.connect(path) as conn:  # the index as version 8 wrote it
+        seq = conn.execute("SELECT seq FROM memory_nodes WHERE id = ?", (pasted.id,)).fetchone()[0]
+        conn.execute("DELETE FROM memory_nodes_fts WHERE rowid = ?", (seq,))
+        conn.execute(
+            "INSERT INTO memory_nodes_fts (rowid, title, content, tags, entities)"
+            " VALUES (?, ?, ?, '', '')",
+            (seq, index_tokens("用户不吃香 菜"), index_tokens("cilan tro")),
+        )
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version = 9")
+    upgraded = SqlStore.open_sqlite(path)
+    assert upgraded.health.status == "ok"
+    for query in ("香菜", "cilantro"):
+        assert [n.id for n in upgraded.search_nodes(query=query, limit=5)] == [pasted.id], query
+    assert [n.id for n in upgraded.search_nodes(query="葱", limit=5)] == [plain.id]
+    upgraded.close()
 
 
 @pytest.mark.sqlite_only(reason="written with sqlite3 (PostgreSQL: test_postgres.py)")

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from ekko_memory.identity import name_synonyms, node_subject, value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
+from ekko_memory.store.search_text import has_invisible
 from ekko_memory.timeutil import to_db, utcnow
 
 MigrationStep = Callable[[Connection, Dialect], None]
@@ -96,6 +97,21 @@ def _v8_canonical_subjects(conn: Connection, dialect: Dialect) -> None:
         conn.execute(text("UPDATE memory_nodes SET subject = :subject WHERE id = :id"), updates)
 
 
+def _v9_reindex_invisible(conn: Connection, dialect: Dialect) -> None:
+    # Search drops invisible characters now (香<ZWSP>菜 is 香菜); rows indexed before had
+    # them as separators. Only those rows are reindexed: the others' tokens are the same.
+    nodes = tables.memory_nodes
+    rows = conn.execute(
+        select(
+            nodes.c.seq, nodes.c.title, nodes.c.content, nodes.c.tags_json, nodes.c.entities_json
+        )
+    ).all()
+    for seq, title, content, tags_json, entities_json in rows:
+        tags, entities = json.loads(tags_json), json.loads(entities_json)
+        if any(has_invisible(t) for t in (title, content, *tags, *entities)):
+            dialect.index_node(conn, seq, title, content, tags, entities)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -114,6 +130,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         _node_index("idx_memory_nodes_topic"),
     ),
     (8, "value subjects name one thing once (cilantro and 芫荽 are 香菜)", _v8_canonical_subjects),
+    (9, "words with invisible characters inside are indexed whole", _v9_reindex_invisible),
 ]
 
 

@@ -42,6 +42,11 @@ _LATIN_WORD = re.compile(rf"[^\W_{_CJK_RANGES}]+", re.UNICODE)
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
+def has_invisible(text: str) -> bool:
+    """Whether ``text`` holds a character ``normalize`` drops as invisible."""
+    return _INVISIBLE.search(text) is not None
+
+
 def normalize(text: str) -> str:
     """NFKC + casefold, so full-width letters and case do not matter; invisible
     characters dropped, so a word is found whatever they hide in it."""
