@@ -373,3 +373,26 @@ def test_a_proposal_rests_on_the_newest_user_message_whoever_logged_it(tmp_path:
         assert held.source_message_ids == [newest]
     finally:
         mem.close()
+
+
+def test_a_session_handle_follows_messages_another_process_logged(tmp_path: Path) -> None:
+    """The agent's host logs the user's words in another process while this handle replies:
+    the reply follows them in the log's parent links instead of forking from this handle's
+    last message."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    first = s.append_message("user", "今晚吃什么？")
+    logged = other_process(
+        ws,
+        home,
+        """
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        print(s.append_message("user", "少辣一点").id)
+        """,
+    )
+    reply = s.append_message("assistant", "那就清炒时蔬")
+    log = mem.list_recent_messages(session_id="s1", limit=5)
+    mem.close()
+    assert [m.id for m in log] == [first.id, logged, reply.id]
+    assert [m.parent_id for m in log] == [None, first.id, logged]

@@ -376,3 +376,16 @@ def test_the_newest_user_message_is_read_again_only_after_a_commit(
     assert len(reads) == (1 if kept else 2)
     mem.session("s1", user_id="u1", workspace_id="w1").append_message("user", "第二句")
     assert s.latest_user_message().content == "第二句"  # type: ignore[union-attr]
+
+
+def test_a_message_follows_the_newest_one_left_after_a_delete(mem: MemoryService) -> None:
+    """The app deleted the message this handle appended last: the next one's parent is the
+    newest message still in the log, not an id that no longer exists."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    kept = s.append_message("user", "今晚吃什么？")
+    gone = s.append_message("user", "我的手机号是 13812345678")
+    assert gone.parent_id == kept.id
+    mem.delete_messages([gone.id], actor="user", reason="private")
+    after = s.append_message("assistant", "好的")
+    assert after.parent_id == kept.id
+    assert mem.list_recent_messages(session_id="s1", limit=5)[-1].parent_id == kept.id

@@ -270,9 +270,12 @@ class MemoryService:
 
     # --- the design doc's MemoryStore, routed to the right file ---------------------
 
-    def append_message(self, message: MemoryMessage) -> None:
-        """Append a raw message to the workspace store's log."""
-        self.workspace_store.append_message(message)
+    def append_message(
+        self, message: MemoryMessage, *, after_latest: bool = False
+    ) -> MemoryMessage:
+        """Append a raw message to the workspace store's log (``after_latest``: its parent is
+        the session's newest message when it is written); returns the message as stored."""
+        return self.workspace_store.append_message(message, after_latest=after_latest)
 
     def list_recent_messages(self, *, session_id: str, limit: int) -> list[MemoryMessage]:
         """The session's last ``limit`` messages, oldest first."""

@@ -43,8 +43,6 @@ class MemorySession:
         self.session_id = session_id
         self.user_id = user_id
         self.workspace_id = workspace_id
-        self._last_id: str | None = None
-        self._last_loaded = False
         # The newest user message as last read, with the store's change count then.
         self._latest: tuple[int, MemoryMessage | None] | None = None
 
@@ -59,11 +57,12 @@ class MemorySession:
         parent_id: str | None = None,
         used_memory_ids: Sequence[str] | None = None,
     ) -> MemoryMessage:
-        """Append a message to the raw log; an assistant reply records the memories it used."""
-        if not self._last_loaded:
-            recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
-            self._last_id = recent[-1].id if recent else None
-            self._last_loaded = True
+        """Append a message to the raw log; an assistant reply records the memories it used.
+
+        Without ``parent_id`` it follows the session's newest message as the store holds it
+        when it is written: another process (the agent's host, a second agent) may have
+        appended since, or the app removed the one this handle appended last.
+        """
         meta = dict(metadata or {})
         if used_memory_ids is not None:
             meta["usedMemoryIds"] = list(dict.fromkeys(used_memory_ids))
@@ -71,7 +70,7 @@ class MemorySession:
             msg = MemoryMessage(
                 id=new_id("msg"),
                 session_id=self.session_id,
-                parent_id=parent_id or self._last_id,
+                parent_id=parent_id,
                 role=role,
                 content=content,
                 metadata=meta or None,
@@ -79,8 +78,7 @@ class MemorySession:
             )
         except ValidationError as e:
             raise InvalidInput.of("invalid message", e) from e
-        self.service.append_message(msg)
-        self._last_id = msg.id
+        msg = self.service.append_message(msg, after_latest=parent_id is None)
         if used_memory_ids:
             self.service.record_usage(msg, used_memory_ids, workspace_id=self.workspace_id)
         return msg

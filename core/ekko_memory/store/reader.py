@@ -291,6 +291,15 @@ class StoreReader:
         )
         return list(reversed(rows))
 
+    def latest_message_id(self, session_id: str) -> str | None:
+        """The id of the session's newest message, if any."""
+        rows = self._rows(
+            "SELECT id FROM memory_messages WHERE session_id = :sid"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            {"sid": session_id},
+        )
+        return str(rows[0][0]) if rows else None
+
     def latest_user_message(self, session_id: str) -> MemoryMessage | None:
         """The session's newest user message (however far back), if any."""
         rows = self._messages(

@@ -422,10 +422,17 @@ class SqlStore:
 
     # --- the design doc's MemoryStore -----------------------------------------------
 
-    def append_message(self, message: MemoryMessage) -> None:
-        """Append one raw message."""
+    def append_message(
+        self, message: MemoryMessage, *, after_latest: bool = False
+    ) -> MemoryMessage:
+        """Append one raw message; ``after_latest`` makes its parent the session's newest
+        message, read in the same transaction (so two writers never fork the log)."""
         with self.write() as w:
+            if after_latest:
+                parent = w.latest_message_id(message.session_id)
+                message = message.model_copy(update={"parent_id": parent})
             w.insert_message(message)
+        return message
 
     def list_recent_messages(self, *, session_id: str, limit: int) -> list[MemoryMessage]:
         """The session's last ``limit`` messages, oldest first."""
