@@ -20,6 +20,7 @@ from ekko_memory import (
 )
 from ekko_memory.models import PURGE_KINDS
 from ekko_memory.service.purge import Purger
+from ekko_memory.service.purge_verify import verify_purge
 from ekko_memory.store.filters import NodeFilter
 from tests.backends import raw_pages
 from tests.core.conftest import Clock
@@ -363,3 +364,86 @@ def test_a_query_with_quotes_finds_a_tag_holding_them(mem: MemoryService) -> Non
         w.insert_nodes([node])
     plan = mem.purger.plan(PurgeFilter(query='说"少放'))
     assert {t.id for t in plan.targets if t.kind == "node"} == {node.id}
+
+
+@pytest.mark.parametrize("word", ["user", "agent", "active", "preference", "s1"])
+def test_a_purge_of_a_word_the_machine_columns_spell_verifies_clean(
+    mem: MemoryService, word: str
+) -> None:
+    """Scopes, actors, roles, statuses, types, ids and the field names and enum values of
+    audit payloads spell these words in every row: they are not the user's text, and the
+    verification no longer reports them as kept forever."""
+    seed(mem)
+    report = mem.purger.purge(PurgeFilter(query=word, include_messages=True))
+    v = report.verification
+    assert v is not None and v.clean, v
+    assert v.kept == [] and v.leaks == []
+
+
+def _plant(mem: MemoryService, where: str, text: str) -> str:
+    """Put ``text`` where user text can live, next to machine fields spelling it too;
+    returns the table it went into."""
+    now = mem.now()
+    if where == "audit payload":
+        with mem.user_store.write() as w:
+            w.add_audit(
+                "create",
+                actor="agent",
+                reason="r",
+                node_id="mem_x",
+                payload={"node": {"title": f"留着 {text} 手册", "scope": "user"}},
+            )
+        return "memory_audit_events"
+    if where == "audit reason":
+        with mem.user_store.write() as w:
+            w.add_audit("delete", actor="user", reason=f"用户说 {text} 不要了", node_id="mem_x")
+        return "memory_audit_events"
+    if where == "message metadata":
+        s = mem.session("s9", user_id="u1", workspace_id="w1")
+        s.append_message("user", "你好", metadata={"note": f"关于 {text}"})
+        return "memory_messages"
+    if where == "retry error":
+        with mem.workspace_store.write() as w:
+            job = w.add_job("extract", "s1", {"userId": "u1"}, now)
+            w.reschedule_job(job, error=f"the model said: {text} likes it", next_at=now)
+        return "memory_retry_queue"
+    raise AssertionError(where)
+
+
+@pytest.mark.parametrize(
+    "where", ["audit payload", "audit reason", "message metadata", "retry error"]
+)
+@pytest.mark.parametrize("text", ["user", "香菜"])
+def test_a_leftover_copy_of_the_purged_text_is_still_reported(
+    mem: MemoryService, where: str, text: str
+) -> None:
+    """Verifying only the user's text must not make it blind: a copy of the purged text
+    left where user text lives is found, for a machine word as for a real one."""
+    seed(mem)
+    report = mem.purger.purge(PurgeFilter(query=text, include_messages=True))
+    assert report.verification is not None and report.verification.clean
+    table = _plant(mem, where, text)
+    stores = [mem.workspace_store, mem.user_store]
+    again = verify_purge(stores, [text], query=text)
+    assert not again.clean
+    assert [(f.location, f.count) for f in again.kept] == [(f"table:{table}", 1)]
+
+
+def test_the_products_own_reasons_are_listed_as_such() -> None:
+    """The default reasons of the user's actions and the purge's own are the product's
+    wording (not the user's text): a new default must be listed, or a purge of a word in
+    it ("user") reports it as kept."""
+    import inspect
+
+    from ekko_memory.service import purge
+    from ekko_memory.service.user_actions import UserActions
+    from ekko_memory.store.user_text import PRODUCT_REASONS
+
+    defaults = [
+        p.default
+        for _, fn in inspect.getmembers(UserActions, inspect.isfunction)
+        for name, p in inspect.signature(fn).parameters.items()
+        if name == "reason" and isinstance(p.default, str)
+    ]
+    assert len(defaults) >= 5
+    assert set(defaults) | {purge.REASON} <= set(PRODUCT_REASONS)
