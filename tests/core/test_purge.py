@@ -4,7 +4,6 @@ not in the tables, the full-text index, the database file's bytes, its WAL, or b
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,29 +21,14 @@ from ekko_memory.models import PURGE_KINDS
 from ekko_memory.service.purge import Purger
 from ekko_memory.service.purge_verify import verify_purge
 from ekko_memory.store.filters import NodeFilter
-from tests.backends import raw_pages
 from tests.core.conftest import Clock
 from tests.core.factories import SECRET_BRANCH, make_node, secret_rules
 from tests.core.helpers import promotion_held, propose
+from tests.core.helpers import raw_bytes as raw
 from tests.core.sample_data import CILANTRO, dump, seed
 
 CILANTRO_BYTES = "香菜".encode()
 LIVE_SCOPES = ["session", "workspace", "user"]
-
-
-def raw(mem: MemoryService) -> bytes:
-    """Every byte of both database files and their WALs, read from disk (PostgreSQL: every
-    page of both stores' relations, read through the server)."""
-    out = b""
-    for store in (mem.workspace_store, mem.user_store):
-        if store.dialect.name == "postgresql":
-            out += raw_pages(store)
-            continue
-        db = Path(store.health.location)
-        for path in (db, db.with_name(db.name + "-wal")):
-            if path.exists():
-                out += path.read_bytes()
-    return out
 
 
 def by_kind(targets: list) -> dict[str, set[str]]:
@@ -404,7 +388,7 @@ def _plant(mem: MemoryService, where: str, text: str) -> str:
         return "memory_messages"
     if where == "retry error":
         with mem.workspace_store.write() as w:
-            job = w.add_job("extract", "s1", {"userId": "u1"}, now)
+            job = w.add_job("extract", "s9", {"userId": "u1"}, now)
             w.reschedule_job(job, error=f"the model said: {text} likes it", next_at=now)
         return "memory_retry_queue"
     raise AssertionError(where)
@@ -447,3 +431,28 @@ def test_the_products_own_reasons_are_listed_as_such() -> None:
     ]
     assert len(defaults) >= 5
     assert set(defaults) | {purge.REASON} <= set(PRODUCT_REASONS)
+
+
+@pytest.mark.parametrize("removal", ["hard delete", "purge"])
+def test_a_failed_jobs_error_quoting_a_memory_goes_with_it(
+    mem: MemoryService, removal: str
+) -> None:
+    """A failed extraction's error can quote what the extractor was shown (a crashing
+    extractor's message, a model's reply): nobody can tell which memory, so a hard delete
+    or a purge drops every job's error text, and the jobs stay to be retried."""
+    secret = "暗号是青柠檬ZQW"
+    made = mem.actions.create(
+        {"scope": "user", "domain": "生活技能", "type": "fact", "title": f"我的{secret}"},
+        user_id="u1",
+    )
+    assert made.node_id is not None
+    _plant(mem, "retry error", secret)
+    if removal == "hard delete":
+        mem.actions.delete(made.node_id, "hard")
+    else:
+        report = mem.purger.purge(PurgeFilter(query=secret))
+        assert report.verification is not None and report.verification.clean
+    assert secret.encode() not in raw(mem)
+    with mem.workspace_store.read() as r:
+        jobs = r.due_jobs(mem.now())
+    assert [j["last_error"] for j in jobs] == ["[redacted]"]

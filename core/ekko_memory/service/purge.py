@@ -39,7 +39,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.service.chains import chain_closure, chain_groups
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
-from ekko_memory.service.purge_verify import clear_backups, verify_purge
+from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import chunks
 from ekko_memory.store.sql_store import SqlStore, delete_in
@@ -259,6 +259,8 @@ class Purger:
                 cancelled = self._purge_nodes(plan, run, rep)
             if not cancelled:
                 self._purge_pending(plan, run)
+            if run.purged and clear_job_errors(self.service.workspace_store):
+                run.touched.add("workspace")
         except StoreUnavailable as e:
             if not run.purged:
                 raise

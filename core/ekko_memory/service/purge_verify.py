@@ -5,7 +5,8 @@ live, ``store/user_text.py``: not the ids, scopes or actors that can spell the s
 the full-text index (matches whose node is gone), and the raw bytes of the database file
 and its write-ahead log. User text still held by a live row is reported as ``kept``;
 bytes in the file that no live row explains (in any column), and index matches, leak.
-Migration backups that still hold purged text or ids are deleted (or reported).
+Migration backups that still hold purged text or ids are deleted (or reported), and
+the error texts of failed jobs, which can quote the purged text, are dropped.
 """
 
 from __future__ import annotations
@@ -62,6 +63,16 @@ def clear_backups(
             else:
                 kept.append(str(path))
     return removed, kept
+
+
+def clear_job_errors(store: SqlStore) -> bool:
+    """After a hard delete: drop the error texts of the store's failed jobs, which can
+    quote a model's reply about the deleted memory (see ``redact_job_errors``). True when
+    something was dropped (the store then needs its scrub)."""
+    if not store.health.writable:
+        return False
+    with store.write() as w:
+        return w.redact_job_errors() > 0
 
 
 def verify_purge(
