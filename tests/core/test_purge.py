@@ -456,3 +456,32 @@ def test_a_failed_jobs_error_quoting_a_memory_goes_with_it(
     with mem.workspace_store.read() as r:
         jobs = r.due_jobs(mem.now())
     assert [j["last_error"] for j in jobs] == ["[redacted]"]
+
+
+@pytest.mark.sqlite_only(
+    reason="migration backups are SQLite files (a server's are its operator's)"
+)
+def test_backups_are_judged_by_the_user_text_they_hold_not_their_bytes(
+    mem: MemoryService,
+) -> None:
+    """Every backup's bytes spell "user" (scopes, actors): a purge of "user" removed (or
+    reported as leaking) every backup, though only one held a memory with the word."""
+    seed(mem)
+    older = mem.user_store.dialect.backup(3)
+
+    def manual(title: str) -> None:
+        node = make_node(key=None, value_json=None, title=title, content="…", tags=[], entities=[])
+        with mem.user_store.write() as w:
+            w.insert_nodes([node])
+
+    manual("user manual")
+    newer = mem.user_store.dialect.backup(3)
+    assert older is not None and newer is not None and b"user" in older.read_bytes()
+    kept = mem.purger.purge(PurgeFilter(query="user", remove_backups=False))
+    assert kept.backups_kept == [str(newer)]
+    assert kept.verification is not None
+    assert {f.location for f in kept.verification.leaks} == {f"backup:{newer}"}
+    manual("user guide")
+    report = mem.purger.purge(PurgeFilter(query="user"))
+    assert report.backups_removed == [str(newer)] and older.exists() and not newer.exists()
+    assert report.verification is not None and report.verification.clean, report.verification

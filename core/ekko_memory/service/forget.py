@@ -328,7 +328,7 @@ class Forgetter:
             warnings += store.scrub()
         # A migration backup is a copy of the file from before: the memory is in it too.
         markers = [*deleted, *(message_ids if cascade_messages else [])]
-        removed_backups, _ = clear_backups(stores, markers, remove=True)
+        removed_backups, _ = clear_backups(stores, ids=markers, remove=True)
         if removed_backups:
             warnings.append(
                 f"removed {len(removed_backups)} migration backups that held the deleted data"

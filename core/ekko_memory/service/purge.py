@@ -282,9 +282,11 @@ class Purger:
             report.warnings += self._scrub(store)
         rep("backups", 0, 1)
         purged_ids = [t.id for t in run.purged if t.kind in ("node", "message")]
-        markers = list(plan.needles) + _sample(purged_ids, MAX_BACKUP_MARKERS)
         report.backups_removed, report.backups_kept = clear_backups(
-            touched, markers, remove=plan.filter.remove_backups
+            touched,
+            texts=plan.needles,
+            ids=_sample(purged_ids, MAX_BACKUP_MARKERS),
+            remove=plan.filter.remove_backups,
         )
         if report.backups_kept:
             report.warnings.append(

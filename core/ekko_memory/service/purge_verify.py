@@ -5,7 +5,8 @@ live, ``store/user_text.py``: not the ids, scopes or actors that can spell the s
 the full-text index (matches whose node is gone), and the raw bytes of the database file
 and its write-ahead log. User text still held by a live row is reported as ``kept``;
 bytes in the file that no live row explains (in any column), and index matches, leak.
-Migration backups that still hold purged text or ids are deleted (or reported), and
+Migration backups that still hold purged text (read as databases, like the tables) or
+ids are deleted (or reported), and
 the error texts of failed jobs, which can quote the purged text, are dropped.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ekko_memory.models import PurgeFinding, PurgeVerification
-from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.sql_store import SqlStore, user_text_in_file
 
 # Shown in reports: enough to recognise the text, not a copy of a long message.
 _SHOWN = 40
@@ -46,16 +47,33 @@ def _count(data: mmap.mmap, needle: bytes) -> int:
     return count
 
 
+def backup_hits(path: Path, texts: Sequence[str]) -> list[int]:
+    """How much of each text a migration backup holds. The backup is read as the database
+    it is, where user text lives: its bytes also spell the machine words ("user" in every
+    scope and actor column) that a purge of such a word leaves, as in the live file. A
+    backup that cannot be read so is judged by its bytes."""
+    found = user_text_in_file(path, texts)
+    if found is None:
+        found = count_in_file(path, [t.encode("utf-8") for t in texts])
+    return found
+
+
 def clear_backups(
-    stores: Iterable[SqlStore], markers: Sequence[str], *, remove: bool
+    stores: Iterable[SqlStore],
+    *,
+    texts: Sequence[str] = (),
+    ids: Sequence[str] = (),
+    remove: bool,
 ) -> tuple[list[str], list[str]]:
-    """Backups holding any marker (purged text or ids): (removed, kept) paths."""
-    encoded = [m.encode("utf-8") for m in markers if m]
+    """Backups holding purged data — any of ``texts`` as user text, or any of the purged
+    records' ``ids`` (unique, so their bytes tell) — as (removed, kept) paths."""
+    wanted = [t for t in texts if t]
+    encoded = [i.encode("utf-8") for i in ids if i]
     removed: list[str] = []
     kept: list[str] = []
     for store in stores:
         for path in store.backups():
-            if not any(count_in_file(path, encoded)):
+            if not any(count_in_file(path, encoded)) and not any(backup_hits(path, wanted)):
                 continue
             if remove:
                 path.unlink(missing_ok=True)
@@ -83,9 +101,11 @@ def verify_purge(
     kept_backups: Sequence[str] = (),
 ) -> PurgeVerification:
     """Search the stores for ``texts`` after a purge (see the module docstring)."""
-    files = [f for s in stores for f in s.files()] + [Path(p) for p in kept_backups]
+    files = [f for s in stores for f in s.files()]
     needles = [t.encode("utf-8") for t in texts]
     in_files = {f: count_in_file(f, needles) for f in files}
+    in_files.update((Path(p), backup_hits(Path(p), texts)) for p in kept_backups)
+    files += [Path(p) for p in kept_backups]
     leaks: list[PurgeFinding] = []
     kept: list[PurgeFinding] = []
     query_kept = False
