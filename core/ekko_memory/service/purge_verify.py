@@ -117,9 +117,10 @@ def verify_purge(
             with store.read() as r:
                 for table, n in r.user_text_occurrences(text).items():
                     rows[table] = rows.get(table, 0) + n
-                # A word such as "user" is also spelled by scopes, actors, roles: those
-                # rows explain its bytes in the file, but are not the user's text kept.
-                live = live or bool(r.text_occurrences(text))
+                # A word such as "user" is also spelled by scopes, actors, roles (and "index"
+                # by the schema): they explain its bytes in the file, but are not the
+                # user's text kept.
+                live = live or bool(r.text_occurrences(text)) or r.schema_spells(text)
                 orphans += r.orphan_index_hits(text)
         for table, n in sorted(rows.items()):
             kept.append(PurgeFinding(text=_shown(text), location=f"table:{table}", count=n))

@@ -1055,6 +1055,17 @@ class StoreReader:
         needle = text_.encode("utf-8").lower()  # bytes: lower() folds ASCII letters only
         return any(needle in s.encode("utf-8").lower() for s in strings)
 
+    def schema_spells(self, text_: str) -> bool:
+        """The file's own schema spells ``text_`` (SQLite keeps it in the file: "index" and
+        "text" are in every file's bytes); a server's schema is not in files we scan."""
+        if self.dialect.name != "sqlite":
+            return False
+        q = text(
+            "SELECT count(*) FROM sqlite_master WHERE instr(type, :t) OR instr(name, :t)"
+            " OR instr(tbl_name, :t) OR instr(coalesce(sql, ''), :t)"
+        )
+        return bool(self.conn.execute(q, {"t": text_}).scalar())
+
     def orphan_index_hits(self, text_: str) -> int:
         """Full-text matches of ``text_`` whose node no longer exists (a leak in the index)."""
         found = self.dialect.search_sql(query_terms(text_))
