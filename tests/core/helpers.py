@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ekko_memory import MemoryService, MemorySession
@@ -9,6 +10,7 @@ from ekko_memory.models import MemoryNode, MemoryNodeDraft
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.write_plan import WriteContext
 from ekko_memory.store.filters import NodeFilter
+from tests.backends import raw_pages
 
 COOKING = ["生活技能", "做饭", "饮食偏好"]
 
@@ -94,3 +96,18 @@ def promotion_held(
     )
     assert held["rule"] == "scope_promotion", held
     return today["nodeId"], held
+
+
+def raw_bytes(mem: MemoryService) -> bytes:
+    """Every byte of both database files and their WALs, read from disk (PostgreSQL: every
+    page of both stores' relations, read through the server)."""
+    out = b""
+    for store in (mem.workspace_store, mem.user_store):
+        if store.dialect.name == "postgresql":
+            out += raw_pages(store)
+            continue
+        db = Path(store.health.location)
+        for path in (db, db.with_name(db.name + "-wal")):
+            if path.exists():
+                out += path.read_bytes()
+    return out

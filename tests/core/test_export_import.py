@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import stat
 from collections.abc import Iterator
@@ -609,3 +611,44 @@ def test_an_import_leaves_the_search_index_merged(
     # Merged by the import, not left for the user's next write to pay for.
     assert segments() == 1
     assert other.search_nodes(query="香菜", limit=5)
+
+
+def test_a_bundle_over_the_configured_size_is_refused_before_it_is_read(
+    mem: MemoryService, tmp_path: Path
+) -> None:
+    """A bundle is parsed whole in memory: a huge or hostile file is refused with the
+    limit named (import_max_mb in config.json), on the command line too; one at the limit
+    imports."""
+    from ekko_memory import open_memory
+    from ekko_memory.interfaces.cli import main
+
+    sample = seed(mem)
+    bundle = tmp_path / "bundle.json"
+    mem.exporter.export(bundle)
+    ws, home = tmp_path / "small", tmp_path / "small-home"
+    (ws / ".ekko").mkdir(parents=True)
+    (ws / ".ekko" / "config.json").write_text(json.dumps({"import_max_mb": 1}), encoding="utf-8")
+    limit = 1024 * 1024
+    data = bundle.read_bytes()
+    assert len(data) < limit
+    over = tmp_path / "over.json"
+    over.write_bytes(data + b" " * (limit + 1 - len(data)))  # valid JSON, one byte too many
+    small = open_memory(ws, user_home=home)
+    try:
+        with pytest.raises(InvalidInput, match=r"larger than 1 MiB.*import_max_mb"):
+            small.importer.import_bundle(over)
+        assert small.get_node(sample.cilantro) is None
+    finally:
+        small.close()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["--workspace", str(ws), "--user-home", str(home), "import", str(over)])
+    assert code != 0 and "larger than 1 MiB" in err.getvalue()
+    at_limit = tmp_path / "at-limit.json"
+    at_limit.write_bytes(data + b" " * (limit - len(data)))
+    small = open_memory(ws, user_home=home)
+    try:
+        small.importer.import_bundle(at_limit)
+        assert small.get_node(sample.cilantro) is not None
+    finally:
+        small.close()

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import LlmConfig, MemoryConfig, MemoryService
+from ekko_memory import LlmConfig, MemoryConfig, MemoryService, PurgeFilter
 from tests.backends import Backend
 from tests.core.conftest import Clock
+from tests.core.helpers import raw_bytes
 
 GOOD = {
     "summaryPatch": None,
@@ -51,6 +52,7 @@ class FakeModel:
         self.mode = "good"
         self.requests: list[dict[str, Any]] = []
         self.summary_patch: str | None = None
+        self.quote = ""
 
 
 def make_handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
@@ -73,6 +75,8 @@ def make_handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
             system = body["messages"][0]["content"]
             if model.mode == "malformed":
                 content = "Sure! Here are the memories: {not json"
+            elif model.mode == "quoting":  # a broken reply that repeats what it was shown
+                content = f"Sure! You told me {model.quote} {{not json"
             elif model.mode == "invalid":
                 content = json.dumps(
                     {"nodes": [{"operation": "explode", "node": {"confidence": 7}}]}
@@ -194,6 +198,36 @@ def test_the_extractors_summary_patch_reaches_the_next_summary(
         SummaryInput(session_id="s1", previous=None, messages=[], patches=("周末\n聚餐",))
     )
     assert draft.summary == "周末 聚餐"
+
+
+@pytest.mark.parametrize("removal", ["hard delete", "purge"])
+def test_a_failed_reply_quoting_a_memory_does_not_outlive_its_hard_delete(
+    llm_mem: MemoryService, server: tuple[str, FakeModel], removal: str
+) -> None:
+    """The model is shown the user's memories; a malformed reply repeating one failed the
+    extraction, and the retry queue kept the start of the reply as the job's error: the
+    memory's text then survived its hard delete and its purge in the database file."""
+    _, model = server
+    secret = "暗号是青柠檬ZQV"
+    made = llm_mem.actions.create(
+        {"scope": "user", "domain": "生活技能", "type": "fact", "title": f"我的{secret}"},
+        user_id="u1",
+    )
+    assert made.node_id is not None
+    model.mode, model.quote = "quoting", secret
+    report = say(llm_mem, "今晚吃什么？")
+    assert report.errors and report.queued_jobs
+    assert all("not JSON" in e and secret not in e for e in report.errors), report.errors
+    with llm_mem.workspace_store.read() as r:
+        assert r.count_jobs() == 2
+    if removal == "hard delete":
+        assert llm_mem.actions.delete(made.node_id, "hard") == [made.node_id]
+    else:
+        purged = llm_mem.purger.purge(PurgeFilter(query=secret))
+        assert purged.verification is not None and purged.verification.clean, purged
+    assert secret.encode() not in raw_bytes(llm_mem)
+    with llm_mem.workspace_store.read() as r:
+        assert r.count_jobs() == 2  # the work is still retried, without the text
 
 
 @pytest.mark.parametrize("mode", ["malformed", "invalid", "timeout", "500"])

@@ -4,7 +4,6 @@ not in the tables, the full-text index, the database file's bytes, its WAL, or b
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,30 +19,16 @@ from ekko_memory import (
 )
 from ekko_memory.models import PURGE_KINDS
 from ekko_memory.service.purge import Purger
+from ekko_memory.service.purge_verify import verify_purge
 from ekko_memory.store.filters import NodeFilter
-from tests.backends import raw_pages
 from tests.core.conftest import Clock
 from tests.core.factories import SECRET_BRANCH, make_node, secret_rules
 from tests.core.helpers import promotion_held, propose
+from tests.core.helpers import raw_bytes as raw
 from tests.core.sample_data import CILANTRO, dump, seed
 
 CILANTRO_BYTES = "香菜".encode()
 LIVE_SCOPES = ["session", "workspace", "user"]
-
-
-def raw(mem: MemoryService) -> bytes:
-    """Every byte of both database files and their WALs, read from disk (PostgreSQL: every
-    page of both stores' relations, read through the server)."""
-    out = b""
-    for store in (mem.workspace_store, mem.user_store):
-        if store.dialect.name == "postgresql":
-            out += raw_pages(store)
-            continue
-        db = Path(store.health.location)
-        for path in (db, db.with_name(db.name + "-wal")):
-            if path.exists():
-                out += path.read_bytes()
-    return out
 
 
 def by_kind(targets: list) -> dict[str, set[str]]:
@@ -363,3 +348,141 @@ def test_a_query_with_quotes_finds_a_tag_holding_them(mem: MemoryService) -> Non
         w.insert_nodes([node])
     plan = mem.purger.plan(PurgeFilter(query='说"少放'))
     assert {t.id for t in plan.targets if t.kind == "node"} == {node.id}
+
+
+@pytest.mark.parametrize("word", ["user", "agent", "active", "preference", "s1", "index", "text"])
+def test_a_purge_of_a_word_the_machine_columns_spell_verifies_clean(
+    mem: MemoryService, word: str
+) -> None:
+    """Scopes, actors, roles, statuses, types, ids and the field names and enum values of
+    audit payloads spell these words in every row (and a SQLite file's schema spells
+    "index" and "text"): they are not the user's text, and the verification no longer
+    reports them as kept, or as leaked into the file, forever."""
+    seed(mem)
+    report = mem.purger.purge(PurgeFilter(query=word, include_messages=True))
+    v = report.verification
+    assert v is not None and v.clean, v
+    assert v.kept == [] and v.leaks == []
+
+
+def _plant(mem: MemoryService, where: str, text: str) -> str:
+    """Put ``text`` where user text can live, next to machine fields spelling it too;
+    returns the table it went into."""
+    now = mem.now()
+    if where == "audit payload":
+        with mem.user_store.write() as w:
+            w.add_audit(
+                "create",
+                actor="agent",
+                reason="r",
+                node_id="mem_x",
+                payload={"node": {"title": f"留着 {text} 手册", "scope": "user"}},
+            )
+        return "memory_audit_events"
+    if where == "audit reason":
+        with mem.user_store.write() as w:
+            w.add_audit("delete", actor="user", reason=f"用户说 {text} 不要了", node_id="mem_x")
+        return "memory_audit_events"
+    if where == "message metadata":
+        s = mem.session("s9", user_id="u1", workspace_id="w1")
+        s.append_message("user", "你好", metadata={"note": f"关于 {text}"})
+        return "memory_messages"
+    if where == "retry error":
+        with mem.workspace_store.write() as w:
+            job = w.add_job("extract", "s9", {"userId": "u1"}, now)
+            w.reschedule_job(job, error=f"the model said: {text} likes it", next_at=now)
+        return "memory_retry_queue"
+    raise AssertionError(where)
+
+
+@pytest.mark.parametrize(
+    "where", ["audit payload", "audit reason", "message metadata", "retry error"]
+)
+@pytest.mark.parametrize("text", ["user", "香菜"])
+def test_a_leftover_copy_of_the_purged_text_is_still_reported(
+    mem: MemoryService, where: str, text: str
+) -> None:
+    """Verifying only the user's text must not make it blind: a copy of the purged text
+    left where user text lives is found, for a machine word as for a real one."""
+    seed(mem)
+    report = mem.purger.purge(PurgeFilter(query=text, include_messages=True))
+    assert report.verification is not None and report.verification.clean
+    table = _plant(mem, where, text)
+    stores = [mem.workspace_store, mem.user_store]
+    again = verify_purge(stores, [text], query=text)
+    assert not again.clean
+    assert [(f.location, f.count) for f in again.kept] == [(f"table:{table}", 1)]
+
+
+def test_the_products_own_reasons_are_listed_as_such() -> None:
+    """The default reasons of the user's actions and the purge's own are the product's
+    wording (not the user's text): a new default must be listed, or a purge of a word in
+    it ("user") reports it as kept."""
+    import inspect
+
+    from ekko_memory.service import purge
+    from ekko_memory.service.user_actions import UserActions
+    from ekko_memory.store.user_text import PRODUCT_REASONS
+
+    defaults = [
+        p.default
+        for _, fn in inspect.getmembers(UserActions, inspect.isfunction)
+        for name, p in inspect.signature(fn).parameters.items()
+        if name == "reason" and isinstance(p.default, str)
+    ]
+    assert len(defaults) >= 5
+    assert set(defaults) | {purge.REASON} <= set(PRODUCT_REASONS)
+
+
+@pytest.mark.parametrize("removal", ["hard delete", "purge"])
+def test_a_failed_jobs_error_quoting_a_memory_goes_with_it(
+    mem: MemoryService, removal: str
+) -> None:
+    """A failed extraction's error can quote what the extractor was shown (a crashing
+    extractor's message, a model's reply): nobody can tell which memory, so a hard delete
+    or a purge drops every job's error text, and the jobs stay to be retried."""
+    secret = "暗号是青柠檬ZQW"
+    made = mem.actions.create(
+        {"scope": "user", "domain": "生活技能", "type": "fact", "title": f"我的{secret}"},
+        user_id="u1",
+    )
+    assert made.node_id is not None
+    _plant(mem, "retry error", secret)
+    if removal == "hard delete":
+        mem.actions.delete(made.node_id, "hard")
+    else:
+        report = mem.purger.purge(PurgeFilter(query=secret))
+        assert report.verification is not None and report.verification.clean
+    assert secret.encode() not in raw(mem)
+    with mem.workspace_store.read() as r:
+        jobs = r.due_jobs(mem.now())
+    assert [j["last_error"] for j in jobs] == ["[redacted]"]
+
+
+@pytest.mark.sqlite_only(
+    reason="migration backups are SQLite files (a server's are its operator's)"
+)
+def test_backups_are_judged_by_the_user_text_they_hold_not_their_bytes(
+    mem: MemoryService,
+) -> None:
+    """Every backup's bytes spell "user" (scopes, actors): a purge of "user" removed (or
+    reported as leaking) every backup, though only one held a memory with the word."""
+    seed(mem)
+    older = mem.user_store.dialect.backup(3)
+
+    def manual(title: str) -> None:
+        node = make_node(key=None, value_json=None, title=title, content="…", tags=[], entities=[])
+        with mem.user_store.write() as w:
+            w.insert_nodes([node])
+
+    manual("user manual")
+    newer = mem.user_store.dialect.backup(3)
+    assert older is not None and newer is not None and b"user" in older.read_bytes()
+    kept = mem.purger.purge(PurgeFilter(query="user", remove_backups=False))
+    assert kept.backups_kept == [str(newer)]
+    assert kept.verification is not None
+    assert {f.location for f in kept.verification.leaks} == {f"backup:{newer}"}
+    manual("user guide")
+    report = mem.purger.purge(PurgeFilter(query="user"))
+    assert report.backups_removed == [str(newer)] and older.exists() and not newer.exists()
+    assert report.verification is not None and report.verification.clean, report.verification

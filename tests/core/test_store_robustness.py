@@ -272,6 +272,25 @@ def test_failed_migration_disables_and_leaves_file_as_it_was(
     assert backups[0].stat().st_mode & 0o077 == 0
 
 
+@pytest.mark.sqlite_only(reason="the SQLite file's migration backups")
+def test_backups_rotate_by_when_they_were_taken_not_by_name(tmp_path: Path) -> None:
+    """By name, m-v10 sorts before m-v2: with backups of schema 2, 9, 10 and 11 the
+    rotation removed the two newest. The oldest go, whatever their version's digits."""
+    store = SqlStore.open_sqlite(tmp_path / "m.db")
+    folder = tmp_path / "backups"
+    folder.mkdir(exist_ok=True)
+    for day, version in enumerate([2, 9, 10, 11], start=1):
+        (folder / f"m-v{version}-2020-01-0{day}T000000000000Z.db").write_bytes(b"")
+    newest = store.dialect.backup(12)
+    assert newest is not None
+    assert [p.name.split("-")[1] for p in store.backups()] == ["v10", "v11", "v12"]
+    # A file restored from an old copy and upgraded again: its fresh backup is the newest.
+    restored = store.dialect.backup(3)
+    assert restored is not None and restored.exists()
+    assert [p.name.split("-")[1] for p in store.backups()] == ["v11", "v12", "v3"]
+    store.close()
+
+
 def _child_json(code: str, *args: object) -> Any:
     """What a child Python process running ``code`` with ``args`` printed, as JSON."""
     proc = subprocess.run(

@@ -32,6 +32,10 @@ def _limits() -> dict[str, int]:
 MAX_SECTION_LIMIT = 50
 
 
+# The default of ``import_max_mb``: far above a bundle of 100k memories and their log.
+IMPORT_MAX_MB = 1024
+
+
 class MemoryConfig(BaseModel):
     """Everything the service lets you tune; defaults follow the design doc."""
 
@@ -50,6 +54,9 @@ class MemoryConfig(BaseModel):
     summary_every_messages: int = Field(8, ge=2, le=100)
     # …or when the new messages exceed this many tokens.
     summary_token_threshold: int = Field(1500, ge=100)
+    # The largest bundle ``import`` reads, in MiB: a bundle is parsed whole, in memory
+    # (several times its size), so a huge or hostile file is refused before it is read.
+    import_max_mb: int = Field(IMPORT_MAX_MB, ge=1)
     llm: LlmConfig | None = None
 
     @field_validator("section_limits")

@@ -19,7 +19,7 @@ from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.service.chains import chain_closure
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
-from ekko_memory.service.purge_verify import clear_backups
+from ekko_memory.service.purge_verify import clear_backups, clear_job_errors
 from ekko_memory.service.retrieval import value_hint, viewer_of, visible
 from ekko_memory.service.write_plan import WriteContext
 from ekko_memory.store.filters import NodeFilter
@@ -321,12 +321,14 @@ class Forgetter:
                             deleted_in.setdefault(id(store), []).append(version.id)
                 touched.add(id(store))
         self._scrub_elsewhere(deleted_in, touched, actor=actor)
+        if deleted and clear_job_errors(self.service.workspace_store):
+            touched.add(id(self.service.workspace_store))
         stores = [store for _, store in self.service.stores() if id(store) in touched]
         for store in stores:
             warnings += store.scrub()
         # A migration backup is a copy of the file from before: the memory is in it too.
         markers = [*deleted, *(message_ids if cascade_messages else [])]
-        removed_backups, _ = clear_backups(stores, markers, remove=True)
+        removed_backups, _ = clear_backups(stores, ids=markers, remove=True)
         if removed_backups:
             warnings.append(
                 f"removed {len(removed_backups)} migration backups that held the deleted data"

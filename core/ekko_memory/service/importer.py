@@ -61,6 +61,7 @@ from ekko_memory.models import (
     UsageRecord,
     clean_json_value,
 )
+from ekko_memory.service.config import IMPORT_MAX_MB
 from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSION
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
@@ -152,14 +153,17 @@ def _batches(records: list[Any]) -> list[list[Any]]:
 _UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
-def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
-    """The parsed bundle and its format version; InvalidInput / NotFound with a clear reason."""
+def read_bundle(
+    path: str | os.PathLike[str], *, max_mb: int = IMPORT_MAX_MB
+) -> tuple[dict[str, Any], int]:
+    """The parsed bundle and its format version; InvalidInput / NotFound with a clear reason.
+    A file over ``max_mb`` MiB is refused having read no more than that."""
     p = Path(path).expanduser()
     if not p.is_file():
         raise NotFound(f"no bundle file at {p}")
     try:
         # A byte-order mark (a bundle saved again by a Windows editor) is not content.
-        text = p.read_text(encoding="utf-8-sig")
+        text = _read_at_most(p, max_mb).decode("utf-8-sig")
         data = json.loads(text)
     except UnicodeDecodeError as e:
         raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
@@ -195,6 +199,20 @@ def read_bundle(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int]:
     if not isinstance(data.get("stores"), dict):
         raise InvalidInput(f'{p}: the bundle has no "stores" object')
     return data, version
+
+
+def _read_at_most(p: Path, max_mb: int) -> bytes:
+    """The file's bytes; InvalidInput naming the limit when it holds more than ``max_mb``
+    MiB (read up to one byte past it: the size on disk can change, or lie, meanwhile)."""
+    limit = max_mb * 1024 * 1024
+    with p.open("rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise InvalidInput(
+            f"{p} is larger than {max_mb} MiB, the most an import reads "
+            f"(import_max_mb in config.json raises it); nothing was imported"
+        )
+    return data
 
 
 def _validate(cls: type[M], record: object, where: str) -> M:
@@ -273,7 +291,7 @@ class Importer:
         back, a store imported before it stays imported (see the module docstring and the
         report's ``committed_stores`` / ``cancelled_stores``).
         """
-        data, version = read_bundle(path)
+        data, version = read_bundle(path, max_mb=self.service.config.import_max_mb)
         parts, notes = parse_bundle(data)
         for name, part in parts.items():
             store = self._store(name)

@@ -39,7 +39,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.service.chains import chain_closure, chain_groups
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
-from ekko_memory.service.purge_verify import clear_backups, verify_purge
+from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import chunks
 from ekko_memory.store.sql_store import SqlStore, delete_in
@@ -259,6 +259,8 @@ class Purger:
                 cancelled = self._purge_nodes(plan, run, rep)
             if not cancelled:
                 self._purge_pending(plan, run)
+            if run.purged and clear_job_errors(self.service.workspace_store):
+                run.touched.add("workspace")
         except StoreUnavailable as e:
             if not run.purged:
                 raise
@@ -280,9 +282,11 @@ class Purger:
             report.warnings += self._scrub(store)
         rep("backups", 0, 1)
         purged_ids = [t.id for t in run.purged if t.kind in ("node", "message")]
-        markers = list(plan.needles) + _sample(purged_ids, MAX_BACKUP_MARKERS)
         report.backups_removed, report.backups_kept = clear_backups(
-            touched, markers, remove=plan.filter.remove_backups
+            touched,
+            texts=plan.needles,
+            ids=_sample(purged_ids, MAX_BACKUP_MARKERS),
+            remove=plan.filter.remove_backups,
         )
         if report.backups_kept:
             report.warnings.append(

@@ -1,10 +1,13 @@
 """After a purge: look for the purged text everywhere it could hide, and clear backups.
 
-Three places are searched for each text: the tables (any text column of any row), the
-full-text index (matches whose node is gone), and the raw bytes of the database file
-and its write-ahead log. Text still held by a live row is expected in the file too and
-is reported as ``kept``; text found only in the file's bytes or the index is a leak.
-Migration backups that still hold purged text or ids are deleted (or reported).
+Three places are searched for each text: the tables (every column where user text can
+live, ``store/user_text.py``: not the ids, scopes or actors that can spell the same word),
+the full-text index (matches whose node is gone), and the raw bytes of the database file
+and its write-ahead log. User text still held by a live row is reported as ``kept``;
+bytes in the file that no live row explains (in any column), and index matches, leak.
+Migration backups that still hold purged text (read as databases, like the tables) or
+ids are deleted (or reported), and
+the error texts of failed jobs, which can quote the purged text, are dropped.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ekko_memory.models import PurgeFinding, PurgeVerification
-from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.sql_store import SqlStore, user_text_in_file
 
 # Shown in reports: enough to recognise the text, not a copy of a long message.
 _SHOWN = 40
@@ -44,16 +47,33 @@ def _count(data: mmap.mmap, needle: bytes) -> int:
     return count
 
 
+def backup_hits(path: Path, texts: Sequence[str]) -> list[int]:
+    """How much of each text a migration backup holds. The backup is read as the database
+    it is, where user text lives: its bytes also spell the machine words ("user" in every
+    scope and actor column) that a purge of such a word leaves, as in the live file. A
+    backup that cannot be read so is judged by its bytes."""
+    found = user_text_in_file(path, texts)
+    if found is None:
+        found = count_in_file(path, [t.encode("utf-8") for t in texts])
+    return found
+
+
 def clear_backups(
-    stores: Iterable[SqlStore], markers: Sequence[str], *, remove: bool
+    stores: Iterable[SqlStore],
+    *,
+    texts: Sequence[str] = (),
+    ids: Sequence[str] = (),
+    remove: bool,
 ) -> tuple[list[str], list[str]]:
-    """Backups holding any marker (purged text or ids): (removed, kept) paths."""
-    encoded = [m.encode("utf-8") for m in markers if m]
+    """Backups holding purged data — any of ``texts`` as user text, or any of the purged
+    records' ``ids`` (unique, so their bytes tell) — as (removed, kept) paths."""
+    wanted = [t for t in texts if t]
+    encoded = [i.encode("utf-8") for i in ids if i]
     removed: list[str] = []
     kept: list[str] = []
     for store in stores:
         for path in store.backups():
-            if not any(count_in_file(path, encoded)):
+            if not any(count_in_file(path, encoded)) and not any(backup_hits(path, wanted)):
                 continue
             if remove:
                 path.unlink(missing_ok=True)
@@ -61,6 +81,16 @@ def clear_backups(
             else:
                 kept.append(str(path))
     return removed, kept
+
+
+def clear_job_errors(store: SqlStore) -> bool:
+    """After a hard delete: drop the error texts of the store's failed jobs, which can
+    quote a model's reply about the deleted memory (see ``redact_job_errors``). True when
+    something was dropped (the store then needs its scrub)."""
+    if not store.health.writable:
+        return False
+    with store.write() as w:
+        return w.redact_job_errors() > 0
 
 
 def verify_purge(
@@ -71,19 +101,26 @@ def verify_purge(
     kept_backups: Sequence[str] = (),
 ) -> PurgeVerification:
     """Search the stores for ``texts`` after a purge (see the module docstring)."""
-    files = [f for s in stores for f in s.files()] + [Path(p) for p in kept_backups]
+    files = [f for s in stores for f in s.files()]
     needles = [t.encode("utf-8") for t in texts]
     in_files = {f: count_in_file(f, needles) for f in files}
+    in_files.update((Path(p), backup_hits(Path(p), texts)) for p in kept_backups)
+    files += [Path(p) for p in kept_backups]
     leaks: list[PurgeFinding] = []
     kept: list[PurgeFinding] = []
     query_kept = False
     for i, text in enumerate(texts):
         rows: dict[str, int] = {}
+        live = False
         orphans = 0
         for store in stores:
             with store.read() as r:
-                for table, n in r.text_occurrences(text).items():
+                for table, n in r.user_text_occurrences(text).items():
                     rows[table] = rows.get(table, 0) + n
+                # A word such as "user" is also spelled by scopes, actors, roles (and "index"
+                # by the schema): they explain its bytes in the file, but are not the
+                # user's text kept.
+                live = live or bool(r.text_occurrences(text)) or r.schema_spells(text)
                 orphans += r.orphan_index_hits(text)
         for table, n in sorted(rows.items()):
             kept.append(PurgeFinding(text=_shown(text), location=f"table:{table}", count=n))
@@ -94,7 +131,7 @@ def verify_purge(
         for f, counts in in_files.items():
             backup = str(f) in kept_backups
             # Bytes of a live row are expected in the database file; anywhere else they leak.
-            if counts[i] and (backup or not rows):
+            if counts[i] and (backup or not live):
                 where = f"backup:{f}" if backup else f"file:{f}"
                 leaks.append(PurgeFinding(text=_shown(text), location=where, count=counts[i]))
     return PurgeVerification(

@@ -67,6 +67,11 @@ _SCRUBBED = (
     "memory_messages",
     "memory_summaries",
 )
+# Small tables whose text a hard delete overwrites in place (a failed job's error can quote
+# a model's reply about the deleted memory): a plain VACUUM frees the old row version but
+# leaves its bytes in the page's free space while a live row shares the page, so these
+# are rewritten (VACUUM FULL; a few rows, a moment's lock).
+_REWRITTEN = ("memory_retry_queue",)
 
 
 class UnsupportedUrl(ValueError):
@@ -517,6 +522,7 @@ class PostgresDialect:
 
         try:
             self._autocommit(raw, "VACUUM " + ", ".join(_SCRUBBED))
+            self._autocommit(raw, "VACUUM FULL " + ", ".join(_REWRITTEN))
             self._rebuild_search_index(raw)
         except psycopg.Error:
             return False
@@ -546,7 +552,7 @@ class PostgresDialect:
 
         Takes an exclusive lock on each table while it is rewritten (readers wait).
         """
-        self._autocommit(raw, "VACUUM FULL " + ", ".join(_SCRUBBED))
+        self._autocommit(raw, "VACUUM FULL " + ", ".join((*_SCRUBBED, *_REWRITTEN)))
 
     def compact(self, raw: Any) -> tuple[list[str], list[str]]:
         """VACUUM (FULL, ANALYZE) every table of the store: each table and its indexes are

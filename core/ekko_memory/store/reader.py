@@ -9,7 +9,7 @@ from datetime import datetime
 from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import ColumnElement, Text, false, func, literal_column, or_, select, text
+from sqlalchemy import ColumnElement, Text, case, false, func, literal_column, or_, select, text
 from sqlalchemy.engine import Connection
 
 from ekko_memory.models import (
@@ -52,6 +52,13 @@ from ekko_memory.store.search_text import (
     query_terms,
     supports,
 )
+from ekko_memory.store.user_text import (
+    NODE_TEXT,
+    PRODUCT_REASONS,
+    SUMMARY_TEXT,
+    USER_TEXT,
+    user_strings,
+)
 from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 n = t.memory_nodes
@@ -86,6 +93,12 @@ def _holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bo
         if plain or not c.name.endswith("_json")
     ]
     return or_(false(), *clauses)
+
+
+def _user_holding(col: ColumnElement[Any], text_: str) -> ColumnElement[bool]:
+    """``col`` holds ``text_`` as user text: a reason the product wrote itself does not."""
+    found = _holding([col], text_)
+    return found & col.not_in(PRODUCT_REASONS) if col.name == "reason" else found
 
 
 def chunks(ids: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
@@ -968,7 +981,7 @@ class StoreReader:
         """Nodes within ``f`` that hold ``text_``: full-text matches plus substrings of title,
         content, value, tags and entities (so a word only in the value is found too)."""
         found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
-        cols = (n.c.title, n.c.content, n.c.value_json, n.c.tags_json, n.c.entities_json)
+        cols = [n.c[name] for name in NODE_TEXT]
         q = select(n.c.id).where(where_clause(f), _holding(cols, text_))
         found += self.conn.execute(q).scalars()
         return list(dict.fromkeys(found))
@@ -998,10 +1011,7 @@ class StoreReader:
     def summary_ids_with_text(self, text_: str, session_id: str | None = None) -> list[str]:
         """Summaries whose text (summary, goal or any list) holds ``text_``."""
         s = t.memory_summaries
-        cols = [c for c in s.c if c.name == "summary" or c.name == "current_goal"] + [
-            c for c in s.c if c.name.endswith("_json")
-        ]
-        q = select(s.c.id).where(_holding(cols, text_))
+        q = select(s.c.id).where(_holding([s.c[name] for name in SUMMARY_TEXT], text_))
         if session_id is not None:
             q = q.where(s.c.session_id == session_id)
         return list(self.conn.execute(q).scalars())
@@ -1018,6 +1028,52 @@ class StoreReader:
             if count:
                 out[table.name] = count
         return out
+
+    def user_text_occurrences(self, text_: str) -> dict[str, int]:
+        """Rows per table holding ``text_`` where user text can live (``store/user_text.py``):
+        what a purge must have removed, unlike an actor or a scope that spells the same word.
+
+        SQL finds the rows whose columns hold the text; of those, a mixed JSON column counts
+        only when the text is in one of its user-text strings (not a machine field)."""
+        out: dict[str, int] = {}
+        for name, where in USER_TEXT.items():
+            table = t.metadata.tables[name]
+            plain = or_(false(), *(_user_holding(table.c[c], text_) for c in where.plain))
+            mixed = [table.c[c] for c in where.mixed]
+            q = select(case((plain, 1), else_=0), *mixed).where(plain | _holding(mixed, text_))
+            count = sum(
+                1
+                for row in self.conn.execute(q)
+                if row[0] or any(self._in_json(value, text_) for value in row[1:])
+            )
+            if count:
+                out[name] = count
+        return out
+
+    def _in_json(self, raw: str | None, text_: str) -> bool:
+        """``text_`` in a user-text string of a JSON column, matched as the SQL above matches
+        it (SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's does not)."""
+        if raw is None:
+            return False
+        try:
+            strings = user_strings(json.loads(raw))
+        except ValueError:
+            return True  # not JSON after all: every byte of it could be the user's
+        if self.dialect.name != "sqlite":
+            return any(text_ in s for s in strings)
+        needle = text_.encode("utf-8").lower()  # bytes: lower() folds ASCII letters only
+        return any(needle in s.encode("utf-8").lower() for s in strings)
+
+    def schema_spells(self, text_: str) -> bool:
+        """The file's own schema spells ``text_`` (SQLite keeps it in the file: "index" and
+        "text" are in every file's bytes); a server's schema is not in files we scan."""
+        if self.dialect.name != "sqlite":
+            return False
+        q = text(
+            "SELECT count(*) FROM sqlite_master WHERE instr(type, :t) OR instr(name, :t)"
+            " OR instr(tbl_name, :t) OR instr(coalesce(sql, ''), :t)"
+        )
+        return bool(self.conn.execute(q, {"t": text_}).scalar())
 
     def orphan_index_hits(self, text_: str) -> int:
         """Full-text matches of ``text_`` whose node no longer exists (a leak in the index)."""

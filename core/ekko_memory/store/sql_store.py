@@ -612,6 +612,22 @@ class SqlStore:
         return warnings
 
 
+def user_text_in_file(path: Path, texts: Sequence[str]) -> list[int] | None:
+    """Rows holding each text where user text lives (``StoreReader.user_text_occurrences``)
+    in a SQLite file opened as it is (a migration backup: never migrated, never written);
+    None when it cannot be read as a database of ours (a copy cut short, say)."""
+    engine = make_engine(path, mode="immutable")
+    dialect = SqliteDialect(None)
+    try:
+        with engine.connect() as conn:
+            reader = StoreReader(conn, dialect)
+            return [sum(reader.user_text_occurrences(t).values()) for t in texts]
+    except _db_errors(dialect):
+        return None
+    finally:
+        engine.dispose()
+
+
 def supersede_in(
     w: StoreWriter, old: MemoryNode, new: MemoryNode, *, actor: str, reason: str
 ) -> None:

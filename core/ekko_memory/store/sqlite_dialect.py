@@ -7,6 +7,7 @@ replaces this module, not the store.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Hashable, Sequence
@@ -105,6 +106,19 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
     return engine
 
 
+# ``<stem>-v<schema version>-<UTC time, fixed width>.db``, as ``backup`` names them.
+_BACKUP_NAME = re.compile(r"-v(\d+)-(\d{4}-\d\d-\d\dT\d{12}Z)\.db$")
+
+
+def _backup_age(path: Path) -> tuple[str, int, str]:
+    """Sort key of a backup: when it was taken, then its schema version (a file named
+    otherwise sorts first)."""
+    found = _BACKUP_NAME.search(path.name)
+    if found is None:
+        return ("", -1, path.name)
+    return (found.group(2), int(found.group(1)), path.name)
+
+
 class SqliteDialect:
     """SQLite specifics used by the store: FTS5 over shadow tokens, WAL housekeeping."""
 
@@ -160,7 +174,9 @@ class SqliteDialect:
             for part in (target, target.with_name(target.name + "-journal")):
                 part.unlink(missing_ok=True)
             raise
-        for stale in sorted(folder.glob(f"{self.path.stem}-v*.db"))[: -self.keep_backups]:
+        # Only backups named as above rotate: a file someone else put here is left alone.
+        ours = [p for p in self.backup_files() if _BACKUP_NAME.search(p.name)]
+        for stale in ours[: -self.keep_backups]:
             stale.unlink(missing_ok=True)
         return target
 
@@ -299,10 +315,14 @@ class SqliteDialect:
         return [p for p in (self.path.with_name(x) for x in names) if p.is_file()]
 
     def backup_files(self) -> list[Path]:
-        """The migration backups of this file, oldest first."""
+        """The migration backups of this file, oldest first (by when they were taken, then
+        by schema version: by name, memory-v10 came before memory-v2 and the newest backup
+        was the first one removed)."""
         if self.path is None:
             return []
-        return sorted((self.path.parent / "backups").glob(f"{self.path.stem}-v*.db"))
+        return sorted(
+            (self.path.parent / "backups").glob(f"{self.path.stem}-v*.db"), key=_backup_age
+        )
 
     def vacuum(self, raw: Any) -> None:
         """Rebuild the file so freed pages leave it."""

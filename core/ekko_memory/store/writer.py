@@ -390,6 +390,18 @@ class StoreWriter(StoreReader):
             )
         )
 
+    def redact_job_errors(self) -> int:
+        """Drop the error texts of failed jobs (the jobs stay, and are retried): an error can
+        quote what a model answered about any memory it was shown, so after a hard delete
+        nobody can tell which of them still hold the deleted text. Returns how many."""
+        r = t.memory_retry_queue
+        done = self.conn.execute(
+            update(r)
+            .where(r.c.last_error.is_not(None), r.c.last_error != REDACTED)
+            .values(last_error=REDACTED)
+        )
+        return int(done.rowcount or 0)
+
     def remove_job(self, job_id: str) -> None:
         """Drop a finished job."""
         r = t.memory_retry_queue

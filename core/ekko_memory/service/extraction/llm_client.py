@@ -68,14 +68,30 @@ class ChatClient:
 
 
 def _parse(payload: bytes) -> Any:
+    # Errors say what is wrong and where, never what the reply said: the model was shown
+    # the user's messages and memories and may repeat them, and an error is kept (the
+    # retry queue) and shown (reports, the app) long after a memory is deleted for good.
     try:
         content = json.loads(payload)["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError, RecursionError) as e:
-        raise ExtractionFailed(f"not a chat-completions response: {payload[:200]!r}") from e
+        raise ExtractionFailed(
+            f"not a chat-completions response ({len(payload)} bytes: {_why(e)})"
+        ) from e
     if not isinstance(content, str):
         raise ExtractionFailed("the model returned no text")
     text = _FENCE.sub("", content.strip())
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as e:
-        raise ExtractionFailed(f"the model's reply is not JSON: {text[:200]!r}") from e
+        raise ExtractionFailed(
+            f"the model's reply is not JSON ({len(text)} characters: {_why(e)})"
+        ) from e
+
+
+def _why(e: Exception) -> str:
+    """What went wrong, in words that quote nothing of the reply."""
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} at character {e.pos}"
+    if isinstance(e, KeyError | IndexError | TypeError):
+        return "no choices[0].message.content"
+    return type(e).__name__
