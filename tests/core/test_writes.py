@@ -626,6 +626,18 @@ def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
 ) -> None:
     s = mem.session("s1", user_id="u1")
     secret = "绝密配方ZQXJ蘸料"
+    # Memories kept around it share its table pages (PostgreSQL's VACUUM frees a dead row
+    # version's space, but its bytes stay while a live row holds the page).
+    for i in range(3):
+        kept = propose(
+            s,
+            f"记住，我爱吃菜{i}",
+            scope="user",
+            domain="生活技能",
+            type="fact",
+            title=f"爱吃菜{i}",
+        )
+        assert kept["accepted"], kept
     first = propose(
         s,
         f"记住，我的{secret}要少放盐",
@@ -647,6 +659,10 @@ def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
         },
     )
     assert upd["accepted"], upd
+    later = propose(
+        s, "记住，我也爱吃豆腐", scope="user", domain="生活技能", type="fact", title="爱吃豆腐"
+    )
+    assert later["accepted"], later
     s.append_message("user", f"把{secret}彻底删掉")
     res = s.call_tool(
         "memory_forget", {"id": upd["nodeId"], "mode": "hard", "reason": "用户要求彻底删除"}

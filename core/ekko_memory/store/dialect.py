@@ -29,6 +29,8 @@ class Dialect(Protocol):
     read_options: ClassVar[dict[str, Any]]
     # What a hard delete's scrub reports when ``checkpoint`` could not finish.
     checkpoint_warning: ClassVar[str]
+    # Whether ``checkpoint`` rewrites the tables as ``vacuum`` does (no need for both).
+    checkpoint_vacuums: ClassVar[bool]
     # How many active nodes a topic query starts from (see StoreReader._find_sql).
     topic_sizes: CountCache[Hashable]
 

@@ -54,10 +54,8 @@ FIELD_GAP = 8
 # ts_rank weights {D, C, B, A}: content, entities, tags, title (as bm25's 1, 3, 3, 6 on SQLite).
 RANK_WEIGHTS = "{0.1667, 0.5, 0.5, 1.0}"
 
-# Indexes whose pages hold memory text: rebuilt after a hard delete or purge.
-_TEXT_INDEXES = ("idx_memory_nodes_fts_doc", "idx_memory_nodes_subject")
-
-# Tables a hard delete or purge touches: VACUUMed afterwards.
+# Tables a hard delete or purge touches (deletes rows or overwrites their text in place):
+# rewritten afterwards, with their indexes.
 _SCRUBBED = (
     "memory_nodes",
     "memory_nodes_fts",
@@ -66,12 +64,9 @@ _SCRUBBED = (
     "memory_pending",
     "memory_messages",
     "memory_summaries",
+    # A failed job's error can quote a model's reply about the deleted memory.
+    "memory_retry_queue",
 )
-# Small tables whose text a hard delete overwrites in place (a failed job's error can quote
-# a model's reply about the deleted memory): a plain VACUUM frees the old row version but
-# leaves its bytes in the page's free space while a live row shares the page, so these
-# are rewritten (VACUUM FULL; a few rows, a moment's lock).
-_REWRITTEN = ("memory_retry_queue",)
 
 
 class UnsupportedUrl(ValueError):
@@ -281,10 +276,11 @@ class PostgresDialect:
         "postgresql_readonly": True,
     }
 
+    checkpoint_vacuums: ClassVar[bool] = True
     checkpoint_warning: ClassVar[str] = (
-        "VACUUM or the search index rebuild could not run now (a lock or the server); "
-        "the deleted rows are gone from every query, their bytes leave the data files "
-        "at the next VACUUM and index rebuild"
+        "VACUUM FULL could not run now (a lock or the server); the deleted rows are gone "
+        "from every query, their bytes leave the data files at the next hard delete or "
+        "File ▸ Compact stores"
     )
 
     def __init__(self, url: str, schema: str) -> None:
@@ -507,52 +503,34 @@ class PostgresDialect:
             raw.autocommit = False
 
     def checkpoint(self, raw: Any) -> bool:
-        """After a hard delete: VACUUM the touched tables and rebuild the search index
-        (False if a lock or a failure kept either from running).
+        """After a hard delete: rewrite the touched tables and their indexes (False if a
+        lock or a failure kept it from running).
 
-        This is what SQLite's secure_delete + FTS optimize + WAL checkpoint do for us
-        there: VACUUM prunes the dead row versions (the deleted text) and their index
-        entries. A GIN index never drops a key once stored, even when no row holds it
-        any more, so the deleted words would stay readable in its pages: REINDEX
-        CONCURRENTLY builds a new index file (writers and readers go on meanwhile) and
-        the old one is removed. Bytes can still survive in WAL segments, base backups
-        and replicas until the server recycles them; those are the operator's.
+        This is what SQLite's secure_delete + FTS optimize + WAL checkpoint do there.
+        PostgreSQL never overwrites a row version in place: a plain VACUUM frees a deleted
+        row's space but leaves its bytes in the page while a live row shares it (the
+        deleted memory stayed readable in the data files beside the memories kept around
+        it), and a GIN index never drops a key once stored. VACUUM FULL writes each table
+        and its indexes into new files and removes the old ones, under an exclusive lock
+        per table (other programs wait; one holding a lock past the lock timeout makes
+        this fail, and the bytes go at the next compaction). Bytes can still survive in
+        WAL segments, base backups and replicas until the server recycles them; those
+        are the operator's.
         """
         import psycopg
 
         try:
-            self._autocommit(raw, "VACUUM " + ", ".join(_SCRUBBED))
-            self._autocommit(raw, "VACUUM FULL " + ", ".join(_REWRITTEN))
-            self._rebuild_search_index(raw)
+            self.vacuum(raw)
         except psycopg.Error:
             return False
         return True
-
-    def _rebuild_search_index(self, raw: Any) -> None:
-        # A REINDEX CONCURRENTLY cut short leaves an invalid "_ccnew" copy behind: drop it.
-        # Besides the GIN index, the subject B-tree holds text (values, titles of notes):
-        # VACUUM frees its dead entries but leaves their bytes in the pages until rebuilt.
-        for index in _TEXT_INDEXES:
-            leftovers = raw.execute(
-                "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                "JOIN pg_namespace n ON n.oid = c.relnamespace "
-                "WHERE n.nspname = current_schema() AND NOT i.indisvalid "
-                "AND starts_with(c.relname, %s)",
-                [f"{index}_ccnew"],
-            ).fetchall()
-            raw.rollback()
-            self._autocommit(
-                raw,
-                *(f"DROP INDEX CONCURRENTLY IF EXISTS {row[0]}" for row in leftovers),
-                f"REINDEX INDEX CONCURRENTLY {index}",
-            )
 
     def vacuum(self, raw: Any) -> None:
         """VACUUM FULL the store's tables: rewritten into new files, old files removed.
 
         Takes an exclusive lock on each table while it is rewritten (readers wait).
         """
-        self._autocommit(raw, "VACUUM FULL " + ", ".join((*_SCRUBBED, *_REWRITTEN)))
+        self._autocommit(raw, "VACUUM FULL " + ", ".join(_SCRUBBED))
 
     def compact(self, raw: Any) -> tuple[list[str], list[str]]:
         """VACUUM (FULL, ANALYZE) every table of the store: each table and its indexes are

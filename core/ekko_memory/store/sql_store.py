@@ -605,7 +605,7 @@ class SqlStore:
         warnings: list[str] = []
         self.optimize_search_index()
         with self.raw() as raw:
-            if vacuum:
+            if vacuum and not self.dialect.checkpoint_vacuums:
                 self.dialect.vacuum(raw)
             if not self.dialect.checkpoint(raw):
                 warnings.append(self.dialect.checkpoint_warning)

@@ -131,6 +131,7 @@ class SqliteDialect:
     read_options: ClassVar[dict[str, Any]] = {}
     # sqlite3 raises some errors (a file that is not a database) outside SQLAlchemy's wrapping.
     driver_errors: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.DatabaseError,)
+    checkpoint_vacuums: ClassVar[bool] = False
     checkpoint_warning: ClassVar[str] = (
         "another process is reading the store; deleted pages leave the "
         "write-ahead log at its next checkpoint"
