@@ -415,6 +415,35 @@ def test_missing_ids_and_files_exit_3(run: InProcess, tmp_path: Path) -> None:
     one_line(code, err, 3, "does not exist")
 
 
+def test_json_errors_are_one_document_named_by_the_exit_code(
+    run: InProcess, tmp_path: Path
+) -> None:
+    """With --json every failure is an ``{"error": {code, message}}`` document on stdout —
+    arguments argparse refuses included — and its code says what the exit code says, in
+    the core's words (a script reads one vocabulary whichever layer refused)."""
+    for args, exit_code, code in (
+        (["search", "--limit", "many"], 2, "invalid_input"),  # argparse
+        (["approve"], 2, "invalid_input"),  # argparse: a missing id
+        (["frobnicate"], 2, "invalid_input"),  # argparse: no such command
+        (["search", "--limit", "0"], 2, "invalid_input"),  # the CLI's own check
+        (["forget"], 2, "invalid_input"),
+        (["show", "mem_nope"], 3, "not_found"),  # the core's error
+    ):
+        error = run.json(*args, code=exit_code)["error"]
+        assert error["code"] == code, (args, error)
+        assert error["message"]
+    code, out, err = run("purge", "--query", "香菜", "--json", stdin="n\n")
+    assert code == 4 and json.loads(out)["error"]["code"] == "declined", err
+    empty = InProcess(Cli(tmp_path, tmp_path / "home"), run.capsys, run.monkeypatch)
+    assert empty.json("stats", code=3)["error"]["code"] == "not_found"
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x", encoding="utf-8")
+    code, _, err = InProcess(Cli(not_a_folder, tmp_path / "home"), run.capsys, run.monkeypatch)(
+        "stats"
+    )
+    one_line(code, err, 3, "is not a folder")
+
+
 def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     _, sample = seeded
     assert "No memories found." in run("search", "不存在的东西")[1]
