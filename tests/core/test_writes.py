@@ -222,6 +222,56 @@ def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService)
     assert res["accepted"] is True and res["nodeId"] != "mem_from_the_agent"
 
 
+def test_a_refused_proposal_is_an_error_result(mem: MemoryService) -> None:
+    """PRODUCT.md: malformed arguments return an error result (README: "key
+    'avoid_ingredient' needs a value"), whichever check caught them: a refusal says so in
+    ``error`` with the core's code, as an unknown field does; a held or duplicate proposal
+    is an answer, not an error."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "记住，我以后做饭不要葱。")
+    scallion = {**CILANTRO, "valueJson": "葱", "title": "不吃葱"}
+    for args, code in (
+        ({"node": {k: v for k, v in scallion.items() if k != "valueJson"}}, "invalid_input"),
+        ({"node": {"title": "没有类型"}}, "invalid_input"),
+        ({"operation": "delete"}, "invalid_input"),  # no targetId
+        ({"operation": "expire", "targetId": "mem_01M8VWABJ5EZ4MAC14NPMPNC0X"}, "not_found"),
+        ({"node": {**scallion, "scope": "global"}}, "invalid_input"),
+        ({"sourceMessageIds": ["msg_nope"], "node": scallion}, "invalid_input"),
+    ):
+        res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "r", **args})
+        assert res["accepted"] is False and res["status"] == "rejected", res
+        assert res["error"] == {"code": code, "message": res["reason"]}, res
+    seed = "mem_00000000000000000000000001"
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "update", "targetId": seed, "node": {"title": "改"}, "reason": "r"},
+    )
+    assert res["error"]["code"] == "permission_denied" and "read-only" in res["reason"]
+    created = s.call_tool(
+        "memory_propose_update", {"operation": "create", "reason": "r", "node": scallion}
+    )
+    again = s.call_tool(
+        "memory_propose_update", {"operation": "create", "reason": "r", "node": scallion}
+    )
+    assert created["status"] == "created" and again["status"] == "duplicate"
+    s.append_message("user", "我爱吃牛肉")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **scallion,
+                "key": "preferred_ingredient",
+                "valueJson": "牛肉",
+                "title": "爱吃牛肉",
+            },
+        },
+    )
+    assert held["status"] == "pending"
+    assert not any("error" in r for r in (created, again, held))
+
+
 def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> None:
     """JSON can spell a lone surrogate ("\\ud800"), which no store can hold: it becomes
     U+FFFD at the door, so every tool, retrieve and the context answer normally."""

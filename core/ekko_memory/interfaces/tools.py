@@ -273,11 +273,32 @@ _ARGS: dict[str, type[BaseModel]] = {
 }
 
 _NEGATIVE: dict[str, dict[str, Any]] = {
-    "memory_propose_update": {"accepted": False},
+    "memory_propose_update": {"accepted": False, "status": "rejected"},
     "memory_forget": {"deletedIds": []},
     "memory_search": {"exact": [], "relevant": [], "omitted": []},
     "memory_get": {"found": False},
 }
+
+
+# The error code of a refused proposal, by the rule that refused it: the core's error
+# codes name themselves (a missing field, an unknown or old target); a read-only scope is
+# a permission the agent does not have.
+_REFUSAL_CODES = {"global_scope": "permission_denied"}
+_ERROR_CODES = frozenset(
+    {"error", "invalid_input", "not_found", "conflict", "permission_denied", "store_unavailable"}
+)
+
+
+def refusal_as_error(result: dict[str, Any]) -> dict[str, Any]:
+    """A proposal the service refused (``status: rejected``: nothing was written) as an
+    error result, as malformed arguments are, so the model (and an MCP client, through
+    ``isError``) sees that the call failed and why — ``key 'avoid_ingredient' needs a
+    value``. Held (``pending``) and duplicate proposals are answers, not errors."""
+    if result.get("status") != "rejected" or "error" in result:
+        return result
+    rule = result.get("rule")
+    code = _REFUSAL_CODES.get(str(rule), rule if rule in _ERROR_CODES else "rejected")
+    return {**result, "error": {"code": code, "message": result["reason"]}}
 
 
 def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
@@ -355,7 +376,7 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         if name == "memory_get":
             return session.get(GetArgs.model_validate(cleaned))
         if name == "memory_propose_update":
-            return session.propose(ProposeArgs.model_validate(cleaned))
+            return refusal_as_error(session.propose(ProposeArgs.model_validate(cleaned)))
         return session.forget(ForgetArgs.model_validate(cleaned))
     except ValidationError as e:
         return error_result("invalid_arguments", _validation_text(e, _ARGS[name]), **negative)
