@@ -501,6 +501,9 @@ def test_forget_variants(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     done = run.json("forget", "--scope", "user", "--domain", "生活技能", "--yes")
     assert set(done["deletedIds"]) == {sample.cilantro, sample.spicy_new}
     assert "Nothing was deleted" in run("forget", sample.cilantro)[1]
+    # A hard delete by description reaches what was soft-deleted (it is still in the file).
+    hard = run.json("forget", "--key", "avoid_ingredient", "--value", "香菜", "--hard", "--yes")
+    assert sample.cilantro in hard["deletedIds"] and hard["mode"] == "hard"
 
 
 def test_export_variants_and_bad_bundles(run: InProcess, tmp_path: Path) -> None:

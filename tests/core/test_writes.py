@@ -722,6 +722,36 @@ def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
             assert needle.encode() not in data, f"{needle} left in {path.name}"
 
 
+def test_a_hard_delete_reaches_a_memory_forgotten_before(mem: MemoryService) -> None:
+    """忘掉… (a soft delete), then 彻底删除…: the soft-deleted memory is still in the file,
+    and the hard delete the user asks for reaches it, by id and by description."""
+    s = mem.session("s1", user_id="u1")
+    durian = propose(
+        s, "记住，我不吃榴莲。", **{**CILANTRO, "valueJson": "榴莲", "title": "不吃榴莲"}
+    )
+    scallion = propose(s, "记住，我不吃葱。", **{**CILANTRO, "valueJson": "葱", "title": "不吃葱"})
+    for node in (durian, scallion):
+        s.append_message("user", "忘掉这条忌口")
+        gone = s.call_tool("memory_forget", {"id": node["nodeId"], "reason": "用户要求"})
+        assert gone["deletedIds"] == [node["nodeId"]], gone
+    again = s.call_tool("memory_forget", {"id": durian["nodeId"], "reason": "再忘一次"})
+    assert again["deletedIds"] == [] and "already deleted" in again["reason"], again
+    s.append_message("user", "把榴莲那条彻底删掉")
+    by_id = s.call_tool(
+        "memory_forget", {"id": durian["nodeId"], "mode": "hard", "reason": "彻底删除"}
+    )
+    by_value = s.call_tool(
+        "memory_forget",
+        {"key": "avoid_ingredient", "valueJson": "葱", "mode": "hard", "reason": "彻底删除"},
+    )
+    for res, node in ((by_id, durian), (by_value, scallion)):
+        assert res.get("requiresConfirmation") is True, res
+        assert [c["id"] for c in res["candidates"]] == [node["nodeId"]]
+        decided = mem.decide(res["pendingId"], approve=True, actor="user")
+        assert decided["deletedIds"] == [node["nodeId"]]
+        assert mem.get_node(node["nodeId"]) is None
+
+
 def test_write_failure_reports_not_accepted(
     mem: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:

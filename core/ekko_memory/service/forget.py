@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 Mode = Literal["soft", "hard"]
 
 
+def _statuses(mode: Mode) -> list[str]:
+    """The statuses a forget request reaches: a hard delete reaches soft-deleted memories too."""
+    return ["active", "expired", "deleted"] if mode == "hard" else ["active", "expired"]
+
+
 @dataclass
 class ForgetRequest:
     """What to forget: an id, or an exact description (scope/domain/category/type/key/value)."""
@@ -100,7 +105,9 @@ class Forgetter:
         self.service = service
 
     def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
-        """The current memories a request names (no deleted ones, no old versions)."""
+        """The memories a request names: the current ones for a soft delete (no deleted
+        ones, no old versions); for a hard delete the soft-deleted ones too, whose text is
+        still in the file until then ("忘掉…", later "彻底删除…")."""
         svc = self.service
         frame = MemoryQuery(
             session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
@@ -108,8 +115,9 @@ class Forgetter:
         if req.id is not None:
             node, _ = svc.locate(req.id)
             # Agents reach only what their session may see; global seeds are read-only.
-            hidden = ctx.is_agent and not visible(node, frame)
-            if hidden or node.status in ("deleted", "superseded"):
+            if ctx.is_agent and not visible(node, frame):
+                return []
+            if node.status not in _statuses(req.mode) or node.status == "superseded":
                 return []
             if node.scope == "global":
                 raise InvalidInput("global memories are read-only (shipped with the app)")
@@ -136,7 +144,7 @@ class Forgetter:
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):
             f = NodeFilter(
-                statuses=["active", "expired"],
+                statuses=_statuses(req.mode),
                 scopes=part.scopes,
                 domain=domain,
                 category_prefix=req.category_path_prefix,
@@ -173,9 +181,7 @@ class Forgetter:
                 [], req.mode, f"no memory {req.id}; nothing was deleted", warnings=unread
             )
         if not targets:
-            return ForgetOutcome(
-                [], req.mode, "no matching memory; nothing was deleted", warnings=unread
-            )
+            return ForgetOutcome([], req.mode, self._nothing(req, ctx), warnings=unread)
         candidates = [candidate_json(n) for n in targets]
         if ctx.is_agent:
             verdict = None
@@ -219,6 +225,25 @@ class Forgetter:
             f"forgot {len(deleted)} memor{'y' if len(deleted) == 1 else 'ies'}",
             warnings=warnings,
         )
+
+    def _nothing(self, req: ForgetRequest, ctx: WriteContext) -> str:
+        """Why a request found nothing to delete: for an id the caller may see, what
+        state the memory is in (so an agent can tell the user, or ask again)."""
+        nothing = "no matching memory; nothing was deleted"
+        if req.id is None:
+            return nothing
+        node = self.service.get_node(req.id)
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
+        if node is None or (ctx.is_agent and not visible(node, frame)):
+            return nothing
+        if node.status == "deleted":
+            return f"memory {node.id} is already deleted (mode 'hard' removes it for good); nothing was deleted"
+        if node.status == "superseded":
+            head = self.service.head_of(node.id)
+            return f"memory {node.id} is an old version; forget its current version {head.id}; nothing was deleted"
+        return nothing
 
     def _versions(self, node: MemoryNode) -> list[MemoryNode]:
         """Every version of ``node``'s memory: its chain, oldest first, then any version
