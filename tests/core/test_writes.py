@@ -246,7 +246,7 @@ def test_a_refused_proposal_is_an_error_result(mem: MemoryService) -> None:
         "memory_propose_update",
         {"operation": "update", "targetId": seed, "node": {"title": "改"}, "reason": "r"},
     )
-    assert res["error"]["code"] == "permission_denied" and "read-only" in res["reason"]
+    assert res["error"]["code"] == "invalid_input" and "read-only" in res["reason"]
     created = s.call_tool(
         "memory_propose_update", {"operation": "create", "reason": "r", "node": scallion}
     )
@@ -270,6 +270,19 @@ def test_a_refused_proposal_is_an_error_result(mem: MemoryService) -> None:
     )
     assert held["status"] == "pending"
     assert not any("error" in r for r in (created, again, held))
+
+
+def test_a_forget_that_names_nothing_is_an_error_result(mem: MemoryService) -> None:
+    """A forget call that names no memory is malformed, as memory_get's is: an error
+    result; one that names a memory nobody has is an answer (nothing to delete)."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "忘掉它")
+    res = s.call_tool("memory_forget", {"reason": "r"})
+    assert res["deletedIds"] == [] and res["error"]["code"] == "invalid_input", res
+    assert res["error"]["message"] == res["reason"] and "name the memory" in res["reason"]
+    assert s.call_tool("memory_get", {})["error"]["code"] == "invalid_input"
+    none = s.call_tool("memory_forget", {"key": "avoid_ingredient", "reason": "r"})
+    assert none["deletedIds"] == [] and "error" not in none, none
 
 
 def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> None:
@@ -539,6 +552,7 @@ def test_global_scope_is_refused(mem: MemoryService) -> None:
     assert mem.get_node(seed) is not None
     res = s.call_tool("memory_forget", {"id": seed, "reason": "用户不想要"})
     assert res["deletedIds"] == [] and "read-only" in res["reason"], res
+    assert res["error"]["code"] == "invalid_input", res
     assert mem.get_node(seed) is not None
 
 

@@ -281,9 +281,9 @@ _NEGATIVE: dict[str, dict[str, Any]] = {
 
 
 # The error code of a refused proposal, by the rule that refused it: the core's error
-# codes name themselves (a missing field, an unknown or old target); a read-only scope is
-# a permission the agent does not have.
-_REFUSAL_CODES = {"global_scope": "permission_denied"}
+# codes name themselves (a missing field, an unknown or old target); changing a shipped
+# global memory is invalid input, as creating one or forgetting one is.
+_REFUSAL_CODES = {"global_scope": "invalid_input"}
 _ERROR_CODES = frozenset(
     {"error", "invalid_input", "not_found", "conflict", "permission_denied", "store_unavailable"}
 )

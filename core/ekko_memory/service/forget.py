@@ -64,9 +64,12 @@ class ForgetOutcome:
     pending_id: str | None = None
     candidates: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The error code when the request itself could not be carried out (it named nothing,
+    # a read-only memory, a store that is down): the tool result is then an error result.
+    error_code: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON for tool results."""
+        """JSON for tool results (with ``error: {code, message}`` when it failed)."""
         out: dict[str, Any] = {
             "deletedIds": self.deleted_ids,
             "mode": self.mode,
@@ -80,6 +83,8 @@ class ForgetOutcome:
             out["candidates"] = self.candidates
         if self.warnings:
             out["warnings"] = self.warnings
+        if self.error_code is not None:
+            out["error"] = {"code": self.error_code, "message": self.reason}
         return out
 
 
@@ -167,7 +172,7 @@ class Forgetter:
         try:
             return self._forget(req, ctx)
         except EkkoMemoryError as e:
-            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted")
+            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted", error_code=e.code)
 
     def _forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
         if req.mode not in ("soft", "hard"):
