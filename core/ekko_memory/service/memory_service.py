@@ -552,6 +552,7 @@ class MemoryService:
 def open_memory(
     workspace_dir: str | os.PathLike[str] | None = None,
     *,
+    workspace: str | os.PathLike[str] | None = None,
     user_home: str | os.PathLike[str] | None = None,
     config: MemoryConfig | None = None,
     url: str | None = None,
@@ -560,7 +561,8 @@ def open_memory(
 ) -> MemoryService:
     """Open (creating and migrating) the workspace and user stores.
 
-    ``open_memory(workspace_dir, user_home=None)``: two SQLite files, as always.
+    ``open_memory(workspace_dir, user_home=None)``: two SQLite files, as always
+    (``open_memory(workspace=..., user_home=...)`` names the same folder by keyword).
     ``open_memory(url="postgresql+psycopg://user:pw@host/db")``: both stores in that
     PostgreSQL database, as the schemas ``<namespace>_workspace`` and ``<namespace>_user``
     (namespace ``ekko`` by default, ``$EKKO_DATABASE_NAMESPACE`` overrides; ``user_url``
@@ -571,6 +573,10 @@ def open_memory(
     disabled and ``health()`` says why; the agent keeps working with what is left. An
     unusable URL (another database, garbage) raises InvalidInput.
     """
+    if workspace is not None:
+        if workspace_dir is not None:
+            raise InvalidInput("give the workspace folder once: positionally or as workspace=")
+        workspace_dir = workspace
     locations = resolve_locations(
         workspace_dir, user_home, url=url, namespace=namespace, user_url=user_url
     )
