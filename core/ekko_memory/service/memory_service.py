@@ -274,7 +274,7 @@ class MemoryService:
         """Append a raw message to the workspace store's log."""
         self.workspace_store.append_message(message)
 
-    def list_recent_messages(self, *, session_id: str, limit: int) -> list[MemoryMessage]:
+    def list_recent_messages(self, session_id: str, limit: int) -> list[MemoryMessage]:
         """The session's last ``limit`` messages, oldest first."""
         return self.workspace_store.list_recent_messages(session_id=session_id, limit=limit)
 
@@ -282,7 +282,7 @@ class MemoryService:
         """Append a summary to its session's chain."""
         self.workspace_store.append_summary(summary)
 
-    def get_latest_summary(self, *, session_id: str) -> MemorySummary | None:
+    def get_latest_summary(self, session_id: str) -> MemorySummary | None:
         """The session's newest summary."""
         return self.workspace_store.get_latest_summary(session_id=session_id)
 
@@ -294,9 +294,9 @@ class MemoryService:
 
     def supersede_node(
         self,
-        *,
         old_node_id: str,
         new_node: MemoryNode,
+        *,
         actor: str = "system",
         reason: str = "supersede",
     ) -> None:
@@ -306,7 +306,7 @@ class MemoryService:
         )
 
     def delete_node(
-        self, *, node_id: str, mode: Literal["soft", "hard"], reason: str, actor: str = "user"
+        self, node_id: str, mode: Literal["soft", "hard"], reason: str, *, actor: str = "user"
     ) -> bool:
         """Soft or hard delete one node by id, as the user (see ``forget`` for governed deletes)."""
         node, _ = self.locate(node_id)
@@ -348,9 +348,9 @@ class MemoryService:
 
     def search_nodes(
         self,
-        *,
         query: str,
         limit: int,
+        *,
         user_id: str | None = None,
         session_id: str | None = None,
         workspace_id: str | None = None,
