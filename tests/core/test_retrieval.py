@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from ekko_memory import MemoryNode, MemoryQuery, MemoryService
+from ekko_memory import InvalidInput, MemoryNode, MemoryQuery, MemoryService
 from tests.core.conftest import Clock
 from tests.core.helpers import COOKING, propose, user_write
 
@@ -74,6 +74,28 @@ def test_read_example_tonight_dinner(mem: MemoryService) -> None:
     assert "定投" not in text and "靠窗" not in text
     assert ctx.diagnostics.store_status == "ok" and ctx.diagnostics.retrieved_node_count == 2
     assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
+
+
+def test_retrieve_takes_the_query_or_its_json(mem: MemoryService) -> None:
+    """The design doc's MemoryQuery arrives as JSON as often as as a model: the dict gives
+    the same answer; a wrong field or type is InvalidInput, never an AttributeError. A
+    pending status that does not exist is refused too, not answered with nothing."""
+    ids = seed_cooking(mem)
+    query = {"userId": "u1", "key": "avoid_ingredient", "valueJson": "香菜"}
+    by_model = mem.retrieve(MemoryQuery.model_validate(query))
+    by_json = mem.retrieve(query)
+    assert [n.id for n in by_json.exact] == [n.id for n in by_model.exact] == [ids["cilantro"]]
+    for bad, words in (
+        ({"query": "香菜"}, "query"),
+        ({"limit": 0}, "limit"),
+        (None, "MemoryQuery"),
+        ("香菜", "MemoryQuery"),
+    ):
+        with pytest.raises(InvalidInput, match=words):
+            mem.retrieve(bad)  # type: ignore[arg-type]
+    assert mem.pending("approved") == []
+    with pytest.raises(InvalidInput, match="pending, approved"):
+        mem.pending("waiting")
 
 
 def test_flavor_value_was_normalized(mem: MemoryService) -> None:

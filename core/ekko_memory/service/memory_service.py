@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from pydantic import ValidationError
 
 from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import (
@@ -22,6 +24,7 @@ from ekko_memory.models import (
     MemorySummary,
     NodeHistory,
     PendingItem,
+    PendingStatus,
     Scope,
     clean_text,
 )
@@ -376,9 +379,10 @@ class MemoryService:
 
     # --- reading --------------------------------------------------------------------
 
-    def retrieve(self, query: MemoryQuery) -> MemoryQueryResult:
-        """Filtered, ordered, conflict-resolved memories for a structured query."""
-        return self.retriever.retrieve(query)
+    def retrieve(self, query: MemoryQuery | Mapping[str, Any]) -> MemoryQueryResult:
+        """Filtered, ordered, conflict-resolved memories for a structured query (a
+        ``MemoryQuery``, or its JSON as a dict: ``{"queryText": "香菜"}``)."""
+        return self.retriever.retrieve(as_query(query))
 
     def build_context(
         self,
@@ -496,6 +500,10 @@ class MemoryService:
 
     def pending(self, status: str | None = "pending") -> list[PendingItem]:
         """Items waiting for the user (or all, with ``status=None``), oldest first."""
+        if status is not None and status not in get_args(PendingStatus):
+            raise InvalidInput(
+                f"status is one of {', '.join(get_args(PendingStatus))} or None; got {status!r}"
+            )
         out: list[PendingItem] = []
         for name, store in self.stores():
             if not store.health.readable:
@@ -547,6 +555,20 @@ class MemoryService:
         """Delete messages for good and mark summaries built on them stale: (deleted, stale)."""
         with self.workspace_store.write() as w:
             return w.delete_messages(message_ids, actor=actor, reason=reason)
+
+
+def as_query(query: object) -> MemoryQuery:
+    """A ``MemoryQuery`` from one or from its JSON dict; anything else is InvalidInput."""
+    if isinstance(query, MemoryQuery):
+        return query
+    if isinstance(query, Mapping):
+        try:
+            return MemoryQuery.model_validate(dict(query))
+        except ValidationError as e:
+            raise InvalidInput.of("invalid query", e) from None
+    raise InvalidInput(
+        f"retrieve takes a MemoryQuery (or its JSON dict), not {type(query).__name__}"
+    )
 
 
 def open_memory(
