@@ -283,6 +283,12 @@ def test_a_forget_that_names_nothing_is_an_error_result(mem: MemoryService) -> N
     assert s.call_tool("memory_get", {})["error"]["code"] == "invalid_input"
     none = s.call_tool("memory_forget", {"key": "avoid_ingredient", "reason": "r"})
     assert none["deletedIds"] == [] and "error" not in none, none
+    # Malformed arguments keep the design doc's result shape: deletedIds and mode.
+    for args, mode in (({"id": "mem_x"}, "soft"), ({"id": "mem_x", "mode": "hard"}, "hard")):
+        bad = s.call_tool("memory_forget", args)  # no reason
+        assert bad["error"]["code"] == "invalid_arguments", bad
+        assert bad["deletedIds"] == [] and bad["mode"] == mode, bad
+    assert s.call_tool("memory_forget", "not json")["mode"] == "soft"
 
 
 def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> None:

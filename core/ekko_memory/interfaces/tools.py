@@ -274,7 +274,7 @@ _ARGS: dict[str, type[BaseModel]] = {
 
 _NEGATIVE: dict[str, dict[str, Any]] = {
     "memory_propose_update": {"accepted": False, "status": "rejected"},
-    "memory_forget": {"deletedIds": []},
+    "memory_forget": {"deletedIds": [], "mode": "soft"},
     "memory_search": {"exact": [], "relevant": [], "omitted": []},
     "memory_get": {"found": False},
 }
@@ -361,6 +361,9 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         args = {}
     if not isinstance(args, dict):
         return error_result("invalid_arguments", "arguments must be a JSON object", **negative)
+    if name == "memory_forget" and args.get("mode") == "hard":
+        # The design doc's result always says which mode it was (nothing was deleted).
+        negative = {**negative, "mode": "hard"}
     # JSON may spell lone surrogates ("\ud800"), which no store can hold: U+FFFD, as
     # everywhere else. Values of other types are left to the argument models.
     cleaned: dict[str, Any] = _clean_strings(args)
