@@ -477,6 +477,35 @@ def test_inferred_preference_waits_and_agent_cannot_approve(mem: MemoryService) 
     assert "approve" in audit_types(mem, node.id)
 
 
+def test_the_same_proposal_waits_once_per_user(mem: MemoryService) -> None:
+    """A proposal that is already waiting is not stored twice — but only the same user's:
+    another user of a shared store saying the same thing gets an item of their own, and
+    approving one user's item never writes the other's memory."""
+    tea = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "key": "preferred_ingredient",
+        "valueJson": "茶叶",
+        "title": "喜欢茶",
+    }
+    alice, bob = mem.session("a", user_id="alice"), mem.session("b", user_id="bob")
+    first = propose(alice, "我喜欢喝茶", **tea)
+    again = propose(alice, "我喜欢喝茶", **tea)
+    other = propose(bob, "I like tea", **tea)
+    assert first["status"] == again["status"] == other["status"] == "pending"
+    assert again["pendingId"] == first["pendingId"] and "already waiting" in again["reason"]
+    assert other["pendingId"] != first["pendingId"], other
+    assert {p.id: p.user_id for p in mem.pending()} == {
+        first["pendingId"]: "alice",
+        other["pendingId"]: "bob",
+    }
+    mem.decide(other["pendingId"], approve=True, actor="user")
+    for user, expected in (("alice", []), ("bob", ["bob"])):
+        found = mem.retrieve(MemoryQuery(user_id=user, key="preferred_ingredient")).exact
+        assert [n.user_id for n in found] == expected
+
+
 def test_reject_and_edit_and_approve(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     a = propose(
