@@ -477,6 +477,33 @@ def test_inferred_preference_waits_and_agent_cannot_approve(mem: MemoryService) 
     assert "approve" in audit_types(mem, node.id)
 
 
+def test_words_that_refuse_or_ask_about_remembering_are_no_request(mem: MemoryService) -> None:
+    """Explicit intent is judged from the user's words: 别记住这个, 你记住了吗？ and "don't
+    remember this" name 记住/remember but ask for nothing, so a long-term memory from them
+    waits for the user (as any unasked one does), and the extractor writes no 记住… note."""
+    tea = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "key": "preferred_ingredient",
+        "valueJson": "茶叶",
+        "title": "喜欢茶",
+    }
+    for i, words in enumerate(
+        ("别记住这个：我喜欢喝茶", "你记住了吗？我喜欢喝茶", "Don't remember this: I like tea")
+    ):
+        res = propose(mem.session(f"s{i}", user_id=f"u{i}"), words, **tea)
+        assert res["status"] == "pending" and res["rule"] == "user_scope_without_intent", res
+    asked = propose(mem.session("asked", user_id="ua"), "别忘了，我喜欢喝茶", **tea)
+    assert asked["status"] == "created", asked
+    s = mem.session("cat", user_id="cat-owner")
+    s.append_message("user", "别记住这个：我的猫叫咪咪")
+    s.append_message("assistant", "好的，不记。")
+    s.after_reply()
+    assert mem.retrieve(MemoryQuery(user_id="cat-owner", query_text="咪咪")).relevant == []
+    assert [p.node for p in mem.pending() if p.user_id == "cat-owner"] == []
+
+
 def test_the_same_proposal_waits_once_per_user(mem: MemoryService) -> None:
     """A proposal that is already waiting is not stored twice — but only the same user's:
     another user of a shared store saying the same thing gets an item of their own, and

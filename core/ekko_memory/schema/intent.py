@@ -74,9 +74,26 @@ def mentions_project(text: str) -> bool:
     return bool(_PROJECT.search(text))
 
 
+# Words of remembering that ask for nothing: refused (别记住, don't remember this) or asked
+# about (你记住了吗, do you remember…?). An explicit phrase inside one of these is no request.
+_NOT_A_REQUEST = re.compile(
+    r"(?:别|不要|不用|不必|无需|甭|没|不)再?(?:帮我)?(?:记住|记得|记一下|记下|记着|记录)"
+    r"|(?:记住|记得|记下|记着)了?(?:吗|么|没有?)"
+    r"|还记得[^，。！；,.!;\n]*[吗么？?]"
+    r"|\b(?:don'?t|do not|no need to|never|not)\s+(?:to\s+)?remember\b"
+    r"|\b(?:do|did)\s+you\s+(?:still\s+)?remember\b",
+    re.IGNORECASE,
+)
+
+
 def has_explicit_intent(text: str) -> bool:
-    """The user asked to remember for the long term (记住, 以后都, from now on, …)."""
-    return bool(_EXPLICIT.search(text))
+    """The user asked to remember for the long term (记住, 以后都, from now on, …) — not
+    when the words refuse it or ask about it (别记住这个, 你记住了吗, don't remember this)."""
+    refused = [m.span() for m in _NOT_A_REQUEST.finditer(text)]
+    return any(
+        not any(start < end_ and start_ < end for start_, end_ in refused)
+        for start, end in (m.span() for m in _EXPLICIT.finditer(text))
+    )
 
 
 def is_correction(text: str) -> bool:
