@@ -241,6 +241,7 @@ def test_a_refused_proposal_is_an_error_result(mem: MemoryService) -> None:
         res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "r", **args})
         assert res["accepted"] is False and res["status"] == "rejected", res
         assert res["error"] == {"code": code, "message": res["reason"]}, res
+    assert "'msg_nope'] are not message ids" in res["reason"], res  # the last call's
     seed = "mem_00000000000000000000000001"
     res = s.call_tool(
         "memory_propose_update",
