@@ -444,6 +444,49 @@ def test_json_errors_are_one_document_named_by_the_exit_code(
     one_line(code, err, 3, "is not a folder")
 
 
+def test_a_memory_past_its_expiry_is_listed_as_expired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``search`` lists active memories by default: one whose expiresAt has passed is no
+    longer active (the context leaves it out, the app shows it expired), so it is left out
+    here too, found by ``--status expired`` and shown as expired."""
+    from ekko_memory.timeutil import utcnow
+    from tests.core.factories import hours, make_node
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    try:
+        lapsed = make_node(
+            scope="workspace",
+            domain="项目",
+            category_path=["项目", "任务"],
+            type="task",
+            key=None,
+            value_json=None,
+            title="昨天的任务",
+            expires_at=utcnow() - hours(1),
+        )
+        live = make_node(scope="workspace", title="用户不吃香菜")
+        for node in (lapsed, live):
+            mem.upsert_node(node)
+    finally:
+        mem.close()
+    run = InProcess(Cli(ws, home), capsys, monkeypatch)
+
+    def ids(*args: str) -> list[str]:
+        return [n["id"] for n in run.json("search", *args)["nodes"]]
+
+    assert lapsed.id not in ids() and live.id in ids()
+    assert ids("--status", "expired") == [lapsed.id]
+    assert lapsed.id in ids("昨天", "--status", "expired") and ids("昨天") == []
+    assert set(ids("--all")) >= {lapsed.id, live.id}
+    assert set(ids("--status", "active", "--status", "expired")) >= {lapsed.id, live.id}
+    code, out, _ = run("show", lapsed.id)
+    assert code == 0 and "status      expired" in out
+    code, out, _ = run("search", "--status", "expired")
+    assert code == 0 and "expired" in out and "active" not in out
+
+
 def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     _, sample = seeded
     assert "No memories found." in run("search", "不存在的东西")[1]

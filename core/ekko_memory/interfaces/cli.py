@@ -180,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--status",
         action="append",
         choices=NODE_STATUSES,
-        help="statuses to include (default: active)",
+        help="statuses to include (default: active); a memory past its expiry is expired",
     )
     p.add_argument(
         "--all", action="store_true", help="every status: old versions, expired and deleted too"
