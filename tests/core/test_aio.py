@@ -198,3 +198,20 @@ def test_the_workspace_is_named_positionally_or_by_keyword(tmp_path: Path) -> No
             return [m.content for m in recent]
 
     assert asyncio.run(main()) == ["你好"]
+
+
+def test_the_async_runtime_is_where_the_readme_says(tmp_path: Path) -> None:
+    """README: "An asyncio facade (``ekko_memory.aio.AsyncMemory``, ``AsyncAgentRuntime``)"
+    — both import from ``ekko_memory.aio`` and run a turn."""
+    import ekko_memory.aio as aio
+
+    async def main() -> str:
+        mem = await aio.AsyncMemory.open(tmp_path / "ws", user_home=tmp_path / "home")
+        async with mem:
+            rt = aio.AsyncAgentRuntime(mem, "s1", user_id="u1")
+            turn = await rt.before_model("记住，我以后做饭不要香菜。")
+            await rt.after_model("好的", turn)
+            await rt.aclose()  # drains the extraction
+            return (await rt.before_model("今晚吃什么？")).prompt
+
+    assert "香菜" in asyncio.run(main())
