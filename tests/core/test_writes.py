@@ -599,6 +599,33 @@ def test_sensitive_data_waits(mem: MemoryService) -> None:
     assert res2["status"] == "pending" and res2["rule"] == "sensitive_data"
 
 
+@pytest.mark.parametrize(
+    ("words", "title", "content"),
+    [
+        ("记住我的电话 010-12345678", "用户电话", "010-12345678"),  # a landline, area code
+        ("remember my phone is 415-555-2671", "Phone", "415-555-2671"),
+        ("remember my phone is (415) 555-2671", "Phone", "(415) 555-2671"),
+        ("记住我住在上海浦东新区张江镇", "用户住址", "上海浦东新区张江镇"),  # no street number
+        ("记住我家在朝阳区望京", "用户的家", "用户家在朝阳区望京"),
+    ],
+)
+def test_phone_numbers_and_addresses_in_other_forms_wait(
+    mem: MemoryService, words: str, title: str, content: str
+) -> None:
+    """Sensitive data waits for the user (PRODUCT.md: phone numbers, addresses) in the
+    forms people write it, not only mobile numbers and street numbers."""
+    res = propose(
+        mem.session("s1", user_id="u1"),
+        words,
+        scope="user",
+        domain="个人",
+        type="fact",
+        title=title,
+        content=content,
+    )
+    assert res["status"] == "pending" and res["rule"] == "sensitive_data", res
+
+
 def test_global_scope_is_refused(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     res = propose(

@@ -36,6 +36,10 @@ _IDENTIFIERS = [
         "phone number",
         re.compile(
             r"(?<!\d)1[3-9]\d{9}(?!\d)|(?<![\w+])\+\d{1,3}[\s-]?\d{3,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d)"
+            # A landline with its area code (010-12345678, (0755) 1234567) and a North
+            # American number (415-555-2671, (415) 555-2671).
+            r"|(?<![\d-])\(?0\d{2,3}\)?[\s-]?\d{7,8}(?![\d-])"
+            r"|(?<![\d-])\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\d-])"
         ),
     ),
     ("ID number", re.compile(r"(?<!\d)\d{17}[\dXx](?![\dXx])|(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")),
@@ -45,6 +49,8 @@ _IDENTIFIERS = [
         "street address",
         re.compile(
             r"[\u4e00-\u9fff]{2,}(?:路|街|巷|大道|胡同)\d+号|\d+号楼|\d+单元|\d+室"
+            # Where someone lives, down to the district or town (住在浦东新区张江镇).
+            r"|(?:住在|家住|住址|地址|家在|搬到)[^，。；;\n]{0,12}?(?:区|县|镇|乡|村|街道|小区|社区)"
             r"|\b\d+\s+\w+(?:\s\w+)?\s(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr)\b",
             re.IGNORECASE,
         ),
