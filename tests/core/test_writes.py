@@ -626,6 +626,25 @@ def test_phone_numbers_and_addresses_in_other_forms_wait(
     assert res["status"] == "pending" and res["rule"] == "sensitive_data", res
 
 
+@pytest.mark.parametrize(
+    "words",
+    ["记住我有哮喘", "记住我乳糖不耐受", "remember that I am diabetic", "remember: I have asthma"],
+)
+def test_health_in_other_words_waits(mem: MemoryService, words: str) -> None:
+    """Health data waits for the user (PRODUCT.md) in Chinese and English alike."""
+    res = propose(
+        mem.session("s1", user_id="u1"),
+        words,
+        scope="user",
+        domain="个人",
+        type="fact",
+        title="健康状况",
+        content=words.split("记住")[-1].split("remember")[-1].strip(" :，"),
+    )
+    assert res["status"] == "pending" and res["rule"] == "sensitive_data", res
+    assert "health" in res["reason"], res
+
+
 def test_global_scope_is_refused(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     res = propose(

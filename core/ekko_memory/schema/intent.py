@@ -60,7 +60,11 @@ _IDENTIFIERS = [
 # Health: held for approval outside session scope (a passing "胃不舒服" today is not a record).
 _HEALTH = re.compile(
     r"胃|病|疼|痛|过敏|药|医院|诊断|怀孕|孕期|抑郁|焦虑|糖尿病|高血压|血压|血糖|癌|手术|体检|失眠|不舒服|发烧|感冒"
-    r"|diagnos|allerg|medication|medicine|pregnan|depress|anxiety|diabetes|cancer|surgery|illness|\bsick\b|disease|symptom",
+    r"|哮喘|不耐受|化疗|放疗|骨折|中风|癫痫|艾滋|肝炎|胰岛素|透析|残疾|心理咨询|住院|治疗"
+    r"|diagnos|allerg|medication|medicine|pregnan|depress|anxiety|diabet|cancer|surgery|illness|\bsick\b|disease|symptom"
+    r"|asthma|hypertension|blood (?:pressure|sugar)|\bhiv\b|insulin|therap(?:y|ist)|\badhd\b|autis|migraine"
+    r"|intoleran|heart attack|chemo|fracture|broke my|disabilit|mental health|psychiatr|hospital|epilep|hepatitis"
+    r"|dialysis|injur",
     re.IGNORECASE,
 )
 
