@@ -505,6 +505,46 @@ def test_words_that_refuse_or_ask_about_remembering_are_no_request(mem: MemorySe
     assert [p.node for p in mem.pending() if p.user_id == "cat-owner"] == []
 
 
+def test_an_approved_move_into_the_users_scope_moves_the_memory(mem: MemoryService) -> None:
+    """A session memory the agent proposes to keep for the long term, value unchanged,
+    waits (scope_promotion); the user's approval moves it: the user-scope version is
+    active and the session one superseded. Before, the unchanged value read as "already
+    remembered" and the approval wrote nothing."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "今天别放葱")
+    today = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **CILANTRO,
+                "scope": "session",
+                "valueJson": "葱",
+                "title": "不吃葱",
+                "confidence": 0.7,
+            },
+        },
+    )
+    s.append_message("user", "我一直不太吃葱")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": today["nodeId"],
+            "node": {"scope": "user"},
+            "reason": "长期",
+        },
+    )
+    assert held["rule"] == "scope_promotion", held
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert decided["nodeId"] != today["nodeId"], decided
+    moved = mem.get_node(decided["nodeId"])
+    assert moved is not None and moved.scope == "user" and moved.status == "active"
+    assert moved.value_json == "葱" and moved.supersedes_id == today["nodeId"]
+    assert mem.get_node(today["nodeId"]).status == "superseded"  # type: ignore[union-attr]
+
+
 def test_the_same_proposal_waits_once_per_user(mem: MemoryService) -> None:
     """A proposal that is already waiting is not stored twice — but only the same user's:
     another user of a shared store saying the same thing gets an item of their own, and
