@@ -98,6 +98,35 @@ def test_retrieve_takes_the_query_or_its_json(mem: MemoryService) -> None:
         mem.pending("waiting")
 
 
+def test_a_query_naming_only_a_key_finds_it_in_any_domain(mem: MemoryService) -> None:
+    """A key alone (no domain, no type) is the key some rule allows: the project decision
+    ``language`` was read as the 个人 preference synonym of ``reply_language`` and found
+    nothing — by memory_search, memory_get and memory_forget alike. A synonym still
+    resolves (disliked_ingredient → avoid_ingredient)."""
+    ids = seed_cooking(mem)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    made = propose(
+        s,
+        "记住，这个项目用 Python",
+        domain="项目",
+        type="decision",
+        key="language",
+        valueJson="Python",
+        title="用 Python",
+    )
+    assert made["accepted"], made
+    found = mem.retrieve(MemoryQuery(workspace_id="w1", key="language"))
+    assert [n.id for n in found.exact] == [made["nodeId"]]
+    assert s.call_tool("memory_search", {"key": "language"})["exact"][0]["id"] == made["nodeId"]
+    got = s.call_tool("memory_get", {"key": "language", "valueJson": "python"})
+    assert got["found"] is True and got["id"] == made["nodeId"], got
+    synonym = mem.retrieve(MemoryQuery(user_id="u1", key="disliked_ingredient"))
+    assert [n.id for n in synonym.exact] == [ids["cilantro"]]
+    s.append_message("user", "忘掉项目语言这条")
+    gone = s.call_tool("memory_forget", {"key": "language", "reason": "用户要求"})
+    assert gone["deletedIds"] == [made["nodeId"]], gone
+
+
 def test_flavor_value_was_normalized(mem: MemoryService) -> None:
     ids = seed_cooking(mem)
     node = mem.get_node(ids["flavor"])

@@ -141,11 +141,7 @@ class Forgetter:
                 "name the memory to forget: an id, or scope/domain/categoryPathPrefix/type/key/valueJson"
             )
         domain = svc.registry.canonical_domain(req.domain) if req.domain else None
-        key = (
-            canonical_key(svc.registry, domain or "", req.type or "preference", req.key)
-            if req.key
-            else None
-        )
+        key = canonical_key(svc.registry, domain or "", req.type, req.key) if req.key else None
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):
             f = NodeFilter(
