@@ -101,7 +101,7 @@ def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """search [TEXT]: full-text search, or the newest memories."""
     nodes: list[MemoryNode] = []
     if args.text and args.text.strip():
-        # Best matches first, the statuses asked for first among equals.
+        # Each status group ranked best first; the active memories' group leads.
         for f in search_filters(args):
             nodes += mem.browse.search(f, limit=args.limit)
     else:

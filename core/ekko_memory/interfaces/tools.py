@@ -285,7 +285,7 @@ _NEGATIVE: dict[str, dict[str, Any]] = {
 # global memory is invalid input, as creating one or forgetting one is.
 _REFUSAL_CODES = {"global_scope": "invalid_input"}
 _ERROR_CODES = frozenset(
-    {"error", "invalid_input", "not_found", "conflict", "permission_denied", "store_unavailable"}
+    error.code for error in (EkkoMemoryError, *EkkoMemoryError.__subclasses__())
 )
 
 
