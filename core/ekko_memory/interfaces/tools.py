@@ -284,9 +284,8 @@ _NEGATIVE: dict[str, dict[str, Any]] = {
 # codes name themselves (a missing field, an unknown or old target); changing a shipped
 # global memory is invalid input, as creating one or forgetting one is.
 _REFUSAL_CODES = {"global_scope": "invalid_input"}
-_ERROR_CODES = frozenset(
-    error.code for error in (EkkoMemoryError, *EkkoMemoryError.__subclasses__())
-)
+_ERROR_CLASSES: list[type[EkkoMemoryError]] = [EkkoMemoryError, *EkkoMemoryError.__subclasses__()]
+_ERROR_CODES = frozenset(error.code for error in _ERROR_CLASSES)
 
 
 def refusal_as_error(result: dict[str, Any]) -> dict[str, Any]:
