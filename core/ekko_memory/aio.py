@@ -1,5 +1,7 @@
-"""``ekko_memory.aio``: the asyncio facade (see ``ekko_memory.interfaces.aio``)."""
+"""``ekko_memory.aio``: the asyncio facade (see ``ekko_memory.interfaces.aio``) and the
+async agent runtime (``AsyncAgentRuntime``, see ``ekko_memory.service.runtime``)."""
 
 from ekko_memory.interfaces.aio import AsyncMemory, AsyncSession
+from ekko_memory.service.runtime import AsyncAgentRuntime
 
-__all__ = ["AsyncMemory", "AsyncSession"]
+__all__ = ["AsyncAgentRuntime", "AsyncMemory", "AsyncSession"]

@@ -304,6 +304,11 @@ class MemoryNode(CamelModel):
         """True when the node's status is expired or its expiry time has passed."""
         return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
 
+    def status_at(self, now: datetime) -> NodeStatus:
+        """The status a person is shown at ``now``: an active memory whose expiry has
+        passed is expired (its stored status changes only when something writes it)."""
+        return "expired" if self.status == "active" and self.is_expired(now) else self.status
+
     def value_identity(self) -> str:
         """What the value is about (its subject, else its canonical JSON): conflict identities."""
         return value_identity(self.value_json)
@@ -682,6 +687,8 @@ class BrowseFilter(CamelModel):
     text: Annotated[str, _bounded_text(2000)] | None = None
     # Only nodes whose expiry has not passed (False keeps expired ones visible).
     hide_expired: bool = False
+    # Only nodes whose expiry has passed (an active memory past its expiresAt is expired).
+    only_expired: bool = False
 
 
 class CategoryCount(CamelModel):

@@ -9,7 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import MemoryContext
+import pytest
+
+from ekko_memory import InvalidInput, MemoryContext, open_memory
 from ekko_memory.aio import AsyncMemory
 
 INGREDIENTS = [
@@ -169,3 +171,47 @@ def test_memories_opened_and_closed_leave_nothing_frozen_behind(tmp_path: Path) 
     for i in range(1, 6):
         asyncio.run(open_and_close(i))
     assert gc.get_freeze_count() == frozen
+
+
+def test_the_workspace_is_named_positionally_or_by_keyword(tmp_path: Path) -> None:
+    """PRODUCT.md spells both ``open_memory(workspace_dir, user_home=None)`` and
+    ``open_memory(workspace=..., user_home=...)``: each opens the same files, and so does
+    ``AsyncMemory.open``; naming the folder twice is refused."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(workspace=ws, user_home=home)
+    try:
+        mem.session("s1").append_message("user", "你好")
+        assert mem.health()["workspace"].location == str(ws / ".ekko" / "memory.db")
+    finally:
+        mem.close()
+    again = open_memory(ws, user_home=home)
+    try:
+        assert [m.content for m in again.list_recent_messages(session_id="s1", limit=5)] == ["你好"]
+    finally:
+        again.close()
+    with pytest.raises(InvalidInput, match="once"):
+        open_memory(ws, workspace=ws, user_home=home)
+
+    async def main() -> list[str]:
+        async with await AsyncMemory.open(workspace=ws, user_home=home) as amem:
+            recent = await amem.list_recent_messages(session_id="s1", limit=5)
+            return [m.content for m in recent]
+
+    assert asyncio.run(main()) == ["你好"]
+
+
+def test_the_async_runtime_is_where_the_readme_says(tmp_path: Path) -> None:
+    """README: "An asyncio facade (``ekko_memory.aio.AsyncMemory``, ``AsyncAgentRuntime``)"
+    — both import from ``ekko_memory.aio`` and run a turn."""
+    import ekko_memory.aio as aio
+
+    async def main() -> str:
+        mem = await aio.AsyncMemory.open(tmp_path / "ws", user_home=tmp_path / "home")
+        async with mem:
+            rt = aio.AsyncAgentRuntime(mem, "s1", user_id="u1")
+            turn = await rt.before_model("记住，我以后做饭不要香菜。")
+            await rt.after_model("好的", turn)
+            await rt.aclose()  # drains the extraction
+            return (await rt.before_model("今晚吃什么？")).prompt
+
+    assert "香菜" in asyncio.run(main())

@@ -415,6 +415,78 @@ def test_missing_ids_and_files_exit_3(run: InProcess, tmp_path: Path) -> None:
     one_line(code, err, 3, "does not exist")
 
 
+def test_json_errors_are_one_document_named_by_the_exit_code(
+    run: InProcess, tmp_path: Path
+) -> None:
+    """With --json every failure is an ``{"error": {code, message}}`` document on stdout —
+    arguments argparse refuses included — and its code says what the exit code says, in
+    the core's words (a script reads one vocabulary whichever layer refused)."""
+    for args, exit_code, code in (
+        (["search", "--limit", "many"], 2, "invalid_input"),  # argparse
+        (["approve"], 2, "invalid_input"),  # argparse: a missing id
+        (["frobnicate"], 2, "invalid_input"),  # argparse: no such command
+        (["search", "--limit", "0"], 2, "invalid_input"),  # the CLI's own check
+        (["forget"], 2, "invalid_input"),
+        (["show", "mem_nope"], 3, "not_found"),  # the core's error
+    ):
+        error = run.json(*args, code=exit_code)["error"]
+        assert error["code"] == code, (args, error)
+        assert error["message"]
+    code, out, err = run("purge", "--query", "香菜", "--json", stdin="n\n")
+    assert code == 4 and json.loads(out)["error"]["code"] == "declined", err
+    empty = InProcess(Cli(tmp_path, tmp_path / "home"), run.capsys, run.monkeypatch)
+    assert empty.json("stats", code=3)["error"]["code"] == "not_found"
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x", encoding="utf-8")
+    code, _, err = InProcess(Cli(not_a_folder, tmp_path / "home"), run.capsys, run.monkeypatch)(
+        "stats"
+    )
+    one_line(code, err, 3, "is not a folder")
+
+
+def test_a_memory_past_its_expiry_is_listed_as_expired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``search`` lists active memories by default: one whose expiresAt has passed is no
+    longer active (the context leaves it out, the app shows it expired), so it is left out
+    here too, found by ``--status expired`` and shown as expired."""
+    from ekko_memory.timeutil import utcnow
+    from tests.core.factories import hours, make_node
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    try:
+        lapsed = make_node(
+            scope="workspace",
+            domain="项目",
+            category_path=["项目", "任务"],
+            type="task",
+            key=None,
+            value_json=None,
+            title="昨天的任务",
+            expires_at=utcnow() - hours(1),
+        )
+        live = make_node(scope="workspace", title="用户不吃香菜")
+        for node in (lapsed, live):
+            mem.upsert_node(node)
+    finally:
+        mem.close()
+    run = InProcess(Cli(ws, home), capsys, monkeypatch)
+
+    def ids(*args: str) -> list[str]:
+        return [n["id"] for n in run.json("search", *args)["nodes"]]
+
+    assert lapsed.id not in ids() and live.id in ids()
+    assert ids("--status", "expired") == [lapsed.id]
+    assert lapsed.id in ids("昨天", "--status", "expired") and ids("昨天") == []
+    assert set(ids("--all")) >= {lapsed.id, live.id}
+    assert set(ids("--status", "active", "--status", "expired")) >= {lapsed.id, live.id}
+    code, out, _ = run("show", lapsed.id)
+    assert code == 0 and "status      expired" in out
+    code, out, _ = run("search", "--status", "expired")
+    assert code == 0 and "expired" in out and "active" not in out
+
+
 def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     _, sample = seeded
     assert "No memories found." in run("search", "不存在的东西")[1]
@@ -472,6 +544,9 @@ def test_forget_variants(run: InProcess, seeded: tuple[Cli, Sample]) -> None:
     done = run.json("forget", "--scope", "user", "--domain", "生活技能", "--yes")
     assert set(done["deletedIds"]) == {sample.cilantro, sample.spicy_new}
     assert "Nothing was deleted" in run("forget", sample.cilantro)[1]
+    # A hard delete by description reaches what was soft-deleted (it is still in the file).
+    hard = run.json("forget", "--key", "avoid_ingredient", "--value", "香菜", "--hard", "--yes")
+    assert sample.cilantro in hard["deletedIds"] and hard["mode"] == "hard"
 
 
 def test_export_variants_and_bad_bundles(run: InProcess, tmp_path: Path) -> None:

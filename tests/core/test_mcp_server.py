@@ -206,6 +206,29 @@ def test_binding_arguments_resource_and_prompt(workspace: Path, tmp_path: Path) 
         mem.close()
 
 
+def test_a_refused_proposal_is_an_error_for_the_client(workspace: Path, tmp_path: Path) -> None:
+    """A proposal the service refuses (a keyed memory without its value) tells the MCP
+    client the call failed (``isError``), as malformed arguments do; one held for the
+    user's approval is a result."""
+    home = tmp_path / "home"
+    keyless = {k: v for k, v in CILANTRO.items() if k != "valueJson"}
+
+    async def body(client: Client) -> list[tuple[bool, dict[str, Any]]]:
+        out = []
+        for node, words in ((keyless, "记住，我以后做饭不要香菜。"), (CILANTRO, "我不太吃香菜")):
+            result = await client.call_tool(
+                "memory_propose_update",
+                {"operation": "create", "node": node, "reason": "r", "userMessage": words},
+            )
+            out.append((result.is_error, structured(result)))
+        return out
+
+    (refused_error, refused), (held_error, held) = run(workspace, home, body)
+    assert refused_error is True and refused["error"]["code"] == "invalid_input"
+    assert "needs a value" in refused["reason"] and refused["accepted"] is False
+    assert held_error is False and held["status"] == "pending" and "pendingId" in held
+
+
 def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     lines = [

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from ekko_memory import MemoryNode, MemoryQuery, MemoryService
+from ekko_memory import InvalidInput, MemoryNode, MemoryQuery, MemoryService
 from tests.core.conftest import Clock
 from tests.core.helpers import COOKING, propose, user_write
 
@@ -74,6 +74,57 @@ def test_read_example_tonight_dinner(mem: MemoryService) -> None:
     assert "定投" not in text and "靠窗" not in text
     assert ctx.diagnostics.store_status == "ok" and ctx.diagnostics.retrieved_node_count == 2
     assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
+
+
+def test_retrieve_takes_the_query_or_its_json(mem: MemoryService) -> None:
+    """The design doc's MemoryQuery arrives as JSON as often as as a model: the dict gives
+    the same answer; a wrong field or type is InvalidInput, never an AttributeError. A
+    pending status that does not exist is refused too, not answered with nothing."""
+    ids = seed_cooking(mem)
+    query = {"userId": "u1", "key": "avoid_ingredient", "valueJson": "香菜"}
+    by_model = mem.retrieve(MemoryQuery.model_validate(query))
+    by_json = mem.retrieve(query)
+    assert [n.id for n in by_json.exact] == [n.id for n in by_model.exact] == [ids["cilantro"]]
+    for bad, words in (
+        ({"query": "香菜"}, "query"),
+        ({"limit": 0}, "limit"),
+        (None, "MemoryQuery"),
+        ("香菜", "MemoryQuery"),
+    ):
+        with pytest.raises(InvalidInput, match=words):
+            mem.retrieve(bad)  # type: ignore[arg-type]
+    assert mem.pending("approved") == []
+    with pytest.raises(InvalidInput, match="pending, approved"):
+        mem.pending("waiting")
+
+
+def test_a_query_naming_only_a_key_finds_it_in_any_domain(mem: MemoryService) -> None:
+    """A key alone (no domain, no type) is the key some rule allows: the project decision
+    ``language`` was read as the 个人 preference synonym of ``reply_language`` and found
+    nothing — by memory_search, memory_get and memory_forget alike. A synonym still
+    resolves (disliked_ingredient → avoid_ingredient)."""
+    ids = seed_cooking(mem)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    made = propose(
+        s,
+        "记住，这个项目用 Python",
+        domain="项目",
+        type="decision",
+        key="language",
+        valueJson="Python",
+        title="用 Python",
+    )
+    assert made["accepted"], made
+    found = mem.retrieve(MemoryQuery(workspace_id="w1", key="language"))
+    assert [n.id for n in found.exact] == [made["nodeId"]]
+    assert s.call_tool("memory_search", {"key": "language"})["exact"][0]["id"] == made["nodeId"]
+    got = s.call_tool("memory_get", {"key": "language", "valueJson": "python"})
+    assert got["found"] is True and got["id"] == made["nodeId"], got
+    synonym = mem.retrieve(MemoryQuery(user_id="u1", key="disliked_ingredient"))
+    assert [n.id for n in synonym.exact] == [ids["cilantro"]]
+    s.append_message("user", "忘掉项目语言这条")
+    gone = s.call_tool("memory_forget", {"key": "language", "reason": "用户要求"})
+    assert gone["deletedIds"] == [made["nodeId"]], gone
 
 
 def test_flavor_value_was_normalized(mem: MemoryService) -> None:

@@ -318,6 +318,28 @@ def test_a_scrub_waits_for_the_background_checkpoint(store: SqlStore) -> None:
     assert not wal.exists() or wal.stat().st_size == 0
 
 
+def test_the_facade_takes_the_store_operations_as_the_design_doc_spells_them(
+    mem: MemoryService,
+) -> None:
+    """The design doc's MemoryStore on the facade, its required inputs in the design doc's
+    order, positionally (``list_recent_messages("s1", 5)``) as well as by name."""
+    first, last = make_message(content="以后别放香菜"), make_message(role="assistant")
+    mem.append_message(first)
+    mem.append_message(last)
+    assert [m.id for m in mem.list_recent_messages("s1", 5)] == [first.id, last.id]
+    mem.append_summary(make_summary("s1", first, last, "不放香菜"))
+    latest = mem.get_latest_summary("s1")
+    assert latest is not None and latest.summary == "不放香菜"
+    old = make_node()
+    mem.upsert_node(old)
+    new = make_node(value_json="芹菜", title="用户不吃芹菜", supersedes_id=old.id)
+    mem.supersede_node(old.id, new)
+    assert [n.id for n in mem.search_nodes("芹菜", 5)] == [new.id]
+    assert [n.id for n in mem.list_active_nodes(limit=5, user_id="u1")] == [new.id]
+    assert mem.delete_node(new.id, "soft", "用户要求") is True
+    assert mem.search_nodes(query="芹菜", limit=5) == []
+
+
 def test_audit_events_page_through_a_bulk_write_of_one_moment(mem: MemoryService) -> None:
     """A bulk write stamps its events with one moment, in both stores: paging from the
     last event of each page (time and id) reads each event once, in order; the first

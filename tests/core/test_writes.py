@@ -222,6 +222,76 @@ def test_an_unknown_argument_names_the_fields_the_tool_takes(mem: MemoryService)
     assert res["accepted"] is True and res["nodeId"] != "mem_from_the_agent"
 
 
+def test_a_refused_proposal_is_an_error_result(mem: MemoryService) -> None:
+    """PRODUCT.md: malformed arguments return an error result (README: "key
+    'avoid_ingredient' needs a value"), whichever check caught them: a refusal says so in
+    ``error`` with the core's code, as an unknown field does; a held or duplicate proposal
+    is an answer, not an error."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "记住，我以后做饭不要葱。")
+    scallion = {**CILANTRO, "valueJson": "葱", "title": "不吃葱"}
+    for args, code in (
+        ({"node": {k: v for k, v in scallion.items() if k != "valueJson"}}, "invalid_input"),
+        ({"node": {"title": "没有类型"}}, "invalid_input"),
+        ({"operation": "delete"}, "invalid_input"),  # no targetId
+        ({"operation": "expire", "targetId": "mem_01M8VWABJ5EZ4MAC14NPMPNC0X"}, "not_found"),
+        ({"node": {**scallion, "scope": "global"}}, "invalid_input"),
+        ({"sourceMessageIds": ["msg_nope"], "node": scallion}, "invalid_input"),
+    ):
+        res = s.call_tool("memory_propose_update", {"operation": "create", "reason": "r", **args})
+        assert res["accepted"] is False and res["status"] == "rejected", res
+        assert res["error"] == {"code": code, "message": res["reason"]}, res
+    assert "'msg_nope'] are not message ids" in res["reason"], res  # the last call's
+    seed = "mem_00000000000000000000000001"
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "update", "targetId": seed, "node": {"title": "改"}, "reason": "r"},
+    )
+    assert res["error"]["code"] == "invalid_input" and "read-only" in res["reason"]
+    created = s.call_tool(
+        "memory_propose_update", {"operation": "create", "reason": "r", "node": scallion}
+    )
+    again = s.call_tool(
+        "memory_propose_update", {"operation": "create", "reason": "r", "node": scallion}
+    )
+    assert created["status"] == "created" and again["status"] == "duplicate"
+    s.append_message("user", "我爱吃牛肉")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **scallion,
+                "key": "preferred_ingredient",
+                "valueJson": "牛肉",
+                "title": "爱吃牛肉",
+            },
+        },
+    )
+    assert held["status"] == "pending"
+    assert not any("error" in r for r in (created, again, held))
+
+
+def test_a_forget_that_names_nothing_is_an_error_result(mem: MemoryService) -> None:
+    """A forget call that names no memory is malformed, as memory_get's is: an error
+    result; one that names a memory nobody has is an answer (nothing to delete)."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "忘掉它")
+    res = s.call_tool("memory_forget", {"reason": "r"})
+    assert res["deletedIds"] == [] and res["error"]["code"] == "invalid_input", res
+    assert res["error"]["message"] == res["reason"] and "name the memory" in res["reason"]
+    assert s.call_tool("memory_get", {})["error"]["code"] == "invalid_input"
+    none = s.call_tool("memory_forget", {"key": "avoid_ingredient", "reason": "r"})
+    assert none["deletedIds"] == [] and "error" not in none, none
+    # Malformed arguments keep the design doc's result shape: deletedIds and mode.
+    for args, mode in (({"id": "mem_x"}, "soft"), ({"id": "mem_x", "mode": "hard"}, "hard")):
+        bad = s.call_tool("memory_forget", args)  # no reason
+        assert bad["error"]["code"] == "invalid_arguments", bad
+        assert bad["deletedIds"] == [] and bad["mode"] == mode, bad
+    assert s.call_tool("memory_forget", "not json")["mode"] == "soft"
+
+
 def test_lone_surrogates_anywhere_in_a_call_are_cleaned(mem: MemoryService) -> None:
     """JSON can spell a lone surrogate ("\\ud800"), which no store can hold: it becomes
     U+FFFD at the door, so every tool, retrieve and the context answer normally."""
@@ -408,6 +478,102 @@ def test_inferred_preference_waits_and_agent_cannot_approve(mem: MemoryService) 
     assert "approve" in audit_types(mem, node.id)
 
 
+def test_words_that_refuse_or_ask_about_remembering_are_no_request(mem: MemoryService) -> None:
+    """Explicit intent is judged from the user's words: 别记住这个, 你记住了吗？ and "don't
+    remember this" name 记住/remember but ask for nothing, so a long-term memory from them
+    waits for the user (as any unasked one does), and the extractor writes no 记住… note."""
+    tea = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "key": "preferred_ingredient",
+        "valueJson": "茶叶",
+        "title": "喜欢茶",
+    }
+    for i, words in enumerate(
+        ("别记住这个：我喜欢喝茶", "你记住了吗？我喜欢喝茶", "Don't remember this: I like tea")
+    ):
+        res = propose(mem.session(f"s{i}", user_id=f"u{i}"), words, **tea)
+        assert res["status"] == "pending" and res["rule"] == "user_scope_without_intent", res
+    asked = propose(mem.session("asked", user_id="ua"), "别忘了，我喜欢喝茶", **tea)
+    assert asked["status"] == "created", asked
+    s = mem.session("cat", user_id="cat-owner")
+    s.append_message("user", "别记住这个：我的猫叫咪咪")
+    s.append_message("assistant", "好的，不记。")
+    s.after_reply()
+    assert mem.retrieve(MemoryQuery(user_id="cat-owner", query_text="咪咪")).relevant == []
+    assert [p.node for p in mem.pending() if p.user_id == "cat-owner"] == []
+
+
+def test_an_approved_move_into_the_users_scope_moves_the_memory(mem: MemoryService) -> None:
+    """A session memory the agent proposes to keep for the long term, value unchanged,
+    waits (scope_promotion); the user's approval moves it: the user-scope version is
+    active and the session one superseded. Before, the unchanged value read as "already
+    remembered" and the approval wrote nothing."""
+    s = mem.session("s1", user_id="u1")
+    s.append_message("user", "今天别放葱")
+    today = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "r",
+            "node": {
+                **CILANTRO,
+                "scope": "session",
+                "valueJson": "葱",
+                "title": "不吃葱",
+                "confidence": 0.7,
+            },
+        },
+    )
+    s.append_message("user", "我一直不太吃葱")
+    held = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "update",
+            "targetId": today["nodeId"],
+            "node": {"scope": "user"},
+            "reason": "长期",
+        },
+    )
+    assert held["rule"] == "scope_promotion", held
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert decided["nodeId"] != today["nodeId"], decided
+    moved = mem.get_node(decided["nodeId"])
+    assert moved is not None and moved.scope == "user" and moved.status == "active"
+    assert moved.value_json == "葱" and moved.supersedes_id == today["nodeId"]
+    assert mem.get_node(today["nodeId"]).status == "superseded"  # type: ignore[union-attr]
+
+
+def test_the_same_proposal_waits_once_per_user(mem: MemoryService) -> None:
+    """A proposal that is already waiting is not stored twice — but only the same user's:
+    another user of a shared store saying the same thing gets an item of their own, and
+    approving one user's item never writes the other's memory."""
+    tea = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "key": "preferred_ingredient",
+        "valueJson": "茶叶",
+        "title": "喜欢茶",
+    }
+    alice, bob = mem.session("a", user_id="alice"), mem.session("b", user_id="bob")
+    first = propose(alice, "我喜欢喝茶", **tea)
+    again = propose(alice, "我喜欢喝茶", **tea)
+    other = propose(bob, "I like tea", **tea)
+    assert first["status"] == again["status"] == other["status"] == "pending"
+    assert again["pendingId"] == first["pendingId"] and "already waiting" in again["reason"]
+    assert other["pendingId"] != first["pendingId"], other
+    assert {p.id: p.user_id for p in mem.pending()} == {
+        first["pendingId"]: "alice",
+        other["pendingId"]: "bob",
+    }
+    mem.decide(other["pendingId"], approve=True, actor="user")
+    for user, expected in (("alice", []), ("bob", ["bob"])):
+        found = mem.retrieve(MemoryQuery(user_id=user, key="preferred_ingredient")).exact
+        assert [n.user_id for n in found] == expected
+
+
 def test_reject_and_edit_and_approve(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     a = propose(
@@ -473,6 +639,52 @@ def test_sensitive_data_waits(mem: MemoryService) -> None:
     assert res2["status"] == "pending" and res2["rule"] == "sensitive_data"
 
 
+@pytest.mark.parametrize(
+    ("words", "title", "content"),
+    [
+        ("记住我的电话 010-12345678", "用户电话", "010-12345678"),  # a landline, area code
+        ("remember my phone is 415-555-2671", "Phone", "415-555-2671"),
+        ("remember my phone is (415) 555-2671", "Phone", "(415) 555-2671"),
+        ("记住我住在上海浦东新区张江镇", "用户住址", "上海浦东新区张江镇"),  # no street number
+        ("记住我家在朝阳区望京", "用户的家", "用户家在朝阳区望京"),
+    ],
+)
+def test_phone_numbers_and_addresses_in_other_forms_wait(
+    mem: MemoryService, words: str, title: str, content: str
+) -> None:
+    """Sensitive data waits for the user (PRODUCT.md: phone numbers, addresses) in the
+    forms people write it, not only mobile numbers and street numbers."""
+    res = propose(
+        mem.session("s1", user_id="u1"),
+        words,
+        scope="user",
+        domain="个人",
+        type="fact",
+        title=title,
+        content=content,
+    )
+    assert res["status"] == "pending" and res["rule"] == "sensitive_data", res
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["记住我有哮喘", "记住我乳糖不耐受", "remember that I am diabetic", "remember: I have asthma"],
+)
+def test_health_in_other_words_waits(mem: MemoryService, words: str) -> None:
+    """Health data waits for the user (PRODUCT.md) in Chinese and English alike."""
+    res = propose(
+        mem.session("s1", user_id="u1"),
+        words,
+        scope="user",
+        domain="个人",
+        type="fact",
+        title="健康状况",
+        content=words.split("记住")[-1].split("remember")[-1].strip(" :，"),
+    )
+    assert res["status"] == "pending" and res["rule"] == "sensitive_data", res
+    assert "health" in res["reason"], res
+
+
 def test_global_scope_is_refused(mem: MemoryService) -> None:
     s = mem.session("s1", user_id="u1")
     res = propose(
@@ -489,6 +701,7 @@ def test_global_scope_is_refused(mem: MemoryService) -> None:
     assert mem.get_node(seed) is not None
     res = s.call_tool("memory_forget", {"id": seed, "reason": "用户不想要"})
     assert res["deletedIds"] == [] and "read-only" in res["reason"], res
+    assert res["error"]["code"] == "invalid_input", res
     assert mem.get_node(seed) is not None
 
 
@@ -686,6 +899,36 @@ def test_hard_delete_waits_then_leaves_no_trace_in_the_file(
         data = path.read_bytes()
         for needle in needles:
             assert needle.encode() not in data, f"{needle} left in {path.name}"
+
+
+def test_a_hard_delete_reaches_a_memory_forgotten_before(mem: MemoryService) -> None:
+    """忘掉… (a soft delete), then 彻底删除…: the soft-deleted memory is still in the file,
+    and the hard delete the user asks for reaches it, by id and by description."""
+    s = mem.session("s1", user_id="u1")
+    durian = propose(
+        s, "记住，我不吃榴莲。", **{**CILANTRO, "valueJson": "榴莲", "title": "不吃榴莲"}
+    )
+    scallion = propose(s, "记住，我不吃葱。", **{**CILANTRO, "valueJson": "葱", "title": "不吃葱"})
+    for node in (durian, scallion):
+        s.append_message("user", "忘掉这条忌口")
+        gone = s.call_tool("memory_forget", {"id": node["nodeId"], "reason": "用户要求"})
+        assert gone["deletedIds"] == [node["nodeId"]], gone
+    again = s.call_tool("memory_forget", {"id": durian["nodeId"], "reason": "再忘一次"})
+    assert again["deletedIds"] == [] and "already deleted" in again["reason"], again
+    s.append_message("user", "把榴莲那条彻底删掉")
+    by_id = s.call_tool(
+        "memory_forget", {"id": durian["nodeId"], "mode": "hard", "reason": "彻底删除"}
+    )
+    by_value = s.call_tool(
+        "memory_forget",
+        {"key": "avoid_ingredient", "valueJson": "葱", "mode": "hard", "reason": "彻底删除"},
+    )
+    for res, node in ((by_id, durian), (by_value, scallion)):
+        assert res.get("requiresConfirmation") is True, res
+        assert [c["id"] for c in res["candidates"]] == [node["nodeId"]]
+        decided = mem.decide(res["pendingId"], approve=True, actor="user")
+        assert decided["deletedIds"] == [node["nodeId"]]
+        assert mem.get_node(node["nodeId"]) is None
 
 
 def test_write_failure_reports_not_accepted(

@@ -71,6 +71,7 @@ class AsyncMemory:
         cls,
         workspace_dir: str | os.PathLike[str] | None = None,
         *,
+        workspace: str | os.PathLike[str] | None = None,
         user_home: str | os.PathLike[str] | None = None,
         url: str | None = None,
         namespace: str | None = None,
@@ -78,7 +79,8 @@ class AsyncMemory:
     ) -> AsyncMemory:
         """Open the stores on the worker (migrations, or connecting to a server, take a moment).
 
-        ``url`` opens a PostgreSQL store instead of the workspace's files (see ``open_memory``).
+        ``url`` opens a PostgreSQL store instead of the workspace's files (see ``open_memory``;
+        ``workspace=`` names the folder by keyword, as there).
 
         With ``freeze_gc`` (the default) the objects alive once the first memory of the
         process is open — imported modules, the service, the app's own startup objects —
@@ -95,7 +97,12 @@ class AsyncMemory:
         service = await loop.run_in_executor(
             executor,
             functools.partial(
-                open_memory, workspace_dir, user_home=user_home, url=url, namespace=namespace
+                open_memory,
+                workspace_dir,
+                workspace=workspace,
+                user_home=user_home,
+                url=url,
+                namespace=namespace,
             ),
         )
         global _froze

@@ -38,6 +38,7 @@ from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
 from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
+    ERROR_CODES,
     EXIT_DECLINED,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -78,11 +79,20 @@ def json_or_text(value: str) -> Any:
         return value
 
 
+class UsageError(Exception):
+    """A command line argparse refused (``prog``: the command it was parsing)."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line and exit 2."""
+    """argparse whose errors reach ``main`` (one line, exit 2, and the ``--json`` error
+    document when asked for) instead of exiting on the spot."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        raise UsageError(self.prog, message)
 
 
 def _common(defaults: bool) -> _Parser:
@@ -170,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--status",
         action="append",
         choices=NODE_STATUSES,
-        help="statuses to include (default: active)",
+        help="statuses to include (default: active); a memory past its expiry is expired",
     )
     p.add_argument(
         "--all", action="store_true", help="every status: old versions, expired and deleted too"
@@ -286,7 +296,8 @@ def open_for(args: argparse.Namespace) -> MemoryService:
         return _readable(mem)
     ws = Path(args.workspace or os.getcwd()).expanduser()
     if not ws.is_dir():
-        raise CliError(EXIT_NOT_FOUND, f"workspace folder {ws} does not exist")
+        what = "is not a folder" if ws.exists() else "does not exist"
+        raise CliError(EXIT_NOT_FOUND, f"workspace folder {ws} {what}")
     db = StorePaths.resolve(ws, args.user_home).workspace_db
     if args.command not in CREATING_COMMANDS and not db.is_file():
         raise CliError(
@@ -301,7 +312,11 @@ def _readable(mem: MemoryService) -> MemoryService:
     health = mem.workspace_store.health
     if not health.readable:
         mem.close()
-        raise CliError(EXIT_FAILED, f"the workspace store cannot be opened: {health.reason}")
+        raise CliError(
+            EXIT_FAILED,
+            f"the workspace store cannot be opened: {health.reason}",
+            error_code="store_unavailable",
+        )
     return mem
 
 
@@ -326,10 +341,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
-    except SystemExit as e:  # --help, or a usage error argparse already printed
+    except SystemExit as e:  # --help or --version: argparse printed them
         return e.code if isinstance(e.code, int) else EXIT_USAGE
+    except UsageError as e:
+        # The command line could not be read, so neither could --json: look for it, as
+        # scripts that pass it parse stdout even when their arguments were wrong.
+        out = Output("--json" in argv)
+        if out.as_json:
+            out.json({"error": {"code": ERROR_CODES[EXIT_USAGE], "message": str(e)}})
+        out.note(f"{e.prog}: error: {' '.join(str(e).split())}")
+        return EXIT_USAGE
     _clean_args(args)
     out = Output(bool(args.json))
     try:
@@ -347,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             mem.close()
     except CliError as e:
-        return _fail(out, e.exit_code, "error", str(e))
+        return _fail(out, e.exit_code, e.error_code, str(e))
     except EkkoMemoryError as e:
         return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e))
     except KeyboardInterrupt:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from ekko_memory.errors import Conflict, NotFound
 from ekko_memory.interfaces.cli_output import EXIT_DECLINED, EXIT_USAGE, CliError, Output, plural
 from ekko_memory.interfaces.cli_table import clean_cell, render_fields, render_table
-from ekko_memory.models import BrowseFilter, MemoryNode, NodeHistory, PendingItem
+from ekko_memory.models import NODE_STATUSES, BrowseFilter, MemoryNode, NodeHistory, PendingItem
 from ekko_memory.service.forget import ForgetRequest, Forgetter, candidate_json
 from ekko_memory.service.write_plan import WriteContext
 
@@ -42,12 +43,12 @@ def store_of(node: MemoryNode) -> str:
     return {"user": "user", "global": "global"}.get(node.scope, "workspace")
 
 
-def node_rows(nodes: list[MemoryNode]) -> list[list[Any]]:
+def node_rows(nodes: list[MemoryNode], now: datetime) -> list[list[Any]]:
     return [
         [
             n.id,
             n.scope,
-            n.status,
+            n.status_at(now),
             "/".join(n.category_path),
             n.title,
             key_value(n),
@@ -69,11 +70,12 @@ def check_search(args: argparse.Namespace) -> None:
         raise _usage("--limit must be between 1 and 1000")
 
 
-def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """search [TEXT]: full-text search, or the newest memories."""
-    statuses = None if args.all else (args.status or ["active"])
-    f = BrowseFilter(
-        statuses=statuses,
+def search_filters(args: argparse.Namespace) -> list[BrowseFilter]:
+    """The filters of ``search``, statuses as people (and the app) see them: an active
+    memory whose expiry has passed is expired — not listed as active, found by
+    ``--status expired``."""
+    base = BrowseFilter(
+        statuses=None,
         scopes=args.scope,
         category_path_prefix=args.category,
         types=args.type,
@@ -81,17 +83,39 @@ def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
         session_id=args.session,
         text=args.text,
     )
+    if args.all:
+        return [base]
+    wanted = set(args.status or ["active"])
+    filters = []
+    if "active" in wanted:
+        filters.append(base.model_copy(update={"statuses": ["active"], "hide_expired": True}))
+    stored = [s for s in NODE_STATUSES if s in wanted and s != "active"]
+    if stored:
+        filters.append(base.model_copy(update={"statuses": stored}))
+    if "expired" in wanted:
+        filters.append(base.model_copy(update={"statuses": ["active"], "only_expired": True}))
+    return filters
+
+
+def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
+    """search [TEXT]: full-text search, or the newest memories."""
+    nodes: list[MemoryNode] = []
     if args.text and args.text.strip():
-        nodes = mem.browse.search(f, limit=args.limit)
+        # Each status group ranked best first; the active memories' group leads.
+        for f in search_filters(args):
+            nodes += mem.browse.search(f, limit=args.limit)
     else:
-        nodes = mem.browse.list_nodes(f, limit=args.limit).nodes
+        for f in search_filters(args):
+            nodes += mem.browse.list_nodes(f, limit=args.limit).nodes
+        nodes.sort(key=lambda n: (n.updated_at, n.id), reverse=True)
+    nodes = nodes[: args.limit]
     if out.as_json:
         out.json({"count": len(nodes), "nodes": [n.to_json() for n in nodes]})
         return 0
     if not nodes:
         out.text("No memories found.")
         return 0
-    out.text(render_table(NODE_HEADERS, node_rows(nodes), max_width=out.width))
+    out.text(render_table(NODE_HEADERS, node_rows(nodes, mem.now()), max_width=out.width))
     out.text("\n" + plural(len(nodes), "memory", "memories"))
     return 0
 
@@ -102,17 +126,17 @@ def show(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     if out.as_json:
         out.json({**node.to_json(), "store": store})
         return 0
-    out.text(render_fields(node_fields(node, store)))
+    out.text(render_fields(node_fields(node, store, mem.now())))
     return 0
 
 
-def node_fields(node: MemoryNode, store: str) -> list[tuple[str, Any]]:
+def node_fields(node: MemoryNode, store: str, now: datetime) -> list[tuple[str, Any]]:
     """The labelled fields of a node, for ``show``."""
     pairs: list[tuple[str, Any]] = [
         ("id", node.id),
         ("title", node.title),
         ("content", node.content),
-        ("status", node.status),
+        ("status", node.status_at(now)),
         ("scope", f"{node.scope} ({store} store)"),
         ("category", "/".join(node.category_path)),
         ("type", node.type),

@@ -20,12 +20,26 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-class CliError(Exception):
-    """A failure with its exit code and a one-line message."""
+# The ``error.code`` of ``--json`` output for each exit code: the names the core's
+# errors use (``EkkoMemoryError.code``), so a script reads one vocabulary whichever layer
+# refused.
+ERROR_CODES = {
+    EXIT_FAILED: "failed",
+    EXIT_USAGE: "invalid_input",
+    EXIT_NOT_FOUND: "not_found",
+    EXIT_DECLINED: "declined",
+    EXIT_INTERRUPTED: "interrupted",
+}
 
-    def __init__(self, code: int, message: str) -> None:
+
+class CliError(Exception):
+    """A failure with its exit code and a one-line message (``error_code``: the
+    ``--json`` name, by default the one of the exit code)."""
+
+    def __init__(self, code: int, message: str, *, error_code: str | None = None) -> None:
         super().__init__(message)
         self.exit_code = code
+        self.error_code = error_code or ERROR_CODES.get(code, "failed")
 
 
 class Output:

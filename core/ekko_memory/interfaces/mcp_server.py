@@ -4,9 +4,10 @@ Built on the SDK's low-level ``Server`` so the tools keep exactly the JSON schem
 ``interfaces/tools.py`` (the ones OpenAI-style agents get), plus three optional
 binding arguments: ``sessionId``, ``userId``, ``workspaceId`` override the session,
 user and workspace given on the command line for one call. Tool results are the
-design doc's JSON shapes, as structured content and as JSON text; a tool that refuses
-(invalid arguments, nothing found) returns ``isError: true`` with the reason, an
-unknown tool is a JSON-RPC error, and neither stops the server.
+design doc's JSON shapes, as structured content and as JSON text; a call that fails
+(invalid arguments, a proposal the service refuses) returns ``isError: true`` with the
+reason, while nothing found (``found: false``, ``deletedIds: []``) and a proposal held for
+the user are results; an unknown tool is a JSON-RPC error, and none stops the server.
 
 Also offered: the resource ``ekko://memory/context`` (the bound session's standing
 memory: constraints, preferences, tasks) and the prompt ``memory_context`` (the memory

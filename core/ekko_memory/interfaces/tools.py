@@ -273,11 +273,31 @@ _ARGS: dict[str, type[BaseModel]] = {
 }
 
 _NEGATIVE: dict[str, dict[str, Any]] = {
-    "memory_propose_update": {"accepted": False},
-    "memory_forget": {"deletedIds": []},
+    "memory_propose_update": {"accepted": False, "status": "rejected"},
+    "memory_forget": {"deletedIds": [], "mode": "soft"},
     "memory_search": {"exact": [], "relevant": [], "omitted": []},
     "memory_get": {"found": False},
 }
+
+
+# The error code of a refused proposal, by the rule that refused it: the core's error
+# codes name themselves (a missing field, an unknown or old target); changing a shipped
+# global memory is invalid input, as creating one or forgetting one is.
+_REFUSAL_CODES = {"global_scope": "invalid_input"}
+_ERROR_CLASSES: list[type[EkkoMemoryError]] = [EkkoMemoryError, *EkkoMemoryError.__subclasses__()]
+_ERROR_CODES = frozenset(error.code for error in _ERROR_CLASSES)
+
+
+def refusal_as_error(result: dict[str, Any]) -> dict[str, Any]:
+    """A proposal the service refused (``status: rejected``: nothing was written) as an
+    error result, as malformed arguments are, so the model (and an MCP client, through
+    ``isError``) sees that the call failed and why — ``key 'avoid_ingredient' needs a
+    value``. Held (``pending``) and duplicate proposals are answers, not errors."""
+    if result.get("status") != "rejected" or "error" in result:
+        return result
+    rule = result.get("rule")
+    code = _REFUSAL_CODES.get(str(rule), rule if rule in _ERROR_CODES else "rejected")
+    return {**result, "error": {"code": code, "message": result["reason"]}}
 
 
 def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
@@ -340,6 +360,9 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         args = {}
     if not isinstance(args, dict):
         return error_result("invalid_arguments", "arguments must be a JSON object", **negative)
+    if name == "memory_forget" and args.get("mode") == "hard":
+        # The design doc's result always says which mode it was (nothing was deleted).
+        negative = {**negative, "mode": "hard"}
     # JSON may spell lone surrogates ("\ud800"), which no store can hold: U+FFFD, as
     # everywhere else. Values of other types are left to the argument models.
     cleaned: dict[str, Any] = _clean_strings(args)
@@ -355,7 +378,7 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
         if name == "memory_get":
             return session.get(GetArgs.model_validate(cleaned))
         if name == "memory_propose_update":
-            return session.propose(ProposeArgs.model_validate(cleaned))
+            return refusal_as_error(session.propose(ProposeArgs.model_validate(cleaned)))
         return session.forget(ForgetArgs.model_validate(cleaned))
     except ValidationError as e:
         return error_result("invalid_arguments", _validation_text(e, _ARGS[name]), **negative)

@@ -36,6 +36,10 @@ _IDENTIFIERS = [
         "phone number",
         re.compile(
             r"(?<!\d)1[3-9]\d{9}(?!\d)|(?<![\w+])\+\d{1,3}[\s-]?\d{3,4}[\s-]?\d{3,4}[\s-]?\d{3,4}(?!\d)"
+            # A landline with its area code (010-12345678, (0755) 1234567) and a North
+            # American number (415-555-2671, (415) 555-2671).
+            r"|(?<![\d-])\(?0\d{2,3}\)?[\s-]?\d{7,8}(?![\d-])"
+            r"|(?<![\d-])\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\d-])"
         ),
     ),
     ("ID number", re.compile(r"(?<!\d)\d{17}[\dXx](?![\dXx])|(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")),
@@ -45,6 +49,8 @@ _IDENTIFIERS = [
         "street address",
         re.compile(
             r"[\u4e00-\u9fff]{2,}(?:路|街|巷|大道|胡同)\d+号|\d+号楼|\d+单元|\d+室"
+            # Where someone lives, down to the district or town (住在浦东新区张江镇).
+            r"|(?:住在|家住|住址|地址|家在|搬到)[^，。；;\n]{0,12}?(?:区|县|镇|乡|村|街道|小区|社区)"
             r"|\b\d+\s+\w+(?:\s\w+)?\s(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr)\b",
             re.IGNORECASE,
         ),
@@ -54,7 +60,11 @@ _IDENTIFIERS = [
 # Health: held for approval outside session scope (a passing "胃不舒服" today is not a record).
 _HEALTH = re.compile(
     r"胃|病|疼|痛|过敏|药|医院|诊断|怀孕|孕期|抑郁|焦虑|糖尿病|高血压|血压|血糖|癌|手术|体检|失眠|不舒服|发烧|感冒"
-    r"|diagnos|allerg|medication|medicine|pregnan|depress|anxiety|diabetes|cancer|surgery|illness|\bsick\b|disease|symptom",
+    r"|哮喘|不耐受|化疗|放疗|骨折|中风|癫痫|艾滋|肝炎|胰岛素|透析|残疾|心理咨询|住院|治疗"
+    r"|diagnos|allerg|medication|medicine|pregnan|depress|anxiety|diabet|cancer|surgery|illness|\bsick\b|disease|symptom"
+    r"|asthma|hypertension|blood (?:pressure|sugar)|\bhiv\b|insulin|therap(?:y|ist)|\badhd\b|autis|migraine"
+    r"|intoleran|heart attack|chemo|fracture|broke my|disabilit|mental health|psychiatr|hospital|epilep|hepatitis"
+    r"|dialysis|injur",
     re.IGNORECASE,
 )
 
@@ -74,9 +84,26 @@ def mentions_project(text: str) -> bool:
     return bool(_PROJECT.search(text))
 
 
+# Words of remembering that ask for nothing: refused (别记住, don't remember this) or asked
+# about (你记住了吗, do you remember…?). An explicit phrase inside one of these is no request.
+_NOT_A_REQUEST = re.compile(
+    r"(?:别|不要|不用|不必|无需|甭|没|不)再?(?:帮我)?(?:记住|记得|记一下|记下|记着|记录)"
+    r"|(?:记住|记得|记下|记着)了?(?:吗|么|没有?)"
+    r"|还记得[^，。！；,.!;\n]*[吗么？?]"
+    r"|\b(?:don'?t|do not|no need to|never|not)\s+(?:to\s+)?remember\b"
+    r"|\b(?:do|did)\s+you\s+(?:still\s+)?remember\b",
+    re.IGNORECASE,
+)
+
+
 def has_explicit_intent(text: str) -> bool:
-    """The user asked to remember for the long term (记住, 以后都, from now on, …)."""
-    return bool(_EXPLICIT.search(text))
+    """The user asked to remember for the long term (记住, 以后都, from now on, …) — not
+    when the words refuse it or ask about it (别记住这个, 你记住了吗, don't remember this)."""
+    refused = [m.span() for m in _NOT_A_REQUEST.finditer(text)]
+    return any(
+        not any(start < end_ and start_ < end for start_, end_ in refused)
+        for start, end in (m.span() for m in _EXPLICIT.finditer(text))
+    )
 
 
 def is_correction(text: str) -> bool:

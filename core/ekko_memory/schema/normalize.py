@@ -17,13 +17,21 @@ def clean_key(key: str) -> str:
     return re.sub(r"_+", "_", k).strip("_")
 
 
-def canonical_key(registry: SchemaRegistry, domain: str, node_type: str, key: str) -> str:
+def canonical_key(registry: SchemaRegistry, domain: str, node_type: str | None, key: str) -> str:
     """The controlled key for a synonym (``disliked_ingredient`` → ``avoid_ingredient``).
 
     Without a domain (a query that names only a key) the synonym is looked up in every
     domain's rules, of the type first: a synonym with one meaning there is resolved.
+    Without a type (a query that names none) a key that some rule allows is that key —
+    the 项目 key ``language`` is not the 个人 preference synonym of ``reply_language`` —
+    and a synonym is looked up as a preference's first, as most synonyms are.
     """
     k = clean_key(key)
+    if node_type is None:
+        rules = registry.rules_for(domain) if domain else registry.rules
+        if any(k in rule.allowed_keys for rule in rules):
+            return k
+        node_type = "preference"
     if not domain:
         return _any_domain_key(registry, node_type, k)
     for rule in registry.rules_for(domain, node_type):  # type: ignore[arg-type]

@@ -64,6 +64,7 @@ class Browser:
             key=f.key,
             session_id=f.session_id,
             live_at=self.service.now() if f.hide_expired else None,
+            expired_at=self.service.now() if f.only_expired else None,
         )
 
     def _slices(self, f: BrowseFilter) -> list[tuple[Any, NodeFilter]]:

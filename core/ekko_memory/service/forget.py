@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 Mode = Literal["soft", "hard"]
 
 
+def _statuses(mode: Mode) -> list[str]:
+    """The statuses a forget request reaches: a hard delete reaches soft-deleted memories too."""
+    return ["active", "expired", "deleted"] if mode == "hard" else ["active", "expired"]
+
+
 @dataclass
 class ForgetRequest:
     """What to forget: an id, or an exact description (scope/domain/category/type/key/value)."""
@@ -59,9 +64,12 @@ class ForgetOutcome:
     pending_id: str | None = None
     candidates: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The error code when the request itself could not be carried out (it named nothing,
+    # a read-only memory, a store that is down): the tool result is then an error result.
+    error_code: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON for tool results."""
+        """JSON for tool results (with ``error: {code, message}`` when it failed)."""
         out: dict[str, Any] = {
             "deletedIds": self.deleted_ids,
             "mode": self.mode,
@@ -75,6 +83,8 @@ class ForgetOutcome:
             out["candidates"] = self.candidates
         if self.warnings:
             out["warnings"] = self.warnings
+        if self.error_code is not None:
+            out["error"] = {"code": self.error_code, "message": self.reason}
         return out
 
 
@@ -100,7 +110,9 @@ class Forgetter:
         self.service = service
 
     def find(self, req: ForgetRequest, ctx: WriteContext) -> list[MemoryNode]:
-        """The current memories a request names (no deleted ones, no old versions)."""
+        """The memories a request names: the current ones for a soft delete (no deleted
+        ones, no old versions); for a hard delete the soft-deleted ones too, whose text is
+        still in the file until then ("忘掉…", later "彻底删除…")."""
         svc = self.service
         frame = MemoryQuery(
             session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
@@ -108,8 +120,9 @@ class Forgetter:
         if req.id is not None:
             node, _ = svc.locate(req.id)
             # Agents reach only what their session may see; global seeds are read-only.
-            hidden = ctx.is_agent and not visible(node, frame)
-            if hidden or node.status in ("deleted", "superseded"):
+            if ctx.is_agent and not visible(node, frame):
+                return []
+            if node.status not in _statuses(req.mode) or node.status == "superseded":
                 return []
             if node.scope == "global":
                 raise InvalidInput("global memories are read-only (shipped with the app)")
@@ -128,15 +141,11 @@ class Forgetter:
                 "name the memory to forget: an id, or scope/domain/categoryPathPrefix/type/key/valueJson"
             )
         domain = svc.registry.canonical_domain(req.domain) if req.domain else None
-        key = (
-            canonical_key(svc.registry, domain or "", req.type or "preference", req.key)
-            if req.key
-            else None
-        )
+        key = canonical_key(svc.registry, domain or "", req.type, req.key) if req.key else None
         out: list[MemoryNode] = []
         for part in svc.store_slices([req.scope] if req.scope else None):
             f = NodeFilter(
-                statuses=["active", "expired"],
+                statuses=_statuses(req.mode),
                 scopes=part.scopes,
                 domain=domain,
                 category_prefix=req.category_path_prefix,
@@ -159,7 +168,7 @@ class Forgetter:
         try:
             return self._forget(req, ctx)
         except EkkoMemoryError as e:
-            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted")
+            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted", error_code=e.code)
 
     def _forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
         if req.mode not in ("soft", "hard"):
@@ -173,9 +182,7 @@ class Forgetter:
                 [], req.mode, f"no memory {req.id}; nothing was deleted", warnings=unread
             )
         if not targets:
-            return ForgetOutcome(
-                [], req.mode, "no matching memory; nothing was deleted", warnings=unread
-            )
+            return ForgetOutcome([], req.mode, self._nothing(req, ctx), warnings=unread)
         candidates = [candidate_json(n) for n in targets]
         if ctx.is_agent:
             verdict = None
@@ -219,6 +226,25 @@ class Forgetter:
             f"forgot {len(deleted)} memor{'y' if len(deleted) == 1 else 'ies'}",
             warnings=warnings,
         )
+
+    def _nothing(self, req: ForgetRequest, ctx: WriteContext) -> str:
+        """Why a request found nothing to delete: for an id the caller may see, what
+        state the memory is in (so an agent can tell the user, or ask again)."""
+        nothing = "no matching memory; nothing was deleted"
+        if req.id is None:
+            return nothing
+        node = self.service.get_node(req.id)
+        frame = MemoryQuery(
+            session_id=ctx.session_id, user_id=ctx.user_id, workspace_id=ctx.workspace_id
+        )
+        if node is None or (ctx.is_agent and not visible(node, frame)):
+            return nothing
+        if node.status == "deleted":
+            return f"memory {node.id} is already deleted (mode 'hard' removes it for good); nothing was deleted"
+        if node.status == "superseded":
+            head = self.service.head_of(node.id)
+            return f"memory {node.id} is an old version; forget its current version {head.id}; nothing was deleted"
+        return nothing
 
     def _versions(self, node: MemoryNode) -> list[MemoryNode]:
         """Every version of ``node``'s memory: its chain, oldest first, then any version

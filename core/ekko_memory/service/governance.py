@@ -574,7 +574,21 @@ def merge_value(current: MemoryNode, cand: Candidate) -> None:
 
 
 def _same_proposal(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """Two proposed nodes are the same proposal: the same memory for the same owner (one
+    user's proposal is never answered with another user's item waiting in a shared store)."""
     if a is None or b is None:
         return a is b
-    fields = ("scope", "domain", "type", "key", "valueJson", "title", "content", "categoryPath")
+    fields = (
+        "scope",
+        "domain",
+        "type",
+        "key",
+        "valueJson",
+        "title",
+        "content",
+        "categoryPath",
+        "userId",
+        "workspaceId",
+        "sessionId",
+    )
     return all(a.get(f) == b.get(f) for f in fields)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from pydantic import ValidationError
 
 from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
 from ekko_memory.models import (
@@ -22,6 +24,7 @@ from ekko_memory.models import (
     MemorySummary,
     NodeHistory,
     PendingItem,
+    PendingStatus,
     Scope,
     clean_text,
 )
@@ -277,7 +280,7 @@ class MemoryService:
         the session's newest message when it is written); returns the message as stored."""
         return self.workspace_store.append_message(message, after_latest=after_latest)
 
-    def list_recent_messages(self, *, session_id: str, limit: int) -> list[MemoryMessage]:
+    def list_recent_messages(self, session_id: str, limit: int) -> list[MemoryMessage]:
         """The session's last ``limit`` messages, oldest first."""
         return self.workspace_store.list_recent_messages(session_id=session_id, limit=limit)
 
@@ -285,7 +288,7 @@ class MemoryService:
         """Append a summary to its session's chain."""
         self.workspace_store.append_summary(summary)
 
-    def get_latest_summary(self, *, session_id: str) -> MemorySummary | None:
+    def get_latest_summary(self, session_id: str) -> MemorySummary | None:
         """The session's newest summary."""
         return self.workspace_store.get_latest_summary(session_id=session_id)
 
@@ -297,9 +300,9 @@ class MemoryService:
 
     def supersede_node(
         self,
-        *,
         old_node_id: str,
         new_node: MemoryNode,
+        *,
         actor: str = "system",
         reason: str = "supersede",
     ) -> None:
@@ -309,7 +312,7 @@ class MemoryService:
         )
 
     def delete_node(
-        self, *, node_id: str, mode: Literal["soft", "hard"], reason: str, actor: str = "user"
+        self, node_id: str, mode: Literal["soft", "hard"], reason: str, *, actor: str = "user"
     ) -> bool:
         """Soft or hard delete one node by id, as the user (see ``forget`` for governed deletes)."""
         node, _ = self.locate(node_id)
@@ -351,9 +354,9 @@ class MemoryService:
 
     def search_nodes(
         self,
-        *,
         query: str,
         limit: int,
+        *,
         user_id: str | None = None,
         session_id: str | None = None,
         workspace_id: str | None = None,
@@ -379,9 +382,10 @@ class MemoryService:
 
     # --- reading --------------------------------------------------------------------
 
-    def retrieve(self, query: MemoryQuery) -> MemoryQueryResult:
-        """Filtered, ordered, conflict-resolved memories for a structured query."""
-        return self.retriever.retrieve(query)
+    def retrieve(self, query: MemoryQuery | Mapping[str, Any]) -> MemoryQueryResult:
+        """Filtered, ordered, conflict-resolved memories for a structured query (a
+        ``MemoryQuery``, or its JSON as a dict: ``{"queryText": "香菜"}``)."""
+        return self.retriever.retrieve(as_query(query))
 
     def build_context(
         self,
@@ -499,6 +503,10 @@ class MemoryService:
 
     def pending(self, status: str | None = "pending") -> list[PendingItem]:
         """Items waiting for the user (or all, with ``status=None``), oldest first."""
+        if status is not None and status not in get_args(PendingStatus):
+            raise InvalidInput(
+                f"status is one of {', '.join(get_args(PendingStatus))} or None; got {status!r}"
+            )
         out: list[PendingItem] = []
         for name, store in self.stores():
             if not store.health.readable:
@@ -552,9 +560,24 @@ class MemoryService:
             return w.delete_messages(message_ids, actor=actor, reason=reason)
 
 
+def as_query(query: object) -> MemoryQuery:
+    """A ``MemoryQuery`` from one or from its JSON dict; anything else is InvalidInput."""
+    if isinstance(query, MemoryQuery):
+        return query
+    if isinstance(query, Mapping):
+        try:
+            return MemoryQuery.model_validate(dict(query))
+        except ValidationError as e:
+            raise InvalidInput.of("invalid query", e) from None
+    raise InvalidInput(
+        f"retrieve takes a MemoryQuery (or its JSON dict), not {type(query).__name__}"
+    )
+
+
 def open_memory(
     workspace_dir: str | os.PathLike[str] | None = None,
     *,
+    workspace: str | os.PathLike[str] | None = None,
     user_home: str | os.PathLike[str] | None = None,
     config: MemoryConfig | None = None,
     url: str | None = None,
@@ -563,7 +586,8 @@ def open_memory(
 ) -> MemoryService:
     """Open (creating and migrating) the workspace and user stores.
 
-    ``open_memory(workspace_dir, user_home=None)``: two SQLite files, as always.
+    ``open_memory(workspace_dir, user_home=None)``: two SQLite files, as always
+    (``open_memory(workspace=..., user_home=...)`` names the same folder by keyword).
     ``open_memory(url="postgresql+psycopg://user:pw@host/db")``: both stores in that
     PostgreSQL database, as the schemas ``<namespace>_workspace`` and ``<namespace>_user``
     (namespace ``ekko`` by default, ``$EKKO_DATABASE_NAMESPACE`` overrides; ``user_url``
@@ -574,6 +598,10 @@ def open_memory(
     disabled and ``health()`` says why; the agent keeps working with what is left. An
     unusable URL (another database, garbage) raises InvalidInput.
     """
+    if workspace is not None:
+        if workspace_dir is not None:
+            raise InvalidInput("give the workspace folder once: positionally or as workspace=")
+        workspace_dir = workspace
     locations = resolve_locations(
         workspace_dir, user_home, url=url, namespace=namespace, user_url=user_url
     )

@@ -198,8 +198,14 @@ def _approve_write(
     payload: dict[str, Any] = {"edited": bool(edits)}
     if item.current_head_id is not None:
         payload["filedAgainst"] = item.current_head_id
+    # Saying the same in the same scope: a move into another scope (a promotion into the
+    # user's long-term memory) keeps the value and changes where it lives.
     same = next(
-        (n for n in (target, current) if n is not None and governor.same_value(n, cand.node)),
+        (
+            n
+            for n in (target, current)
+            if n is not None and n.scope == cand.node.scope and governor.same_value(n, cand.node)
+        ),
         None,
     )
     if same is not None:

@@ -103,7 +103,7 @@ class Retriever:
         domain = registry.canonical_domain(q.domain) if q.domain else None
         key = None
         if structured and q.key:
-            key = canonical_key(registry, domain or "", (q.types or ["preference"])[0], q.key)
+            key = canonical_key(registry, domain or "", q.types[0] if q.types else None, q.key)
         return NodeFilter(
             statuses=VISIBLE_STATUSES,
             scopes=scopes,

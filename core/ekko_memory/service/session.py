@@ -138,7 +138,10 @@ class MemorySession:
         if source_ids:
             bad = [i for i in source_ids if not is_valid_id(i, "msg")]
             if bad:
-                raise InvalidInput(f"sourceMessageIds must be message ids (msg_…): {bad[:3]}")
+                raise InvalidInput(
+                    f"sourceMessageIds: {bad[:3]} are not message ids "
+                    "(msg_ and 26 letters and digits, as append_message returned them)"
+                )
             with self.service.workspace_store.read() as r:
                 msgs = [m for m in r.get_messages(source_ids) if m.session_id == self.session_id]
             missing = set(source_ids) - {m.id for m in msgs}
