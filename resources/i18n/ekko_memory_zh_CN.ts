@@ -275,98 +275,123 @@
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="61"/>
         <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
         <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
         <source>Markdown — to read</source>
         <translation>Markdown —— 便于阅读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="65"/>
         <source>CSV — memories as a table for a spreadsheet</source>
         <translation>CSV —— 记忆表格，可用电子表格打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="78"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="79"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
         <source>This branch: {path}</source>
         <translation>当前分类：{path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
         <source>Only {scope} scope</source>
         <translation>仅{scope}范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
         <source>Include the source messages</source>
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="96"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="103"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="110"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="116"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="154"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <source>Replace the file?</source>
+        <translation>替换这个文件？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <source>{path} already exists. Replace it with this export?</source>
+        <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <source>Nothing was exported: choose a file to export to.</source>
+        <translation>没有导出任何内容：请选择要导出到的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <source>Nothing was exported: {path} was kept as it is.</source>
+        <translation>没有导出任何内容：{path} 保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="209"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="216"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="220"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -1088,47 +1113,47 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="239"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="284"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="298"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="295"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="304"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="356"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="396"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="405"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="364"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="358"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -2435,62 +2460,62 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="165"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="170"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="195"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="224"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="239"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="240"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="255"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="241"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="256"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="257"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="258"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="244"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="246"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
     </message>
