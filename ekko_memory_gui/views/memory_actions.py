@@ -78,9 +78,31 @@ class MemoryActions(QObject):
         dialog = MemoryEditDialog(
             self._rules(), mode="edit", node=node.to_json(), parent=self.parent_widget
         )
-        outcome = await self._edit_loop(
-            dialog, lambda: memory_ops.edit(self.controller, node_id, dialog.changes())
-        )
+        target = node_id
+
+        async def save() -> Outcome:
+            nonlocal target
+            outcome = await memory_ops.edit(self.controller, target, dialog.changes())
+            if outcome.accepted or outcome.rule != "conflict":
+                return outcome
+            # Another program (the agent, the CLI) made a newer version while the form was
+            # open: keep what the user typed and offer to apply it to that version — the
+            # fields the user did not touch keep the newer version's values.
+            chain = await memory_ops.load_chain(self.controller, target)
+            newest = chain[-1] if chain else None
+            if newest is None or newest.id == target or newest.status == "deleted":
+                return outcome
+            target = newest.id
+            return Outcome(
+                accepted=False,
+                status="changed",
+                reason=self.tr(
+                    "This memory was changed meanwhile (now “{title}”). Your changes are "
+                    "still here: save again to apply them to the newest version."
+                ).format(title=newest.title),
+            )
+
+        outcome = await self._edit_loop(dialog, save)
         if outcome is None:
             return None
         if outcome.status == "duplicate":

@@ -448,3 +448,39 @@ def test_undo_never_overwrites_a_change_made_elsewhere_since(
     wait_task(qtbot, window.undo())
     assert mem.head_of(old_id).id == theirs.id and theirs.title == "用户不吃葱和韭菜"
     assert notes and notes[-1].startswith("Not undone:") and "changed again" in notes[-1]
+
+
+def test_an_edit_whose_memory_changed_meanwhile_keeps_the_typing_and_applies_it_to_the_newest(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The agent or the CLI writes a newer version while the form is open. Saving used to
+    repeat "is an old version" for ever, so the only way out was Cancel, losing what the
+    user typed. Now the form stays filled, says what happened, and the next Save applies
+    the user's changes to the newest version (its other fields stay as they are there)."""
+    old_id = demo.node_ids["no_scallion"]
+    mem = window.runner.memory
+    errors: list[str] = []
+
+    def type_then_save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        mem.actions.edit(old_id, {"title": "用户不吃葱和韭菜"})  # another program, meanwhile
+        dialog.content_edit.setPlainText("包括葱花和葱油。")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def save_again(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        errors.append(dialog.error.text())
+        assert dialog.content_edit.toPlainText() == "包括葱花和葱油。"  # nothing lost
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.extend([type_then_save, save_again])
+    wait_task(qtbot, window.edit_memory(old_id))
+    assert errors and "changed meanwhile" in errors[0] and "用户不吃葱和韭菜" in errors[0]
+    chain = mem.chain(old_id)
+    assert len(chain) == 3
+    head = chain[-1]
+    assert head.content == "包括葱花和葱油。" and head.title == "用户不吃葱和韭菜"
+    assert head.value_json == "葱"
+    assert not dialogs.handlers
