@@ -484,3 +484,30 @@ def test_an_edit_whose_memory_changed_meanwhile_keeps_the_typing_and_applies_it_
     assert head.content == "包括葱花和葱油。" and head.title == "用户不吃葱和韭菜"
     assert head.value_json == "葱"
     assert not dialogs.handlers
+
+
+def test_after_an_edit_the_new_version_stays_selected(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The edited row leaves the list and the new version arrives a moment later. The row
+    taking the old one's place had become the selection (and the detail pane's memory), so
+    Del or Enter then acted on a memory the user never picked."""
+    old_id = demo.node_ids["no_scallion"]
+    _select(qtbot, window, old_id)
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, window.edit_memory(old_id))
+    head = window.runner.memory.head_of(old_id)
+    qtbot.waitUntil(lambda: head.id in window.list_pane.model.ids(), timeout=10000)
+    qtbot.waitUntil(lambda: old_id not in window.list_pane.model.ids(), timeout=10000)
+    qtbot.wait(1200)  # the change watcher's looks and the list's refresh have all landed
+    assert window.list_pane.selected_id() == head.id
+    assert window.detail_pane.node_id == head.id
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    assert window.detail_pane.node.id == head.id
