@@ -366,6 +366,7 @@ class MainWindow(QMainWindow):
         c.watcher.answered.connect(self._store_answered)
         self.status.retry_requested.connect(self.retry)
         self.category_pane.branch_selected.connect(self._branch_selected)
+        self.category_pane.tree.clicked.connect(self._branch_clicked)
         self.list_pane.current_changed.connect(self._memory_selected)
         self.detail_pane.version_clicked.connect(self._version_clicked)
         self.detail_pane.open_message.connect(self.show_message)
@@ -591,6 +592,16 @@ class MainWindow(QMainWindow):
             return
         self.pages.setCurrentWidget(self.memory_split)
         self.apply_filter()
+
+    def _branch_clicked(self, _index: Any) -> None:
+        """A click on the branch already selected brings its page back (after Ctrl+I the
+        tree kept its selection, and clicking it did nothing)."""
+        branch = self.category_pane.current_branch()
+        if branch is None:
+            return
+        page = self.sessions_view if branch.kind == KIND_SESSIONS else self.memory_split
+        if self.pages.currentWidget() is not page:
+            self._branch_selected(branch)
 
     def show_inbox(self) -> None:
         """Ctrl+I: the inbox page."""
