@@ -286,12 +286,34 @@ _MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
     (re.compile(r"^folder (.+) does not exist$"), "folder"),
+    # A store that did not answer (the core says so with its location and the driver's words).
+    (re.compile(r"^memory store at (.+) stayed locked by another process$"), "locked"),
+    (re.compile(r"^memory store at (.+) cannot be reached \((.*)\)$", re.DOTALL), "unreachable"),
+    (
+        re.compile(r"^memory store at (.+) could not read or write its file \((.*)\)$", re.DOTALL),
+        "io",
+    ),
 )
+# How the core ends a refusal that wrote nothing ("try again": the cause may pass).
+_NOTHING_WRITTEN = "; nothing was written"
+_TRY_AGAIN = "; nothing was written, try again"
 
 
 def core_message(text: str) -> str:
     """A message of the core in the UI's language when it is one the app knows, else as is."""
     text = text.strip()
+    for suffix in (_TRY_AGAIN, _NOTHING_WRITTEN):
+        if text.endswith(suffix):
+            inner = text.removesuffix(suffix)
+            said = core_message(inner)
+            if said == inner:
+                return text  # not one the app knows: the core's words, whole
+            template = (
+                _Q.translate("MemoryLabels", "{reason}; nothing was written, try again")
+                if suffix == _TRY_AGAIN
+                else _Q.translate("MemoryLabels", "{reason}; nothing was written")
+            )
+            return template.format(reason=said)
     known = _table("message").get(text)
     if known is not None:
         return known
@@ -315,6 +337,19 @@ def core_message(text: str) -> str:
             return _Q.translate("MemoryLabels", "the folder {path} does not exist").format(
                 path=m.group(1)
             )
+        if kind == "locked":
+            return _Q.translate(
+                "MemoryLabels", "another program kept the store {path} locked"
+            ).format(path=m.group(1))
+        if kind == "unreachable":
+            return _Q.translate(
+                "MemoryLabels", "the store {path} cannot be reached ({reason})"
+            ).format(path=m.group(1), reason=m.group(2))
+        if kind == "io":
+            return _Q.translate(
+                "MemoryLabels",
+                "the store {path} could not read or write its file ({reason})",
+            ).format(path=m.group(1), reason=m.group(2))
         return _Q.translate("MemoryLabels", "memory {id} is deleted").format(id=m.group(1))
     return text
 
@@ -342,7 +377,11 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
     (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
     """
-    detail = reason.strip().removesuffix("; nothing was written")
+    detail, again = reason.strip(), False
+    # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
+    while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
+        again = again or detail.endswith(_TRY_AGAIN)
+        detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
     if rule is not None and reason_sentence(rule) is not None:
         text = reason_sentence(rule) or ""
     else:
@@ -350,6 +389,10 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
         head = _table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)
+    if status == "rejected" and again:
+        return _Q.translate("MemoryLabels", "{reason}; nothing was written, try again").format(
+            reason=text
+        )
     if status == "rejected":
         return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=text)
     return text

@@ -669,7 +669,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="695"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="713"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -696,7 +696,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="438"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="446"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -742,7 +742,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -809,7 +809,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="779"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -819,96 +819,96 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="440"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="461"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="472"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="480"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="500"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="507"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="484"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="729"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="548"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="747"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="520"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="528"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="612"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="630"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="654"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="701"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="705"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="709"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="727"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="712"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="715"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="733"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="772"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="790"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="781"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1852,68 +1852,90 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="303"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="312"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="391"/>
+        <source>{reason}; nothing was written, try again</source>
+        <translation>{reason}；没有写入任何内容，请重试</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="329"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="333"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="337"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
+        <source>another program kept the store {path} locked</source>
+        <translation>另一个程序一直锁着存储 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="345"/>
+        <source>the store {path} cannot be reached ({reason})</source>
+        <translation>无法访问存储 {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="349"/>
+        <source>the store {path} could not read or write its file ({reason})</source>
+        <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="353"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="336"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="371"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="389"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="354"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="314"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="395"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="474"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="515"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="476"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="478"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="480"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="482"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="523"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="484"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -1926,52 +1948,52 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="196"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="197"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="201"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="297"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -1980,7 +2002,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="319"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -1989,7 +2011,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -1998,12 +2020,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="328"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2015,62 +2037,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="355"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="400"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="402"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>

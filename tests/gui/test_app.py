@@ -200,7 +200,7 @@ def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_un
             task = window.delete_memory(node_id)
             qtbot.waitUntil(task.done, timeout=20000)
             assert task.exception() is not None
-            assert "locked by another process" in window.status.error.toolTip()
+            assert "another program kept the store" in window.status.error.toolTip()
             qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=5000)
         finally:
             holder.execute("ROLLBACK")

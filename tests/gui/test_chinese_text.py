@@ -90,6 +90,71 @@ def test_errors_and_refusals_in_chinese(qtbot: Any, chinese: None, window: MainW
     assert window.status.error.text() == "批准: 已被更改：待确认项 pnd_1 已被（其他人）处理"
 
 
+def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
+    qtbot: Any,
+    chinese: None,
+    controller: Any,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Saving while another program holds the store's lock: the form said "存储不可用：memory
+    store at … stayed locked by another process; nothing was written, try again；没有写入任何
+    内容" — English in the middle, and "nothing was written" twice."""
+    import sqlite3
+
+    from ekko_memory.store import sqlite_dialect
+    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+    from tests.gui.conftest import open_window
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    shown: list[str] = []
+
+    def save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户口味偏清淡")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(dialog.error.text())
+        return False
+
+    dialogs.handlers.extend([save, look])
+    holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        wait_task(qtbot, window.edit_memory(demo.node_ids["light_taste"]), timeout=20000)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        window.replace()
+    path = str(demo.user_home / "memory.db")
+    assert shown == [f"存储不可用：另一个程序一直锁着存储 {path}；没有写入任何内容，请重试"]
+    # The status line words a failed action the same way.
+    err = labels.error_text(
+        _store_unavailable(path, "stayed locked by another process; nothing was written, try again")
+    )
+    assert err == shown[0]
+    unreachable = labels.error_text(
+        _store_unavailable(
+            "db.example.org/ekko", "cannot be reached (timeout); nothing was written, try again"
+        )
+    )
+    assert unreachable == (
+        "存储不可用：无法访问存储 db.example.org/ekko（timeout）；没有写入任何内容，请重试"
+    )
+
+
+def _store_unavailable(location: str, what: str) -> Exception:
+    """A StoreUnavailable as the store words it."""
+    from ekko_memory import StoreUnavailable
+
+    return StoreUnavailable(f"memory store at {location} {what}")
+
+
 def test_an_unknown_rule_shows_the_core_text() -> None:
     assert labels.why_text("new_rule", "a reason the app does not know") == (
         "a reason the app does not know"
