@@ -1316,47 +1316,52 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="420"/>
+        <source>The expiry is in the past: choose a later time, or Never.</source>
+        <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="422"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="421"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="429"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="431"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="440"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="433"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="441"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="445"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="441"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -1853,7 +1858,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="312"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="391"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="393"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
@@ -1899,43 +1904,43 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="371"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="389"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="391"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="314"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="395"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="397"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="515"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="523"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="523"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="527"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>

@@ -147,27 +147,60 @@ def test_a_refusal_keeps_the_form_open_with_the_reason(
     _select(qtbot, window, node_id)
     seen: list[str] = []
 
-    def past_expiry(dialog: QDialog) -> bool:
+    def past_expiry_then_fix(dialog: QDialog) -> bool:
         assert isinstance(dialog, MemoryEditDialog)
         dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
         dialog.expiry_edit.setDateTime(QDateTime.currentDateTime().addDays(-2))
         dialog.save_button.click()
-        return dialog.result() == QDialog.DialogCode.Accepted
-
-    def fix(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
+        assert dialog.result() != QDialog.DialogCode.Accepted  # the form stays open
         seen.append(dialog.error.text())
         dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("never"))
         dialog.importance_spin.setValue(0.5)
         dialog.save_button.click()
         return dialog.result() == QDialog.DialogCode.Accepted
 
-    dialogs.handlers.extend([past_expiry, fix])
+    dialogs.handlers.append(past_expiry_then_fix)
     task = window.edit_memory(node_id)
     wait_task(qtbot, task)
-    assert seen and "past" in seen[0]
+    assert seen == ["The expiry is in the past: choose a later time, or Never."]
     mem = window.runner.memory
     assert mem.head_of(node_id).importance == 0.5
+
+
+def test_an_expiry_in_the_past_is_explained_in_the_forms_words_in_chinese(
+    qtbot: Any, qapp: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """New, edit and edit-and-approve: the form said the core's "无效：expiresAt is in the
+    past" (English, and a field name the form does not show)."""
+    from ekko_memory_gui.models import labels
+    from ekko_memory_gui.services.translation import install_translation, remove_translation
+
+    loaded = install_translation(qapp, "zh_CN")
+    labels.reset()
+    try:
+        seen: list[str] = []
+
+        def past(dialog: QDialog) -> bool:
+            assert isinstance(dialog, MemoryEditDialog)
+            dialog.title_edit.setText("今晚不吃辣")
+            if dialog.mode == "create":
+                dialog.domain_combo.setCurrentText("测试")  # no schema: no key needed
+            dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
+            dialog.expiry_edit.setDateTime(QDateTime.currentDateTime().addSecs(-3600))
+            dialog.save_button.click()
+            seen.append(dialog.error.text())
+            return False
+
+        dialogs.handlers.append(past)
+        wait_task(qtbot, window.new_memory())
+        pid = window.runner.memory.pending()[0].id
+        dialogs.handlers.append(past)
+        wait_task(qtbot, asyncio.ensure_future(window.inbox_view.edit_and_approve(pid)))
+        assert seen == ["过期时间已经过去：请选择一个更晚的时间，或选“永不”。"] * 2
+        assert window.runner.memory.pending()[0].id == pid  # nothing was decided
+    finally:
+        remove_translation(qapp, loaded)
+        labels.reset()
 
 
 def test_revert_to_an_older_version(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:

@@ -410,6 +410,14 @@ class MemoryEditDialog(QDialog):
         key = self.key()
         if key is not None and self.value_editor.value() is None:
             return self.tr("Enter a value: the key {key} needs one.").format(key=key)
+        expires = self.expires_at()
+        if (
+            expires is not None
+            and expires <= datetime.now(UTC)
+            and (self.mode == "create" or "expiresAt" in self.changes())
+        ):
+            # Said here in the form's words (the core's refusal names its field expiresAt).
+            return self.tr("The expiry is in the past: choose a later time, or Never.")
         if self.mode == "edit" and not self.changes():
             return self.tr("Nothing changed.")
         return None
