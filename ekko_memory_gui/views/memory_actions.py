@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ekko_memory import NotFound
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import memory_ops
@@ -212,7 +213,11 @@ class MemoryActions(QObject):
         entry = self.undo_stack.pop()
         if entry is None:
             return False
-        result = await entry.undo()
+        try:
+            result = await entry.undo()
+        except NotFound:  # deleted permanently since (here or by another program)
+            self.message.emit(self.tr("Not undone: the memory has been deleted permanently since."))
+            return False
         if isinstance(result, Outcome) and not result.accepted:
             self.message.emit(self.tr("Not undone: {reason}").format(reason=result.text))
             return False

@@ -920,102 +920,107 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="67"/>
         <source>Undo new memory “{title}”</source>
         <translation>撤销新建“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="101"/>
         <source>This memory was changed meanwhile (now “{title}”). Your changes are still here: save again to apply them to the newest version.</source>
         <translation>这条记忆在此期间已被修改（现在是“{title}”）。你的修改仍保留在这里：再次保存即可把它们应用到最新版本上。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="109"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="110"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="116"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="122"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="136"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="154"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="155"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="162"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="167"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="176"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="190"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="194"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="203"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="206"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="219"/>
+        <source>Not undone: the memory has been deleted permanently since.</source>
+        <translation>未撤销：这条记忆此后已被永久删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="222"/>
         <source>Not undone: {reason}</source>
         <translation>未撤销：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="227"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="244"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="249"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>

@@ -544,3 +544,32 @@ def test_after_an_edit_the_new_version_stays_selected(
     assert window.detail_pane.node_id == head.id
     qtbot.waitUntil(lambda: window.detail_pane.node is not None)
     assert window.detail_pane.node.id == head.id
+
+
+def test_undo_of_an_edit_whose_memory_was_then_deleted_permanently_says_why(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Edit, then delete permanently (here or with the CLI), then Ctrl+Z: the undo said
+    "Undoing: Not found: no memory mem_…" as an error; it is a plain note now."""
+    old_id = demo.node_ids["no_scallion"]
+
+    def edit(dialog: QDialog) -> bool:
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, window.edit_memory(old_id))
+    mem = window.runner.memory
+    head = mem.head_of(old_id)
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    qtbot.waitUntil(lambda: window.detail_pane.node.id == head.id)
+    mem.actions.delete(head.id, "hard", reason="test")  # elsewhere
+    qtbot.waitUntil(lambda: window.detail_pane.node_id is None, timeout=5000)
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    task = window.undo()
+    wait_task(qtbot, task)
+    assert task.result() is False
+    assert notes == ["Not undone: the memory has been deleted permanently since."]
+    assert window.status.error.text() == ""
