@@ -562,8 +562,10 @@ def test_undo_of_an_edit_whose_memory_was_then_deleted_permanently_says_why(
     wait_task(qtbot, window.edit_memory(old_id))
     mem = window.runner.memory
     head = mem.head_of(old_id)
+    qtbot.waitUntil(lambda: window.list_pane.selected_id() == head.id, timeout=5000)
     qtbot.waitUntil(lambda: window.detail_pane.node is not None)
     qtbot.waitUntil(lambda: window.detail_pane.node.id == head.id)
+    qtbot.waitUntil(lambda: window.runner.pending_tasks == 0, timeout=5000)
     mem.actions.delete(head.id, "hard", reason="test")  # elsewhere
     qtbot.waitUntil(lambda: window.detail_pane.node_id is None, timeout=5000)
     notes: list[str] = []
@@ -573,3 +575,20 @@ def test_undo_of_an_edit_whose_memory_was_then_deleted_permanently_says_why(
     assert task.result() is False
     assert notes == ["Not undone: the memory has been deleted permanently since."]
     assert window.status.error.text() == ""
+
+
+def test_the_value_editor_is_as_tall_as_the_editor_it_shows(qtbot: Any) -> None:
+    """A one-line text value stood alone in a box as tall as the field table (the stack
+    took its tallest page's height); each shape now takes its own."""
+    from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
+
+    editor = ValueEditor()
+    qtbot.addWidget(editor)
+    editor.set_shape("string", "葱")
+    text_height = editor.stack.sizeHint().height()
+    assert text_height <= editor.text.sizeHint().height() + 12
+    editor.set_shape("object", {"ingredient": "香菜"})
+    assert editor.stack.sizeHint().height() >= editor.table.minimumHeight()
+    editor.set_shape("string", "葱")
+    assert editor.stack.sizeHint().height() == text_height
+    assert editor.value() == "葱"
