@@ -592,3 +592,42 @@ def test_the_value_editor_is_as_tall_as_the_editor_it_shows(qtbot: Any) -> None:
     editor.set_shape("string", "葱")
     assert editor.stack.sizeHint().height() == text_height
     assert editor.value() == "葱"
+
+
+def test_the_hard_delete_dialog_dates_each_version_when_it_was_written(qtbot: Any) -> None:
+    """Superseding a version touches its updated_at: every version of a chain edited today
+    read "today" in the list of what goes; the timeline (and now the dialog) date each
+    version by when it was written."""
+    from ekko_memory import MemoryNode
+
+    written = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
+    now = datetime.now(UTC)
+    common = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "category_path": ["生活技能"],
+        "confidence": 0.9,
+        "importance": 0.5,
+        "value_json": "香菜",
+    }
+    old = MemoryNode(
+        id="mem_old",
+        title="用户不吃香菜",
+        status="superseded",
+        created_at=written,
+        updated_at=now,
+        **common,
+    )
+    head = MemoryNode(
+        id="mem_new",
+        title="用户可接受少量香菜",
+        supersedes_id="mem_old",
+        created_at=now,
+        updated_at=now,
+        **common,
+    )
+    dialog = HardDeleteDialog([old, head])
+    qtbot.addWidget(dialog)
+    what = dialog.findChild(QLabel, "hardDeleteWhat")
+    assert what is not None and "2025-03-01  用户不吃香菜" in what.text()
