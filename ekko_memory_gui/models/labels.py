@@ -286,6 +286,12 @@ _MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
     (re.compile(r"^folder (.+) does not exist$"), "folder"),
+    # A file given to Import that is not a bundle.
+    (re.compile(r"^(.+) is not valid JSON \((.*)\)$", re.DOTALL), "not_json"),
+    (
+        re.compile(r"^(.+) is not an Ekko Memory bundle \(expected .*\); .*$", re.DOTALL),
+        "not_bundle",
+    ),
     # A store that did not answer (the core says so with its location and the driver's words).
     (re.compile(r"^memory store at (.+) stayed locked by another process$"), "locked"),
     (re.compile(r"^memory store at (.+) cannot be reached \((.*)\)$", re.DOTALL), "unreachable"),
@@ -337,6 +343,16 @@ def core_message(text: str) -> str:
             return _Q.translate("MemoryLabels", "the folder {path} does not exist").format(
                 path=m.group(1)
             )
+        if kind == "not_json":
+            return _Q.translate("MemoryLabels", "{path} is not valid JSON ({detail})").format(
+                path=m.group(1), detail=m.group(2)
+            )
+        if kind == "not_bundle":
+            return _Q.translate(
+                "MemoryLabels",
+                "{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can "
+                "be imported",
+            ).format(path=m.group(1))
         if kind == "locked":
             return _Q.translate(
                 "MemoryLabels", "another program kept the store {path} locked"

@@ -485,38 +485,43 @@ Every version above, its search index entries and usage records go, and its text
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="98"/>
+        <source>There is no file at {path}.</source>
+        <translation>{path} 处没有文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="113"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="126"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="128"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="150"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="156"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -1862,90 +1867,100 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="312"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="393"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="409"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="331"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="329"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="335"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="333"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="337"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="343"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="347"/>
+        <source>{path} is not valid JSON ({detail})</source>
+        <translation>{path} 不是有效的 JSON（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="351"/>
+        <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
+        <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="357"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="345"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="361"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="349"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="365"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="353"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="369"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="371"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="391"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="387"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="407"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="314"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="397"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="320"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="413"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="535"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="537"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="523"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="539"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="541"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="527"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="543"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2737,72 +2752,72 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>ValueEditor</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="98"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="103"/>
         <source>items separated by commas: 香菜, 葱</source>
         <translation>用逗号分隔的条目：香菜, 葱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="119"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="120"/>
         <source>Add field</source>
         <translation>添加字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="122"/>
         <source>Remove field</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="186"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="248"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="256"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

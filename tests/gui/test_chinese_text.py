@@ -198,6 +198,40 @@ def test_compacting_and_a_cancelled_import_speak_chinese(
     dialog.deleteLater()
 
 
+def test_a_file_import_cannot_read_is_explained_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    """Import of a file that is not a bundle said so in the core's English; a path with no
+    file asked to "choose a bundle file first" as if none had been given."""
+    (tmp_path / "garbage.json").write_text("garbage", encoding="utf-8")
+    (tmp_path / "other.json").write_text('{"not": "a bundle"}', encoding="utf-8")
+    seen: list[str] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        for name in ("garbage.json", "other.json", "missing.json"):
+            dialog.path_edit.setText(str(tmp_path / name))
+            try:
+                await dialog.start()
+            except InvalidInput:
+                pass
+            seen.append(dialog.summary.text())
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.import_bundle())
+    garbage, other, missing = seen
+    assert garbage == (
+        f"没有导入任何内容：无效：{tmp_path / 'garbage.json'} 不是有效的 JSON"
+        "（line 1, column 1: Expecting value）"
+    )
+    assert other == (
+        f"没有导入任何内容：无效：{tmp_path / 'other.json'} 不是 Ekko Memory 数据包；"
+        "只能导入“导出”写出的 JSON 数据包"
+    )
+    assert missing == f"{tmp_path / 'missing.json'} 处没有文件。"
+
+
 def test_export_and_purge_results_speak_chinese(
     qtbot: Any,
     chinese: None,
