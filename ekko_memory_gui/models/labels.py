@@ -148,6 +148,27 @@ def _table(name: str) -> dict[str, str]:
                 "MemoryLabels", "already remembered; nothing new was written"
             ),
         }
+    elif name == "why":
+        # The reasons the core and the app write for the user's own actions.
+        table = {
+            "created by the user": _Q.translate("MemoryLabels", "written by you"),
+            "edited by the user": _Q.translate("MemoryLabels", "edited by you"),
+            "expired by the user": _Q.translate("MemoryLabels", "expired by you"),
+            "deleted by the user": _Q.translate("MemoryLabels", "deleted by you"),
+            "restored by the user": _Q.translate("MemoryLabels", "restored by you"),
+            "approved by the user": _Q.translate("MemoryLabels", "approved by you"),
+            "rejected by the user": _Q.translate("MemoryLabels", "rejected by you"),
+            "decided in a batch by the user": _Q.translate(
+                "MemoryLabels", "decided by you in a batch"
+            ),
+            "deleted permanently by the user": _Q.translate(
+                "MemoryLabels", "deleted permanently by you"
+            ),
+            "purged by the user": _Q.translate("MemoryLabels", "purged by you"),
+            "forgotten by the user from the command line": _Q.translate(
+                "MemoryLabels", "forgotten by you from the command line"
+            ),
+        }
     elif name == "event":
         table = {
             "create": _Q.translate("MemoryLabels", "created"),
@@ -412,6 +433,27 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
     if status == "rejected":
         return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=text)
     return text
+
+
+# The core's reason for a revert: the version's time in UTC (" UTC" since it says so) and id.
+_REVERTED = re.compile(
+    r"^reverted to the version of (\d{4}-\d\d-\d\d \d\d:\d\d)(?: UTC)? \((\S+)\)$"
+)
+
+
+def reason_text(reason: str) -> str:
+    """Why a version or an audit event was written: the reasons of the user's own actions
+    in the UI's language (a revert's time in local time), anything else as written."""
+    known = _table("why").get(reason.strip())
+    if known is not None:
+        return known
+    m = _REVERTED.match(reason.strip())
+    if m is None:
+        return reason
+    when = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    return _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})").format(
+        when=local(when).strftime("%Y-%m-%d %H:%M"), id=m.group(2)
+    )
 
 
 def event_label(value: str) -> str:

@@ -1425,20 +1425,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="243"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1449,19 +1449,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
@@ -1472,13 +1472,13 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
@@ -1660,307 +1660,367 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="153"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
+        <source>written by you</source>
+        <translation>由你写入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <source>edited by you</source>
+        <translation>由你编辑</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <source>expired by you</source>
+        <translation>由你设为过期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <source>deleted by you</source>
+        <translation>由你删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <source>restored by you</source>
+        <translation>由你恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <source>approved by you</source>
+        <translation>由你批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <source>rejected by you</source>
+        <translation>由你拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <source>decided by you in a batch</source>
+        <translation>由你批量处理</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <source>deleted permanently by you</source>
+        <translation>由你永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="167"/>
+        <source>purged by you</source>
+        <translation>由你清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <source>forgotten by you from the command line</source>
+        <translation>由你在命令行中遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="174"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="163"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="290"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="271"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="292"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="409"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="430"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="331"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="335"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="360"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="343"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="364"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="347"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="368"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="351"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="372"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="378"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="361"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="382"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="365"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="386"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="369"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="390"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="387"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="407"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="428"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="320"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="413"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="434"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="454"/>
+        <source>reverted to the version of {when} ({id})</source>
+        <translation>回退到 {when} 的版本（{id}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="575"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="535"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="577"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="537"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="579"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="539"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="541"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="583"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="543"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="585"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>

@@ -155,6 +155,42 @@ def _store_unavailable(location: str, what: str) -> Exception:
     return StoreUnavailable(f"memory store at {location} {what}")
 
 
+def test_the_reasons_of_the_users_own_changes_read_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, demo: Any
+) -> None:
+    """The timeline and the audit table of a memory the user edited and reverted showed
+    the core's "edited by the user" and "reverted to the version of 2026-11-23 12:35 (…)" —
+    English, and the time was when that version was superseded, not when it was written."""
+    from datetime import timedelta
+
+    from ekko_memory_gui.views.supersede_chain_view import version_entries
+
+    mem = window.runner.memory
+    first = demo.node_ids["no_scallion"]
+    edited = mem.actions.edit(first, {"title": "用户不吃大葱"}).node_id
+    assert edited is not None
+    real_clock = mem.clock
+    mem.clock = lambda: real_clock() + timedelta(days=3)  # superseded three days later
+    try:
+        mem.actions.edit(edited, {"title": "用户不吃小葱"})
+        reverted = mem.actions.revert(edited).node_id
+    finally:
+        mem.clock = real_clock
+    assert reverted is not None
+    history = mem.history(reverted)
+    entries = version_entries(history.chain, history.audit, reverted)
+    written = labels.local(mem.get_node(edited).created_at).strftime("%Y-%m-%d %H:%M")
+    assert entries[0].reason == f"回退到 {written} 的版本（{edited}）"
+    assert entries[1].reason == entries[2].reason == "由你编辑"
+    window.detail_pane.show_node(reverted)
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    qtbot.waitUntil(lambda: window.detail_pane.node.id == reverted)
+    model = window.detail_pane.audit_model
+    reasons = {model.index(r, 3).data() for r in range(model.rowCount())}
+    assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
+    assert labels.reason_text("用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
+
+
 def test_an_unknown_rule_shows_the_core_text() -> None:
     assert labels.why_text("new_rule", "a reason the app does not know") == (
         "a reason the app does not know"
