@@ -327,11 +327,14 @@ class MemoryDetailPane(QWidget):
                 created=labels.full_time(node.created_at), updated=labels.full_time(node.updated_at)
             )
         )
-        bound = [
-            node.id,
-            *(f"session {node.session_id}" for _ in [0] if node.session_id),
-            *(f"workspace {node.workspace_id}" for _ in [0] if node.workspace_id),
-            *(f"user {node.user_id}" for _ in [0] if node.user_id),
+        bound = [node.id] + [
+            f"{labels.scope_label(scope)} {value}"
+            for scope, value in (
+                ("session", node.session_id),
+                ("workspace", node.workspace_id),
+                ("user", node.user_id),
+            )
+            if value
         ]
         self.ids.setText("\n".join(bound))
 
