@@ -610,27 +610,32 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="267"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="269"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <source>{verb} this item?</source>
+        <translation>{verb}这一项？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="289"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1153,22 +1158,22 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="356"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="359"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="405"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="408"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
