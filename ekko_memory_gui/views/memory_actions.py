@@ -145,8 +145,19 @@ class MemoryActions(QObject):
 
     async def soft_delete(self, node_id: str) -> list[str]:
         """Move to the trash (undo restores it)."""
-        node = await memory_ops.load_node(self.controller, node_id)
+        chain = await memory_ops.load_chain(self.controller, node_id)
+        node = next((n for n in chain if n.id == node_id), None)
         if node is None or node.status == "deleted":
+            return []
+        if chain[-1].id != node_id:
+            # An earlier version (Including history): trashing it alone could never be
+            # undone or restored (the core restores only a chain's newest version).
+            self.message.emit(
+                self.tr(
+                    "This is an earlier version of “{title}”: select its current version to "
+                    "move the memory to the trash."
+                ).format(title=chain[-1].title)
+            )
             return []
         if node.scope == "global":
             await self.dialogs.error(

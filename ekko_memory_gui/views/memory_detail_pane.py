@@ -309,7 +309,7 @@ class MemoryDetailPane(QWidget):
         editable = node.scope != "global"
         head = h.chain[-1].id == node.id if h.chain else True
         self.edit_button.setVisible(editable and head and node.status in ("active", "expired"))
-        self.delete_button.setVisible(editable and node.status != "deleted")
+        self.delete_button.setVisible(editable and head and node.status != "deleted")
         self.restore_button.setVisible(editable and node.status == "deleted" and head)
         self.hard_delete_button.setVisible(editable)
 

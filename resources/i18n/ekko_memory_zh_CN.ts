@@ -965,72 +965,77 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="157"/>
+        <source>This is an earlier version of “{title}”: select its current version to move the memory to the trash.</source>
+        <translation>这是“{title}”的一个早期版本：请选中它的当前版本，再把这条记忆移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="165"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="166"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="178"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="187"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="201"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="205"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="211"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="214"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="217"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="230"/>
         <source>Not undone: the memory has been deleted permanently since.</source>
         <translation>未撤销：这条记忆此后已被永久删除。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="233"/>
         <source>Not undone: {reason}</source>
         <translation>未撤销：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="227"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="238"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="260"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>

@@ -631,3 +631,28 @@ def test_the_hard_delete_dialog_dates_each_version_when_it_was_written(qtbot: An
     qtbot.addWidget(dialog)
     what = dialog.findChild(QLabel, "hardDeleteWhat")
     assert what is not None and "2025-03-01  用户不吃香菜" in what.text()
+
+
+def test_del_on_an_earlier_version_leaves_it_in_the_history(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """With Including history, Del (or the detail pane's Delete) on a superseded version
+    turned it alone into a deleted one: "Ctrl+Z brings it back" was wrong (the undo failed
+    with "a newer version exists"), and the trash could not restore it either."""
+    old_id = demo.node_ids["no_coriander"]
+    mem = window.runner.memory
+    window.status_combo.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: old_id in window.list_pane.model.ids(), timeout=10000)
+    _select(qtbot, window, old_id)
+    assert not window.detail_pane.delete_button.isVisibleTo(window.detail_pane)
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: bool(notes), timeout=5000)
+    assert notes == [
+        "This is an earlier version of “用户可接受少量香菜”: select its current version to "
+        "move the memory to the trash."
+    ]
+    assert mem.get_node(old_id).status == "superseded"  # type: ignore[union-attr]
+    assert not window.undo_action.isEnabled()
