@@ -194,6 +194,7 @@ def test_an_expiry_in_the_past_is_explained_in_the_forms_words_in_chinese(
         dialogs.handlers.append(past)
         wait_task(qtbot, window.new_memory())
         pid = window.runner.memory.pending()[0].id
+        qtbot.waitUntil(lambda: window.inbox_view.entry(pid) is not None, timeout=10000)
         dialogs.handlers.append(past)
         wait_task(qtbot, asyncio.ensure_future(window.inbox_view.edit_and_approve(pid)))
         assert seen == ["过期时间已经过去：请选择一个更晚的时间，或选“永不”。"] * 2
