@@ -11,7 +11,7 @@ import pytest
 
 from ekko_memory import NODE_LIMITS
 from ekko_memory.demo import DemoReport
-from ekko_memory_gui.qt import QDateTime, QDialog, QLabel, QPushButton, Qt
+from ekko_memory_gui.qt import QApplication, QDateTime, QDialog, QLabel, QPushButton, Qt
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
@@ -657,3 +657,28 @@ def test_del_on_an_earlier_version_leaves_it_in_the_history(
     ]
     assert mem.get_node(old_id).status == "superseded"  # type: ignore[union-attr]
     assert not window.undo_action.isEnabled()
+
+
+def test_tab_walks_through_the_form(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
+    """Tab from the title goes field by field; in the content it typed tab characters into
+    the memory and the keyboard never left."""
+    from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
+
+    node = window.runner.memory.get_node(demo.node_ids["light_taste"])
+    assert node is not None
+    dialog = MemoryEditDialog(window.runner.memory.registry.rules, mode="edit", node=node.to_json())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    dialog.title_edit.setFocus()
+    qtbot.waitUntil(lambda: dialog.title_edit.hasFocus())
+    seen = []
+    for _ in range(3):
+        seen.append(QApplication.focusWidget().objectName())
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert seen == ["titleEdit", "contentEdit", "domainCombo"], seen
+    assert "\t" not in dialog.content_edit.toPlainText()
+    editor = ValueEditor()
+    qtbot.addWidget(editor)
+    assert editor.json.tabChangesFocus()

@@ -108,6 +108,9 @@ class MemoryEditDialog(QDialog):
         self.content_edit = QPlainTextEdit()
         self.content_edit.setObjectName("contentEdit")
         self.content_edit.setMaximumHeight(80)
+        # Tab goes on to the next field (it typed tab characters into the content and
+        # kept the keyboard there).
+        self.content_edit.setTabChangesFocus(True)
         self.domain_combo = QComboBox()
         self.domain_combo.setObjectName("domainCombo")
         self.domain_combo.setEditable(True)

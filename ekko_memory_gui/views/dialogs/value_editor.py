@@ -136,6 +136,7 @@ class ValueEditor(QWidget):
         self.json.setObjectName("valueJson")
         self.json.setFont(mono_font())
         self.json.setMaximumHeight(120)
+        self.json.setTabChangesFocus(True)  # Tab leaves the field, as in the rest of the form
 
         self.stack = QStackedWidget()
         self._pages = {
