@@ -48,6 +48,15 @@ class MemoryActions(QObject):
         finally:
             dialog.deleteLater()
 
+    async def _read_only(self, title: str) -> None:
+        """Say that global memories cannot be changed (Enter, Del and Shift+Del reach them
+        from the list, where no button is hidden)."""
+        await self.dialogs.error(
+            self.parent_widget,
+            title,
+            self.tr("Global memories ship with the app and are read-only."),
+        )
+
     # --- create / edit --------------------------------------------------------------
 
     async def new_memory(self, defaults: dict[str, Any] | None = None) -> Outcome | None:
@@ -75,6 +84,11 @@ class MemoryActions(QObject):
         """A new version of the memory (the old one is superseded, never overwritten)."""
         node = await memory_ops.load_node(self.controller, node_id)
         if node is None:
+            return None
+        if node.scope == "global":
+            # Enter on a global row opened the form, its scope showing "session" (the form
+            # has no global scope), and saving said "a session-scope memory needs a session".
+            await self._read_only(self.tr("Edit memory"))
             return None
         dialog = MemoryEditDialog(
             self._rules(), mode="edit", node=node.to_json(), parent=self.parent_widget
@@ -160,11 +174,7 @@ class MemoryActions(QObject):
             )
             return []
         if node.scope == "global":
-            await self.dialogs.error(
-                self.parent_widget,
-                self.tr("Delete"),
-                self.tr("Global memories ship with the app and are read-only."),
-            )
+            await self._read_only(self.tr("Delete"))
             return []
         deleted = await memory_ops.soft_delete(self.controller, node_id)
         if node_id in deleted:
@@ -187,7 +197,10 @@ class MemoryActions(QObject):
                 self.parent_widget, self.tr("Delete permanently"), labels.error_text(e)
             )
             return []
-        if not chain or chain[-1].scope == "global":
+        if not chain:
+            return []
+        if chain[-1].scope == "global":
+            await self._read_only(self.tr("Delete permanently"))
             return []
         dialog = HardDeleteDialog(chain, self.parent_widget)
         try:

@@ -930,112 +930,118 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="76"/>
         <source>Undo new memory “{title}”</source>
         <translation>撤销新建“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="115"/>
         <source>This memory was changed meanwhile (now “{title}”). Your changes are still here: save again to apply them to the newest version.</source>
         <translation>这条记忆在此期间已被修改（现在是“{title}”）。你的修改仍保留在这里：再次保存即可把它们应用到最新版本上。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="124"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="130"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="136"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="143"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="150"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="171"/>
         <source>This is an earlier version of “{title}”: select its current version to move the memory to the trash.</source>
         <translation>这是“{title}”的一个早期版本：请选中它的当前版本，再把这条记忆移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="177"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="57"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="91"/>
+        <source>Edit memory</source>
+        <translation type="unfinished">编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="183"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="188"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="197"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="203"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="214"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="218"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="224"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="227"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="230"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="230"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="243"/>
         <source>Not undone: the memory has been deleted permanently since.</source>
         <translation>未撤销：这条记忆此后已被永久删除。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="246"/>
         <source>Not undone: {reason}</source>
         <translation>未撤销：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="238"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="251"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="273"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>
@@ -1216,172 +1222,172 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="254"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="281"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="282"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="283"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="401"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="400"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="403"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="409"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="415"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="420"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="422"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="429"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="431"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="440"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="443"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="441"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="444"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="445"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="452"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -2852,42 +2858,42 @@ This deletes them for good and cannot be undone.</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="248"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="249"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="257"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

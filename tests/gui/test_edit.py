@@ -682,3 +682,32 @@ def test_tab_walks_through_the_form(qtbot: Any, window: MainWindow, demo: DemoRe
     editor = ValueEditor()
     qtbot.addWidget(editor)
     assert editor.json.tabChangesFocus()
+
+
+def test_enter_del_and_shift_del_on_a_global_memory_say_it_is_read_only(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """Enter on a global row opened the edit form with its scope showing "session", and
+    Save said "a session-scope memory needs a session"; Shift+Del did nothing at all."""
+    model = window.list_pane.model
+    global_id = next(i for i in model.ids() if model.row_at(model.row_of(i)).scope == "global")
+    _select(qtbot, window, global_id)
+    table = window.list_pane.table
+    table.setFocus()
+    for key, modifier in (
+        (Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Delete, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Delete, Qt.KeyboardModifier.ShiftModifier),
+    ):
+        before = len(dialogs.errors)
+        qtbot.keyClick(table, key, modifier)
+        qtbot.waitUntil(lambda before=before: len(dialogs.errors) == before + 1, timeout=5000)
+    assert [text for _, text in dialogs.errors] == [
+        "Global memories ship with the app and are read-only."
+    ] * 3
+    assert [title for title, _ in dialogs.errors] == [
+        "Edit memory",
+        "Delete",
+        "Delete permanently",
+    ]
+    assert dialogs.dialogs == []  # no form, no delete dialog opened
