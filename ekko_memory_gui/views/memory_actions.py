@@ -82,13 +82,28 @@ class MemoryActions(QObject):
 
     async def edit(self, node_id: str) -> Outcome | None:
         """A new version of the memory (the old one is superseded, never overwritten)."""
-        node = await memory_ops.load_node(self.controller, node_id)
+        chain = await memory_ops.load_chain(self.controller, node_id)
+        node = next((n for n in chain if n.id == node_id), None)
         if node is None:
             return None
         if node.scope == "global":
             # Enter on a global row opened the form, its scope showing "session" (the form
             # has no global scope), and saving said "a session-scope memory needs a session".
             await self._read_only(self.tr("Edit memory"))
+            return None
+        if chain[-1].id != node_id or node.status == "deleted":
+            # Enter on a row of Including history or the trash: the form could only be
+            # refused after it was filled in.
+            self.message.emit(
+                self.tr(
+                    "This is an earlier version of “{title}”: edit its current version, or "
+                    "use Revert to this."
+                ).format(title=chain[-1].title)
+                if chain[-1].id != node_id
+                else self.tr("“{title}” is in the trash: restore it first.").format(
+                    title=node.title
+                )
+            )
             return None
         dialog = MemoryEditDialog(
             self._rules(), mode="edit", node=node.to_json(), parent=self.parent_widget

@@ -711,3 +711,25 @@ def test_enter_del_and_shift_del_on_a_global_memory_say_it_is_read_only(
         "Delete permanently",
     ]
     assert dialogs.dialogs == []  # no form, no delete dialog opened
+
+
+def test_enter_on_an_earlier_or_deleted_version_says_what_to_do_instead(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Enter opened the form on a superseded version (Including history) or a memory in the
+    trash; Save was then refused — for an earlier version with "changed meanwhile", as if
+    another program had written."""
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    mem = window.runner.memory
+    old_id = demo.node_ids["no_coriander"]
+    wait_task(qtbot, window.edit_memory(old_id))
+    trashed = demo.node_ids["recipe_eggs"]
+    mem.actions.delete(trashed, "soft")
+    wait_task(qtbot, window.edit_memory(trashed))
+    assert notes == [
+        "This is an earlier version of “用户可接受少量香菜”: edit its current version, or use "
+        "Revert to this.",
+        "“番茄炒蛋” is in the trash: restore it first.",
+    ]
+    assert dialogs.dialogs == []
