@@ -982,7 +982,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     <message>
         <location filename="../../ekko_memory_gui/views/memory_actions.py" line="92"/>
         <source>Edit memory</source>
-        <translation type="unfinished">编辑记忆</translation>
+        <translation>编辑记忆</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_actions.py" line="99"/>
