@@ -57,6 +57,14 @@ class MemoryActions(QObject):
             self.tr("Global memories ship with the app and are read-only."),
         )
 
+    async def _chain(self, node_id: str) -> list[Any]:
+        """The memory's versions, or none (with a note) when it is gone for good."""
+        try:
+            return await memory_ops.load_chain(self.controller, node_id)
+        except NotFound:  # deleted permanently by another program a moment ago
+            self.message.emit(self.tr("This memory no longer exists: it was deleted permanently."))
+            return []
+
     # --- create / edit --------------------------------------------------------------
 
     async def new_memory(self, defaults: dict[str, Any] | None = None) -> Outcome | None:
@@ -82,7 +90,7 @@ class MemoryActions(QObject):
 
     async def edit(self, node_id: str) -> Outcome | None:
         """A new version of the memory (the old one is superseded, never overwritten)."""
-        chain = await memory_ops.load_chain(self.controller, node_id)
+        chain = await self._chain(node_id)
         node = next((n for n in chain if n.id == node_id), None)
         if node is None:
             return None
@@ -174,7 +182,7 @@ class MemoryActions(QObject):
 
     async def soft_delete(self, node_id: str) -> list[str]:
         """Move to the trash (undo restores it)."""
-        chain = await memory_ops.load_chain(self.controller, node_id)
+        chain = await self._chain(node_id)
         node = next((n for n in chain if n.id == node_id), None)
         if node is None or node.status == "deleted":
             return []

@@ -930,47 +930,47 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="84"/>
         <source>Undo new memory “{title}”</source>
         <translation>撤销新建“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="138"/>
         <source>This memory was changed meanwhile (now “{title}”). Your changes are still here: save again to apply them to the newest version.</source>
         <translation>这条记忆在此期间已被修改（现在是“{title}”）。你的修改仍保留在这里：再次保存即可把它们应用到最新版本上。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="147"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="153"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="159"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="166"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="194"/>
         <source>This is an earlier version of “{title}”: select its current version to move the memory to the trash.</source>
         <translation>这是“{title}”的一个早期版本：请选中它的当前版本，再把这条记忆移到回收站。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -980,78 +980,83 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="65"/>
+        <source>This memory no longer exists: it was deleted permanently.</source>
+        <translation>这条记忆已不存在：它已被永久删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="100"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="107"/>
         <source>This is an earlier version of “{title}”: edit its current version, or use Revert to this.</source>
         <translation>这是“{title}”的一个早期版本：请编辑它的当前版本，或使用“回退到此版本”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="111"/>
         <source>“{title}” is in the trash: restore it first.</source>
         <translation>“{title}”在回收站中：请先恢复它。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="206"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="211"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="212"/>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="226"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="237"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="241"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="247"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="250"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="253"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="266"/>
         <source>Not undone: the memory has been deleted permanently since.</source>
         <translation>未撤销：这条记忆此后已被永久删除。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="269"/>
         <source>Not undone: {reason}</source>
         <translation>未撤销：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="274"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="296"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>

@@ -733,3 +733,16 @@ def test_enter_on_an_earlier_or_deleted_version_says_what_to_do_instead(
         "“番茄炒蛋” is in the trash: restore it first.",
     ]
     assert dialogs.dialogs == []
+
+
+def test_enter_or_del_on_a_memory_deleted_elsewhere_a_moment_ago_says_so(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    node_id = demo.node_ids["framework"]
+    window.runner.memory.actions.delete(node_id, "hard", reason="by the CLI")
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    wait_task(qtbot, window.edit_memory(node_id))
+    wait_task(qtbot, window.delete_memory(node_id))
+    assert notes == ["This memory no longer exists: it was deleted permanently."] * 2
+    assert dialogs.dialogs == [] and window.status.error.text() == ""
