@@ -30,7 +30,7 @@ class AuditTableModel(ObjectTableModel[AuditEvent]):
                 ),
                 Column(self.tr("Event"), lambda e: labels.event_label(e.event_type)),
                 Column(self.tr("Actor"), lambda e: labels.actor_label(e.actor)),
-                Column(self.tr("Reason"), lambda e: e.reason, tooltip=_payload),
+                Column(self.tr("Reason"), lambda e: labels.reason_text(e.reason), tooltip=_payload),
             ],
             parent,
         )

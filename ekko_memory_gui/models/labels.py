@@ -148,6 +148,27 @@ def _table(name: str) -> dict[str, str]:
                 "MemoryLabels", "already remembered; nothing new was written"
             ),
         }
+    elif name == "why":
+        # The reasons the core and the app write for the user's own actions.
+        table = {
+            "created by the user": _Q.translate("MemoryLabels", "written by you"),
+            "edited by the user": _Q.translate("MemoryLabels", "edited by you"),
+            "expired by the user": _Q.translate("MemoryLabels", "expired by you"),
+            "deleted by the user": _Q.translate("MemoryLabels", "deleted by you"),
+            "restored by the user": _Q.translate("MemoryLabels", "restored by you"),
+            "approved by the user": _Q.translate("MemoryLabels", "approved by you"),
+            "rejected by the user": _Q.translate("MemoryLabels", "rejected by you"),
+            "decided in a batch by the user": _Q.translate(
+                "MemoryLabels", "decided by you in a batch"
+            ),
+            "deleted permanently by the user": _Q.translate(
+                "MemoryLabels", "deleted permanently by you"
+            ),
+            "purged by the user": _Q.translate("MemoryLabels", "purged by you"),
+            "forgotten by the user from the command line": _Q.translate(
+                "MemoryLabels", "forgotten by you from the command line"
+            ),
+        }
     elif name == "event":
         table = {
             "create": _Q.translate("MemoryLabels", "created"),
@@ -286,12 +307,40 @@ _MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
     (re.compile(r"^folder (.+) does not exist$"), "folder"),
+    # A file given to Import that is not a bundle.
+    (re.compile(r"^(.+) is not valid JSON \((.*)\)$", re.DOTALL), "not_json"),
+    (
+        re.compile(r"^(.+) is not an Ekko Memory bundle \(expected .*\); .*$", re.DOTALL),
+        "not_bundle",
+    ),
+    # A store that did not answer (the core says so with its location and the driver's words).
+    (re.compile(r"^memory store at (.+) stayed locked by another process$"), "locked"),
+    (re.compile(r"^memory store at (.+) cannot be reached \((.*)\)$", re.DOTALL), "unreachable"),
+    (
+        re.compile(r"^memory store at (.+) could not read or write its file \((.*)\)$", re.DOTALL),
+        "io",
+    ),
 )
+# How the core ends a refusal that wrote nothing ("try again": the cause may pass).
+_NOTHING_WRITTEN = "; nothing was written"
+_TRY_AGAIN = "; nothing was written, try again"
 
 
 def core_message(text: str) -> str:
     """A message of the core in the UI's language when it is one the app knows, else as is."""
     text = text.strip()
+    for suffix in (_TRY_AGAIN, _NOTHING_WRITTEN):
+        if text.endswith(suffix):
+            inner = text.removesuffix(suffix)
+            said = core_message(inner)
+            if said == inner:
+                return text  # not one the app knows: the core's words, whole
+            template = (
+                _Q.translate("MemoryLabels", "{reason}; nothing was written, try again")
+                if suffix == _TRY_AGAIN
+                else _Q.translate("MemoryLabels", "{reason}; nothing was written")
+            )
+            return template.format(reason=said)
     known = _table("message").get(text)
     if known is not None:
         return known
@@ -315,6 +364,29 @@ def core_message(text: str) -> str:
             return _Q.translate("MemoryLabels", "the folder {path} does not exist").format(
                 path=m.group(1)
             )
+        if kind == "not_json":
+            return _Q.translate("MemoryLabels", "{path} is not valid JSON ({detail})").format(
+                path=m.group(1), detail=m.group(2)
+            )
+        if kind == "not_bundle":
+            return _Q.translate(
+                "MemoryLabels",
+                "{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can "
+                "be imported",
+            ).format(path=m.group(1))
+        if kind == "locked":
+            return _Q.translate(
+                "MemoryLabels", "another program kept the store {path} locked"
+            ).format(path=m.group(1))
+        if kind == "unreachable":
+            return _Q.translate(
+                "MemoryLabels", "the store {path} cannot be reached ({reason})"
+            ).format(path=m.group(1), reason=m.group(2))
+        if kind == "io":
+            return _Q.translate(
+                "MemoryLabels",
+                "the store {path} could not read or write its file ({reason})",
+            ).format(path=m.group(1), reason=m.group(2))
         return _Q.translate("MemoryLabels", "memory {id} is deleted").format(id=m.group(1))
     return text
 
@@ -342,7 +414,11 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
     (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
     """
-    detail = reason.strip().removesuffix("; nothing was written")
+    detail, again = reason.strip(), False
+    # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
+    while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
+        again = again or detail.endswith(_TRY_AGAIN)
+        detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
     if rule is not None and reason_sentence(rule) is not None:
         text = reason_sentence(rule) or ""
     else:
@@ -350,9 +426,34 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
         head = _table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)
+    if status == "rejected" and again:
+        return _Q.translate("MemoryLabels", "{reason}; nothing was written, try again").format(
+            reason=text
+        )
     if status == "rejected":
         return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=text)
     return text
+
+
+# The core's reason for a revert: the version's time in UTC (" UTC" since it says so) and id.
+_REVERTED = re.compile(
+    r"^reverted to the version of (\d{4}-\d\d-\d\d \d\d:\d\d)(?: UTC)? \((\S+)\)$"
+)
+
+
+def reason_text(reason: str) -> str:
+    """Why a version or an audit event was written: the reasons of the user's own actions
+    in the UI's language (a revert's time in local time), anything else as written."""
+    known = _table("why").get(reason.strip())
+    if known is not None:
+        return known
+    m = _REVERTED.match(reason.strip())
+    if m is None:
+        return reason
+    when = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    return _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})").format(
+        when=local(when).strftime("%Y-%m-%d %H:%M"), id=m.group(2)
+    )
 
 
 def event_label(value: str) -> str:

@@ -166,6 +166,8 @@ class MemoryTableModel(QAbstractTableModel):
         self._loading: asyncio.Task[None] | None = None
         # Why the last load failed (None: it did not).
         self.load_error: str | None = None
+        # True while a row is being removed (the view's cursor moves off it by itself).
+        self.removing = False
         self._generation = 0
         self._sort: tuple[BrowseSort, bool] | None = None  # None: newest first (or best first)
         self._headers = {
@@ -450,9 +452,13 @@ class MemoryTableModel(QAbstractTableModel):
     def _remove(self, node_id: str) -> None:
         row = self._ids.pop(node_id)
         i = self._rows.index(row)
-        self.beginRemoveRows(QModelIndex(), i, i)
-        del self._rows[i]
-        self.endRemoveRows()
+        self.removing = True
+        try:
+            self.beginRemoveRows(QModelIndex(), i, i)
+            del self._rows[i]
+            self.endRemoveRows()
+        finally:
+            self.removing = False
 
     def _replace(self, node_id: str, new: MemoryRow) -> None:
         old = self._ids[node_id]

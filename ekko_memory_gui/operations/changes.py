@@ -42,6 +42,8 @@ class ChangeWatcher(QObject):
     """Polls the change token on the memory worker and emits ``changed(ChangeSet)``."""
 
     changed = Signal(object)
+    # The stores answered a read: an outage (a server gone, a file locked) is over.
+    answered = Signal()
 
     def __init__(self, runner: OperationRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +103,7 @@ class ChangeWatcher(QObject):
     async def _check_once(self) -> ChangeSet | None:
         mem = self.runner.memory
         token = await self.runner.call(mem.browse.change_token)
+        self.answered.emit()
         if token == self._token:
             return None
         self._token = token

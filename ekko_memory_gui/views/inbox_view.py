@@ -238,6 +238,15 @@ class InboxView(QWidget):
         finally:
             dialog.deleteLater()
 
+    def _item_name(self, pending_id: str) -> str:
+        """An item as the user knows it from its card: the memory's title (or the titles a
+        delete would take), not its pnd_… id."""
+        entry = self.entry(pending_id)
+        if entry is None:
+            return pending_id
+        title = (entry.item.node or {}).get("title") or "、".join(t.title for t in entry.targets)
+        return f"“{title}”" if title else pending_id
+
     def _shown_ids(self) -> list[str]:
         return [c.pending_id for c in self.cards]
 
@@ -264,7 +273,9 @@ class InboxView(QWidget):
             if e.item.id in ids and e.item.kind in ("hard_delete", "forget_many")
         ]
         verb = self.tr("Approve") if approve else self.tr("Reject")
-        text = self.tr("{verb} {n} items?").format(verb=verb, n=len(ids))
+        text = (
+            self.tr("{verb} this item?") if len(ids) == 1 else self.tr("{verb} {n} items?")
+        ).format(verb=verb, n=len(ids))
         if approve and deletes:
             text += "\n" + self.tr("{n} of them delete memories.").format(n=len(deletes))
         if not await self.controller.dialogs.confirm(self, verb, text, ok_label=verb):
@@ -276,7 +287,10 @@ class InboxView(QWidget):
             await self.controller.dialogs.error(
                 self,
                 self.tr("Some decisions failed"),
-                "\n".join(f"{pid}: {labels.error_text(why)}" for pid, why in result.failed),
+                "\n".join(
+                    f"{self._item_name(pid)}: {labels.error_text(why)}"
+                    for pid, why in result.failed
+                ),
             )
         await self._reload()
         return result

@@ -361,10 +361,12 @@ class MainWindow(QMainWindow):
         self.runner.busy_changed.connect(self.status.set_busy)
         self.runner.failed.connect(self.status.show_error)
         self.runner.unavailable.connect(self.status.set_outage)
-        # Rows arriving means the store answers again.
+        # Rows arriving, or the change watcher's read, means the store answers again.
         self.list_pane.model.rows_loaded.connect(lambda: self.status.set_outage(None))
+        c.watcher.answered.connect(self._store_answered)
         self.status.retry_requested.connect(self.retry)
         self.category_pane.branch_selected.connect(self._branch_selected)
+        self.category_pane.tree.clicked.connect(self._branch_clicked)
         self.list_pane.current_changed.connect(self._memory_selected)
         self.detail_pane.version_clicked.connect(self._version_clicked)
         self.detail_pane.open_message.connect(self.show_message)
@@ -388,6 +390,12 @@ class MainWindow(QMainWindow):
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search_field)
         esc.setContext(Qt.ShortcutContext.WidgetShortcut)
         esc.activated.connect(self.search_field.clear)
+
+    def _store_answered(self) -> None:
+        """The stores answered the change watcher: a lock or a lost connection is over (a
+        write that failed under another program's lock had left "store unreachable …
+        press F5" standing for good)."""
+        self.status.set_outage(None)
 
     def _restore_layout(self) -> None:
         settings = self.controller.settings
@@ -584,6 +592,16 @@ class MainWindow(QMainWindow):
             return
         self.pages.setCurrentWidget(self.memory_split)
         self.apply_filter()
+
+    def _branch_clicked(self, _index: Any) -> None:
+        """A click on the branch already selected brings its page back (after Ctrl+I the
+        tree kept its selection, and clicking it did nothing)."""
+        branch = self.category_pane.current_branch()
+        if branch is None:
+            return
+        page = self.sessions_view if branch.kind == KIND_SESSIONS else self.memory_split
+        if self.pages.currentWidget() is not page:
+            self._branch_selected(branch)
 
     def show_inbox(self) -> None:
         """Ctrl+I: the inbox page."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ekko_memory import NotFound
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import memory_ops
@@ -47,6 +48,23 @@ class MemoryActions(QObject):
         finally:
             dialog.deleteLater()
 
+    async def _read_only(self, title: str) -> None:
+        """Say that global memories cannot be changed (Enter, Del and Shift+Del reach them
+        from the list, where no button is hidden)."""
+        await self.dialogs.error(
+            self.parent_widget,
+            title,
+            self.tr("Global memories ship with the app and are read-only."),
+        )
+
+    async def _chain(self, node_id: str) -> list[Any]:
+        """The memory's versions, or none (with a note) when it is gone for good."""
+        try:
+            return await memory_ops.load_chain(self.controller, node_id)
+        except NotFound:  # deleted permanently by another program a moment ago
+            self.message.emit(self.tr("This memory no longer exists: it was deleted permanently."))
+            return []
+
     # --- create / edit --------------------------------------------------------------
 
     async def new_memory(self, defaults: dict[str, Any] | None = None) -> Outcome | None:
@@ -72,15 +90,57 @@ class MemoryActions(QObject):
 
     async def edit(self, node_id: str) -> Outcome | None:
         """A new version of the memory (the old one is superseded, never overwritten)."""
-        node = await memory_ops.load_node(self.controller, node_id)
+        chain = await self._chain(node_id)
+        node = next((n for n in chain if n.id == node_id), None)
         if node is None:
+            return None
+        if node.scope == "global":
+            # Enter on a global row opened the form, its scope showing "session" (the form
+            # has no global scope), and saving said "a session-scope memory needs a session".
+            await self._read_only(self.tr("Edit memory"))
+            return None
+        if chain[-1].id != node_id or node.status == "deleted":
+            # Enter on a row of Including history or the trash: the form could only be
+            # refused after it was filled in.
+            self.message.emit(
+                self.tr(
+                    "This is an earlier version of “{title}”: edit its current version, or "
+                    "use Revert to this."
+                ).format(title=chain[-1].title)
+                if chain[-1].id != node_id
+                else self.tr("“{title}” is in the trash: restore it first.").format(
+                    title=node.title
+                )
+            )
             return None
         dialog = MemoryEditDialog(
             self._rules(), mode="edit", node=node.to_json(), parent=self.parent_widget
         )
-        outcome = await self._edit_loop(
-            dialog, lambda: memory_ops.edit(self.controller, node_id, dialog.changes())
-        )
+        target = node_id
+
+        async def save() -> Outcome:
+            nonlocal target
+            outcome = await memory_ops.edit(self.controller, target, dialog.changes())
+            if outcome.accepted or outcome.rule != "conflict":
+                return outcome
+            # Another program (the agent, the CLI) made a newer version while the form was
+            # open: keep what the user typed and offer to apply it to that version — the
+            # fields the user did not touch keep the newer version's values.
+            chain = await memory_ops.load_chain(self.controller, target)
+            newest = chain[-1] if chain else None
+            if newest is None or newest.id == target or newest.status == "deleted":
+                return outcome
+            target = newest.id
+            return Outcome(
+                accepted=False,
+                status="changed",
+                reason=self.tr(
+                    "This memory was changed meanwhile (now “{title}”). Your changes are "
+                    "still here: save again to apply them to the newest version."
+                ).format(title=newest.title),
+            )
+
+        outcome = await self._edit_loop(dialog, save)
         if outcome is None:
             return None
         if outcome.status == "duplicate":
@@ -122,15 +182,22 @@ class MemoryActions(QObject):
 
     async def soft_delete(self, node_id: str) -> list[str]:
         """Move to the trash (undo restores it)."""
-        node = await memory_ops.load_node(self.controller, node_id)
+        chain = await self._chain(node_id)
+        node = next((n for n in chain if n.id == node_id), None)
         if node is None or node.status == "deleted":
             return []
-        if node.scope == "global":
-            await self.dialogs.error(
-                self.parent_widget,
-                self.tr("Delete"),
-                self.tr("Global memories ship with the app and are read-only."),
+        if chain[-1].id != node_id:
+            # An earlier version (Including history): trashing it alone could never be
+            # undone or restored (the core restores only a chain's newest version).
+            self.message.emit(
+                self.tr(
+                    "This is an earlier version of “{title}”: select its current version to "
+                    "move the memory to the trash."
+                ).format(title=chain[-1].title)
             )
+            return []
+        if node.scope == "global":
+            await self._read_only(self.tr("Delete"))
             return []
         deleted = await memory_ops.soft_delete(self.controller, node_id)
         if node_id in deleted:
@@ -153,7 +220,10 @@ class MemoryActions(QObject):
                 self.parent_widget, self.tr("Delete permanently"), labels.error_text(e)
             )
             return []
-        if not chain or chain[-1].scope == "global":
+        if not chain:
+            return []
+        if chain[-1].scope == "global":
+            await self._read_only(self.tr("Delete permanently"))
             return []
         dialog = HardDeleteDialog(chain, self.parent_widget)
         try:
@@ -190,7 +260,11 @@ class MemoryActions(QObject):
         entry = self.undo_stack.pop()
         if entry is None:
             return False
-        result = await entry.undo()
+        try:
+            result = await entry.undo()
+        except NotFound:  # deleted permanently since (here or by another program)
+            self.message.emit(self.tr("Not undone: the memory has been deleted permanently since."))
+            return False
         if isinstance(result, Outcome) and not result.accepted:
             self.message.emit(self.tr("Not undone: {reason}").format(reason=result.text))
             return False

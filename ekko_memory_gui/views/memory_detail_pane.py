@@ -309,7 +309,7 @@ class MemoryDetailPane(QWidget):
         editable = node.scope != "global"
         head = h.chain[-1].id == node.id if h.chain else True
         self.edit_button.setVisible(editable and head and node.status in ("active", "expired"))
-        self.delete_button.setVisible(editable and node.status != "deleted")
+        self.delete_button.setVisible(editable and head and node.status != "deleted")
         self.restore_button.setVisible(editable and node.status == "deleted" and head)
         self.hard_delete_button.setVisible(editable)
 
@@ -327,11 +327,14 @@ class MemoryDetailPane(QWidget):
                 created=labels.full_time(node.created_at), updated=labels.full_time(node.updated_at)
             )
         )
-        bound = [
-            node.id,
-            *(f"session {node.session_id}" for _ in [0] if node.session_id),
-            *(f"workspace {node.workspace_id}" for _ in [0] if node.workspace_id),
-            *(f"user {node.user_id}" for _ in [0] if node.user_id),
+        bound = [node.id] + [
+            f"{labels.scope_label(scope)} {value}"
+            for scope, value in (
+                ("session", node.session_id),
+                ("workspace", node.workspace_id),
+                ("user", node.user_id),
+            )
+            if value
         ]
         self.ids.setText("\n".join(bound))
 

@@ -123,6 +123,7 @@ class MemoryListPane(QWidget):
         layout.addWidget(self.stack, 1)
 
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.model.rowsRemoved.connect(self._row_removed)
         self.model.rows_loaded.connect(self._after_rows)
         self.model.loading_changed.connect(self._loading_changed)
         self.model.modelAboutToBeReset.connect(self._before_reset)
@@ -248,11 +249,21 @@ class MemoryListPane(QWidget):
         return text
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self.model.removing and self._want_selected is not None:
+            # A removed row moved the cursor while a memory asked for is on its way (an
+            # edit's new version replacing the old row): that memory stays the one shown.
+            return
         if current.isValid():
             self._want_selected = None
         self.current_changed.emit(
             current.siblingAtColumn(0).data(ID_ROLE) if current.isValid() else None
         )
+
+    def _row_removed(self) -> None:
+        """While a memory asked for is on its way, the row the cursor fell on is not
+        selected: Enter or Del must not act on a memory the user did not pick."""
+        if self._want_selected is not None and self.table.currentIndex().isValid():
+            self.table.selectionModel().clear()
 
     def _double_clicked(self, index: QModelIndex) -> None:
         node_id = index.siblingAtColumn(0).data(ID_ROLE)

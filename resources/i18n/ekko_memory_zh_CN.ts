@@ -275,98 +275,123 @@
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="61"/>
         <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
         <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
         <source>Markdown — to read</source>
         <translation>Markdown —— 便于阅读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="65"/>
         <source>CSV — memories as a table for a spreadsheet</source>
         <translation>CSV —— 记忆表格，可用电子表格打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="78"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="79"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
         <source>This branch: {path}</source>
         <translation>当前分类：{path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
         <source>Only {scope} scope</source>
         <translation>仅{scope}范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
         <source>Include the source messages</source>
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="96"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="103"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="110"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="116"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="154"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <source>Replace the file?</source>
+        <translation>替换这个文件？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <source>{path} already exists. Replace it with this export?</source>
+        <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <source>Nothing was exported: choose a file to export to.</source>
+        <translation>没有导出任何内容：请选择要导出到的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <source>Nothing was exported: {path} was kept as it is.</source>
+        <translation>没有导出任何内容：{path} 保持原样。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="209"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="216"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="220"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -460,38 +485,43 @@ Every version above, its search index entries and usage records go, and its text
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="98"/>
+        <source>There is no file at {path}.</source>
+        <translation>{path} 处没有文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="113"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="126"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="128"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="150"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="156"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -580,27 +610,32 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="267"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="269"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <source>{verb} this item?</source>
+        <translation>{verb}这一项？</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="289"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -644,7 +679,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="695"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="713"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -671,7 +706,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="438"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="446"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -717,7 +752,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -784,7 +819,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="779"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -794,96 +829,96 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="440"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="461"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="472"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="480"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="500"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="507"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="484"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="729"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="548"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="747"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="520"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="528"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="612"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="630"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="654"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="663"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="698"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="701"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="705"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="709"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="727"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="712"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="715"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="733"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="772"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="790"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="781"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -895,97 +930,133 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryActions</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="84"/>
         <source>Undo new memory “{title}”</source>
         <translation>撤销新建“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="138"/>
+        <source>This memory was changed meanwhile (now “{title}”). Your changes are still here: save again to apply them to the newest version.</source>
+        <translation>这条记忆在此期间已被修改（现在是“{title}”）。你的修改仍保留在这里：再次保存即可把它们应用到最新版本上。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="147"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="153"/>
         <source>Undo edit of “{title}”</source>
         <translation>撤销对“{title}”的编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="159"/>
         <source>Saved as a new version; the earlier one is in the history.</source>
         <translation>已保存为新版本；之前的版本保留在历史中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="166"/>
         <source>Revert</source>
         <translation>回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="113"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="173"/>
         <source>Undo revert</source>
         <translation>撤销回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="194"/>
+        <source>This is an earlier version of “{title}”: select its current version to move the memory to the trash.</source>
+        <translation>这是“{title}”的一个早期版本：请选中它的当前版本，再把这条记忆移到回收站。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="57"/>
         <source>Global memories ship with the app and are read-only.</source>
         <translation>全局记忆随应用提供，是只读的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="65"/>
+        <source>This memory no longer exists: it was deleted permanently.</source>
+        <translation>这条记忆已不存在：它已被永久删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="100"/>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="107"/>
+        <source>This is an earlier version of “{title}”: edit its current version, or use Revert to this.</source>
+        <translation>这是“{title}”的一个早期版本：请编辑它的当前版本，或使用“回退到此版本”。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="111"/>
+        <source>“{title}” is in the trash: restore it first.</source>
+        <translation>“{title}”在回收站中：请先恢复它。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="206"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="211"/>
         <source>Moved to the trash. Ctrl+Z brings it back.</source>
         <translation>已移到回收站。按 Ctrl+Z 可以恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="226"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="237"/>
         <source>Deleting permanently…</source>
         <translation>正在永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="241"/>
         <source>Deleted permanently: {n} versions.</source>
         <translation>已永久删除：{n} 个版本。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="247"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="250"/>
         <source>Undo restore</source>
         <translation>撤销恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="253"/>
         <source>Restored.</source>
         <translation>已恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="266"/>
+        <source>Not undone: the memory has been deleted permanently since.</source>
+        <translation>未撤销：这条记忆此后已被永久删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="269"/>
         <source>Not undone: {reason}</source>
         <translation>未撤销：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="274"/>
         <source>Undone.</source>
         <translation>已撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/memory_actions.py" line="296"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
     </message>
@@ -1088,47 +1159,47 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="239"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="284"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="298"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="295"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="304"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="359"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="396"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="408"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="358"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1166,167 +1237,172 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="254"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="281"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="282"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="283"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="401"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="400"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="403"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="409"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="415"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <source>The expiry is in the past: choose a later time, or Never.</source>
+        <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="421"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="443"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="433"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="444"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="441"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="452"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -1380,20 +1456,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="243"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1404,19 +1480,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
@@ -1427,13 +1503,13 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
@@ -1615,275 +1691,367 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="153"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
+        <source>written by you</source>
+        <translation>由你写入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <source>edited by you</source>
+        <translation>由你编辑</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <source>expired by you</source>
+        <translation>由你设为过期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <source>deleted by you</source>
+        <translation>由你删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <source>restored by you</source>
+        <translation>由你恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <source>approved by you</source>
+        <translation>由你批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <source>rejected by you</source>
+        <translation>由你拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <source>decided by you in a batch</source>
+        <translation>由你批量处理</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <source>deleted permanently by you</source>
+        <translation>由你永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="167"/>
+        <source>purged by you</source>
+        <translation>由你清除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <source>forgotten by you from the command line</source>
+        <translation>由你在命令行中遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="174"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="163"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="290"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="271"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="292"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="303"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="430"/>
+        <source>{reason}; nothing was written, try again</source>
+        <translation>{reason}；没有写入任何内容，请重试</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="360"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="364"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="368"/>
+        <source>{path} is not valid JSON ({detail})</source>
+        <translation>{path} 不是有效的 JSON（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="372"/>
+        <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
+        <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="378"/>
+        <source>another program kept the store {path} locked</source>
+        <translation>另一个程序一直锁着存储 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="382"/>
+        <source>the store {path} cannot be reached ({reason})</source>
+        <translation>无法访问存储 {path}（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="386"/>
+        <source>the store {path} could not read or write its file ({reason})</source>
+        <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="390"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="336"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="428"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="354"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="434"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="474"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="454"/>
+        <source>reverted to the version of {when} ({id})</source>
+        <translation>回退到 {when} 的版本（{id}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="575"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="476"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="577"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="478"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="579"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="480"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="482"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="583"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="484"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="585"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -1896,52 +2064,52 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="196"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="197"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="201"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="297"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -1950,7 +2118,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="319"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -1959,7 +2127,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -1968,12 +2136,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="328"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -1985,62 +2153,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="355"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="400"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="402"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2435,62 +2603,62 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="165"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="170"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="195"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="224"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="239"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="240"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="255"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="241"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="256"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="257"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="258"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="244"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="246"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
     </message>
@@ -2675,72 +2843,72 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>ValueEditor</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="98"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="103"/>
         <source>items separated by commas: 香菜, 葱</source>
         <translation>用逗号分隔的条目：香菜, 葱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="119"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="120"/>
         <source>Add field</source>
         <translation>添加字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="122"/>
         <source>Remove field</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="249"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="257"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

@@ -161,6 +161,9 @@ def test_a_store_that_stops_answering_is_not_reported_as_ok_or_empty(
     def gone(*_: Any, **__: Any) -> Any:
         raise StoreUnavailable("memory store at 127.0.0.1 cannot be reached: Connection refused")
 
+    # A server that went away answers no read: the change watcher's neither.
+    token = type(browse).change_token
+    monkeypatch.setattr(type(browse), "change_token", gone)
     monkeypatch.setattr(type(browse), "list_nodes", gone)
     window.refresh_action.trigger()
     qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=10000)
@@ -169,10 +172,44 @@ def test_a_store_that_stops_answering_is_not_reported_as_ok_or_empty(
     assert window.list_pane.empty.text().startswith("Could not load the memories")
     assert "Nothing matches" not in window.list_pane.empty.text()
 
+    # Back: the watcher's next read turns the status back by itself; F5 reloads the list.
+    monkeypatch.setattr(type(browse), "change_token", token)
     monkeypatch.setattr(type(browse), "list_nodes", answering)
-    window.refresh_action.trigger()
     qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
-    assert window.list_pane.model.rowCount() > 0
+    window.refresh_action.trigger()
+    qtbot.waitUntil(lambda: window.list_pane.model.rowCount() > 0, timeout=10000)
+
+
+def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_unreachable(
+    qtbot: Any, controller: AppController, demo: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the user store's write lock longer than the busy timeout: the
+    delete fails and says so, and once the lock is gone the status line is "store ok" again
+    by itself — it had kept "store unreachable … press F5" although every read worked."""
+    import sqlite3
+
+    from ekko_memory.store import sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        node_id = demo.node_ids["some_coriander"]
+        holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # the other program's write transaction
+        try:
+            task = window.delete_memory(node_id)
+            qtbot.waitUntil(task.done, timeout=20000)
+            assert task.exception() is not None
+            assert "another program kept the store" in window.status.error.toolTip()
+            qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=5000)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=5000)
+        assert window.status.text.text().startswith("store ok")
+        assert window.runner.memory.get_node(node_id).status == "active"
+    finally:
+        window.replace()
 
 
 def test_retry_opens_the_same_workspace_again(

@@ -88,6 +88,20 @@ def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) 
     assert "Nothing matches" in window.list_pane.empty.text()
 
 
+def test_clicking_the_selected_branch_leaves_the_inbox(qtbot: Any, window: MainWindow) -> None:
+    """After Ctrl+I the tree keeps its selection: a click on that branch (the first thing a
+    user tries) brings its page back — it did nothing, leaving the inbox on screen."""
+    pane = window.category_pane
+    for key, page in (("all/", window.memory_split), ("sessions/", window.sessions_view)):
+        assert pane.select_key(key)
+        qtbot.waitUntil(lambda page=page: window.pages.currentWidget() is page)
+        window.inbox_action.trigger()
+        assert window.pages.currentWidget() is window.inbox_view
+        rect = pane.tree.visualRect(pane.model.index_for_key(key))
+        qtbot.mouseClick(pane.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.waitUntil(lambda page=page: window.pages.currentWidget() is page)
+
+
 def test_selecting_a_memory_shows_its_chain_and_audit(qtbot: Any, window: MainWindow) -> None:
     node_id = _node(window, "用户可接受少量香菜")
     window.list_pane.select_id(node_id)

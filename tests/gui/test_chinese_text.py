@@ -90,6 +90,109 @@ def test_errors_and_refusals_in_chinese(qtbot: Any, chinese: None, window: MainW
     assert window.status.error.text() == "批准: 已被更改：待确认项 pnd_1 已被（其他人）处理"
 
 
+def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
+    qtbot: Any,
+    chinese: None,
+    controller: Any,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Saving while another program holds the store's lock: the form said "存储不可用：memory
+    store at … stayed locked by another process; nothing was written, try again；没有写入任何
+    内容" — English in the middle, and "nothing was written" twice."""
+    import sqlite3
+
+    from ekko_memory.store import sqlite_dialect
+    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+    from tests.gui.conftest import open_window
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    shown: list[str] = []
+
+    def save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户口味偏清淡")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(dialog.error.text())
+        return False
+
+    dialogs.handlers.extend([save, look])
+    holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        wait_task(qtbot, window.edit_memory(demo.node_ids["light_taste"]), timeout=20000)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        window.replace()
+    path = str(demo.user_home / "memory.db")
+    assert shown == [f"存储不可用：另一个程序一直锁着存储 {path}；没有写入任何内容，请重试"]
+    # The status line words a failed action the same way.
+    err = labels.error_text(
+        _store_unavailable(path, "stayed locked by another process; nothing was written, try again")
+    )
+    assert err == shown[0]
+    unreachable = labels.error_text(
+        _store_unavailable(
+            "db.example.org/ekko", "cannot be reached (timeout); nothing was written, try again"
+        )
+    )
+    assert unreachable == (
+        "存储不可用：无法访问存储 db.example.org/ekko（timeout）；没有写入任何内容，请重试"
+    )
+
+
+def _store_unavailable(location: str, what: str) -> Exception:
+    """A StoreUnavailable as the store words it."""
+    from ekko_memory import StoreUnavailable
+
+    return StoreUnavailable(f"memory store at {location} {what}")
+
+
+def test_the_reasons_of_the_users_own_changes_read_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, demo: Any
+) -> None:
+    """The timeline and the audit table of a memory the user edited and reverted showed
+    the core's "edited by the user" and "reverted to the version of 2026-11-23 12:35 (…)" —
+    English, and the time was when that version was superseded, not when it was written."""
+    from datetime import timedelta
+
+    from ekko_memory_gui.views.supersede_chain_view import version_entries
+
+    mem = window.runner.memory
+    first = demo.node_ids["no_scallion"]
+    edited = mem.actions.edit(first, {"title": "用户不吃大葱"}).node_id
+    assert edited is not None
+    real_clock = mem.clock
+    mem.clock = lambda: real_clock() + timedelta(days=3)  # superseded three days later
+    try:
+        mem.actions.edit(edited, {"title": "用户不吃小葱"})
+        reverted = mem.actions.revert(edited).node_id
+    finally:
+        mem.clock = real_clock
+    assert reverted is not None
+    history = mem.history(reverted)
+    entries = version_entries(history.chain, history.audit, reverted)
+    written = labels.local(mem.get_node(edited).created_at).strftime("%Y-%m-%d %H:%M")
+    assert entries[0].reason == f"回退到 {written} 的版本（{edited}）"
+    assert entries[1].reason == entries[2].reason == "由你编辑"
+    window.detail_pane.show_node(reverted)
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    qtbot.waitUntil(lambda: window.detail_pane.node.id == reverted)
+    model = window.detail_pane.audit_model
+    reasons = {model.index(r, 3).data() for r in range(model.rowCount())}
+    assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
+    assert labels.reason_text("用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
+    # The ids the memory is bound to are named in Chinese too (they read "user u-demo").
+    assert window.detail_pane.ids.text().splitlines()[1:] == ["用户 u-demo"]
+
+
 def test_an_unknown_rule_shows_the_core_text() -> None:
     assert labels.why_text("new_rule", "a reason the app does not know") == (
         "a reason the app does not know"
@@ -131,6 +234,40 @@ def test_compacting_and_a_cancelled_import_speak_chinese(
     )
     assert dialog.cancel_text(partly).startswith("已取消：工作区存储已导入；用户存储没有导入")
     dialog.deleteLater()
+
+
+def test_a_file_import_cannot_read_is_explained_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    """Import of a file that is not a bundle said so in the core's English; a path with no
+    file asked to "choose a bundle file first" as if none had been given."""
+    (tmp_path / "garbage.json").write_text("garbage", encoding="utf-8")
+    (tmp_path / "other.json").write_text('{"not": "a bundle"}', encoding="utf-8")
+    seen: list[str] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        for name in ("garbage.json", "other.json", "missing.json"):
+            dialog.path_edit.setText(str(tmp_path / name))
+            try:
+                await dialog.start()
+            except InvalidInput:
+                pass
+            seen.append(dialog.summary.text())
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.import_bundle())
+    garbage, other, missing = seen
+    assert garbage == (
+        f"没有导入任何内容：无效：{tmp_path / 'garbage.json'} 不是有效的 JSON"
+        "（line 1, column 1: Expecting value）"
+    )
+    assert other == (
+        f"没有导入任何内容：无效：{tmp_path / 'other.json'} 不是 Ekko Memory 数据包；"
+        "只能导入“导出”写出的 JSON 数据包"
+    )
+    assert missing == f"{tmp_path / 'missing.json'} 处没有文件。"
 
 
 def test_export_and_purge_results_speak_chinese(

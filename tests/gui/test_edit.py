@@ -11,7 +11,7 @@ import pytest
 
 from ekko_memory import NODE_LIMITS
 from ekko_memory.demo import DemoReport
-from ekko_memory_gui.qt import QDateTime, QDialog, QLabel, QPushButton, Qt
+from ekko_memory_gui.qt import QApplication, QDateTime, QDialog, QLabel, QPushButton, Qt
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
@@ -147,27 +147,61 @@ def test_a_refusal_keeps_the_form_open_with_the_reason(
     _select(qtbot, window, node_id)
     seen: list[str] = []
 
-    def past_expiry(dialog: QDialog) -> bool:
+    def past_expiry_then_fix(dialog: QDialog) -> bool:
         assert isinstance(dialog, MemoryEditDialog)
         dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
         dialog.expiry_edit.setDateTime(QDateTime.currentDateTime().addDays(-2))
         dialog.save_button.click()
-        return dialog.result() == QDialog.DialogCode.Accepted
-
-    def fix(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
+        assert dialog.result() != QDialog.DialogCode.Accepted  # the form stays open
         seen.append(dialog.error.text())
         dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("never"))
         dialog.importance_spin.setValue(0.5)
         dialog.save_button.click()
         return dialog.result() == QDialog.DialogCode.Accepted
 
-    dialogs.handlers.extend([past_expiry, fix])
+    dialogs.handlers.append(past_expiry_then_fix)
     task = window.edit_memory(node_id)
     wait_task(qtbot, task)
-    assert seen and "past" in seen[0]
+    assert seen == ["The expiry is in the past: choose a later time, or Never."]
     mem = window.runner.memory
     assert mem.head_of(node_id).importance == 0.5
+
+
+def test_an_expiry_in_the_past_is_explained_in_the_forms_words_in_chinese(
+    qtbot: Any, qapp: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """New, edit and edit-and-approve: the form said the core's "无效：expiresAt is in the
+    past" (English, and a field name the form does not show)."""
+    from ekko_memory_gui.models import labels
+    from ekko_memory_gui.services.translation import install_translation, remove_translation
+
+    loaded = install_translation(qapp, "zh_CN")
+    labels.reset()
+    try:
+        seen: list[str] = []
+
+        def past(dialog: QDialog) -> bool:
+            assert isinstance(dialog, MemoryEditDialog)
+            dialog.title_edit.setText("今晚不吃辣")
+            if dialog.mode == "create":
+                dialog.domain_combo.setCurrentText("测试")  # no schema: no key needed
+            dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
+            dialog.expiry_edit.setDateTime(QDateTime.currentDateTime().addSecs(-3600))
+            dialog.save_button.click()
+            seen.append(dialog.error.text())
+            return False
+
+        dialogs.handlers.append(past)
+        wait_task(qtbot, window.new_memory())
+        pid = window.runner.memory.pending()[0].id
+        qtbot.waitUntil(lambda: window.inbox_view.entry(pid) is not None, timeout=10000)
+        dialogs.handlers.append(past)
+        wait_task(qtbot, asyncio.ensure_future(window.inbox_view.edit_and_approve(pid)))
+        assert seen == ["过期时间已经过去：请选择一个更晚的时间，或选“永不”。"] * 2
+        assert window.runner.memory.pending()[0].id == pid  # nothing was decided
+    finally:
+        remove_translation(qapp, loaded)
+        labels.reset()
 
 
 def test_revert_to_an_older_version(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
@@ -448,3 +482,267 @@ def test_undo_never_overwrites_a_change_made_elsewhere_since(
     wait_task(qtbot, window.undo())
     assert mem.head_of(old_id).id == theirs.id and theirs.title == "用户不吃葱和韭菜"
     assert notes and notes[-1].startswith("Not undone:") and "changed again" in notes[-1]
+
+
+def test_an_edit_whose_memory_changed_meanwhile_keeps_the_typing_and_applies_it_to_the_newest(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The agent or the CLI writes a newer version while the form is open. Saving used to
+    repeat "is an old version" for ever, so the only way out was Cancel, losing what the
+    user typed. Now the form stays filled, says what happened, and the next Save applies
+    the user's changes to the newest version (its other fields stay as they are there)."""
+    old_id = demo.node_ids["no_scallion"]
+    mem = window.runner.memory
+    errors: list[str] = []
+
+    def type_then_save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        mem.actions.edit(old_id, {"title": "用户不吃葱和韭菜"})  # another program, meanwhile
+        dialog.content_edit.setPlainText("包括葱花和葱油。")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def save_again(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        errors.append(dialog.error.text())
+        assert dialog.content_edit.toPlainText() == "包括葱花和葱油。"  # nothing lost
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.extend([type_then_save, save_again])
+    wait_task(qtbot, window.edit_memory(old_id))
+    assert errors and "changed meanwhile" in errors[0] and "用户不吃葱和韭菜" in errors[0]
+    chain = mem.chain(old_id)
+    assert len(chain) == 3
+    head = chain[-1]
+    assert head.content == "包括葱花和葱油。" and head.title == "用户不吃葱和韭菜"
+    assert head.value_json == "葱"
+    assert not dialogs.handlers
+
+
+def test_after_an_edit_the_new_version_stays_selected(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The edited row leaves the list and the new version arrives a moment later. The row
+    taking the old one's place had become the selection (and the detail pane's memory), so
+    Del or Enter then acted on a memory the user never picked."""
+    old_id = demo.node_ids["no_scallion"]
+    _select(qtbot, window, old_id)
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, window.edit_memory(old_id))
+    head = window.runner.memory.head_of(old_id)
+    qtbot.waitUntil(lambda: head.id in window.list_pane.model.ids(), timeout=10000)
+    qtbot.waitUntil(lambda: old_id not in window.list_pane.model.ids(), timeout=10000)
+    qtbot.wait(1200)  # the change watcher's looks and the list's refresh have all landed
+    assert window.list_pane.selected_id() == head.id
+    assert window.detail_pane.node_id == head.id
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    assert window.detail_pane.node.id == head.id
+
+
+def test_undo_of_an_edit_whose_memory_was_then_deleted_permanently_says_why(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Edit, then delete permanently (here or with the CLI), then Ctrl+Z: the undo said
+    "Undoing: Not found: no memory mem_…" as an error; it is a plain note now."""
+    old_id = demo.node_ids["no_scallion"]
+
+    def edit(dialog: QDialog) -> bool:
+        dialog.title_edit.setText("用户不吃大葱")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, window.edit_memory(old_id))
+    mem = window.runner.memory
+    head = mem.head_of(old_id)
+    qtbot.waitUntil(lambda: window.list_pane.selected_id() == head.id, timeout=5000)
+    qtbot.waitUntil(lambda: window.detail_pane.node is not None)
+    qtbot.waitUntil(lambda: window.detail_pane.node.id == head.id)
+    qtbot.waitUntil(lambda: window.runner.pending_tasks == 0, timeout=5000)
+    mem.actions.delete(head.id, "hard", reason="test")  # elsewhere
+    qtbot.waitUntil(lambda: window.detail_pane.node_id is None, timeout=5000)
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    task = window.undo()
+    wait_task(qtbot, task)
+    assert task.result() is False
+    assert notes == ["Not undone: the memory has been deleted permanently since."]
+    assert window.status.error.text() == ""
+
+
+def test_the_value_editor_is_as_tall_as_the_editor_it_shows(qtbot: Any) -> None:
+    """A one-line text value stood alone in a box as tall as the field table (the stack
+    took its tallest page's height); each shape now takes its own."""
+    from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
+
+    editor = ValueEditor()
+    qtbot.addWidget(editor)
+    editor.set_shape("string", "葱")
+    text_height = editor.stack.sizeHint().height()
+    assert text_height <= editor.text.sizeHint().height() + 12
+    editor.set_shape("object", {"ingredient": "香菜"})
+    assert editor.stack.sizeHint().height() >= editor.table.minimumHeight()
+    editor.set_shape("string", "葱")
+    assert editor.stack.sizeHint().height() == text_height
+    assert editor.value() == "葱"
+
+
+def test_the_hard_delete_dialog_dates_each_version_when_it_was_written(qtbot: Any) -> None:
+    """Superseding a version touches its updated_at: every version of a chain edited today
+    read "today" in the list of what goes; the timeline (and now the dialog) date each
+    version by when it was written."""
+    from ekko_memory import MemoryNode
+
+    written = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
+    now = datetime.now(UTC)
+    common = {
+        "scope": "user",
+        "domain": "生活技能",
+        "type": "preference",
+        "category_path": ["生活技能"],
+        "confidence": 0.9,
+        "importance": 0.5,
+        "value_json": "香菜",
+    }
+    old = MemoryNode(
+        id="mem_old",
+        title="用户不吃香菜",
+        status="superseded",
+        created_at=written,
+        updated_at=now,
+        **common,
+    )
+    head = MemoryNode(
+        id="mem_new",
+        title="用户可接受少量香菜",
+        supersedes_id="mem_old",
+        created_at=now,
+        updated_at=now,
+        **common,
+    )
+    dialog = HardDeleteDialog([old, head])
+    qtbot.addWidget(dialog)
+    what = dialog.findChild(QLabel, "hardDeleteWhat")
+    assert what is not None and "2025-03-01  用户不吃香菜" in what.text()
+
+
+def test_del_on_an_earlier_version_leaves_it_in_the_history(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """With Including history, Del (or the detail pane's Delete) on a superseded version
+    turned it alone into a deleted one: "Ctrl+Z brings it back" was wrong (the undo failed
+    with "a newer version exists"), and the trash could not restore it either."""
+    old_id = demo.node_ids["no_coriander"]
+    mem = window.runner.memory
+    window.status_combo.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: old_id in window.list_pane.model.ids(), timeout=10000)
+    _select(qtbot, window, old_id)
+    assert not window.detail_pane.delete_button.isVisibleTo(window.detail_pane)
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    window.list_pane.table.setFocus()
+    qtbot.keyClick(window.list_pane.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: bool(notes), timeout=5000)
+    assert notes == [
+        "This is an earlier version of “用户可接受少量香菜”: select its current version to "
+        "move the memory to the trash."
+    ]
+    assert mem.get_node(old_id).status == "superseded"  # type: ignore[union-attr]
+    assert not window.undo_action.isEnabled()
+
+
+def test_tab_walks_through_the_form(qtbot: Any, window: MainWindow, demo: DemoReport) -> None:
+    """Tab from the title goes field by field; in the content it typed tab characters into
+    the memory and the keyboard never left."""
+    from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
+
+    node = window.runner.memory.get_node(demo.node_ids["light_taste"])
+    assert node is not None
+    dialog = MemoryEditDialog(window.runner.memory.registry.rules, mode="edit", node=node.to_json())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    dialog.title_edit.setFocus()
+    qtbot.waitUntil(lambda: dialog.title_edit.hasFocus())
+    seen = []
+    for _ in range(3):
+        seen.append(QApplication.focusWidget().objectName())
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert seen == ["titleEdit", "contentEdit", "domainCombo"], seen
+    assert "\t" not in dialog.content_edit.toPlainText()
+    editor = ValueEditor()
+    qtbot.addWidget(editor)
+    assert editor.json.tabChangesFocus()
+
+
+def test_enter_del_and_shift_del_on_a_global_memory_say_it_is_read_only(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """Enter on a global row opened the edit form with its scope showing "session", and
+    Save said "a session-scope memory needs a session"; Shift+Del did nothing at all."""
+    model = window.list_pane.model
+    global_id = next(i for i in model.ids() if model.row_at(model.row_of(i)).scope == "global")
+    _select(qtbot, window, global_id)
+    table = window.list_pane.table
+    table.setFocus()
+    for key, modifier in (
+        (Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Delete, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Delete, Qt.KeyboardModifier.ShiftModifier),
+    ):
+        before = len(dialogs.errors)
+        qtbot.keyClick(table, key, modifier)
+        qtbot.waitUntil(lambda before=before: len(dialogs.errors) == before + 1, timeout=5000)
+    assert [text for _, text in dialogs.errors] == [
+        "Global memories ship with the app and are read-only."
+    ] * 3
+    assert [title for title, _ in dialogs.errors] == [
+        "Edit memory",
+        "Delete",
+        "Delete permanently",
+    ]
+    assert dialogs.dialogs == []  # no form, no delete dialog opened
+
+
+def test_enter_on_an_earlier_or_deleted_version_says_what_to_do_instead(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Enter opened the form on a superseded version (Including history) or a memory in the
+    trash; Save was then refused — for an earlier version with "changed meanwhile", as if
+    another program had written."""
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    mem = window.runner.memory
+    old_id = demo.node_ids["no_coriander"]
+    wait_task(qtbot, window.edit_memory(old_id))
+    trashed = demo.node_ids["recipe_eggs"]
+    mem.actions.delete(trashed, "soft")
+    wait_task(qtbot, window.edit_memory(trashed))
+    assert notes == [
+        "This is an earlier version of “用户可接受少量香菜”: edit its current version, or use "
+        "Revert to this.",
+        "“番茄炒蛋” is in the trash: restore it first.",
+    ]
+    assert dialogs.dialogs == []
+
+
+def test_enter_or_del_on_a_memory_deleted_elsewhere_a_moment_ago_says_so(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    node_id = demo.node_ids["framework"]
+    window.runner.memory.actions.delete(node_id, "hard", reason="by the CLI")
+    notes: list[str] = []
+    window.actions.message.connect(notes.append)
+    wait_task(qtbot, window.edit_memory(node_id))
+    wait_task(qtbot, window.delete_memory(node_id))
+    assert notes == ["This memory no longer exists: it was deleted permanently."] * 2
+    assert dialogs.dialogs == [] and window.status.error.text() == ""

@@ -129,7 +129,7 @@ def test_batch_by_category(qtbot: Any, window: MainWindow, dialogs: ScriptedDial
     dialogs.confirm_answers.append(True)
     inbox.approve_shown.click()
     qtbot.waitUntil(lambda: len(inbox.entries) == 3)
-    assert dialogs.asked and "Approve 1 items?" in dialogs.asked[-1][1]
+    assert dialogs.asked and "Approve this item?" in dialogs.asked[-1][1]
     mem = window.runner.memory
     decided = {p.id: p.status for p in mem.pending(status=None)}
     assert all(decided[i] == "approved" for i in shown)
@@ -144,6 +144,39 @@ def test_batch_by_category(qtbot: Any, window: MainWindow, dialogs: ScriptedDial
     qtbot.waitUntil(lambda: len(inbox.entries) == 1)
     decided = {p.id: p.status for p in mem.pending(status=None)}
     assert [decided[i] for i in picked] == ["rejected", "rejected"]
+
+
+def test_a_batch_that_fails_in_part_names_the_items_by_their_titles(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program held the store: the batch's error listed "pnd_01M8…: …", ids the
+    cards never show."""
+    from ekko_memory import StoreUnavailable
+
+    inbox = _inbox(qtbot, window)
+    mem = window.runner.memory
+    stuck = _pending_id(inbox, "overwrite_high_confidence")
+    decide = type(mem).decide
+
+    def locked(self: Any, pending_id: str, *args: Any, **kwargs: Any) -> Any:
+        if pending_id == stuck:
+            raise StoreUnavailable(
+                "memory store at /x/memory.db stayed locked by another process; "
+                "nothing was written, try again"
+            )
+        return decide(self, pending_id, *args, **kwargs)
+
+    monkeypatch.setattr(type(mem), "decide", locked)
+    dialogs.confirm_answers.append(True)
+    wait_task(qtbot, inbox._batch([stuck, _pending_id(inbox, "sensitive_data")], False))
+    assert dialogs.asked[-1][1] == "Reject 2 items?"
+    assert dialogs.errors == [
+        (
+            "Some decisions failed",
+            "“Database: PostgreSQL again?”: The store is unavailable: another program kept "
+            "the store /x/memory.db locked; nothing was written, try again",
+        )
+    ]
 
 
 def test_declining_the_batch_confirmation_decides_nothing(

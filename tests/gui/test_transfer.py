@@ -106,6 +106,69 @@ def test_markdown_and_csv_exports(
     assert "limit_ingredient" in Path(csv.path).read_text(encoding="utf-8-sig")
 
 
+def _export_over(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, target: Path | str
+) -> tuple[Any, str]:
+    """Export (Markdown) to a typed path; returns the report and the dialog's result line."""
+    out: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.set_format("md")
+        dialog.path_edit.setText(str(target))
+        out.append(await dialog.start())
+        out.append(dialog.result_label.text())
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.export_memories())
+    return out[0], out[1]
+
+
+def test_an_export_asks_before_it_replaces_a_file_that_exists(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, tmp_path: Path
+) -> None:
+    """The path field takes any file: one that exists (notes of the user's, an earlier
+    export) is replaced only after the user says so; declining keeps it untouched."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("my own notes", encoding="utf-8")
+    dialogs.confirm_answers.append(False)
+    report, line = _export_over(qtbot, window, dialogs, notes)
+    assert report is None
+    assert notes.read_text(encoding="utf-8") == "my own notes"
+    assert dialogs.asked and str(notes) in dialogs.asked[-1][1]
+    assert "Nothing was exported" in line
+
+    dialogs.confirm_answers.append(True)
+    report, line = _export_over(qtbot, window, dialogs, notes)
+    assert report.path == str(notes)
+    assert "用户可接受少量香菜" in notes.read_text(encoding="utf-8")
+
+    # A new file is written without a question; an empty path says what is missing.
+    asked = len(dialogs.asked)
+    report, _ = _export_over(qtbot, window, dialogs, tmp_path / "new.md")
+    assert report.path == str(tmp_path / "new.md") and len(dialogs.asked) == asked
+    report, line = _export_over(qtbot, window, dialogs, "")
+    assert report is None and "choose a file" in line
+
+
+def test_switching_the_format_of_an_emptied_path_keeps_it_empty(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    seen: list[str] = []
+
+    def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.clear()
+        dialog.set_format("csv")  # raised ValueError (an empty name) inside the slot
+        seen.append(dialog.path_edit.text())
+        return False
+
+    dialogs.handlers.append(handler)
+    wait_task(qtbot, window.export_memories())
+    assert seen == [""]
+
+
 def _open_empty_workspace(qtbot: Any, controller: AppController, tmp_path: Path) -> None:
     """Switch the app to a new, empty workspace and user home (an import's destination)."""
     empty_ws, empty_home = tmp_path / "empty-ws", tmp_path / "empty-home"

@@ -81,7 +81,10 @@ class UserActions:
         ctx = self._ctx(old)
         cand = plan_node(self.service.registry, draft, ctx, self.service.now(), base=head)
         cand.node = cand.node.model_copy(update={"source_message_ids": old.source_message_ids})
-        text = reason or f"reverted to the version of {old.updated_at:%Y-%m-%d %H:%M} ({old.id})"
+        # The version's own time (its updated_at moved when it was superseded), in UTC.
+        text = (
+            reason or f"reverted to the version of {old.created_at:%Y-%m-%d %H:%M} UTC ({old.id})"
+        )
         return Governor(self.service).write_replacement(head, cand, ctx, text, ALLOW)
 
     def expire(self, node_id: str, *, reason: str = "expired by the user") -> WriteOutcome:

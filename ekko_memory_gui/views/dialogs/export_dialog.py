@@ -48,6 +48,8 @@ class ExportDialog(TaskDialog):
         self.setMinimumWidth(560)
         self.branch = branch
         self.report: ExportReport | None = None
+        # The file the save dialog chose: it already asked whether to replace it.
+        self._chosen: Path | None = None
 
         self.format_buttons = QButtonGroup(self)
         fmt_box = QVBoxLayout()
@@ -142,7 +144,8 @@ class ExportDialog(TaskDialog):
     def _format_changed(self) -> None:
         ext = dict(FORMATS)[self.format()]
         path = Path(self.path_edit.text())
-        self.path_edit.setText(str(path.with_suffix(ext)))
+        if path.name:  # an empty field stays empty (Path("") has no name to give a suffix)
+            self.path_edit.setText(str(path.with_suffix(ext)))
         self.messages.setEnabled(self.format() == "json")
 
     async def _browse(self) -> None:
@@ -154,6 +157,7 @@ class ExportDialog(TaskDialog):
         )
         if chosen is not None:
             self.path_edit.setText(str(chosen))
+            self._chosen = chosen.expanduser()
 
     # --- running --------------------------------------------------------------------
 
@@ -161,16 +165,39 @@ class ExportDialog(TaskDialog):
         # Cancel stops at the next batch; the file is not left behind.
         return self.spawn(self.run_export, busy=self.tr("Exporting…"), label=self.tr("Exporting"))
 
-    async def run_export(self, token: CancelToken | None = None) -> ExportReport:
+    async def _may_write(self, path: Path) -> bool:
+        """Whether to write ``path``: a typed or default path that names an existing file
+        is replaced only when the user says so (the save dialog asked already)."""
+        if not path.is_file() or path == self._chosen:
+            return True
+        return await self.controller.dialogs.confirm(
+            self,
+            self.tr("Replace the file?"),
+            self.tr("{path} already exists. Replace it with this export?").format(path=path),
+            ok_label=self.tr("Replace"),
+        )
+
+    async def run_export(self, token: CancelToken | None = None) -> ExportReport | None:
         self.export_button.setEnabled(False)
         self.result_label.setText("")
         self.open_folder.setVisible(False)
+        text = self.path_edit.text().strip()
+        path = Path(text).expanduser()
+        if not text or not await self._may_write(path):
+            self.progress.setVisible(False)
+            self.result_label.setText(
+                self.tr("Nothing was exported: choose a file to export to.")
+                if not text
+                else self.tr("Nothing was exported: {path} was kept as it is.").format(path=path)
+            )
+            self.export_button.setEnabled(True)
+            return None
         if token is None:
             token = self.progress.start(self.tr("Exporting…"), cancellable=True)
         try:
             report = await transfer_ops.export(
                 self.controller,
-                Path(self.path_edit.text()).expanduser(),
+                path,
                 format=self.format(),
                 selection=self.selection(),
                 on_progress=self.progress.update,

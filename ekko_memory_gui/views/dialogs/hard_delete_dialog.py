@@ -29,7 +29,7 @@ class HardDeleteDialog(QDialog):
         head = chain[-1]
         self.expected_title = head.title
         versions = "\n".join(
-            f"  • {labels.short_time(n.updated_at)}  {n.title} — {labels.value_text(n.value_json)} ({labels.status_label(n.status)})"
+            f"  • {labels.short_time(n.created_at)}  {n.title} — {labels.value_text(n.value_json)} ({labels.status_label(n.status)})"
             for n in reversed(chain)
         )
         what = text_label(

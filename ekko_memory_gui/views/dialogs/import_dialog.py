@@ -90,10 +90,15 @@ class ImportDialog(TaskDialog):
         return self.spawn(self.run_import, busy=self.tr("Importing…"), label=self.tr("Importing"))
 
     async def run_import(self, token: CancelToken | None = None) -> ImportReport | None:
-        path = Path(self.path_edit.text().strip()).expanduser()
+        text = self.path_edit.text().strip()
+        path = Path(text).expanduser()
         if not path.is_file():
             self.progress.setVisible(False)
-            self.summary.setText(self.tr("Choose a bundle file first."))
+            self.summary.setText(
+                self.tr("There is no file at {path}.").format(path=path)
+                if text
+                else self.tr("Choose a bundle file first.")
+            )
             return None
         self.import_button.setEnabled(False)
         if token is None:

@@ -108,6 +108,9 @@ class MemoryEditDialog(QDialog):
         self.content_edit = QPlainTextEdit()
         self.content_edit.setObjectName("contentEdit")
         self.content_edit.setMaximumHeight(80)
+        # Tab goes on to the next field (it typed tab characters into the content and
+        # kept the keyboard there).
+        self.content_edit.setTabChangesFocus(True)
         self.domain_combo = QComboBox()
         self.domain_combo.setObjectName("domainCombo")
         self.domain_combo.setEditable(True)
@@ -410,6 +413,14 @@ class MemoryEditDialog(QDialog):
         key = self.key()
         if key is not None and self.value_editor.value() is None:
             return self.tr("Enter a value: the key {key} needs one.").format(key=key)
+        expires = self.expires_at()
+        if (
+            expires is not None
+            and expires <= datetime.now(UTC)
+            and (self.mode == "create" or "expiresAt" in self.changes())
+        ):
+            # Said here in the form's words (the core's refusal names its field expiresAt).
+            return self.tr("The expiry is in the past: choose a later time, or Never.")
         if self.mode == "edit" and not self.changes():
             return self.tr("Nothing changed.")
         return None

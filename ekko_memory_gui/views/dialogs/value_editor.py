@@ -15,6 +15,7 @@ from ekko_memory_gui.qt import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     Qt,
     QTableWidget,
@@ -135,6 +136,7 @@ class ValueEditor(QWidget):
         self.json.setObjectName("valueJson")
         self.json.setFont(mono_font())
         self.json.setMaximumHeight(120)
+        self.json.setTabChangesFocus(True)  # Tab leaves the field, as in the rest of the form
 
         self.stack = QStackedWidget()
         self._pages = {
@@ -145,6 +147,10 @@ class ValueEditor(QWidget):
             "object": table_box,
             "json": self.json,
         }
+        # Each page's own size policy, for when it shows: the others are Ignored, so the
+        # stack is as tall as the editor showing (a one-line text field stood alone in a
+        # box as tall as the field table).
+        self._policies = {shape: page.sizePolicy() for shape, page in self._pages.items()}
         for page in self._pages.values():
             self.stack.addWidget(page)
         self.hint = text_label("", role="muted")
@@ -169,7 +175,13 @@ class ValueEditor(QWidget):
         if not fits(shape, value):
             shape = shape_of(value)
         self.shape = shape
+        for name, page in self._pages.items():
+            policy = QSizePolicy(self._policies[name])
+            if name != shape:
+                policy.setVerticalPolicy(QSizePolicy.Policy.Ignored)
+            page.setSizePolicy(policy)
         self.stack.setCurrentWidget(self._pages[shape])
+        self.stack.updateGeometry()
         self.hint.setText(
             {
                 "string": self.tr("Text"),
