@@ -118,3 +118,51 @@ def test_close_leaves_no_background_writer_behind(tmp_path, monkeypatch) -> None
             assert r.get_cursor("s1", "extract") is None  # the next run reads them all
     finally:
         again.close()
+
+
+def test_a_tight_budget_keeps_the_newest_turns_of_the_summary(mem: MemoryService) -> None:
+    """The README's pattern sends the prompt and the current message only: when the summary
+    must be shortened, its newest turns are the ones the model needs (the rule summarizer
+    keeps them too), with the goal and a mark where the older part was cut."""
+    from ekko_memory.service.context_render import estimate_tokens
+
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    for i in range(24):
+        t = rt.before_model(f"第{i}轮：帮我看看第{i}个问题怎么解决？")
+        rt.after_model(f"第{i}轮的回答。", t)
+    ctx = rt.before_model("继续").context
+    summary = ctx.latest_summary
+    assert summary is not None and "第0轮" in summary.summary and "第23轮" in summary.summary
+    text = ctx.render(max_tokens=120)
+    assert estimate_tokens(text) <= 120
+    assert "第23轮的回答" in text and "第0轮" not in text
+    lines = text.splitlines()
+    assert lines[2] == f"当前目标：{summary.current_goal}"
+    # The cut is marked where the older turns were, before a whole line.
+    assert lines[3].startswith("…助手：") or lines[3].startswith("…用户：")
+
+
+def test_an_english_summary_is_cut_from_its_start_too() -> None:
+    """The same cut for an English summary, counted as the render counts tokens."""
+    from datetime import UTC, datetime
+
+    from ekko_memory import MemoryContext, MemorySummary
+    from ekko_memory.service.context_render import estimate_tokens
+
+    turns = "\n".join(f"User: step {i} of the migration, what next?" for i in range(40))
+    ctx = MemoryContext(
+        latest_summary=MemorySummary(
+            id="sum1",
+            session_id="s1",
+            from_message_id="m1",
+            to_message_id="m80",
+            summary=turns,
+            current_goal="finish the database migration",
+            created_at=datetime.now(UTC),
+        )
+    )
+    text = ctx.render(max_tokens=60)
+    assert estimate_tokens(text) <= 60
+    assert "Goal: finish the database migration" in text
+    assert text.endswith("User: step 39 of the migration, what next?")
+    assert "step 0 " not in text and "\n…User: step" in text

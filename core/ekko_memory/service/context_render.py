@@ -3,6 +3,7 @@
 Token counts use a tokenizer-free estimate that holds for Chinese: one token per CJK
 character (cl100k/o200k spend 0.7–1.3), one per ~4 latin letters, one per symbol.
 Lowest-priority items are dropped first; the caller reports them as ``over_limit``.
+A summary that does not fit whole keeps its goal and its newest lines ("…" marks the cut).
 """
 
 from __future__ import annotations
@@ -101,6 +102,56 @@ def _looks_chinese(ctx: MemoryContext) -> bool:
     return letters > 0 and len(_CJK.findall(sample)) * 6 >= letters
 
 
+def _summary_parts(ctx: MemoryContext, chinese: bool) -> tuple[str, str]:
+    """(the goal line or "", the summary text) of the context's latest summary."""
+    s = ctx.latest_summary
+    if s is None:
+        return "", ""
+    goal = ""
+    if s.current_goal and s.current_goal.strip():
+        goal = (
+            f"当前目标：{s.current_goal.strip()}" if chinese else f"Goal: {s.current_goal.strip()}"
+        )
+    return goal, s.summary.strip()
+
+
+def _newest_tail(body: str, room: int) -> str:
+    """The longest end of ``body`` that fits in ``room`` tokens after a leading "…",
+    from the start of a line when one fits ("" when not even "…" and a character do).
+
+    The summary grows at its end (the rule summarizer appends the turns, and keeps the
+    newest part itself when it must cut): its end is what the agent needs now.
+    """
+    # Dropping leading characters never raises the estimate: search the first kept one.
+    lo, hi = 0, len(body)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if estimate_tokens("…" + body[mid:]) <= room:
+            hi = mid
+        else:
+            lo = mid + 1
+    if lo >= len(body):
+        return ""
+    if lo > 0 and body[lo - 1] != "\n":
+        # A whole line reads better than its cut end (用户：… loses who said it): start at
+        # the next line when there is one.
+        newline = body.find("\n", lo)
+        if newline != -1 and body[newline + 1 :].strip():
+            lo = newline + 1
+    tail = body[lo:].lstrip("\n")
+    return tail if lo == 0 else "…" + tail.removeprefix("…").lstrip("\n")
+
+
+def shorten_summary(goal: str, body: str, room: int) -> str:
+    """The summary cut to ``room`` tokens: the goal line when it takes at most half of the
+    room, then the newest part of the text, the cut marked by a leading "…"."""
+    text = ""
+    if goal and estimate_tokens(goal) + 1 <= room // 2:
+        text, room = goal, room - estimate_tokens(goal) - 1
+    tail = _newest_tail(body, room)
+    return "\n".join(part for part in (text, tail) if part)
+
+
 def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, list[str], list[str]]:
     """(text, ids included, ids dropped for the budget; None: no budget)."""
     chinese = _looks_chinese(ctx)
@@ -113,13 +164,9 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, lis
         for node in nodes:
             lines.append(_Line(rank, section, node_line(node, chinese), node.id))
             rank += 1
-    if ctx.latest_summary is not None:
-        s = ctx.latest_summary
-        summary = s.summary.strip()
-        if s.current_goal:
-            summary = (
-                f"当前目标：{s.current_goal}\n" if chinese else f"Goal: {s.current_goal}\n"
-            ) + summary
+    goal, body = _summary_parts(ctx, chinese)
+    if goal or body:
+        summary = "\n".join(part for part in (goal, body) if part)
         # The summary ranks after constraints and preferences but before facts.
         lines.append(_Line(len(ctx.constraints) + len(ctx.preferences) + 0.5, 5, summary, None))
 
@@ -139,11 +186,9 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, lis
         elif line.node_id is None and budget > 20:
             # Shorten the summary to what fits rather than losing it whole.
             room = budget - estimate_tokens(labels[line.section]) - 2
-            text = line.text
-            while text and estimate_tokens(text + "…") > room:
-                text = text[: int(len(text) * 0.8)]
+            text = shorten_summary(goal, body, int(room))
             if text:
-                chosen.append(_Line(line.rank, line.section, text + "…", None))
+                chosen.append(_Line(line.rank, line.section, text, None))
                 sections_used.add(line.section)
                 budget = 0
         elif line.node_id is not None:
