@@ -309,6 +309,12 @@ class MemoryNode(CamelModel):
         passed is expired (its stored status changes only when something writes it)."""
         return "expired" if self.status == "active" and self.is_expired(now) else self.status
 
+    def seen_at(self, now: datetime) -> MemoryNode:
+        """This node with the status a person is shown at ``now`` (``status_at``): what
+        histories, tool results and readable exports hand out. The store is unchanged."""
+        status = self.status_at(now)
+        return self if status == self.status else self.model_copy(update={"status": status})
+
     def value_identity(self) -> str:
         """What the value is about (its subject, else its canonical JSON): conflict identities."""
         return value_identity(self.value_json)

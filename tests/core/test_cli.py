@@ -485,6 +485,17 @@ def test_a_memory_past_its_expiry_is_listed_as_expired(
     assert code == 0 and "status      expired" in out
     code, out, _ = run("search", "--status", "expired")
     assert code == 0 and "expired" in out and "active" not in out
+    # The JSON of search and show, history, and the counts of stats say it too.
+    assert [n["status"] for n in run.json("search", "--status", "expired")["nodes"]] == ["expired"]
+    assert run.json("show", lapsed.id)["status"] == "expired"
+    assert [v["status"] for v in run.json("history", lapsed.id)["chain"]] == ["expired"]
+    code, out, _ = run("history", lapsed.id)
+    version = next(line for line in out.splitlines() if line.startswith("1  "))
+    assert code == 0 and "expired" in version and "active" not in version, out
+    counts = run.json("stats")["stores"]["workspace"]["nodes"]
+    assert (counts.get("active"), counts.get("expired")) == (1, 1), counts
+    code, out, _ = run("stats")
+    assert "memories active      1" in out and "memories expired     1" in out, out
 
 
 def test_human_output(run: InProcess, seeded: tuple[Cli, Sample]) -> None:

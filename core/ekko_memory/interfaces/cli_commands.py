@@ -108,14 +108,15 @@ def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
         for f in search_filters(args):
             nodes += mem.browse.list_nodes(f, limit=args.limit).nodes
         nodes.sort(key=lambda n: (n.updated_at, n.id), reverse=True)
-    nodes = nodes[: args.limit]
+    now = mem.now()
+    nodes = [n.seen_at(now) for n in nodes[: args.limit]]
     if out.as_json:
         out.json({"count": len(nodes), "nodes": [n.to_json() for n in nodes]})
         return 0
     if not nodes:
         out.text("No memories found.")
         return 0
-    out.text(render_table(NODE_HEADERS, node_rows(nodes, mem.now()), max_width=out.width))
+    out.text(render_table(NODE_HEADERS, node_rows(nodes, now), max_width=out.width))
     out.text("\n" + plural(len(nodes), "memory", "memories"))
     return 0
 
@@ -123,6 +124,7 @@ def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
 def show(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """show ID: every field of one memory."""
     node, store = mem.locate(args.id)
+    node = node.seen_at(mem.now())  # past its expiry is expired, as ``search`` lists it
     if out.as_json:
         out.json({**node.to_json(), "store": store})
         return 0
@@ -160,7 +162,8 @@ def node_fields(node: MemoryNode, store: str, now: datetime) -> list[tuple[str, 
 
 
 def history(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """history ID: the supersede chain (old → new), audit trail, sources and usage."""
+    """history ID: the supersede chain (old → new), audit trail, sources and usage
+    (statuses as ``MemoryService.history`` reads them: past its expiry is expired)."""
     h = mem.history(args.id)
     if out.as_json:
         out.json(h.to_json())

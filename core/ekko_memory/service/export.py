@@ -339,8 +339,9 @@ class Exporter:
         self, fh: IO[str], parts: list[_Part], sel: ExportSelection, rep: Reporter
     ) -> dict[str, int]:
         total = self._estimate(parts)
+        now = self.service.now()
         fh.write("# Ekko Memory export\n\n")
-        fh.write(f"Exported {_when(self.service.now())} by {generator_name()}.")
+        fh.write(f"Exported {_when(now)} by {generator_name()}.")
         if sel.scopes:
             fh.write(f" Scopes: {', '.join(sel.scopes)}.")
         if sel.category_path_prefix:
@@ -357,7 +358,9 @@ class Exporter:
                 if node.category_path_text != category:
                     category = node.category_path_text
                     fh.write(f"\n## {' / '.join(_line(s) for s in node.category_path)}\n")
-                fh.write(_markdown_entry(node))
+                # Statuses as people see them (past its expiry is expired); the JSON
+                # bundle keeps the stored record, which an import reads the same way.
+                fh.write(_markdown_entry(node.seen_at(now)))
                 count += 1
                 if count % BATCH == 0:
                     self._tick(rep, "export", count, total)
@@ -369,11 +372,12 @@ class Exporter:
         total = self._estimate(parts)
         out = csv.writer(fh, lineterminator="\r\n")
         out.writerow(CSV_COLUMNS)
+        now = self.service.now()
         count = 0
         for part in parts:
             with part.store.read() as r:
                 for node in self._nodes(r, part, "category"):
-                    out.writerow(_csv_row(node, part.name))
+                    out.writerow(_csv_row(node.seen_at(now), part.name))
                     count += 1
                     if count % BATCH == 0:
                         self._tick(rep, "export", count, total)

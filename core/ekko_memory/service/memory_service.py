@@ -467,9 +467,14 @@ class MemoryService:
         return self.chain(node_id)[-1]
 
     def history(self, node_id: str) -> NodeHistory:
-        """A memory's versions, audit trail (newest first), source messages and usage."""
+        """A memory's versions, audit trail (newest first), source messages and usage.
+
+        The versions carry the status a person is shown now (``MemoryNode.status_at``): a
+        version past its ``expiresAt`` reads expired, as in the app and the context.
+        """
         node, store_name = self.locate(node_id)
-        chain = self.chain(node_id)
+        now = self.now()
+        chain = [version.seen_at(now) for version in self.chain(node_id)]
         audit = []
         usage = None
         for version in chain:

@@ -187,8 +187,10 @@ class Retriever:
         for extra in (*exact[q.limit :], *relevant[q.limit :]):
             omitted.append(omission(extra.id, "over_limit"))
         return MemoryQueryResult(
-            exact=exact[: q.limit],
-            relevant=relevant[: q.limit],
+            # includeExpired hands out nodes past their expiry: they say expired, as the
+            # context and the app do (the stored status changes only when written).
+            exact=[n.seen_at(now) for n in exact[: q.limit]],
+            relevant=[n.seen_at(now) for n in relevant[: q.limit]],
             omitted=omitted,
             warnings=self.service.unread_warnings(q.scopes) or None,
         )

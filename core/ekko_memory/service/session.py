@@ -230,7 +230,8 @@ class MemorySession:
                     "warnings": warnings,
                 }
             return {"found": False, "reason": "no such memory"}
-        return {"found": True, **node.to_json()}
+        # By id it may be past its expiry: it says expired, as the context treats it.
+        return {"found": True, **node.seen_at(self.service.now()).to_json()}
 
     def _visible(self, node: MemoryNode) -> bool:
         return visible(

@@ -663,10 +663,17 @@ class StoreReader:
         )
         return [CategoryCount(r[0], tuple(r[1].split("/")), int(r[2])) for r in rows]
 
-    def node_status_counts(self) -> dict[str, int]:
-        """How many nodes have each status."""
+    def node_status_counts(self, now: datetime | None = None) -> dict[str, int]:
+        """How many nodes have each status; with ``now``, as people see it then
+        (``MemoryNode.status_at``: an active memory past its expiry counts as expired)."""
         rows = self.conn.execute(select(n.c.status, func.count()).group_by(n.c.status)).all()
-        return {r[0]: int(r[1]) for r in rows}
+        counts = {r[0]: int(r[1]) for r in rows}
+        if now is not None and counts.get("active"):
+            lapsed = self.count_nodes(NodeFilter(statuses=["active"], expired_at=now))
+            if lapsed:
+                counts["active"] -= lapsed
+                counts["expired"] = counts.get("expired", 0) + lapsed
+        return counts
 
     # --- audit ----------------------------------------------------------------------
 
