@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ekko_memory import MemoryService
 from ekko_memory.service.extraction.pipeline import AfterReplyReport
 from ekko_memory.service.runtime import AgentRuntime
@@ -166,6 +168,48 @@ def test_extraction_never_reaches_another_users_memories(mem: MemoryService) -> 
     )
     assert not outcome.accepted and f"no memory {target}" in outcome.reason
     assert mem.get_node(target).status == "active"  # type: ignore[union-attr]
+
+
+# A Chinese temporary state and its English phrasings: (what the user says, the flavor or
+# the ingredient, how long it lasts: "today" ends tonight, "days" 3 days, "week" 7 days).
+TEMPORARY_STATES = [
+    ("今天胃不舒服，少辣。", {"spicy": "low"}, "today"),
+    ("I'm sick today, nothing spicy.", {"spicy": "none"}, "today"),
+    ("I don't want anything spicy today.", {"spicy": "none"}, "today"),
+    ("今晚想吃清淡点。", {"oil": "low", "salt": "low"}, "today"),
+    ("Tonight I want something light.", {"oil": "low", "salt": "low"}, "today"),
+    ("This evening, go easy on the salt.", {"salt": "low"}, "today"),
+    ("最近胃不舒服，先别推荐辣的。", {"spicy": "none"}, "days"),
+    ("For now, nothing too spicy.", {"spicy": "low"}, "days"),
+    ("Lately my stomach hurts, skip the spice.", {"spicy": "none"}, "days"),
+    ("这周别放葱。", "葱", "week"),
+    ("This week no scallions please.", "葱", "week"),
+]
+
+
+@pytest.mark.parametrize(("said", "value", "lasts"), TEMPORARY_STATES)
+def test_a_temporary_state_becomes_a_constraint_that_expires(
+    mem: MemoryService, clock: Clock, said: str, value: object, lasts: str
+) -> None:
+    """今天胃不舒服，少辣 and "I'm sick today, nothing spicy" alike: a session constraint
+    expiring tonight (最近 / for now: in 3 days; 这周 / this week: in 7), in the context
+    today and gone once it expired — never a lasting preference."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", background=False)
+    turn(rt, said)
+    nodes = [n for _, st in mem.stores() for n in st.list_active_nodes(limit=50)]
+    assert [(n.type, n.scope, n.value_json) for n in nodes] == [("constraint", "session", value)]
+    until = nodes[0].expires_at
+    assert until is not None
+    if lasts == "today":
+        local = mem.now().astimezone()
+        assert until.astimezone(local.tzinfo).date() == local.date()
+    else:
+        assert (until - mem.now()).days in ((2, 3) if lasts == "days" else (6, 7))
+    assert [n.id for n in rt.before_model("What's for dinner?").context.constraints] == [
+        nodes[0].id
+    ]
+    clock.advance(days=8)
+    assert rt.before_model("What's for dinner?").context.constraints == []
 
 
 def test_every_phrasing_the_rules_know_is_extracted_on_its_turn(mem: MemoryService) -> None:

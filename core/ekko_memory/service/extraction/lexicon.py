@@ -48,6 +48,8 @@ def _find(words: tuple[str, ...], text: str) -> list[str]:
         while start != -1:
             end = start + len(w)
             ascii_word = w.isascii()
+            if ascii_word:
+                end = _plural_end(folded, end)
             boundary = not ascii_word or (
                 (start == 0 or not folded[start - 1].isalnum())
                 and (end == len(folded) or not folded[end].isalnum())
@@ -58,6 +60,17 @@ def _find(words: tuple[str, ...], text: str) -> list[str]:
                     out.append(word)
             start = folded.find(w, end)
     return out
+
+
+def _plural_end(folded: str, end: int) -> int:
+    """Past an English plural ending right after a word ("no onions", "tomatoes"): the
+    lists hold the singular, and the plural names the same thing."""
+    for suffix in ("es", "s"):
+        if folded.startswith(suffix, end):
+            after = end + len(suffix)
+            if after == len(folded) or not folded[after].isalnum():
+                return after
+    return end
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ What it understands (one clause at a time, see docs/extraction.md for the full l
 
 What it does not: pronouns and references across clauses or messages, negation that
 spans clauses, ingredients or technologies missing from the word lists, quantities,
-dates beyond 今天/最近/这周, sarcasm, hypotheticals ("如果我不吃香菜…"), and anything the
+dates beyond 今天/最近/这周 (today/tonight, for now/lately, this week…), sarcasm, hypotheticals ("如果我不吃香菜…"), and anything the
 assistant said (only user messages are read).
 """
 
@@ -52,6 +52,31 @@ _FLAVOR_NEG = re.compile(
     r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:推荐|做|吃|放|来)?(?:太)?(?:点|些)?(辣|油|咸|甜|麻)"
 )
 _DIM = {"辣": "spicy", "麻": "spicy", "油": "oil", "咸": "salt", "甜": "sugar"}
+# The English counterparts of _FLAVOR_NEG, which the level-before-dimension reading of
+# parse_flavor_text (less spicy, no spice) misses: "nothing spicy", "don't want anything
+# spicy", "skip the salt" (none); "nothing too spicy", "go easy on the oil" (low).
+_DIM_EN_WORDS = {
+    "spicy": "spicy",
+    "spice": "spicy",
+    "spices": "spicy",
+    "spiciness": "spicy",
+    "oily": "oil",
+    "oil": "oil",
+    "greasy": "oil",
+    "fatty": "oil",
+    "salty": "salt",
+    "salt": "salt",
+    "sweet": "sugar",
+    "sugar": "sugar",
+    "sugary": "sugar",
+}
+_FLAVOR_NEG_EN = re.compile(
+    r"\b(?:(?P<low>not too|nothing too|anything too|not very|not so|go easy on|easy on"
+    r"|cut down on|cut back on|keep (?:it|things) from being too)"
+    r"|(?P<none>nothing|avoid|skip|hold|without|no more"
+    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything))"
+    rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
+)
 _DECIDE = re.compile(
     r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
 )
@@ -333,6 +358,8 @@ class RuleBasedExtractor:
         for m in _FLAVOR_NEG.finditer(clause):
             level = "low" if m.group(1) in ("少", "不要太", "别太", "不太") else "none"
             value.setdefault(_DIM[m.group(2)], level)
+        for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
+            value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
         return dict(sorted(value.items()))
 
     def _allow(
