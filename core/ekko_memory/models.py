@@ -78,6 +78,10 @@ MAX_VALUE_JSON_BYTES = 16 * 1024
 MAX_METADATA_JSON_BYTES = 256 * 1024
 MAX_CATEGORY_DEPTH = 8
 MAX_CATEGORY_SEGMENT_CHARS = 64
+# The most nodes one retrieval returns per list (exact, relevant): memory_search's answer
+# is read by a model, and 100 memories already fill thousands of tokens. Bulk reading is
+# ``mem.browse`` and the CLI's ``search`` (up to 1000), or an export.
+MAX_QUERY_LIMIT = 100
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
@@ -408,7 +412,7 @@ class MemoryQuery(CamelModel):
     entities: list[str] | None = None
     query_text: Annotated[str, _bounded_text(2000)] | None = None
     include_expired: bool = False
-    limit: Annotated[int, Field(ge=1, le=500)] = 20
+    limit: Annotated[int, Field(ge=1, le=MAX_QUERY_LIMIT)] = 20
     # Below this confidence a node is omitted as low_confidence.
     min_confidence: Unit = 0.3
 

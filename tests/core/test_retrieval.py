@@ -940,3 +940,21 @@ def test_tools_say_when_a_store_could_not_be_read(tmp_path) -> None:  # type: ig
     )
     assert forgot["deletedIds"] == [] and "user store disabled" in forgot["warnings"][0]
     mem.close()
+
+
+def test_memory_search_accepts_the_limit_its_schema_publishes(mem: MemoryService) -> None:
+    """The schema an agent reads says how many results it may ask for; the tool and
+    ``mem.retrieve`` take exactly that range, and one more is a readable error."""
+    from ekko_memory import TOOL_SCHEMAS
+
+    schema = next(t for t in TOOL_SCHEMAS if t["function"]["name"] == "memory_search")
+    limit = schema["function"]["parameters"]["properties"]["limit"]
+    most = limit["maximum"]
+    s = mem.session("s1", user_id="u1")
+    assert "error" not in s.call_tool("memory_search", {"queryText": "香菜", "limit": most})
+    assert "error" not in s.call_tool("memory_search", {"limit": limit["minimum"]})
+    over = s.call_tool("memory_search", {"queryText": "香菜", "limit": most + 1})
+    assert over["error"]["code"] == "invalid_arguments" and "limit" in over["reason"]
+    assert over["exact"] == [] and over["relevant"] == []
+    with pytest.raises(InvalidInput, match="limit"):
+        mem.retrieve({"queryText": "香菜", "limit": most + 1})

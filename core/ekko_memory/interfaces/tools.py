@@ -16,6 +16,7 @@ from pydantic.alias_generators import to_camel
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.models import (
+    MAX_QUERY_LIMIT,
     MemoryNode,
     MemoryNodeDraft,
     MemoryQuery,
@@ -99,7 +100,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
                     "tags": {"type": "array", "items": {"type": "string"}},
                     "entities": {"type": "array", "items": {"type": "string"}},
                     "includeExpired": {"type": "boolean"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_QUERY_LIMIT},
                     "userMessage": _USER_MESSAGE,
                 },
                 "additionalProperties": False,
