@@ -529,37 +529,37 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="50"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="51"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="64"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="74"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="75"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="98"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -568,74 +568,119 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="124"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="141"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="148"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="178"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="196"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="262"/>
+        <source>Already decided</source>
+        <translation>已经处理过了</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="271"/>
+        <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
+        <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="274"/>
+        <source>Save as new version</source>
+        <translation>保存为新版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <source>Your changes were not saved.</source>
+        <translation>你的修改没有保存。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
+        <source>you, in another program (such as the command line)</source>
+        <translation>你（在另一个程序中，例如命令行）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
+        <source>“{name}” was approved by {who} while you were editing it.</source>
+        <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="295"/>
+        <source>“{name}” was rejected by {who} while you were editing it.</source>
+        <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="298"/>
+        <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
+        <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <source>Your changes were not saved</source>
+        <translation>你的修改没有保存</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1954,7 +1999,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="430"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="441"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
@@ -2010,48 +2055,48 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="428"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="439"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="434"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="445"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="454"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="465"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="575"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="586"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="577"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="588"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="579"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="590"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="592"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="583"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="594"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="585"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="596"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2696,11 +2741,6 @@ This deletes them for good and cannot be undone.</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
-        <source>store unreachable: {reason}. Press F5 to try again.</source>
-        <translation>存储无法访问：{reason}。按 F5 重试。</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
         <source>store ok</source>
         <translation>存储正常</translation>
@@ -2714,6 +2754,11 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="60"/>
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
+        <source>store unavailable: {reason}. Press F5 to try again.</source>
+        <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="173"/>

@@ -314,3 +314,36 @@ def test_export_and_purge_results_speak_chinese(
     assert not any(re.search(r"\((active|superseded|expired|deleted)\)", w) for w in seen["what"])
     assert any(w.endswith("(已被取代)") or w.endswith("(有效)") for w in seen["what"]), seen
     assert re.search(r"\d+ 个记忆版本", seen["counts"])
+
+
+def test_the_status_line_says_unavailable_once_during_an_outage_in_chinese(
+    qtbot: Any, chinese: None, controller: Any, demo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the user store's lock while the user deletes a memory: the
+    status line read "存储无法访问：存储不可用：另一个程序一直锁着存储 …；没有写入任何内容，请重试。
+    按 F5 重试。" — "unavailable" twice, and "try again" twice."""
+    import sqlite3
+
+    from ekko_memory.store import sqlite_dialect
+    from tests.gui.conftest import open_window
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    # Read the line as the outage sets it (the watcher's next read clears it again).
+    lines: list[str] = []
+    window.runner.unavailable.connect(lambda _reason: lines.append(window.status.text.text()))
+    holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the other program's write transaction
+    try:
+        task = window.delete_memory(demo.node_ids["some_coriander"])
+        qtbot.waitUntil(task.done, timeout=20000)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        window.replace()
+    path = str(demo.user_home / "memory.db")
+    assert lines, "the outage never reached the status line"
+    line = lines[0]
+    assert line.startswith(f"存储不可用：另一个程序一直锁着存储 {path}。按 F5 重试。"), line
+    assert line.count("不可用") == 1 and line.count("重试") == 1
+    assert "无法访问" not in line
