@@ -1282,172 +1282,177 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="184"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <source>(choose a key)</source>
+        <translation>（请选择键）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="300"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="401"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="403"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="427"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="415"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="447"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="456"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="458"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="443"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="467"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="444"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="452"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="476"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
