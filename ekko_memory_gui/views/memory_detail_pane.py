@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from ekko_memory import MemoryMessage, MemoryNode, NodeHistory, NotFound
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.audit_model import AuditTableModel
+from ekko_memory_gui.models.memory_table_model import EXPIRES_SOON
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
@@ -276,7 +277,7 @@ class MemoryDetailPane(QWidget):
         now = datetime.now(UTC)
         self.title.setText(node.title)
         self.chips.clear()
-        status = "expired" if node.status == "active" and node.is_expired(now) else node.status
+        status = node.status_at(now)  # the core's rule: an active memory past its expiry is expired
         for text in (
             labels.type_label(node.type),
             labels.scope_label(node.scope),
@@ -289,8 +290,9 @@ class MemoryDetailPane(QWidget):
         else:
             self.expiry.setVisible(True)
             when = labels.relative_time(node.expires_at, now)
-            soon = node.expires_at - now < timedelta(hours=24)
-            self.expiry.setProperty("role", "amber" if soon else "muted")
+            self.expiry.setProperty(
+                "role", "amber" if _expiry_matters(status, node, now) else "muted"
+            )
             self.expiry.style().unpolish(self.expiry)
             self.expiry.style().polish(self.expiry)
             if node.expires_at > now:
@@ -414,6 +416,17 @@ class MemoryDetailPane(QWidget):
         session_id = self._source_sessions.get(message_id)
         if session_id is not None:
             self.open_message.emit(session_id, message_id)
+
+
+def _expiry_matters(status: str, node: MemoryNode, now: datetime) -> bool:
+    """Whether the expiry line is a warning: the memory is expired, or active and expires
+    within a day. A superseded or deleted memory does not expire (it is not in use): its
+    expiry date is plain information."""
+    if status == "expired":
+        return True
+    return (
+        status == "active" and node.expires_at is not None and node.expires_at - now < EXPIRES_SOON
+    )
 
 
 def _escape(text: str) -> str:
