@@ -32,7 +32,14 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.services.fonts import mono_font
 from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.supersede_chain_view import SupersedeChainView
-from ekko_memory_gui.views.widgets import FlowLayout, ScoreBar, chip, section_title, text_label
+from ekko_memory_gui.views.widgets import (
+    FlowLayout,
+    ScoreBar,
+    WrappedText,
+    chip,
+    section_title,
+    text_label,
+)
 
 
 class MemoryDetailPane(QWidget):
@@ -124,7 +131,9 @@ class MemoryDetailPane(QWidget):
         self.importance = ScoreBar("")
         self.origin = text_label()
         self.dates = text_label()
-        self.ids = text_label()
+        # Ids in monospace are long single words: wrapped anywhere, they never set the
+        # pane's width (a label made the pane scroll sideways at 1000 px).
+        self.ids = WrappedText()
         self.ids.setObjectName("detailIds")
         self.ids.setFont(mono_font())
         fields.addRow(self._field_label(self.tr("Category")), self.category)
@@ -338,7 +347,7 @@ class MemoryDetailPane(QWidget):
             )
             if value
         ]
-        self.ids.setText("\n".join(bound))
+        self.ids.setPlainText("\n".join(bound))
 
         self.tags.clear()
         for t in node.tags:

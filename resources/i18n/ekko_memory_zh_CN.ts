@@ -1109,142 +1109,142 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="82"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="90"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="139"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="203"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="205"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="249"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="294"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="298"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="309"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="337"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="381"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -2203,62 +2203,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="186"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="187"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="188"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="362"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="402"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="407"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2812,12 +2812,12 @@ This deletes them for good and cannot be undone.</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="166"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="170"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>

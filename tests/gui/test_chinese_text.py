@@ -347,3 +347,25 @@ def test_the_status_line_says_unavailable_once_during_an_outage_in_chinese(
     assert line.startswith(f"存储不可用：另一个程序一直锁着存储 {path}。按 F5 重试。"), line
     assert line.count("不可用") == 1 and line.count("重试") == 1
     assert "无法访问" not in line
+
+
+def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, demo: Any, tmp_path: Path
+) -> None:
+    """At about 1000 px the detail pane scrolled sideways: the memory's id in monospace,
+    a word-wrapped label, set its minimum width (and the versions' one-line heading next to
+    the Revert button). The id now wraps, and stays whole for copying."""
+    from ekko_memory_gui.qt import QScrollArea
+
+    window.resize(1000, 760)
+    node_id = demo.node_ids["some_coriander"]  # it has an older version: Revert shows
+    window.list_pane.select_id(node_id)
+    pane = window.detail_pane
+    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
+    scroll = pane.stack.currentWidget()
+    assert isinstance(scroll, QScrollArea)
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
+    assert pane.ids.toPlainText().splitlines()[0] == node_id
+    assert pane.ids.width() <= scroll.viewport().width()
+    window.grab().save(str(tmp_path / "detail-1000px.png"))  # to look at when it fails
