@@ -190,7 +190,7 @@ def test_the_reasons_of_the_users_own_changes_read_in_chinese(
     assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
     assert labels.reason_text("用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
     # The ids the memory is bound to are named in Chinese too (they read "user u-demo").
-    assert window.detail_pane.ids.text().splitlines()[1:] == ["用户 u-demo"]
+    assert window.detail_pane.ids.toPlainText().splitlines()[1:] == ["用户 u-demo"]
 
 
 def test_an_unknown_rule_shows_the_core_text() -> None:
