@@ -89,9 +89,6 @@ class MemoryRow:
     greyed: bool
     expires_soon: bool
 
-    def is_expired(self, now: datetime) -> bool:
-        return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
-
 
 # An expiry closer than this is a warning (amber), in the table and the detail pane.
 EXPIRES_SOON = timedelta(hours=24)
