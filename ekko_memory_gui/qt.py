@@ -29,6 +29,7 @@ from PySide6.QtCore import (
     QRectF,
     QSettings,
     QSize,
+    QSizeF,
     Qt,
     QTime,
     QTimer,
@@ -58,6 +59,7 @@ from PySide6.QtGui import (
     QStandardItem,
     QStandardItemModel,
     QTextDocument,
+    QTextOption,
 )
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
@@ -103,6 +105,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QTabWidget,
     QTextBrowser,
+    QTextEdit,
     QToolBar,
     QToolButton,
     QTreeView,
@@ -182,6 +185,7 @@ __all__ = [
     "QSettings",
     "QShortcut",
     "QSize",
+    "QSizeF",
     "QSizePolicy",
     "QSpinBox",
     "QSplitter",
@@ -199,6 +203,8 @@ __all__ = [
     "QTableWidgetItem",
     "QTextBrowser",
     "QTextDocument",
+    "QTextEdit",
+    "QTextOption",
     "QTime",
     "QTimer",
     "QToolBar",

@@ -408,6 +408,17 @@ def error_text(error: BaseException) -> str:
     return _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=message)
 
 
+def outage_text(error: BaseException) -> str:
+    """Why a store does not answer, for the status line, which names the kind itself
+    ("store unavailable: …") and says how to try again: the core's message without its
+    kind (it said "unavailable" twice) and without a write's "nothing was written, try
+    again" (the line is about the store, not one write)."""
+    detail = str(error).strip()
+    while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
+        detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
+    return core_message(detail)
+
+
 def outcome_text(status: str, rule: str | None, reason: str) -> str:
     """Why a write of the user's was not done (or did nothing), in the UI's language.
 

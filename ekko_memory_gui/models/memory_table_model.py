@@ -89,14 +89,15 @@ class MemoryRow:
     greyed: bool
     expires_soon: bool
 
-    def is_expired(self, now: datetime) -> bool:
-        return self.status == "expired" or (self.expires_at is not None and self.expires_at <= now)
+
+# An expiry closer than this is a warning (amber), in the table and the detail pane.
+EXPIRES_SOON = timedelta(hours=24)
 
 
 def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
     """Display strings of a memory (computed once, when the row arrives) and its place in
     the table's order."""
-    expired = node.is_expired(now)
+    status = node.status_at(now)  # the core's rule: an active memory past its expiry is expired
     value = labels.value_text(node.value_json)
     if len(value) > 120:
         value = value[:119] + "…"
@@ -106,14 +107,15 @@ def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
         labels.scope_label(node.scope),
         node.key or "—",
         value,
-        labels.status_label("expired" if expired and node.status == "active" else node.status),
+        labels.status_label(status),
         f"{node.confidence:.2f}",
         f"{node.importance:.2f}",
         labels.short_time(node.updated_at, now),
         labels.short_time(node.expires_at, now) if node.expires_at else "—",
     )
+    # Only a memory in use expires: a deleted or superseded one is not "expiring soon".
     soon = (
-        node.expires_at is not None and not expired and node.expires_at - now < timedelta(hours=24)
+        status == "active" and node.expires_at is not None and node.expires_at - now < EXPIRES_SOON
     )
     return MemoryRow(
         id=node.id,
@@ -130,7 +132,7 @@ def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
         value_tip=labels.pretty_json(node.value_json),
         display=display,
         position=position,
-        greyed=node.status != "active" or expired,
+        greyed=status != "active",
         expires_soon=soon,
     )
 

@@ -64,6 +64,17 @@ async def decide(
     return dict(result)
 
 
+async def load_item(c: AppController, pending_id: str) -> PendingItem | None:
+    """One item as it is now, whatever its status (None once it is gone): whether another
+    program decided it while the user looked at it."""
+    mem = c.runner.memory
+
+    def work() -> PendingItem | None:
+        return next((p for p in mem.pending(status=None) if p.id == pending_id), None)
+
+    return await c.runner.call(work)
+
+
 @dataclass
 class BatchResult:
     """How a batch decision went: per item, done or the error."""

@@ -112,7 +112,7 @@ class OperationRunner(QObject):
         if isinstance(error, (EkkoMemoryError, ValidationError)):
             text = labels.error_text(error)
             if isinstance(error, StoreUnavailable):
-                self.unavailable.emit(text)
+                self.unavailable.emit(labels.outage_text(error))
         else:
             log.error("%s failed", what, exc_info=error)
             text = f"{type(error).__name__}: {error}"

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ekko_memory import PendingItem
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.pending_model import PendingListModel, category_of
-from ekko_memory_gui.operations import pending_ops
+from ekko_memory_gui.operations import memory_ops, pending_ops
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.pending_ops import InboxEntry
 from ekko_memory_gui.qt import (
@@ -229,7 +230,11 @@ class InboxView(QWidget):
                     result = await pending_ops.decide(
                         self.controller, pending_id, approve=True, edits=dialog.changes()
                     )
-                except Exception as e:  # the core refused the edits: say why, let the user fix
+                except Exception as e:
+                    now = await self._decided_item(pending_id)
+                    if now is not None:  # another program decided it while the form was open
+                        return await self._decided_elsewhere(now, dialog.changes())
+                    # The core refused the edits: say why, let the user fix them.
                     dialog.show_error(labels.error_text(e))
                     continue
                 self.decided.emit(pending_id, "approved")
@@ -237,6 +242,74 @@ class InboxView(QWidget):
                 return result
         finally:
             dialog.deleteLater()
+
+    async def _decided_item(self, pending_id: str) -> PendingItem | None:
+        """The item if it is no longer pending (decided by another program), else None."""
+        try:
+            item = await pending_ops.load_item(self.controller, pending_id)
+        except Exception:  # the store did not answer: the decision's own error says so
+            return None
+        return item if item is not None and item.status != "pending" else None
+
+    async def _decided_elsewhere(
+        self, item: PendingItem, edits: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The form's item was decided by another program while the user edited it: say
+        so and close the form. When it was approved, the user's changes are not lost: they
+        may be saved as a new version of the approved memory (the user wanted the memory
+        with those changes). Returns the edit's result, or None."""
+        await self._reload()
+        title = self.tr("Already decided")
+        text = self._decided_text(item)
+        if item.status == "approved" and item.result_node_id and edits:
+            ok = await self.controller.dialogs.confirm(
+                self,
+                title,
+                text
+                + "\n\n"
+                + self.tr(
+                    "Save your changes as a new version of the approved memory? "
+                    "Otherwise they are discarded."
+                ),
+                ok_label=self.tr("Save as new version"),
+            )
+            if not ok:
+                return None
+            return await self._edit_approved(item.result_node_id, edits)
+        if edits:
+            text += "\n\n" + self.tr("Your changes were not saved.")
+        await self.controller.dialogs.inform(self, title, text)
+        return None
+
+    def _decided_text(self, item: PendingItem) -> str:
+        """“…” was approved/rejected by whom while the form was open, in the UI's words."""
+        name = (item.node or {}).get("title") or item.id
+        who = (
+            self.tr("you, in another program (such as the command line)")
+            if item.decided_by in (None, "user")
+            else item.decided_by
+        )
+        if item.status == "approved":
+            text = self.tr("“{name}” was approved by {who} while you were editing it.")
+        elif item.status == "rejected":
+            text = self.tr("“{name}” was rejected by {who} while you were editing it.")
+        else:
+            text = self.tr(
+                "“{name}” is no longer waiting ({status}) — it changed while you were editing it."
+            )
+        return text.format(name=name, who=who, status=labels.status_label(item.status))
+
+    async def _edit_approved(self, node_id: str, edits: dict[str, Any]) -> dict[str, Any] | None:
+        """The user's changes as a new version of the memory the approval wrote (its
+        current version: it may have moved on since)."""
+        head = await self.runner.call(self.runner.memory.head_of, node_id)
+        outcome = await memory_ops.edit(self.controller, head.id, edits)
+        if not outcome.accepted:
+            await self.controller.dialogs.error(
+                self, self.tr("Your changes were not saved"), outcome.text
+            )
+            return None
+        return {"nodeId": outcome.node_id, "status": outcome.status}
 
     def _item_name(self, pending_id: str) -> str:
         """An item as the user knows it from its card: the memory's title (or the titles a

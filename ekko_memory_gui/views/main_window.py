@@ -393,7 +393,7 @@ class MainWindow(QMainWindow):
 
     def _store_answered(self) -> None:
         """The stores answered the change watcher: a lock or a lost connection is over (a
-        write that failed under another program's lock had left "store unreachable …
+        write that failed under another program's lock had left "store unavailable …
         press F5" standing for good)."""
         self.status.set_outage(None)
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from ekko_memory import MemoryMessage, MemoryNode, NodeHistory, NotFound
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.audit_model import AuditTableModel
+from ekko_memory_gui.models.memory_table_model import EXPIRES_SOON
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
@@ -31,7 +32,14 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.services.fonts import mono_font
 from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.supersede_chain_view import SupersedeChainView
-from ekko_memory_gui.views.widgets import FlowLayout, ScoreBar, chip, section_title, text_label
+from ekko_memory_gui.views.widgets import (
+    FlowLayout,
+    ScoreBar,
+    WrappedText,
+    chip,
+    section_title,
+    text_label,
+)
 
 
 class MemoryDetailPane(QWidget):
@@ -123,7 +131,9 @@ class MemoryDetailPane(QWidget):
         self.importance = ScoreBar("")
         self.origin = text_label()
         self.dates = text_label()
-        self.ids = text_label()
+        # Ids in monospace are long single words: wrapped anywhere, they never set the
+        # pane's width (a label made the pane scroll sideways at 1000 px).
+        self.ids = WrappedText()
         self.ids.setObjectName("detailIds")
         self.ids.setFont(mono_font())
         fields.addRow(self._field_label(self.tr("Category")), self.category)
@@ -276,7 +286,7 @@ class MemoryDetailPane(QWidget):
         now = datetime.now(UTC)
         self.title.setText(node.title)
         self.chips.clear()
-        status = "expired" if node.status == "active" and node.is_expired(now) else node.status
+        status = node.status_at(now)  # the core's rule: an active memory past its expiry is expired
         for text in (
             labels.type_label(node.type),
             labels.scope_label(node.scope),
@@ -289,8 +299,9 @@ class MemoryDetailPane(QWidget):
         else:
             self.expiry.setVisible(True)
             when = labels.relative_time(node.expires_at, now)
-            soon = node.expires_at - now < timedelta(hours=24)
-            self.expiry.setProperty("role", "amber" if soon else "muted")
+            self.expiry.setProperty(
+                "role", "amber" if _expiry_matters(status, node, now) else "muted"
+            )
             self.expiry.style().unpolish(self.expiry)
             self.expiry.style().polish(self.expiry)
             if node.expires_at > now:
@@ -336,7 +347,7 @@ class MemoryDetailPane(QWidget):
             )
             if value
         ]
-        self.ids.setText("\n".join(bound))
+        self.ids.setPlainText("\n".join(bound))
 
         self.tags.clear()
         for t in node.tags:
@@ -414,6 +425,17 @@ class MemoryDetailPane(QWidget):
         session_id = self._source_sessions.get(message_id)
         if session_id is not None:
             self.open_message.emit(session_id, message_id)
+
+
+def _expiry_matters(status: str, node: MemoryNode, now: datetime) -> bool:
+    """Whether the expiry line is a warning: the memory is expired, or active and expires
+    within a day. A superseded or deleted memory does not expire (it is not in use): its
+    expiry date is plain information."""
+    if status == "expired":
+        return True
+    return (
+        status == "active" and node.expires_at is not None and node.expires_at - now < EXPIRES_SOON
+    )
 
 
 def _escape(text: str) -> str:

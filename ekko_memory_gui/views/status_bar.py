@@ -142,7 +142,7 @@ class StoreStatusBar(QStatusBar):
             # The store opened fine but stopped answering: not "ok" until it answers again.
             worst = "degraded"
             problems.append(
-                self.tr("store unreachable: {reason}. Press F5 to try again.").format(
+                self.tr("store unavailable: {reason}. Press F5 to try again.").format(
                     reason=self.outage
                 )
             )

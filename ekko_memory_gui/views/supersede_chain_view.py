@@ -148,8 +148,9 @@ class SupersedeChainView(QWidget):
         actor = labels.actor_label(e.actor)
         if e.approved_by_user and e.actor != "user":
             actor = self.tr("{actor}, approved by you").format(actor=actor)
+        # Wrapped: on one line it set the pane's minimum width next to the Revert button.
         head_line = text_label(
-            f"{when} · {actor} · {labels.status_label(e.node.status)}", role="muted", wrap=False
+            f"{when} · {actor} · {labels.status_label(e.node.status)}", role="muted"
         )
         title = text_label(f"{e.node.title}  —  {labels.value_text(e.node.value_json)}")
         if e.is_shown:

@@ -14,8 +14,11 @@ from ekko_memory_gui.qt import (
     QPoint,
     QRect,
     QSize,
+    QSizeF,
     QSizePolicy,
     Qt,
+    QTextEdit,
+    QTextOption,
     QWidget,
 )
 from ekko_memory_gui.services.theme import current_colors
@@ -95,6 +98,38 @@ class ElidedLabel(QLabel):
             self.foregroundRole(),
         )
         painter.end()
+
+
+class WrappedText(QTextEdit):
+    """Read-only plain text that wraps anywhere, even inside a long word such as an id in
+    monospace, and is as tall as its text at the width it gets: unlike a word-wrapped
+    label, whose longest word sets its minimum width, it never widens its window. The
+    text stays whole for selecting and copying."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setStyleSheet("QTextEdit { background: transparent; border: none; }")
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setTabChangesFocus(True)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
+        self.setPlainText(text)
+
+    def _fit_height(self, size: QSizeF) -> None:
+        self.setFixedHeight(int(size.height() + 0.999) + 2 * self.frameWidth())
+
+    def sizeHint(self) -> QSize:
+        return QSize(int(self.document().idealWidth()) + 2, self.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("0") * 8, self.height())
 
 
 def shorten(text: str, limit: int = 60) -> str:

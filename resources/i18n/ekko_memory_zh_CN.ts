@@ -529,37 +529,37 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="50"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="51"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="64"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="74"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="75"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="98"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -568,74 +568,119 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="124"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="141"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="148"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="178"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="196"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="262"/>
+        <source>Already decided</source>
+        <translation>已经处理过了</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="271"/>
+        <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
+        <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="274"/>
+        <source>Save as new version</source>
+        <translation>保存为新版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <source>Your changes were not saved.</source>
+        <translation>你的修改没有保存。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
+        <source>you, in another program (such as the command line)</source>
+        <translation>你（在另一个程序中，例如命令行）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
+        <source>“{name}” was approved by {who} while you were editing it.</source>
+        <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="295"/>
+        <source>“{name}” was rejected by {who} while you were editing it.</source>
+        <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="298"/>
+        <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
+        <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <source>Your changes were not saved</source>
+        <translation>你的修改没有保存</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1064,142 +1109,142 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="82"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="90"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="139"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="203"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="205"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="249"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="294"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="298"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="309"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="337"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="367"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="381"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1237,172 +1282,177 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="184"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <source>(choose a key)</source>
+        <translation>（请选择键）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="300"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="401"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="403"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="427"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="412"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="415"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="447"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="432"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="456"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="434"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="458"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="443"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="467"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="444"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="452"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="476"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -1954,7 +2004,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="430"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="441"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
@@ -2010,48 +2060,48 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="428"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="439"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="434"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="445"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="454"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="465"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="575"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="586"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="577"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="588"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="579"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="590"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="592"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="583"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="594"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="585"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="596"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2153,62 +2203,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="186"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="187"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="188"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="362"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="402"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="407"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2696,11 +2746,6 @@ This deletes them for good and cannot be undone.</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
-        <source>store unreachable: {reason}. Press F5 to try again.</source>
-        <translation>存储无法访问：{reason}。按 F5 重试。</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
         <source>store ok</source>
         <translation>存储正常</translation>
@@ -2714,6 +2759,11 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="60"/>
         <source>Retry</source>
         <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
+        <source>store unavailable: {reason}. Press F5 to try again.</source>
+        <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="173"/>
@@ -2762,12 +2812,12 @@ This deletes them for good and cannot be undone.</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="166"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="170"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>

@@ -167,7 +167,9 @@ def test_a_store_that_stops_answering_is_not_reported_as_ok_or_empty(
     monkeypatch.setattr(type(browse), "list_nodes", gone)
     window.refresh_action.trigger()
     qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=10000)
-    assert "store unreachable" in window.status.text.toolTip() + window.status.text.text()
+    line = window.status.text.text()
+    assert line.startswith("store unavailable: memory store at 127.0.0.1 cannot be reached")
+    assert line.lower().count("unavailable") == 1  # it read "… The store is unavailable: …"
     qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
     assert window.list_pane.empty.text().startswith("Could not load the memories")
     assert "Nothing matches" not in window.list_pane.empty.text()

@@ -9,7 +9,7 @@ from ekko_memory import BrowseFilter
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.operations.runner import OperationRunner
-from ekko_memory_gui.qt import QPoint, Qt
+from ekko_memory_gui.qt import QLabel, QPoint, Qt
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import run, titles, type_text, wait_task
 
@@ -395,3 +395,37 @@ def test_a_wrapped_message_is_shown_whole(qtbot: Any) -> None:
             QRect(0, 0, inner.width(), 100000), int(Qt.TextFlag.TextWordWrap), text
         )
         assert inner.height() - fm.height() - 4 >= needed.height(), (width, hint)
+
+
+def test_the_detail_pane_words_expiry_by_the_cores_status(qtbot: Any, window: MainWindow) -> None:
+    """The pane had its own copy of "expired by time"; it now asks the core
+    (``MemoryNode.status_at``). Where the copy was wrong: a deleted memory that would have
+    expired within a day was flagged amber like an active one about to expire, although a
+    deleted memory never expires."""
+    from datetime import UTC, datetime, timedelta
+
+    mem = window.runner.memory
+    node_id = mem.actions.create(
+        {
+            "scope": "workspace",
+            "domain": "测试",
+            "type": "fact",
+            "title": "今天的临时记录",
+            "content": "五小时后过期。",
+            "expiresAt": (datetime.now(UTC) + timedelta(hours=5)).isoformat(),
+        }
+    ).node_id
+    assert node_id is not None
+    detail = window.detail_pane
+
+    def shown() -> tuple[list[str], str, str]:
+        wait_task(qtbot, detail.show_node(node_id))
+        chips = [w.text() for w in detail.findChildren(QLabel) if w.property("role") == "chip"]
+        return chips, detail.expiry.text(), detail.expiry.property("role")
+
+    chips, text, role = shown()
+    assert "active" in chips and text.startswith("Expires") and role == "amber"
+    mem.actions.delete(node_id, "soft")
+    chips, text, role = shown()
+    assert "deleted" in chips and text.startswith("Expires")
+    assert role == "muted", "a deleted memory does not expire: its date is no warning"

@@ -190,7 +190,7 @@ def test_the_reasons_of_the_users_own_changes_read_in_chinese(
     assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
     assert labels.reason_text("用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
     # The ids the memory is bound to are named in Chinese too (they read "user u-demo").
-    assert window.detail_pane.ids.text().splitlines()[1:] == ["用户 u-demo"]
+    assert window.detail_pane.ids.toPlainText().splitlines()[1:] == ["用户 u-demo"]
 
 
 def test_an_unknown_rule_shows_the_core_text() -> None:
@@ -314,3 +314,58 @@ def test_export_and_purge_results_speak_chinese(
     assert not any(re.search(r"\((active|superseded|expired|deleted)\)", w) for w in seen["what"])
     assert any(w.endswith("(已被取代)") or w.endswith("(有效)") for w in seen["what"]), seen
     assert re.search(r"\d+ 个记忆版本", seen["counts"])
+
+
+def test_the_status_line_says_unavailable_once_during_an_outage_in_chinese(
+    qtbot: Any, chinese: None, controller: Any, demo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holds the user store's lock while the user deletes a memory: the
+    status line read "存储无法访问：存储不可用：另一个程序一直锁着存储 …；没有写入任何内容，请重试。
+    按 F5 重试。" — "unavailable" twice, and "try again" twice."""
+    import sqlite3
+
+    from ekko_memory.store import sqlite_dialect
+    from tests.gui.conftest import open_window
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    # Read the line as the outage sets it (the watcher's next read clears it again).
+    lines: list[str] = []
+    window.runner.unavailable.connect(lambda _reason: lines.append(window.status.text.text()))
+    holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the other program's write transaction
+    try:
+        task = window.delete_memory(demo.node_ids["some_coriander"])
+        qtbot.waitUntil(task.done, timeout=20000)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        window.replace()
+    path = str(demo.user_home / "memory.db")
+    assert lines, "the outage never reached the status line"
+    line = lines[0]
+    assert line.startswith(f"存储不可用：另一个程序一直锁着存储 {path}。按 F5 重试。"), line
+    assert line.count("不可用") == 1 and line.count("重试") == 1
+    assert "无法访问" not in line
+
+
+def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, demo: Any, tmp_path: Path
+) -> None:
+    """At about 1000 px the detail pane scrolled sideways: the memory's id in monospace,
+    a word-wrapped label, set its minimum width (and the versions' one-line heading next to
+    the Revert button). The id now wraps, and stays whole for copying."""
+    from ekko_memory_gui.qt import QScrollArea
+
+    window.resize(1000, 760)
+    node_id = demo.node_ids["some_coriander"]  # it has an older version: Revert shows
+    window.list_pane.select_id(node_id)
+    pane = window.detail_pane
+    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
+    scroll = pane.stack.currentWidget()
+    assert isinstance(scroll, QScrollArea)
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
+    assert pane.ids.toPlainText().splitlines()[0] == node_id
+    assert pane.ids.width() <= scroll.viewport().width()
+    window.grab().save(str(tmp_path / "detail-1000px.png"))  # to look at when it fails

@@ -746,3 +746,39 @@ def test_enter_or_del_on_a_memory_deleted_elsewhere_a_moment_ago_says_so(
     wait_task(qtbot, window.delete_memory(node_id))
     assert notes == ["This memory no longer exists: it was deleted permanently."] * 2
     assert dialogs.dialogs == [] and window.status.error.text() == ""
+
+
+def test_a_new_memory_starts_with_a_key_where_the_schema_requires_one(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """The key defaulted to "(no key)" where the schema's rule has keys, and only Save said
+    a key was needed. Now the rule's first key is chosen (the value editor and the category
+    follow it), and the empty choice reads "(choose a key)"; a domain without a rule still
+    starts without a key."""
+    registry = window.runner.memory.registry
+    seen: list[tuple[str | None, str, str | None]] = []
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.domain_combo.setCurrentText("生活技能")
+        dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("preference"))
+        seen.append((dialog.key(), dialog.key_combo.itemText(0), dialog.problem()))
+        dialog.domain_combo.setCurrentText("项目")
+        dialog.path_edit.clear()
+        dialog.type_combo.setCurrentIndex(dialog.type_combo.findData("decision"))
+        seen.append((dialog.key(), dialog.key_combo.itemText(0), None))
+        dialog.domain_combo.setCurrentText("测试")  # no rule: no key needed
+        seen.append((dialog.key(), dialog.key_combo.itemText(0), None))
+        return False
+
+    dialogs.handlers.append(look)
+    window.new_action.trigger()  # Ctrl+N
+    qtbot.waitUntil(lambda: len(seen) == 3, timeout=10000)
+    cooking = registry.rule_for("生活技能", "preference")
+    project = registry.rule_for("项目", "decision")
+    assert cooking is not None and project is not None
+    first = cooking.allowed_keys[0]
+    assert seen[0][:2] == (first, "(choose a key)")
+    assert seen[0][2] is not None and "Choose a key" not in seen[0][2]
+    assert seen[1][:2] == (project.allowed_keys[0], "(choose a key)")
+    assert seen[2][:2] == (None, "(no key)")

@@ -248,3 +248,95 @@ def test_an_agent_tool_call_cannot_approve_anything(qtbot: Any, window: MainWind
     wait_task(qtbot, inbox.reload())
     assert {e.item.id for e in inbox.entries} == before
     run(qtbot, window.controller.refresh_after_write())
+
+
+def _cli(demo: DemoReport, *args: str) -> None:
+    """``python -m ekko_memory …`` on the demo's stores, as another program."""
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ekko_memory",
+            "--workspace",
+            str(demo.workspace),
+            "--user-home",
+            str(demo.user_home),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "EKKO_HOME": str(demo.user_home)},
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+
+
+def _edit_while_the_cli_decides(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService, verb: str
+) -> tuple[str, list[int]]:
+    """Open Edit and approve on the sensitive item, type a new title, let the command line
+    decide the item (``verb``), then press Save; returns the item and how often the form
+    was shown."""
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "sensitive_data")
+    shown: list[int] = []
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(1)
+        dialog.title_edit.setText("外卖手机号")
+        _cli(demo, verb, pid)
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look_again(dialog: QDialog) -> bool:
+        shown.append(2)  # the form came back: Save kept failing
+        return False
+
+    dialogs.handlers.extend([edit, look_again])
+    wait_task(qtbot, inbox._spawn(inbox.edit_and_approve(pid)))
+    return pid, shown
+
+
+def test_edit_and_approve_an_item_the_command_line_approved_meanwhile_keeps_the_changes(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The command line approved the item while the form was open: Save kept failing with
+    "already approved" and only Cancel got out. Now the form closes, says who decided, and
+    offers to save the typed changes as a new version of the approved memory."""
+    dialogs.confirm_answers.append(True)
+    pid, shown = _edit_while_the_cli_decides(qtbot, window, demo, dialogs, "approve")
+    assert shown == [1]  # the form closed
+    assert len(dialogs.asked) == 1
+    title, text = dialogs.asked[0]
+    assert title == "Already decided"
+    assert "was approved by you, in another program" in text and "new version" in text
+    mem = window.runner.memory
+    item = next(p for p in mem.pending(status=None) if p.id == pid)
+    assert item.status == "approved"
+    head = mem.head_of(item.result_node_id)
+    assert head.id != item.result_node_id and head.title == "外卖手机号"
+    assert mem.get_node(item.result_node_id).status == "superseded"
+    assert not window.inbox_view.entry(pid)
+
+
+def test_edit_and_approve_an_item_the_command_line_rejected_meanwhile_says_so(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """Rejected elsewhere: the form closes with a note that it was rejected and the changes
+    were not saved (no memory is written behind the user's back)."""
+    pid, shown = _edit_while_the_cli_decides(qtbot, window, demo, dialogs, "reject")
+    assert shown == [1] and dialogs.asked == []
+    assert len(dialogs.informed) == 1
+    assert dialogs.informed[0][0] == "Already decided"
+    text = dialogs.informed[0][1]
+    assert "was rejected by you, in another program" in text
+    assert "Your changes were not saved." in text
+    mem = window.runner.memory
+    assert next(p for p in mem.pending(status=None) if p.id == pid).status == "rejected"
+    assert "外卖手机号" not in [n.title for n in mem.list_active_nodes(limit=1000)]

@@ -126,6 +126,9 @@ class MemoryEditDialog(QDialog):
         # True while the category is our suggestion (it follows the key); typing makes it the user's.
         self._path_auto = True
         self.path_edit.textEdited.connect(self._path_typed)
+        # True while the key is the form's choice (the rule's first key): it follows the
+        # domain and type; choosing one makes it the user's.
+        self._key_auto = False
         self.key_combo = QComboBox()
         self.key_combo.setObjectName("keyCombo")
         self.value_editor = ValueEditor()
@@ -192,7 +195,7 @@ class MemoryEditDialog(QDialog):
         self.domain_combo.currentTextChanged.connect(lambda _t: self._schema_changed())
         self.type_combo.currentIndexChanged.connect(lambda _i: self._schema_changed())
         self.path_edit.editingFinished.connect(self._schema_changed)
-        self.key_combo.currentIndexChanged.connect(lambda _i: self._key_changed())
+        self.key_combo.currentIndexChanged.connect(lambda _i: self._key_chosen())
         self.expiry_combo.currentIndexChanged.connect(lambda _i: self._expiry_changed())
 
     @staticmethod
@@ -248,10 +251,18 @@ class MemoryEditDialog(QDialog):
 
     def _fill_keys(self, key: str | None) -> None:
         rule = self.rule()
+        needs_key = rule is not None and bool(rule.allowed_keys)
+        if self._key_auto:
+            key = None  # the form chose it for the previous domain or type: choose again
+        self._key_auto = False
         self.key_combo.blockSignals(True)
         self.key_combo.clear()
         self.key_combo.setEditable(rule is None)
-        self.key_combo.addItem(self.tr("(no key)"), NO_KEY)
+        # Where the schema has keys, a key is required (``problem``): the empty choice
+        # says so instead of offering "(no key)" that Save would refuse.
+        self.key_combo.addItem(
+            self.tr("(choose a key)") if needs_key else self.tr("(no key)"), NO_KEY
+        )
         if rule is not None:
             for k in rule.allowed_keys:
                 self.key_combo.addItem(k, k)
@@ -261,9 +272,18 @@ class MemoryEditDialog(QDialog):
             else:
                 # A key the schema does not list (an older memory, a free domain): keep it.
                 self.key_combo.addItem(key, key)
+        if rule is not None and needs_key and not key and self._may_choose_key():
+            key = rule.allowed_keys[0]
+            self._key_auto = True
         self.key_combo.setCurrentIndex(max(0, self.key_combo.findData(key or NO_KEY)))
         self.key_combo.setEnabled(rule is None or bool(rule.allowed_keys) or bool(key))
         self.key_combo.blockSignals(False)
+
+    def _may_choose_key(self) -> bool:
+        """Whether the form may preselect a key the schema requires: for a new memory, or
+        one that had a key (its domain or type changed); never for an existing memory
+        without one (the user decides whether it gets a key)."""
+        return self.mode == "create" or bool(self.original.get("key"))
 
     def _shape(self) -> str:
         rule = self.rule()
@@ -304,6 +324,10 @@ class MemoryEditDialog(QDialog):
             self._shape(), value if _fits_shape(self._shape(), value) else None
         )
         self._suggest_path()
+
+    def _key_chosen(self) -> None:
+        self._key_auto = False
+        self._key_changed()
 
     def _path_typed(self, _text: str) -> None:
         self._path_auto = False
