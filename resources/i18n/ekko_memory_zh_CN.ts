@@ -2203,62 +2203,62 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="188"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="362"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="359"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="407"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="404"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
