@@ -129,6 +129,8 @@ class MemoryListPane(QWidget):
         self.model.modelAboutToBeReset.connect(self._before_reset)
         self.model.modelReset.connect(self._after_rows)
         self._want_selected: str | None = None
+        # The cursor moved off a row being removed (handled once the removal is done).
+        self._cursor_fell = False
         # The list was reset (filter or order): once it has loaded, the selection is
         # back, or gone (and the detail pane is told so).
         self._reset_pending = False
@@ -249,9 +251,9 @@ class MemoryListPane(QWidget):
         return text
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self.model.removing and self._want_selected is not None:
-            # A removed row moved the cursor while a memory asked for is on its way (an
-            # edit's new version replacing the old row): that memory stays the one shown.
+        if self.model.removing:
+            # The cursor moved because its row left the list: see _row_removed.
+            self._cursor_fell = True
             return
         if current.isValid():
             self._want_selected = None
@@ -260,9 +262,13 @@ class MemoryListPane(QWidget):
         )
 
     def _row_removed(self) -> None:
-        """While a memory asked for is on its way, the row the cursor fell on is not
-        selected: Enter or Del must not act on a memory the user did not pick."""
-        if self._want_selected is not None and self.table.currentIndex().isValid():
+        """When the selected row leaves the list (an edit's old version, a memory expired
+        or deleted here or by another program), the row the cursor fell on is not selected
+        in its place: Enter or Del must not act on a memory the user did not pick. The
+        detail pane keeps the memory it shows and follows it (its new status, or empty
+        once it is gone for good); an edit's new version is selected when it arrives."""
+        if self._cursor_fell:
+            self._cursor_fell = False
             self.table.selectionModel().clear()
 
     def _double_clicked(self, index: QModelIndex) -> None:

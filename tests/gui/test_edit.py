@@ -547,6 +547,23 @@ def test_after_an_edit_the_new_version_stays_selected(
     assert window.detail_pane.node.id == head.id
 
 
+def test_a_memory_deleted_elsewhere_while_shown_leaves_nothing_selected(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """Another program deletes the memory the user is looking at: its row leaves the list
+    and the pane empties. The row the cursor fell on was selected and shown instead, so
+    Enter or Del then acted on a memory the user never picked."""
+    shown = demo.node_ids["no_scallion"]
+    _select(qtbot, window, shown)
+    ids = window.list_pane.model.ids()
+    assert ids.index(shown) < len(ids) - 1  # rows below it: one would take its place
+    window.runner.memory.actions.delete(shown, "hard", reason="elsewhere")
+    qtbot.waitUntil(lambda: shown not in window.list_pane.model.ids(), timeout=5000)
+    qtbot.waitUntil(lambda: window.runner.pending_tasks == 0, timeout=5000)
+    assert window.list_pane.selected_id() is None
+    assert window.detail_pane.node_id is None
+
+
 def test_undo_of_an_edit_whose_memory_was_then_deleted_permanently_says_why(
     qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
 ) -> None:

@@ -112,13 +112,15 @@ def test_a_change_to_the_shown_memory_updates_the_detail_pane(
         lambda: detail.node is not None and detail.node.status == "expired", timeout=10000
     )
     assert "expire" in [e.event_type for e in detail.audit_model.items()]
+    # No row took its place as the selection (Enter or Del would act on it).
+    assert window.list_pane.selected_id() is None
 
 
 def test_the_shown_memory_deleted_for_good_by_another_process(
     qtbot: Any, window: MainWindow, demo: DemoReport
 ) -> None:
-    """The CLI deletes for good the memory the app shows: its row goes, the pane moves on
-    (to the row that took its place), and no "Not found" error is reported for the
+    """The CLI deletes for good the memory the app shows: its row goes, the pane empties
+    (no other row is selected in its place), and no "Not found" error is reported for the
     reload of a memory that no longer exists."""
     model = window.list_pane.model
     target = demo.node_ids["no_scallion"]
@@ -141,7 +143,8 @@ def test_the_shown_memory_deleted_for_good_by_another_process(
     qtbot.waitUntil(lambda: target not in model.ids(), timeout=10000)
     qtbot.waitUntil(lambda: runner.pending_tasks == 0, timeout=10000)
     assert failed == []
-    assert detail.node is None or detail.node.id != target
+    assert window.list_pane.selected_id() is None
+    qtbot.waitUntil(lambda: detail.node_id is None, timeout=5000)
 
 
 BULK_THEN_DELETE = textwrap.dedent(
