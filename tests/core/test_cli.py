@@ -174,8 +174,12 @@ def test_reading_commands(on_backend: tuple[Cli, Sample]) -> None:
 
 def test_decisions(on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: Path) -> None:
     cli, sample = on_backend
+    [waiting] = cli.json("pending")["items"]
+    shown = waiting["node"]["id"]
     approved = cli.json("approve", sample.pending, "--note", "对，我喜欢")
-    assert approved["status"] == "approved" and approved["nodeId"].startswith("mem_")
+    # The memory keeps the id the inbox showed while it waited.
+    assert approved["status"] == "approved" and approved["nodeId"] == shown
+    assert cli.json("show", shown)["status"] == "active"
     again = cli("approve", sample.pending)
     one_line(again.returncode, again.stderr, 1, "already approved")
     mem = backend.open_memory(tmp_path)
@@ -201,6 +205,9 @@ def test_decisions(on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: P
         "pendingId": held["pendingId"],
         "status": "rejected",
     }
+    [rejected] = cli.json("pending", "--all")["items"][-1:]
+    gone = cli("show", rejected["node"]["id"])
+    one_line(gone.returncode, gone.stderr, 3, "the user rejected it")
     assert cli.json("pending")["items"] == []
 
 

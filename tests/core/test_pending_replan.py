@@ -124,6 +124,81 @@ def test_a_proposal_filed_against_an_old_version_says_what_it_replaced(
     assert low["nodeId"] in supersede.reason
 
 
+# --- the id a proposal shows while it waits -------------------------------------------
+
+
+def shown_id(mem: MemoryService, pending_id: str) -> str:
+    """The memory id the inbox shows for a waiting proposal."""
+    [item] = [i for i in mem.pending() if i.id == pending_id]
+    assert item.node is not None
+    return str(item.node["id"])
+
+
+def test_an_approved_proposal_keeps_the_id_it_showed_while_waiting(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    held = propose(s, "重辣的菜看起来不错", **flavor({"spicy": "high"}, "重辣"))
+    assert held["status"] == "pending", held
+    shown = shown_id(mem, held["pendingId"])
+    waiting = s.call_tool("memory_get", {"id": shown})
+    assert waiting["found"] is False and "waiting for the user's approval" in waiting["reason"]
+
+    decided = mem.decide(held["pendingId"], approve=True, actor="user")
+    assert decided["nodeId"] == shown
+    got = s.call_tool("memory_get", {"id": shown})
+    assert got["found"] is True and got["valueJson"] == {"spicy": "high"}
+    # Its history holds where the user first saw it: proposed and held, then approved.
+    events = {e.event_type for e in mem.history(shown).audit}
+    assert {"pending", "create", "approve"} <= events
+
+
+def test_an_approved_replacement_edited_by_the_user_keeps_its_id(mem: MemoryService) -> None:
+    _, low, held = low_then_held_hot(mem, confidence=0.99)
+    shown = shown_id(mem, held["pendingId"])
+    decided = mem.decide(
+        held["pendingId"], approve=True, actor="user", edits={"valueJson": {"spicy": "medium"}}
+    )
+    assert decided["nodeId"] == shown
+    assert [n.id for n in mem.chain(shown)] == [low["nodeId"], shown]
+    assert active(mem, "flavor_profile") == [shown]
+
+
+def test_the_id_of_a_proposal_that_became_another_memory_says_which(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    node = {
+        "scope": "user",
+        "domain": "生活技能",
+        "categoryPath": COOKING,
+        "type": "preference",
+        "key": "avoid_ingredient",
+        "valueJson": "香菜",
+        "title": "用户不吃香菜",
+    }
+    held = propose(s, "香菜味道怪怪的", **node)
+    shown = shown_id(mem, held["pendingId"])
+    explicit = propose(s, "记住，我以后做饭不要香菜。", **node)
+    mem.decide(held["pendingId"], approve=True, actor="user")
+
+    got = s.call_tool("memory_get", {"id": shown})
+    assert got["found"] is False and got["approvedAs"] == explicit["nodeId"]
+    assert explicit["nodeId"] in got["reason"]
+    # Another user's session learns nothing about it.
+    other = mem.session("s2", user_id="u2", workspace_id="w1")
+    assert other.call_tool("memory_get", {"id": shown}) == {
+        "found": False,
+        "reason": "no such memory",
+    }
+
+
+def test_the_id_of_a_rejected_proposal_says_it_was_rejected(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    held = propose(s, "重辣的菜看起来不错", **flavor({"spicy": "high"}, "重辣"))
+    shown = shown_id(mem, held["pendingId"])
+    mem.decide(held["pendingId"], approve=False, actor="user")
+    got = s.call_tool("memory_get", {"id": shown})
+    assert got["found"] is False and "rejected" in got["reason"]
+    assert got["pendingId"] == held["pendingId"]
+
+
 # --- pending items whose memory was deleted --------------------------------------------
 
 

@@ -15,6 +15,7 @@ from ekko_memory.interfaces.cli_output import EXIT_DECLINED, EXIT_USAGE, CliErro
 from ekko_memory.interfaces.cli_table import clean_cell, render_fields, render_table
 from ekko_memory.models import NODE_STATUSES, BrowseFilter, MemoryNode, NodeHistory, PendingItem
 from ekko_memory.service.forget import ForgetRequest, Forgetter, candidate_json
+from ekko_memory.service.pending import proposal_of, why_no_memory
 from ekko_memory.service.write_plan import WriteContext
 
 if TYPE_CHECKING:
@@ -122,8 +123,15 @@ def search(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
 
 
 def show(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """show ID: every field of one memory."""
-    node, store = mem.locate(args.id)
+    """show ID: every field of one memory (or what became of a proposal that showed ID)."""
+    try:
+        node, store = mem.locate(args.id)
+    except NotFound:
+        item = proposal_of(mem, args.id)
+        if item is None:
+            raise
+        reason, _ = why_no_memory(item, args.id)
+        raise NotFound(f"no memory {args.id}: {reason}") from None
     node = node.seen_at(mem.now())  # past its expiry is expired, as ``search`` lists it
     if out.as_json:
         out.json({**node.to_json(), "store": store})

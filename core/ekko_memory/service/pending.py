@@ -182,7 +182,10 @@ def _approve_write(
     draft.source_message_ids = proposed.source_message_ids
     cand = plan_node(service.registry, draft, ctx, service.now())
     cand.node = cand.node.model_copy(
-        update={"origin": proposed.origin if not edits else "user_edit"}
+        update={
+            "id": _shown_id(service, proposed, cand.node.id),
+            "origin": proposed.origin if not edits else "user_edit",
+        }
     )
     governor = Governor(service)
     node_store = service.store_for_scope(cand.node.scope)
@@ -240,6 +243,13 @@ def _approve_write(
             governor.insert(w, cand.node, ctx, reason)
         _mark(service, store, item, ctx.actor, reason, node_id, payload)
     return {"pendingId": item.id, "status": "approved", "nodeId": node_id}
+
+
+def _shown_id(service: MemoryService, proposed: MemoryNode, fresh: str) -> str:
+    """The id the approved memory takes: the one shown while it waited (the inbox, ``pending
+    --json``, the pending audit event), which the user or the agent may have kept — unless a
+    memory already holds it (a store imported with its decided items), then ``fresh``."""
+    return fresh if service.get_node(proposed.id) is not None else proposed.id
 
 
 def _still_unmatched(governor: Governor, w: StoreWriter, node: MemoryNode) -> None:
@@ -311,3 +321,38 @@ def _approve_change(
     deleted, _ = Forgetter(service).execute(targets, mode, actor=ctx.actor, reason=reason)
     _mark(service, store, item, ctx.actor, reason, None, {"deletedIds": deleted, "mode": mode})
     return {"pendingId": item.id, "status": "approved", "deletedIds": deleted}
+
+
+def proposal_of(service: MemoryService, node_id: str) -> PendingItem | None:
+    """The pending item (any status) that showed ``node_id`` as its proposed memory."""
+    for name, store in service.stores():
+        if not store.health.readable:
+            continue
+        with store.read() as r:
+            item = r.pending_proposing(node_id)
+        if item is not None:
+            return item.model_copy(update={"store": name})
+    return None
+
+
+def why_no_memory(item: PendingItem, node_id: str) -> tuple[str, str | None]:
+    """Why the id ``node_id`` that ``item`` showed names no memory, and the memory it became
+    (an approval that said the same as a memory already there is that memory)."""
+    if item.status == "pending":
+        return (
+            f"{node_id} is a proposal still waiting for the user's approval"
+            f" ({item.id}); it is not remembered yet",
+            None,
+        )
+    if item.status == "rejected":
+        return f"{node_id} was proposed, and the user rejected it ({item.id})", None
+    if item.status == "expired":
+        why = f": {item.decision_note}" if item.decision_note else ""
+        return f"{node_id} was proposed, and the proposal no longer applies{why}", None
+    if item.result_node_id is not None and item.result_node_id != node_id:
+        return (
+            f"{node_id} was proposed and approved as {item.result_node_id}, a memory that"
+            " already said the same",
+            item.result_node_id,
+        )
+    return f"{node_id} was proposed and approved, then deleted for good", None

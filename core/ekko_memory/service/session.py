@@ -19,6 +19,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor
+from ekko_memory.service.pending import proposal_of, why_no_memory
 from ekko_memory.service.retrieval import visible
 from ekko_memory.service.write_plan import WriteContext
 
@@ -229,9 +230,27 @@ class MemorySession:
                     "reason": "not found in the stores that could be read",
                     "warnings": warnings,
                 }
+            if args.id is not None:
+                told = self._proposal_fate(args.id)
+                if told is not None:
+                    return told
             return {"found": False, "reason": "no such memory"}
         # By id it may be past its expiry: it says expired, as the context treats it.
         return {"found": True, **node.seen_at(self.service.now()).to_json()}
+
+    def _proposal_fate(self, node_id: str) -> dict[str, Any] | None:
+        """An id no memory holds may be one a proposal showed while it waited (the agent's
+        own, or the inbox's): what became of it, and the memory it became."""
+        item = proposal_of(self.service, node_id)
+        if item is None or item.node is None:
+            return None
+        if not self._visible(MemoryNode.model_validate(item.node)):
+            return None
+        reason, became = why_no_memory(item, node_id)
+        out: dict[str, Any] = {"found": False, "reason": reason, "pendingId": item.id}
+        if became is not None:
+            out["approvedAs"] = became
+        return out
 
     def _visible(self, node: MemoryNode) -> bool:
         return visible(

@@ -743,6 +743,18 @@ class StoreReader:
         )
         return [row_to_pending(dict(zip(_PENDING_COLUMNS, r, strict=True))) for r in rows]
 
+    def pending_proposing(self, node_id: str) -> PendingItem | None:
+        """The newest item (of any status) whose proposed node carries ``node_id``: the id
+        a proposal showed while it waited, looked up when no memory holds it."""
+        p = t.memory_pending
+        rows = self.conn.execute(
+            select(p)
+            .where(p.c.node_json.contains(json.dumps(node_id), autoescape=True))
+            .order_by(p.c.created_at.desc(), p.c.id.desc())
+        ).mappings()
+        items = (row_to_pending(r) for r in rows)
+        return next((i for i in items if i.node is not None and i.node.get("id") == node_id), None)
+
     def get_pending(self, pending_id: str) -> PendingItem | None:
         """One pending item by id."""
         p = t.memory_pending
