@@ -3,7 +3,9 @@ not in the tables, the full-text index, the database file's bytes, its WAL, or b
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from pydantic import ValidationError
 from ekko_memory import (
     BrowseFilter,
     CancelToken,
+    Conflict,
     MemoryService,
     Progress,
     PurgeFilter,
@@ -21,6 +24,7 @@ from ekko_memory.models import PURGE_KINDS
 from ekko_memory.service.purge import Purger
 from ekko_memory.service.purge_verify import verify_purge
 from ekko_memory.store.filters import NodeFilter
+from tests.backends import Backend
 from tests.core.conftest import Clock
 from tests.core.factories import SECRET_BRANCH, make_node, secret_rules
 from tests.core.helpers import promotion_held, propose
@@ -432,6 +436,89 @@ def test_the_products_own_reasons_are_listed_as_such() -> None:
     ]
     assert len(defaults) >= 5
     assert set(defaults) | {purge.REASON} <= set(PRODUCT_REASONS)
+
+
+def _templated_reasons(mem: MemoryService, backend: Backend, tmp_path: Path) -> None:
+    """A history whose audit holds reasons the product built from templates: an import of a
+    file, a revert to an older version, an approval, a change that no longer applies."""
+    sample = seed(mem)
+    mem.actions.revert(sample.spicy_old)  # "reverted to the version of … UTC (mem_…)"
+    source = backend.open_memory(tmp_path / "source", key="source")
+    try:
+        seed(source)
+        bundle = tmp_path / "bundle.json"
+        source.exporter.export(bundle)
+    finally:
+        source.close()
+    assert mem.importer.import_bundle(bundle).added  # "imported bundle.json"
+    mem.decide(sample.pending, approve=True, actor="user")  # "approved by the user"
+    today, held = promotion_held(mem.session("s1", user_id="u1", workspace_id="w1"), "推测")
+    mem.actions.delete(today, "soft")
+    with contextlib.suppress(Conflict):  # settled by the delete, or now: "no longer applies"
+        mem.decide(held["pendingId"], approve=True, actor="user")
+    reasons = []
+    for _, store in mem.stores():
+        with store.read() as r:
+            reasons += [e.reason for e in r.audit_since(None, limit=10_000)]
+    for start in ("imported bundle.json", "reverted to the version of ", "approved by the user"):
+        assert any(r.startswith(start) for r in reasons), (start, reasons)
+    assert any("no longer applies: " in r for r in reasons), reasons
+
+
+@pytest.mark.parametrize("word", ["imported", "reverted", "UTC", "approved", "applies"])
+def test_a_purge_of_a_word_of_the_products_templated_reasons_verifies_clean(
+    mem: MemoryService, backend: Backend, tmp_path: Path, word: str
+) -> None:
+    """Reasons the product builds around ids and times ("imported <file>", "reverted to the
+    version of <time> UTC (<id>)") are its wording, not the user's text kept forever."""
+    _templated_reasons(mem, backend, tmp_path)
+    report = mem.purger.purge(PurgeFilter(query=word, include_messages=True))
+    v = report.verification
+    assert v is not None and v.clean, v
+    assert v.kept == [] and v.leaks == []
+
+
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        ("import", "imported {}.json"),
+        ("approve", "{} 不要了; replaces mem_X, written after this was proposed"),
+        ("approve", "{} 不要了"),
+        ("hard_delete", "withdrawn: the change it belonged to was refused ({})"),
+        ("delete", "用户说 {} 不要了"),
+    ],
+)
+def test_the_chosen_part_of_a_templated_reason_still_counts(
+    mem: MemoryService, backend: Backend, tmp_path: Path, event: str, reason: str
+) -> None:
+    """What a template embeds that someone chose (the import's file name, the user's note
+    on an approval, a quoted error) is still found after a purge of a word in it: a file
+    name is the user's (it can name a person or a secret), and so is a note that only
+    starts like the product's wording."""
+    _templated_reasons(mem, backend, tmp_path)
+    report = mem.purger.purge(PurgeFilter(query="imported", include_messages=True))
+    assert report.verification is not None and report.verification.clean
+    with mem.user_store.write() as w:
+        w.add_audit(event, actor="user", reason=reason.format("imported"), node_id="mem_x")
+    again = verify_purge([mem.workspace_store, mem.user_store], ["imported"], query="imported")
+    assert not again.clean
+    assert [(f.location, f.count) for f in again.kept] == [("table:memory_audit_events", 1)]
+
+
+def test_a_templated_reason_keeps_only_what_someone_chose() -> None:
+    """The product's wording around a template's chosen part is not user text; the part
+    is (read again: a note that is itself the product's default is not)."""
+    from ekko_memory.store.user_text import reason_user_text
+
+    revert = "reverted to the version of 2026-01-02 03:04 UTC (mem_01ABC)"
+    assert reason_user_text(revert, "create") == []
+    assert reason_user_text("imported 王芳病历.json", "import") == ["王芳病历.json"]
+    assert reason_user_text("imported 王芳病历.json", "approve") == ["imported 王芳病历.json"]
+    later = "; replaces mem_2, which replaced mem_1 after this was proposed"
+    assert reason_user_text("approved by the user" + later, "approve") == []
+    assert reason_user_text("对，我喜欢" + later, "approve") == ["对，我喜欢"]
+    settled = "pending item pnd_1 no longer applies: the memory it would change (mem_1) was deleted"
+    assert reason_user_text(settled, "expire") == []
 
 
 @pytest.mark.parametrize("removal", ["hard delete", "purge"])

@@ -54,9 +54,9 @@ from ekko_memory.store.search_text import (
 )
 from ekko_memory.store.user_text import (
     NODE_TEXT,
-    PRODUCT_REASONS,
     SUMMARY_TEXT,
     USER_TEXT,
+    reason_user_text,
     user_strings,
 )
 from ekko_memory.timeutil import from_db, from_db_required, to_db
@@ -93,12 +93,6 @@ def _holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bo
         if plain or not c.name.endswith("_json")
     ]
     return or_(false(), *clauses)
-
-
-def _user_holding(col: ColumnElement[Any], text_: str) -> ColumnElement[bool]:
-    """``col`` holds ``text_`` as user text: a reason the product wrote itself does not."""
-    found = _holding([col], text_)
-    return found & col.not_in(PRODUCT_REASONS) if col.name == "reason" else found
 
 
 def chunks(ids: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
@@ -1057,13 +1051,21 @@ class StoreReader:
         out: dict[str, int] = {}
         for name, where in USER_TEXT.items():
             table = t.metadata.tables[name]
-            plain = or_(false(), *(_user_holding(table.c[c], text_) for c in where.plain))
+            plain = _holding([table.c[c] for c in where.plain], text_)
+            reasons = [table.c[c] for c in where.reasons]
             mixed = [table.c[c] for c in where.mixed]
-            q = select(case((plain, 1), else_=0), *mixed).where(plain | _holding(mixed, text_))
+            # An audit reason is read with its event's type (``reason_user_text``).
+            kind = table.c.event_type if "event_type" in table.c else literal_column("NULL")
+            q = select(case((plain, 1), else_=0), kind, *reasons, *mixed).where(
+                plain | _holding(reasons, text_) | _holding(mixed, text_)
+            )
+            split = 2 + len(reasons)
             count = sum(
                 1
                 for row in self.conn.execute(q)
-                if row[0] or any(self._in_json(value, text_) for value in row[1:])
+                if row[0]
+                or any(self._in_reason(value, row[1], text_) for value in row[2:split])
+                or any(self._in_json(value, text_) for value in row[split:])
             )
             if count:
                 out[name] = count
@@ -1078,6 +1080,16 @@ class StoreReader:
             strings = user_strings(json.loads(raw))
         except ValueError:
             return True  # not JSON after all: every byte of it could be the user's
+        return self._in_any(strings, text_)
+
+    def _in_reason(self, reason: str | None, event_type: str | None, text_: str) -> bool:
+        """``text_`` in the parts of a reason someone chose, not the product's own wording
+        around them (``reason_user_text``)."""
+        return reason is not None and self._in_any(reason_user_text(reason, event_type), text_)
+
+    def _in_any(self, strings: Iterable[str], text_: str) -> bool:
+        """``text_`` in one of ``strings``, matched as SQL matches it (SQLite's LIKE ignores
+        the case of ASCII letters; PostgreSQL's does not)."""
         if self.dialect.name != "sqlite":
             return any(text_ in s for s in strings)
         needle = text_.encode("utf-8").lower()  # bytes: lower() folds ASCII letters only

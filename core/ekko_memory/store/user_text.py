@@ -14,6 +14,7 @@ their string values count, except those of the machine fields below.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,15 +41,19 @@ class TableText:
 
     plain: tuple[str, ...]
     mixed: tuple[str, ...] = ()
+    # Reasons: the user's or an agent's words, or the product's own wording
+    # (``reason_user_text``).
+    reasons: tuple[str, ...] = ()
 
 
 USER_TEXT: dict[str, TableText] = {
     "memory_messages": TableText(("content",), ("metadata_json",)),
     "memory_summaries": TableText(SUMMARY_TEXT),
     "memory_nodes": TableText(NODE_TEXT),
-    "memory_audit_events": TableText(("reason",), ("payload_json",)),
+    "memory_audit_events": TableText((), ("payload_json",), ("reason",)),
     # A pending item's reason is its rule's wording (RULE_TEXT); the proposal is the node.
-    "memory_pending": TableText(("decision_note",), ("node_json",)),
+    # Its decision note is the user's note, or the approval's or settlement's reason.
+    "memory_pending": TableText((), ("node_json",), ("decision_note",)),
     # A failed job's error can quote what the model answered about the user's memories.
     "memory_retry_queue": TableText(("last_error",), ("payload_json",)),
 }
@@ -64,12 +69,64 @@ PRODUCT_REASONS = (
     "restored by the user",
     "purged by the user",
     "[redacted]",
+    "approved by the user",
+    "rejected by the user",
     "upsert",
     "supersede",
     "repair: finish an interrupted supersede",
     "import: a newer version of this memory was imported",
     "no longer applies: the memory it would change was deleted for good",
 )
+
+# Reasons the product builds from a template around ids, times and states. A template's
+# ``user`` group is text someone chose, which still counts: the file name of an import (the
+# user named it, and a name can spell a person or a secret), the note the user gave an
+# approval, the error a refused change quotes. Such a part is read again (it may be a
+# product reason itself: "approved by the user; replaces …").
+_ID = r"[a-z]+_[0-9A-Za-z]+"
+_GONE = (
+    rf"the memory it would change \({_ID}\) (?:was deleted(?: for good)?|is [a-z]+)"
+    rf"|the memory {_ID} was deleted for good"
+    r"|the memories it would change are gone"
+    r"|the memory it would change was deleted for good"
+)
+_LATER = rf"{_ID} \(which replaced {_ID} after this was proposed\)"
+# The import's own reason is told by its event type: a note that starts with "imported"
+# is the user's words.
+_IMPORT_REASON = re.compile(r"imported (?P<user>.+)", re.DOTALL)
+_REASON_TEMPLATES = tuple(
+    re.compile(p, re.DOTALL)
+    for p in (
+        rf"(?:pending item {_ID} )?no longer applies: (?:{_GONE})",
+        rf"reverted to the version of \d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}} UTC \({_ID}\)",
+        rf"(?P<user>.+); replaces {_ID}, "
+        rf"(?:which replaced {_ID} after this was proposed|written after this was proposed)",
+        rf"(?P<user>.+); applies to the current version {_LATER}(?:, {_LATER})*",
+        rf"replaced by {_ID}, moved into [a-z]+ scope",
+        r"withdrawn: the change it belonged to was refused \((?P<user>.+)\)",
+        r"the move that replaced it was refused \((?P<user>.+)\)",
+        rf"memory {_ID} changed meanwhile \(now [a-z]+\)",
+        r"(?:agent|extractor|user|import) (?:create|update|supersede|expire|delete)",
+    )
+)
+
+
+def reason_user_text(reason: str, event_type: str | None = None) -> list[str]:
+    """The parts of an audit reason (of an event of ``event_type``; None: a decision note)
+    that are someone's words: none of a reason the product wrote (``PRODUCT_REASONS``,
+    ``_REASON_TEMPLATES``), the chosen parts of a templated one, all of any other."""
+    if reason in PRODUCT_REASONS:
+        return []
+    templates = _REASON_TEMPLATES
+    if event_type == "import":
+        templates = (_IMPORT_REASON, *templates)
+    for template in templates:
+        found = template.fullmatch(reason)
+        if found is not None:
+            chosen = found.groupdict().get("user")
+            return [] if chosen is None else reason_user_text(chosen)
+    return [reason]
+
 
 # JSON fields that name or classify something (ids, enums, who, the taxonomy), never the
 # user's words; any field not listed here (or ending in Id/Ids/At) is taken as user text.
