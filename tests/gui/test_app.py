@@ -35,7 +35,7 @@ from ekko_memory_gui.services.translation import (
     ts_path,
 )
 from ekko_memory_gui.views.main_window import MainWindow, initial_size
-from tests.gui.conftest import ScriptedDialogService, open_window, titles
+from tests.gui.conftest import ScriptedDialogService, open_window, titles, wait_done
 from tests.requirements import missing
 
 
@@ -200,7 +200,7 @@ def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_un
         holder.execute("BEGIN IMMEDIATE")  # the other program's write transaction
         try:
             task = window.delete_memory(node_id)
-            qtbot.waitUntil(task.done, timeout=20000)
+            wait_done(qtbot, task, timeout=20000)  # the runner reports the error then
             assert task.exception() is not None
             assert "another program kept the store" in window.status.error.toolTip()
             qtbot.waitUntil(lambda: window.status.level == "degraded", timeout=5000)
