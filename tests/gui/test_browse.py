@@ -443,14 +443,23 @@ def test_the_detail_pane_words_expiry_by_the_cores_status(qtbot: Any, window: Ma
     assert node_id is not None
     detail = window.detail_pane
 
-    def shown() -> tuple[list[str], str, str]:
-        wait_task(qtbot, detail.show_node(node_id))
+    def shown(status: str) -> tuple[list[str], str, str]:
+        # The memory as it now is: the change watcher may reload the pane meanwhile (a
+        # newer load of it replaces the one asked here, whose task then renders nothing).
+        detail.show_node(node_id)
+        qtbot.waitUntil(
+            lambda: (
+                detail.node is not None
+                and detail.node.id == node_id
+                and detail.node.status == status
+            )
+        )
         chips = [w.text() for w in detail.findChildren(QLabel) if w.property("role") == "chip"]
         return chips, detail.expiry.text(), detail.expiry.property("role")
 
-    chips, text, role = shown()
+    chips, text, role = shown("active")
     assert "active" in chips and text.startswith("Expires") and role == "amber"
     mem.actions.delete(node_id, "soft")
-    chips, text, role = shown()
+    chips, text, role = shown("deleted")
     assert "deleted" in chips and text.startswith("Expires")
     assert role == "muted", "a deleted memory does not expire: its date is no warning"
