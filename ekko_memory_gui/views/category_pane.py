@@ -63,6 +63,8 @@ class CategoryPane(QWidget):
         self._history = False
         self._loading: asyncio.Task[None] | None = None
         self._reload_again = False
+        # A reshape was asked while a count was in flight: the next round reshapes.
+        self._reshape_again = False
 
     # --- selection ------------------------------------------------------------------
 
@@ -131,28 +133,35 @@ class CategoryPane(QWidget):
         if not self.runner.attached:
             return None
         if self._loading is not None and not self._loading.done():
+            # The round in flight counts again with the filters as they are then; a
+            # reshape asked now must not be lost (the tree kept the branches of a scope
+            # no longer shown when the scope changed while counts were loading).
             self._reload_again = True
+            self._reshape_again = self._reshape_again or reshape
             return self._loading
         self._loading = self.runner.spawn(self._reload(reshape), self.tr("Counting memories"))
         return self._loading
 
     async def _reload(self, reshape: bool) -> None:
         while True:
+            # What was asked until now (before the task first ran, too) is this round's.
             self._reload_again = False
-            f = BrowseFilter(scopes=self._scopes, hide_expired=not self._history)
-            counts = await browse_ops.category_counts(self.runner, f, with_history=self._history)
+            reshape, self._reshape_again = reshape or self._reshape_again, False
+            history = self._history
+            f = BrowseFilter(scopes=self._scopes, hide_expired=not history)
+            counts = await browse_ops.category_counts(self.runner, f, with_history=history)
             if reshape:
                 self._reshape(counts)
-                reshape = False
             else:
                 self.model.set_counts(
                     counts.active,
                     counts.every,
                     counts.trash,
-                    with_history=self._history,
+                    with_history=history,
                 )
             if not self._reload_again:
                 return
+            reshape = False
 
     def _reshape(self, counts: browse_ops.CategoryCounts) -> None:
         current = self.current_branch()

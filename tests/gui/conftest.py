@@ -36,17 +36,30 @@ def qasync_loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     # Never stop the loop between tests; at the very end leave it for the interpreter.
 
 
+def wait_done(qtbot: Any, task: asyncio.Future[Any], timeout: int = 15000) -> None:
+    """Wait until ``task`` is done and the callbacks it had by then have run.
+
+    ``task.done()`` turns true an event-loop turn before those callbacks (each is its own
+    ``call_soon``), and the app reacts to a finished task there: the runner reports its
+    error and drops it from ``pending_tasks``, the table leaves its loading state. Waiting
+    for ``done()`` alone returned before them now and then under load.
+    """
+    ran: list[bool] = []
+    task.add_done_callback(lambda _t: ran.append(True))  # runs after the earlier ones
+    qtbot.waitUntil(lambda: bool(ran), timeout=timeout)
+
+
 def run(qtbot: Any, coro: Awaitable[T], timeout: int = 15000) -> T:
     """Run a coroutine on the qasync loop until done and return its result."""
     task = asyncio.ensure_future(coro)
-    qtbot.waitUntil(task.done, timeout=timeout)
+    wait_done(qtbot, task, timeout)
     return task.result()
 
 
 def wait_task(qtbot: Any, task: asyncio.Task[Any] | None, timeout: int = 15000) -> None:
     """Wait for a task a view started (None means nothing was started)."""
     if task is not None:
-        qtbot.waitUntil(task.done, timeout=timeout)
+        wait_done(qtbot, task, timeout)
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
 
@@ -160,7 +173,12 @@ def open_window(
     window.show()
     run(qtbot, controller.open_workspace(workspace, user_home))
     qtbot.waitUntil(lambda: window.list_pane.filter is not None, timeout=10000)
-    qtbot.waitUntil(lambda: not window.list_pane.model.loading, timeout=10000)
+    # Loaded, and the pane has taken the end of the load in (it settles the selection
+    # and clears "Loading…" in the load task's callback, a turn after the task is done).
+    qtbot.waitUntil(
+        lambda: not window.list_pane.model.loading and window.list_pane.loading_label.text() == "",
+        timeout=10000,
+    )
     qtbot.waitUntil(lambda: window.category_pane.model.rowCount() > 3, timeout=10000)
     qtbot.waitUntil(lambda: not window.category_pane.loading, timeout=10000)
     return window

@@ -7,7 +7,9 @@ from typing import Any
 
 from ekko_memory import BrowseFilter
 from ekko_memory.demo import DemoReport
+from ekko_memory_gui.models.category_tree_model import KIND_DOMAIN
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
+from ekko_memory_gui.models.roles import KIND_ROLE
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import QLabel, QPoint, Qt
 from ekko_memory_gui.views.main_window import MainWindow
@@ -180,6 +182,29 @@ def test_scope_filter_limits_table_and_tree(qtbot: Any, window: MainWindow) -> N
     model = window.list_pane.model
     scopes = {model.row_at(i).scope for i in range(model.rowCount())}  # type: ignore[union-attr]
     assert scopes == {"workspace"}
+
+
+def _domains(window: MainWindow) -> list[str]:
+    model = window.category_pane.model
+    return sorted(
+        model.index(r, 0).data()
+        for r in range(model.rowCount())
+        if model.index(r, 0).data(KIND_ROLE) == KIND_DOMAIN
+    )
+
+
+def test_a_scope_change_while_the_tree_is_counting_reshapes_the_tree(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """The scope changes while the tree's counts are loading (after a change by the app or
+    the agent): the tree still drops the domains of the scopes no longer shown. (The
+    reshape asked during a count in flight was lost: the user domains stayed, at 0.)"""
+    pane = window.category_pane
+    assert _domains(window) == ["个人", "生活技能", "项目"]
+    pane.reload_counts()  # as a change set does
+    window.scope_combo.setCurrentIndex(window.scope_combo.findData("workspace"))
+    qtbot.waitUntil(lambda: not pane.loading)
+    assert _domains(window) == ["项目"]
 
 
 def test_trash_lists_deleted_memories(qtbot: Any, window: MainWindow) -> None:
@@ -418,14 +443,23 @@ def test_the_detail_pane_words_expiry_by_the_cores_status(qtbot: Any, window: Ma
     assert node_id is not None
     detail = window.detail_pane
 
-    def shown() -> tuple[list[str], str, str]:
-        wait_task(qtbot, detail.show_node(node_id))
+    def shown(status: str) -> tuple[list[str], str, str]:
+        # The memory as it now is: the change watcher may reload the pane meanwhile (a
+        # newer load of it replaces the one asked here, whose task then renders nothing).
+        detail.show_node(node_id)
+        qtbot.waitUntil(
+            lambda: (
+                detail.node is not None
+                and detail.node.id == node_id
+                and detail.node.status == status
+            )
+        )
         chips = [w.text() for w in detail.findChildren(QLabel) if w.property("role") == "chip"]
         return chips, detail.expiry.text(), detail.expiry.property("role")
 
-    chips, text, role = shown()
+    chips, text, role = shown("active")
     assert "active" in chips and text.startswith("Expires") and role == "amber"
     mem.actions.delete(node_id, "soft")
-    chips, text, role = shown()
+    chips, text, role = shown("deleted")
     assert "deleted" in chips and text.startswith("Expires")
     assert role == "muted", "a deleted memory does not expire: its date is no warning"

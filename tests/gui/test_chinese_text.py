@@ -20,7 +20,7 @@ from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
 from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
 from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, wait_task
+from tests.gui.conftest import ScriptedDialogService, wait_done, wait_task
 
 # English words of the core's reasons (permissions.RULE_TEXT) and sensitive kinds.
 CORE_ENGLISH = re.compile(
@@ -336,7 +336,7 @@ def test_the_status_line_says_unavailable_once_during_an_outage_in_chinese(
     holder.execute("BEGIN IMMEDIATE")  # the other program's write transaction
     try:
         task = window.delete_memory(demo.node_ids["some_coriander"])
-        qtbot.waitUntil(task.done, timeout=20000)
+        wait_done(qtbot, task, timeout=20000)  # the runner reports the outage then
     finally:
         holder.execute("ROLLBACK")
         holder.close()
