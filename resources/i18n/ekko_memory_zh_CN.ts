@@ -27,7 +27,7 @@
 <context>
     <name>CategoryPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/category_pane.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="142"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
@@ -2114,52 +2114,52 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="182"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="191"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="297"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2168,7 +2168,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2177,7 +2177,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2186,12 +2186,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="328"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="334"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
