@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import Conflict, MemoryQuery, MemoryService
+from ekko_memory import Conflict, MemoryQuery, MemoryService, MemorySession
 from ekko_memory.models import AuditEvent
 from tests.core.helpers import COOKING, flavor, propose
 
@@ -69,7 +69,9 @@ def test_an_old_one_value_proposal_approved_replaces_the_current_value(
     assert low["nodeId"] in event.reason and "after this was proposed" in event.reason
 
 
-def test_an_approved_proposal_equal_to_a_later_write_is_that_memory(mem: MemoryService) -> None:
+def held_then_stated(mem: MemoryService) -> tuple[MemorySession, dict[str, Any], dict[str, Any]]:
+    """不吃香菜 proposed on a guess (held for approval), then stated by the user (stored):
+    (the session, the held proposal, the stored one)."""
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     node = {
         "scope": "user",
@@ -84,6 +86,11 @@ def test_an_approved_proposal_equal_to_a_later_write_is_that_memory(mem: MemoryS
     assert held["status"] == "pending", held
     explicit = propose(s, "记住，我以后做饭不要香菜。", **node)
     assert explicit["status"] == "created", explicit
+    return s, held, explicit
+
+
+def test_an_approved_proposal_equal_to_a_later_write_is_that_memory(mem: MemoryService) -> None:
+    _, held, explicit = held_then_stated(mem)
 
     decided = mem.decide(held["pendingId"], approve=True, actor="user")
     assert decided == {
@@ -163,19 +170,8 @@ def test_an_approved_replacement_edited_by_the_user_keeps_its_id(mem: MemoryServ
 
 
 def test_the_id_of_a_proposal_that_became_another_memory_says_which(mem: MemoryService) -> None:
-    s = mem.session("s1", user_id="u1", workspace_id="w1")
-    node = {
-        "scope": "user",
-        "domain": "生活技能",
-        "categoryPath": COOKING,
-        "type": "preference",
-        "key": "avoid_ingredient",
-        "valueJson": "香菜",
-        "title": "用户不吃香菜",
-    }
-    held = propose(s, "香菜味道怪怪的", **node)
+    s, held, explicit = held_then_stated(mem)
     shown = shown_id(mem, held["pendingId"])
-    explicit = propose(s, "记住，我以后做饭不要香菜。", **node)
     mem.decide(held["pendingId"], approve=True, actor="user")
 
     got = s.call_tool("memory_get", {"id": shown})
