@@ -439,7 +439,7 @@ def test_a_local_memory_an_import_replaced_leads_to_the_winner_and_reverts(
     head = other.head_of(local)
     assert head.id == back.node_id and head.title == "少油" and head.status == "active"
     assert other.get_node(theirs).status == "superseded"  # type: ignore[union-attr]
-    stepped_down = [e for e in other.history(theirs).audit if e.node_id == theirs][0]
+    stepped_down = next(e for e in other.history(theirs).audit if e.node_id == theirs)
     assert (stepped_down.event_type, stepped_down.actor) == ("supersede", "user")
     assert stepped_down.payload == {"supersededBy": back.node_id}
     # Reversible like any revert.
