@@ -618,9 +618,10 @@ class StoreReader:
     def successor_of(self, node_id: str) -> MemoryNode | None:
         """The node that supersedes ``node_id``, if any.
 
-        A memory edited on two machines has two (an import keeps one current and marks
-        the other superseded, with no successor of its own): the chain goes on through
-        the one still in use, not the dead end.
+        A memory edited on two machines had two (an import kept one current and marked
+        the other superseded, with no successor of its own); an import now joins them in
+        one line (``importer.link_rivals``), but where that could not be done the chain
+        goes on through the one still in use, not the dead end.
         """
         found = self._nodes(
             f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY CASE WHEN status <> 'superseded'"
