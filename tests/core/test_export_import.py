@@ -560,6 +560,9 @@ def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     loser = other.get_node(report.superseded[0])
     assert loser is not None and loser.status == "superseded"
     assert other.history(loser.id).audit[0].reason.startswith("import: two versions")
+    # One line of versions: the first, the one that lost, the one in use.
+    assert [v.id for v in other.chain(x)] == [x, loser.id, current[0].id]
+    assert other.head_of(loser.id).id == current[0].id
     assert not other.importer.import_bundle(second).changed
 
 
