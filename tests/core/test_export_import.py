@@ -447,6 +447,24 @@ def test_a_local_memory_an_import_replaced_leads_to_the_winner_and_reverts(
     assert again.accepted and other.head_of(local).title == "少辣"
 
 
+def test_an_agent_changing_a_memory_an_import_replaced_is_sent_to_the_imported_one(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    other.importer.import_bundle(path)
+    s = other.session("s9", user_id="u1", workspace_id="w1")
+    s.append_message("user", "记住，改成微辣")
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "update", "targetId": local, "node": {"title": "微辣"}, "reason": "test"},
+    )
+    assert res["error"]["code"] == "conflict", res
+    assert f"change its current version {theirs} instead" in res["error"]["message"], res
+
+
 def test_an_imported_memory_that_lost_leads_to_the_local_winner(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
