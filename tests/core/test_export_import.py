@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from ekko_memory import (
     CancelToken,
@@ -420,6 +421,124 @@ def test_import_conflict_newer_local_node_wins(
     assert not other.importer.import_bundle(path).changed
 
 
+def test_a_local_memory_an_import_replaced_leads_to_the_winner_and_reverts(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """The replaced local memory and the imported one are one history: the replaced one
+    leads to the one in use, and reverting to it makes its value current again."""
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")  # newer: wins
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    other.importer.import_bundle(path)
+    assert [v.id for v in other.chain(local)] == [local, theirs]
+    assert other.head_of(local).id == theirs
+
+    back = other.actions.revert(local)
+    assert back.accepted and back.superseded_id == theirs, back
+    head = other.head_of(local)
+    assert head.id == back.node_id and head.title == "少油" and head.status == "active"
+    assert other.get_node(theirs).status == "superseded"  # type: ignore[union-attr]
+    stepped_down = next(e for e in other.history(theirs).audit if e.node_id == theirs)
+    assert (stepped_down.event_type, stepped_down.actor) == ("supersede", "user")
+    assert stepped_down.payload == {"supersededBy": back.node_id}
+    # Reversible like any revert.
+    again = other.actions.revert(theirs)
+    assert again.accepted and other.head_of(local).title == "少辣"
+
+
+def test_an_agent_changing_a_memory_an_import_replaced_is_sent_to_the_imported_one(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    other.importer.import_bundle(path)
+    s = other.session("s9", user_id="u1", workspace_id="w1")
+    s.append_message("user", "记住，改成微辣")
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "update", "targetId": local, "node": {"title": "微辣"}, "reason": "test"},
+    )
+    assert res["error"]["code"] == "conflict", res
+    assert f"change its current version {theirs} instead" in res["error"]["message"], res
+
+
+def test_an_imported_memory_that_lost_leads_to_the_local_winner(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    theirs = flavor(mem, "少辣")
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    local = flavor(other, "少油")  # newer: wins
+    other.importer.import_bundle(path)
+    assert [v.id for v in other.chain(local)] == [theirs, local]
+    assert other.head_of(theirs).id == local
+    assert other.actions.revert(theirs).accepted
+    assert other.head_of(local).title == "少辣"
+
+
+def test_an_imported_chain_that_won_follows_the_local_chain_it_replaced(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """The winner arrives with older versions of its own: the whole imported chain comes
+    after the local one, in order, and an old local version can be reverted to."""
+    ours = seed(mem)
+    src = seed(other)
+    path = tmp_path / "b.json"
+    other.exporter.export(path)
+    mem.importer.import_bundle(path)
+    chain = [v.id for v in mem.chain(ours.spicy_old)]
+    assert chain == [ours.spicy_old, ours.spicy_new, src.spicy_old, src.spicy_new]
+    assert [v.status for v in mem.chain(src.spicy_old)][-1] == "active"
+    assert mem.head_of(ours.spicy_old).id == src.spicy_new
+    assert mem.head_of(ours.cilantro).id == src.cilantro
+    reverted = mem.actions.revert(ours.spicy_old)
+    assert reverted.accepted and reverted.superseded_id == src.spicy_new
+    assert mem.head_of(src.spicy_old).value_json == {"spicy": "high"}
+    # Importing the bundle again changes nothing and says nothing about the moved link.
+    again = mem.importer.import_bundle(path)
+    assert not again.changed and not again.notes, again
+
+
+def test_the_joined_history_travels_back_with_the_next_bundle(
+    mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """The side the winner came from gets the replaced memory back in a later bundle: it
+    joins the same history there (its audit names the winner)."""
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")
+    there, back = tmp_path / "there.json", tmp_path / "back.json"
+    mem.exporter.export(there)
+    other.importer.import_bundle(there)
+    other.exporter.export(back)
+    mem.importer.import_bundle(back)
+    assert [v.id for v in mem.chain(theirs)] == [local, theirs]
+    assert mem.head_of(local).id == theirs
+
+
+def test_a_database_imported_into_before_the_link_is_joined_at_open(
+    backend: Backend, mem: MemoryService, other: MemoryService, tmp_path: Path
+) -> None:
+    """An import by an earlier release left the winner only in the audit: the next open
+    links the two histories."""
+    local = flavor(other, "少油")
+    theirs = flavor(mem, "少辣")
+    path = tmp_path / "b.json"
+    mem.exporter.export(path)
+    other.importer.import_bundle(path)
+    with other.user_store.write() as w:  # the link as an earlier release left it: none
+        w.conn.execute(
+            text("UPDATE memory_nodes SET supersedes_id = NULL WHERE id = :id"), {"id": theirs}
+        )
+    assert other.head_of(local).id == local
+    other.close()
+    reopened = backend.open_memory(tmp_path / "other", key="other")
+    assert [v.id for v in reopened.chain(local)] == [local, theirs]
+    assert reopened.actions.revert(local).accepted
+
+
 def _shared_fact(mem: MemoryService, other: MemoryService, tmp_path: Path) -> str:
     """A workspace fact (部署说明 v1) written here and imported there; its id."""
     draft = {"type": "fact", "scope": "workspace", "domain": "项目", "title": "部署说明 v1"}
@@ -459,14 +578,18 @@ def test_a_memory_edited_on_both_sides_keeps_one_current_version(
     loser = other.get_node(report.superseded[0])
     assert loser is not None and loser.status == "superseded"
     assert other.history(loser.id).audit[0].reason.startswith("import: two versions")
+    # One line of versions: the first, the one that lost, the one in use.
+    assert [v.id for v in other.chain(x)] == [x, loser.id, current[0].id]
+    assert other.head_of(loser.id).id == current[0].id
     assert not other.importer.import_bundle(second).changed
 
 
 def test_a_memory_edited_on_both_sides_is_deleted_whole(
     mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
-    """After such an import the memory has two versions after its first: its history leads
-    to the current one, and a hard delete takes both (the superseded one quotes it too)."""
+    """After such an import the memory has two versions after its first: its history goes
+    through the replaced one to the current one, and a hard delete takes both (the
+    superseded one quotes it too)."""
 
     x = _shared_fact(mem, other, tmp_path)
     other.actions.edit(x, {"title": "这边改的 ZQA"})  # older: loses the import
@@ -476,7 +599,8 @@ def test_a_memory_edited_on_both_sides_is_deleted_whole(
     (loser,) = other.importer.import_bundle(second).superseded
     head = other.head_of(x)
     assert head.title == "那边改的 ZQB" and head.status == "active"
-    assert [v.id for v in other.chain(x)] == [x, head.id]
+    assert [v.id for v in other.chain(x)] == [x, loser, head.id]
+    assert other.head_of(loser).id == head.id
     deleted = other.actions.delete(head.id, "hard")
     assert sorted(deleted) == sorted([x, head.id, loser])
     with other.workspace_store.read() as r:

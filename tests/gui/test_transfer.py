@@ -8,14 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import BrowseFilter, MemoryService
-from ekko_memory.demo import DemoReport
+from ekko_memory import BrowseFilter, MemoryService, open_memory
+from ekko_memory.demo import DEMO_USER, DEMO_WORKSPACE, DemoReport
 from ekko_memory_gui.controller import AppController
-from ekko_memory_gui.qt import QDialog
+from ekko_memory_gui.qt import QDialog, QPushButton
 from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
 from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
 from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
 from ekko_memory_gui.views.main_window import MainWindow
+from tests.core.helpers import propose
 from tests.gui.conftest import ScriptedDialogService, run, titles, wait_task
 
 
@@ -94,6 +95,62 @@ def test_export_then_import_into_an_empty_workspace_gives_the_same_memories(
     again = _import(qtbot, window, dialogs, bundle)
     assert not again.changed and len(again.skipped["nodes"]) == report.counts["nodes"]
     assert _snapshot(window.runner.memory) == expected
+
+
+def test_the_timeline_shows_an_imported_memory_after_the_one_it_replaced(
+    qtbot: Any,
+    window: MainWindow,
+    demo: DemoReport,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    """A bundle's newer answer to a one-value key (the reply language) replaces the local
+    memory: the replaced version's timeline goes on to the imported one, which is on top,
+    and reverting to the replaced version is offered and works."""
+    local = demo.node_ids["reply_zh"]
+    source = open_memory(tmp_path / "src" / "ws", user_home=tmp_path / "src" / "home")
+    try:
+        s = source.session("s-src", user_id=DEMO_USER, workspace_id=DEMO_WORKSPACE)
+        said = propose(
+            s,
+            "记住，以后用英文回答",
+            scope="user",
+            domain="个人",
+            categoryPath=["个人", "沟通"],
+            type="preference",
+            key="reply_language",
+            valueJson="English",
+            title="Reply in English",
+        )
+        bundle = tmp_path / "reply.json"
+        source.exporter.export(bundle)
+    finally:
+        source.close()
+    assert said["accepted"], said
+    report = _import(qtbot, window, dialogs, bundle)
+    assert report.superseded == [local]
+
+    winner = said["nodeId"]
+    qtbot.waitUntil(lambda: winner in window.list_pane.model.ids(), timeout=10000)
+    window.list_pane.select_id(winner)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == winner)
+    entries = detail.chain.entries
+    assert [e.node.id for e in entries] == [winner, local]
+    # The replaced version, opened from the timeline: the imported one is still on top.
+    detail.chain.version_clicked.emit(local)
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == local)
+    entries = detail.chain.entries
+    assert [e.node.title for e in entries] == ["Reply in English", "用中文回答"]
+    assert entries[0].is_head and entries[1].is_shown
+    assert entries[1].node.status == "superseded"
+    buttons = detail.chain.findChildren(QPushButton, "revertButton")
+    assert len(buttons) == 1
+    buttons[0].click()
+    mem = window.runner.memory
+    qtbot.waitUntil(lambda: mem.head_of(local).title == "用中文回答")
+    assert mem.head_of(local).status == "active"
+    assert mem.get_node(said["nodeId"]).status == "superseded"  # type: ignore[union-attr]
 
 
 def test_markdown_and_csv_exports(

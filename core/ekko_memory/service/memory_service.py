@@ -125,6 +125,7 @@ class MemoryService:
         self.importer = Importer(self)
         self.purger = Purger(self)
         self.repair_chains()
+        self.importer.link_rivals()
 
     # --- plumbing -------------------------------------------------------------------
 

@@ -618,9 +618,10 @@ class StoreReader:
     def successor_of(self, node_id: str) -> MemoryNode | None:
         """The node that supersedes ``node_id``, if any.
 
-        A memory edited on two machines has two (an import keeps one current and marks
-        the other superseded, with no successor of its own): the chain goes on through
-        the one still in use, not the dead end.
+        A memory edited on two machines had two (an import kept one current and marked
+        the other superseded, with no successor of its own); an import now joins them in
+        one line (``importer.link_rivals``), but where that could not be done the chain
+        goes on through the one still in use, not the dead end.
         """
         found = self._nodes(
             f"{_NODE_SELECT} WHERE supersedes_id = :id ORDER BY CASE WHEN status <> 'superseded'"
@@ -629,6 +630,36 @@ class StoreReader:
             {"id": node_id},
         )
         return found[0] if found else None
+
+    def rivals_left_behind(self, actor: str) -> list[tuple[str, str]]:
+        """(loser, winner) of each rivalry ``actor`` settled whose loser is still superseded
+        with no later version in this store, oldest first.
+
+        An import that kept one of two rival memories recorded the winner only in the
+        loser's audit (``supersededBy``, ``conflict``) before it linked the two chains.
+        """
+        a = t.memory_audit_events
+        later = n.alias("later")
+        rows = self.conn.execute(
+            select(a.c.node_id, a.c.payload_json)
+            .join(n, n.c.id == a.c.node_id)
+            .where(
+                a.c.event_type == "supersede",
+                a.c.actor == actor,
+                n.c.status == "superseded",
+                ~select(later.c.id).where(later.c.supersedes_id == n.c.id).exists(),
+            )
+            .order_by(a.c.created_at, a.c.id)
+        ).all()
+        out: list[tuple[str, str]] = []
+        for loser, payload_json in rows:
+            payload = json.loads(payload_json) if payload_json else None
+            if not isinstance(payload, dict) or payload.get("conflict") is not True:
+                continue
+            winner = payload.get("supersededBy")
+            if isinstance(winner, str):
+                out.append((loser, winner))
+        return out
 
     def cross_links(self) -> list[tuple[str, str, datetime]]:
         """(node, the node it supersedes, when) where the superseded one is not in this store."""

@@ -143,6 +143,10 @@ class StoreWriter(StoreReader):
         res = self.conn.execute(update(n).where(n.c.id == node_id).values(**values))
         return bool(res.rowcount)
 
+    def set_supersedes(self, node_id: str, older_id: str | None) -> None:
+        """Make ``older_id`` the version ``node_id`` supersedes (a link, nothing else moves)."""
+        self.conn.execute(update(n).where(n.c.id == node_id).values(supersedes_id=older_id))
+
     def hard_delete_nodes(self, ids: Sequence[str]) -> list[str]:
         """Remove nodes, their index rows and usage rows, and scrub their audit and pending text.
 
