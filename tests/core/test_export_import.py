@@ -518,20 +518,21 @@ def test_the_joined_history_travels_back_with_the_next_bundle(
     assert mem.head_of(local).id == theirs
 
 
-def test_a_database_imported_into_before_the_link_is_joined_at_open(
+def test_a_database_imported_into_before_the_link_is_joined_by_its_upgrade(
     backend: Backend, mem: MemoryService, other: MemoryService, tmp_path: Path
 ) -> None:
-    """An import by an earlier release left the winner only in the audit: the next open
-    links the two histories."""
+    """An import by an earlier release left the winner only in the audit: the upgrade to
+    schema version 10 links the two histories."""
     local = flavor(other, "少油")
     theirs = flavor(mem, "少辣")
     path = tmp_path / "b.json"
     mem.exporter.export(path)
     other.importer.import_bundle(path)
-    with other.user_store.write() as w:  # the link as an earlier release left it: none
+    with other.user_store.write() as w:  # the file as an earlier release left it: no link
         w.conn.execute(
             text("UPDATE memory_nodes SET supersedes_id = NULL WHERE id = :id"), {"id": theirs}
         )
+        w.conn.execute(text("DELETE FROM memory_schema_migrations WHERE version >= 10"))
     assert other.head_of(local).id == local
     other.close()
     reopened = backend.open_memory(tmp_path / "other", key="other")

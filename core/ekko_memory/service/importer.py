@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound
+from ekko_memory.errors import InvalidInput, NotFound
 from ekko_memory.ids import is_valid_id
 from ekko_memory.models import (
     AuditEvent,
@@ -73,7 +73,8 @@ from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSI
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.ranking import priority_key
-from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.rival_links import IMPORT_ACTOR as ACTOR
+from ekko_memory.store.rival_links import link_rivals
 from ekko_memory.store.writer import StoreWriter
 
 if TYPE_CHECKING:
@@ -90,7 +91,6 @@ _PREFIX = {
     "pending": "pnd",
     "usage": "use",
 }
-ACTOR = "import"
 # Records written between two progress reports (and cancellation checks).
 BATCH = 500
 # Why an import superseded one of two rivals (the audit's reason).
@@ -358,24 +358,6 @@ class Importer:
             cancelled_stores=cancelled,
         )
 
-    def link_rivals(self) -> int:
-        """Link the rivals earlier imports superseded into their winners' chains (a database
-        an older release imported into recorded the winner only in the audit); at open.
-        Returns how many were linked."""
-        linked = 0
-        for _, store in self.service.stores():
-            if not (store.health.writable and store.health.readable):
-                continue
-            try:
-                with store.read() as r:
-                    if not any(_links(r, *pair) for pair in r.rivals_left_behind(ACTOR)):
-                        continue
-                with store.write() as w:
-                    linked += link_rivals(w)
-            except EkkoMemoryError:
-                continue  # the store says why in its health; the next open tries again
-        return linked
-
     def _store(self, name: StoreName) -> Any:
         return self.service.workspace_store if name == "workspace" else self.service.user_store
 
@@ -562,54 +544,6 @@ class Importer:
         tally.add("skipped", "nodes", node.id)
         if not same_content:
             tally.notes.append(f"kept the local version of {node.id}: it differs from the bundle's")
-
-
-def link_rivals(w: StoreWriter) -> int:
-    """Inside a write transaction: link each rival an import superseded before the version
-    that won over it (see the module docstring); how many were linked."""
-    linked = 0
-    for loser, winner in w.rivals_left_behind(ACTOR):
-        links = _links(w, loser, winner)
-        for node_id, older_id in links:
-            w.set_supersedes(node_id, older_id)
-        linked += bool(links)
-    return linked
-
-
-def _links(r: StoreReader, loser_id: str, winner_id: str) -> list[tuple[str, str]]:
-    """The (version, its new older version) links that put the loser's chain before the
-    winner's own versions; none when the two cannot be joined into one line."""
-    losers = _versions_back(r, loser_id)
-    winners = _versions_back(r, winner_id)
-    lost = {v.id for v in losers}
-    if not losers or not winners or winner_id in lost or loser_id in {v.id for v in winners}:
-        return []  # a version gone, or the two are one chain already
-    # Newest first: the winner's own versions end where it branched off the loser's chain.
-    own = winners[: next((i for i, v in enumerate(winners) if v.id in lost), len(winners))]
-    first = own[-1]
-    older = first.supersedes_id
-    if older is None or older in lost:
-        # Its own oldest version (or the one that branched off the loser's chain).
-        return [(first.id, loser_id)]
-    if older in {v.id for v in own}:
-        return []  # a loop: nothing sensible to join
-    # The winner's chain goes on in the other store (a memory moved into the user's
-    # scope): the loser's chain goes in between, when it has no older version there.
-    if losers[-1].supersedes_id is not None:
-        return []
-    return [(losers[-1].id, older), (first.id, loser_id)]
-
-
-def _versions_back(r: StoreReader, node_id: str) -> list[MemoryNode]:
-    """``node_id`` and its older versions held in this store, newest first."""
-    out: list[MemoryNode] = []
-    seen: set[str] = set()
-    current = r.get_node(node_id)
-    while current is not None and current.id not in seen:
-        out.append(current)
-        seen.add(current.id)
-        current = r.get_node(current.supersedes_id) if current.supersedes_id else None
-    return out
 
 
 def _merge(into: _Tally, part: _Tally) -> None:

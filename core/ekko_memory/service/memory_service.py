@@ -125,7 +125,6 @@ class MemoryService:
         self.importer = Importer(self)
         self.purger = Purger(self)
         self.repair_chains()
-        self.importer.link_rivals()
 
     # --- plumbing -------------------------------------------------------------------
 

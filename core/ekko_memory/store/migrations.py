@@ -22,7 +22,9 @@ from sqlalchemy.engine import Connection
 from ekko_memory.identity import name_synonyms, node_subject, value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
+from ekko_memory.store.rival_links import link_rivals
 from ekko_memory.store.search_text import has_invisible
+from ekko_memory.store.writer import StoreWriter
 from ekko_memory.timeutil import to_db, utcnow
 
 MigrationStep = Callable[[Connection, Dialect], None]
@@ -112,6 +114,12 @@ def _v9_reindex_invisible(conn: Connection, dialect: Dialect) -> None:
             dialect.index_node(conn, seq, title, content, tags, entities)
 
 
+def _v10_link_import_rivals(conn: Connection, dialect: Dialect) -> None:
+    # Imports by earlier releases recorded a rival's winner only in the loser's audit; the
+    # two histories are joined once here (imports since join them as they write).
+    link_rivals(StoreWriter(conn, dialect))
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -131,6 +139,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     ),
     (8, "value subjects name one thing once (cilantro and 芫荽 are 香菜)", _v8_canonical_subjects),
     (9, "words with invisible characters inside are indexed whole", _v9_reindex_invisible),
+    (10, "a rival an import replaced leads to the memory that won", _v10_link_import_rivals),
 ]
 
 

@@ -620,7 +620,7 @@ class StoreReader:
 
         A memory edited on two machines had two (an import kept one current and marked
         the other superseded, with no successor of its own); an import now joins them in
-        one line (``importer.link_rivals``), but where that could not be done the chain
+        one line (``rival_links.link_rivals``), but where that could not be done the chain
         goes on through the one still in use, not the dead end.
         """
         found = self._nodes(
