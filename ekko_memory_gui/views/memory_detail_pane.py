@@ -182,6 +182,12 @@ class MemoryDetailPane(QWidget):
         )
         self.audit.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.audit.setFrameShape(QFrame.Shape.NoFrame)
+        # Tab leaves the table (arrows move in it), as in the memory table.
+        self.audit.setTabKeyNavigation(False)
+        # Names a screen reader says (the field labels beside them are not their buddies).
+        self.value.setAccessibleName(self.tr("Value"))
+        self.ids.setAccessibleName(self.tr("Ids"))
+        self.audit.setAccessibleName(self.tr("Audit"))
 
         self.usage = text_label()
         self.usage.setObjectName("detailUsage")
@@ -202,11 +208,11 @@ class MemoryDetailPane(QWidget):
         v.addWidget(self.chain)
         v.addWidget(section_title(self.tr("Sources")))
         v.addWidget(sources_box)
+        v.addWidget(section_title(self.tr("Audit")))
+        v.addWidget(self.audit)
         v.addWidget(section_title(self.tr("Used in")))
         v.addWidget(self.usage)
         v.addWidget(used_in_box)
-        v.addWidget(section_title(self.tr("Audit")))
-        v.addWidget(self.audit)
         v.addStretch(1)
 
         scroll = QScrollArea()
@@ -396,7 +402,28 @@ class MemoryDetailPane(QWidget):
             + rows * self.audit.verticalHeader().defaultSectionSize()
             + 4
         )
+        self._order_tabs()
         self.stack.setCurrentIndex(1)
+
+    def _order_tabs(self) -> None:
+        """Tab in reading order: the Revert buttons and message links are made anew for
+        each memory, and Qt puts a new widget last in the window's tab chain — after the
+        toolbar, before the tree. Chain them after the value, before the audit, in the
+        order they show."""
+        made = [
+            *self.chain.revert_buttons,
+            *self._links(self.sources),
+            *self._links(self.used_in),
+        ]
+        previous: QWidget = self.value
+        for widget in [*made, self.audit]:
+            QWidget.setTabOrder(previous, widget)
+            previous = widget
+
+    @staticmethod
+    def _links(layout: QVBoxLayout) -> list[QWidget]:
+        items = (layout.itemAt(i) for i in range(layout.count()))
+        return [w for w in (item.widget() for item in items if item is not None) if w is not None]
 
     def _message_link(self, m: MemoryMessage) -> QLabel:
         """A quoted message that opens its session when clicked."""
@@ -404,8 +431,10 @@ class MemoryDetailPane(QWidget):
         link.setObjectName("sourceLink" if m.role == "user" else "replyLink")
         link.setWordWrap(True)
         link.setTextFormat(Qt.TextFormat.RichText)
+        # Tab reaches the link and Enter opens it, as a click does.
         link.setTextInteractionFlags(
             Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
             | Qt.TextInteractionFlag.TextSelectableByMouse
         )
         quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")

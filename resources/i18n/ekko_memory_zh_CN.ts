@@ -27,7 +27,12 @@
 <context>
     <name>CategoryPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/category_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="48"/>
+        <source>Categories</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="143"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
@@ -527,6 +532,14 @@ Every version above, its search index entries and usage records go, and its text
     </message>
 </context>
 <context>
+    <name>InboxButton</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="108"/>
+        <source>Inbox, {n} waiting</source>
+        <translation>收件箱，{n} 项待处理</translation>
+    </message>
+</context>
+<context>
     <name>InboxView</name>
     <message>
         <location filename="../../ekko_memory_gui/views/inbox_view.py" line="51"/>
@@ -688,282 +701,297 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="179"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="193"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="198"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="208"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="209"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="219"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="221"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="713"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="720"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="227"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="234"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="244"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="251"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="446"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
         <source>Connect to PostgreSQL…</source>
         <translation>连接 PostgreSQL…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="267"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="270"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
         <source>Compact stores…</source>
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="278"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="744"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="290"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="298"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="297"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="304"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="312"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="317"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="318"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="326"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="323"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="344"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="338"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="345"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="339"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="346"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="804"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="356"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="440"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="447"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="461"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="468"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="480"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="500"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="487"/>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="507"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="514"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="548"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="747"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="555"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="754"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="528"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="535"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="630"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="637"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="679"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="688"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="697"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="706"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="726"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="727"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="734"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="733"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="740"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="790"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="806"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1145,6 +1173,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="188"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1175,6 +1204,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="189"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
@@ -1184,67 +1214,68 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="207"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="255"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="300"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="321"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="343"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="376"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="448"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="384"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="381"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -2109,57 +2140,62 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="62"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="96"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="193"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="204"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="207"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="307"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="324"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2168,7 +2204,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="329"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2177,7 +2213,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="335"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2186,12 +2222,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="334"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="338"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="341"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2391,7 +2427,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="317"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -2476,89 +2512,90 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="174"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="188"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="256"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="193"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="216"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="251"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="264"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="293"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="293"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="306"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="308"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="316"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="318"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2567,67 +2604,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="328"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="352"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="352"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="354"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="361"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="368"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="370"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="376"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="381"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="386"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="390"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="392"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="394"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="400"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="408"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
@@ -2653,62 +2690,65 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="169"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="179"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="199"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="262"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="263"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="264"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="265"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
     </message>
@@ -2802,22 +2842,22 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SupersedeChainView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="147"/>
         <source>now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="153"/>
         <source>{actor}, approved by you</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="173"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>

@@ -151,6 +151,8 @@ class PurgeDialog(TaskDialog):
         self.counts_label.setObjectName("purgeCounts")
         self.targets = QTableWidget(0, 5)
         self.targets.setObjectName("purgeTargets")
+        self.targets.setAccessibleName(self.tr("Dry run"))
+        self.targets.setTabKeyNavigation(False)  # a list to read: Tab moves on to the buttons
         self.targets.setHorizontalHeaderLabels(
             [self.tr("Kind"), self.tr("Store"), self.tr("Action"), self.tr("Id"), self.tr("What")]
         )
