@@ -404,13 +404,18 @@
 <context>
     <name>HardDeleteDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="27"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="69"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="37"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <source>Type {word} to confirm:</source>
+        <translation>输入 {word} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="88"/>
         <source>This removes “{title}” for good:
 {versions}
 
@@ -421,12 +426,31 @@ Every version above, its search index entries and usage records go, and its text
 上面的每个版本、它的搜索索引和使用记录都会被删除，它的文字也会从审计历史和数据库文件中抹去。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="96"/>
+        <source>Approving this request deletes for good:
+{memories}</source>
+        <translation>批准这项请求会永久删除：
+{memories}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="98"/>
+        <source>Approving these {n} items deletes for good:
+{memories}</source>
+        <translation>批准这 {n} 项会永久删除：
+{memories}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="103"/>
+        <source>Every version, its search index entries and usage records go, and its text is scrubbed from the audit history and the file. This cannot be undone.</source>
+        <translation>它的每个版本、搜索索引条目和使用记录都会删除，文字也会从审计历史和文件中抹去。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="51"/>
         <source>Also delete the source messages (summaries built on them are marked stale)</source>
         <translation>同时删除来源消息（基于它们的摘要会标记为过时）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="48"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="59"/>
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
     </message>
@@ -542,37 +566,37 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="51"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="52"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="64"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="75"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="76"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="99"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -581,119 +605,119 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="125"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="142"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="149"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="179"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="198"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="205"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="284"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="274"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="287"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="301"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="306"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="295"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="308"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="298"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="311"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="322"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="361"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="361"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="363"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="363"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="372"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="381"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
