@@ -25,8 +25,17 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.widgets import text_label
 
-# Fields of the diff: (label, camelCase name, attribute of a MemoryNode).
-DIFF_FIELDS = (("key", "key"), ("value", "valueJson"), ("scope", "scope"), ("status", "status"))
+# Fields of the diff: (label, camelCase name of the proposal). How sure the agent is and
+# where the proposal came from are what the user weighs before approving (UI.md's card:
+# "(confidence 0.6, inferred)").
+DIFF_FIELDS = (
+    ("key", "key"),
+    ("value", "valueJson"),
+    ("scope", "scope"),
+    ("status", "status"),
+    ("confidence", "confidence"),
+    ("origin", "origin"),
+)
 
 
 def _current_value(node: MemoryNode | None, field: str) -> Any:
@@ -38,6 +47,8 @@ def _current_value(node: MemoryNode | None, field: str) -> Any:
         "scope": node.scope,
         "status": node.status,
         "title": node.title,
+        "confidence": node.confidence,
+        "origin": node.origin,
     }[field]
 
 
@@ -50,6 +61,10 @@ def _show(field: str, value: Any) -> str:
         return labels.status_label(value)
     if field == "valueJson":
         return labels.value_text(value)
+    if field == "confidence":
+        return f"{float(value):.2f}"
+    if field == "origin":
+        return labels.origin_label(value)
     return str(value)
 
 
@@ -200,6 +215,8 @@ class PendingCard(QFrame):
                 "value": self.tr("value"),
                 "scope": self.tr("scope"),
                 "status": self.tr("status"),
+                "confidence": self.tr("confidence"),
+                "origin": self.tr("origin"),
             }[name]
             grid.addWidget(text_label(label, role="muted", wrap=False), row, 0)
             proposed = text_label(after)
@@ -207,7 +224,9 @@ class PendingCard(QFrame):
             if new:
                 grid.addWidget(proposed, row, 1)
                 continue
-            grid.addWidget(text_label(before), row, 1)
+            current = text_label(before)
+            current.setObjectName(f"current_{name}")
+            grid.addWidget(current, row, 1)
             if changed:
                 proposed.setProperty("role", "chip")
                 proposed.setProperty("changed", True)

@@ -2334,89 +2334,99 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="135"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="138"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="140"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="151"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="154"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="165"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="171"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="173"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="175"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="209"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="210"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="216"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
         <source>status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
+        <source>origin</source>
+        <translation>来源方式</translation>
     </message>
 </context>
 <context>

@@ -64,6 +64,22 @@ def test_inbox_shows_each_item_with_its_diff_rule_and_source(
     )
 
 
+def test_a_card_says_how_sure_the_agent_is_and_where_the_proposal_came_from(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """UI.md's card: "proposed: 猪肉 “用户喜欢红烧肉” (confidence 0.6, inferred)" — the
+    cards showed neither, though they are what the user weighs before approving."""
+    inbox = _inbox(qtbot, window)
+    pork = inbox.card(_pending_id(inbox, "user_scope_without_intent"))
+    assert pork.findChild(QLabel, "proposed_confidence").text() == "0.60"  # type: ignore[union-attr]
+    assert pork.findChild(QLabel, "proposed_origin").text() == "inferred by the agent"  # type: ignore[union-attr]
+    # An overwrite of a sure memory by a guess: both sides, the change highlighted.
+    db = inbox.card(_pending_id(inbox, "overwrite_high_confidence"))
+    confidence = db.findChild(QLabel, "proposed_confidence")  # type: ignore[union-attr]
+    assert confidence.text() == "0.50" and confidence.property("changed") is True
+    assert db.findChild(QLabel, "current_confidence").text() == "0.95"  # type: ignore[union-attr]
+
+
 def test_approve(qtbot: Any, window: MainWindow) -> None:
     inbox = _inbox(qtbot, window)
     pid = _pending_id(inbox, "user_scope_without_intent")
