@@ -16,7 +16,6 @@ from ekko_memory_gui.qt import (
     QAbstractItemView,
     QFormLayout,
     QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -85,8 +84,11 @@ class MemoryDetailPane(QWidget):
         self.expiry = text_label("", role="amber")
         self.expiry.setObjectName("detailExpiry")
 
-        actions = QHBoxLayout()
-        actions.setSpacing(6)
+        # The buttons wrap: on one row ("Delete permanently…" in English) they were wider
+        # than the pane at 1000 px and made it scroll sideways.
+        actions = FlowLayout()
+        actions_box = QWidget()
+        actions_box.setLayout(actions)
         self.edit_button = QPushButton(icon("edit"), self.tr("Edit"))
         self.edit_button.setObjectName("editButton")
         self.delete_button = QPushButton(icon("trash"), self.tr("Delete"))
@@ -103,7 +105,6 @@ class MemoryDetailPane(QWidget):
             self.hard_delete_button,
         ):
             actions.addWidget(b)
-        actions.addStretch(1)
         self.edit_button.clicked.connect(lambda: self._emit_for_node(self.edit_requested))
         self.delete_button.clicked.connect(
             lambda: self.node and self.delete_requested.emit(self.node.id, False)
@@ -199,7 +200,7 @@ class MemoryDetailPane(QWidget):
         v.addWidget(self.title)
         v.addWidget(chips_box)
         v.addWidget(self.expiry)
-        v.addLayout(actions)
+        v.addWidget(actions_box)
         v.addSpacing(4)
         v.addLayout(fields)
         v.addWidget(self.tags_title)

@@ -206,6 +206,8 @@ class FlowLayout(QLayout):
     def _do_layout(self, rect: QRect, *, test: bool) -> int:
         x, y, line_height = rect.x(), rect.y(), 0
         for item in self._items:
+            if item.isEmpty():  # a hidden widget takes no place (nor a gap)
+                continue
             hint = item.sizeHint()
             next_x = x + hint.width() + self._spacing
             if next_x - self._spacing > rect.right() and line_height > 0:
