@@ -23,7 +23,7 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import icon
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import SELECTABLE, text_label
 
 # Fields of the diff: (label, camelCase name of the proposal). How sure the agent is and
 # where the proposal came from are what the user weighs before approving (UI.md's card:
@@ -107,6 +107,7 @@ class PendingCard(QFrame):
         )
         head.setObjectName("cardHead")
         head.setTextFormat(Qt.TextFormat.RichText)
+        head.setTextInteractionFlags(SELECTABLE)
         when = text_label(
             labels.relative_time(item.created_at, datetime.now(UTC)), role="muted", wrap=False
         )

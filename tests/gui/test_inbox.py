@@ -80,6 +80,19 @@ def test_a_card_says_how_sure_the_agent_is_and_where_the_proposal_came_from(
     assert db.findChild(QLabel, "current_confidence").text() == "0.95"  # type: ignore[union-attr]
 
 
+def test_every_word_of_a_card_can_be_selected_and_copied(qtbot: Any, window: MainWindow) -> None:
+    """UI.md: text is selectable and copyable everywhere. The card's heading (what waits
+    and the rule that sent it) could not be selected."""
+    from ekko_memory_gui.qt import Qt
+
+    inbox = _inbox(qtbot, window)
+    for card in inbox.cards:
+        for label in card.findChildren(QLabel):
+            if label.text():
+                flags = label.textInteractionFlags()
+                assert flags & Qt.TextInteractionFlag.TextSelectableByMouse, label.text()
+
+
 def test_approve(qtbot: Any, window: MainWindow) -> None:
     inbox = _inbox(qtbot, window)
     pid = _pending_id(inbox, "user_scope_without_intent")
