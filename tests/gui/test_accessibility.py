@@ -121,3 +121,24 @@ def test_the_detail_sections_follow_the_spec_order(qtbot: Any, window: MainWindo
     y = lambda w: w.mapTo(detail, w.rect().topLeft()).y()  # noqa: E731
     link = detail.findChildren(QWidget, "sourceLink")[-1]
     assert y(detail.chain) < y(link) < y(detail.audit) < y(detail.usage)
+
+
+def test_the_hard_delete_dialog_opens_in_the_field_to_type_the_title(
+    qtbot: Any, window: MainWindow, demo: Any
+) -> None:
+    """The dialog opened with the focus on "Also delete the source messages": typing the
+    title needed a Tab first, and Space ticked deleting the user's messages too."""
+    from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
+
+    node = window.runner.memory.get_node(demo.node_ids["some_coriander"])
+    assert node is not None
+    dialog = HardDeleteDialog([node], window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    focused = QApplication.focusWidget()
+    assert focused is dialog.confirmation, focused.objectName() if focused else None
+    qtbot.keyClicks(dialog.confirmation, "DELETE")
+    assert dialog.delete_button.isEnabled() and not dialog.with_messages.isChecked()

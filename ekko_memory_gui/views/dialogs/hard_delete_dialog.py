@@ -80,6 +80,9 @@ class HardDeleteDialog(QDialog):
         layout.addWidget(prompt)
         layout.addWidget(self.confirmation)
         layout.addWidget(self.buttons)
+        # The dialog opens in the field to type in (the first control, the checkbox, had the
+        # focus: typing needed a Tab, and Space ticked deleting the messages too).
+        self.confirmation.setFocus()
 
     def _text(self, chain: list[MemoryNode]) -> str:
         head = chain[-1]
