@@ -203,6 +203,8 @@ class MemoryListPane(QWidget):
                 if ranked
                 else self.tr("The {n} best matches, sorted")
             )
+        elif n == 0:
+            text = self.tr("No matches")  # "0 matches, best first" ranked nothing
         elif n == 1:
             text = self.tr("1 match")
         else:

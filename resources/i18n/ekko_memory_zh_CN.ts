@@ -415,7 +415,7 @@
         <translation>输入 {word} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="91"/>
         <source>This removes “{title}” for good:
 {versions}
 
@@ -426,21 +426,21 @@ Every version above, its search index entries and usage records go, and its text
 上面的每个版本、它的搜索索引和使用记录都会被删除，它的文字也会从审计历史和数据库文件中抹去。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="99"/>
         <source>Approving this request deletes for good:
 {memories}</source>
         <translation>批准这项请求会永久删除：
 {memories}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="101"/>
         <source>Approving these {n} items deletes for good:
 {memories}</source>
         <translation>批准这 {n} 项会永久删除：
 {memories}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="106"/>
         <source>Every version, its search index entries and usage records go, and its text is scrubbed from the audit history and the file. This cannot be undone.</source>
         <translation>它的每个版本、搜索索引条目和使用记录都会删除，文字也会从审计历史和文件中抹去。此操作无法撤销。</translation>
     </message>
@@ -1161,145 +1161,145 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="67"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="98"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="189"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="153"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="210"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="214"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="212"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="256"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="300"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="301"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="316"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="322"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="344"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="376"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="377"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="449"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="385"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="388"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -2200,26 +2200,31 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="207"/>
+        <source>No matches</source>
+        <translation>没有匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="307"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="326"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2228,7 +2233,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2237,7 +2242,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="335"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2246,12 +2251,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="338"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="340"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="341"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="343"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2334,97 +2339,97 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="136"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="138"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="141"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="152"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="166"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="172"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="176"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="210"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="211"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="216"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="220"/>
         <source>origin</source>
         <translation>来源方式</translation>
     </message>

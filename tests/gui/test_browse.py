@@ -88,6 +88,8 @@ def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) 
     )
     qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
     assert "Nothing matches" in window.list_pane.empty.text()
+    # Not "0 matches, best first" above it.
+    qtbot.waitUntil(lambda: window.list_pane.count_label.text() == "No matches")
 
 
 def test_clicking_the_selected_branch_leaves_the_inbox(qtbot: Any, window: MainWindow) -> None:
