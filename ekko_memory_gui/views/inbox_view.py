@@ -94,6 +94,7 @@ class InboxView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.list_box)
+        scroll.setAccessibleName(self.tr("Waiting items"))
         self.empty = text_label(
             self.tr(
                 "Nothing waits for you.\n\nWhen the agent wants to keep something you did not "

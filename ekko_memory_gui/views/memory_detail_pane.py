@@ -220,6 +220,7 @@ class MemoryDetailPane(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
+        scroll.setAccessibleName(self.tr("Memory details"))
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(scroll)

@@ -101,6 +101,9 @@ class PendingCard(QFrame):
         top = QHBoxLayout()
         self.check = QCheckBox()
         self.check.setObjectName("cardCheck")
+        # A box without text: its name says which item it selects.
+        name = (item.node or {}).get("title") or "、".join(t.title for t in entry.targets)
+        self.check.setAccessibleName(self.tr("Select “{title}”").format(title=name))
         self.check.toggled.connect(self._toggled)
         head = QLabel(
             f"<b>{_esc(labels.kind_label(item.kind))}</b> · {_esc(labels.rule_label(item.rule))}"

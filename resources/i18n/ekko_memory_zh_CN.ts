@@ -315,88 +315,89 @@
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="98"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="105"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="112"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="118"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="156"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
         <source>Replace the file?</source>
         <translation>替换这个文件？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="178"/>
         <source>{path} already exists. Replace it with this export?</source>
         <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="179"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
         <source>Nothing was exported: choose a file to export to.</source>
         <translation>没有导出任何内容：请选择要导出到的文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
         <source>Nothing was exported: {path} was kept as it is.</source>
         <translation>没有导出任何内容：{path} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="211"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="218"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="222"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -459,7 +460,7 @@ Every version above, its search index entries and usage records go, and its text
     <name>ImportDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="39"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
         <source>Import a bundle</source>
         <translation>导入数据包</translation>
     </message>
@@ -470,87 +471,92 @@ Every version above, its search index entries and usage records go, and its text
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <source>Bundle to import</source>
+        <translation>要导入的数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
         <source>a .json bundle</source>
         <translation>一个 .json 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="55"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Records</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Added</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Skipped</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="70"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
         <source>Ekko Memory bundle (*.json)</source>
         <translation>Ekko Memory 数据包 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="99"/>
         <source>There is no file at {path}.</source>
         <translation>{path} 处没有文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="101"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="106"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="113"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="114"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="127"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="129"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="157"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
@@ -596,7 +602,12 @@ Every version above, its search index entries and usage records go, and its text
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
+        <source>Waiting items</source>
+        <translation>待处理事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="100"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -605,119 +616,119 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="126"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="143"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="150"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="180"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="206"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="275"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="276"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="285"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="294"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="302"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="306"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="307"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="312"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="322"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="323"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="363"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="363"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="372"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="373"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="381"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1259,47 +1270,52 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="223"/>
+        <source>Memory details</source>
+        <translation>记忆详情</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="257"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="302"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="316"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="322"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="323"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="344"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="345"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="377"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="450"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="385"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="386"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="389"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1337,177 +1353,182 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="150"/>
+        <source>Expires at</source>
+        <translation>过期时间点</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="183"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="184"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="185"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
         <source>(choose a key)</source>
         <translation>（请选择键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="300"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="304"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="427"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="440"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="447"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="450"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="457"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="458"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="459"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="462"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="464"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="467"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="469"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="473"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="476"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -2339,97 +2360,102 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="106"/>
+        <source>Select “{title}”</source>
+        <translation>选择“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="142"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="169"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="175"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="177"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="179"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="220"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="223"/>
         <source>origin</source>
         <translation>来源方式</translation>
     </message>
@@ -2466,7 +2492,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="320"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -2486,155 +2512,165 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
         <source>words anywhere in a memory, e.g. 手机号</source>
         <translation>记忆中任意位置的文字，例如 手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
         <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
         <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="112"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="115"/>
         <source>Delete migration backups that still hold purged text</source>
         <translation>删除仍包含被清除文字的迁移备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
         <source>Workspace id</source>
         <translation>工作区标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
         <source>User id</source>
         <translation>用户标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="131"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="132"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="136"/>
         <source>What to purge</source>
         <translation>清除什么</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="140"/>
         <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
         <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="152"/>
         <source>Run a dry run to see everything that would go.</source>
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="154"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="176"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="190"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="259"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="91"/>
+        <source>Created from</source>
+        <translation>创建时间起</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="92"/>
+        <source>Created until</source>
+        <translation>创建时间止</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="196"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="219"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="267"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="287"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2643,67 +2679,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="328"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="331"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="352"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="357"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="364"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="373"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="376"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="381"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="386"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="389"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="390"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="393"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="394"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="400"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="403"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="411"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
@@ -2983,61 +3019,66 @@ This deletes them for good and cannot be undone.</source>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
+        <source>Fields of the value</source>
+        <translation>值的字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="116"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="116"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="121"/>
         <source>Add field</source>
         <translation>添加字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="123"/>
         <source>Remove field</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="193"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="250"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="258"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

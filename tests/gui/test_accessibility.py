@@ -142,3 +142,60 @@ def test_the_hard_delete_dialog_opens_in_the_field_to_type_the_title(
     assert focused is dialog.confirmation, focused.objectName() if focused else None
     qtbot.keyClicks(dialog.confirmation, "DELETE")
     assert dialog.delete_button.isEnabled() and not dialog.with_messages.isChecked()
+
+
+def _nameless(root: QWidget) -> list[str]:
+    """Controls Tab reaches that a screen reader could only call "edit" or "check box"
+    (Qt's own parts of a spin box or an editable combo box are named by their owner)."""
+    out = []
+    for w in [root, *root.findChildren(QWidget)]:
+        if not w.isVisible() or not (w.focusPolicy() & Qt.FocusPolicy.TabFocus):
+            continue
+        if w.objectName() == "qt_spinbox_lineedit" or type(w).__name__ == "QTabWidget":
+            continue
+        if type(w.parentWidget()).__name__ == "QComboBox":
+            continue
+        if not _name(w).strip():
+            out.append(f"{type(w).__name__}:{w.objectName()}")
+    return out
+
+
+def test_no_control_of_the_inbox_or_the_dialogs_is_nameless(
+    qtbot: Any, window: MainWindow, demo: Any, dialogs: Any
+) -> None:
+    """The inbox cards' checkboxes, the export and import paths, the purge's dates, the
+    edit form's value table and expiry were read out with no name."""
+    from tests.gui.conftest import wait_task
+
+    window.show_inbox()
+    qtbot.waitUntil(lambda: len(window.inbox_view.cards) == 4)
+    assert _nameless(window) == []
+    card = window.inbox_view.cards[0]
+    assert _name(card.check) == f"Select “{card.entry.item.node['title']}”"  # type: ignore[index]
+    window.pages.setCurrentWidget(window.memory_split)
+    _show(qtbot, window, "用户可接受少量香菜")
+    assert _nameless(window) == []
+
+    found: dict[str, list[str]] = {}
+
+    def look(dialog: Any) -> bool:
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        found[type(dialog).__name__] = _nameless(dialog)
+        return False
+
+    node_id = window.detail_pane.node.id  # type: ignore[union-attr]
+    for open_dialog in (
+        window.export_memories,
+        window.import_bundle,
+        window.purge,
+        lambda: window.edit_memory(node_id),
+    ):
+        dialogs.handlers.append(look)
+        wait_task(qtbot, open_dialog())
+    assert found == {
+        "ExportDialog": [],
+        "ImportDialog": [],
+        "PurgeDialog": [],
+        "MemoryEditDialog": [],
+    }
