@@ -28,7 +28,7 @@ from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.pending_card import PendingCard
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import chain_tabs, text_label
 
 ALL = ""
 
@@ -166,6 +166,8 @@ class InboxView(QWidget):
             card.selection_changed.connect(self._update_buttons)
             self.list_layout.insertWidget(self.list_layout.count() - 1, card)
             self.cards.append(card)
+        # Tab in reading order: the cards, top to bottom, after the batch buttons above.
+        chain_tabs(self.reject_shown, [w for c in self.cards for w in c.tab_widgets()])
         self.empty.setVisible(not self.entries)
         self.scroll.setVisible(bool(self.entries))
         self._update_buttons()

@@ -35,6 +35,7 @@ from ekko_memory_gui.views.widgets import (
     FlowLayout,
     ScoreBar,
     WrappedText,
+    chain_tabs,
     chip,
     section_title,
     text_label,
@@ -408,19 +409,14 @@ class MemoryDetailPane(QWidget):
         self.stack.setCurrentIndex(1)
 
     def _order_tabs(self) -> None:
-        """Tab in reading order: the Revert buttons and message links are made anew for
-        each memory, and Qt puts a new widget last in the window's tab chain — after the
-        toolbar, before the tree. Chain them after the value, before the audit, in the
-        order they show."""
+        """Tab in reading order: the Revert buttons and message links, made anew for each
+        memory, go after the value and before the audit, in the order they show."""
         made = [
             *self.chain.revert_buttons,
             *self._links(self.sources),
             *self._links(self.used_in),
         ]
-        previous: QWidget = self.value
-        for widget in [*made, self.audit]:
-            QWidget.setTabOrder(previous, widget)
-            previous = widget
+        chain_tabs(self.value, [*made, self.audit])
 
     @staticmethod
     def _links(layout: QVBoxLayout) -> list[QWidget]:

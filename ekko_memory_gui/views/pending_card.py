@@ -239,6 +239,11 @@ class PendingCard(QFrame):
         grid.setColumnStretch(2, 1)
         return box
 
+    def tab_widgets(self) -> list[QWidget]:
+        """The card's controls in reading order (its box, then its decisions)."""
+        buttons = [self.reject_button, self.edit_button, self.approve_button]
+        return [self.check, *(b for b in buttons if not b.isHidden())]
+
     @property
     def selected(self) -> bool:
         return self.check.isChecked()

@@ -132,6 +132,18 @@ class WrappedText(QTextEdit):
         return QSize(self.fontMetrics().horizontalAdvance("0") * 8, self.height())
 
 
+def chain_tabs(after: QWidget, widgets: list[QWidget]) -> None:
+    """Put ``widgets`` in the Tab order right after ``after``, in the order given.
+
+    Qt puts a widget made after its window last in the window's tab chain: widgets a view
+    builds as data arrives (cards, Revert buttons, links) came after the toolbar, before
+    the tree, instead of where they show."""
+    previous = after
+    for widget in widgets:
+        QWidget.setTabOrder(previous, widget)
+        previous = widget
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """``text`` on one line, cut to ``limit`` characters with "…" (for text quoted in a
     sentence, such as a search in an empty state)."""

@@ -199,3 +199,23 @@ def test_no_control_of_the_inbox_or_the_dialogs_is_nameless(
         "PurgeDialog": [],
         "MemoryEditDialog": [],
     }
+
+
+def test_tab_walks_the_inbox_after_its_header(qtbot: Any, window: MainWindow) -> None:
+    """The cards are built when the inbox loads, after the window: Tab went from the
+    toolbar's Inbox button through every card, then to the tree, then to the inbox's
+    category and batch buttons above the cards."""
+    window.show_inbox()
+    inbox = window.inbox_view
+    qtbot.waitUntil(lambda: len(inbox.cards) == 4)
+    walk = _tab_walk(qtbot, window.workspace_button, 40)
+    order = walk[: walk.index(window.workspace_button, 1)]
+    pos = order.index
+    assert pos(window.inbox_button) < pos(window.category_pane.tree)
+    assert pos(window.category_pane.tree) < pos(inbox.category_combo) < pos(inbox.approve_shown)
+    last = pos(inbox.reject_shown)
+    for card in inbox.cards:  # top to bottom, each box before its buttons
+        steps = [card.check, card.reject_button, card.approve_button]
+        assert [pos(w) for w in steps] == sorted(pos(w) for w in steps)
+        assert pos(card.check) > last
+        last = pos(card.approve_button)
