@@ -80,6 +80,30 @@ def test_typing_a_chinese_word_shows_the_matching_memory(qtbot: Any, window: Mai
     qtbot.waitUntil(lambda: "Web framework: FastAPI" in titles(window))
 
 
+def test_search_matches_are_painted_highlighted(qtbot: Any, window: MainWindow) -> None:
+    """UI.md: the search filters as you type, "matches highlighted" — the word is painted
+    on its mark in the row that matched."""
+    from ekko_memory_gui.qt import QColor
+    from ekko_memory_gui.services.theme import current_colors
+
+    window.search_field.setText("香菜")
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and window.list_pane.filter.text == "香菜",
+        timeout=3000,
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    table = window.list_pane.table
+    row = titles(window).index("用户可接受少量香菜")
+    table.clearSelection()  # the mark, not the selection colour
+    rect = table.visualRect(table.model().index(row, 0))
+    image = table.viewport().grab(rect).toImage()
+    mark = QColor(current_colors().highlight_match).rgb()
+    marked = sum(
+        image.pixel(x, y) == mark for x in range(image.width()) for y in range(image.height())
+    )
+    assert marked > 50, "no highlighted match in the title cell"
+
+
 def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) -> None:
     window.search_field.setText("不存在的东西xyz")
     qtbot.waitUntil(
