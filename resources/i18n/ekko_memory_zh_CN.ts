@@ -631,104 +631,104 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="182"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="202"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="203"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="208"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="285"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="287"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="290"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="296"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="307"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="311"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="314"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="325"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="373"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="375"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1172,150 +1172,150 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="93"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="95"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="97"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="99"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="215"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="223"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="224"/>
         <source>Memory details</source>
         <translation>记忆详情</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="258"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="303"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="318"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="323"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="324"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="345"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="346"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="379"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="450"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="446"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="386"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="389"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="390"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
