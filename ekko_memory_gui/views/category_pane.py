@@ -45,6 +45,7 @@ class CategoryPane(QWidget):
         self.runner = runner
         self.model = CategoryTreeModel(self)
         self.tree = QTreeView(self)
+        self.tree.setAccessibleName(self.tr("Categories"))
         self.tree.setObjectName("categoryTree")
         self.tree.setModel(self.model)
         self.tree.setHeaderHidden(True)

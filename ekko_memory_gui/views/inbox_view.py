@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ekko_memory import PendingItem
+from ekko_memory import MemoryNode, PendingItem
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.pending_model import PendingListModel, category_of
@@ -25,9 +25,10 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.pending_card import PendingCard
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import chain_tabs, text_label
 
 ALL = ""
 
@@ -93,6 +94,7 @@ class InboxView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.list_box)
+        scroll.setAccessibleName(self.tr("Waiting items"))
         self.empty = text_label(
             self.tr(
                 "Nothing waits for you.\n\nWhen the agent wants to keep something you did not "
@@ -164,6 +166,8 @@ class InboxView(QWidget):
             card.selection_changed.connect(self._update_buttons)
             self.list_layout.insertWidget(self.list_layout.count() - 1, card)
             self.cards.append(card)
+        # Tab in reading order: the cards, top to bottom, after the batch buttons above.
+        chain_tabs(self.reject_shown, [w for c in self.cards for w in c.tab_widgets()])
         self.empty.setVisible(not self.entries)
         self.scroll.setVisible(bool(self.entries))
         self._update_buttons()
@@ -187,7 +191,10 @@ class InboxView(QWidget):
         entry = self.entry(pending_id)
         if entry is None:
             return None
-        if entry.item.kind in ("hard_delete", "forget_many"):
+        if entry.item.kind == "hard_delete" and entry.targets:
+            if not await self._confirm_for_good(entry.targets, 1):
+                return None
+        elif entry.item.kind in ("hard_delete", "forget_many"):
             titles = "\n".join(f"• {t.title}" for t in entry.targets) or "—"
             ok = await self.controller.dialogs.confirm(
                 self,
@@ -206,6 +213,15 @@ class InboxView(QWidget):
         self.decided.emit(pending_id, "approved")
         await self._reload()
         return result
+
+    async def _confirm_for_good(self, targets: list[MemoryNode], approvals: int) -> bool:
+        """UI.md's hard delete confirmation for approvals that delete ``targets`` for good:
+        the user types the title (one memory, one item) or DELETE."""
+        dialog = HardDeleteDialog(targets, self, approvals=approvals)
+        try:
+            return await self.controller.dialogs.run(dialog) and dialog.confirmed()
+        finally:
+            dialog.deleteLater()
 
     async def reject(self, pending_id: str) -> dict[str, Any] | None:
         if self.entry(pending_id) is None:
@@ -349,10 +365,16 @@ class InboxView(QWidget):
         text = (
             self.tr("{verb} this item?") if len(ids) == 1 else self.tr("{verb} {n} items?")
         ).format(verb=verb, n=len(ids))
-        if approve and deletes:
-            text += "\n" + self.tr("{n} of them delete memories.").format(n=len(deletes))
-        if not await self.controller.dialogs.confirm(self, verb, text, ok_label=verb):
-            return None
+        for_good = [t for e in deletes if e.item.kind == "hard_delete" for t in e.targets]
+        if approve and for_good:
+            # Memories go for good: the typed confirmation of a hard delete, not a yes.
+            if not await self._confirm_for_good(for_good, len(ids)):
+                return None
+        else:
+            if approve and deletes:
+                text += "\n" + self.tr("{n} of them delete memories.").format(n=len(deletes))
+            if not await self.controller.dialogs.confirm(self, verb, text, ok_label=verb):
+                return None
         result = await pending_ops.decide_many(self.controller, ids, approve=approve)
         for pid in result.done:
             self.decided.emit(pid, "approved" if approve else "rejected")

@@ -104,6 +104,8 @@ class InboxButton(QToolButton):
     def set_count(self, n: int) -> None:
         self.count = n
         self.badge.setText(str(n))
+        # The badge is painted: a screen reader hears the count from the button's name.
+        self.setAccessibleName(self.tr("Inbox, {n} waiting").format(n=n) if n else "")
         self.badge.setVisible(n > 0)
         self.badge.adjustSize()
         self._place()
@@ -195,11 +197,15 @@ class MainWindow(QMainWindow):
         self.search_field.setObjectName("searchField")
         self.search_field.setPlaceholderText(self.tr("Search memories (香菜, database…)  Ctrl+F"))
         self.search_field.setClearButtonEnabled(True)
+        # Names a screen reader says: the placeholder is not one, and the filters have no
+        # label beside them (their text is the value chosen, not what they choose).
+        self.search_field.setAccessibleName(self.tr("Search memories"))
         self.search_field.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
         bar.addWidget(self.search_field)
 
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeFilter")
+        self.scope_combo.setAccessibleName(self.tr("Scope"))
         self.scope_combo.addItem(self.tr("All scopes"), None)
 
         for s in SCOPES:
@@ -208,6 +214,7 @@ class MainWindow(QMainWindow):
 
         self.status_combo = QComboBox()
         self.status_combo.setObjectName("statusFilter")
+        self.status_combo.setAccessibleName(self.tr("Status"))
         self.status_combo.addItem(self.tr("Active"), False)
         self.status_combo.addItem(self.tr("Including history"), True)
         self.status_combo.setToolTip(

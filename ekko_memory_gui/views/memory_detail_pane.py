@@ -16,7 +16,6 @@ from ekko_memory_gui.qt import (
     QAbstractItemView,
     QFormLayout,
     QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -36,6 +35,7 @@ from ekko_memory_gui.views.widgets import (
     FlowLayout,
     ScoreBar,
     WrappedText,
+    chain_tabs,
     chip,
     section_title,
     text_label,
@@ -85,8 +85,11 @@ class MemoryDetailPane(QWidget):
         self.expiry = text_label("", role="amber")
         self.expiry.setObjectName("detailExpiry")
 
-        actions = QHBoxLayout()
-        actions.setSpacing(6)
+        # The buttons wrap: on one row ("Delete permanently…" in English) they were wider
+        # than the pane at 1000 px and made it scroll sideways.
+        actions = FlowLayout()
+        actions_box = QWidget()
+        actions_box.setLayout(actions)
         self.edit_button = QPushButton(icon("edit"), self.tr("Edit"))
         self.edit_button.setObjectName("editButton")
         self.delete_button = QPushButton(icon("trash"), self.tr("Delete"))
@@ -103,7 +106,6 @@ class MemoryDetailPane(QWidget):
             self.hard_delete_button,
         ):
             actions.addWidget(b)
-        actions.addStretch(1)
         self.edit_button.clicked.connect(lambda: self._emit_for_node(self.edit_requested))
         self.delete_button.clicked.connect(
             lambda: self.node and self.delete_requested.emit(self.node.id, False)
@@ -182,6 +184,12 @@ class MemoryDetailPane(QWidget):
         )
         self.audit.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.audit.setFrameShape(QFrame.Shape.NoFrame)
+        # Tab leaves the table (arrows move in it), as in the memory table.
+        self.audit.setTabKeyNavigation(False)
+        # Names a screen reader says (the field labels beside them are not their buddies).
+        self.value.setAccessibleName(self.tr("Value"))
+        self.ids.setAccessibleName(self.tr("Ids"))
+        self.audit.setAccessibleName(self.tr("Audit"))
 
         self.usage = text_label()
         self.usage.setObjectName("detailUsage")
@@ -193,7 +201,7 @@ class MemoryDetailPane(QWidget):
         v.addWidget(self.title)
         v.addWidget(chips_box)
         v.addWidget(self.expiry)
-        v.addLayout(actions)
+        v.addWidget(actions_box)
         v.addSpacing(4)
         v.addLayout(fields)
         v.addWidget(self.tags_title)
@@ -202,17 +210,18 @@ class MemoryDetailPane(QWidget):
         v.addWidget(self.chain)
         v.addWidget(section_title(self.tr("Sources")))
         v.addWidget(sources_box)
+        v.addWidget(section_title(self.tr("Audit")))
+        v.addWidget(self.audit)
         v.addWidget(section_title(self.tr("Used in")))
         v.addWidget(self.usage)
         v.addWidget(used_in_box)
-        v.addWidget(section_title(self.tr("Audit")))
-        v.addWidget(self.audit)
         v.addStretch(1)
 
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
+        scroll.setAccessibleName(self.tr("Memory details"))
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(scroll)
@@ -396,7 +405,23 @@ class MemoryDetailPane(QWidget):
             + rows * self.audit.verticalHeader().defaultSectionSize()
             + 4
         )
+        self._order_tabs()
         self.stack.setCurrentIndex(1)
+
+    def _order_tabs(self) -> None:
+        """Tab in reading order: the Revert buttons and message links, made anew for each
+        memory, go after the value and before the audit, in the order they show."""
+        made = [
+            *self.chain.revert_buttons,
+            *self._links(self.sources),
+            *self._links(self.used_in),
+        ]
+        chain_tabs(self.value, [*made, self.audit])
+
+    @staticmethod
+    def _links(layout: QVBoxLayout) -> list[QWidget]:
+        items = (layout.itemAt(i) for i in range(layout.count()))
+        return [w for w in (item.widget() for item in items if item is not None) if w is not None]
 
     def _message_link(self, m: MemoryMessage) -> QLabel:
         """A quoted message that opens its session when clicked."""
@@ -404,8 +429,10 @@ class MemoryDetailPane(QWidget):
         link.setObjectName("sourceLink" if m.role == "user" else "replyLink")
         link.setWordWrap(True)
         link.setTextFormat(Qt.TextFormat.RichText)
+        # Tab reaches the link and Enter opens it, as a click does.
         link.setTextInteractionFlags(
             Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
             | Qt.TextInteractionFlag.TextSelectableByMouse
         )
         quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")

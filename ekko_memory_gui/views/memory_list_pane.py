@@ -59,6 +59,10 @@ class MemoryListPane(QWidget):
 
         self.table = QTableView(self)
         self.table.setObjectName("memoryTable")
+        self.table.setAccessibleName(self.tr("Memories"))
+        # Tab leaves the table for the detail pane (arrows move in it), as in a mail client;
+        # cell by cell it kept the keyboard in the table.
+        self.table.setTabKeyNavigation(False)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -199,6 +203,8 @@ class MemoryListPane(QWidget):
                 if ranked
                 else self.tr("The {n} best matches, sorted")
             )
+        elif n == 0:
+            text = self.tr("No matches")  # "0 matches, best first" ranked nothing
         elif n == 1:
             text = self.tr("1 match")
         else:

@@ -23,10 +23,19 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import icon
-from ekko_memory_gui.views.widgets import text_label
+from ekko_memory_gui.views.widgets import SELECTABLE, text_label
 
-# Fields of the diff: (label, camelCase name, attribute of a MemoryNode).
-DIFF_FIELDS = (("key", "key"), ("value", "valueJson"), ("scope", "scope"), ("status", "status"))
+# Fields of the diff: (label, camelCase name of the proposal). How sure the agent is and
+# where the proposal came from are what the user weighs before approving (UI.md's card:
+# "(confidence 0.6, inferred)").
+DIFF_FIELDS = (
+    ("key", "key"),
+    ("value", "valueJson"),
+    ("scope", "scope"),
+    ("status", "status"),
+    ("confidence", "confidence"),
+    ("origin", "origin"),
+)
 
 
 def _current_value(node: MemoryNode | None, field: str) -> Any:
@@ -38,6 +47,8 @@ def _current_value(node: MemoryNode | None, field: str) -> Any:
         "scope": node.scope,
         "status": node.status,
         "title": node.title,
+        "confidence": node.confidence,
+        "origin": node.origin,
     }[field]
 
 
@@ -50,6 +61,10 @@ def _show(field: str, value: Any) -> str:
         return labels.status_label(value)
     if field == "valueJson":
         return labels.value_text(value)
+    if field == "confidence":
+        return f"{float(value):.2f}"
+    if field == "origin":
+        return labels.origin_label(value)
     return str(value)
 
 
@@ -86,12 +101,16 @@ class PendingCard(QFrame):
         top = QHBoxLayout()
         self.check = QCheckBox()
         self.check.setObjectName("cardCheck")
+        # A box without text: its name says which item it selects.
+        name = (item.node or {}).get("title") or "、".join(t.title for t in entry.targets)
+        self.check.setAccessibleName(self.tr("Select “{title}”").format(title=name))
         self.check.toggled.connect(self._toggled)
         head = QLabel(
             f"<b>{_esc(labels.kind_label(item.kind))}</b> · {_esc(labels.rule_label(item.rule))}"
         )
         head.setObjectName("cardHead")
         head.setTextFormat(Qt.TextFormat.RichText)
+        head.setTextInteractionFlags(SELECTABLE)
         when = text_label(
             labels.relative_time(item.created_at, datetime.now(UTC)), role="muted", wrap=False
         )
@@ -200,6 +219,8 @@ class PendingCard(QFrame):
                 "value": self.tr("value"),
                 "scope": self.tr("scope"),
                 "status": self.tr("status"),
+                "confidence": self.tr("confidence"),
+                "origin": self.tr("origin"),
             }[name]
             grid.addWidget(text_label(label, role="muted", wrap=False), row, 0)
             proposed = text_label(after)
@@ -207,7 +228,9 @@ class PendingCard(QFrame):
             if new:
                 grid.addWidget(proposed, row, 1)
                 continue
-            grid.addWidget(text_label(before), row, 1)
+            current = text_label(before)
+            current.setObjectName(f"current_{name}")
+            grid.addWidget(current, row, 1)
             if changed:
                 proposed.setProperty("role", "chip")
                 proposed.setProperty("changed", True)
@@ -215,6 +238,11 @@ class PendingCard(QFrame):
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(2, 1)
         return box
+
+    def tab_widgets(self) -> list[QWidget]:
+        """The card's controls in reading order (its box, then its decisions)."""
+        buttons = [self.reject_button, self.edit_button, self.approve_button]
+        return [self.check, *(b for b in buttons if not b.isHidden())]
 
     @property
     def selected(self) -> bool:

@@ -131,6 +131,8 @@ class SessionsView(QWidget):
 
         self.sessions = QTableView()
         self.sessions.setObjectName("sessionsTable")
+        self.sessions.setAccessibleName(self.tr("Sessions"))
+        self.sessions.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.sessions.setModel(self.sessions_model)
         self.sessions.verticalHeader().setVisible(False)
         self.sessions.setShowGrid(False)
@@ -147,6 +149,7 @@ class SessionsView(QWidget):
 
         self.messages = QListView()
         self.messages.setObjectName("messageList")
+        self.messages.setAccessibleName(self.tr("Messages"))
         self.messages.setModel(self.messages_model)
         self.messages.setItemDelegate(MessageDelegate(self.messages))
         self.messages.setWordWrap(True)
@@ -157,6 +160,7 @@ class SessionsView(QWidget):
 
         self.summaries = QTextBrowser()
         self.summaries.setObjectName("summaryChain")
+        self.summaries.setAccessibleName(self.tr("Summary chain"))
         self.summaries.setOpenLinks(False)
 
         left = QWidget()

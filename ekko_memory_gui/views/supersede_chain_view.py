@@ -118,6 +118,8 @@ class SupersedeChainView(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(0)
         self.entries: list[VersionEntry] = []
+        # The Revert buttons of the versions shown, newest first (the pane orders Tab by them).
+        self.revert_buttons: list[QPushButton] = []
         self.can_revert = True
 
     def set_chain(self, chain: list[MemoryNode], audit: list[AuditEvent], shown_id: str) -> None:
@@ -126,6 +128,7 @@ class SupersedeChainView(QWidget):
             if item.widget() is not None:
                 item.widget().deleteLater()
         self.entries = version_entries(chain, audit, shown_id)
+        self.revert_buttons = []
         for i, entry in enumerate(self.entries):
             self._layout.addWidget(self._entry_widget(entry, i == 0, i == len(self.entries) - 1))
 
@@ -172,4 +175,5 @@ class SupersedeChainView(QWidget):
             )
             revert.clicked.connect(lambda _=False, i=e.node.id: self.revert_requested.emit(i))
             h.addWidget(revert, 0, Qt.AlignmentFlag.AlignTop)
+            self.revert_buttons.append(revert)
         return row

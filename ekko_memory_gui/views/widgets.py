@@ -132,6 +132,18 @@ class WrappedText(QTextEdit):
         return QSize(self.fontMetrics().horizontalAdvance("0") * 8, self.height())
 
 
+def chain_tabs(after: QWidget, widgets: list[QWidget]) -> None:
+    """Put ``widgets`` in the Tab order right after ``after``, in the order given.
+
+    Qt puts a widget made after its window last in the window's tab chain: widgets a view
+    builds as data arrives (cards, Revert buttons, links) came after the toolbar, before
+    the tree, instead of where they show."""
+    previous = after
+    for widget in widgets:
+        QWidget.setTabOrder(previous, widget)
+        previous = widget
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """``text`` on one line, cut to ``limit`` characters with "…" (for text quoted in a
     sentence, such as a search in an empty state)."""
@@ -206,6 +218,8 @@ class FlowLayout(QLayout):
     def _do_layout(self, rect: QRect, *, test: bool) -> int:
         x, y, line_height = rect.x(), rect.y(), 0
         for item in self._items:
+            if item.isEmpty():  # a hidden widget takes no place (nor a gap)
+                continue
             hint = item.sizeHint()
             next_x = x + hint.width() + self._spacing
             if next_x - self._spacing > rect.right() and line_height > 0:

@@ -27,7 +27,12 @@
 <context>
     <name>CategoryPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/category_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="48"/>
+        <source>Categories</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/category_pane.py" line="143"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
@@ -310,88 +315,89 @@
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="98"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="105"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="112"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="118"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="156"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
         <source>Replace the file?</source>
         <translation>替换这个文件？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="178"/>
         <source>{path} already exists. Replace it with this export?</source>
         <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="179"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
         <source>Nothing was exported: choose a file to export to.</source>
         <translation>没有导出任何内容：请选择要导出到的文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
         <source>Nothing was exported: {path} was kept as it is.</source>
         <translation>没有导出任何内容：{path} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="211"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="216"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="218"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="222"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
@@ -399,13 +405,18 @@
 <context>
     <name>HardDeleteDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="27"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="69"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="37"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <source>Type {word} to confirm:</source>
+        <translation>输入 {word} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="91"/>
         <source>This removes “{title}” for good:
 {versions}
 
@@ -416,12 +427,31 @@ Every version above, its search index entries and usage records go, and its text
 上面的每个版本、它的搜索索引和使用记录都会被删除，它的文字也会从审计历史和数据库文件中抹去。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="99"/>
+        <source>Approving this request deletes for good:
+{memories}</source>
+        <translation>批准这项请求会永久删除：
+{memories}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="101"/>
+        <source>Approving these {n} items deletes for good:
+{memories}</source>
+        <translation>批准这 {n} 项会永久删除：
+{memories}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="106"/>
+        <source>Every version, its search index entries and usage records go, and its text is scrubbed from the audit history and the file. This cannot be undone.</source>
+        <translation>它的每个版本、搜索索引条目和使用记录都会删除，文字也会从审计历史和文件中抹去。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="51"/>
         <source>Also delete the source messages (summaries built on them are marked stale)</source>
         <translation>同时删除来源消息（基于它们的摘要会标记为过时）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="48"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="59"/>
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
     </message>
@@ -430,7 +460,7 @@ Every version above, its search index entries and usage records go, and its text
     <name>ImportDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="39"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
         <source>Import a bundle</source>
         <translation>导入数据包</translation>
     </message>
@@ -441,125 +471,143 @@ Every version above, its search index entries and usage records go, and its text
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <source>Bundle to import</source>
+        <translation>要导入的数据包</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
         <source>a .json bundle</source>
         <translation>一个 .json 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="55"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Records</source>
         <translation>记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Added</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Skipped</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="70"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
         <source>Ekko Memory bundle (*.json)</source>
         <translation>Ekko Memory 数据包 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="99"/>
         <source>There is no file at {path}.</source>
         <translation>{path} 处没有文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="101"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="90"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="106"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="113"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="114"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="127"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="129"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="157"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
     </message>
 </context>
 <context>
+    <name>InboxButton</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="108"/>
+        <source>Inbox, {n} waiting</source>
+        <translation>收件箱，{n} 项待处理</translation>
+    </message>
+</context>
+<context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="51"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="52"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="64"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="75"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="76"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
+        <source>Waiting items</source>
+        <translation>待处理事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="100"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -568,119 +616,119 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="126"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="143"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="150"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="182"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="202"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="203"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="208"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="287"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="274"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="290"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="296"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="288"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="295"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="311"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="298"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="314"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="325"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="375"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="362"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -688,282 +736,297 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="179"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="193"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="198"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="208"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="209"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="219"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="221"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="222"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="713"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="720"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="227"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="234"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="235"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="244"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="251"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="247"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="446"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
         <source>Connect to PostgreSQL…</source>
         <translation>连接 PostgreSQL…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="253"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="267"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="270"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="266"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
         <source>Compact stores…</source>
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="278"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="277"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="284"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="744"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="290"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="298"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="297"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="304"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="305"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="312"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="317"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="318"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="326"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="323"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="344"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="338"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="345"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="339"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="346"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="804"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="356"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="440"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="447"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="461"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="468"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="480"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="500"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="487"/>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="507"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="514"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="492"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="548"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="747"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="555"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="754"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="528"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="535"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="630"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="637"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="672"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="679"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="688"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="697"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="706"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="716"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="719"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="726"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="727"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="734"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="733"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="740"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="790"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="806"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1114,137 +1177,145 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="93"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="95"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="97"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="99"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="215"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="224"/>
+        <source>Memory details</source>
+        <translation>记忆详情</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="258"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="303"/>
         <source>store: {store}</source>
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="318"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="324"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="346"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="379"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="446"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="378"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="381"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="390"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1282,177 +1353,182 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="150"/>
+        <source>Expires at</source>
+        <translation>过期时间点</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="183"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="184"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="185"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
         <source>(choose a key)</source>
         <translation>（请选择键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="300"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="304"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="425"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="427"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="436"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="440"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="447"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="450"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="457"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="458"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="459"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="462"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="464"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="467"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="469"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="473"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="476"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -2109,57 +2185,67 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="62"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="96"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="193"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="204"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="207"/>
+        <source>No matches</source>
+        <translation>没有匹配</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="326"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2168,7 +2254,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2177,7 +2263,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2186,12 +2272,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="334"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="340"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="343"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2274,89 +2360,104 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingCard</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="106"/>
+        <source>Select “{title}”</source>
+        <translation>选择“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="123"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="142"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="169"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="175"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="177"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="179"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="220"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
         <source>status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="223"/>
+        <source>origin</source>
+        <translation>来源方式</translation>
     </message>
 </context>
 <context>
@@ -2391,7 +2492,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     <name>PurgeDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="320"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
@@ -2411,154 +2512,165 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
         <source>words anywhere in a memory, e.g. 手机号</source>
         <translation>记忆中任意位置的文字，例如 手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
         <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
         <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="112"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="115"/>
         <source>Delete migration backups that still hold purged text</source>
         <translation>删除仍包含被清除文字的迁移备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
         <source>Workspace id</source>
         <translation>工作区标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
         <source>User id</source>
         <translation>用户标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="131"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="132"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="136"/>
         <source>What to purge</source>
         <translation>清除什么</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="140"/>
         <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
         <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="152"/>
         <source>Run a dry run to see everything that would go.</source>
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="174"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="188"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="259"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="91"/>
+        <source>Created from</source>
+        <translation>创建时间起</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="92"/>
+        <source>Created until</source>
+        <translation>创建时间止</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="196"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="219"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="267"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="280"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="287"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="306"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="316"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2567,67 +2679,67 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="319"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="331"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="352"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="357"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="364"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="368"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="373"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="389"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="393"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="392"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="403"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="406"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="411"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
@@ -2653,62 +2765,65 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="169"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="179"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="199"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="255"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="262"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="263"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="264"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="265"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
     </message>
@@ -2802,22 +2917,22 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SupersedeChainView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="147"/>
         <source>now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="153"/>
         <source>{actor}, approved by you</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="173"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>
@@ -2904,61 +3019,66 @@ This deletes them for good and cannot be undone.</source>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
+        <source>Fields of the value</source>
+        <translation>值的字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="116"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="116"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="121"/>
         <source>Add field</source>
         <translation>添加字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="122"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="123"/>
         <source>Remove field</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="193"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="250"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="258"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
     </message>

@@ -300,6 +300,28 @@ def test_column_headers_are_readable_at_the_default_size(
         labels.reset()
 
 
+def test_the_busy_bar_shows_only_for_work_over_200_ms(qtbot: Any, window: MainWindow) -> None:
+    """UI.md: "a thin busy indicator in the status bar for anything over 200 ms" — not a
+    flicker for every quick read. (A status line of its own: the window's follows the
+    change watcher's quick reads.)"""
+    from ekko_memory_gui.views.status_bar import BUSY_DELAY_MS, StoreStatusBar
+
+    assert window.runner.receivers("2busy_changed(bool)") >= 1  # the window's line listens
+    status = StoreStatusBar()
+    qtbot.addWidget(status)
+    status.show()
+    assert BUSY_DELAY_MS == 200
+    status.set_busy(True)
+    assert not status.busy.isVisible()  # not at once
+    qtbot.waitUntil(status.busy.isVisible, timeout=2000)
+    status.set_busy(False)
+    assert not status.busy.isVisible()
+    # Work that ends before 200 ms never shows it.
+    status.set_busy(True)
+    status.set_busy(False)
+    assert not status._busy_timer.isActive() and not status.busy.isVisible()
+
+
 def test_keyboard_find_and_refresh(qtbot: Any, window: MainWindow) -> None:
     assert window.refresh_action.shortcut() == QKeySequence(Qt.Key.Key_F5)
     assert window.inbox_action.shortcut() == QKeySequence("Ctrl+I")

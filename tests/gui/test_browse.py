@@ -80,6 +80,30 @@ def test_typing_a_chinese_word_shows_the_matching_memory(qtbot: Any, window: Mai
     qtbot.waitUntil(lambda: "Web framework: FastAPI" in titles(window))
 
 
+def test_search_matches_are_painted_highlighted(qtbot: Any, window: MainWindow) -> None:
+    """UI.md: the search filters as you type, "matches highlighted" — the word is painted
+    on its mark in the row that matched."""
+    from ekko_memory_gui.qt import QColor
+    from ekko_memory_gui.services.theme import current_colors
+
+    window.search_field.setText("香菜")
+    qtbot.waitUntil(
+        lambda: window.list_pane.filter is not None and window.list_pane.filter.text == "香菜",
+        timeout=3000,
+    )
+    qtbot.waitUntil(lambda: not window.list_pane.model.loading)
+    table = window.list_pane.table
+    row = titles(window).index("用户可接受少量香菜")
+    table.clearSelection()  # the mark, not the selection colour
+    rect = table.visualRect(table.model().index(row, 0))
+    image = table.viewport().grab(rect).toImage()
+    mark = QColor(current_colors().highlight_match).rgb()
+    marked = sum(
+        image.pixel(x, y) == mark for x in range(image.width()) for y in range(image.height())
+    )
+    assert marked > 50, "no highlighted match in the title cell"
+
+
 def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) -> None:
     window.search_field.setText("不存在的东西xyz")
     qtbot.waitUntil(
@@ -88,6 +112,8 @@ def test_search_without_matches_explains_itself(qtbot: Any, window: MainWindow) 
     )
     qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is window.list_pane.empty)
     assert "Nothing matches" in window.list_pane.empty.text()
+    # Not "0 matches, best first" above it.
+    qtbot.waitUntil(lambda: window.list_pane.count_label.text() == "No matches")
 
 
 def test_clicking_the_selected_branch_leaves_the_inbox(qtbot: Any, window: MainWindow) -> None:
@@ -463,3 +489,26 @@ def test_the_detail_pane_words_expiry_by_the_cores_status(qtbot: Any, window: Ma
     chips, text, role = shown("deleted")
     assert "deleted" in chips and text.startswith("Expires")
     assert role == "muted", "a deleted memory does not expire: its date is no warning"
+
+
+def test_the_detail_pane_fits_a_1000_px_window_in_english(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """The Chinese pane fits at 1000 px; the English one scrolled sideways: Edit, Delete
+    and "Delete permanently…" on one row were wider than the pane, and cut the pane's
+    right edge (the score numbers, the Revert button) off. The buttons now wrap."""
+    from ekko_memory_gui.qt import QScrollArea
+
+    window.resize(1000, 760)
+    node_id = demo.node_ids["some_coriander"]  # it has an older version: Revert shows
+    window.list_pane.select_id(node_id)
+    pane = window.detail_pane
+    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
+    scroll = pane.stack.currentWidget()
+    assert isinstance(scroll, QScrollArea)
+    assert pane.hard_delete_button.text() == "Delete permanently…"
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
+    right = scroll.viewport().width()
+    for button in (pane.edit_button, pane.delete_button, pane.hard_delete_button):
+        assert button.mapTo(scroll.widget(), button.rect().topRight()).x() <= right

@@ -10,6 +10,7 @@ import pytest
 from ekko_memory import PermissionDenied
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.qt import QDialog, QLabel
+from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, run, wait_task
@@ -61,6 +62,35 @@ def test_inbox_shows_each_item_with_its_diff_rule_and_source(
         w.text()
         for w in hard.findChildren(QLabel)  # type: ignore[union-attr]
     )
+
+
+def test_a_card_says_how_sure_the_agent_is_and_where_the_proposal_came_from(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """UI.md's card: "proposed: 猪肉 “用户喜欢红烧肉” (confidence 0.6, inferred)" — the
+    cards showed neither, though they are what the user weighs before approving."""
+    inbox = _inbox(qtbot, window)
+    pork = inbox.card(_pending_id(inbox, "user_scope_without_intent"))
+    assert pork.findChild(QLabel, "proposed_confidence").text() == "0.60"  # type: ignore[union-attr]
+    assert pork.findChild(QLabel, "proposed_origin").text() == "inferred by the agent"  # type: ignore[union-attr]
+    # An overwrite of a sure memory by a guess: both sides, the change highlighted.
+    db = inbox.card(_pending_id(inbox, "overwrite_high_confidence"))
+    confidence = db.findChild(QLabel, "proposed_confidence")  # type: ignore[union-attr]
+    assert confidence.text() == "0.50" and confidence.property("changed") is True
+    assert db.findChild(QLabel, "current_confidence").text() == "0.95"  # type: ignore[union-attr]
+
+
+def test_every_word_of_a_card_can_be_selected_and_copied(qtbot: Any, window: MainWindow) -> None:
+    """UI.md: text is selectable and copyable everywhere. The card's heading (what waits
+    and the rule that sent it) could not be selected."""
+    from ekko_memory_gui.qt import Qt
+
+    inbox = _inbox(qtbot, window)
+    for card in inbox.cards:
+        for label in card.findChildren(QLabel):
+            if label.text():
+                flags = label.textInteractionFlags()
+                assert flags & Qt.TextInteractionFlag.TextSelectableByMouse, label.text()
 
 
 def test_approve(qtbot: Any, window: MainWindow) -> None:
@@ -189,15 +219,62 @@ def test_declining_the_batch_confirmation_decides_nothing(
     assert len(window.runner.memory.pending()) == 4
 
 
-def test_approving_a_hard_delete_asks_first(
+def _typed(text: str, seen: list[dict[str, Any]]) -> Any:
+    """A handler that types ``text`` into a typed confirmation and presses Delete when it
+    enables (recording what the dialog named and whether Delete was enabled before)."""
+
+    def handler(dialog: QDialog) -> bool:
+        d: Any = dialog
+        assert isinstance(dialog, HardDeleteDialog)
+        seen.append({"what": d.findChild(QLabel, "hardDeleteWhat").text(), "enabled": False})
+        seen[-1]["enabled"] = d.delete_button.isEnabled()
+        d.confirmation.setText(text)
+        if not d.delete_button.isEnabled():
+            return False
+        d.delete_button.click()
+        return True
+
+    return handler
+
+
+def test_approving_a_hard_delete_asks_for_the_typed_title(
     qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, demo: DemoReport
 ) -> None:
+    """UI.md: a hard delete's Delete button enables only after the user types the title.
+    Approving the agent's hard delete in the inbox deletes for good too, and was one
+    click on a yes/no question."""
     inbox = _inbox(qtbot, window)
     pid = _pending_id(inbox, "hard_delete")
-    dialogs.confirm_answers.append(True)
+    title = inbox.entry(pid).targets[0].title
+    seen: list[dict[str, Any]] = []
+    dialogs.handlers.append(_typed(title[:-1], seen))  # a slip: nothing is deleted
+    wait_task(qtbot, inbox._spawn(inbox.approve(pid)))
+    assert len(window.runner.memory.pending()) == 4
+    assert window.runner.memory.get_node(demo.node_ids["old_repo"]) is not None
+    assert title in seen[0]["what"] and "cannot be undone" in seen[0]["what"]
+    assert seen[0]["enabled"] is False and not dialogs.asked
+    dialogs.handlers.append(_typed(title, seen))
     inbox.card(pid).approve_button.click()  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: len(inbox.entries) == 3)
-    assert "permanently" in dialogs.asked[-1][1]
+    assert window.runner.memory.get_node(demo.node_ids["old_repo"]) is None
+
+
+def test_a_batch_that_deletes_for_good_asks_for_delete_typed(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, demo: DemoReport
+) -> None:
+    """ "Approve all shown" with a hard delete among the items: the user types DELETE (UI.md:
+    "or DELETE for a batch"); the title alone is not enough, and a plain yes does nothing."""
+    inbox = _inbox(qtbot, window)
+    title = inbox.entry(_pending_id(inbox, "hard_delete")).targets[0].title
+    seen: list[dict[str, Any]] = []
+    dialogs.confirm_answers.append(True)
+    dialogs.handlers.append(_typed(title, seen))
+    wait_task(qtbot, inbox._batch(inbox._shown_ids(), True))
+    assert len(window.runner.memory.pending()) == 4  # the title does not confirm a batch
+    assert title in seen[0]["what"] and "4 items" in seen[0]["what"]
+    dialogs.handlers.append(_typed("DELETE", seen))
+    wait_task(qtbot, inbox._batch(inbox._shown_ids(), True))
+    qtbot.waitUntil(lambda: not inbox.entries)
     assert window.runner.memory.get_node(demo.node_ids["old_repo"]) is None
 
 

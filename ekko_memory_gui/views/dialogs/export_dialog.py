@@ -90,6 +90,8 @@ class ExportDialog(TaskDialog):
 
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("exportPath")
+        # Named for a screen reader: its form label sits beside a row, not the field.
+        self.path_edit.setAccessibleName(self.tr("Where"))
         folder = controller.workspace.start_folder if controller.workspace else Path.home()
         stamp = datetime.now().strftime("%Y%m%d-%H%M")
         self.path_edit.setText(str(folder / f"ekko-memory-{stamp}.json"))

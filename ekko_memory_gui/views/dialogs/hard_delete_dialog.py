@@ -1,5 +1,9 @@
 """Hard delete: names exactly what goes; Delete enables only after the user types the
-memory's title (or DELETE)."""
+memory's title (or DELETE; for a batch, only DELETE).
+
+The same confirmation guards the user's own hard delete of a memory and the approval of
+the agent's hard-delete requests in the inbox: both delete for good.
+"""
 
 from __future__ import annotations
 
@@ -18,40 +22,48 @@ from ekko_memory_gui.views.widgets import text_label
 CONFIRM_WORD = "DELETE"
 
 
-class HardDeleteDialog(QDialog):
-    """``confirmation`` must equal the title or DELETE; ``with_messages`` also deletes sources."""
+def _line(n: MemoryNode, *, dated: bool) -> str:
+    when = f"{labels.short_time(n.created_at)}  " if dated else ""
+    value = labels.value_text(n.value_json)
+    return f"  • {when}{n.title} — {value} ({labels.status_label(n.status)})"
 
-    def __init__(self, chain: list[MemoryNode], parent: QWidget | None = None) -> None:
+
+class HardDeleteDialog(QDialog):
+    """``confirmation`` must equal the title (one memory) or DELETE; ``with_messages``
+    also deletes the sources (offered for the user's own delete of one memory)."""
+
+    def __init__(
+        self, chain: list[MemoryNode], parent: QWidget | None = None, *, approvals: int = 0
+    ) -> None:
+        """``chain``: one memory's versions, oldest first. With ``approvals`` (the number
+        of inbox items being approved), ``chain`` is instead the memories those approvals
+        delete for good; one memory in one approval is confirmed by its title, anything
+        more only by DELETE."""
         super().__init__(parent)
         self.setObjectName("hardDeleteDialog")
         self.setWindowTitle(self.tr("Delete permanently"))
         self.setMinimumWidth(520)
-        head = chain[-1]
-        self.expected_title = head.title
-        versions = "\n".join(
-            f"  • {labels.short_time(n.created_at)}  {n.title} — {labels.value_text(n.value_json)} ({labels.status_label(n.status)})"
-            for n in reversed(chain)
-        )
-        what = text_label(
-            self.tr(
-                "This removes “{title}” for good:\n{versions}\n\n"
-                "Every version above, its search index entries and usage records go, and its "
-                "text is scrubbed from the audit history and the file. This cannot be undone."
-            ).format(title=head.title, versions=versions)
-        )
+        batch = approvals > 1 or (approvals == 1 and len(chain) != 1)
+        self.expected_title: str | None = None if batch or not chain else chain[-1].title
+        what = text_label(self._approval_text(chain, approvals) if approvals else self._text(chain))
         what.setObjectName("hardDeleteWhat")
         self.with_messages = QCheckBox(
             self.tr("Also delete the source messages (summaries built on them are marked stale)")
         )
         self.with_messages.setObjectName("withMessages")
-        prompt = text_label(
-            self.tr("Type the title “{title}” or {word} to confirm:").format(
-                title=head.title, word=CONFIRM_WORD
+        # An approval deletes what the request names, nothing more.
+        self.with_messages.setVisible(not approvals)
+        if self.expected_title is None:
+            prompt_text = self.tr("Type {word} to confirm:").format(word=CONFIRM_WORD)
+        else:
+            prompt_text = self.tr("Type the title “{title}” or {word} to confirm:").format(
+                title=self.expected_title, word=CONFIRM_WORD
             )
-        )
+        prompt = text_label(prompt_text)
         self.confirmation = QLineEdit()
         self.confirmation.setObjectName("confirmationEdit")
-        self.confirmation.setPlaceholderText(head.title)
+        self.confirmation.setPlaceholderText(self.expected_title or CONFIRM_WORD)
+        self.confirmation.setAccessibleName(prompt_text)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.delete_button = self.buttons.addButton(
             self.tr("Delete permanently"), QDialogButtonBox.ButtonRole.AcceptRole
@@ -68,10 +80,39 @@ class HardDeleteDialog(QDialog):
         layout.addWidget(prompt)
         layout.addWidget(self.confirmation)
         layout.addWidget(self.buttons)
+        # The dialog opens in the field to type in (the first control, the checkbox, had the
+        # focus: typing needed a Tab, and Space ticked deleting the messages too).
+        self.confirmation.setFocus()
+
+    def _text(self, chain: list[MemoryNode]) -> str:
+        head = chain[-1]
+        versions = "\n".join(_line(n, dated=True) for n in reversed(chain))
+        return self.tr(
+            "This removes “{title}” for good:\n{versions}\n\n"
+            "Every version above, its search index entries and usage records go, and its "
+            "text is scrubbed from the audit history and the file. This cannot be undone."
+        ).format(title=head.title, versions=versions)
+
+    def _approval_text(self, targets: list[MemoryNode], approvals: int) -> str:
+        listed = "\n".join(_line(n, dated=False) for n in targets) or "  —"
+        if approvals == 1:
+            head = self.tr("Approving this request deletes for good:\n{memories}")
+        else:
+            head = self.tr("Approving these {n} items deletes for good:\n{memories}")
+        return (
+            head.format(n=approvals, memories=listed)
+            + "\n\n"
+            + self.tr(
+                "Every version, its search index entries and usage records go, and its text "
+                "is scrubbed from the audit history and the file. This cannot be undone."
+            )
+        )
 
     def confirmed(self) -> bool:
         text = self.confirmation.text().strip()
-        return text in (self.expected_title.strip(), CONFIRM_WORD)
+        if text == CONFIRM_WORD:
+            return True
+        return self.expected_title is not None and text == self.expected_title.strip()
 
     def _check(self) -> None:
         self.delete_button.setEnabled(self.confirmed())

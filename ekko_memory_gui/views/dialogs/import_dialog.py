@@ -50,6 +50,7 @@ class ImportDialog(TaskDialog):
         )
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("importPath")
+        self.path_edit.setAccessibleName(self.tr("Bundle to import"))
         self.path_edit.setPlaceholderText(self.tr("a .json bundle"))
         browse = QPushButton(self.tr("Choose…"))
         browse.clicked.connect(lambda: asyncio.ensure_future(self._browse()))

@@ -147,6 +147,7 @@ class MemoryEditDialog(QDialog):
         self.expiry_combo.setObjectName("expiryCombo")
         self.expiry_edit = QDateTimeEdit()
         self.expiry_edit.setObjectName("expiryEdit")
+        self.expiry_edit.setAccessibleName(self.tr("Expires at"))
         self.expiry_edit.setCalendarPopup(True)
         self.expiry_edit.setDisplayFormat("yyyy-MM-dd HH:mm")
         expiry_row = QHBoxLayout()

@@ -87,6 +87,9 @@ class PurgeDialog(TaskDialog):
         self.after_edit = QDateTimeEdit(QDateTime.currentDateTime().addDays(-30))
         self.before_check = QCheckBox(self.tr("until"))
         self.before_edit = QDateTimeEdit(QDateTime.currentDateTime())
+        # Named for a screen reader: the checkbox beside each says what the date is.
+        self.after_edit.setAccessibleName(self.tr("Created from"))
+        self.before_edit.setAccessibleName(self.tr("Created until"))
         for e in (self.after_edit, self.before_edit):
             e.setCalendarPopup(True)
             e.setDisplayFormat("yyyy-MM-dd HH:mm")
@@ -151,6 +154,8 @@ class PurgeDialog(TaskDialog):
         self.counts_label.setObjectName("purgeCounts")
         self.targets = QTableWidget(0, 5)
         self.targets.setObjectName("purgeTargets")
+        self.targets.setAccessibleName(self.tr("Dry run"))
+        self.targets.setTabKeyNavigation(False)  # a list to read: Tab moves on to the buttons
         self.targets.setHorizontalHeaderLabels(
             [self.tr("Kind"), self.tr("Store"), self.tr("Action"), self.tr("Id"), self.tr("What")]
         )

@@ -112,6 +112,7 @@ class ValueEditor(QWidget):
 
         self.table = QTableWidget(0, 2)
         self.table.setObjectName("valueTable")
+        self.table.setAccessibleName(self.tr("Fields of the value"))
         self.table.setHorizontalHeaderLabels([self.tr("Field"), self.tr("Value")])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
