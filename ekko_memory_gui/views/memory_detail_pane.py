@@ -313,7 +313,15 @@ class MemoryDetailPane(QWidget):
             )
             self.expiry.style().unpolish(self.expiry)
             self.expiry.style().polish(self.expiry)
-            if node.expires_at > now:
+            if status not in ("active", "expired"):
+                # A deleted or replaced memory does not expire: its date is only what it
+                # was set to (and what a restore brings back).
+                self.expiry.setText(
+                    self.tr("Expiry set: {when} ({at})").format(
+                        when=when, at=labels.full_time(node.expires_at)
+                    )
+                )
+            elif node.expires_at > now:
                 self.expiry.setText(
                     self.tr("Expires {when} ({at})").format(
                         when=when, at=labels.full_time(node.expires_at)

@@ -1285,37 +1285,42 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="320"/>
+        <source>Expiry set: {when} ({at})</source>
+        <translation>设定的过期时间：{when}（{at}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="332"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="346"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="354"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="379"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="446"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="454"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="395"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="390"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="398"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>

@@ -487,7 +487,9 @@ def test_the_detail_pane_words_expiry_by_the_cores_status(qtbot: Any, window: Ma
     assert "active" in chips and text.startswith("Expires") and role == "amber"
     mem.actions.delete(node_id, "soft")
     chips, text, role = shown("deleted")
-    assert "deleted" in chips and text.startswith("Expires")
+    assert "deleted" in chips and text.startswith("Expiry set: in "), (
+        "a deleted memory does not expire: it read 'Expires in 5 hours'"
+    )
     assert role == "muted", "a deleted memory does not expire: its date is no warning"
 
 
