@@ -420,7 +420,7 @@ class MemoryDetailPane(QWidget):
         """Tab in reading order: the Revert buttons and message links, made anew for each
         memory, go after the value and before the audit, in the order they show."""
         made = [
-            *self.chain.revert_buttons,
+            *self.chain.tab_stops,
             *self._links(self.sources),
             *self._links(self.used_in),
         ]

@@ -1,6 +1,7 @@
 """A memory's versions as a vertical timeline, newest on top: date, actor, reason, value.
 
-Each entry is clickable (to view that version); older versions offer "Revert to this".
+Each entry opens that version (a click, or Enter once Tab reached it); older versions
+offer "Revert to this".
 """
 
 from __future__ import annotations
@@ -93,17 +94,44 @@ class _Rail(QWidget):
 
 
 class _Entry(QWidget):
+    """One version: opens with a click, or with Enter or Space once Tab reached it."""
+
     clicked = Signal(str)
 
     def __init__(self, node_id: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.node_id = node_id
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def mouseReleaseEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.node_id)
         super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.clicked.emit(self.node_id)
+            return
+        super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().focusOutEvent(event)
+        self.update()
+
+    def paintEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().paintEvent(event)
+        if self.hasFocus():
+            # Where the keyboard is: the row has no frame of its own to light up.
+            p = QPainter(self)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.setPen(QPen(QColor(current_colors().accent), 1.5))
+            p.drawRoundedRect(self.rect().adjusted(1, 1, -2, -2), 4, 4)
+            p.end()
 
 
 class SupersedeChainView(QWidget):
@@ -118,8 +146,10 @@ class SupersedeChainView(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(0)
         self.entries: list[VersionEntry] = []
-        # The Revert buttons of the versions shown, newest first (the pane orders Tab by them).
+        # The Revert buttons of the versions shown, newest first.
         self.revert_buttons: list[QPushButton] = []
+        # Each version and its Revert button, newest first (the pane orders Tab by them).
+        self.tab_stops: list[QWidget] = []
         self.can_revert = True
 
     def set_chain(self, chain: list[MemoryNode], audit: list[AuditEvent], shown_id: str) -> None:
@@ -129,6 +159,7 @@ class SupersedeChainView(QWidget):
                 item.widget().deleteLater()
         self.entries = version_entries(chain, audit, shown_id)
         self.revert_buttons = []
+        self.tab_stops = []
         for i, entry in enumerate(self.entries):
             self._layout.addWidget(self._entry_widget(entry, i == 0, i == len(self.entries) - 1))
 
@@ -136,6 +167,7 @@ class SupersedeChainView(QWidget):
         row = _Entry(e.node.id, self)
         row.setObjectName("versionEntry")
         row.clicked.connect(self.version_clicked)
+        self.tab_stops.append(row)
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
         h.setSpacing(8)
@@ -164,6 +196,11 @@ class SupersedeChainView(QWidget):
         body.addWidget(title)
         if e.reason:
             body.addWidget(text_label(f"“{e.reason}”", role="muted"))
+        row.setAccessibleName(
+            self.tr("Version {when}: {title}, press Enter to view it").format(
+                when=when, title=e.node.title
+            )
+        )
         h.addLayout(body, 1)
         if not e.is_head and self.can_revert:
             revert = QPushButton(self.tr("Revert to this"), row)
@@ -176,4 +213,5 @@ class SupersedeChainView(QWidget):
             revert.clicked.connect(lambda _=False, i=e.node.id: self.revert_requested.emit(i))
             h.addWidget(revert, 0, Qt.AlignmentFlag.AlignTop)
             self.revert_buttons.append(revert)
+            self.tab_stops.append(revert)
         return row

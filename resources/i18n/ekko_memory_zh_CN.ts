@@ -2922,22 +2922,27 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SupersedeChainView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="179"/>
         <source>now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="185"/>
         <source>{actor}, approved by you</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="200"/>
+        <source>Version {when}: {title}, press Enter to view it</source>
+        <translation>版本 {when}：{title}，按回车键查看</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="206"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="210"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>

@@ -90,6 +90,26 @@ def test_tab_walks_the_window_in_reading_order(qtbot: Any, window: MainWindow) -
     assert pos(sources[-1]) < pos(detail.audit)
 
 
+def test_an_older_version_opens_from_the_keyboard(qtbot: Any, window: MainWindow) -> None:
+    """The Versions timeline opened a version only with the mouse: Tab now stops at each
+    version, before its Revert button, and Enter opens it."""
+    _show(qtbot, window, "用户可接受少量香菜")
+    detail = window.detail_pane
+    entries = detail.chain.findChildren(QWidget, "versionEntry")
+    revert = detail.chain.findChildren(QWidget, "revertButton")
+    assert len(entries) >= 2 and revert
+    walk = _tab_walk(qtbot, detail.value, 30)
+    assert walk.index(entries[0]) < walk.index(entries[1]) < walk.index(revert[0])
+    older = detail.chain.entries[1].node.id
+    opened: list[str] = []
+    detail.version_clicked.connect(opened.append)
+    entries[1].setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(entries[1].hasFocus)
+    qtbot.keyClick(entries[1], Qt.Key.Key_Return)
+    assert opened == [older]
+    assert entries[1].accessibleName().startswith("Version ")
+
+
 def test_source_and_reply_links_open_from_the_keyboard(qtbot: Any, window: MainWindow) -> None:
     _show(qtbot, window, "用户可接受少量香菜")
     detail = window.detail_pane
