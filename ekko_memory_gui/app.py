@@ -28,6 +28,7 @@ from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication
 from ekko_memory_gui.services.dialog_service import DialogService, QtDialogService
 from ekko_memory_gui.services.fonts import apply_fonts
+from ekko_memory_gui.services.gui_thread_gc import GuiThreadCollector
 from ekko_memory_gui.services.settings import AppSettings
 from ekko_memory_gui.services.theme import apply_theme
 from ekko_memory_gui.services.translation import (
@@ -290,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     # A short GIL switch interval keeps the GUI thread responsive while the memory
     # worker thread runs Python (measured in bench/bench_gui.py).
     sys.setswitchinterval(0.001)
+    # Cycles are collected on this thread only: a QObject destroyed by a collection on the
+    # worker thread deadlocked the app.
+    GuiThreadCollector(app).start()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     run = AppRun(app, args)

@@ -21,6 +21,7 @@ from PySide6.QtGui import QInputMethodEvent
 from ekko_memory.demo import DemoReport, create_demo_workspace
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.qt import QApplication, QDialog, QWidget
+from ekko_memory_gui.services.gui_thread_gc import GuiThreadCollector
 from ekko_memory_gui.services.settings import AppSettings
 from ekko_memory_gui.views.main_window import MainWindow
 
@@ -34,6 +35,16 @@ def qasync_loop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
     asyncio.set_event_loop(loop)
     yield loop
     # Never stop the loop between tests; at the very end leave it for the interpreter.
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_gc(qapp: QApplication) -> Iterator[GuiThreadCollector]:
+    """As the app runs: cycles collected on the GUI thread only (a collection on a worker
+    thread that destroyed an earlier test's widgets deadlocked the suite)."""
+    collector = GuiThreadCollector(qapp)
+    collector.start()
+    yield collector
+    collector.stop()
 
 
 def wait_done(qtbot: Any, task: asyncio.Future[Any], timeout: int = 15000) -> None:
