@@ -326,3 +326,18 @@ def test_the_summary_keeps_the_stated_goal_and_the_work_done(mem: MemoryService)
     assert summary.completed_work == ["登录接口写完了"]
     assert summary.pending_work == ["TODO: 修复登录超时"]
     assert summary.known_issues == ["还有个问题：登录偶尔超时"]
+
+
+def test_the_summary_lists_the_memories_of_every_turn_it_covers(mem: MemoryService) -> None:
+    """摘要应包含关键约束、用户偏好、重要决策: a summary covers several turns, and the
+    memories written on its earlier turns (not only on the turn that closed it) are its
+    preferences — their words are left out of its text because the memories speak for
+    them, so a summary without them would say nothing of them at all."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "以后做饭别给我推荐香菜，我喜欢少油少辣。", "记住了。")
+    for i in range(3):  # the fourth turn brings the eight messages of a summary
+        turn(rt, f"聊点别的话题{i}")
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None and summary.parent_summary_id is None
+    assert "香菜" not in summary.summary  # told by the memories, not the text
+    assert summary.preferences == ["用户不吃香菜", "用户偏好少油少辣"]
