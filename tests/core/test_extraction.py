@@ -341,3 +341,25 @@ def test_the_summary_lists_the_memories_of_every_turn_it_covers(mem: MemoryServi
     assert summary is not None and summary.parent_summary_id is None
     assert "香菜" not in summary.summary  # told by the memories, not the text
     assert summary.preferences == ["用户不吃香菜", "用户偏好少油少辣"]
+
+
+@pytest.mark.parametrize(
+    ("todo", "done"),
+    [
+        ("下一步要写文档。", "文档写完了。"),
+        ("TODO: 修复登录超时", "登录超时修好了。"),
+        ("接下来要写单元测试。", "单元测试写完了。"),
+    ],
+)
+def test_a_task_said_done_object_first_leaves_the_context(
+    mem: MemoryService, todo: str, done: str
+) -> None:
+    """任务状态发生变化: 文档写完了 (the object first, as Chinese puts it) ends the task 写文档
+    — the context must not go on listing it as work in progress."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, todo)
+    (task,) = [n for n in mem.workspace_store.list_active_nodes(limit=50) if n.type == "task"]
+    turn(rt, done)
+    ended = mem.get_node(task.id)
+    assert ended is not None and ended.status == "expired", ended
+    assert task.title not in rt.before_model("接下来做什么？").prompt

@@ -482,10 +482,20 @@ def _subject(node: MemoryNode) -> str:
     return canonical_name(str(value))
 
 
+# The verb a task's title starts with (写文档, 修复登录超时): the user who is done names
+# the object first and the verb after it (文档写完了, 登录超时修好了).
+_TASK_VERB = re.compile(
+    r"^(?:修复|完成|实现|处理|整理|准备|更新|添加|编写|写|做|改|修|搞|弄)(?=[\u4e00-\u9fff]{2})"
+)
+
+
 def _overlaps(title: str, clause: str) -> bool:
-    """A task title and a clause share a word (2+ CJK characters or a latin word)."""
+    """A task title and a clause share a word (a latin word), or the title's object
+    (the title without its leading verb) and the clause share two 2-character pieces —
+    one when the object is a single word (文档 of 写文档)."""
     words = set(re.findall(r"[a-z0-9]{3,}", title.casefold()))
-    cjk = re.findall(r"[\u4e00-\u9fff]+", title)
+    cjk = re.findall(r"[\u4e00-\u9fff]+", _TASK_VERB.sub("", title.strip()))
     grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
     folded = clause.casefold()
-    return any(w in folded for w in words) or sum(g in clause for g in grams) >= 2
+    need = min(2, len(grams))
+    return any(w in folded for w in words) or (need > 0 and sum(g in clause for g in grams) >= need)
