@@ -363,3 +363,26 @@ def test_a_task_said_done_object_first_leaves_the_context(
     ended = mem.get_node(task.id)
     assert ended is not None and ended.status == "expired", ended
     assert task.title not in rt.before_model("接下来做什么？").prompt
+
+
+def test_work_still_to_do_is_not_the_summary_s_goal(mem: MemoryService) -> None:
+    """摘要的当前目标与未完成事项: 还需要写测试 is work left (pendingWork); it does not
+    replace the goal the user stated (我的目标是…) as the summary's currentGoal."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = [
+        ("user", "我的目标是这周把导入器重构完。"),
+        ("assistant", "好的，我们开始。"),
+        ("user", "解析模块已经完成了。"),
+        ("assistant", "很好。"),
+        ("user", "还需要写测试。"),
+        ("assistant", "记下了。"),
+        ("user", "接下来要更新文档。"),
+        ("assistant", "好。"),
+    ]
+    for role, text in said:
+        s.append_message(role, text)  # type: ignore[arg-type]
+    assert s.after_reply().summary_id is not None
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None
+    assert summary.current_goal == "我的目标是这周把导入器重构完。"
+    assert summary.pending_work == ["还需要写测试。", "接下来要更新文档。"]

@@ -28,6 +28,9 @@ _ISSUE = re.compile(
     r"bug|报错|错误|失败|异常|问题|崩溃|卡住|error|fail|exception|crash|broken|issue", re.IGNORECASE
 )
 
+# A goal stated as such: it stays the goal even when it mentions what comes next.
+_STATED_GOAL = re.compile(r"目标|打算|计划|my goal|i plan to", re.IGNORECASE)
+
 KEEP_ITEMS = 12
 MAX_CHARS = 1200
 
@@ -35,6 +38,11 @@ MAX_CHARS = 1200
 def _line(msg: MemoryMessage, limit: int = 80) -> str:
     text = " ".join(msg.content.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _is_goal(text: str) -> bool:
+    """A request or a stated goal — not work still to do (还需要写测试 is pending work)."""
+    return bool(_STATED_GOAL.search(text)) or (bool(_GOAL.search(text)) and not _TODO.search(text))
 
 
 def _merge(old: list[str], new: list[str]) -> list[str]:
@@ -71,7 +79,7 @@ class RuleBasedSummarizer:
         users = [m for m in data.messages if m.role == "user"]
         goal = prev.current_goal if prev is not None else None
         for m in reversed(users):
-            if _GOAL.search(m.content):
+            if _is_goal(m.content):
                 goal = _line(m, 120)
                 break
         done = [_line(m) for m in data.messages if _DONE.search(m.content)]
