@@ -386,3 +386,27 @@ def test_work_still_to_do_is_not_the_summary_s_goal(mem: MemoryService) -> None:
     assert summary is not None
     assert summary.current_goal == "我的目标是这周把导入器重构完。"
     assert summary.pending_work == ["还需要写测试。", "接下来要更新文档。"]
+
+
+def test_work_reported_done_leaves_the_summary_s_pending_work(mem: MemoryService) -> None:
+    """未完成事项 and 已完成工作 do not both hold one piece of work: 还需要写测试, then
+    测试也写完了, is done — in the link that hears it and in the links after it."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    mem.config = mem.config.model_copy(update={"summary_every_messages": 4})
+    for role, text in [
+        ("user", "还需要写测试。"),
+        ("assistant", "记下了。"),
+        ("user", "接下来要更新文档。"),
+        ("assistant", "好。"),
+        ("user", "测试也写完了。"),
+        ("assistant", "太好了。"),
+        ("user", "聊点别的。"),
+        ("assistant", "好。"),
+    ]:
+        s.append_message(role, text)  # type: ignore[arg-type]
+        s.after_reply()
+    first, second = mem.browse.summaries("s1")
+    assert first.pending_work == ["还需要写测试。", "接下来要更新文档。"]
+    assert second.parent_summary_id == first.id
+    assert second.completed_work == ["测试也写完了。"]
+    assert second.pending_work == ["接下来要更新文档。"]

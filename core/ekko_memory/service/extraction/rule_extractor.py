@@ -452,7 +452,7 @@ class RuleBasedExtractor:
                 if (
                     task.type == "task"
                     and task.status == "active"
-                    and _overlaps(task.title, clause)
+                    and names_same_work(task.title, clause)
                 ):
                     found.add("expire", "the user said the task is done", target_id=task.id)
             return
@@ -489,7 +489,7 @@ _TASK_VERB = re.compile(
 )
 
 
-def _overlaps(title: str, clause: str) -> bool:
+def names_same_work(title: str, clause: str) -> bool:
     """A task title and a clause share a word (a latin word), or the title's object
     (the title without its leading verb) and the clause share two 2-character pieces —
     one when the object is a single word (文档 of 写文档)."""
