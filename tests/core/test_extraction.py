@@ -410,3 +410,24 @@ def test_work_reported_done_leaves_the_summary_s_pending_work(mem: MemoryService
     assert second.parent_summary_id == first.id
     assert second.completed_work == ["测试也写完了。"]
     assert second.pending_work == ["接下来要更新文档。"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["决定用 Redis 做缓存。", "我们用 Redis 作为消息队列。", "We decided to use Redis as a cache."],
+)
+def test_a_technology_chosen_for_another_role_leaves_the_database_decision(
+    mem: MemoryService, said: str
+) -> None:
+    """项目决策: Redis chosen as the cache is a decision of its own — not the project's
+    database, which would supersede (or send to the inbox to supersede) 数据库用 PostgreSQL."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我们决定数据库用 PostgreSQL。")
+    turn(rt, said)
+    decisions = {
+        (n.key, n.value_json)
+        for n in mem.workspace_store.list_active_nodes(limit=50)
+        if n.type == "decision"
+    }
+    assert decisions == {("database", "postgresql"), ("tech_choice", "redis")}
+    assert mem.pending() == []

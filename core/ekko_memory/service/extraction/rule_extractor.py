@@ -80,6 +80,12 @@ _FLAVOR_NEG_EN = re.compile(
 _DECIDE = re.compile(
     r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
 )
+# The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
+_ROLE = re.compile(
+    r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
+    r"|\bas (?:an? |the |our )?([a-z]+(?: [a-z]+)?)",
+    re.IGNORECASE,
+)
 _RULE = re.compile(
     r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
 )
@@ -409,12 +415,35 @@ class RuleBasedExtractor:
 
     # --- projects -------------------------------------------------------------------
 
+    def _other_role(self, clause: str, key: str) -> str | None:
+        """The role a clause gives a technology when no decision key names it (用 Redis
+        做缓存: 缓存; Redis as a cache: cache), else None — 用 PostgreSQL 做数据库 and
+        用 Python 做后端 stay the technology's own decision."""
+        m = _ROLE.search(clause)
+        if m is None:
+            return None
+        role = (m.group(1) or m.group(2)).strip()
+        folded = role.casefold()
+        # Latin key words as whole words (ci is no part of "specific"), Chinese ones anywhere.
+        words = set(folded.split())
+        for w in (w.casefold() for ws in self.lexicon.key_words.values() for w in ws):
+            if (w in words) if w.isascii() else (w in folded):
+                return None
+        if any(folded in w.casefold() for w in self.lexicon.key_words.get(key, ())):
+            return None
+        return role
+
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
         if tech and _DECIDE.search(folded) and not _NEG.search(folded):
             for name, key in tech[:1]:
-                label = self._t(*_KEY_LABEL.get(key, (key, key)))
+                role = self._other_role(clause, key)
+                if role is not None:
+                    # Redis as the cache: a choice of its own, beside the database.
+                    key, label = "tech_choice", role
+                else:
+                    label = self._t(*_KEY_LABEL.get(key, (key, key)))
                 found.add(
                     "create",
                     "a project decision the user stated",
