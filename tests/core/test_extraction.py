@@ -431,3 +431,20 @@ def test_a_technology_chosen_for_another_role_leaves_the_database_decision(
     }
     assert decisions == {("database", "postgresql"), ("tech_choice", "redis")}
     assert mem.pending() == []
+
+
+def test_a_temporary_state_restated_in_the_session_replaces_the_earlier_one(
+    mem: MemoryService,
+) -> None:
+    """session-scope 临时记忆不需要确认: the user's own later words about a temporary state
+    (少辣 today, then no spice at all for a few days) replace the earlier state at once —
+    not held in the inbox while the context goes on saying 少辣."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "今天有点胃不舒服，少辣。")
+    (today,) = mem.workspace_store.list_active_nodes(limit=50, types=["constraint"])
+    turn(rt, "最近胃不舒服，先别推荐辣的。")
+    assert mem.pending() == []
+    (now,) = mem.workspace_store.list_active_nodes(limit=50, types=["constraint"])
+    assert now.supersedes_id == today.id and now.value_json == {"spicy": "none"}
+    prompt = rt.before_model("今晚吃什么？").prompt
+    assert "先别推荐辣的" in prompt and "少辣" not in prompt

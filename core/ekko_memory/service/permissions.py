@@ -6,7 +6,8 @@
 - global: never written by an agent.
 - Always waiting for the user: hard deletes, forgets that hit several memories, sensitive
   data (identifiers anywhere; health outside the session), and overwriting a
-  high-confidence memory without clear intent.
+  high-confidence memory without clear intent (a session memory by another one excepted:
+  the conversation's temporary states are its own to change).
 """
 
 from __future__ import annotations
@@ -88,6 +89,13 @@ def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:
     return intent.is_correction(ctx.source_text) and mentions(target, ctx.source_text)
 
 
+def within_session(old: MemoryNode, new: MemoryNode) -> bool:
+    """One temporary state of this conversation replaced by another (少辣 today, then no
+    spice for a few days): session memories need no confirmation, and the history the
+    high-confidence rule guards is what outlives the conversation."""
+    return old.scope == "session" and new.scope == "session"
+
+
 def check_write(
     cand: Candidate,
     ctx: WriteContext,
@@ -111,6 +119,7 @@ def check_write(
     if (
         replaces is not None
         and replaces.confidence >= high_confidence
+        and not within_session(replaces, node)
         and not clear_intent_about(replaces, ctx)
     ):
         return Verdict(
