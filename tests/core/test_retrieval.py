@@ -836,6 +836,8 @@ def test_build_context_never_raises_on_a_bad_message(mem: MemoryService) -> None
     assert ctx.diagnostics.store_status == "degraded"
     assert ctx.diagnostics.warnings == ["memory context failed: RuntimeError: boom"]
     assert ctx.render() == ""
+    # 检索失败：只使用最近消息和当前输入 — the log is still the agent's to use.
+    assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
 
 
 def test_render_budget_is_checked_and_none_means_no_budget(mem: MemoryService) -> None:

@@ -402,11 +402,21 @@ class MemoryService:
             )
         except Exception as e:  # each step degrades on its own; this is the last resort
             return MemoryContext(
+                recent_messages=self._recent_or_none(session_id),
                 diagnostics=MemoryContextDiagnostics(
                     store_status="degraded",
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
-                )
+                ),
             )
+
+    def _recent_or_none(self, session_id: str) -> list[MemoryMessage]:
+        """The session's recent messages, or none when even they cannot be read: when
+        retrieval fails the agent goes on with the recent messages and the user's input
+        (检索失败：只使用最近消息和当前输入)."""
+        try:
+            return self.list_recent_messages(session_id, self.config.recent_messages)
+        except Exception:  # the log is unreadable too: the user's input is all there is
+            return []
 
     def locate(self, node_id: str) -> tuple[MemoryNode, StoreName]:
         """A node by id from whichever store holds it."""
