@@ -448,3 +448,35 @@ def test_a_temporary_state_restated_in_the_session_replaces_the_earlier_one(
     assert now.supersedes_id == today.id and now.value_json == {"spicy": "none"}
     prompt = rt.before_model("今晚吃什么？").prompt
     assert "先别推荐辣的" in prompt and "少辣" not in prompt
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("我对花生过敏。", "花生"),
+        ("记住，我对虾过敏。", "虾"),
+        ("I'm allergic to peanuts.", "花生"),
+    ],
+)
+def test_a_food_allergy_becomes_an_ingredient_to_avoid_once_the_user_approves(
+    mem: MemoryService, said: str, name: str
+) -> None:
+    """A food allergy is the strongest 忌口: it is health data, so it waits for the user
+    (敏感信息); once approved it is an avoid_ingredient memory under 生活技能/做饭/饮食偏好,
+    in the context of 今晚吃什么 — not a note filed where no cooking question finds it."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    (held,) = mem.pending()
+    assert held.rule == "sensitive_data"
+    mem.decide(held.id, approve=True, actor="user")
+    (node,) = [n for n in user_nodes(mem) if n.key == "avoid_ingredient"]
+    assert (node.value_json, node.category_path) == (name, ["生活技能", "做饭", "饮食偏好"])
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    assert node.id in other.before_model("今晚吃什么？").context.used_memory_ids
+
+
+@pytest.mark.parametrize("said", ["我对花生不过敏。", "I'm not allergic to peanuts."])
+def test_no_allergy_is_nothing_to_avoid(mem: MemoryService, said: str) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    assert mem.pending() == [] and user_nodes(mem) == []

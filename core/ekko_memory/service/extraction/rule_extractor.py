@@ -43,6 +43,8 @@ _CLAUSE = re.compile(r"[，,。.!！；;？?\n]+")
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
 )
+_ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
+_NOT_ALLERGIC = re.compile(r"不过敏|没有过敏|不会过敏|not allergic|no allerg|isn'?t allergic")
 _LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
 _ALLOW = re.compile(
     r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|not anymore|can eat|is fine now|okay now|ok now"
@@ -237,7 +239,11 @@ class RuleBasedExtractor:
         ingredients = self.lexicon.find_ingredients(clause)
         # Flavor words (辣/油/咸/甜) are not ingredients here.
         ingredients = [i for i in ingredients if i not in ("辣椒",) or "辣椒" in clause]
-        negated = bool(_NEG.search(clause.casefold()))
+        # An allergy is the strongest 忌口 (对花生过敏, allergic to peanuts).
+        allergic = bool(_ALLERGY.search(clause.casefold())) and not _NOT_ALLERGIC.search(
+            clause.casefold()
+        )
+        negated = allergic or bool(_NEG.search(clause.casefold()))
         if ingredients and _ALLOW.search(clause.casefold()):
             for name in ingredients:
                 self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
@@ -288,7 +294,28 @@ class RuleBasedExtractor:
         for said in ingredients:
             name = self.lexicon.canonical(said)
             entities = list(dict.fromkeys([name, said]))
-            if negated:
+            if allergic:
+                found.add(
+                    "create",
+                    "a food allergy the user stated",
+                    scope="user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type="preference",
+                    key="avoid_ingredient",
+                    value_json=name,
+                    title=self._t(f"用户对{name}过敏", f"Allergic to {said}"),
+                    content=self._t(
+                        f"用户对{name}过敏，推荐菜谱时不能用{name}。",
+                        f"Allergic to {said}: never use it in recommended dishes.",
+                    ),
+                    tags=["过敏", "忌口", "菜谱推荐"],
+                    entities=entities,
+                    source_message_ids=src,
+                    confidence=0.98,
+                    importance=1.0,
+                )
+            elif negated:
                 kind = "constraint" if until is not None else "preference"
                 found.add(
                     "create",
