@@ -480,3 +480,38 @@ def test_no_allergy_is_nothing_to_avoid(mem: MemoryService, said: str) -> None:
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     turn(rt, said)
     assert mem.pending() == [] and user_nodes(mem) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("以后回答我都用中文。", "中文"),
+        ("记住，以后都用英文回复我。", "英文"),
+        ("From now on, reply in English.", "english"),  # values are case-folded
+    ],
+)
+def test_a_standing_reply_language_is_in_every_later_context(
+    mem: MemoryService, said: str, value: str
+) -> None:
+    """用户级高优先级 preferences: 以后回答我都用中文 is the reply_language preference (its
+    rule puts it in every context) — not a 个人/笔记 note that no later question brings back."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    (node,) = user_nodes(mem)
+    assert (node.key, node.value_json, node.category_path) == (
+        "reply_language",
+        value,
+        ["个人", "沟通"],
+    )
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    assert node.id in other.before_model("帮我写一封邮件").context.used_memory_ids
+
+
+def test_a_new_reply_language_the_user_asks_for_replaces_the_old_one(mem: MemoryService) -> None:
+    """以后都用英文回复我 after 以后回答我都用中文: the user names what the memory is about
+    (how to reply), so the new language replaces the old at once, without the inbox."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "以后回答我都用中文。")
+    turn(rt, "以后都用英文回复我吧。")
+    assert mem.pending() == []
+    assert [(n.key, n.value_json) for n in user_nodes(mem)] == [("reply_language", "英文")]

@@ -20,7 +20,7 @@ from typing import Literal
 from ekko_memory.identity import same_names
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
-from ekko_memory.schema.values import DIMENSION_WORDS
+from ekko_memory.schema.values import DIMENSION_WORDS, KEY_TOPIC_WORDS
 from ekko_memory.service.write_plan import Candidate, WriteContext
 
 Action = Literal["allow", "pending", "reject"]
@@ -76,6 +76,8 @@ def mentions(node: MemoryNode, text: str) -> bool:
         subjects += [v for v in value.values() if isinstance(v, str)]
         # A flavor profile is named by its dimensions (辣, spicy…).
         subjects += [w for dim in value for w in DIMENSION_WORDS.get(dim, ())]
+    if node.key is not None:
+        subjects += KEY_TOPIC_WORDS.get(node.key, ())
     if not subjects:
         subjects.append(node.title)
     # In any of its names: "I can eat cilantro now" names 香菜.

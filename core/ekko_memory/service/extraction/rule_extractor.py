@@ -43,6 +43,20 @@ _CLAUSE = re.compile(r"[，,。.!！；;？?\n]+")
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
 )
+# Reply languages: the words for each, and its name (Chinese, English).
+_LANGUAGES = {
+    ("中文", "汉语", "普通话", "chinese", "mandarin"): ("中文", "Chinese"),
+    ("英文", "英语", "english"): ("英文", "English"),
+    ("日文", "日语", "japanese"): ("日文", "Japanese"),
+}
+_LANGUAGE_WORDS = "|".join(w for words in _LANGUAGES for w in words)
+# 回答我都用中文 / 用英文回复我 / reply in English / answer me in Chinese.
+_REPLY_LANG = re.compile(
+    rf"(?:回答|回复|答复|回我|说话)[^，。！？,.!?]{{0,6}}?(?:用|使用)\s*({_LANGUAGE_WORDS})"
+    rf"|(?:用|使用)\s*({_LANGUAGE_WORDS})\s*(?:来)?(?:回答|回复|答复|回我|和我说|跟我说)"
+    rf"|\b(?:reply|respond|answer|talk|write back)\b[^,.!?]{{0,12}}?\bin ({_LANGUAGE_WORDS})\b",
+    re.IGNORECASE,
+)
 _ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
 _NOT_ALLERGIC = re.compile(r"不过敏|没有过敏|不会过敏|not allergic|no allerg|isn'?t allergic")
 _LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
@@ -200,6 +214,7 @@ class RuleBasedExtractor:
             if clause:
                 self._cooking(clause, text, until, src, known, found)
                 self._project(clause, src, known, found)
+                self._reply_language(clause, text, src, found)
         if len(found.ops) == before and intent.has_explicit_intent(text):
             note = re.sub(
                 r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
@@ -224,6 +239,34 @@ class RuleBasedExtractor:
                     confidence=0.9,
                     importance=0.7,
                 )
+
+    # --- how to talk to the user ----------------------------------------------------
+
+    def _reply_language(self, clause: str, text: str, src: list[str], found: _Found) -> None:
+        """以后回答我都用中文 / from now on, reply in English: the reply_language preference
+        (its rule puts it in every context). Only as a standing request: 用中文回答我 alone
+        asks for this one reply."""
+        m = _REPLY_LANG.search(clause)
+        if m is None or not intent.has_explicit_intent(text):
+            return
+        said = next(g for g in m.groups() if g).casefold()
+        zh, en = next(names for words, names in _LANGUAGES.items() if said in words)
+        found.add(
+            "create",
+            "the language the user wants replies in",
+            scope="user",
+            domain="个人",
+            category_path=["个人", "沟通"],
+            type="preference",
+            key="reply_language",
+            value_json=self._t(zh, en),
+            title=self._t(f"回复用{zh}", f"Reply in {en}"),
+            content=self._t(f"以后回答用户都用{zh}。", f"Always reply to the user in {en}."),
+            tags=["沟通"],
+            source_message_ids=src,
+            confidence=0.95,
+            importance=0.9,
+        )
 
     # --- cooking --------------------------------------------------------------------
 
