@@ -573,3 +573,25 @@ def test_backups_are_judged_by_the_user_text_they_hold_not_their_bytes(
     report = mem.purger.purge(PurgeFilter(query="user"))
     assert report.backups_removed == [str(newer)] and older.exists() and not newer.exists()
     assert report.verification is not None and report.verification.clean, report.verification
+
+
+def test_a_deleted_message_leaves_no_later_link_of_the_summary_chain(
+    mem: MemoryService,
+) -> None:
+    """彻底删除相关对话: each summary is built from the one before it and the new messages,
+    so a deleted message's words live on in every later link — those links are rebuilt
+    (made stale) too, and the context no longer quotes the message."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):  # two summaries: the second rolls the first forward
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    first, second = mem.browse.summaries("s1")
+    assert second.parent_summary_id == first.id and "青龙白虎" in second.summary
+
+    assert mem.delete_messages([said.id], actor="user", reason="彻底删除相关对话") == (1, 2)
+    assert [(x.stale, x.summary) for x in mem.browse.summaries("s1")] == [(True, ""), (True, "")]
+    assert "青龙白虎" not in s.build_context("你好").render(max_tokens=2000)
