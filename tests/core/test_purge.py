@@ -595,3 +595,26 @@ def test_a_deleted_message_leaves_no_later_link_of_the_summary_chain(
     assert mem.delete_messages([said.id], actor="user", reason="彻底删除相关对话") == (1, 2)
     assert [(x.stale, x.summary) for x in mem.browse.summaries("s1")] == [(True, ""), (True, "")]
     assert "青龙白虎" not in s.build_context("你好").render(max_tokens=2000)
+
+
+def test_a_memory_deleted_for_good_leaves_the_summaries_that_listed_it(
+    mem: MemoryService,
+) -> None:
+    """A summary lists the memories written from its messages (关键约束、用户偏好): a hard
+    delete ("no readable copy in the file") takes the memory's title out of those lists,
+    in the summary that heard it and in the later links that carried it forward."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "记住，我对花生过敏，我喜欢少油少辣。")
+    s.append_message("assistant", "好的")
+    s.after_reply()
+    (held,) = mem.pending()
+    node_id = mem.decide(held.id, approve=True, actor="user")["nodeId"]
+    for i in range(7):  # two summaries, the second carrying the first's lists forward
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+        s.after_reply()
+    links = mem.browse.summaries("s1")
+    assert len(links) == 2 and all("用户对花生过敏" in x.preferences for x in links)
+
+    assert mem.delete_node(node_id, "hard", "隐私")  # the log is kept: the user did not ask
+    assert [x.preferences for x in mem.browse.summaries("s1")] == [["用户偏好少油少辣"]] * 2

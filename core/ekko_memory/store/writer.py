@@ -94,6 +94,30 @@ class StoreWriter(StoreReader):
         )
         return len(found), len(stale)
 
+    def unlist_from_summaries(self, titles: Iterable[str], session_ids: Iterable[str]) -> int:
+        """Take memories' titles out of the lists of the sessions' summaries (constraints,
+        preferences, decisions name the memories written from their messages); returns
+        how many summaries changed."""
+        gone = set(titles)
+        s = t.memory_summaries
+        changed = 0
+        for session_id in sorted(set(session_ids)):
+            for summary in self.list_summaries(session_id):
+                lists = {
+                    name: getattr(summary, name)
+                    for name in ("constraints", "preferences", "decisions")
+                }
+                kept = {name: [x for x in items if x not in gone] for name, items in lists.items()}
+                if kept == lists:
+                    continue
+                self.conn.execute(
+                    update(s)
+                    .where(s.c.id == summary.id)
+                    .values(**{f"{name}_json": dumps(items) for name, items in kept.items()})
+                )
+                changed += 1
+        return changed
+
     def blank_summaries(self, ids: Iterable[str]) -> None:
         """Erase summaries' text and mark them stale; they keep their place in the chain."""
         s = t.memory_summaries
