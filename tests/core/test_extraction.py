@@ -515,3 +515,20 @@ def test_a_new_reply_language_the_user_asks_for_replaces_the_old_one(mem: Memory
     turn(rt, "以后都用英文回复我吧。")
     assert mem.pending() == []
     assert [(n.key, n.value_json) for n in user_nodes(mem)] == [("reply_language", "英文")]
+
+
+def test_work_done_ends_only_the_task_it_names(mem: MemoryService) -> None:
+    """任务状态发生变化 in English: "The tests are finished." names no open task — sharing
+    "the" with "write the docs" does not end it; "The docs are done." ends just that one."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "TODO: write the docs")
+    turn(rt, "TODO: fix the login timeout")
+
+    def open_tasks() -> set[str]:
+        return {n.title for n in mem.workspace_store.list_active_nodes(limit=50, types=["task"])}
+
+    assert open_tasks() == {"write the docs", "fix the login timeout"}
+    turn(rt, "The tests are finished.")
+    assert open_tasks() == {"write the docs", "fix the login timeout"}
+    turn(rt, "The docs are done.")
+    assert open_tasks() == {"fix the login timeout"}

@@ -53,7 +53,8 @@ _GOAL = re.compile(
     r"我的目标|目标是|我想要|打算|计划|my goal|i want to|i plan to|long[- ]term", re.IGNORECASE
 )
 _TASK = re.compile(
-    r"完成了|已完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|TODO|待办|接下来|下一步|finished|done with|next i need",
+    r"完成了|已完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|TODO|待办|接下来|下一步|finished|done with|next i need"
+    r"|\b(?:is|are|was|were|all) done\b",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(

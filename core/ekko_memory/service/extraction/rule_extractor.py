@@ -114,7 +114,8 @@ _TASK = re.compile(
     re.IGNORECASE,
 )
 _DONE = re.compile(
-    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed|is done"
+    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
+    r"|\b(?:is|are|was|were|all) done\b"
 )
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
@@ -588,13 +589,54 @@ _TASK_VERB = re.compile(
 )
 
 
+# Latin words that name no piece of work ("the" is in every sentence).
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "this",
+        "that",
+        "these",
+        "those",
+        "are",
+        "was",
+        "were",
+        "our",
+        "all",
+        "from",
+        "into",
+        "onto",
+        "about",
+        "some",
+        "any",
+        "its",
+        "their",
+        "your",
+        "then",
+        "than",
+        "also",
+        "just",
+    ]
+)
+
+
+def _work_words(title: str) -> set[str]:
+    """A latin task title's words that name the work: no stop words, and no leading verb
+    when more follows (fix the login timeout: login, timeout)."""
+    words = [w for w in re.findall(r"[a-z0-9]{3,}", title.casefold()) if w not in _STOPWORDS]
+    return set(words[1:] if len(words) > 1 else words)
+
+
 def names_same_work(title: str, clause: str) -> bool:
-    """A task title and a clause share a word (a latin word), or the title's object
-    (the title without its leading verb) and the clause share two 2-character pieces —
-    one when the object is a single word (文档 of 写文档)."""
-    words = set(re.findall(r"[a-z0-9]{3,}", title.casefold()))
+    """A task title and a clause share a word of the work (a latin word, whole), or the
+    title's object (the title without its leading verb) and the clause share two
+    2-character pieces — one when the object is a single word (文档 of 写文档)."""
+    words = _work_words(title)
     cjk = re.findall(r"[\u4e00-\u9fff]+", _TASK_VERB.sub("", title.strip()))
     grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
     folded = clause.casefold()
     need = min(2, len(grams))
-    return any(w in folded for w in words) or (need > 0 and sum(g in clause for g in grams) >= need)
+    said = set(re.findall(r"[a-z0-9]+", folded))
+    return bool(words & said) or (need > 0 and sum(g in clause for g in grams) >= need)
