@@ -532,3 +532,30 @@ def test_work_done_ends_only_the_task_it_names(mem: MemoryService) -> None:
     assert open_tasks() == {"write the docs", "fix the login timeout"}
     turn(rt, "The docs are done.")
     assert open_tasks() == {"fix the login timeout"}
+
+
+def test_a_decision_no_memory_holds_is_among_the_summary_s_decisions(
+    mem: MemoryService,
+) -> None:
+    """摘要应包含重要决策: a decision the rules cannot file under a key (我们决定用
+    SQLAlchemy 2) is still one of the summary's decisions, beside those memories hold."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    for role, text in [
+        ("user", "我们决定用 SQLAlchemy 2。"),
+        ("assistant", "好的。"),
+        ("user", "我们决定数据库用 PostgreSQL。"),
+        ("assistant", "好的。"),
+        ("user", "We decided to drop Windows support."),
+        ("assistant", "OK."),
+        ("user", "聊点别的。"),
+        ("assistant", "好。"),
+    ]:
+        s.append_message(role, text)  # type: ignore[arg-type]
+    assert s.after_reply().summary_id is not None
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None
+    assert summary.decisions == [
+        "数据库使用 PostgreSQL",
+        "我们决定用 SQLAlchemy 2。",
+        "We decided to drop Windows support.",
+    ]

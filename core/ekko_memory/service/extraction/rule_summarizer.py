@@ -29,6 +29,11 @@ _ISSUE = re.compile(
     r"bug|报错|错误|失败|异常|问题|崩溃|卡住|error|fail|exception|crash|broken|issue", re.IGNORECASE
 )
 
+# A decision stated in the user's words (the after-reply trigger's words for one).
+_DECIDED = re.compile(
+    r"决定|定了|就用|改用|选用|decided|let'?s go with|we'?ll go with|switch(?:ed)? to",
+    re.IGNORECASE,
+)
 # A goal stated as such: it stays the goal even when it mentions what comes next.
 _STATED_GOAL = re.compile(r"目标|打算|计划|my goal|i plan to", re.IGNORECASE)
 
@@ -110,11 +115,14 @@ class RuleBasedSummarizer:
                 break
         done = [_line(m) for m in data.messages if _DONE.search(m.content)]
         issues = [_line(m) for m in data.messages if _ISSUE.search(m.content)]
+        unrecorded = _unrecorded(data.messages, data.recorded_message_ids)
         turns = [
             f"{'用户' if m.role == 'user' else '助手'}：{_line(m, 60)}"
-            for m in _unrecorded(data.messages, data.recorded_message_ids)
+            for m in unrecorded
             if m.role in ("user", "assistant")
         ]
+        # Decisions no memory holds (no key fits them), in the user's words.
+        decided = [_line(m) for m in unrecorded if m.role == "user" and _DECIDED.search(m.content)]
         # The extractor's notes on these messages, one line each.
         turns += [" ".join(p.split()) for p in data.patches]
         text = (prev.summary + "\n" if prev is not None and prev.summary else "") + "\n".join(turns)
@@ -131,7 +139,8 @@ class RuleBasedSummarizer:
                 prev.preferences if prev else [], _by_type(data.extracted, "preference")
             ),
             decisions=_merge(
-                prev.decisions if prev else [], _by_type(data.extracted, "decision", "fact")
+                prev.decisions if prev else [],
+                _by_type(data.extracted, "decision", "fact") + decided,
             ),
             completed_work=_merge(prev.completed_work if prev else [], done),
             pending_work=_pending(prev.pending_work if prev else [], data.messages),
