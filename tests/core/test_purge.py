@@ -618,3 +618,28 @@ def test_a_memory_deleted_for_good_leaves_the_summaries_that_listed_it(
 
     assert mem.delete_node(node_id, "hard", "隐私")  # the log is kept: the user did not ask
     assert [x.preferences for x in mem.browse.summaries("s1")] == [["用户偏好少油少辣"]] * 2
+
+
+def test_the_summaries_of_a_deleted_message_are_rebuilt_from_what_remains(
+    mem: MemoryService,
+) -> None:
+    """重新生成受影响摘要: the links made stale by a deleted message are summarized again,
+    from the messages that remain, on the next run — the session keeps a summary of its
+    conversation, without the deleted words."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    mem.delete_messages([said.id], actor="user", reason="彻底删除相关对话")
+    assert mem.get_latest_summary(session_id="s1") is None
+
+    s.append_message("user", "今天天气不错")
+    s.append_message("assistant", "是的")
+    assert s.after_reply().summary_id is not None
+    rebuilt = mem.get_latest_summary(session_id="s1")
+    assert rebuilt is not None and "青龙白虎" not in rebuilt.summary
+    assert "随便聊聊第0句" in rebuilt.summary and "今天天气不错" in rebuilt.summary

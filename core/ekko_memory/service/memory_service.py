@@ -38,7 +38,7 @@ from ekko_memory.service.context_builder import ContextBuilder
 from ekko_memory.service.export import Exporter
 from ekko_memory.service.extraction.llm_client import ChatClient
 from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
-from ekko_memory.service.extraction.pipeline import AfterReply, AfterReplyReport
+from ekko_memory.service.extraction.pipeline import SUMMARIZE, AfterReply, AfterReplyReport
 from ekko_memory.service.extraction.protocol import MemoryExtractor, Summarizer
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
@@ -570,9 +570,15 @@ class MemoryService:
     def delete_messages(
         self, message_ids: Sequence[str], *, actor: str, reason: str
     ) -> tuple[int, int]:
-        """Delete messages for good and mark summaries built on them stale: (deleted, stale)."""
+        """Delete messages for good and mark summaries built on them stale: (deleted, stale).
+        The next after-reply run summarizes the stale links' remaining messages again."""
         with self.workspace_store.write() as w:
-            return w.delete_messages(message_ids, actor=actor, reason=reason)
+            sessions = {m.session_id for m in w.get_messages(message_ids)}
+            deleted, stale = w.delete_messages(message_ids, actor=actor, reason=reason)
+            if stale:
+                for session_id in sorted(sessions):
+                    w.rewind_cursor(session_id, SUMMARIZE)
+            return deleted, stale
 
 
 def as_query(query: object) -> MemoryQuery:

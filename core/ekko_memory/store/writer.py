@@ -485,6 +485,23 @@ class StoreWriter(StoreReader):
             removed += self.conn.execute(delete(tbl).where(tbl.c.id.in_(chunk))).rowcount or 0
         return removed
 
+    def rewind_cursor(self, session_id: str, kind: str) -> None:
+        """Move a session's cursor back to the end of its newest summary that still stands
+        (or remove it when none does): the work after it — the stale links' messages — is
+        done again from the messages that remain."""
+        c = t.memory_session_cursors
+        where = (c.c.session_id == session_id) & (c.c.kind == kind)
+        latest = self.get_latest_summary(session_id)
+        last = self.get_messages([latest.to_message_id]) if latest is not None else []
+        if not last:
+            self.conn.execute(delete(c).where(where))
+            return
+        self.conn.execute(
+            update(c)
+            .where(where)
+            .values(message_id=last[0].id, message_created_at=to_db(last[0].created_at))
+        )
+
     def delete_cursors(self, session_ids: Iterable[str]) -> int:
         """Forget the background cursors of some sessions."""
         c = t.memory_session_cursors
