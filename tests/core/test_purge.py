@@ -643,3 +643,25 @@ def test_the_summaries_of_a_deleted_message_are_rebuilt_from_what_remains(
     rebuilt = mem.get_latest_summary(session_id="s1")
     assert rebuilt is not None and "青龙白虎" not in rebuilt.summary
     assert "随便聊聊第0句" in rebuilt.summary and "今天天气不错" in rebuilt.summary
+
+
+def test_a_purge_of_a_message_rebuilds_the_summaries_it_scrubbed(mem: MemoryService) -> None:
+    """A purge by text takes the message and every summary link that carried its words;
+    the next run summarizes the messages that remain again, without them."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    report = mem.purger.purge(PurgeFilter(query="青龙白虎", include_messages=True))
+    assert report.verification is not None and report.verification.clean, report.verification
+    assert mem.get_latest_summary(session_id="s1") is None
+
+    s.append_message("user", "今天天气不错")
+    s.append_message("assistant", "是的")
+    assert s.after_reply().summary_id is not None
+    rebuilt = mem.get_latest_summary(session_id="s1")
+    assert rebuilt is not None and "随便聊聊第0句" in rebuilt.summary
