@@ -326,3 +326,236 @@ def test_the_summary_keeps_the_stated_goal_and_the_work_done(mem: MemoryService)
     assert summary.completed_work == ["登录接口写完了"]
     assert summary.pending_work == ["TODO: 修复登录超时"]
     assert summary.known_issues == ["还有个问题：登录偶尔超时"]
+
+
+def test_the_summary_lists_the_memories_of_every_turn_it_covers(mem: MemoryService) -> None:
+    """摘要应包含关键约束、用户偏好、重要决策: a summary covers several turns, and the
+    memories written on its earlier turns (not only on the turn that closed it) are its
+    preferences — their words are left out of its text because the memories speak for
+    them, so a summary without them would say nothing of them at all."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "以后做饭别给我推荐香菜，我喜欢少油少辣。", "记住了。")
+    for i in range(3):  # the fourth turn brings the eight messages of a summary
+        turn(rt, f"聊点别的话题{i}")
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None and summary.parent_summary_id is None
+    assert "香菜" not in summary.summary  # told by the memories, not the text
+    assert summary.preferences == ["用户不吃香菜", "用户偏好少油少辣"]
+
+
+@pytest.mark.parametrize(
+    ("todo", "done"),
+    [
+        ("下一步要写文档。", "文档写完了。"),
+        ("TODO: 修复登录超时", "登录超时修好了。"),
+        ("接下来要写单元测试。", "单元测试写完了。"),
+    ],
+)
+def test_a_task_said_done_object_first_leaves_the_context(
+    mem: MemoryService, todo: str, done: str
+) -> None:
+    """任务状态发生变化: 文档写完了 (the object first, as Chinese puts it) ends the task 写文档
+    — the context must not go on listing it as work in progress."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, todo)
+    (task,) = [n for n in mem.workspace_store.list_active_nodes(limit=50) if n.type == "task"]
+    turn(rt, done)
+    ended = mem.get_node(task.id)
+    assert ended is not None and ended.status == "expired", ended
+    assert task.title not in rt.before_model("接下来做什么？").prompt
+
+
+def test_work_still_to_do_is_not_the_summary_s_goal(mem: MemoryService) -> None:
+    """摘要的当前目标与未完成事项: 还需要写测试 is work left (pendingWork); it does not
+    replace the goal the user stated (我的目标是…) as the summary's currentGoal."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = [
+        ("user", "我的目标是这周把导入器重构完。"),
+        ("assistant", "好的，我们开始。"),
+        ("user", "解析模块已经完成了。"),
+        ("assistant", "很好。"),
+        ("user", "还需要写测试。"),
+        ("assistant", "记下了。"),
+        ("user", "接下来要更新文档。"),
+        ("assistant", "好。"),
+    ]
+    for role, text in said:
+        s.append_message(role, text)  # type: ignore[arg-type]
+    assert s.after_reply().summary_id is not None
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None
+    assert summary.current_goal == "我的目标是这周把导入器重构完。"
+    assert summary.pending_work == ["还需要写测试。", "接下来要更新文档。"]
+
+
+def test_work_reported_done_leaves_the_summary_s_pending_work(mem: MemoryService) -> None:
+    """未完成事项 and 已完成工作 do not both hold one piece of work: 还需要写测试, then
+    测试也写完了, is done — in the link that hears it and in the links after it."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    mem.config = mem.config.model_copy(update={"summary_every_messages": 4})
+    for role, text in [
+        ("user", "还需要写测试。"),
+        ("assistant", "记下了。"),
+        ("user", "接下来要更新文档。"),
+        ("assistant", "好。"),
+        ("user", "测试也写完了。"),
+        ("assistant", "太好了。"),
+        ("user", "聊点别的。"),
+        ("assistant", "好。"),
+    ]:
+        s.append_message(role, text)  # type: ignore[arg-type]
+        s.after_reply()
+    first, second = mem.browse.summaries("s1")
+    assert first.pending_work == ["还需要写测试。", "接下来要更新文档。"]
+    assert second.parent_summary_id == first.id
+    assert second.completed_work == ["测试也写完了。"]
+    assert second.pending_work == ["接下来要更新文档。"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["决定用 Redis 做缓存。", "我们用 Redis 作为消息队列。", "We decided to use Redis as a cache."],
+)
+def test_a_technology_chosen_for_another_role_leaves_the_database_decision(
+    mem: MemoryService, said: str
+) -> None:
+    """项目决策: Redis chosen as the cache is a decision of its own — not the project's
+    database, which would supersede (or send to the inbox to supersede) 数据库用 PostgreSQL."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我们决定数据库用 PostgreSQL。")
+    turn(rt, said)
+    decisions = {
+        (n.key, n.value_json)
+        for n in mem.workspace_store.list_active_nodes(limit=50)
+        if n.type == "decision"
+    }
+    assert decisions == {("database", "postgresql"), ("tech_choice", "redis")}
+    assert mem.pending() == []
+
+
+def test_a_temporary_state_restated_in_the_session_replaces_the_earlier_one(
+    mem: MemoryService,
+) -> None:
+    """session-scope 临时记忆不需要确认: the user's own later words about a temporary state
+    (少辣 today, then no spice at all for a few days) replace the earlier state at once —
+    not held in the inbox while the context goes on saying 少辣."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "今天有点胃不舒服，少辣。")
+    (today,) = mem.workspace_store.list_active_nodes(limit=50, types=["constraint"])
+    turn(rt, "最近胃不舒服，先别推荐辣的。")
+    assert mem.pending() == []
+    (now,) = mem.workspace_store.list_active_nodes(limit=50, types=["constraint"])
+    assert now.supersedes_id == today.id and now.value_json == {"spicy": "none"}
+    prompt = rt.before_model("今晚吃什么？").prompt
+    assert "先别推荐辣的" in prompt and "少辣" not in prompt
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("我对花生过敏。", "花生"),
+        ("记住，我对虾过敏。", "虾"),
+        ("I'm allergic to peanuts.", "花生"),
+    ],
+)
+def test_a_food_allergy_becomes_an_ingredient_to_avoid_once_the_user_approves(
+    mem: MemoryService, said: str, name: str
+) -> None:
+    """A food allergy is the strongest 忌口: it is health data, so it waits for the user
+    (敏感信息); once approved it is an avoid_ingredient memory under 生活技能/做饭/饮食偏好,
+    in the context of 今晚吃什么 — not a note filed where no cooking question finds it."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    (held,) = mem.pending()
+    assert held.rule == "sensitive_data"
+    mem.decide(held.id, approve=True, actor="user")
+    (node,) = [n for n in user_nodes(mem) if n.key == "avoid_ingredient"]
+    assert (node.value_json, node.category_path) == (name, ["生活技能", "做饭", "饮食偏好"])
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    assert node.id in other.before_model("今晚吃什么？").context.used_memory_ids
+
+
+@pytest.mark.parametrize("said", ["我对花生不过敏。", "I'm not allergic to peanuts."])
+def test_no_allergy_is_nothing_to_avoid(mem: MemoryService, said: str) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    assert mem.pending() == [] and user_nodes(mem) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("以后回答我都用中文。", "中文"),
+        ("记住，以后都用英文回复我。", "英文"),
+        ("From now on, reply in English.", "english"),  # values are case-folded
+    ],
+)
+def test_a_standing_reply_language_is_in_every_later_context(
+    mem: MemoryService, said: str, value: str
+) -> None:
+    """用户级高优先级 preferences: 以后回答我都用中文 is the reply_language preference (its
+    rule puts it in every context) — not a 个人/笔记 note that no later question brings back."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    (node,) = user_nodes(mem)
+    assert (node.key, node.value_json, node.category_path) == (
+        "reply_language",
+        value,
+        ["个人", "沟通"],
+    )
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    assert node.id in other.before_model("帮我写一封邮件").context.used_memory_ids
+
+
+def test_a_new_reply_language_the_user_asks_for_replaces_the_old_one(mem: MemoryService) -> None:
+    """以后都用英文回复我 after 以后回答我都用中文: the user names what the memory is about
+    (how to reply), so the new language replaces the old at once, without the inbox."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "以后回答我都用中文。")
+    turn(rt, "以后都用英文回复我吧。")
+    assert mem.pending() == []
+    assert [(n.key, n.value_json) for n in user_nodes(mem)] == [("reply_language", "英文")]
+
+
+def test_work_done_ends_only_the_task_it_names(mem: MemoryService) -> None:
+    """任务状态发生变化 in English: "The tests are finished." names no open task — sharing
+    "the" with "write the docs" does not end it; "The docs are done." ends just that one."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "TODO: write the docs")
+    turn(rt, "TODO: fix the login timeout")
+
+    def open_tasks() -> set[str]:
+        return {n.title for n in mem.workspace_store.list_active_nodes(limit=50, types=["task"])}
+
+    assert open_tasks() == {"write the docs", "fix the login timeout"}
+    turn(rt, "The tests are finished.")
+    assert open_tasks() == {"write the docs", "fix the login timeout"}
+    turn(rt, "The docs are done.")
+    assert open_tasks() == {"fix the login timeout"}
+
+
+def test_a_decision_no_memory_holds_is_among_the_summary_s_decisions(
+    mem: MemoryService,
+) -> None:
+    """摘要应包含重要决策: a decision the rules cannot file under a key (我们决定用
+    SQLAlchemy 2) is still one of the summary's decisions, beside those memories hold."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    for role, text in [
+        ("user", "我们决定用 SQLAlchemy 2。"),
+        ("assistant", "好的。"),
+        ("user", "我们决定数据库用 PostgreSQL。"),
+        ("assistant", "好的。"),
+        ("user", "We decided to drop Windows support."),
+        ("assistant", "OK."),
+        ("user", "聊点别的。"),
+        ("assistant", "好。"),
+    ]:
+        s.append_message(role, text)  # type: ignore[arg-type]
+    assert s.after_reply().summary_id is not None
+    summary = mem.get_latest_summary(session_id="s1")
+    assert summary is not None
+    assert summary.decisions == [
+        "数据库使用 PostgreSQL",
+        "我们决定用 SQLAlchemy 2。",
+        "We decided to drop Windows support.",
+    ]

@@ -573,3 +573,95 @@ def test_backups_are_judged_by_the_user_text_they_hold_not_their_bytes(
     report = mem.purger.purge(PurgeFilter(query="user"))
     assert report.backups_removed == [str(newer)] and older.exists() and not newer.exists()
     assert report.verification is not None and report.verification.clean, report.verification
+
+
+def test_a_deleted_message_leaves_no_later_link_of_the_summary_chain(
+    mem: MemoryService,
+) -> None:
+    """彻底删除相关对话: each summary is built from the one before it and the new messages,
+    so a deleted message's words live on in every later link — those links are rebuilt
+    (made stale) too, and the context no longer quotes the message."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):  # two summaries: the second rolls the first forward
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    first, second = mem.browse.summaries("s1")
+    assert second.parent_summary_id == first.id and "青龙白虎" in second.summary
+
+    assert mem.delete_messages([said.id], actor="user", reason="彻底删除相关对话") == (1, 2)
+    assert [(x.stale, x.summary) for x in mem.browse.summaries("s1")] == [(True, ""), (True, "")]
+    assert "青龙白虎" not in s.build_context("你好").render(max_tokens=2000)
+
+
+def test_a_memory_deleted_for_good_leaves_the_summaries_that_listed_it(
+    mem: MemoryService,
+) -> None:
+    """A summary lists the memories written from its messages (关键约束、用户偏好): a hard
+    delete ("no readable copy in the file") takes the memory's title out of those lists,
+    in the summary that heard it and in the later links that carried it forward."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "记住，我对花生过敏，我喜欢少油少辣。")
+    s.append_message("assistant", "好的")
+    s.after_reply()
+    (held,) = mem.pending()
+    node_id = mem.decide(held.id, approve=True, actor="user")["nodeId"]
+    for i in range(7):  # two summaries, the second carrying the first's lists forward
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+        s.after_reply()
+    links = mem.browse.summaries("s1")
+    assert len(links) == 2 and all("用户对花生过敏" in x.preferences for x in links)
+
+    assert mem.delete_node(node_id, "hard", "隐私")  # the log is kept: the user did not ask
+    assert [x.preferences for x in mem.browse.summaries("s1")] == [["用户偏好少油少辣"]] * 2
+
+
+def test_the_summaries_of_a_deleted_message_are_rebuilt_from_what_remains(
+    mem: MemoryService,
+) -> None:
+    """重新生成受影响摘要: the links made stale by a deleted message are summarized again,
+    from the messages that remain, on the next run — the session keeps a summary of its
+    conversation, without the deleted words."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    said = s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    mem.delete_messages([said.id], actor="user", reason="彻底删除相关对话")
+    assert mem.get_latest_summary(session_id="s1") is None
+
+    s.append_message("user", "今天天气不错")
+    s.append_message("assistant", "是的")
+    assert s.after_reply().summary_id is not None
+    rebuilt = mem.get_latest_summary(session_id="s1")
+    assert rebuilt is not None and "青龙白虎" not in rebuilt.summary
+    assert "随便聊聊第0句" in rebuilt.summary and "今天天气不错" in rebuilt.summary
+
+
+def test_a_purge_of_a_message_rebuilds_the_summaries_it_scrubbed(mem: MemoryService) -> None:
+    """A purge by text takes the message and every summary link that carried its words;
+    the next run summarizes the messages that remain again, without them."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "我家的门锁密码提示是青龙白虎")
+    s.append_message("assistant", "好的")
+    for i in range(7):
+        s.after_reply()
+        s.append_message("user", f"随便聊聊第{i}句")
+        s.append_message("assistant", "好的")
+    s.after_reply()
+    report = mem.purger.purge(PurgeFilter(query="青龙白虎", include_messages=True))
+    assert report.verification is not None and report.verification.clean, report.verification
+    assert mem.get_latest_summary(session_id="s1") is None
+
+    s.append_message("user", "今天天气不错")
+    s.append_message("assistant", "是的")
+    assert s.after_reply().summary_id is not None
+    rebuilt = mem.get_latest_summary(session_id="s1")
+    assert rebuilt is not None and "随便聊聊第0句" in rebuilt.summary

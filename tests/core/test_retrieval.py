@@ -836,6 +836,8 @@ def test_build_context_never_raises_on_a_bad_message(mem: MemoryService) -> None
     assert ctx.diagnostics.store_status == "degraded"
     assert ctx.diagnostics.warnings == ["memory context failed: RuntimeError: boom"]
     assert ctx.render() == ""
+    # 检索失败：只使用最近消息和当前输入 — the log is still the agent's to use.
+    assert [m.content for m in ctx.recent_messages] == ["今晚吃什么？"]
 
 
 def test_render_budget_is_checked_and_none_means_no_budget(mem: MemoryService) -> None:
@@ -958,3 +960,16 @@ def test_memory_search_accepts_the_limit_its_schema_publishes(mem: MemoryService
     assert over["exact"] == [] and over["relevant"] == []
     with pytest.raises(InvalidInput, match="limit"):
         mem.retrieve({"queryText": "香菜", "limit": most + 1})
+
+
+def test_an_entity_in_another_language_finds_the_memory(mem: MemoryService) -> None:
+    """entities is an exact field, and an English-speaking agent names 香菜 "cilantro":
+    the entity filter knows the same names that key/valueJson lookups already do."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "以后做饭别给我推荐香菜，我喜欢少油少辣。")
+    s.append_message("assistant", "好的。")
+    s.after_reply()
+    for said in (["香菜"], ["cilantro"], ["Coriander"]):
+        res = s.call_tool("memory_search", {"entities": said})
+        assert [n["title"] for n in res["exact"]] == ["用户不吃香菜"], (said, res)
+    assert s.call_tool("memory_search", {"entities": ["cilantro", "葱"]})["exact"] == []

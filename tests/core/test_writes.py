@@ -1109,3 +1109,21 @@ def test_hard_delete_removes_the_migration_backups_that_hold_the_memory(
     mem.actions.delete(node_id, "hard")
     assert not holding.exists()
     assert older.exists()  # it never held the memory
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["香菜那条记忆让它过期吧。", "不吃香菜这条已经作废了。", "Let the cilantro note expire."],
+)
+def test_a_user_asking_a_memory_to_expire_is_clear_intent(mem: MemoryService, said: str) -> None:
+    """The expire operation: a user who asks for a memory to expire (让它过期, 作废) asks as
+    clearly as one who says 忘掉 — the high-confidence memory expires, it does not wait."""
+    s = mem.session("s1", user_id="u1")
+    old = propose(s, "记住，我以后做饭不要香菜。", **CILANTRO)["nodeId"]
+    s.append_message("user", said)
+    res = s.call_tool(
+        "memory_propose_update",
+        {"operation": "expire", "targetId": old, "node": {}, "reason": "用户要求过期"},
+    )
+    assert res["accepted"] is True, res
+    assert mem.get_node(old).status == "expired"  # type: ignore[union-attr]

@@ -26,7 +26,9 @@ _CORRECTION = re.compile(
 )
 
 _FORGET = re.compile(
-    r"忘掉|忘记|忘了吧|不要再记|别再记|删除|删掉|清除|抹掉|forget|delete|remove|erase|don'?t remember",
+    r"忘掉|忘记|忘了吧|不要再记|别再记|删除|删掉|清除|抹掉|forget|delete|remove|erase|don'?t remember"
+    # …or to let it expire (the expire operation): 让它过期, 作废, 失效.
+    r"|过期|作废|失效|不再有效|\bexpire",
     re.IGNORECASE,
 )
 
@@ -112,7 +114,7 @@ def is_correction(text: str) -> bool:
 
 
 def asks_to_forget(text: str) -> bool:
-    """The user asks to forget or delete something."""
+    """The user asks to forget, delete or expire something."""
     return bool(_FORGET.search(text))
 
 

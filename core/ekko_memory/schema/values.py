@@ -20,6 +20,12 @@ _DIMENSIONS: dict[str, tuple[str, ...]] = {
 
 DIMENSION_WORDS = _DIMENSIONS
 
+# Words that name what a single-value key is about, whatever its value: 以后都用英文回复我
+# is about the reply language that 中文 held.
+KEY_TOPIC_WORDS: dict[str, tuple[str, ...]] = {
+    "reply_language": ("回答", "回复", "答复", "语言", "reply", "answer", "respond", "language"),
+}
+
 # Level words, checked in this order (longer phrases before the words inside them).
 _LEVELS: list[tuple[str, tuple[str, ...]]] = [
     ("extra", ("特辣", "超辣", "变态辣", "extra", "very very")),

@@ -261,6 +261,28 @@ class Forgetter:
                     chain += list(r.iter_nodes_by_id(missing))
         return chain
 
+    def _sessions_of(self, chains: list[list[MemoryNode]], message_ids: list[str]) -> set[str]:
+        """The sessions a memory was said in: its own, and its source messages'."""
+        sessions = {v.session_id for chain in chains for v in chain if v.session_id}
+        store = self.service.workspace_store
+        if message_ids and store.health.readable:
+            with store.read() as r:
+                sessions |= {m.session_id for m in r.get_messages(message_ids)}
+        return sessions
+
+    def _unlist(
+        self, chains: list[list[MemoryNode]], sessions: set[str], touched: set[int]
+    ) -> None:
+        """A summary lists the memories written from its messages by title, and the later
+        links carry the lists forward: a memory deleted for good leaves them all."""
+        store = self.service.workspace_store
+        titles = {v.title for chain in chains for v in chain}
+        if not sessions or not titles or not store.health.writable:
+            return
+        with store.write() as w:
+            if w.unlist_from_summaries(titles, sessions):
+                touched.add(id(store))
+
     def _scrub_elsewhere(
         self, deleted: dict[int, list[str]], touched: set[int], *, actor: str
     ) -> None:
@@ -314,6 +336,8 @@ class Forgetter:
         chains = [self._versions(node) for node in targets]
         message_ids = [m for chain in chains for v in chain for m in v.source_message_ids]
         touched: set[int] = set()
+        # Read before the messages may go: the sessions whose summaries list the memories.
+        sessions = self._sessions_of(chains, message_ids)
         if cascade_messages and message_ids:
             # The messages first: a crash after them leaves the memories, which a second
             # delete finds again; the other way round nothing would name the messages.
@@ -347,6 +371,7 @@ class Forgetter:
                             deleted_in.setdefault(id(store), []).append(version.id)
                 touched.add(id(store))
         self._scrub_elsewhere(deleted_in, touched, actor=actor)
+        self._unlist(chains, sessions, touched)
         if deleted and clear_job_errors(self.service.workspace_store):
             touched.add(id(self.service.workspace_store))
         stores = [store for _, store in self.service.stores() if id(store) in touched]

@@ -38,7 +38,7 @@ from ekko_memory.service.context_builder import ContextBuilder
 from ekko_memory.service.export import Exporter
 from ekko_memory.service.extraction.llm_client import ChatClient
 from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
-from ekko_memory.service.extraction.pipeline import AfterReply, AfterReplyReport
+from ekko_memory.service.extraction.pipeline import SUMMARIZE, AfterReply, AfterReplyReport
 from ekko_memory.service.extraction.protocol import MemoryExtractor, Summarizer
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import RuleBasedSummarizer
@@ -402,11 +402,21 @@ class MemoryService:
             )
         except Exception as e:  # each step degrades on its own; this is the last resort
             return MemoryContext(
+                recent_messages=self._recent_or_none(session_id),
                 diagnostics=MemoryContextDiagnostics(
                     store_status="degraded",
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
-                )
+                ),
             )
+
+    def _recent_or_none(self, session_id: str) -> list[MemoryMessage]:
+        """The session's recent messages, or none when even they cannot be read: when
+        retrieval fails the agent goes on with the recent messages and the user's input
+        (检索失败：只使用最近消息和当前输入)."""
+        try:
+            return self.list_recent_messages(session_id, self.config.recent_messages)
+        except Exception:  # the log is unreadable too: the user's input is all there is
+            return []
 
     def locate(self, node_id: str) -> tuple[MemoryNode, StoreName]:
         """A node by id from whichever store holds it."""
@@ -560,9 +570,15 @@ class MemoryService:
     def delete_messages(
         self, message_ids: Sequence[str], *, actor: str, reason: str
     ) -> tuple[int, int]:
-        """Delete messages for good and mark summaries built on them stale: (deleted, stale)."""
+        """Delete messages for good and mark summaries built on them stale: (deleted, stale).
+        The next after-reply run summarizes the stale links' remaining messages again."""
         with self.workspace_store.write() as w:
-            return w.delete_messages(message_ids, actor=actor, reason=reason)
+            sessions = {m.session_id for m in w.get_messages(message_ids)}
+            deleted, stale = w.delete_messages(message_ids, actor=actor, reason=reason)
+            if stale:
+                for session_id in sorted(sessions):
+                    w.rewind_cursor(session_id, SUMMARIZE)
+            return deleted, stale
 
 
 def as_query(query: object) -> MemoryQuery:

@@ -6,7 +6,8 @@
 - global: never written by an agent.
 - Always waiting for the user: hard deletes, forgets that hit several memories, sensitive
   data (identifiers anywhere; health outside the session), and overwriting a
-  high-confidence memory without clear intent.
+  high-confidence memory without clear intent (a session memory by another one excepted:
+  the conversation's temporary states are its own to change).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Literal
 from ekko_memory.identity import same_names
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
-from ekko_memory.schema.values import DIMENSION_WORDS
+from ekko_memory.schema.values import DIMENSION_WORDS, KEY_TOPIC_WORDS
 from ekko_memory.service.write_plan import Candidate, WriteContext
 
 Action = Literal["allow", "pending", "reject"]
@@ -75,6 +76,8 @@ def mentions(node: MemoryNode, text: str) -> bool:
         subjects += [v for v in value.values() if isinstance(v, str)]
         # A flavor profile is named by its dimensions (辣, spicy…).
         subjects += [w for dim in value for w in DIMENSION_WORDS.get(dim, ())]
+    if node.key is not None:
+        subjects += KEY_TOPIC_WORDS.get(node.key, ())
     if not subjects:
         subjects.append(node.title)
     # In any of its names: "I can eat cilantro now" names 香菜.
@@ -86,6 +89,13 @@ def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:
     if ctx.explicit and mentions(target, ctx.source_text):
         return True
     return intent.is_correction(ctx.source_text) and mentions(target, ctx.source_text)
+
+
+def within_session(old: MemoryNode, new: MemoryNode) -> bool:
+    """One temporary state of this conversation replaced by another (少辣 today, then no
+    spice for a few days): session memories need no confirmation, and the history the
+    high-confidence rule guards is what outlives the conversation."""
+    return old.scope == "session" and new.scope == "session"
 
 
 def check_write(
@@ -111,6 +121,7 @@ def check_write(
     if (
         replaces is not None
         and replaces.confidence >= high_confidence
+        and not within_session(replaces, node)
         and not clear_intent_about(replaces, ctx)
     ):
         return Verdict(

@@ -38,6 +38,7 @@ from ekko_memory.models import (
     StoreName,
 )
 from ekko_memory.service.chains import chain_closure, chain_groups
+from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
 from ekko_memory.store.filters import NodeFilter
@@ -397,7 +398,12 @@ class Purger:
             return False
         with self.service.workspace_store.write() as w:
             present = w.existing_ids("memory_summaries", [t.id for t in summaries])
-            w.blank_summaries(t.id for t in summaries if t.action == "scrub")
+            scrubbed = [t.id for t in summaries if t.action == "scrub" and t.id in present]
+            rebuild = {w.summary_session(i) for i in scrubbed} - {None}
+            w.blank_summaries(scrubbed)
+            # The next run summarizes the scrubbed links' remaining messages again.
+            for session_id in sorted(x for x in rebuild if x is not None):
+                w.rewind_cursor(session_id, SUMMARIZE)
             w.delete_rows("memory_summaries", (t.id for t in summaries if t.action == "delete"))
             for t in summaries:
                 if t.id in present:

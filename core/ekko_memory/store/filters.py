@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import TextClause, text
 
+from ekko_memory.identity import same_names
 from ekko_memory.store.rows import dumps
 from ekko_memory.timeutil import to_db
 
@@ -195,9 +196,16 @@ def where_sql(
         ("entities_json", "f_entity", f.entities),
     ):
         for i, value in enumerate(values or ()):
-            # Stored arrays are compact JSON: an element appears exactly as its JSON string.
-            parts.append(f"{col}{column} LIKE :{name}{i} ESCAPE '\\'")
-            params[f"{name}{i}"] = "%" + like_escape(json.dumps(value, ensure_ascii=False)) + "%"
+            # An entity in any of its names (cilantro, 香菜, 芫荽): each must be there.
+            names = same_names(value) if column == "entities_json" else (value,)
+            ors = []
+            for j, said in enumerate(names):
+                # Stored arrays are compact JSON: an element appears exactly as its JSON string.
+                ors.append(f"{col}{column} LIKE :{name}{i}_{j} ESCAPE '\\'")
+                params[f"{name}{i}_{j}"] = (
+                    "%" + like_escape(json.dumps(said, ensure_ascii=False)) + "%"
+                )
+            parts.append("(" + " OR ".join(ors) + ")")
     if f.source_message_ids is not None:
         ors = []
         for i, value in enumerate(f.source_message_ids):

@@ -999,12 +999,17 @@ class StoreReader:
         return out
 
     def summaries_covering(self, msgs: Sequence[MemoryMessage]) -> set[str]:
-        """Summaries built on any of ``msgs`` (their range includes one of them)."""
+        """Summaries built on any of ``msgs``: those whose range includes one of them, and
+        every later link of their chains — a summary is built from the one before it, so
+        its words (a rule summary carries the text forward) live on in the links after."""
         ids = {m.id for m in msgs}
         out: set[str] = set()
         for session_id in {m.session_id for m in msgs}:
             times = [m.created_at for m in msgs if m.session_id == session_id]
-            for summary in self.list_summaries(session_id):
+            for summary in self.list_summaries(session_id):  # oldest first: parents first
+                if summary.parent_summary_id in out:
+                    out.add(summary.id)
+                    continue
                 bounds = {
                     x.id: x.created_at
                     for x in self.get_messages([summary.from_message_id, summary.to_message_id])

@@ -94,6 +94,30 @@ class StoreWriter(StoreReader):
         )
         return len(found), len(stale)
 
+    def unlist_from_summaries(self, titles: Iterable[str], session_ids: Iterable[str]) -> int:
+        """Take memories' titles out of the lists of the sessions' summaries (constraints,
+        preferences, decisions name the memories written from their messages); returns
+        how many summaries changed."""
+        gone = set(titles)
+        s = t.memory_summaries
+        changed = 0
+        for session_id in sorted(set(session_ids)):
+            for summary in self.list_summaries(session_id):
+                lists = {
+                    name: getattr(summary, name)
+                    for name in ("constraints", "preferences", "decisions")
+                }
+                kept = {name: [x for x in items if x not in gone] for name, items in lists.items()}
+                if kept == lists:
+                    continue
+                self.conn.execute(
+                    update(s)
+                    .where(s.c.id == summary.id)
+                    .values(**{f"{name}_json": dumps(items) for name, items in kept.items()})
+                )
+                changed += 1
+        return changed
+
     def blank_summaries(self, ids: Iterable[str]) -> None:
         """Erase summaries' text and mark them stale; they keep their place in the chain."""
         s = t.memory_summaries
@@ -464,6 +488,23 @@ class StoreWriter(StoreReader):
         for chunk in chunks(ids):
             removed += self.conn.execute(delete(tbl).where(tbl.c.id.in_(chunk))).rowcount or 0
         return removed
+
+    def rewind_cursor(self, session_id: str, kind: str) -> None:
+        """Move a session's cursor back to the end of its newest summary that still stands
+        (or remove it when none does): the work after it — the stale links' messages — is
+        done again from the messages that remain."""
+        c = t.memory_session_cursors
+        where = (c.c.session_id == session_id) & (c.c.kind == kind)
+        latest = self.get_latest_summary(session_id)
+        last = self.get_messages([latest.to_message_id]) if latest is not None else []
+        if not last:
+            self.conn.execute(delete(c).where(where))
+            return
+        self.conn.execute(
+            update(c)
+            .where(where)
+            .values(message_id=last[0].id, message_created_at=to_db(last[0].created_at))
+        )
 
     def delete_cursors(self, session_ids: Iterable[str]) -> int:
         """Forget the background cursors of some sessions."""

@@ -53,7 +53,8 @@ _GOAL = re.compile(
     r"我的目标|目标是|我想要|打算|计划|my goal|i want to|i plan to|long[- ]term", re.IGNORECASE
 )
 _TASK = re.compile(
-    r"完成了|已完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|TODO|待办|接下来|下一步|finished|done with|next i need",
+    r"完成了|已完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|TODO|待办|接下来|下一步|finished|done with|next i need"
+    r"|\b(?:is|are|was|were|all) done\b",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
@@ -421,22 +422,18 @@ class AfterReply:
     ) -> str:
         """Append the next summary (previous + these messages only); returns its id."""
         svc = self.service
-        created = [
-            svc.get_node(o["nodeId"]) for o in outcomes if o.get("accepted") and o.get("nodeId")
-        ]
         with self._guard:
             patches = tuple(self._patches.get(session_id, ()))
         ids = {m.id for m in messages}
-        recorded = frozenset(
-            i for n in Recorded.load(svc, messages).nodes for i in n.source_message_ids if i in ids
-        )
+        written = Recorded.load(svc, messages).nodes
+        recorded = frozenset(i for n in written for i in n.source_message_ids if i in ids)
         try:
             draft = svc.summarizer.summarize(
                 SummaryInput(
                     session_id=session_id,
                     previous=previous,
                     messages=messages,
-                    extracted=[n for n in created if n is not None],
+                    extracted=self._extracted(written, outcomes),
                     recorded_message_ids=recorded,
                     patches=patches,
                 )
@@ -462,6 +459,19 @@ class AfterReply:
             else:
                 self._patches.pop(session_id, None)
         return summary.id
+
+    def _extracted(
+        self, written: list[MemoryNode], outcomes: list[dict[str, Any]]
+    ) -> list[MemoryNode]:
+        """The memories a summary lists as its constraints, preferences and decisions: those
+        written from its messages on any turn it covers (the agent's, the user's, earlier
+        runs'), with this run's writes, as they stand now — a version superseded or deleted
+        since no longer says what the user wants. Oldest first."""
+        ran = [o["nodeId"] for o in outcomes if o.get("accepted") and o.get("nodeId")]
+        known = {n.id for n in written}
+        fresh = [self.service.get_node(i) for i in dict.fromkeys(ran) if i not in known]
+        nodes = written + [n for n in fresh if n is not None]
+        return sorted((n for n in nodes if n.status == "active"), key=lambda n: n.created_at)
 
     # --- cursors and the retry queue -------------------------------------------------
 

@@ -43,6 +43,22 @@ _CLAUSE = re.compile(r"[，,。.!！；;？?\n]+")
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
 )
+# Reply languages: the words for each, and its name (Chinese, English).
+_LANGUAGES = {
+    ("中文", "汉语", "普通话", "chinese", "mandarin"): ("中文", "Chinese"),
+    ("英文", "英语", "english"): ("英文", "English"),
+    ("日文", "日语", "japanese"): ("日文", "Japanese"),
+}
+_LANGUAGE_WORDS = "|".join(w for words in _LANGUAGES for w in words)
+# 回答我都用中文 / 用英文回复我 / reply in English / answer me in Chinese.
+_REPLY_LANG = re.compile(
+    rf"(?:回答|回复|答复|回我|说话)[^，。！？,.!?]{{0,6}}?(?:用|使用)\s*({_LANGUAGE_WORDS})"
+    rf"|(?:用|使用)\s*({_LANGUAGE_WORDS})\s*(?:来)?(?:回答|回复|答复|回我|和我说|跟我说)"
+    rf"|\b(?:reply|respond|answer|talk|write back)\b[^,.!?]{{0,12}}?\bin ({_LANGUAGE_WORDS})\b",
+    re.IGNORECASE,
+)
+_ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
+_NOT_ALLERGIC = re.compile(r"不过敏|没有过敏|不会过敏|not allergic|no allerg|isn'?t allergic")
 _LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
 _ALLOW = re.compile(
     r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|not anymore|can eat|is fine now|okay now|ok now"
@@ -80,6 +96,12 @@ _FLAVOR_NEG_EN = re.compile(
 _DECIDE = re.compile(
     r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
 )
+# The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
+_ROLE = re.compile(
+    r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
+    r"|\bas (?:an? |the |our )?([a-z]+(?: [a-z]+)?)",
+    re.IGNORECASE,
+)
 _RULE = re.compile(
     r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
 )
@@ -92,7 +114,8 @@ _TASK = re.compile(
     re.IGNORECASE,
 )
 _DONE = re.compile(
-    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed|is done"
+    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
+    r"|\b(?:is|are|was|were|all) done\b"
 )
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
@@ -192,6 +215,7 @@ class RuleBasedExtractor:
             if clause:
                 self._cooking(clause, text, until, src, known, found)
                 self._project(clause, src, known, found)
+                self._reply_language(clause, text, src, found)
         if len(found.ops) == before and intent.has_explicit_intent(text):
             note = re.sub(
                 r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
@@ -217,6 +241,34 @@ class RuleBasedExtractor:
                     importance=0.7,
                 )
 
+    # --- how to talk to the user ----------------------------------------------------
+
+    def _reply_language(self, clause: str, text: str, src: list[str], found: _Found) -> None:
+        """以后回答我都用中文 / from now on, reply in English: the reply_language preference
+        (its rule puts it in every context). Only as a standing request: 用中文回答我 alone
+        asks for this one reply."""
+        m = _REPLY_LANG.search(clause)
+        if m is None or not intent.has_explicit_intent(text):
+            return
+        said = next(g for g in m.groups() if g).casefold()
+        zh, en = next(names for words, names in _LANGUAGES.items() if said in words)
+        found.add(
+            "create",
+            "the language the user wants replies in",
+            scope="user",
+            domain="个人",
+            category_path=["个人", "沟通"],
+            type="preference",
+            key="reply_language",
+            value_json=self._t(zh, en),
+            title=self._t(f"回复用{zh}", f"Reply in {en}"),
+            content=self._t(f"以后回答用户都用{zh}。", f"Always reply to the user in {en}."),
+            tags=["沟通"],
+            source_message_ids=src,
+            confidence=0.95,
+            importance=0.9,
+        )
+
     # --- cooking --------------------------------------------------------------------
 
     def _cooking(
@@ -231,7 +283,11 @@ class RuleBasedExtractor:
         ingredients = self.lexicon.find_ingredients(clause)
         # Flavor words (辣/油/咸/甜) are not ingredients here.
         ingredients = [i for i in ingredients if i not in ("辣椒",) or "辣椒" in clause]
-        negated = bool(_NEG.search(clause.casefold()))
+        # An allergy is the strongest 忌口 (对花生过敏, allergic to peanuts).
+        allergic = bool(_ALLERGY.search(clause.casefold())) and not _NOT_ALLERGIC.search(
+            clause.casefold()
+        )
+        negated = allergic or bool(_NEG.search(clause.casefold()))
         if ingredients and _ALLOW.search(clause.casefold()):
             for name in ingredients:
                 self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
@@ -282,7 +338,28 @@ class RuleBasedExtractor:
         for said in ingredients:
             name = self.lexicon.canonical(said)
             entities = list(dict.fromkeys([name, said]))
-            if negated:
+            if allergic:
+                found.add(
+                    "create",
+                    "a food allergy the user stated",
+                    scope="user",
+                    domain="生活技能",
+                    category_path=COOKING,
+                    type="preference",
+                    key="avoid_ingredient",
+                    value_json=name,
+                    title=self._t(f"用户对{name}过敏", f"Allergic to {said}"),
+                    content=self._t(
+                        f"用户对{name}过敏，推荐菜谱时不能用{name}。",
+                        f"Allergic to {said}: never use it in recommended dishes.",
+                    ),
+                    tags=["过敏", "忌口", "菜谱推荐"],
+                    entities=entities,
+                    source_message_ids=src,
+                    confidence=0.98,
+                    importance=1.0,
+                )
+            elif negated:
                 kind = "constraint" if until is not None else "preference"
                 found.add(
                     "create",
@@ -409,12 +486,35 @@ class RuleBasedExtractor:
 
     # --- projects -------------------------------------------------------------------
 
+    def _other_role(self, clause: str, key: str) -> str | None:
+        """The role a clause gives a technology when no decision key names it (用 Redis
+        做缓存: 缓存; Redis as a cache: cache), else None — 用 PostgreSQL 做数据库 and
+        用 Python 做后端 stay the technology's own decision."""
+        m = _ROLE.search(clause)
+        if m is None:
+            return None
+        role = (m.group(1) or m.group(2)).strip()
+        folded = role.casefold()
+        # Latin key words as whole words (ci is no part of "specific"), Chinese ones anywhere.
+        words = set(folded.split())
+        for w in (w.casefold() for ws in self.lexicon.key_words.values() for w in ws):
+            if (w in words) if w.isascii() else (w in folded):
+                return None
+        if any(folded in w.casefold() for w in self.lexicon.key_words.get(key, ())):
+            return None
+        return role
+
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
         if tech and _DECIDE.search(folded) and not _NEG.search(folded):
             for name, key in tech[:1]:
-                label = self._t(*_KEY_LABEL.get(key, (key, key)))
+                role = self._other_role(clause, key)
+                if role is not None:
+                    # Redis as the cache: a choice of its own, beside the database.
+                    key, label = "tech_choice", role
+                else:
+                    label = self._t(*_KEY_LABEL.get(key, (key, key)))
                 found.add(
                     "create",
                     "a project decision the user stated",
@@ -452,7 +552,7 @@ class RuleBasedExtractor:
                 if (
                     task.type == "task"
                     and task.status == "active"
-                    and _overlaps(task.title, clause)
+                    and names_same_work(task.title, clause)
                 ):
                     found.add("expire", "the user said the task is done", target_id=task.id)
             return
@@ -482,10 +582,61 @@ def _subject(node: MemoryNode) -> str:
     return canonical_name(str(value))
 
 
-def _overlaps(title: str, clause: str) -> bool:
-    """A task title and a clause share a word (2+ CJK characters or a latin word)."""
-    words = set(re.findall(r"[a-z0-9]{3,}", title.casefold()))
-    cjk = re.findall(r"[\u4e00-\u9fff]+", title)
+# The verb a task's title starts with (写文档, 修复登录超时): the user who is done names
+# the object first and the verb after it (文档写完了, 登录超时修好了).
+_TASK_VERB = re.compile(
+    r"^(?:修复|完成|实现|处理|整理|准备|更新|添加|编写|写|做|改|修|搞|弄)(?=[\u4e00-\u9fff]{2})"
+)
+
+
+# Latin words that name no piece of work ("the" is in every sentence).
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "this",
+        "that",
+        "these",
+        "those",
+        "are",
+        "was",
+        "were",
+        "our",
+        "all",
+        "from",
+        "into",
+        "onto",
+        "about",
+        "some",
+        "any",
+        "its",
+        "their",
+        "your",
+        "then",
+        "than",
+        "also",
+        "just",
+    ]
+)
+
+
+def _work_words(title: str) -> set[str]:
+    """A latin task title's words that name the work: no stop words, and no leading verb
+    when more follows (fix the login timeout: login, timeout)."""
+    words = [w for w in re.findall(r"[a-z0-9]{3,}", title.casefold()) if w not in _STOPWORDS]
+    return set(words[1:] if len(words) > 1 else words)
+
+
+def names_same_work(title: str, clause: str) -> bool:
+    """A task title and a clause share a word of the work (a latin word, whole), or the
+    title's object (the title without its leading verb) and the clause share two
+    2-character pieces — one when the object is a single word (文档 of 写文档)."""
+    words = _work_words(title)
+    cjk = re.findall(r"[\u4e00-\u9fff]+", _TASK_VERB.sub("", title.strip()))
     grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
     folded = clause.casefold()
-    return any(w in folded for w in words) or sum(g in clause for g in grams) >= 2
+    need = min(2, len(grams))
+    said = set(re.findall(r"[a-z0-9]+", folded))
+    return bool(words & said) or (need > 0 and sum(g in clause for g in grams) >= need)

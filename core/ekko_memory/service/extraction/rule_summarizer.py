@@ -7,6 +7,7 @@ import re
 
 from ekko_memory.models import MemoryMessage, MemoryNode
 from ekko_memory.service.extraction.protocol import SummaryDraft, SummaryInput
+from ekko_memory.service.extraction.rule_extractor import names_same_work
 
 # What the user is after: a request, or a goal stated as such (我的目标是…, 打算…) — the
 # words the after-reply trigger counts as a long-term goal.
@@ -28,6 +29,21 @@ _ISSUE = re.compile(
     r"bug|报错|错误|失败|异常|问题|崩溃|卡住|error|fail|exception|crash|broken|issue", re.IGNORECASE
 )
 
+# A decision stated in the user's words (the after-reply trigger's words for one).
+_DECIDED = re.compile(
+    r"决定|定了|就用|改用|选用|decided|let'?s go with|we'?ll go with|switch(?:ed)? to",
+    re.IGNORECASE,
+)
+# A goal stated as such: it stays the goal even when it mentions what comes next.
+_STATED_GOAL = re.compile(r"目标|打算|计划|my goal|i plan to", re.IGNORECASE)
+
+# How a to-do line starts (还需要写测试): what follows is the work.
+_TODO_LEAD = re.compile(
+    r"^\s*(?:TODO|待办|接下来要?|下一步要?|还需要|还要|之后再|next,?|to do:?|need to|remaining)"
+    r"\s*[:：]?\s*",
+    re.IGNORECASE,
+)
+
 KEEP_ITEMS = 12
 MAX_CHARS = 1200
 
@@ -35,6 +51,29 @@ MAX_CHARS = 1200
 def _line(msg: MemoryMessage, limit: int = 80) -> str:
     text = " ".join(msg.content.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _is_goal(text: str) -> bool:
+    """A request or a stated goal — not work still to do (还需要写测试 is pending work)."""
+    return bool(_STATED_GOAL.search(text)) or (bool(_GOAL.search(text)) and not _TODO.search(text))
+
+
+def _finished(todo: str, done: list[str]) -> bool:
+    """Work reported done in one of ``done`` (测试也写完了 finishes 还需要写测试)."""
+    what = _TODO_LEAD.sub("", todo)
+    return any(names_same_work(what, line) for line in done)
+
+
+def _pending(prev: list[str], messages: list[MemoryMessage]) -> list[str]:
+    """The previous to-dos and the new ones, less the work reported done after them."""
+    left = list(prev)
+    for m in messages:
+        line = _line(m)
+        if _DONE.search(m.content):
+            left = [t for t in left if not _finished(t, [line])]
+        if m.role == "user" and _TODO.search(m.content):
+            left = [t for t in left if t != line] + [line]
+    return left[-KEEP_ITEMS:]
 
 
 def _merge(old: list[str], new: list[str]) -> list[str]:
@@ -71,17 +110,19 @@ class RuleBasedSummarizer:
         users = [m for m in data.messages if m.role == "user"]
         goal = prev.current_goal if prev is not None else None
         for m in reversed(users):
-            if _GOAL.search(m.content):
+            if _is_goal(m.content):
                 goal = _line(m, 120)
                 break
         done = [_line(m) for m in data.messages if _DONE.search(m.content)]
-        todo = [_line(m) for m in users if _TODO.search(m.content)]
         issues = [_line(m) for m in data.messages if _ISSUE.search(m.content)]
+        unrecorded = _unrecorded(data.messages, data.recorded_message_ids)
         turns = [
             f"{'用户' if m.role == 'user' else '助手'}：{_line(m, 60)}"
-            for m in _unrecorded(data.messages, data.recorded_message_ids)
+            for m in unrecorded
             if m.role in ("user", "assistant")
         ]
+        # Decisions no memory holds (no key fits them), in the user's words.
+        decided = [_line(m) for m in unrecorded if m.role == "user" and _DECIDED.search(m.content)]
         # The extractor's notes on these messages, one line each.
         turns += [" ".join(p.split()) for p in data.patches]
         text = (prev.summary + "\n" if prev is not None and prev.summary else "") + "\n".join(turns)
@@ -98,11 +139,10 @@ class RuleBasedSummarizer:
                 prev.preferences if prev else [], _by_type(data.extracted, "preference")
             ),
             decisions=_merge(
-                prev.decisions if prev else [], _by_type(data.extracted, "decision", "fact")
+                prev.decisions if prev else [],
+                _by_type(data.extracted, "decision", "fact") + decided,
             ),
             completed_work=_merge(prev.completed_work if prev else [], done),
-            pending_work=_merge(
-                [t for t in (prev.pending_work if prev else []) if t not in done], todo
-            ),
+            pending_work=_pending(prev.pending_work if prev else [], data.messages),
             known_issues=_merge(prev.known_issues if prev else [], issues),
         )
