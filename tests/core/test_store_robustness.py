@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -608,3 +609,44 @@ def test_ids_and_filters_no_store_can_encode_are_invalid_input(tmp_path: Path) -
                 call()
     finally:
         mem.close()
+
+
+def _remove_workspace(ws: Path, db: Path) -> None:
+    shutil.rmtree(ws)  # a `git clean -fdx`, a folder thrown away
+
+
+def _restore_a_copy_over(ws: Path, db: Path) -> None:
+    # Another copy of the file put in its place (a restore, a sync tool): a new file there.
+    copy = db.with_name("copy.db")
+    shutil.copy(db, copy)
+    for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        part.unlink(missing_ok=True)
+    copy.rename(db)
+
+
+@pytest.mark.sqlite_only(reason="the workspace file deleted or replaced under an open store")
+@pytest.mark.parametrize("swap", [_remove_workspace, _restore_a_copy_over])
+def test_a_file_deleted_or_replaced_while_open_refuses_writes_instead_of_losing_them(
+    tmp_path: Path, swap: Any
+) -> None:
+    """SQLite writes on through the descriptors of the file it opened: once that file is
+    deleted or replaced, every write 'succeeded' into a file nobody could open again, and
+    was gone at close. Now the store says what happened and refuses them."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    db = ws / ".ekko" / "memory.db"
+    mem = open_memory(ws, user_home=home)
+    mem.workspace_store.append_message(make_message(content="之前"))
+    swap(ws, db)
+    with pytest.raises(StoreUnavailable) as info:
+        mem.workspace_store.append_message(make_message(content="之后"))
+    assert "deleted, moved or replaced" in str(info.value)
+    health = mem.health()
+    assert health["workspace"].status == "disabled" and health["user"].status == "ok"
+    ctx = mem.session("s1", user_id="u1").build_context("香菜")  # the agent goes on
+    assert any("deleted, moved or replaced" in w for w in ctx.diagnostics.warnings), ctx
+    mem.close()
+    reopened = open_memory(ws, user_home=home)  # what is at the path now opens as usual
+    assert reopened.health()["workspace"].status == "ok"
+    messages = [m.content for m in reopened.list_recent_messages("s1", limit=10)]
+    assert "之后" not in messages
+    reopened.close()

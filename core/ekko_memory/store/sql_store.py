@@ -165,6 +165,7 @@ class SqlStore:
                     " a file size limit or a failing drive); free some space and open it again"
                 )
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
+        dialect.pin_file()
         # The file holds private data: readable by its owner only (SQLite creates it, and its
         # -wal and -shm files, with the process umask).
         for private in (
@@ -209,6 +210,7 @@ class SqlStore:
                         f"needs {migrations.latest_version()}; make it writable to upgrade it",
                     ),
                 )
+            dialect.pin_file()
             return cls(
                 engine,
                 dialect,
@@ -346,6 +348,12 @@ class SqlStore:
             raise StoreUnavailable(f"memory store at {self.health.location} is closed")
         if self.engine is None or not self.health.readable:
             raise StoreUnavailable(f"memory store disabled: {self.health.reason}")
+        problem = self.dialect.file_problem()
+        if problem is not None:
+            # Lasting: the file this store's connections hold is not the user's any more.
+            self.health.status = "disabled"
+            self.health.reason = problem
+            raise StoreUnavailable(f"memory store disabled: {problem}")
         if write and not self.health.writable:
             raise StoreUnavailable(
                 f"memory store at {self.health.location} is {self.health.status}: {self.health.reason}"
