@@ -241,6 +241,32 @@ def test_retry_opens_the_same_workspace_again(
         window.replace()
 
 
+def test_a_store_file_replaced_while_open_is_reported_and_retry_opens_the_new_one(
+    qtbot: Any, controller: AppController, demo: DemoReport
+) -> None:
+    """Another copy of the user store put in place of the open file (a restore, a sync
+    tool): the app says the store is disabled and why (its writes went to the replaced file,
+    to be lost at close), and Retry opens the file now there."""
+    import shutil
+
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        db = demo.user_home / "memory.db"
+        copy = db.with_name("copy.db")
+        shutil.copy(db, copy)
+        for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            part.unlink(missing_ok=True)
+        copy.rename(db)
+        window.refresh_action.trigger()
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert "deleted, moved or replaced" in window.status.text.text()
+        window.status.retry_button.click()
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
+        qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    finally:
+        window.replace()
+
+
 def test_long_store_explanations_and_errors_never_widen_the_window(
     qtbot: Any, controller: AppController, demo: DemoReport
 ) -> None:
