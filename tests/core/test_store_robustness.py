@@ -650,3 +650,46 @@ def test_a_file_deleted_or_replaced_while_open_refuses_writes_instead_of_losing_
     messages = [m.content for m in reopened.list_recent_messages("s1", limit=10)]
     assert "之后" not in messages
     reopened.close()
+
+
+_KILLED_WHILE_BACKING_UP = """
+import os, signal, sys
+from ekko_memory.store.sql_store import SqlStore
+
+def kill_at_the_copy(frame, event, arg):
+    # SIGKILL the moment SQLite starts copying the file into the backup.
+    if event == "c_call" and getattr(arg, "__name__", "") == "backup":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+sys.setprofile(kill_at_the_copy)
+SqlStore.open_sqlite(sys.argv[1])
+"""
+
+
+@pytest.mark.sqlite_only(reason="the SQLite file's backup before an upgrade")
+def test_a_backup_cut_short_by_a_kill_is_not_left_looking_like_a_backup(tmp_path: Path) -> None:
+    """A process killed while it copied the file before an upgrade left the copy under a
+    backup's name: one that restores nothing, kept among the backups. Now the copy gets
+    its name when whole, and the next open clears what the killed one left."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(50):
+        store.upsert_node(make_node(title=f"记忆{i}"))
+    store.close()
+    with sqlite3.connect(path) as conn:  # the file as schema version 6 left it
+        conn.execute("DROP INDEX idx_memory_nodes_topic")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 7")
+    conn.close()
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_WHILE_BACKING_UP, str(path)], timeout=60, check=False
+    )
+    assert killed.returncode == -9
+    backups = tmp_path / "backups"
+    assert [p for p in backups.iterdir() if p.name.endswith(".db")] == []
+    assert [p for p in backups.iterdir() if p.name.endswith(".part")] != []  # cut short
+    reopened = SqlStore.open_sqlite(path)
+    assert reopened.health.status == "ok" and reopened.health.backup is not None
+    assert reopened.backups() == [reopened.health.backup]
+    assert list(backups.iterdir()) == [reopened.health.backup]
+    reopened.close()
+    assert node_count(reopened.health.backup) == 50

@@ -110,6 +110,21 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
 _BACKUP_NAME = re.compile(r"-v(\d+)-(\d{4}-\d\d-\d\dT\d{12}Z)\.db$")
 
 
+# A backup being copied: ``<backup name>.<pid>.part`` (and its rollback journal).
+_PARTIAL_NAME = re.compile(r"\.db\.(\d+)\.part(?:-journal)?$")
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id runs (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _file_identity(path: Path) -> tuple[int, int] | None:
     """(device, inode) of the file at ``path``; None when there is none."""
     try:
@@ -189,24 +204,29 @@ class SqliteDialect:
             return None
         folder = self.path.parent / "backups"
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._drop_copies_cut_short(folder)
         stamp = (to_db(utcnow()) or "").replace(":", "").replace(".", "")
         target = folder / f"{self.path.stem}-v{version}-{stamp}.db"
+        # Copied under another name and renamed when whole: a copy cut short by a killed
+        # process was left looking like a backup (one that restores nothing).
+        partial = folder / f"{target.name}.{os.getpid()}.part"
         # Owner-only from its first byte: a copy cut short (a full disk, a killed process)
         # holds private data too.
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
             src = sqlite3.connect(f"{file_uri(self.path)}?mode=ro", uri=True)
             try:
-                dst = sqlite3.connect(target)
+                dst = sqlite3.connect(partial)
                 try:
                     src.backup(dst)
                 finally:
                     dst.close()
             finally:
                 src.close()
+            os.replace(partial, target)
         except BaseException:
             # Half a copy restores nothing (its rollback journal neither).
-            for part in (target, target.with_name(target.name + "-journal")):
+            for part in (partial, partial.with_name(partial.name + "-journal")):
                 part.unlink(missing_ok=True)
             raise
         # Only backups named as above rotate: a file someone else put here is left alone.
@@ -214,6 +234,20 @@ class SqliteDialect:
         for stale in ours[: -self.keep_backups]:
             stale.unlink(missing_ok=True)
         return target
+
+    def _drop_copies_cut_short(self, folder: Path) -> None:
+        """Remove the partial copies of backups whose process died copying (killed):
+        private data that restores nothing. The file was not upgraded then (the copy comes
+        first), so the next open copies it again and comes here; a running process's
+        copy is left to it."""
+        assert self.path is not None
+        for part in folder.glob(f"{self.path.stem}-v*.db.*.part*"):
+            found = _PARTIAL_NAME.search(part.name)
+            if found is None:
+                continue
+            if _process_alive(int(found.group(1))):
+                continue
+            part.unlink(missing_ok=True)
 
     def prepare_schema(self, conn: Connection) -> None:
         """Nothing: the file is the schema."""
