@@ -516,6 +516,44 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
     reopened.close()
 
 
+@pytest.mark.sqlite_only(reason="SQLite's busy timeout")
+def test_a_proposal_refused_under_a_lock_says_nothing_was_written_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent read "…stayed locked by another process; nothing was written, try again;
+    nothing was written": the refusal added the words the store's error already said."""
+    from ekko_memory.store import sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    ws = tmp_path / "ws"
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    blocker = sqlite3.connect(ws / ".ekko" / "memory.db", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program's write transaction
+    try:
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "项目约定",
+                "node": {
+                    "scope": "workspace",
+                    "domain": "项目",
+                    "type": "constraint",
+                    "title": "提交前跑测试",
+                    "content": "每次提交前都要跑完整测试。",
+                },
+            },
+        )
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        mem.close()
+    assert res["status"] == "rejected" and "locked by another process" in res["reason"], res
+    assert res["reason"].count("nothing was written") == 1, res["reason"]
+    assert res["error"]["message"].count("nothing was written") == 1, res["error"]
+
+
 _MANY_THREADS = r"""
 import sys, threading
 from pathlib import Path
