@@ -9,6 +9,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -514,6 +515,41 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
     reopened = SqlStore.open_sqlite(path)
     assert reopened.health.status == "ok"
     reopened.close()
+
+
+@pytest.mark.sqlite_only(reason="SQLite's busy timeout")
+def test_a_file_locked_when_the_store_opened_is_used_once_the_lock_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program kept the file locked while an agent started: the store opens
+    disabled, and opens by itself once the lock is gone (it stayed disabled for the life
+    of the process: an MCP server had to be restarted)."""
+    from ekko_memory.store import sql_store, sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.05)
+    ws = tmp_path / "ws"
+    open_memory(ws, user_home=tmp_path / "home").close()
+    blocker = sqlite3.connect(ws / ".ekko" / "memory.db", isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")  # keeps readers out too
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        mem = open_memory(ws, user_home=tmp_path / "home")
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        assert mem.health()["workspace"].status == "disabled"
+        assert s.build_context("今晚吃什么？").diagnostics.store_status == "degraded"
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    try:
+        deadline = time.monotonic() + 30
+        while mem.health()["workspace"].status != "ok":
+            assert time.monotonic() < deadline, mem.health()
+            time.sleep(0.05)
+        s.append_message("user", "锁放开了")
+        assert [m.content for m in mem.list_recent_messages("s1", limit=1)] == ["锁放开了"]
+    finally:
+        mem.close()
 
 
 @pytest.mark.sqlite_only(reason="SQLite's busy timeout")
