@@ -218,6 +218,35 @@ def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_un
         window.replace()
 
 
+def test_a_store_locked_when_the_app_opened_comes_back_by_itself_once_the_lock_is_gone(
+    qtbot: Any, controller: AppController, demo: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program kept the user store locked while the app opened it: the status line
+    says so, and once the lock is gone the store opens and its memories show, without
+    Retry."""
+    import sqlite3
+
+    from ekko_memory.store import sql_store, sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.2)
+    blocker = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")  # keeps readers out too
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert "locked by another program" in window.status.text.text()
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    try:
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
+        qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    finally:
+        window.replace()
+
+
 def test_retry_opens_the_same_workspace_again(
     qtbot: Any, controller: AppController, demo: DemoReport
 ) -> None:
