@@ -146,6 +146,27 @@ def test_three_megabyte_message_is_kept_whole(backend: Backend, tmp_path: Path) 
     store.close()
 
 
+@pytest.mark.sqlite_only(reason="a workspace folder's name on disk")
+def test_a_workspace_folder_whose_name_is_not_utf8_opens(tmp_path: Path) -> None:
+    """A folder named in GBK (中文 from an old archive): Python hands the name over with
+    surrogate escapes, and opening it raised UnicodeEncodeError (opening never raises)."""
+    ws = tmp_path / os.fsdecode(b"\xd6\xd0\xce\xc4")
+    try:
+        ws.mkdir()
+    except OSError:
+        pytest.skip("this file system takes UTF-8 names only")
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    assert mem.health()["workspace"].status == "ok", mem.health()
+    mem.session("s1", user_id="u1").append_message("user", "记住这个文件夹")
+    mem.close()
+    reopened = open_memory(ws, user_home=tmp_path / "home")
+    assert [m.content for m in reopened.list_recent_messages("s1", limit=5)] == ["记住这个文件夹"]
+    reopened.close()
+    # In that folder, byte for byte (not in one named after its escapes).
+    assert (ws / ".ekko" / "memory.db").is_file()
+    assert sorted(os.listdir(tmp_path)) == sorted([ws.name, "home"])
+
+
 @pytest.mark.sqlite_only(reason="a corrupt file")
 def test_corrupt_file_opens_disabled_and_agent_goes_on(tmp_path: Path) -> None:
     ws = tmp_path / "ws"

@@ -40,8 +40,13 @@ _BM25 = "bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0)"
 
 
 def file_uri(path: Path) -> str:
-    """The ``file:`` URI of a database path (any character in the name is safe)."""
-    return "file:" + quote(path.as_posix())
+    """The ``file:`` URI of a database path (any character in the name is safe).
+
+    Quoted from the path's bytes as the system names it: a folder name that is not
+    UTF-8 (GBK from an old archive, say) reaches Python with surrogate escapes, which
+    no text encoding takes — opening such a workspace raised UnicodeEncodeError.
+    """
+    return "file:" + quote(os.fsencode(path.as_posix()))
 
 
 def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "rw") -> Engine:
