@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +231,9 @@ def test_a_store_locked_when_the_app_opened_comes_back_by_itself_once_the_lock_i
 
     monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
     monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.2)
+    # The app opens a while after the memories were written: their audit events are older
+    # than what the window watches from (the status line had waited for one to change).
+    time.sleep(1.5)
     blocker = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
     blocker.execute("PRAGMA locking_mode = EXCLUSIVE")  # keeps readers out too
     blocker.execute("BEGIN EXCLUSIVE")
