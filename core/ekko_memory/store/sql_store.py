@@ -147,7 +147,12 @@ class SqlStore:
         ).start()
 
     def _try_reopen(self, reopen: Callable[[], SqlStore]) -> None:
-        fresh = reopen()  # never raises: a store that cannot open is disabled
+        try:
+            fresh = reopen()  # a store that cannot open comes back disabled
+        except Exception:  # opening never raises; should it, the next ask tries again
+            with self._reopen_lock:
+                self._reopening = False
+            return
         with self._reopen_lock:
             self._reopening = False
             if fresh.engine is not None and not self._closed:
