@@ -106,6 +106,9 @@ class ChangeWatcher(QObject):
         self.answered.emit()
         if token == self._token:
             return None
+        # A store that opened later by itself (its lock gone, its server up) or was lost:
+        # all it holds appears or goes, and its audit may predate what we watch from.
+        came_or_went = _readable_stores(token) != _readable_stores(self._token)
         self._token = token
         events, complete = await self._events_since(self._since)
         fresh = [e for e in events if e.id not in self._seen_set]
@@ -131,7 +134,9 @@ class ChangeWatcher(QObject):
             node_ids=ids,
             pending=pending or not fresh,
             messages=True,
-            everything=not complete or any(e.event_type in ("import", "purge") for e in fresh),
+            everything=not complete
+            or came_or_went
+            or any(e.event_type in ("import", "purge") for e in fresh),
         )
 
     async def _events_since(self, since: datetime | None) -> tuple[list[Any], bool]:
@@ -149,3 +154,9 @@ class ChangeWatcher(QObject):
                 return events, True
             since, after_id = page[-1].created_at, page[-1].id
         return events, False
+
+
+def _readable_stores(token: Any) -> tuple[bool, ...] | None:
+    """Which stores a change token could read (a store it could not read has no marks)."""
+    parts = getattr(token, "parts", None)
+    return None if parts is None else tuple(part is not None for part in parts)

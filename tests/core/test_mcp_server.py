@@ -229,6 +229,71 @@ def test_a_refused_proposal_is_an_error_for_the_client(workspace: Path, tmp_path
     assert held_error is False and held["status"] == "pending" and "pendingId" in held
 
 
+def _cilantro_in_the_user_store_and_a_damaged_workspace(workspace: Path, tmp_path: Path) -> Path:
+    """The user store (returned) holds the cilantro preference; the workspace's database
+    file is not a database."""
+    home = tmp_path / "home"
+    seed = open_memory(tmp_path / "elsewhere", user_home=home)
+    s = seed.session("s0", user_id="u1", workspace_id="w0")
+    s.append_message("user", "记住，我以后做饭不要香菜。")
+    seeded = s.call_tool(
+        "memory_propose_update", {"operation": "create", "node": CILANTRO, "reason": "用户要求"}
+    )
+    assert seeded["accepted"], seeded
+    seed.close()
+    (workspace / ".ekko").mkdir()
+    (workspace / ".ekko" / "memory.db").write_bytes(b"this is not a database" * 100)
+    return home
+
+
+def test_a_workspace_store_that_cannot_open_gives_error_results_not_a_dead_server(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """The workspace file is not a database: the server still starts (it exited, and the
+    client only saw "connection closed"); calls that need the store are error results
+    that say why, and the user store still answers."""
+    home = _cilantro_in_the_user_store_and_a_damaged_workspace(workspace, tmp_path)
+
+    async def body(client: Client) -> dict[str, Any]:
+        refused = await client.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "node": {**CILANTRO, "scope": "workspace", "title": "项目里不用香菜"},
+                "reason": "项目约定",
+            },
+        )
+        found = await client.call_tool("memory_search", {"queryText": "香菜"})
+        return {"refused": (refused.is_error, structured(refused)), "found": structured(found)}
+
+    out = run(workspace, home, body)
+    is_error, refused = out["refused"]
+    assert is_error is True and refused["error"]["code"] == "store_unavailable"
+    assert "not a readable Ekko Memory database" in refused["reason"], refused
+    assert any("workspace store disabled" in w for w in out["found"]["warnings"]), out["found"]
+    found = out["found"]["exact"] + out["found"]["relevant"]
+    assert "香菜" in [n.get("valueJson") for n in found], out["found"]
+
+
+def test_the_context_resource_and_prompt_say_a_store_could_not_be_read(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """An MCP client has no diagnostics: the context it reads says a store could not be
+    read (an empty one said "(no memories yet)", and the agent took it for knowing
+    nothing about the user)."""
+    home = _cilantro_in_the_user_store_and_a_damaged_workspace(workspace, tmp_path)
+
+    async def body(client: Client) -> tuple[str, str]:
+        context = await client.read_resource("ekko://memory/context")
+        prompt = await client.get_prompt("memory_context", {"message": "今晚吃什么？"})
+        return context.contents[0].text, prompt.messages[0].content.text  # type: ignore[union-attr]
+
+    for text in run(workspace, home, body):
+        assert "香菜" in text  # what the user store holds
+        assert "(memory degraded: workspace store disabled:" in text, text
+        assert "not a readable Ekko Memory database" in text
+
+
 def test_garbage_on_stdin_does_not_kill_the_server(workspace: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     lines = [

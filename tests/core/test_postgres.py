@@ -5,8 +5,11 @@ other core test, which runs on both backends."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -265,6 +268,82 @@ def test_store_survives_its_connections_being_killed(pg: PgServer, pg_store: Sql
     assert len(pg_store.list_active_nodes(limit=5)) == 1
     pg_store.upsert_node(make_node(title="之后"))
     assert pg_store.health.status == "ok"
+
+
+class Forwarder:
+    """A TCP port on loopback that passes connections on to the test server: the
+    server as an agent sees it, down until ``start`` (nothing listens on the port)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.port = closed_port()
+        self.target_port = target_port
+        self._listener: socket.socket | None = None
+
+    def start(self) -> None:
+        """Listen on the port and forward each connection (a thread per direction)."""
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # closed
+            server = socket.create_connection(("127.0.0.1", self.target_port))
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        """Stop listening (connections forwarded so far end with their ends)."""
+        if self._listener is not None:
+            self._listener.close()
+
+
+def test_a_server_down_when_the_store_opened_is_used_once_it_is_up(
+    pg: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent (an MCP server) started before its database server: the stores open
+    disabled, and once the server answers they open by themselves — they had stayed
+    disabled for the life of the process, while a server lost after opening came back."""
+    from ekko_memory.store import sql_store
+
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.05)
+    forwarder = Forwarder(make_url(pg.url).port or 5432)
+    ns = pg.new_namespace()
+    pg.schemas += [f"{ns}_workspace", f"{ns}_user"]
+    mem = open_memory(url=with_url(pg.url, port=forwarder.port), namespace=ns)
+    try:
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        assert s.build_context("今晚吃什么？").diagnostics.enabled is False
+        forwarder.start()
+        deadline = time.monotonic() + 30
+        while any(h.status != "ok" for h in mem.health().values()):
+            assert time.monotonic() < deadline, mem.health()
+            time.sleep(0.05)
+        s.append_message("user", "记住，我以后做饭不要香菜。")
+        res = s.call_tool(
+            "memory_propose_update", {"operation": "create", "reason": "说过", "node": CILANTRO}
+        )
+        assert res["accepted"], res
+        ctx = s.build_context("今晚吃什么？")
+        assert ctx.diagnostics.enabled and ctx.diagnostics.warnings == [], ctx.diagnostics
+        assert [n.id for n in ctx.preferences] == [res["nodeId"]]
+    finally:
+        mem.close()
+        forwarder.close()
 
 
 def test_change_marks_move_on_commit_not_on_rollback(pg: PgServer, pg_store: SqlStore) -> None:

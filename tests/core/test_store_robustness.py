@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +144,27 @@ def test_three_megabyte_message_is_kept_whole(backend: Backend, tmp_path: Path) 
     store.append_message(make_message(content=big))
     assert store.list_recent_messages(session_id="s1", limit=1)[0].content == big
     store.close()
+
+
+@pytest.mark.sqlite_only(reason="a workspace folder's name on disk")
+def test_a_workspace_folder_whose_name_is_not_utf8_opens(tmp_path: Path) -> None:
+    """A folder named in GBK (中文 from an old archive): Python hands the name over with
+    surrogate escapes, and opening it raised UnicodeEncodeError (opening never raises)."""
+    ws = tmp_path / os.fsdecode(b"\xd6\xd0\xce\xc4")
+    try:
+        ws.mkdir()
+    except OSError:
+        pytest.skip("this file system takes UTF-8 names only")
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    assert mem.health()["workspace"].status == "ok", mem.health()
+    mem.session("s1", user_id="u1").append_message("user", "记住这个文件夹")
+    mem.close()
+    reopened = open_memory(ws, user_home=tmp_path / "home")
+    assert [m.content for m in reopened.list_recent_messages("s1", limit=5)] == ["记住这个文件夹"]
+    reopened.close()
+    # In that folder, byte for byte (not in one named after its escapes).
+    assert (ws / ".ekko" / "memory.db").is_file()
+    assert sorted(os.listdir(tmp_path)) == sorted([ws.name, "home"])
 
 
 @pytest.mark.sqlite_only(reason="a corrupt file")
@@ -515,6 +538,79 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
     reopened.close()
 
 
+@pytest.mark.sqlite_only(reason="SQLite's busy timeout")
+def test_a_file_locked_when_the_store_opened_is_used_once_the_lock_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program kept the file locked while an agent started: the store opens
+    disabled, and opens by itself once the lock is gone (it stayed disabled for the life
+    of the process: an MCP server had to be restarted)."""
+    from ekko_memory.store import sql_store, sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.05)
+    ws = tmp_path / "ws"
+    open_memory(ws, user_home=tmp_path / "home").close()
+    blocker = sqlite3.connect(ws / ".ekko" / "memory.db", isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")  # keeps readers out too
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        mem = open_memory(ws, user_home=tmp_path / "home")
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        assert mem.health()["workspace"].status == "disabled"
+        assert s.build_context("今晚吃什么？").diagnostics.store_status == "degraded"
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    try:
+        deadline = time.monotonic() + 30
+        while mem.health()["workspace"].status != "ok":
+            assert time.monotonic() < deadline, mem.health()
+            time.sleep(0.05)
+        s.append_message("user", "锁放开了")
+        assert [m.content for m in mem.list_recent_messages("s1", limit=1)] == ["锁放开了"]
+    finally:
+        mem.close()
+
+
+@pytest.mark.sqlite_only(reason="SQLite's busy timeout")
+def test_a_proposal_refused_under_a_lock_says_nothing_was_written_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent read "…stayed locked by another process; nothing was written, try again;
+    nothing was written": the refusal added the words the store's error already said."""
+    from ekko_memory.store import sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    ws = tmp_path / "ws"
+    mem = open_memory(ws, user_home=tmp_path / "home")
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    blocker = sqlite3.connect(ws / ".ekko" / "memory.db", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program's write transaction
+    try:
+        res = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "项目约定",
+                "node": {
+                    "scope": "workspace",
+                    "domain": "项目",
+                    "type": "constraint",
+                    "title": "提交前跑测试",
+                    "content": "每次提交前都要跑完整测试。",
+                },
+            },
+        )
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        mem.close()
+    assert res["status"] == "rejected" and "locked by another process" in res["reason"], res
+    assert res["reason"].count("nothing was written") == 1, res["reason"]
+    assert res["error"]["message"].count("nothing was written") == 1, res["error"]
+
+
 _MANY_THREADS = r"""
 import sys, threading
 from pathlib import Path
@@ -608,3 +704,87 @@ def test_ids_and_filters_no_store_can_encode_are_invalid_input(tmp_path: Path) -
                 call()
     finally:
         mem.close()
+
+
+def _remove_workspace(ws: Path, db: Path) -> None:
+    shutil.rmtree(ws)  # a `git clean -fdx`, a folder thrown away
+
+
+def _restore_a_copy_over(ws: Path, db: Path) -> None:
+    # Another copy of the file put in its place (a restore, a sync tool): a new file there.
+    copy = db.with_name("copy.db")
+    shutil.copy(db, copy)
+    for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        part.unlink(missing_ok=True)
+    copy.rename(db)
+
+
+@pytest.mark.sqlite_only(reason="the workspace file deleted or replaced under an open store")
+@pytest.mark.parametrize("swap", [_remove_workspace, _restore_a_copy_over])
+def test_a_file_deleted_or_replaced_while_open_refuses_writes_instead_of_losing_them(
+    tmp_path: Path, swap: Any
+) -> None:
+    """SQLite writes on through the descriptors of the file it opened: once that file is
+    deleted or replaced, every write 'succeeded' into a file nobody could open again, and
+    was gone at close. Now the store says what happened and refuses them."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    db = ws / ".ekko" / "memory.db"
+    mem = open_memory(ws, user_home=home)
+    mem.workspace_store.append_message(make_message(content="之前"))
+    swap(ws, db)
+    with pytest.raises(StoreUnavailable) as info:
+        mem.workspace_store.append_message(make_message(content="之后"))
+    assert "deleted, moved or replaced" in str(info.value)
+    health = mem.health()
+    assert health["workspace"].status == "disabled" and health["user"].status == "ok"
+    ctx = mem.session("s1", user_id="u1").build_context("香菜")  # the agent goes on
+    assert any("deleted, moved or replaced" in w for w in ctx.diagnostics.warnings), ctx
+    mem.close()
+    reopened = open_memory(ws, user_home=home)  # what is at the path now opens as usual
+    assert reopened.health()["workspace"].status == "ok"
+    messages = [m.content for m in reopened.list_recent_messages("s1", limit=10)]
+    assert "之后" not in messages
+    reopened.close()
+
+
+_KILLED_WHILE_BACKING_UP = """
+import os, signal, sys
+from ekko_memory.store.sql_store import SqlStore
+
+def kill_at_the_copy(frame, event, arg):
+    # SIGKILL the moment SQLite starts copying the file into the backup.
+    if event == "c_call" and getattr(arg, "__name__", "") == "backup":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+sys.setprofile(kill_at_the_copy)
+SqlStore.open_sqlite(sys.argv[1])
+"""
+
+
+@pytest.mark.sqlite_only(reason="the SQLite file's backup before an upgrade")
+def test_a_backup_cut_short_by_a_kill_is_not_left_looking_like_a_backup(tmp_path: Path) -> None:
+    """A process killed while it copied the file before an upgrade left the copy under a
+    backup's name: one that restores nothing, kept among the backups. Now the copy gets
+    its name when whole, and the next open clears what the killed one left."""
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    for i in range(50):
+        store.upsert_node(make_node(title=f"记忆{i}"))
+    store.close()
+    with sqlite3.connect(path) as conn:  # the file as schema version 6 left it
+        conn.execute("DROP INDEX idx_memory_nodes_topic")
+        conn.execute("DELETE FROM memory_schema_migrations WHERE version >= 7")
+    conn.close()
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_WHILE_BACKING_UP, str(path)], timeout=60, check=False
+    )
+    assert killed.returncode == -9
+    backups = tmp_path / "backups"
+    assert [p for p in backups.iterdir() if p.name.endswith(".db")] == []
+    assert [p for p in backups.iterdir() if p.name.endswith(".part")] != []  # cut short
+    reopened = SqlStore.open_sqlite(path)
+    assert reopened.health.status == "ok" and reopened.health.backup is not None
+    assert reopened.backups() == [reopened.health.backup]
+    assert list(backups.iterdir()) == [reopened.health.backup]
+    reopened.close()
+    assert node_count(reopened.health.backup) == 50

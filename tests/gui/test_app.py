@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +219,38 @@ def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_un
         window.replace()
 
 
+def test_a_store_locked_when_the_app_opened_comes_back_by_itself_once_the_lock_is_gone(
+    qtbot: Any, controller: AppController, demo: DemoReport, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program kept the user store locked while the app opened it: the status line
+    says so, and once the lock is gone the store opens and its memories show, without
+    Retry."""
+    import sqlite3
+
+    from ekko_memory.store import sql_store, sqlite_dialect
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 0.2)
+    # The app opens a while after the memories were written: their audit events are older
+    # than what the window watches from (the status line had waited for one to change).
+    time.sleep(1.5)
+    blocker = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")  # keeps readers out too
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert "locked by another program" in window.status.text.text()
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    try:
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
+        qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    finally:
+        window.replace()
+
+
 def test_retry_opens_the_same_workspace_again(
     qtbot: Any, controller: AppController, demo: DemoReport
 ) -> None:
@@ -236,6 +269,32 @@ def test_retry_opens_the_same_workspace_again(
         assert not window.status.fix_button.isVisibleTo(window.status)
         ws = controller.workspace
         assert ws is not None and ws.folder == demo.workspace.resolve()
+        qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
+    finally:
+        window.replace()
+
+
+def test_a_store_file_replaced_while_open_is_reported_and_retry_opens_the_new_one(
+    qtbot: Any, controller: AppController, demo: DemoReport
+) -> None:
+    """Another copy of the user store put in place of the open file (a restore, a sync
+    tool): the app says the store is disabled and why (its writes went to the replaced file,
+    to be lost at close), and Retry opens the file now there."""
+    import shutil
+
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        db = demo.user_home / "memory.db"
+        copy = db.with_name("copy.db")
+        shutil.copy(db, copy)
+        for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            part.unlink(missing_ok=True)
+        copy.rename(db)
+        window.refresh_action.trigger()
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert "deleted, moved or replaced" in window.status.text.text()
+        window.status.retry_button.click()
+        qtbot.waitUntil(lambda: window.status.level == "ok", timeout=10000)
         qtbot.waitUntil(lambda: "用户可接受少量香菜" in titles(window), timeout=10000)
     finally:
         window.replace()

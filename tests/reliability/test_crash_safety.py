@@ -168,3 +168,58 @@ def test_a_purge_killed_midway_is_finished_by_running_it_again(tmp_path: Path) -
             assert r.text_occurrences("规则 ZQK") == {}
     finally:
         mem.close()
+
+
+_SUMMARIZE_UNTIL_THE_CURSOR = """
+import os, signal, sys
+from ekko_memory import open_memory
+
+def kill_at_the_summary_cursor(frame, event, arg):
+    # SIGKILL as the session's summary cursor is moved past the summarized messages.
+    if (
+        event == "call"
+        and frame.f_code.co_name == "set_cursor"
+        and frame.f_locals.get("kind") == "summarize"
+    ):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+sys.setprofile(kill_at_the_summary_cursor)
+mem.session("s1", user_id="u1", workspace_id="w1").after_reply()
+"""
+
+
+@pytest.mark.timeout(60)
+def test_a_summary_killed_before_its_cursor_moved_is_not_written_twice(tmp_path: Path) -> None:
+    """The summary and the cursor after the messages it covers were two transactions: a
+    process killed between them summarized the same messages again at the next run, into
+    a second link of the chain that repeated the first."""
+    from ekko_memory import open_memory
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    for i in range(6):
+        s.append_message("user", f"第{i}步：把数据表{i}迁到新库。")
+        s.append_message("assistant", f"好的，数据表{i}已排进迁移计划。")
+    mem.close()
+    killed = subprocess.run(
+        [sys.executable, "-c", _SUMMARIZE_UNTIL_THE_CURSOR, str(ws), str(home)],
+        cwd=ROOT,
+        timeout=30,
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    mem = open_memory(ws, user_home=home)
+    try:
+        mem.session("s1", user_id="u1", workspace_id="w1").after_reply()
+        with mem.workspace_store.read() as r:
+            covered = r.conn.exec_driver_sql(
+                "SELECT from_message_id, to_message_id FROM memory_summaries"
+            ).all()
+        assert len(covered) == 1, covered
+        latest = mem.get_latest_summary("s1")
+        # The user's line and the reply's, once each.
+        assert latest is not None and latest.summary.count("数据表0") == 2
+    finally:
+        mem.close()

@@ -15,7 +15,9 @@ or an agent-only / user-only rule refused); 130 interrupted.
 
 Read commands never create a database: a workspace without ``.ekko/memory.db`` is an
 error (exit 3). ``import`` and ``mcp`` create it, as an agent would. The user store
-(``$EKKO_HOME`` or ``~/.ekko``) is created on first use by any command.
+(``$EKKO_HOME`` or ``~/.ekko``) is created on first use by any command. A workspace
+store that cannot be opened is an error (exit 1), except for ``mcp``: the server starts
+and says so on stderr and in the result of every call that needs the store.
 
 ``--database-url`` opens both stores in a PostgreSQL database instead (schemas
 ``<namespace>_workspace`` and ``<namespace>_user``, as ``open_memory(url=...)``); with
@@ -61,6 +63,10 @@ _EXIT_FOR_CODE = {
 
 # Commands that may create the workspace database.
 CREATING_COMMANDS = frozenset({"import", "mcp"})
+# Commands that serve an agent: a store that cannot open is a warning on stderr and an
+# error result of each call that needs it (it may open later: see SqlStore.health),
+# never a server that exits — its client only saw "connection closed".
+SERVING_COMMANDS = frozenset({"mcp"})
 
 
 def split_category(value: str) -> list[str]:
@@ -293,7 +299,7 @@ def open_for(args: argparse.Namespace) -> MemoryService:
         raise CliError(EXIT_USAGE, "--namespace needs --database-url (or $EKKO_DATABASE_URL)")
     if url is not None:
         mem = open_memory(url=url, namespace=args.namespace, user_home=args.user_home)
-        return _readable(mem)
+        return _readable(mem, args.command)
     ws = Path(args.workspace or os.getcwd()).expanduser()
     if not ws.is_dir():
         what = "is not a folder" if ws.exists() else "does not exist"
@@ -305,12 +311,12 @@ def open_for(args: argparse.Namespace) -> MemoryService:
             f"no memory database in {ws} (expected {db}); run an agent there "
             "or 'ekko-memory import' a bundle first",
         )
-    return _readable(open_memory(ws, user_home=args.user_home))
+    return _readable(open_memory(ws, user_home=args.user_home), args.command)
 
 
-def _readable(mem: MemoryService) -> MemoryService:
+def _readable(mem: MemoryService, command: str) -> MemoryService:
     health = mem.workspace_store.health
-    if not health.readable:
+    if not health.readable and command not in SERVING_COMMANDS:
         mem.close()
         raise CliError(
             EXIT_FAILED,
@@ -363,7 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         mem = open_for(args)
         try:
             for name, health in mem.health().items():
-                if name != "workspace" and health.status != "ok":
+                said = name == "workspace" and args.command not in SERVING_COMMANDS
+                if not said and health.status != "ok":
                     out.note(f"warning: the {name} store is {health.status}: {health.reason}")
             if mem.config_warning:
                 out.note(f"warning: {mem.config_warning}")

@@ -239,7 +239,15 @@ class MemoryMcp:
 
     def _render(self, binding: Binding, message: str) -> str:
         context = self.session(binding).build_context(message)
-        return context.render(max_tokens=CONTEXT_TOKENS) or "(no memories yet)"
+        text = context.render(max_tokens=CONTEXT_TOKENS)
+        diagnostics = context.diagnostics
+        if diagnostics.store_status != "ok":
+            # The client has no diagnostics to look at: without this an unreadable store
+            # read "(no memories yet)", and the agent took it for knowing nothing.
+            why = [w for w in diagnostics.warnings if not w.startswith("token budget")]
+            note = f"(memory {diagnostics.store_status}: {'; '.join(why)})"
+            text = f"{text}\n\n{note}" if text else note
+        return text or "(no memories yet)"
 
     def server(self) -> Server[Any]:
         """The SDK server with these handlers."""

@@ -84,8 +84,10 @@ class WriteOutcome:
 
 
 def rejected(reason: str, rule: str | None = None) -> WriteOutcome:
-    """A proposal refused; nothing was written."""
-    return WriteOutcome(False, "rejected", reason + "; nothing was written", rule=rule)
+    """A proposal refused; nothing was written (said once: a store's error says it already)."""
+    if "nothing was written" not in reason:
+        reason += "; nothing was written"
+    return WriteOutcome(False, "rejected", reason, rule=rule)
 
 
 def same_binding(a: MemoryNode, b: MemoryNode) -> bool:

@@ -330,6 +330,10 @@ class PostgresDialect:
         """Create the store's schema (inside the migration's locked transaction)."""
         conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
 
+    def file_problem(self) -> str | None:
+        """None: a server's files are its own."""
+        return None
+
     def backup(self, version: int) -> Path | None:
         """Nothing: backups of a server are its operator's (pg_dump, base backups).
 

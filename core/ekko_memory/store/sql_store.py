@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ HealthStatus = Literal["ok", "readonly", "degraded", "disabled"]
 T = TypeVar("T")
 # Results a frozen store remembers (per question; a question is a few hundred bytes).
 FROZEN_MEMO_ENTRIES = 1024
+# How often a store disabled for a passing reason (its server down, its file locked at
+# open) tries to open again, in the background.
+REOPEN_EVERY_S = 5.0
 
 
 @dataclass
@@ -89,7 +93,12 @@ class SqlStore:
     def __init__(self, engine: Engine | None, dialect: Dialect, health: StoreHealth) -> None:
         self.engine = engine
         self.dialect = dialect
-        self.health = health
+        self._health = health
+        # Opens the store again, for one disabled for a passing reason (``_reopenable``).
+        self._reopen: Callable[[], SqlStore] | None = None
+        self._next_reopen = 0.0
+        self._reopening = False
+        self._reopen_lock = threading.Lock()
         # Set (``freeze``) when nothing can change what a read returns: no writes, no
         # node that will expire.
         self.frozen = False
@@ -98,6 +107,68 @@ class SqlStore:
         # An in-memory store is one connection (the database lives in it): its users
         # take turns, as sqlite3 cannot run one connection on two threads at once.
         self._serial: threading.RLock | None = None
+
+    @property
+    def health(self) -> StoreHealth:
+        """Whether the store can be read and written (and if not, why).
+
+        A store that could not open for a passing reason (the server was down or the file
+        locked by another program) tries again in the background, at most every
+        ``REOPEN_EVERY_S``, when asked: it had stayed disabled for the life of the process
+        (an MCP server started before its database), although a store that lost its
+        server after opening came back by itself.
+        """
+        if self._reopen is not None:
+            self._reopen_if_due()
+        return self._health
+
+    @health.setter
+    def health(self, value: StoreHealth) -> None:
+        self._health = value
+
+    def _reopenable(self, reopen: Callable[[], SqlStore]) -> SqlStore:
+        """This (disabled) store, set to open again with ``reopen`` (see ``health``)."""
+        self._reopen = reopen
+        self._next_reopen = time.monotonic() + REOPEN_EVERY_S
+        return self
+
+    def _reopen_if_due(self) -> None:
+        now = time.monotonic()
+        with self._reopen_lock:
+            reopen = self._reopen
+            if reopen is None or self._closed or self._reopening or now < self._next_reopen:
+                return
+            self._reopening = True
+            self._next_reopen = now + REOPEN_EVERY_S
+        # In the background: a server that does not answer takes its connect timeout, and
+        # no caller (a turn's context above all) waits for it.
+        threading.Thread(
+            target=self._try_reopen, args=(reopen,), name="ekko-store-reopen", daemon=True
+        ).start()
+
+    def _try_reopen(self, reopen: Callable[[], SqlStore]) -> None:
+        try:
+            fresh = reopen()  # a store that cannot open comes back disabled
+        except Exception:  # opening never raises; should it, the next ask tries again
+            with self._reopen_lock:
+                self._reopening = False
+            return
+        with self._reopen_lock:
+            self._reopening = False
+            if fresh.engine is not None and not self._closed:
+                # Adopted whole, the health last: a caller that sees it ok finds the engine.
+                self.dialect.close()
+                self.engine, self.dialect, self._reopen = fresh.engine, fresh.dialect, None
+                self._health = fresh._health
+                return
+            if self._closed:
+                self._reopen = None
+            else:
+                self._health = fresh._health  # the newest reason
+                if fresh._reopen is None:
+                    self._reopen = None  # no longer a passing reason (a wrong password)
+        if fresh.engine is not None:
+            fresh.close()  # this store was closed meanwhile
 
     def freeze(self) -> None:
         """Declare that what reads return never changes again (read-only data with no
@@ -158,13 +229,14 @@ class SqlStore:
                     f"{path} is locked by another program, which kept it for"
                     f" {sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g} s; close that program (or wait)"
                     " and open it again"
-                )
+                )._reopenable(lambda: cls.open_sqlite(path))
             if kind == "io":
                 return disabled(
                     f"{path} could not be read or written ({_orig(e)}: a full disk or quota,"
                     " a file size limit or a failing drive); free some space and open it again"
-                )
+                )._reopenable(lambda: cls.open_sqlite(path))
             return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
+        dialect.pin_file()
         # The file holds private data: readable by its owner only (SQLite creates it, and its
         # -wal and -shm files, with the process umask).
         for private in (
@@ -209,6 +281,7 @@ class SqlStore:
                         f"needs {migrations.latest_version()}; make it writable to upgrade it",
                     ),
                 )
+            dialect.pin_file()
             return cls(
                 engine,
                 dialect,
@@ -272,7 +345,11 @@ class SqlStore:
             return disabled(str(e))
         except exc.DBAPIError as e:
             engine.dispose()
-            return disabled(dialect.describe_error(e))
+            store = disabled(dialect.describe_error(e))
+            if dialect.classify_error(e) in ("unreachable", "busy"):
+                # The server may be starting, or restarting: try again (see ``health``).
+                store._reopenable(lambda: cls.open_postgres(url, schema=schema))
+            return store
         store = cls(
             engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
         )
@@ -334,10 +411,12 @@ class SqlStore:
     def close(self) -> None:
         """Release connections (a WAL checkpoint happens on the last close); later use
         raises (a closed service's late background work must not reopen its stores)."""
-        self._closed = True
-        self.dialect.close()
-        if self.engine is not None:
-            self.engine.dispose()
+        with self._reopen_lock:  # a store opened again meanwhile is closed whole
+            self._closed = True
+            dialect, engine = self.dialect, self.engine
+        dialect.close()
+        if engine is not None:
+            engine.dispose()
 
     # --- transactions ---------------------------------------------------------------
 
@@ -346,6 +425,12 @@ class SqlStore:
             raise StoreUnavailable(f"memory store at {self.health.location} is closed")
         if self.engine is None or not self.health.readable:
             raise StoreUnavailable(f"memory store disabled: {self.health.reason}")
+        problem = self.dialect.file_problem()
+        if problem is not None:
+            # Lasting: the file this store's connections hold is not the user's any more.
+            self.health.status = "disabled"
+            self.health.reason = problem
+            raise StoreUnavailable(f"memory store disabled: {problem}")
         if write and not self.health.writable:
             raise StoreUnavailable(
                 f"memory store at {self.health.location} is {self.health.status}: {self.health.reason}"

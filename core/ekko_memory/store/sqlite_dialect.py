@@ -40,8 +40,13 @@ _BM25 = "bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0)"
 
 
 def file_uri(path: Path) -> str:
-    """The ``file:`` URI of a database path (any character in the name is safe)."""
-    return "file:" + quote(path.as_posix())
+    """The ``file:`` URI of a database path (any character in the name is safe).
+
+    Quoted from the path's bytes as the system names it: a folder name that is not
+    UTF-8 (GBK from an old archive, say) reaches Python with surrogate escapes, which
+    no text encoding takes — opening such a workspace raised UnicodeEncodeError.
+    """
+    return "file:" + quote(os.fsencode(path.as_posix()))
 
 
 def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "rw") -> Engine:
@@ -110,6 +115,30 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
 _BACKUP_NAME = re.compile(r"-v(\d+)-(\d{4}-\d\d-\d\dT\d{12}Z)\.db$")
 
 
+# A backup being copied: ``<backup name>.<pid>.part`` (and its rollback journal).
+_PARTIAL_NAME = re.compile(r"\.db\.(\d+)\.part(?:-journal)?$")
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id runs (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def _backup_age(path: Path) -> tuple[str, int, str]:
     """Sort key of a backup: when it was taken, then its schema version (a file named
     otherwise sorts first)."""
@@ -139,10 +168,35 @@ class SqliteDialect:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        # (device, inode) of the file the store opened (``pin_file``).
+        self._pinned: tuple[int, int] | None = None
         self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
         self.changes = ChangeCounter(file_uri(path)) if path is not None else None
         self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
         self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
+
+    def pin_file(self) -> None:
+        """Remember which file the path names now: the one the store's connections hold."""
+        if self.path is not None:
+            self._pinned = _file_identity(self.path)
+
+    def file_problem(self) -> str | None:
+        """Why the path no longer names the file the store opened, or None.
+
+        SQLite keeps writing to the file it opened, through its descriptors: deleted (the
+        workspace folder removed) or replaced by another file (a copy restored over it),
+        every write after would go to a file nobody can open again, and be lost at close
+        without an error. A stat (~1 µs) before each transaction catches it.
+        """
+        if self._pinned is None or self.path is None:
+            return None
+        if _file_identity(self.path) == self._pinned:
+            return None
+        return (
+            f"{self.path} was deleted, moved or replaced by another program while it was open;"
+            " nothing more is read from or written to the file that was there:"
+            " open the store again"
+        )
 
     def committed(self) -> None:
         """A write transaction committed (counts toward the next background checkpoint)."""
@@ -155,24 +209,29 @@ class SqliteDialect:
             return None
         folder = self.path.parent / "backups"
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._drop_copies_cut_short(folder)
         stamp = (to_db(utcnow()) or "").replace(":", "").replace(".", "")
         target = folder / f"{self.path.stem}-v{version}-{stamp}.db"
+        # Copied under another name and renamed when whole: a copy cut short by a killed
+        # process was left looking like a backup (one that restores nothing).
+        partial = folder / f"{target.name}.{os.getpid()}.part"
         # Owner-only from its first byte: a copy cut short (a full disk, a killed process)
         # holds private data too.
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
             src = sqlite3.connect(f"{file_uri(self.path)}?mode=ro", uri=True)
             try:
-                dst = sqlite3.connect(target)
+                dst = sqlite3.connect(partial)
                 try:
                     src.backup(dst)
                 finally:
                     dst.close()
             finally:
                 src.close()
+            os.replace(partial, target)
         except BaseException:
             # Half a copy restores nothing (its rollback journal neither).
-            for part in (target, target.with_name(target.name + "-journal")):
+            for part in (partial, partial.with_name(partial.name + "-journal")):
                 part.unlink(missing_ok=True)
             raise
         # Only backups named as above rotate: a file someone else put here is left alone.
@@ -180,6 +239,20 @@ class SqliteDialect:
         for stale in ours[: -self.keep_backups]:
             stale.unlink(missing_ok=True)
         return target
+
+    def _drop_copies_cut_short(self, folder: Path) -> None:
+        """Remove the partial copies of backups whose process died copying (killed):
+        private data that restores nothing. The file was not upgraded then (the copy comes
+        first), so the next open copies it again and comes here; a running process's
+        copy is left to it."""
+        assert self.path is not None
+        for part in folder.glob(f"{self.path.stem}-v*.db.*.part*"):
+            found = _PARTIAL_NAME.search(part.name)
+            if found is None:
+                continue
+            if _process_alive(int(found.group(1))):
+                continue
+            part.unlink(missing_ok=True)
 
     def prepare_schema(self, conn: Connection) -> None:
         """Nothing: the file is the schema."""

@@ -410,7 +410,6 @@ class AfterReply:
         except ExtractionFailed as e:
             report.errors.append(f"summary failed: {e}")
             return False
-        self._advance(session_id, SUMMARIZE, new[-1])
         return True
 
     def summarize(
@@ -420,7 +419,8 @@ class AfterReply:
         messages: list[MemoryMessage],
         outcomes: list[dict[str, Any]],
     ) -> str:
-        """Append the next summary (previous + these messages only); returns its id."""
+        """Append the next summary (previous + these messages only) and move the summary
+        cursor past the messages; returns its id."""
         svc = self.service
         with self._guard:
             patches = tuple(self._patches.get(session_id, ()))
@@ -451,7 +451,11 @@ class AfterReply:
             created_at=svc.now(),
             **draft.model_dump(),
         )
-        svc.append_summary(summary)
+        # One transaction: a process killed between the summary and its cursor summarized
+        # the same messages again at the next run, into a second link repeating the first.
+        with svc.workspace_store.write() as w:
+            w.insert_summary(summary)
+            w.set_cursor(session_id, SUMMARIZE, messages[-1], svc.now())
         with self._guard:
             left = self._patches.get(session_id, [])[len(patches) :]
             if left:
