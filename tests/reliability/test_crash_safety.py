@@ -223,3 +223,49 @@ def test_a_summary_killed_before_its_cursor_moved_is_not_written_twice(tmp_path:
         assert latest is not None and latest.summary.count("数据表0") == 2
     finally:
         mem.close()
+
+
+_HARD_DELETE_UNTIL_THE_SCRUB = """
+import os, signal, sys
+from ekko_memory import open_memory
+
+def kill_at_the_scrub(frame, event, arg):
+    # SIGKILL once the memory's rows are gone, as the store's file is scrubbed.
+    if event == "call" and frame.f_code.co_name == "scrub":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+mem = open_memory(sys.argv[1], user_home=sys.argv[2])
+sys.setprofile(kill_at_the_scrub)
+mem.actions.delete(sys.argv[3], "hard")
+"""
+
+
+@pytest.mark.timeout(60)
+def test_a_hard_delete_killed_midway_leaves_no_backup_holding_the_memory(
+    tmp_path: Path,
+) -> None:
+    """The migration backups that hold a memory deleted for good went last: a process
+    killed after the rows were gone left the memory in a backup that nothing would find
+    again (the database no longer names it)."""
+    from ekko_memory import MemoryNodeDraft, open_memory
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    mem = open_memory(ws, user_home=home)
+    secret = "绝密配方ZQH"
+    draft = {"type": "recipe", "scope": "user", "domain": "生活技能", "title": secret}
+    done = mem.actions.create(MemoryNodeDraft.model_validate({**draft, "content": secret}))
+    assert done.node_id is not None
+    backup = mem.user_store.dialect.backup(6)  # as an upgrade takes it
+    assert backup is not None and secret.encode() in backup.read_bytes()
+    mem.close()
+    killed = subprocess.run(
+        [sys.executable, "-c", _HARD_DELETE_UNTIL_THE_SCRUB, str(ws), str(home), done.node_id],
+        cwd=ROOT,
+        timeout=30,
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    with sqlite3.connect(home / "memory.db") as conn:
+        gone = conn.execute("SELECT count(*) FROM memory_nodes WHERE id = ?", (done.node_id,))
+        assert gone.fetchone()[0] == 0  # killed after the delete itself
+    assert not backup.exists(), "a backup still held the memory deleted for good"

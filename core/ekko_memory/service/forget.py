@@ -1,11 +1,11 @@
 """Forgetting (删除和遗忘): exact lookup first; one hit is soft-deleted, several need the
 user's confirmation, and a hard delete always waits for the user unless the user asks.
 
-A hard delete removes every version of the memory, its index rows and usage records,
-scrubs its text from audit and pending rows (in both stores), and (on request) the
-source messages, marking the summaries built on them stale. The file is then compacted
-so that no readable copy of the text is left in it, and migration backups holding the
-memory are deleted.
+A hard delete first removes the migration backups that hold the memory (once its rows
+are gone nothing names what a backup still holds), then every version of the memory,
+its index rows and usage records, scrubs its text from audit and pending rows (in both
+stores), and (on request) the source messages, marking the summaries built on them
+stale. The file is then compacted so that no readable copy of the text is left in it.
 """
 
 from __future__ import annotations
@@ -338,6 +338,20 @@ class Forgetter:
         touched: set[int] = set()
         # Read before the messages may go: the sessions whose summaries list the memories.
         sessions = self._sessions_of(chains, message_ids)
+        # A migration backup is a copy of the file from before: the memory is in it too.
+        # The backups go first: after the rows nothing would name what they still hold
+        # (a process killed in between left the memory there for good).
+        markers = [
+            *(v.id for chain in chains for v in chain),
+            *(message_ids if cascade_messages else []),
+        ]
+        removed_backups, _ = clear_backups(
+            [store for _, store in self.service.stores()], ids=markers, remove=True
+        )
+        if removed_backups:
+            warnings.append(
+                f"removed {len(removed_backups)} migration backups that held the deleted data"
+            )
         if cascade_messages and message_ids:
             # The messages first: a crash after them leaves the memories, which a second
             # delete finds again; the other way round nothing would name the messages.
@@ -377,11 +391,4 @@ class Forgetter:
         stores = [store for _, store in self.service.stores() if id(store) in touched]
         for store in stores:
             warnings += store.scrub()
-        # A migration backup is a copy of the file from before: the memory is in it too.
-        markers = [*deleted, *(message_ids if cascade_messages else [])]
-        removed_backups, _ = clear_backups(stores, ids=markers, remove=True)
-        if removed_backups:
-            warnings.append(
-                f"removed {len(removed_backups)} migration backups that held the deleted data"
-            )
         return deleted, warnings
