@@ -182,22 +182,6 @@ def child(mode: str, workspace: str, home: str, settings_home: str) -> None:
 
             threading.Thread(target=watchdog, daemon=True).start()
             result["watchdog"] = samples
-        gc_times: list[tuple[int, float]] = []
-        if os.environ.get("EKKO_BENCH_GCLOG"):
-            import gc
-
-            gc_start = [0.0]
-
-            def gc_cb(phase_: str, info: dict[str, int]) -> None:
-                if phase_ == "start":
-                    gc_start[0] = time.perf_counter()
-                elif info["generation"] >= 1:
-                    gc_times.append(
-                        (info["generation"], round((time.perf_counter() - gc_start[0]) * 1000, 1))
-                    )
-
-            gc.callbacks.append(gc_cb)
-            result["gc"] = gc_times
 
         def phase(name: str) -> None:
             if gaps:
