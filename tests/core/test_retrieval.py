@@ -973,3 +973,23 @@ def test_an_entity_in_another_language_finds_the_memory(mem: MemoryService) -> N
         res = s.call_tool("memory_search", {"entities": said})
         assert [n["title"] for n in res["exact"]] == ["用户不吃香菜"], (said, res)
     assert s.call_tool("memory_search", {"entities": ["cilantro", "葱"]})["exact"] == []
+
+
+def test_a_message_finds_a_memory_by_another_name_of_what_it_says(mem: MemoryService) -> None:
+    """A recipe comes into the context through the text search: asked in English (or with
+    芫荽), the recipe written with 香菜 is found in its other names."""
+    recipe = user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        type="recipe",
+        title="香菜拌牛肉",
+        content="牛肉切薄片焯熟，拌入香菜和蒜末。",
+    )
+    unrelated = user_write(
+        mem, scope="user", domain="生活技能", type="recipe", title="红烧肉", content="五花肉慢炖。"
+    )
+    for said in ("Any recipe with cilantro?", "芫荽能做什么菜？"):
+        ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context(said)
+        ids = [n.id for n in ctx.relevant_nodes]
+        assert recipe in ids and unrelated not in ids, (said, ids)

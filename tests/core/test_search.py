@@ -57,6 +57,12 @@ QUERIES = [
     ("ラーメン", {"japanese"}, set()),
     ("api", {"fullwidth"}, {"fastapi"}),  # words, not substrings: "api" is not "fastapi"
     ("密钥", {"fullwidth"}, set()),
+    # A word the lists know finds the memory in its other names (香菜 is cilantro).
+    ("cilantro", {"cilantro"}, {"flavor", "tomato"}),
+    ("Coriander", {"cilantro"}, {"flavor"}),
+    ("芫荽", {"cilantro"}, {"tomato"}),
+    ("tomato", {"tomato"}, {"cilantro"}),
+    ("西红柿 鸡蛋", {"tomato"}, set()),
 ]
 
 
@@ -183,7 +189,8 @@ def test_prefix_matching_for_search_as_you_type(store: SqlStore) -> None:
 def test_tokens_are_bigrams_then_unigrams() -> None:
     assert index_tokens("不吃香菜") == "不吃 吃香 香菜 不 吃 香 菜"
     assert index_tokens("FastAPI服务") == "fastapi 服务 服 务"
-    assert fts5_match_expression(query_terms("红烧肉 pork")) == '"红烧 烧肉" AND "pork"'
+    # pork is 猪肉 too: either will do.
+    assert fts5_match_expression(query_terms("红烧肉 pork")) == '"红烧 烧肉" AND ("pork" OR "猪肉")'
 
 
 def test_message_keywords_split_at_glue_and_skip_stop_words() -> None:
@@ -191,7 +198,8 @@ def test_message_keywords_split_at_glue_and_skip_stop_words() -> None:
     # 什么 / 的 split the runs: no bigram spans them; 我想 is a stop word.
     assert terms.terms == ("想做", "做红", "红烧", "烧肉", "要注", "注意")
     assert terms.whole == frozenset()
-    assert message_terms("香菜呢").whole == {"香菜"}
+    # 香菜 is a whole word, and so are its other names (the memory may say cilantro).
+    assert message_terms("香菜呢").whole == {"香菜", "芫荽", "cilantro", "coriander"}
     assert message_terms("Where does our CI run?").terms == ("ci", "run")
     assert message_terms("继续").terms == ()
     searched, window = choose_keywords(

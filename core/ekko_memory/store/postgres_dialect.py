@@ -195,14 +195,19 @@ def tsquery_literal(terms: Sequence[QueryTerm], *, any_term: bool = False) -> st
     ORed, for a message's keywords)."""
     parts = []
     for term in terms:
-        toks = [t for t in term.tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
-        if not toks:
-            continue
-        lexemes = [_lexeme(t) for t in toks]
-        if term.prefix:
-            lexemes[-1] += ":*"
-        phrase = " <-> ".join(lexemes)
-        parts.append(f"({phrase})" if len(lexemes) > 1 else phrase)
+        spellings = []
+        for i, tokens in enumerate((term.tokens, *term.others)):
+            toks = [t for t in tokens if len(t.encode()) <= MAX_LEXEME_BYTES]
+            if not toks:
+                continue
+            lexemes = [_lexeme(t) for t in toks]
+            if term.prefix and i == 0:
+                lexemes[-1] += ":*"
+            phrase = " <-> ".join(lexemes)
+            spellings.append(f"({phrase})" if len(lexemes) > 1 else phrase)
+        if spellings:
+            # Other names of the same thing: any of them will do.
+            parts.append(f"({' | '.join(spellings)})" if len(spellings) > 1 else spellings[0])
     return (" | " if any_term else " & ").join(parts)
 
 

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ekko_memory.identity import name_synonyms
+
 # CJK ideographs, kana, hangul, bopomofo: scripts written without spaces.
 _CJK_RANGES = (
     "\u2e80-\u2fdf"  # radicals
@@ -72,10 +74,45 @@ def index_tokens(text: str) -> str:
 
 @dataclass(frozen=True)
 class QueryTerm:
-    """One term of a query: a phrase of tokens that must appear consecutively."""
+    """One term of a query: a phrase of tokens that must appear consecutively, or one of
+    ``others``, the phrases of other words for the same thing (cilantro: 香菜, 芫荽)."""
 
     tokens: tuple[str, ...]
     prefix: bool = False
+    others: tuple[tuple[str, ...], ...] = ()
+
+
+@lru_cache(maxsize=1)
+def _names() -> dict[str, tuple[str, ...]]:
+    """Every name the shipped lists know (normalized as the index is), with the other
+    names of the same thing."""
+    groups: dict[str, list[str]] = {}
+    for said, canon in name_synonyms().items():
+        groups.setdefault(canon, [canon]).append(said)
+    out: dict[str, tuple[str, ...]] = {}
+    for group in groups.values():
+        names = list(dict.fromkeys(normalize(n) for n in group))
+        for name in names:
+            out[name] = tuple(n for n in names if n != name)
+    return out
+
+
+def other_names(word: str) -> tuple[str, ...]:
+    """The other names of what ``word`` (normalized) names: cilantro → 香菜, 芫荽,
+    coriander; none for a word no list knows."""
+    return _names().get(word, ())
+
+
+def _phrase(word: str) -> tuple[str, ...]:
+    """A word's tokens as the index spells them (a Chinese word as its bigrams)."""
+    if len(word) > 1 and _is_cjk(word):
+        return tuple(word[i : i + 2] for i in range(len(word) - 1))
+    return (word,)
+
+
+def _is_cjk(word: str) -> bool:
+    match = _RUN.fullmatch(word)
+    return match is not None and match.group(1) is not None
 
 
 # Texts up to this long are memoized; a pasted page is not kept alive by a cache.
@@ -97,14 +134,19 @@ def _query_terms(text: str, prefix_last: bool) -> tuple[QueryTerm, ...]:
     runs = _runs(text)
     terms: list[QueryTerm] = []
     for i, (is_cjk, run) in enumerate(runs):
+        # A word the lists know is found in any of its names (cilantro finds 香菜).
+        others = tuple(_phrase(name) for name in other_names(run))
         if is_cjk:
             if len(run) == 1:
-                terms.append(QueryTerm((run,)))
+                terms.append(QueryTerm((run,), others=others))
             else:
-                terms.append(QueryTerm(tuple(run[j : j + 2] for j in range(len(run) - 1))))
+                terms.append(
+                    QueryTerm(tuple(run[j : j + 2] for j in range(len(run) - 1)), others=others)
+                )
         else:
             # A partly typed latin word still matches while the user types.
-            terms.append(QueryTerm((run,), prefix=prefix_last and i == len(runs) - 1))
+            prefix = prefix_last and i == len(runs) - 1
+            terms.append(QueryTerm((run,), prefix=prefix, others=() if prefix else others))
     # Drop duplicates, keep order.
     seen: set[QueryTerm] = set()
     return tuple(t for t in terms if not (t in seen or seen.add(t)))  # type: ignore[func-returns-value]
@@ -119,7 +161,11 @@ def fts5_match_expression(terms: Sequence[QueryTerm], *, any_term: bool = False)
     parts = []
     for term in terms:
         phrase = " ".join(t.replace('"', '""') for t in term.tokens)
-        parts.append(f'"{phrase}"' + ("*" if term.prefix else ""))
+        part = f'"{phrase}"' + ("*" if term.prefix else "")
+        if term.others:
+            spelled = (" ".join(t.replace('"', '""') for t in other) for other in term.others)
+            part = "(" + " OR ".join([part, *(f'"{o}"' for o in spelled)]) + ")"
+        parts.append(part)
     return (" OR " if any_term else " AND ").join(parts)
 
 
@@ -193,6 +239,16 @@ def _message_terms(text: str) -> MessageTerms:
                 if b not in _CJK_STOP
             )
             segment = ""
+    # A thing the lists know is searched for in all its names (the user says cilantro,
+    # the memory says 香菜), each counting as a whole word of the message.
+    for word in _named_in(text):
+        for name in other_names(word):
+            phrase = _phrase(name)
+            terms.extend(phrase)
+            if len(phrase) == 1:
+                whole.add(name)
+                if not _is_cjk(name):
+                    latin.add(name)
     unique = list(dict.fromkeys(terms))
     if len(unique) > MAX_MESSAGE_TERMS:
         # The start says what it is about, the end what is asked.
@@ -203,6 +259,20 @@ def _message_terms(text: str) -> MessageTerms:
 
 
 _memo_message_terms = lru_cache(maxsize=256)(_message_terms)
+
+
+def _named_in(text: str) -> list[str]:
+    """The names the lists know that a message says: its latin words, and the Chinese
+    names inside its runs (Chinese has no spaces to find them by)."""
+    found: list[str] = []
+    names = _names()
+    for is_cjk, run in _runs(text):
+        if not is_cjk:
+            if run in names:
+                found.append(run)
+            continue
+        found += [name for name in names if name in run and _is_cjk(name)]
+    return found
 
 
 # How many matches a keyword search ranks at most (bm25 costs ~1 µs a match). The rarest
