@@ -20,7 +20,7 @@ from PySide6.QtGui import QInputMethodEvent
 
 from ekko_memory.demo import DemoReport, create_demo_workspace
 from ekko_memory_gui.controller import AppController
-from ekko_memory_gui.qt import QApplication, QDialog, QWidget
+from ekko_memory_gui.qt import QApplication, QDialog, QScrollArea, QWidget
 from ekko_memory_gui.services.gui_thread_gc import GuiThreadCollector
 from ekko_memory_gui.services.settings import AppSettings
 from ekko_memory_gui.views.main_window import MainWindow
@@ -217,3 +217,17 @@ def titles(window: MainWindow) -> list[str]:
     """Titles of the memories in the table, in view order."""
     model = window.list_pane.table.model()
     return [model.index(r, 0).data() for r in range(model.rowCount())]
+
+
+def detail_at_1000_px(qtbot: Any, window: MainWindow, demo: DemoReport) -> QScrollArea:
+    """The detail pane's scroll area, showing a memory with an older version (so Revert
+    shows) in a 1000 px window, once its content fits the viewport's width (or 2 s)."""
+    window.resize(1000, 760)
+    node_id = demo.node_ids["some_coriander"]
+    window.list_pane.select_id(node_id)
+    pane = window.detail_pane
+    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
+    scroll = pane.stack.currentWidget()
+    assert isinstance(scroll, QScrollArea)
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    return scroll

@@ -13,7 +13,7 @@ from ekko_memory_gui.models.roles import KIND_ROLE
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import QLabel, QPoint, Qt
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import run, titles, type_text, wait_task
+from tests.gui.conftest import detail_at_1000_px, run, titles, type_text, wait_task
 
 
 def _node(window: MainWindow, title: str) -> str:
@@ -499,17 +499,9 @@ def test_the_detail_pane_fits_a_1000_px_window_in_english(
     """The Chinese pane fits at 1000 px; the English one scrolled sideways: Edit, Delete
     and "Delete permanently…" on one row were wider than the pane, and cut the pane's
     right edge (the score numbers, the Revert button) off. The buttons now wrap."""
-    from ekko_memory_gui.qt import QScrollArea
-
-    window.resize(1000, 760)
-    node_id = demo.node_ids["some_coriander"]  # it has an older version: Revert shows
-    window.list_pane.select_id(node_id)
+    scroll = detail_at_1000_px(qtbot, window, demo)
     pane = window.detail_pane
-    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
-    scroll = pane.stack.currentWidget()
-    assert isinstance(scroll, QScrollArea)
     assert pane.hard_delete_button.text() == "Delete permanently…"
-    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
     assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
     right = scroll.viewport().width()
     for button in (pane.edit_button, pane.delete_button, pane.hard_delete_button):

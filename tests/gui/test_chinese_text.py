@@ -20,7 +20,7 @@ from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
 from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
 from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, wait_done, wait_task
+from tests.gui.conftest import ScriptedDialogService, detail_at_1000_px, wait_done, wait_task
 
 # English words of the core's reasons (permissions.RULE_TEXT) and sensitive kinds.
 CORE_ENGLISH = re.compile(
@@ -355,17 +355,9 @@ def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
     """At about 1000 px the detail pane scrolled sideways: the memory's id in monospace,
     a word-wrapped label, set its minimum width (and the versions' one-line heading next to
     the Revert button). The id now wraps, and stays whole for copying."""
-    from ekko_memory_gui.qt import QScrollArea
-
-    window.resize(1000, 760)
-    node_id = demo.node_ids["some_coriander"]  # it has an older version: Revert shows
-    window.list_pane.select_id(node_id)
+    scroll = detail_at_1000_px(qtbot, window, demo)
     pane = window.detail_pane
-    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
-    scroll = pane.stack.currentWidget()
-    assert isinstance(scroll, QScrollArea)
-    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
     assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
-    assert pane.ids.toPlainText().splitlines()[0] == node_id
+    assert pane.ids.toPlainText().splitlines()[0] == demo.node_ids["some_coriander"]
     assert pane.ids.width() <= scroll.viewport().width()
     window.grab().save(str(tmp_path / "detail-1000px.png"))  # to look at when it fails
