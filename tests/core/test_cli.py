@@ -288,6 +288,30 @@ def test_export_and_import(
     assert other.json("show", sample.cilantro)["title"] == "用户不吃香菜"
 
 
+def test_an_import_that_supersedes_many_lists_the_first_few(tmp_path: Path) -> None:
+    """Every superseded id went on one line (600 KB for a 20k-node bundle): the terminal
+    gets the first ten and how many more; --json lists them all."""
+    from ekko_memory import MemoryNodeDraft
+
+    source = open_memory(tmp_path / "a" / "ws", user_home=tmp_path / "a" / "home")
+    here = Cli(tmp_path / "b" / "ws", tmp_path / "b" / "home")
+    target = open_memory(here.workspace, user_home=here.home)
+    for i in range(12):  # the same notes on both sides, worded apart: rivals
+        for mem, side in ((source, "甲"), (target, "乙")):
+            draft = {"type": "fact", "scope": "workspace", "domain": "项目"}
+            text = {"title": f"部署说明 {i}", "content": f"{side}版本 {i}"}
+            mem.actions.create(MemoryNodeDraft.model_validate({**draft, **text}))
+    bundle = tmp_path / "bundle.json"
+    source.exporter.export(bundle)
+    source.close()
+    target.close()
+    shown = here("import", str(bundle))
+    assert shown.returncode == 0, shown.stderr
+    (line,) = [x for x in shown.stdout.splitlines() if x.startswith("Superseded")]
+    assert line.startswith("Superseded by conflict rules (12): mem_")
+    assert line.count("mem_") == 10 and line.endswith("… and 2 more (--json lists them all)")
+
+
 def test_purge(seeded: tuple[Cli, Sample], workspace: Path, home: Path) -> None:
     cli, sample = seeded
     args = ("purge", "--query", "香菜", "--messages")

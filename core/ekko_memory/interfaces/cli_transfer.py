@@ -84,6 +84,16 @@ def export(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
+# A large bundle supersedes or notes thousands of records: the terminal gets the first
+# few, --json all of them.
+SHOWN_ITEMS = 10
+
+
+def _more(total: int) -> str:
+    """What is left out after the first ``SHOWN_ITEMS`` of ``total``."""
+    return f"… and {total - SHOWN_ITEMS} more (--json lists them all)"
+
+
 def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """import PATH: read a JSON bundle back (idempotent)."""
     report = mem.importer.import_bundle(args.path, progress=_progress(out))
@@ -105,9 +115,14 @@ def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> 
             render_table(("RECORDS", "ADDED", "SKIPPED", "UPDATED"), rows, max_width=out.width)
         )
     if report.superseded:
-        out.text(f"\nSuperseded by conflict rules: {', '.join(report.superseded)}")
-    for note in report.notes:
+        shown = report.superseded[:SHOWN_ITEMS]
+        if len(report.superseded) > SHOWN_ITEMS:
+            shown = [*shown, _more(len(report.superseded))]
+        out.text(f"\nSuperseded by conflict rules ({len(report.superseded)}): {', '.join(shown)}")
+    for note in report.notes[:SHOWN_ITEMS]:
         out.note(f"note: {note}")
+    if len(report.notes) > SHOWN_ITEMS:
+        out.note(f"note: {_more(len(report.notes))}")
     out.text("\nNothing new: everything was already here." if not report.changed else "\nImported.")
     return 0
 
