@@ -575,11 +575,14 @@ def outage_text(error: BaseException) -> str:
     return core_message(detail)
 
 
-def outcome_text(status: str, rule: str | None, reason: str) -> str:
+def outcome_text(
+    status: str, rule: str | None, reason: str, cause: BaseException | None = None
+) -> str:
     """Why a write of the user's was not done (or did nothing), in the UI's language.
 
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
     (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
+    ``cause``: the error that refused it (a store's names its problem by code).
     """
     detail, again = reason.strip(), False
     # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
@@ -589,7 +592,8 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
     if rule is not None and reason_sentence(rule) is not None:
         text = reason_sentence(rule) or ""
     else:
-        text = core_message(detail)
+        refusal = _store_refusal(cause) if cause is not None else None
+        text = refusal if refusal is not None else core_message(detail)
         head = _table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)

@@ -2100,7 +2100,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="485"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="597"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="601"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
@@ -2156,49 +2156,49 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="561"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="595"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="599"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="487"/>
         <location filename="../../ekko_memory_gui/models/labels.py" line="555"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="601"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="605"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="621"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="625"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="742"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="746"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="744"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="748"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="746"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="750"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="748"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="752"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="750"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="754"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="752"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="756"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>

@@ -25,10 +25,10 @@ from ekko_memory.store import migrations, sql_store, sqlite_dialect
 from ekko_memory.store.problem import ReasonCode
 from ekko_memory_gui.controller import AppController, DatabaseTarget
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.qt import QApplication, QLocale, QTranslator
+from ekko_memory_gui.qt import QApplication, QDialog, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import open_window, run
+from tests.gui.conftest import ScriptedDialogService, open_window, run, wait_task
 
 # Names the Chinese catalog keeps as they are (the server's product name, "URL").
 PROPER_NAMES = ("PostgreSQL", "URL")
@@ -317,3 +317,47 @@ def test_a_login_the_server_refuses_reads_in_the_ui_language(
             assert "拒绝了登录" in window.status.text.text()
     finally:
         window.replace()
+
+
+def test_a_form_refused_by_a_read_only_store_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+) -> None:
+    """Saving an edit into a store opened read-only: the form's refusal named the problem in
+    the core's English ("memory store at … is readonly: … is read-only: memories can be
+    read but not changed …") inside a Chinese frame."""
+    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+
+    shown: list[str] = []
+
+    def save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户口味偏清淡")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(dialog.error.text())
+        return False
+
+    db = demo.user_home / "memory.db"
+    set_schema_version(db, migrations.latest_version())
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            assert window.runner.memory.health()["user"].status == "readonly"
+            dialogs.handlers.extend([save, look])
+            wait_task(qtbot, window.edit_memory(demo.node_ids["light_taste"]), timeout=20000)
+        finally:
+            window.replace()
+    assert len(shown) == 1, shown
+    reason = window.runner.memory.health()["user"].reason or ""
+    if language == "en":
+        assert f"memory store at {db} is readonly: {reason}" in shown[0], shown[0]
+    else:
+        assert not english_left(shown[0], str(db)), shown[0]
+        assert shown[0].startswith(f"存储不可用：存储 {db} 是只读的：{db} 是只读的"), shown[0]
