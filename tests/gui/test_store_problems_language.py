@@ -361,3 +361,25 @@ def test_a_form_refused_by_a_read_only_store_says_why_in_the_ui_language(
     else:
         assert not english_left(shown[0], str(db)), shown[0]
         assert shown[0].startswith(f"存储不可用：存储 {db} 是只读的：{db} 是只读的"), shown[0]
+
+
+def test_the_connect_dialog_says_why_a_server_cannot_be_used_in_the_ui_language(
+    qtbot: Any, language: str, qasync_loop: Any
+) -> None:
+    """Connect to a port nobody listens on: the dialog's reason is the status line's."""
+    pytest.importorskip("psycopg")
+    from ekko_memory_gui.views.dialogs.connect_dialog import ConnectDialog
+
+    url = f"postgresql://me@127.0.0.1:{_closed_port()}/ekko"
+    dialog = ConnectDialog(initial=DatabaseTarget(url, "team1"))
+    qtbot.addWidget(dialog)
+    dialog.tabs.setCurrentIndex(1)
+    dialog.url_edit.setText(url)
+    assert run(qtbot, dialog.connect_now(), timeout=30000) is False
+    said = dialog.error_label.text()
+    if language == "en":
+        assert said.startswith("Could not open the store: cannot connect to PostgreSQL at ")
+    else:
+        where = DatabaseTarget(url, "team1").display.split(" · ")[0]
+        assert said.startswith("无法打开存储：无法连接数据库服务器 "), said
+        assert not english_left(said, "postgresql+psycopg://" + where), said
