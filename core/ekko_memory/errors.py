@@ -42,6 +42,11 @@ class StoreUnavailable(EkkoMemoryError):
     """The store is disabled, read-only or failing; nothing was written."""
 
     code = "store_unavailable"
+    # When the store's health says why (``StoreHealth.status``, ``reason_code`` and
+    # ``reason_args``): an interface can word it in the user's language.
+    status: str | None = None
+    reason_code: str | None = None
+    reason_args: dict[str, str] | None = None
 
 
 class PermissionDenied(EkkoMemoryError):

@@ -243,10 +243,156 @@ def _table(name: str) -> dict[str, str]:
             "user": _Q.translate("MemoryLabels", "user"),
             "global": _Q.translate("MemoryLabels", "global"),
         }
+    elif name == "problem":
+        table = _problem_table()
     else:
         table = {}
     _cache[name] = table
     return table
+
+
+def _problem_table() -> dict[str, str]:
+    """Why a store is disabled, read-only or degraded (``StoreHealth.reason_code``), as
+    sentences with the specifics the core gives (``reason_args``) as placeholders. The
+    English is the core's own sentence; a translation may leave out the driver's English
+    words (``{detail}``), which the status line's tooltip keeps."""
+
+    return {
+        "directory": _Q.translate(
+            "StoreProblem", "{path} is a directory, not a database file; move it away"
+        ),
+        "folder_uncreatable": _Q.translate("StoreProblem", "cannot create {path}: {detail}"),
+        "folder_not_writable": _Q.translate(
+            "StoreProblem", "{path} is not writable and holds no database yet"
+        ),
+        "locked": _Q.translate(
+            "StoreProblem",
+            "{path} is locked by another program, which kept it for {seconds} s; close that"
+            " program (or wait) and open it again",
+        ),
+        "io": _Q.translate(
+            "StoreProblem",
+            "{path} could not be read or written ({detail}: a full disk or quota, a file size"
+            " limit or a failing drive); free some space and open it again",
+        ),
+        "not_a_database": _Q.translate(
+            "StoreProblem", "{path} is not a readable Ekko Memory database ({detail})"
+        ),
+        "newer_schema": _Q.translate(
+            "StoreProblem",
+            "the database uses schema version {version}, newer than this release's {latest};"
+            " upgrade Ekko Memory to open it",
+        ),
+        "backup_failed": _Q.translate(
+            "StoreProblem",
+            "could not back the file up before upgrading it from schema version {version}"
+            " ({detail}); the file was left as it was: free some disk space and open it again",
+        ),
+        "migration_failed": _Q.translate(
+            "StoreProblem", "migration from schema version {version} failed: {detail}"
+        ),
+        "readonly_needs_upgrade": _Q.translate(
+            "StoreProblem",
+            "{path} is read-only and has schema version {version}, but this release needs"
+            " {latest}; make it writable to upgrade it",
+        ),
+        "read_only_file": _Q.translate(
+            "StoreProblem",
+            "{path} is read-only: memories can be read but not changed (fix the file's"
+            " permissions to write)",
+        ),
+        "read_only_unreadable": _Q.translate(
+            "StoreProblem", "{path} is read-only and cannot be opened ({detail})"
+        ),
+        "file_replaced": _Q.translate(
+            "StoreProblem",
+            "{path} was deleted, moved or replaced by another program while it was open;"
+            " nothing more is read from or written to the file that was there: open the store"
+            " again",
+        ),
+        "became_read_only": _Q.translate("StoreProblem", "{location} became read-only ({detail})"),
+        "damaged": _Q.translate("StoreProblem", "{location} is damaged ({detail})"),
+        "no_driver": _Q.translate(
+            "StoreProblem", "PostgreSQL support needs psycopg: pip install 'ekko-memory[postgres]'"
+        ),
+        "encoding": _Q.translate(
+            "StoreProblem",
+            "the database's encoding is {encoding}, but Ekko Memory stores Chinese text and"
+            " needs UTF8 (CREATE DATABASE … ENCODING 'UTF8')",
+        ),
+        "server_read_only": _Q.translate(
+            "StoreProblem",
+            "the server is read-only (a standby?): memories can be read but not changed",
+        ),
+        "server_readonly_needs_upgrade": _Q.translate(
+            "StoreProblem",
+            "the server is read-only (a standby?) and the store has schema version {version},"
+            " but this release needs {latest}",
+        ),
+        "unreachable": _Q.translate(
+            "StoreProblem",
+            "cannot connect to PostgreSQL at {location}: {detail} (is the server running and"
+            " the URL, user and password right?)",
+        ),
+        # The server answered but refused the login: the core words it as it words a
+        # server that does not answer; a translation can say which it is.
+        "auth": _Q.translate(
+            "StoreProblem",
+            "cannot connect to PostgreSQL at {location}: {detail} (is the server running and"
+            " the URL, user and password right?)",
+            "the server refused the login",
+        ),
+        "refused": _Q.translate(
+            "StoreProblem", "PostgreSQL at {location} refused the store: {detail}"
+        ),
+        "global_read_only": _Q.translate(
+            "StoreProblem", "global memories ship with the app and are read-only"
+        ),
+    }
+
+
+def store_problem(code: str | None, args: dict[str, str] | None) -> str | None:
+    """Why a store is not ok, in the UI's language: the sentence for the core's
+    ``reason_code`` with its specifics (path, seconds, versions…) filled in; None when the
+    code is unknown or its placeholders do not fit. (The English sentences are the
+    core's own, so English reads exactly as the core says.)"""
+    template = _table("problem").get(code or "")
+    if template is None:
+        return None
+    try:
+        return template.format(**(args or {}))
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def health_text(health: Any) -> str:
+    """Why a store (its ``StoreHealth``) is not ok, in the UI's language (the core's
+    ``reason`` for a problem the app does not know)."""
+    said = store_problem(getattr(health, "reason_code", None), getattr(health, "reason_args", None))
+    return said if said is not None else core_message(health.reason or "")
+
+
+def _store_refusal(error: BaseException) -> str | None:
+    """A store's refusal for the reason its health gives (a ``StoreUnavailable`` with a
+    ``reason_code``), in the UI's language, without a write's "nothing was written"; None
+    for any other error."""
+    said = store_problem(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
+    if said is None:
+        return None
+    status = getattr(error, "status", None)
+    args = getattr(error, "reason_args", None) or {}
+    location = args.get("path") or args.get("location") or ""
+    if status == "disabled":
+        return _Q.translate("MemoryLabels", "memory store disabled: {reason}").format(reason=said)
+    if not str(error).startswith("memory store at "):
+        return said  # the reason is the whole message (the file became read-only, damaged)
+    if status == "readonly":
+        return _Q.translate(
+            "MemoryLabels", "memory store at {location} is readonly: {reason}"
+        ).format(location=location, reason=said)
+    return _Q.translate("MemoryLabels", "memory store at {location} is degraded: {reason}").format(
+        location=location, reason=said
+    )
 
 
 def type_label(value: str) -> str:
@@ -402,6 +548,13 @@ def error_text(error: BaseException) -> str:
     else:
         code = getattr(error, "code", None)
         message = core_message(str(error))
+        refusal = _store_refusal(error)
+        if refusal is not None:
+            message = refusal
+            if str(error).endswith(_NOTHING_WRITTEN):
+                message = _Q.translate("MemoryLabels", "{reason}; nothing was written").format(
+                    reason=refusal
+                )
     head = _table("error").get(code) if isinstance(code, str) else None
     if head is None:
         return message
@@ -413,17 +566,23 @@ def outage_text(error: BaseException) -> str:
     ("store unavailable: …") and says how to try again: the core's message without its
     kind (it said "unavailable" twice) and without a write's "nothing was written, try
     again" (the line is about the store, not one write)."""
+    refusal = _store_refusal(error)
+    if refusal is not None:
+        return refusal
     detail = str(error).strip()
     while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
         detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
     return core_message(detail)
 
 
-def outcome_text(status: str, rule: str | None, reason: str) -> str:
+def outcome_text(
+    status: str, rule: str | None, reason: str, cause: BaseException | None = None
+) -> str:
     """Why a write of the user's was not done (or did nothing), in the UI's language.
 
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
     (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
+    ``cause``: the error that refused it (a store's names its problem by code).
     """
     detail, again = reason.strip(), False
     # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
@@ -433,7 +592,8 @@ def outcome_text(status: str, rule: str | None, reason: str) -> str:
     if rule is not None and reason_sentence(rule) is not None:
         text = reason_sentence(rule) or ""
     else:
-        text = core_message(detail)
+        refusal = _store_refusal(cause) if cause is not None else None
+        text = refusal if refusal is not None else core_message(detail)
         head = _table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)

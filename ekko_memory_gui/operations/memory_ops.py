@@ -6,7 +6,7 @@ change watcher to look at once, so every view refreshes from the same change set
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ekko_memory import EkkoMemoryError, MemoryNode
@@ -25,11 +25,12 @@ class Outcome:
     superseded_id: str | None = None
     notes: tuple[str, ...] = ()
     rule: str | None = None  # the refusal's code: a permission rule or an error code
+    cause: BaseException | None = field(default=None, compare=False)  # the error that refused it
 
     @property
     def text(self) -> str:
         """Why it was not done (or did nothing), in the UI's language."""
-        return labels.outcome_text(self.status, self.rule, self.reason)
+        return labels.outcome_text(self.status, self.rule, self.reason, self.cause)
 
 
 def _outcome(o: Any) -> Outcome:
@@ -41,6 +42,7 @@ def _outcome(o: Any) -> Outcome:
         superseded_id=o.superseded_id,
         notes=tuple(o.notes or ()),
         rule=getattr(o, "rule", None),
+        cause=getattr(o, "cause", None),
     )
 
 
@@ -50,7 +52,7 @@ async def _write_form(c: AppController, action: Any, *args: Any, **kwargs: Any) 
     try:
         out = _outcome(await c.runner.call(action, *args, **kwargs))
     except EkkoMemoryError as e:
-        return Outcome(accepted=False, status="rejected", reason=str(e), rule=e.code)
+        return Outcome(accepted=False, status="rejected", reason=str(e), rule=e.code, cause=e)
     await c.refresh_after_write()
     return out
 

@@ -520,7 +520,9 @@ class MainWindow(QMainWindow):
         except InvalidInput as e:
             await self.connect_database(target, labels.error_text(e))
             return False
-        reasons = [h.reason or "" for h in amem.service.health().values() if h.status == "disabled"]
+        reasons = [
+            labels.health_text(h) for h in amem.service.health().values() if h.status == "disabled"
+        ]
         if reasons:
             await amem.aclose()
             return bool(await self.connect_database(target, reasons[0]))

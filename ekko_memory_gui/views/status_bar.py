@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QDesktopServices,
     QHBoxLayout,
@@ -126,6 +127,7 @@ class StoreStatusBar(QStatusBar):
         parts = [self.tr("PostgreSQL {server}").format(server=server)] if server else []
         problems = []
         places = []
+        said = []  # the core's own words, where the line says them in another language
         self._folder = None
         self._server = server is not None
         for name, h in health.items():
@@ -136,6 +138,8 @@ class StoreStatusBar(QStatusBar):
             if h.status != "ok":
                 worst = "disabled" if h.status == "disabled" or worst == "disabled" else "degraded"
                 problems.append(self._explain(label, h))
+                if h.reason and labels.health_text(h) != h.reason:
+                    said.append(h.reason)
                 if server is None:
                     self._folder = str(Path(h.location).parent)
         if self.outage is not None and worst == "ok":
@@ -152,7 +156,7 @@ class StoreStatusBar(QStatusBar):
         if config_warning:
             parts.append(config_warning)
         self.text.setText(" · ".join([head, *parts]))
-        self.text.setToolTip("\n".join(problems + places))
+        self.text.setToolTip("\n".join(problems + places + said))
         self.level = worst
         self._set_dot({"ok": "success", "degraded": "amber", "disabled": "danger"}[worst])
         self.fix_button.setVisible(worst != "ok" and self._folder is not None)
@@ -167,7 +171,7 @@ class StoreStatusBar(QStatusBar):
             self.set_health(*self._health)
 
     def _explain(self, label: str, h: Any) -> str:
-        reason = h.reason or ""
+        reason = labels.health_text(h)
         if h.status == "disabled" and self._server:
             return self.tr(
                 "{store} store disabled: {reason}. Check the server, the URL and the password, then Retry."

@@ -787,7 +787,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="720"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="722"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -860,7 +860,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="284"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="744"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="746"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -927,7 +927,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="355"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="804"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="806"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -955,78 +955,78 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="555"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="754"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="557"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="756"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="535"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="537"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="637"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="639"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="679"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="688"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="697"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="706"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="708"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="723"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="725"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="726"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="728"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="730"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="732"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="734"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="736"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="737"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="739"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="740"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="742"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="797"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="806"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="808"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -2074,115 +2074,131 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="290"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="386"/>
+        <source>memory store disabled: {reason}</source>
+        <translation>存储已停用：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="390"/>
+        <source>memory store at {location} is readonly: {reason}</source>
+        <translation>存储 {location} 是只读的：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="393"/>
+        <source>memory store at {location} is degraded: {reason}</source>
+        <translation>存储 {location} 已降级：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="436"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="292"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="438"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="441"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="485"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="601"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="498"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="502"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="360"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="506"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="364"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="510"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="368"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="514"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="372"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="518"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="378"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="524"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="382"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="528"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="386"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="532"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="390"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="536"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="439"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="561"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="599"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="445"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="487"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="555"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="605"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="465"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="625"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="586"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="746"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="588"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="748"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="590"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="750"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="592"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="752"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="594"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="754"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="596"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="756"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2834,74 +2850,193 @@ This deletes them for good and cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>StoreProblem</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="261"/>
+        <source>{path} is a directory, not a database file; move it away</source>
+        <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="264"/>
+        <source>cannot create {path}: {detail}</source>
+        <translation>无法创建文件夹 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="265"/>
+        <source>{path} is not writable and holds no database yet</source>
+        <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="268"/>
+        <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
+        <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="273"/>
+        <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
+        <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="278"/>
+        <source>{path} is not a readable Ekko Memory database ({detail})</source>
+        <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
+        <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
+        <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="286"/>
+        <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
+        <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="291"/>
+        <source>migration from schema version {version} failed: {detail}</source>
+        <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="294"/>
+        <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
+        <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="299"/>
+        <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
+        <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="304"/>
+        <source>{path} is read-only and cannot be opened ({detail})</source>
+        <translation>{path} 是只读的，且无法打开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
+        <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
+        <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="313"/>
+        <source>{location} became read-only ({detail})</source>
+        <translation>{location} 变成了只读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="314"/>
+        <source>{location} is damaged ({detail})</source>
+        <translation>{location} 已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
+        <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
+        <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="323"/>
+        <source>the server is read-only (a standby?): memories can be read but not changed</source>
+        <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="327"/>
+        <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
+        <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="332"/>
+        <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
+        <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
+        <comment>the server refused the login</comment>
+        <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="345"/>
+        <source>PostgreSQL at {location} refused the store: {detail}</source>
+        <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="348"/>
+        <source>global memories ship with the app and are read-only</source>
+        <translation>全局记忆随应用提供，只读</translation>
+    </message>
+</context>
+<context>
     <name>StoreStatusBar</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="56"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="57"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="64"/>
         <source>Open the store again (after closing the program that held it)</source>
         <translation>重新打开存储（先关闭占用它的程序）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="111"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
         <source>PostgreSQL {server}</source>
         <translation>PostgreSQL {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="153"/>
         <source>store ok</source>
         <translation>存储正常</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
         <source>{n} active</source>
         <translation>{n} 条有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="60"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="61"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
         <source>store unavailable: {reason}. Press F5 to try again.</source>
         <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="177"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="181"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="185"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>

@@ -788,3 +788,72 @@ def test_a_backup_cut_short_by_a_kill_is_not_left_looking_like_a_backup(tmp_path
     assert list(backups.iterdir()) == [reopened.health.backup]
     reopened.close()
     assert node_count(reopened.health.backup) == 50
+
+
+def test_each_store_problem_has_a_code_with_its_specifics_and_the_same_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interface in another language words a problem from ``reason_code`` and
+    ``reason_args`` (it had only the English sentence to show or parse); ``reason`` stays
+    the sentence agents and the CLI read."""
+    from ekko_memory.store import sqlite_dialect
+
+    folder = tmp_path / "dir.db"
+    folder.mkdir()
+    h = SqlStore.open_sqlite(folder).health
+    assert (h.reason_code, h.reason_args) == ("directory", {"path": str(folder)})
+    assert h.reason == f"{folder} is a directory, not a database file; move it away"
+
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 500)
+    h = SqlStore.open_sqlite(junk).health
+    assert h.reason_code == "not_a_database" and h.reason_args["path"] == str(junk)
+    assert h.reason == f"{junk} is not a readable Ekko Memory database ({h.reason_args['detail']})"
+
+    newer = tmp_path / "newer.db"
+    SqlStore.open_sqlite(newer).close()
+    latest = migrations.latest_version()
+    conn = sqlite3.connect(newer, isolation_level=None)
+    conn.execute(
+        "INSERT INTO memory_schema_migrations (version, applied_at) VALUES (?, 'x')", (latest + 1,)
+    )
+    conn.close()
+    h = SqlStore.open_sqlite(newer).health
+    assert h.reason_code == "newer_schema"
+    assert h.reason_args == {"version": str(latest + 1), "latest": str(latest)}
+    assert h.reason == (
+        f"the database uses schema version {latest + 1}, newer than this release's {latest}; "
+        "upgrade Ekko Memory to open it"
+    )
+
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    locked_path = tmp_path / "locked.db"
+    SqlStore.open_sqlite(locked_path).close()
+    blocker = sqlite3.connect(locked_path, isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        locked = SqlStore.open_sqlite(locked_path)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert locked.health.reason_code == "locked"
+    assert locked.health.reason_args == {"path": str(locked_path), "seconds": "0.2"}
+    locked.close()
+
+    # Found while in use: the file replaced; the refusal carries the code too.
+    path = tmp_path / "m.db"
+    store = SqlStore.open_sqlite(path)
+    copy = tmp_path / "copy.db"
+    shutil.copy(path, copy)
+    path.unlink()
+    copy.rename(path)
+    with pytest.raises(StoreUnavailable) as refused:
+        store.upsert_node(make_node())
+    assert store.health.reason_code == "file_replaced"
+    assert store.health.reason_args == {"path": str(path)}
+    assert str(refused.value) == f"memory store disabled: {store.health.reason}"
+    assert refused.value.status == "disabled"
+    assert refused.value.reason_code == "file_replaced"
+    assert refused.value.reason_args == {"path": str(path)}
+    store.close()

@@ -62,6 +62,9 @@ class WriteOutcome:
     pending_id: str | None = None
     rule: str | None = None
     notes: list[str] = field(default_factory=list)
+    # The error that refused it (not in ``to_json``): a store's says why in codes
+    # (``StoreUnavailable.reason_code``) an interface can word in the user's language.
+    cause: BaseException | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """``{accepted, nodeId?, reason, status, pendingId?, supersededId?, rule?, notes?}``."""
@@ -83,11 +86,13 @@ class WriteOutcome:
         return out
 
 
-def rejected(reason: str, rule: str | None = None) -> WriteOutcome:
+def rejected(
+    reason: str, rule: str | None = None, cause: BaseException | None = None
+) -> WriteOutcome:
     """A proposal refused; nothing was written (said once: a store's error says it already)."""
     if "nothing was written" not in reason:
         reason += "; nothing was written"
-    return WriteOutcome(False, "rejected", reason, rule=rule)
+    return WriteOutcome(False, "rejected", reason, rule=rule, cause=cause)
 
 
 def same_binding(a: MemoryNode, b: MemoryNode) -> bool:
@@ -148,7 +153,7 @@ class Governor:
                 target, "expired" if operation == "expire" else "deleted", ctx, reason
             )
         except EkkoMemoryError as e:
-            return rejected(str(e), rule=getattr(e, "code", None))
+            return rejected(str(e), rule=getattr(e, "code", None), cause=e)
 
     # --- create ---------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from ekko_memory.service.runtime import BackgroundWorker
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
 from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.problem import Problem
 from ekko_memory.store.sql_store import SqlStore, StoreHealth
 from ekko_memory.timeutil import utcnow
 
@@ -72,8 +73,10 @@ def load_global_store(folder: Path | None = None) -> SqlStore | None:
     store = SqlStore.open_in_memory()
     with store.write() as w:
         w.insert_nodes(nodes)
-    store.health.status = "readonly"
-    store.health.reason = "global memories ship with the app and are read-only"
+    store.health.set_problem(
+        "readonly",
+        Problem("global_read_only", "global memories ship with the app and are read-only"),
+    )
     if all(n.expires_at is None for n in nodes):
         # A turn's search of them then costs a lookup, not a transaction and two queries.
         store.freeze()

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from ekko_memory.identity import name_synonyms, node_subject, value_subject
 from ekko_memory.store import tables
 from ekko_memory.store.dialect import Dialect
+from ekko_memory.store.problem import Problem
 from ekko_memory.store.rival_links import link_rivals
 from ekko_memory.store.search_text import has_invisible
 from ekko_memory.store.writer import StoreWriter
@@ -146,6 +147,10 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
 class MigrationError(Exception):
     """The schema could not be brought up to date; the file was left as it was."""
 
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.text)
+        self.problem = problem
+
 
 class NewerSchemaError(MigrationError):
     """The file was written by a newer release of Ekko Memory."""
@@ -184,8 +189,12 @@ def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
         found = current_version(conn)
     if found > latest:
         raise NewerSchemaError(
-            f"the database uses schema version {found}, newer than this release's {latest}; "
-            "upgrade Ekko Memory to open it"
+            Problem(
+                "newer_schema",
+                f"the database uses schema version {found}, newer than this release's {latest}; "
+                "upgrade Ekko Memory to open it",
+                {"version": str(found), "latest": str(latest)},
+            )
         )
     if found == latest:
         return MigrationReport(found, found, None)
@@ -195,8 +204,12 @@ def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
         # The file itself is fine: say so, or it looks damaged (a full disk said "not a
         # readable database").
         raise MigrationError(
-            f"could not back the file up before upgrading it from schema version {found} "
-            f"({exc}); the file was left as it was: free some disk space and open it again"
+            Problem(
+                "backup_failed",
+                f"could not back the file up before upgrading it from schema version {found} "
+                f"({exc}); the file was left as it was: free some disk space and open it again",
+                {"version": str(found), "detail": str(exc)},
+            )
         ) from exc
     try:
         with engine.connect().execution_options(**dialect.exclusive_options) as conn, conn.begin():
@@ -212,5 +225,11 @@ def migrate(engine: Engine, dialect: Dialect) -> MigrationReport:
                     )
                 )
     except Exception as exc:  # any failure: the transaction rolled back
-        raise MigrationError(f"migration from schema version {found} failed: {exc}") from exc
+        raise MigrationError(
+            Problem(
+                "migration_failed",
+                f"migration from schema version {found} failed: {exc}",
+                {"version": str(found), "detail": str(exc)},
+            )
+        ) from exc
     return MigrationReport(found, latest, backup)

@@ -38,6 +38,7 @@ from sqlalchemy.types import Text
 from ekko_memory.store import tables
 from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
+from ekko_memory.store.problem import Problem
 from ekko_memory.store.search_text import QueryTerm, index_tokens
 
 SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -263,6 +264,23 @@ def classify_error(error: BaseException) -> ErrorKind:
     return "other"
 
 
+def _login_refused(error: BaseException) -> bool:
+    """Whether the server answered but refused the login (a wrong password or user): libpq
+    reports it as a failed connection, with no SQLSTATE, in its own words."""
+    orig = getattr(error, "orig", error)
+    state = str(getattr(orig, "sqlstate", None) or "")
+    msg = str(orig).lower()
+    return state.startswith("28") or any(
+        words in msg
+        for words in (
+            "password authentication failed",
+            "no password supplied",
+            "authentication failed",
+            "no pg_hba.conf entry",
+        )
+    )
+
+
 class PostgresDialect:
     """PostgreSQL specifics used by the store (one schema of one database)."""
 
@@ -306,13 +324,15 @@ class PostgresDialect:
 
     # --- opening --------------------------------------------------------------------
 
-    def server_problem(self, conn: Connection) -> str | None:
+    def server_problem(self, conn: Connection) -> Problem | None:
         """Why this server cannot hold a store (None when it can)."""
         encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
         if str(encoding).upper() not in ("UTF8", "UTF-8"):
-            return (
+            return Problem(
+                "encoding",
                 f"the database's encoding is {encoding}, but Ekko Memory stores Chinese text and "
-                "needs UTF8 (CREATE DATABASE … ENCODING 'UTF8')"
+                "needs UTF8 (CREATE DATABASE … ENCODING 'UTF8')",
+                {"encoding": str(encoding)},
             )
         return None
 
@@ -320,16 +340,23 @@ class PostgresDialect:
         """True on a hot standby or a database set read-only."""
         return str(conn.exec_driver_sql("SHOW transaction_read_only").scalar()) == "on"
 
-    def describe_error(self, error: BaseException) -> str:
+    def describe_error(self, error: BaseException) -> Problem:
         """A one-line reason for a failure to open, with where and what to check."""
         orig = str(getattr(error, "orig", None) or error).strip()
         first = " ".join(orig.split())[:400]
         if classify_error(error) == "unreachable":
-            return (
-                f"cannot connect to PostgreSQL at {redact_url(self.url)}: {first} "
-                "(is the server running and the URL, user and password right?)"
+            where = redact_url(self.url)
+            return Problem(
+                "auth" if _login_refused(error) else "unreachable",
+                f"cannot connect to PostgreSQL at {where}: {first} "
+                "(is the server running and the URL, user and password right?)",
+                {"location": where, "detail": first},
             )
-        return f"PostgreSQL at {self.location} refused the store: {first}"
+        return Problem(
+            "refused",
+            f"PostgreSQL at {self.location} refused the store: {first}",
+            {"location": self.location, "detail": first},
+        )
 
     def prepare_schema(self, conn: Connection) -> None:
         """Create the store's schema (inside the migration's locked transaction)."""

@@ -28,6 +28,7 @@ from ekko_memory.store import migrations, postgres_dialect, sqlite_dialect
 from ekko_memory.store.dialect import Dialect
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.postgres_dialect import PostgresDialect
+from ekko_memory.store.problem import Problem, ReasonCode
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
 from ekko_memory.store.writer import StoreWriter, written
@@ -52,6 +53,35 @@ class StoreHealth:
     schema_version: int | None = None
     backup: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    # The kind of problem ``reason`` words and the specifics it names (see
+    # ``store.problem``): for an interface that says it in the user's language.
+    reason_code: ReasonCode | None = None
+    reason_args: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        status: HealthStatus,
+        location: str,
+        problem: Problem,
+        schema_version: int | None = None,
+    ) -> StoreHealth:
+        """A store's health with ``problem`` as its reason (its sentence, code and specifics)."""
+        return cls(
+            status,
+            location,
+            problem.text,
+            schema_version,
+            reason_code=problem.code,
+            reason_args=dict(problem.args),
+        )
+
+    def set_problem(self, status: HealthStatus, problem: Problem) -> None:
+        """The store turned ``status`` for ``problem`` (found while it was in use)."""
+        self.status = status
+        self.reason = problem.text
+        self.reason_code = problem.code
+        self.reason_args = dict(problem.args)
 
     @property
     def readable(self) -> bool:
@@ -198,21 +228,34 @@ class SqlStore:
         location = str(path)
         dialect = SqliteDialect(path)
 
-        def disabled(reason: str) -> SqlStore:
-            return cls(None, dialect, StoreHealth("disabled", location, reason))
+        def disabled(code: ReasonCode, reason: str, **args: str) -> SqlStore:
+            problem = Problem(code, reason, {"path": location, **args})
+            return cls(None, dialect, StoreHealth.of("disabled", location, problem))
 
         if path.is_dir():
-            return disabled(f"{path} is a directory, not a database file; move it away")
+            return disabled(
+                "directory", f"{path} is a directory, not a database file; move it away"
+            )
         try:
             if not path.parent.exists():
                 # The folder holds private data: only its owner may list or read it.
                 path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
         except OSError as e:
-            return disabled(f"cannot create {path.parent}: {e.strerror or e}")
+            detail = str(e.strerror or e)
+            return disabled(
+                "folder_uncreatable",
+                f"cannot create {path.parent}: {detail}",
+                path=str(path.parent),
+                detail=detail,
+            )
         exists = path.exists()
         if (exists and not os.access(path, os.W_OK)) or not os.access(path.parent, os.W_OK):
             if not exists:
-                return disabled(f"{path.parent} is not writable and holds no database yet")
+                return disabled(
+                    "folder_not_writable",
+                    f"{path.parent} is not writable and holds no database yet",
+                    path=str(path.parent),
+                )
             return cls._open_read_only(path, dialect)
         engine = make_engine(path)
         try:
@@ -220,22 +263,30 @@ class SqlStore:
             cls._probe(engine)
         except migrations.MigrationError as e:
             engine.dispose()
-            return disabled(str(e))
+            return cls(None, dialect, StoreHealth.of("disabled", location, e.problem))
         except _db_errors(dialect) as e:
             engine.dispose()
             kind = dialect.classify_error(e)
             if kind == "busy":
+                seconds = f"{sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g}"
                 return disabled(
+                    "locked",
                     f"{path} is locked by another program, which kept it for"
-                    f" {sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g} s; close that program (or wait)"
-                    " and open it again"
+                    f" {seconds} s; close that program (or wait) and open it again",
+                    seconds=seconds,
                 )._reopenable(lambda: cls.open_sqlite(path))
             if kind == "io":
                 return disabled(
+                    "io",
                     f"{path} could not be read or written ({_orig(e)}: a full disk or quota,"
-                    " a file size limit or a failing drive); free some space and open it again"
+                    " a file size limit or a failing drive); free some space and open it again",
+                    detail=_orig(e),
                 )._reopenable(lambda: cls.open_sqlite(path))
-            return disabled(f"{path} is not a readable Ekko Memory database ({_orig(e)})")
+            return disabled(
+                "not_a_database",
+                f"{path} is not a readable Ekko Memory database ({_orig(e)})",
+                detail=_orig(e),
+            )
         dialect.pin_file()
         # The file holds private data: readable by its owner only (SQLite creates it, and its
         # -wal and -shm files, with the process umask).
@@ -269,37 +320,30 @@ class SqlStore:
                 engine.dispose()
                 last_error = _orig(e)
                 continue
-            if version != migrations.latest_version():
+            latest = migrations.latest_version()
+            if version != latest:
                 engine.dispose()
-                return cls(
-                    None,
-                    dialect,
-                    StoreHealth(
-                        "disabled",
-                        location,
-                        f"{path} is read-only and has schema version {version}, but this release "
-                        f"needs {migrations.latest_version()}; make it writable to upgrade it",
-                    ),
+                needs_upgrade = Problem(
+                    "readonly_needs_upgrade",
+                    f"{path} is read-only and has schema version {version}, but this release "
+                    f"needs {latest}; make it writable to upgrade it",
+                    {"path": location, "version": str(version), "latest": str(latest)},
                 )
+                return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
             dialect.pin_file()
-            return cls(
-                engine,
-                dialect,
-                StoreHealth(
-                    "readonly",
-                    location,
-                    f"{path} is read-only: memories can be read but not changed "
-                    "(fix the file's permissions to write)",
-                    version,
-                ),
+            read_only = Problem(
+                "read_only_file",
+                f"{path} is read-only: memories can be read but not changed "
+                "(fix the file's permissions to write)",
+                {"path": location},
             )
-        return cls(
-            None,
-            dialect,
-            StoreHealth(
-                "disabled", location, f"{path} is read-only and cannot be opened ({last_error})"
-            ),
+            return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
+        unreadable = Problem(
+            "read_only_unreadable",
+            f"{path} is read-only and cannot be opened ({last_error})",
+            {"path": location, "detail": last_error},
         )
+        return cls(None, dialect, StoreHealth.of("disabled", location, unreadable))
 
     @classmethod
     def open_in_memory(cls) -> SqlStore:
@@ -319,16 +363,22 @@ class SqlStore:
             url = postgres_dialect.normalize_url(url)
             dialect = PostgresDialect(url, schema)
         except ValueError as e:
-            return cls(None, _NoDialect(), StoreHealth("disabled", "postgresql", str(e)))
+            bad_url = Problem("bad_url", str(e), {"detail": str(e)})
+            return cls(None, _NoDialect(), StoreHealth.of("disabled", "postgresql", bad_url))
         location = dialect.location
 
-        def disabled(reason: str) -> SqlStore:
-            return cls(None, dialect, StoreHealth("disabled", location, reason))
+        def disabled(problem: Problem) -> SqlStore:
+            return cls(None, dialect, StoreHealth.of("disabled", location, problem))
 
         try:
             engine = postgres_dialect.make_engine(url, schema)
         except ImportError:
-            return disabled("PostgreSQL support needs psycopg: pip install 'ekko-memory[postgres]'")
+            return disabled(
+                Problem(
+                    "no_driver",
+                    "PostgreSQL support needs psycopg: pip install 'ekko-memory[postgres]'",
+                )
+            )
         try:
             with engine.connect() as conn:
                 problem = dialect.server_problem(conn)
@@ -342,7 +392,7 @@ class SqlStore:
             cls._probe(engine)
         except migrations.MigrationError as e:
             engine.dispose()
-            return disabled(str(e))
+            return disabled(e.problem)
         except exc.DBAPIError as e:
             engine.dispose()
             store = disabled(dialect.describe_error(e))
@@ -361,28 +411,21 @@ class SqlStore:
         location = dialect.location
         with engine.connect() as conn:
             version = migrations.current_version(conn)
-        if version != migrations.latest_version():
+        latest = migrations.latest_version()
+        if version != latest:
             engine.dispose()
-            return cls(
-                None,
-                dialect,
-                StoreHealth(
-                    "disabled",
-                    location,
-                    f"the server is read-only (a standby?) and the store has schema version "
-                    f"{version}, but this release needs {migrations.latest_version()}",
-                ),
+            needs_upgrade = Problem(
+                "server_readonly_needs_upgrade",
+                f"the server is read-only (a standby?) and the store has schema version "
+                f"{version}, but this release needs {latest}",
+                {"version": str(version), "latest": str(latest)},
             )
-        return cls(
-            engine,
-            dialect,
-            StoreHealth(
-                "readonly",
-                location,
-                "the server is read-only (a standby?): memories can be read but not changed",
-                version,
-            ),
+            return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
+        read_only = Problem(
+            "server_read_only",
+            "the server is read-only (a standby?): memories can be read but not changed",
         )
+        return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
 
     @staticmethod
     def _probe(engine: Engine) -> None:
@@ -424,18 +467,27 @@ class SqlStore:
         if self._closed:
             raise StoreUnavailable(f"memory store at {self.health.location} is closed")
         if self.engine is None or not self.health.readable:
-            raise StoreUnavailable(f"memory store disabled: {self.health.reason}")
+            raise self._unavailable(f"memory store disabled: {self.health.reason}")
         problem = self.dialect.file_problem()
         if problem is not None:
             # Lasting: the file this store's connections hold is not the user's any more.
-            self.health.status = "disabled"
-            self.health.reason = problem
-            raise StoreUnavailable(f"memory store disabled: {problem}")
+            replaced = Problem("file_replaced", problem, {"path": self.health.location})
+            self.health.set_problem("disabled", replaced)
+            raise self._unavailable(f"memory store disabled: {problem}")
         if write and not self.health.writable:
-            raise StoreUnavailable(
+            raise self._unavailable(
                 f"memory store at {self.health.location} is {self.health.status}: {self.health.reason}"
             )
         return self.engine
+
+    def _unavailable(self, message: str) -> StoreUnavailable:
+        """A refusal for the reason the store's health gives, with its code attached."""
+        error = StoreUnavailable(message)
+        health = self._health
+        error.status = health.status
+        error.reason_code = health.reason_code
+        error.reason_args = dict(health.reason_args)
+        return error
 
     def change_count(self) -> int | None:
         """A number that changes whenever anyone commits to this store (None when the
@@ -487,9 +539,15 @@ class SqlStore:
                 "nothing was written, try again"
             )
         if kind == "readonly":
-            self.health.status = "readonly"
-            self.health.reason = f"{self.health.location} became read-only ({_orig(e)})"
-            return StoreUnavailable(self.health.reason + "; nothing was written")
+            self.health.set_problem(
+                "readonly",
+                Problem(
+                    "became_read_only",
+                    f"{self.health.location} became read-only ({_orig(e)})",
+                    {"location": self.health.location, "detail": _orig(e)},
+                ),
+            )
+            return self._unavailable(f"{self.health.reason}; nothing was written")
         if kind == "io":
             # Not a lasting state (the file itself passed its checks): try again later.
             return StoreUnavailable(
@@ -498,9 +556,15 @@ class SqlStore:
                 " nothing was written, try again"
             )
         if kind == "corrupt":
-            self.health.status = "degraded"
-            self.health.reason = f"{self.health.location} is damaged ({_orig(e)})"
-            return StoreUnavailable(self.health.reason)
+            self.health.set_problem(
+                "degraded",
+                Problem(
+                    "damaged",
+                    f"{self.health.location} is damaged ({_orig(e)})",
+                    {"location": self.health.location, "detail": _orig(e)},
+                ),
+            )
+            return self._unavailable(self.health.reason or "")
         if kind == "integrity":
             return Conflict(f"write refused by the database: {_orig(e)}")
         return StoreUnavailable(f"memory store error: {_orig(e)}")

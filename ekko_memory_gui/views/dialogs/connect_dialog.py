@@ -262,9 +262,11 @@ class ConnectDialog(QDialog):
 
 
 def _disabled_reasons(health: dict[str, Any]) -> list[str]:
-    """The distinct reasons of the disabled stores (both usually say the same)."""
+    """The distinct reasons of the disabled stores (both usually say the same), in the UI's
+    language."""
     out: list[str] = []
     for h in health.values():
-        if h.status == "disabled" and (h.reason or "") not in out:
-            out.append(h.reason or "")
+        reason = labels.health_text(h)  # in the UI's language
+        if h.status == "disabled" and reason not in out:
+            out.append(reason)
     return out

@@ -1,0 +1,385 @@
+"""A store that is disabled, read-only or gone reads entirely in the user's language on the
+status line: the core gives each problem a code with its specifics (``StoreHealth.
+reason_code``, ``reason_args``) and the app words it; in English the line shows the core's
+own sentence, as before. Each problem is made for real: another process holding the file's
+lock, random bytes, a newer schema, a file made read-only, a file replaced while open, a
+server port nobody listens on."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from ekko_memory.store import migrations, sql_store, sqlite_dialect
+from ekko_memory.store.problem import ReasonCode
+from ekko_memory_gui.controller import AppController, DatabaseTarget
+from ekko_memory_gui.models import labels
+from ekko_memory_gui.qt import QApplication, QDialog, QLocale, QTranslator
+from ekko_memory_gui.services.translation import install_translation, remove_translation
+from ekko_memory_gui.views.main_window import MainWindow
+from tests.gui.conftest import ScriptedDialogService, open_window, run, wait_task
+
+# Names the Chinese catalog keeps as they are (the server's product name, "URL").
+PROPER_NAMES = ("PostgreSQL", "URL")
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def language(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str]:
+    """The UI language of one test (English again afterwards)."""
+    loaded = install_translation(qapp, request.param) if request.param != "en" else None
+    labels.reset()
+    yield request.param
+    if loaded is not None:
+        remove_translation(qapp, loaded)
+    for t in qapp.findChildren(QTranslator):
+        qapp.removeTranslator(t)
+    QLocale.setDefault(QLocale("en_US"))
+    labels.reset()
+
+
+def english_left(text: str, *specifics: str) -> list[str]:
+    """The English words of ``text`` once the paths and addresses it names are taken out."""
+    for s in sorted(specifics, key=len, reverse=True):
+        text = text.replace(s, " ")
+    for name in PROPER_NAMES:
+        text = text.replace(name, " ")
+    return ENGLISH_WORD.findall(text)
+
+
+def check_status_line(window: MainWindow, language: str, *names: str) -> None:
+    """Every store that is not ok is explained in ``language`` (English: the core's words);
+    ``names``: what else the line names as it is (a server)."""
+    health = window.runner.memory.health()
+    troubled = [h for h in health.values() if h.status != "ok"]
+    assert troubled, health
+    line = window.status.text.text()
+    if language == "en":
+        for h in troubled:
+            assert h.reason and h.reason in line, (h.reason, line)
+        return
+    places = [str(Path(h.location).parent) for h in health.values()]
+    places += [h.location for h in health.values()]
+    places += [str(Path(h.location).parent).replace(str(Path.home()), "~") for h in health.values()]
+    places += [v for h in troubled for v in h.reason_args.values() if "/" in v]
+    places += names
+    assert not english_left(line, *places), (english_left(line, *places), line)
+    # The core's own words stay in the tooltip (for a bug report).
+    for h in troubled:
+        assert h.reason and h.reason in window.status.text.toolTip()
+
+
+@contextmanager
+def held_by_another_process(db: Path) -> Iterator[None]:
+    """Another process holds ``db`` in an exclusive write transaction (readers kept out too,
+    as WAL lets them in otherwise) until the block ends."""
+    code = (
+        "import sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA locking_mode = EXCLUSIVE')\n"
+        "c.execute('BEGIN EXCLUSIVE')\n"
+        "print('held', flush=True)\n"
+        "sys.stdin.readline()\n"
+        "c.execute('ROLLBACK')\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.write("\n")
+        proc.stdin.close()
+        proc.wait(timeout=10)
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """``path`` not writable for this process (root writes through permissions: an
+    immutable file, then)."""
+    path.chmod(0o444)
+    immutable = False
+    if os.access(path, os.W_OK) and shutil.which("chattr"):
+        immutable = subprocess.run(["chattr", "+i", str(path)], check=False).returncode == 0
+    try:
+        if os.access(path, os.W_OK):
+            pytest.skip("cannot make a file read-only for this user here")
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(path)], check=False)
+        path.chmod(0o600)
+
+
+def set_schema_version(db: Path, version: int) -> None:
+    """Make the file's recorded schema version ``version`` (higher or lower than now)."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DELETE FROM memory_schema_migrations WHERE version > ?", (version,))
+    conn.execute(
+        "INSERT OR IGNORE INTO memory_schema_migrations (version, applied_at) VALUES (?, ?)",
+        (version, "2030-01-01T00:00:00.000000Z"),
+    )
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def opened(qtbot: Any, controller: AppController, demo: Any) -> MainWindow:
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    qtbot.waitUntil(lambda: window.status.level != "ok", timeout=10000)
+    return window
+
+
+def test_random_bytes_read_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any
+) -> None:
+    (demo.workspace / ".ekko" / "memory.db").write_bytes(os.urandom(64 * 1024))
+    window = opened(qtbot, controller, demo)
+    try:
+        assert window.runner.memory.health()["workspace"].reason_code == "not_a_database"
+        check_status_line(window, language)
+    finally:
+        window.replace()
+
+
+def test_a_newer_schema_reads_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any
+) -> None:
+    set_schema_version(demo.user_home / "memory.db", migrations.latest_version() + 1)
+    window = opened(qtbot, controller, demo)
+    try:
+        user = window.runner.memory.health()["user"]
+        assert user.reason_code == "newer_schema"
+        check_status_line(window, language)
+        if language == "zh_CN":
+            version = str(migrations.latest_version() + 1)
+            assert f"结构版本为 {version}" in window.status.text.text()
+    finally:
+        window.replace()
+
+
+def test_a_file_locked_by_another_process_reads_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 3600.0)  # still locked while we look
+    with held_by_another_process(demo.user_home / "memory.db"):
+        window = opened(qtbot, controller, demo)
+        try:
+            assert window.runner.memory.health()["user"].reason_code == "locked"
+            check_status_line(window, language)
+            if language == "zh_CN":
+                assert "0.2 秒" in window.status.text.text()
+        finally:
+            window.replace()
+
+
+@pytest.mark.parametrize("upgrade", [False, True], ids=["current", "needs-upgrade"])
+def test_a_read_only_file_reads_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any, upgrade: bool
+) -> None:
+    """Read-only and current: browsable (read-only); read-only and older: disabled, as it
+    cannot be upgraded."""
+    db = demo.user_home / "memory.db"
+    if upgrade:
+        set_schema_version(db, migrations.latest_version() - 1)
+    else:
+        set_schema_version(db, migrations.latest_version())
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            user = window.runner.memory.health()["user"]
+            assert user.reason_code == ("readonly_needs_upgrade" if upgrade else "read_only_file")
+            check_status_line(window, language)
+        finally:
+            window.replace()
+
+
+def test_a_file_replaced_while_open_reads_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any
+) -> None:
+    """The store's refusal reaches the error line too (a StoreUnavailable with the code)."""
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    try:
+        db = demo.user_home / "memory.db"
+        copy = db.with_name("copy.db")
+        shutil.copy(db, copy)
+        for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            part.unlink(missing_ok=True)
+        copy.rename(db)
+        window.refresh_action.trigger()
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        assert window.runner.memory.health()["user"].reason_code == "file_replaced"
+        check_status_line(window, language)
+        qtbot.waitUntil(lambda: window.status.error.text() != "", timeout=10000)
+        error = window.status.error.toolTip()
+        if language == "zh_CN":
+            assert not english_left(error, str(db)), error
+            assert "存储已停用" in error
+        else:
+            assert "memory store disabled: " in error
+    finally:
+        window.replace()
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_server_nobody_answers_reads_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("psycopg")
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 3600.0)
+    url = f"postgresql://me@127.0.0.1:{_closed_port()}/ekko"
+    window = MainWindow(controller)
+    window.finish_menus()
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        run(qtbot, controller.open_database(DatabaseTarget(url, "team1")), timeout=30000)
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        health = window.runner.memory.health()
+        assert {h.reason_code for h in health.values()} == {"unreachable"}
+        check_status_line(window, language, DatabaseTarget(url, "team1").display)
+    finally:
+        window.replace()
+
+
+def test_the_app_has_words_for_every_problem_the_core_names(language: str) -> None:
+    """Every code of ``store.problem`` has a sentence (a bad URL, the dialog's own refusal,
+    keeps the core's words); in Chinese no sentence has English left but the commands and
+    SQL it quotes."""
+    codes = get_args(ReasonCode)
+    table = labels._table("problem")
+    assert sorted(c for c in codes if c not in table) == ["bad_url"]
+    if language == "en":
+        return
+    quoted = ("psycopg", "pip", "install", "ekko", "memory", "postgres", "CREATE", "DATABASE")
+    quoted += ("ENCODING", "UTF")
+    args = {"path": "/p", "location": "/p", "detail": "", "seconds": "1", "encoding": "LATIN1"}
+    for code, sentence in table.items():
+        said = sentence.format(**args, version="1", latest="2")
+        left = [w for w in english_left(said, "/p", "LATIN1") if w not in quoted]
+        assert not left, (code, said)
+
+
+def test_a_login_the_server_refuses_reads_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    pg_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wrong password: the server answered, so the Chinese line says the login was
+    refused (not "is the server running?")."""
+    from ekko_memory_gui.services.database_url import DatabaseFields, build_url, parse_url
+
+    monkeypatch.setattr(sql_store, "REOPEN_EVERY_S", 3600.0)
+    fields = parse_url(pg_server.url)
+    assert fields is not None
+    wrong = build_url(
+        DatabaseFields(fields.host, fields.port, fields.database, fields.user, "wrong")
+    )
+    target = DatabaseTarget(wrong, "team1")
+    window = MainWindow(controller)
+    window.finish_menus()
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        run(qtbot, controller.open_database(target), timeout=30000)
+        qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
+        health = window.runner.memory.health()
+        assert {h.reason_code for h in health.values()} == {"auth"}
+        check_status_line(window, language, target.display)
+        if language == "zh_CN":
+            assert "拒绝了登录" in window.status.text.text()
+    finally:
+        window.replace()
+
+
+def test_a_form_refused_by_a_read_only_store_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+) -> None:
+    """Saving an edit into a store opened read-only: the form's refusal named the problem in
+    the core's English ("memory store at … is readonly: … is read-only: memories can be
+    read but not changed …") inside a Chinese frame."""
+    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+
+    shown: list[str] = []
+
+    def save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("用户口味偏清淡")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(dialog.error.text())
+        return False
+
+    db = demo.user_home / "memory.db"
+    set_schema_version(db, migrations.latest_version())
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            assert window.runner.memory.health()["user"].status == "readonly"
+            dialogs.handlers.extend([save, look])
+            wait_task(qtbot, window.edit_memory(demo.node_ids["light_taste"]), timeout=20000)
+        finally:
+            window.replace()
+    assert len(shown) == 1, shown
+    reason = window.runner.memory.health()["user"].reason or ""
+    if language == "en":
+        assert f"memory store at {db} is readonly: {reason}" in shown[0], shown[0]
+    else:
+        assert not english_left(shown[0], str(db)), shown[0]
+        assert shown[0].startswith(f"存储不可用：存储 {db} 是只读的：{db} 是只读的"), shown[0]
+
+
+def test_the_connect_dialog_says_why_a_server_cannot_be_used_in_the_ui_language(
+    qtbot: Any, language: str, qasync_loop: Any
+) -> None:
+    """Connect to a port nobody listens on: the dialog's reason is the status line's."""
+    pytest.importorskip("psycopg")
+    from ekko_memory_gui.views.dialogs.connect_dialog import ConnectDialog
+
+    url = f"postgresql://me@127.0.0.1:{_closed_port()}/ekko"
+    dialog = ConnectDialog(initial=DatabaseTarget(url, "team1"))
+    qtbot.addWidget(dialog)
+    dialog.tabs.setCurrentIndex(1)
+    dialog.url_edit.setText(url)
+    assert run(qtbot, dialog.connect_now(), timeout=30000) is False
+    said = dialog.error_label.text()
+    if language == "en":
+        assert said.startswith("Could not open the store: cannot connect to PostgreSQL at ")
+    else:
+        where = DatabaseTarget(url, "team1").display.split(" · ")[0]
+        assert said.startswith("无法打开存储：无法连接数据库服务器 "), said
+        assert not english_left(said, "postgresql+psycopg://" + where), said
