@@ -94,7 +94,9 @@ _FLAVOR_NEG_EN = re.compile(
     rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
 )
 _DECIDE = re.compile(
-    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
+    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|adopt|migrate to"
+    # switch to, switched the database to: what is switched may stand between.
+    r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
 )
 # The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
 _ROLE = re.compile(

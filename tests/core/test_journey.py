@@ -1,0 +1,61 @@
+"""Defects a long bilingual conversation showed, each as the smallest conversation that
+shows it (through the agent runtime, on real stores)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ekko_memory import MemoryService
+from ekko_memory.service.permissions import names_decision_topic
+from ekko_memory.service.runtime import AgentRuntime
+
+
+def say(rt: AgentRuntime, user: str, reply: str = "好的。") -> str:
+    """One turn; returns the prompt the model got for it."""
+    t = rt.before_model(user)
+    rt.after_model(reply, t)
+    return t.prompt
+
+
+def decisions(mem: MemoryService, key: str) -> list[object]:
+    return [n.value_json for n in mem.workspace_store.list_active_nodes(limit=50) if n.key == key]
+
+
+@pytest.mark.parametrize(
+    "correction",
+    [
+        "不对，我是说数据库改用 MySQL。",
+        "数据库换成 MySQL。",
+        "Actually, we switched the database to MySQL.",
+    ],
+)
+def test_a_correction_naming_the_database_replaces_the_decision(
+    mem: MemoryService, correction: str
+) -> None:
+    # The user corrects the database choice without naming the old one: it was held for
+    # approval ("overwrite a high-confidence memory without a clear request"), or, in
+    # English, not read at all — the next "这个项目用什么数据库？" still got PostgreSQL.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "我们这个项目数据库决定用 PostgreSQL。")
+    assert decisions(mem, "database") == ["postgresql"]
+    say(rt, correction)
+    assert decisions(mem, "database") == ["mysql"]
+    assert mem.pending() == []
+    prompt = rt.before_model("这个项目用什么数据库？").prompt
+    assert "MySQL" in prompt and "PostgreSQL" not in prompt
+
+
+def test_a_correction_about_something_else_leaves_the_decision_alone(mem: MemoryService) -> None:
+    # Naming the topic is what makes the request clear: 不对 about the framework does not
+    # let a database write through unasked.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "我们这个项目数据库决定用 PostgreSQL。")
+    say(rt, "不对，我是说后端框架用 Django。")
+    assert decisions(mem, "database") == ["postgresql"]
+    assert decisions(mem, "framework") == ["django"]
+
+
+def test_latin_topic_words_are_whole_words() -> None:
+    assert names_decision_topic("database", "the db is mysql now")
+    assert not names_decision_topic("ci", "a decision")  # "ci" inside "decision"
+    assert not names_decision_topic("database", "feedback")  # "db" inside nothing whole
