@@ -59,3 +59,30 @@ def test_latin_topic_words_are_whole_words() -> None:
     assert names_decision_topic("database", "the db is mysql now")
     assert not names_decision_topic("ci", "a decision")  # "ci" inside "decision"
     assert not names_decision_topic("database", "feedback")  # "db" inside nothing whole
+
+
+@pytest.mark.parametrize("said", ["我们不用 Redis 了。", "We stopped using Redis."])
+def test_saying_the_project_no_longer_uses_a_technology_expires_its_decision(
+    mem: MemoryService, said: str
+) -> None:
+    # 我们不用 Redis 了 was read as a decision to use it (数据库使用 Redis): 不用 was no
+    # negation, and "stopped using" is "using".
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "数据库用 Redis。")
+    assert decisions(mem, "database") == ["redis"]
+    say(rt, said)
+    assert decisions(mem, "database") == []
+    assert mem.pending() == []
+    assert "Redis" not in rt.before_model("这个项目用什么数据库？").prompt
+
+
+def test_not_using_a_technology_is_never_a_decision_to_use_it(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "我们不用 Redis 了")
+    assert decisions(mem, "database") == []
+    say(rt, "数据库用 PostgreSQL 不用 MySQL")
+    assert decisions(mem, "database") == ["postgresql"]
+    # Dropping one for another in one clause: the one switched to is the decision.
+    say(rt, "数据库不用 PostgreSQL 了改用 MySQL")
+    assert decisions(mem, "database") == ["mysql"]
+    assert mem.pending() == []

@@ -98,6 +98,17 @@ _DECIDE = re.compile(
     # switch to, switched the database to: what is switched may stand between.
     r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
 )
+# A technology the project stops using (我们不用 Redis 了, 弃用 MySQL, we stopped using Redis):
+# no decision to use it, and the decision that held it expires.
+_DROP = re.compile(
+    r"不用|不再用|不再使用|弃用|停用|放弃|去掉|移除|拿掉"
+    r"|\bstop(?:ped)? using\b|\bno longer (?:use|using)\b|\bnot using\b|\b(?:don'?t|do not) use\b"
+    r"|\bdrop(?:ped)?\b|\bremoved?\b|\bget(?:ting)? rid of\b"
+)
+# What the project moves to after dropping one (不用 PostgreSQL 了，改用 MySQL in one clause).
+_SWITCH = re.compile(
+    r"改用|换成|换用|改成|转用|迁移到|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b|\bmigrat(?:e|ed|ing) to\b"
+)
 # The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
 _ROLE = re.compile(
     r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
@@ -506,9 +517,40 @@ class RuleBasedExtractor:
             return None
         return role
 
+    def _dropped(
+        self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: _Found
+    ) -> list[tuple[str, str]]:
+        """Expire the decisions on the technologies a clause drops and return the others,
+        in the order said. Dropped: the ones named between the drop word and a switch
+        (我们不用 Redis 了; 不用 PostgreSQL 了改用 MySQL keeps MySQL; 用 PostgreSQL 不用 MySQL
+        keeps PostgreSQL), else the ones before it (Redis 弃用了)."""
+        folded = clause.casefold()
+        drop = _DROP.search(folded)
+        if drop is None:
+            return tech
+        switch = _SWITCH.search(folded, drop.end())
+        cut = switch.start() if switch else len(folded)
+        at = {name: folded.find(name.casefold()) for name, _ in tech}
+        gone = {name for name, _ in tech if drop.end() <= at[name] < cut} or {
+            name for name, _ in tech if at[name] < drop.start()
+        }
+        for name in gone:
+            for node in known:
+                if (
+                    node.type == "decision"
+                    and node.status == "active"
+                    and _subject(node) == canonical_name(name)
+                ):
+                    found.add("expire", f"the project no longer uses {name}", target_id=node.id)
+        return sorted((t for t in tech if t[0] not in gone), key=lambda t: at[t[0]])
+
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
+        if tech:
+            tech = self._dropped(clause, tech, known, found)
+            if not tech:
+                return
         if tech and _DECIDE.search(folded) and not _NEG.search(folded):
             for name, key in tech[:1]:
                 role = self._other_role(clause, key)
