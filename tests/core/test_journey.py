@@ -86,3 +86,32 @@ def test_not_using_a_technology_is_never_a_decision_to_use_it(mem: MemoryService
     say(rt, "数据库不用 PostgreSQL 了改用 MySQL")
     assert decisions(mem, "database") == ["mysql"]
     assert mem.pending() == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("以后少放盐。", "flavor_profile", {"salt": "low"}),
+        ("我以后不吃辣了。", "flavor_profile", {"spicy": "none"}),
+        ("以后回复我用英文。", "reply_language", "英文"),
+    ],
+)
+def test_yihou_opening_a_standing_request_is_asked_to_remember(
+    mem: MemoryService, said: str, key: str, value: object
+) -> None:
+    # 以后少放盐 waited in the inbox as "a long-term memory the user did not ask to remember",
+    # and 以后回复我用英文 was not read at all (a reply language needs a standing request):
+    # 以后 counted only before 都/别/不要/要….
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, said)
+    assert [n.value_json for n in mem.user_store.list_active_nodes(limit=50) if n.key == key] == [
+        value
+    ]
+    assert mem.pending() == []
+
+
+def test_yihou_as_after_is_no_request() -> None:
+    from ekko_memory.schema.intent import has_explicit_intent
+
+    assert not has_explicit_intent("吃完饭以后用洗碗机")
+    assert not has_explicit_intent("以后再说吧")
