@@ -115,3 +115,27 @@ def test_yihou_as_after_is_no_request() -> None:
 
     assert not has_explicit_intent("吃完饭以后用洗碗机")
     assert not has_explicit_intent("以后再说吧")
+
+
+@pytest.mark.parametrize(
+    ("said", "scope", "title"),
+    [
+        ("我生日是5月3号，记住。", "user", "我生日是5月3号"),
+        (
+            "We decided the API uses REST with JSON, remember that for this project.",
+            "workspace",
+            "We decided the API uses REST with JSON",
+        ),
+        ("My dog is called Rex, keep that in mind.", "user", "My dog is called Rex"),
+    ],
+)
+def test_a_note_asked_for_at_the_end_is_titled_without_the_request(
+    mem: MemoryService, said: str, scope: str, title: str
+) -> None:
+    # The title was "我生日是5月3号，记住" and "We decided the API uses REST with JSON,…"
+    # (the request clipped in, the decision clipped out); "keep that in mind" asked nothing.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, said)
+    (note,) = [n for _, s in mem.stores() for n in s.list_active_nodes(limit=50)]
+    assert (note.scope, note.type, note.title) == (scope, "fact", title)
+    assert note.content == said  # the user's words as said

@@ -169,6 +169,18 @@ def flavor_words(value: dict[str, str]) -> str:
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# The request around a note, which is no part of what to remember: 记住，… before it, and
+# …，记住 / …, remember that for this project after it (the title is what was said).
+_NOTE_LEAD = re.compile(
+    r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
+    re.IGNORECASE,
+)
+_NOTE_TAIL = re.compile(
+    r"[，,;；\s]+(?:请|帮我)?(?:记住|记一下|记下|记得|记着)(?:了|哦|啊|吧|这个|这点)?[。.!！]*$"
+    r"|[,;\s]+(?:please\s+)?(?:remember|keep)(?:\s+(?:that|this|it))?(?:\s+in mind)?"
+    r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
+    re.IGNORECASE,
+)
 
 
 def _clip(text: str, limit: int = 40) -> str:
@@ -230,12 +242,7 @@ class RuleBasedExtractor:
                 self._project(clause, src, known, found)
                 self._reply_language(clause, text, src, found)
         if len(found.ops) == before and intent.has_explicit_intent(text):
-            note = re.sub(
-                r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
-                "",
-                text,
-                flags=re.IGNORECASE,
-            )
+            note = _NOTE_TAIL.sub("", _NOTE_LEAD.sub("", text))
             if note:
                 # 这个项目的… / this repo…: the project's note, kept in the workspace
                 # (design doc: 项目技术约束默认 workspace，不默认 user).
