@@ -139,3 +139,32 @@ def test_a_note_asked_for_at_the_end_is_titled_without_the_request(
     (note,) = [n for _, s in mem.stores() for n in s.list_active_nodes(limit=50)]
     assert (note.scope, note.type, note.title) == (scope, "fact", title)
     assert note.content == said  # the user's words as said
+
+
+@pytest.mark.parametrize(
+    ("said", "flavor"),
+    [
+        ("以后不要太油。", {"oil": "low"}),  # was {"oil": "none"}: 不要 read inside 不要太
+        ("以后别推荐太咸的菜。", {"salt": "low"}),  # was {"salt": "none"}, titled 用户偏好不盐
+        ("我不太能吃辣，以后少放点。", {"spicy": "low"}),  # was a note
+        ("以后菜里少放点糖。", {"sugar": "low"}),  # was a note: 糖/盐 were no flavor words
+        ("I can't handle spicy food, remember that.", {"spicy": "none"}),  # was a note
+    ],
+)
+def test_flavor_requests_are_read_at_the_level_said(
+    mem: MemoryService, said: str, flavor: dict[str, str]
+) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, said)
+    nodes = mem.user_store.list_active_nodes(limit=50)
+    assert [(n.key, n.value_json) for n in nodes] == [("flavor_profile", flavor)]
+
+
+def test_the_longest_level_word_decides() -> None:
+    from ekko_memory.schema.values import parse_flavor_text
+
+    assert parse_flavor_text("不要太咸") == {"salt": "low"}
+    assert parse_flavor_text("不太油") == {"oil": "low"}
+    assert parse_flavor_text("少放点盐") == {"salt": "low"}
+    assert parse_flavor_text("不要辣") == {"spicy": "none"}  # 不要 alone is still none
+    assert parse_flavor_text("very very spicy") == {"spicy": "extra"}

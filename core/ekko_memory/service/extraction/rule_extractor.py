@@ -65,9 +65,18 @@ _ALLOW = re.compile(
 )
 _SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|a little|a bit|small amount")
 _FLAVOR_NEG = re.compile(
-    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:推荐|做|吃|放|来)?(?:太)?(?:点|些)?(辣|油|咸|甜|麻)"
+    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:能)?(?:推荐|做|吃|放|来)?(太)?(?:点|些)?"
+    r"(辣|油|咸|甜|麻|糖|盐)"
 )
-_DIM = {"辣": "spicy", "麻": "spicy", "油": "oil", "咸": "salt", "甜": "sugar"}
+_DIM = {
+    "辣": "spicy",
+    "麻": "spicy",
+    "油": "oil",
+    "咸": "salt",
+    "盐": "salt",
+    "甜": "sugar",
+    "糖": "sugar",
+}
 # The English counterparts of _FLAVOR_NEG, which the level-before-dimension reading of
 # parse_flavor_text (less spicy, no spice) misses: "nothing spicy", "don't want anything
 # spicy", "skip the salt" (none); "nothing too spicy", "go easy on the oil" (low).
@@ -90,7 +99,8 @@ _FLAVOR_NEG_EN = re.compile(
     r"\b(?:(?P<low>not too|nothing too|anything too|not very|not so|go easy on|easy on"
     r"|cut down on|cut back on|keep (?:it|things) from being too)"
     r"|(?P<none>nothing|avoid|skip|hold|without|no more"
-    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything))"
+    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything"
+    r"|(?:can'?t|cannot)\s+(?:handle|eat|take|stand)))"
     rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
 )
 _DECIDE = re.compile(
@@ -453,8 +463,9 @@ class RuleBasedExtractor:
     def _flavor(self, clause: str) -> dict[str, str]:
         value = {k: v for k, v in parse_flavor_text(clause).items()}
         for m in _FLAVOR_NEG.finditer(clause):
-            level = "low" if m.group(1) in ("少", "不要太", "别太", "不太") else "none"
-            value.setdefault(_DIM[m.group(2)], level)
+            # 别推荐太咸的 is "not too salty": low, like 别太咸.
+            low = m.group(1) in ("少", "不要太", "别太", "不太") or m.group(2) is not None
+            value.setdefault(_DIM[m.group(3)], "low" if low else "none")
         for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
             value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
         return dict(sorted(value.items()))
