@@ -168,3 +168,31 @@ def test_the_longest_level_word_decides() -> None:
     assert parse_flavor_text("少放点盐") == {"salt": "low"}
     assert parse_flavor_text("不要辣") == {"spicy": "none"}  # 不要 alone is still none
     assert parse_flavor_text("very very spicy") == {"spicy": "extra"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "数据库从 PostgreSQL 迁移到 MySQL。",
+        "数据库从 PostgreSQL 换成 MySQL。",
+        "We migrated from PostgreSQL to MySQL.",
+    ],
+)
+def test_moving_from_one_technology_to_another_decides_the_second(
+    mem: MemoryService, said: str
+) -> None:
+    # The longer name was taken (数据库使用 PostgreSQL, the one left behind), or the
+    # change waited for approval; "migrated from … to" was no decision at all.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "数据库用 PostgreSQL。")
+    say(rt, said)
+    assert decisions(mem, "database") == ["mysql"]
+    assert mem.pending() == []
+
+
+def test_one_clause_naming_two_kinds_of_technology_decides_both(mem: MemoryService) -> None:
+    # 我们用 FastAPI 和 PostgreSQL kept only the longer name's decision.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, "我们用 FastAPI 和 PostgreSQL。")
+    assert decisions(mem, "framework") == ["fastapi"]
+    assert decisions(mem, "database") == ["postgresql"]

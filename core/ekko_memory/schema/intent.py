@@ -25,8 +25,8 @@ _EXPLICIT = re.compile(
 _CORRECTION = re.compile(
     r"现在可以|现在能|现在(?:不|也|又|喜欢|要|想)|其实|改成|改为|换成|改用|换用|不再"
     # 不对，我是说… / 我的意思是…: the user corrects what they just said.
-    r"|不对[，,。！!\s]|我是说|我的意思是|弃用|停用|不再用|不用[^，。！？；,.!?;\n]{0,20}了|更正|纠正|说错|搞错|已经不|不是.{0,12}而是|反而|可以接受"
-    r"|\bactually\b|no longer|changed my mind|\bi meant\b|\bswitch(?:ed)?\b|\bstop(?:ped)? using\b|\binstead\b|correction|i was wrong|now i (?:can|like|prefer|eat|want)"
+    r"|不对[，,。！!\s]|我是说|我的意思是|迁移到|切换到|弃用|停用|不再用|不用[^，。！？；,.!?;\n]{0,20}了|更正|纠正|说错|搞错|已经不|不是.{0,12}而是|反而|可以接受"
+    r"|\bactually\b|no longer|changed my mind|\bi meant\b|\bswitch(?:ed)?\b|\bstop(?:ped)? using\b|\bmigrat(?:e|ed|ing)\b|\binstead\b|correction|i was wrong|now i (?:can|like|prefer|eat|want)"
     r"|not anymore|any more",
     re.IGNORECASE,
 )

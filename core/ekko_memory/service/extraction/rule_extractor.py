@@ -117,7 +117,8 @@ _DROP = re.compile(
 )
 # What the project moves to after dropping one (不用 PostgreSQL 了，改用 MySQL in one clause).
 _SWITCH = re.compile(
-    r"改用|换成|换用|改成|转用|迁移到|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b|\bmigrat(?:e|ed|ing) to\b"
+    r"改用|换成|换用|改成|转用|迁移到|切换到|换到"
+    r"|\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[a-z.+#]+){0,3}?\s+to\b"
 )
 # The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
 _ROLE = re.compile(
@@ -538,17 +539,22 @@ class RuleBasedExtractor:
     def _dropped(
         self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: _Found
     ) -> list[tuple[str, str]]:
-        """Expire the decisions on the technologies a clause drops and return the others,
-        in the order said. Dropped: the ones named between the drop word and a switch
+        """The technologies a clause chooses, in the order said. The ones it drops are not
+        chosen and their decisions expire: those named between the drop word and a switch
         (我们不用 Redis 了; 不用 PostgreSQL 了改用 MySQL keeps MySQL; 用 PostgreSQL 不用 MySQL
-        keeps PostgreSQL), else the ones before it (Redis 弃用了)."""
+        keeps PostgreSQL), else the ones before it (Redis 弃用了). The ones a clause switches
+        away from are not chosen either (从 PostgreSQL 迁移到 MySQL, from Flask to FastAPI):
+        the one switched to replaces their decision."""
         folded = clause.casefold()
+        at = {name: folded.find(name.casefold()) for name, _ in tech}
+        said = sorted(tech, key=lambda t: at[t[0]])
         drop = _DROP.search(folded)
         if drop is None:
-            return tech
+            switch = _SWITCH.search(folded)
+            after = [t for t in said if switch is not None and at[t[0]] >= switch.end()]
+            return after or said
         switch = _SWITCH.search(folded, drop.end())
         cut = switch.start() if switch else len(folded)
-        at = {name: folded.find(name.casefold()) for name, _ in tech}
         gone = {name for name, _ in tech if drop.end() <= at[name] < cut} or {
             name for name, _ in tech if at[name] < drop.start()
         }
@@ -560,7 +566,7 @@ class RuleBasedExtractor:
                     and _subject(node) == canonical_name(name)
                 ):
                     found.add("expire", f"the project no longer uses {name}", target_id=node.id)
-        return sorted((t for t in tech if t[0] not in gone), key=lambda t: at[t[0]])
+        return [t for t in said if t[0] not in gone]
 
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
@@ -569,9 +575,15 @@ class RuleBasedExtractor:
             tech = self._dropped(clause, tech, known, found)
             if not tech:
                 return
-        if tech and _DECIDE.search(folded) and not _NEG.search(folded):
-            for name, key in tech[:1]:
-                role = self._other_role(clause, key)
+        decided = _DECIDE.search(folded) or _SWITCH.search(folded)
+        if tech and decided and not _NEG.search(folded):
+            # One decision per key, the first said (我们用 FastAPI 和 PostgreSQL: both).
+            chosen: dict[str, str] = {}
+            for name, key in tech:
+                chosen.setdefault(key, name)
+            for key, name in chosen.items():
+                # A role (用 Redis 做缓存) belongs to the clause's one technology.
+                role = self._other_role(clause, key) if len(chosen) == 1 else None
                 if role is not None:
                     # Redis as the cache: a choice of its own, beside the database.
                     key, label = "tech_choice", role
