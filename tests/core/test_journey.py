@@ -196,3 +196,24 @@ def test_one_clause_naming_two_kinds_of_technology_decides_both(mem: MemoryServi
     say(rt, "我们用 FastAPI 和 PostgreSQL。")
     assert decisions(mem, "framework") == ["fastapi"]
     assert decisions(mem, "database") == ["postgresql"]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("我们的数据库是 PostgreSQL。", ["postgresql"]),
+        ("Our database is PostgreSQL.", ["postgresql"]),
+        ("数据库是 PostgreSQL 吗？", []),
+        ("数据库是不是 PostgreSQL？", []),
+        ("Our database is not PostgreSQL.", []),
+        ("PostgreSQL is slow.", []),
+    ],
+)
+def test_saying_what_the_database_is_decides_it(
+    mem: MemoryService, said: str, value: list[str]
+) -> None:
+    # "我们的数据库是 PostgreSQL" / "Our database is PostgreSQL" were not read: only
+    # 用/决定/use… stated a decision.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, said)
+    assert decisions(mem, "database") == value

@@ -120,6 +120,9 @@ _SWITCH = re.compile(
     r"改用|换成|换用|改成|转用|迁移到|切换到|换到"
     r"|\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[a-z.+#]+){0,3}?\s+to\b"
 )
+# 是 / is between a decision's topic and a technology: 我们的数据库是 PostgreSQL, our database
+# is PostgreSQL — not 不是, 是不是, 是否 or "is not".
+_COPULA = re.compile(r"(?<!不)是(?!不是|否)|\b(?:is|are|will be)\b(?!\s+not\b)")
 # The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
 _ROLE = re.compile(
     r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
@@ -568,6 +571,25 @@ class RuleBasedExtractor:
                     found.add("expire", f"the project no longer uses {name}", target_id=node.id)
         return [t for t in said if t[0] not in gone]
 
+    def _stated(self, folded: str, tech: list[tuple[str, str]]) -> bool:
+        """The clause says what a decision is: its topic word, then 是/is, then the name
+        (我们的数据库是 PostgreSQL, our database is PostgreSQL; not "PostgreSQL is slow", nor
+        the question 数据库是 PostgreSQL 吗)."""
+        if re.search(r"[吗么呢]\s*$", folded):
+            return False
+        for name, key in tech:
+            at = folded.find(name.casefold())
+            for word in self.lexicon.key_words.get(key, ()):
+                w = word.casefold()
+                found = (
+                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", folded)
+                    if w.isascii()
+                    else re.search(re.escape(w), folded)
+                )
+                if found and found.end() <= at and _COPULA.search(folded[found.end() : at]):
+                    return True
+        return False
+
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
@@ -575,7 +597,7 @@ class RuleBasedExtractor:
             tech = self._dropped(clause, tech, known, found)
             if not tech:
                 return
-        decided = _DECIDE.search(folded) or _SWITCH.search(folded)
+        decided = _DECIDE.search(folded) or _SWITCH.search(folded) or self._stated(folded, tech)
         if tech and decided and not _NEG.search(folded):
             # One decision per key, the first said (我们用 FastAPI 和 PostgreSQL: both).
             chosen: dict[str, str] = {}
