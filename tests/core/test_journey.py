@@ -217,3 +217,21 @@ def test_saying_what_the_database_is_decides_it(
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     say(rt, said)
     assert decisions(mem, "database") == value
+
+
+@pytest.mark.parametrize(
+    ("todo", "done"),
+    [
+        ("接下来要重构支付模块。", "支付模块重构好了。"),
+        ("TODO: 上线新版本", "新版本上线了。"),
+    ],
+)
+def test_work_done_in_two_character_verbs_finishes_the_task(
+    mem: MemoryService, todo: str, done: str
+) -> None:
+    # Only 写/做/改/测/弄/搞/修 + 完/好了 finished a task: 重构好了 left it open.
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    say(rt, todo)
+    assert [n.type for n in mem.workspace_store.list_active_nodes(limit=50)] == ["task"]
+    say(rt, done)
+    assert mem.workspace_store.list_active_nodes(limit=50) == []

@@ -142,8 +142,18 @@ _TASK = re.compile(
 )
 _DONE = re.compile(
     r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
+    # Two-character verbs of work (支付模块重构好了, 部署文档整理完了) and 搞定了, 上线了.
+    r"|(?:重构|优化|实现|部署|整理|准备|处理|更新|迁移|升级|配置|测试|修复|编写)(?:完|好)了"
+    r"|搞定了|上线了|合并了"
     r"|\b(?:is|are|was|were|all) done\b"
 )
+
+
+def work_done(text: str) -> bool:
+    """The words report work done (写完了, 支付模块重构好了, finished, all done)."""
+    return bool(_DONE.search(text.casefold()))
+
+
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
 # A decision key's name in the title, (Chinese, English).
