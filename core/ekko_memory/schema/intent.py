@@ -11,16 +11,22 @@ from ekko_memory.timeutil import to_utc
 
 _EXPLICIT = re.compile(
     r"记住|记得|记一下|记下|记着|帮我记|请记|别忘|不要忘|以后都|以后[^，。！？；,.!?;\n]{0,16}?(?:别|不要|不用|都|要|请|就|一律|全|也)"
+    # 以后 opening a clause (or after 我/你/我们) with a standing request's verb: 以后少放盐,
+    # 以后回复我用英文, 我以后不吃辣了 — not 以后 as "after" (吃完饭以后用洗碗机).
+    r"|(?:^|(?<=[，,。！!？?；;\s我你们]))以后[^，。！？；,.!?;\n]{0,16}?"
+    r"(?:少|多放|多加|不吃|不放|不加|不喝|用|还是|推荐|回复|回答)"
     r"|今后|从今以后|从今往后|从现在起|从现在开始|从今天(?:起|开始)|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
-    r"|\bremember\b|keep in mind|don'?t forget|do not forget|from now on|from today on|going forward|in the future"
+    r"|\bremember\b|keep (?:(?:that|this|it) )?in mind|don'?t forget|do not forget|from now on|from today on|going forward|in the future"
     r"|for future reference|make a note|note that|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
     r"|never (?:use|give|recommend|suggest|reply|answer|write|do|again)",
     re.IGNORECASE,
 )
 
 _CORRECTION = re.compile(
-    r"现在可以|现在能|现在(?:不|也|又|喜欢|要|想)|其实|改成|改为|换成|不再|更正|纠正|说错|搞错|已经不|不是.{0,12}而是|反而|可以接受"
-    r"|\bactually\b|no longer|changed my mind|\binstead\b|correction|i was wrong|now i (?:can|like|prefer|eat|want)"
+    r"现在可以|现在能|现在(?:不|也|又|喜欢|要|想)|其实|改成|改为|换成|改用|换用|不再"
+    # 不对，我是说… / 我的意思是…: the user corrects what they just said.
+    r"|不对[，,。！!\s]|我是说|我的意思是|迁移到|切换到|弃用|停用|不再用|不用[^，。！？；,.!?;\n]{0,20}了|更正|纠正|说错|搞错|已经不|不是.{0,12}而是|反而|可以接受"
+    r"|\bactually\b|no longer|changed my mind|\bi meant\b|\bswitch(?:ed)?\b|\bstop(?:ped)? using\b|\bmigrat(?:e|ed|ing)\b|\binstead\b|correction|i was wrong|now i (?:can|like|prefer|eat|want)"
     r"|not anymore|any more",
     re.IGNORECASE,
 )

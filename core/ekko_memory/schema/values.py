@@ -52,7 +52,7 @@ _LEVELS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("mild", ("微", "一点点", "稍微", "mild", "slightly", "a little")),
-    ("low", ("少", "低", "轻", "淡", "不要太", "别太", "less", "low", "light", "reduced")),
+    ("low", ("少", "低", "轻", "淡", "不要太", "别太", "不太", "less", "low", "light", "reduced")),
     ("medium", ("中", "适中", "正常", "medium", "moderate", "normal")),
     (
         "high",
@@ -106,10 +106,9 @@ def _level_of(word: str) -> str | None:
     w = _fold(word)
     if w in LEVEL_NAMES:
         return w
-    for level, words in _LEVELS:
-        if any(x in w for x in words):
-            return level
-    return None
+    # The longest level word in it decides: 不要太 is low, though 不要 (none) is inside it.
+    hits = [(len(x), level) for level, words in _LEVELS for x in words if x in w]
+    return max(hits, key=lambda hit: hit[0])[1] if hits else None
 
 
 def _dimension_of(word: str) -> str | None:
@@ -136,7 +135,9 @@ def parse_flavor_text(text: str) -> dict[str, str]:
     level_words = "|".join(
         re.escape(w) for _, ws in _LEVELS for w in sorted(ws, key=len, reverse=True)
     )
-    for m in re.finditer(rf"({level_words})\s*(?:放|加|吃|一点|点|些)?\s*({dim_words})", folded):
+    for m in re.finditer(
+        rf"({level_words})\s*(?:放|加|吃)?\s*(?:一点|点|些)?\s*({dim_words})", folded
+    ):
         found_level, found_dim = _level_of(m.group(1)), _dimension_of(m.group(2))
         if found_level and found_dim:
             out.setdefault(found_dim, found_level)

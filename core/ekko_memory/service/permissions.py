@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -21,6 +22,7 @@ from ekko_memory.identity import same_names
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.values import DIMENSION_WORDS, KEY_TOPIC_WORDS
+from ekko_memory.service.extraction.lexicon import load_lexicon
 from ekko_memory.service.write_plan import Candidate, WriteContext
 
 Action = Literal["allow", "pending", "reject"]
@@ -78,10 +80,26 @@ def mentions(node: MemoryNode, text: str) -> bool:
         subjects += [w for dim in value for w in DIMENSION_WORDS.get(dim, ())]
     if node.key is not None:
         subjects += KEY_TOPIC_WORDS.get(node.key, ())
+        if names_decision_topic(node.key, folded):
+            return True
     if not subjects:
         subjects.append(node.title)
     # In any of its names: "I can eat cilantro now" names 香菜.
     return any(name.casefold() in folded for s in subjects if s for name in same_names(s))
+
+
+def names_decision_topic(key: str, folded: str) -> bool:
+    """The (casefolded) words name what a project decision key is about, in the lexicon's
+    words for it: 数据库改用 MySQL speaks of the database decision that PostgreSQL held,
+    though it never names PostgreSQL. Latin words whole ("ci" is no part of "decision")."""
+    for word in load_lexicon().key_words.get(key, ()):
+        w = word.casefold()
+        if w.isascii():
+            if re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", folded):
+                return True
+        elif w in folded:
+            return True
+    return False
 
 
 def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:

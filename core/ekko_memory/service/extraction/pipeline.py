@@ -33,7 +33,7 @@ from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
-from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor, work_done
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
 from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -114,7 +114,8 @@ def triggers_for(messages: list[MemoryMessage], *, every: int, token_threshold: 
         fired.append("decision")
     if any(_GOAL.search(t) for t in users):
         fired.append("long-term goal")
-    if any(_TASK.search(t) for t in users):
+    # The extractor's own words for work done too: 重构好了 finishes a task as 写完了 does.
+    if any(_TASK.search(t) or work_done(t) for t in users):
         fired.append("task state change")
     return fired
 

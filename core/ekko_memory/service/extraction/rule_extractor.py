@@ -65,9 +65,18 @@ _ALLOW = re.compile(
 )
 _SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|a little|a bit|small amount")
 _FLAVOR_NEG = re.compile(
-    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:推荐|做|吃|放|来)?(?:太)?(?:点|些)?(辣|油|咸|甜|麻)"
+    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:能)?(?:推荐|做|吃|放|来)?(太)?(?:点|些)?"
+    r"(辣|油|咸|甜|麻|糖|盐)"
 )
-_DIM = {"辣": "spicy", "麻": "spicy", "油": "oil", "咸": "salt", "甜": "sugar"}
+_DIM = {
+    "辣": "spicy",
+    "麻": "spicy",
+    "油": "oil",
+    "咸": "salt",
+    "盐": "salt",
+    "甜": "sugar",
+    "糖": "sugar",
+}
 # The English counterparts of _FLAVOR_NEG, which the level-before-dimension reading of
 # parse_flavor_text (less spicy, no spice) misses: "nothing spicy", "don't want anything
 # spicy", "skip the salt" (none); "nothing too spicy", "go easy on the oil" (low).
@@ -90,12 +99,30 @@ _FLAVOR_NEG_EN = re.compile(
     r"\b(?:(?P<low>not too|nothing too|anything too|not very|not so|go easy on|easy on"
     r"|cut down on|cut back on|keep (?:it|things) from being too)"
     r"|(?P<none>nothing|avoid|skip|hold|without|no more"
-    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything))"
+    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything"
+    r"|(?:can'?t|cannot)\s+(?:handle|eat|take|stand)))"
     rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
 )
 _DECIDE = re.compile(
-    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|switch(?:ed)? to|decided|go with|adopt|migrate to"
+    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|adopt|migrate to"
+    # switch to, switched the database to: what is switched may stand between.
+    r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
 )
+# A technology the project stops using (我们不用 Redis 了, 弃用 MySQL, we stopped using Redis):
+# no decision to use it, and the decision that held it expires.
+_DROP = re.compile(
+    r"不用|不再用|不再使用|弃用|停用|放弃|去掉|移除|拿掉"
+    r"|\bstop(?:ped)? using\b|\bno longer (?:use|using)\b|\bnot using\b|\b(?:don'?t|do not) use\b"
+    r"|\bdrop(?:ped)?\b|\bremoved?\b|\bget(?:ting)? rid of\b"
+)
+# What the project moves to after dropping one (不用 PostgreSQL 了，改用 MySQL in one clause).
+_SWITCH = re.compile(
+    r"改用|换成|换用|改成|转用|迁移到|切换到|换到"
+    r"|\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[a-z.+#]+){0,3}?\s+to\b"
+)
+# 是 / is between a decision's topic and a technology: 我们的数据库是 PostgreSQL, our database
+# is PostgreSQL — not 不是, 是不是, 是否 or "is not".
+_COPULA = re.compile(r"(?<!不)是(?!不是|否)|\b(?:is|are|will be)\b(?!\s+not\b)")
 # The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
 _ROLE = re.compile(
     r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
@@ -115,8 +142,18 @@ _TASK = re.compile(
 )
 _DONE = re.compile(
     r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
+    # Two-character verbs of work (支付模块重构好了, 部署文档整理完了) and 搞定了, 上线了.
+    r"|(?:重构|优化|实现|部署|整理|准备|处理|更新|迁移|升级|配置|测试|修复|编写)(?:完|好)了"
+    r"|搞定了|上线了|合并了"
     r"|\b(?:is|are|was|were|all) done\b"
 )
+
+
+def work_done(text: str) -> bool:
+    """The words report work done (写完了, 支付模块重构好了, finished, all done)."""
+    return bool(_DONE.search(text.casefold()))
+
+
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
 # A decision key's name in the title, (Chinese, English).
@@ -156,6 +193,18 @@ def flavor_words(value: dict[str, str]) -> str:
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# The request around a note, which is no part of what to remember: 记住，… before it, and
+# …，记住 / …, remember that for this project after it (the title is what was said).
+_NOTE_LEAD = re.compile(
+    r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
+    re.IGNORECASE,
+)
+_NOTE_TAIL = re.compile(
+    r"[，,;；\s]+(?:请|帮我)?(?:记住|记一下|记下|记得|记着)(?:了|哦|啊|吧|这个|这点)?[。.!！]*$"
+    r"|[,;\s]+(?:please\s+)?(?:remember|keep)(?:\s+(?:that|this|it))?(?:\s+in mind)?"
+    r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
+    re.IGNORECASE,
+)
 
 
 def _clip(text: str, limit: int = 40) -> str:
@@ -217,12 +266,7 @@ class RuleBasedExtractor:
                 self._project(clause, src, known, found)
                 self._reply_language(clause, text, src, found)
         if len(found.ops) == before and intent.has_explicit_intent(text):
-            note = re.sub(
-                r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
-                "",
-                text,
-                flags=re.IGNORECASE,
-            )
+            note = _NOTE_TAIL.sub("", _NOTE_LEAD.sub("", text))
             if note:
                 # 这个项目的… / this repo…: the project's note, kept in the workspace
                 # (design doc: 项目技术约束默认 workspace，不默认 user).
@@ -433,8 +477,9 @@ class RuleBasedExtractor:
     def _flavor(self, clause: str) -> dict[str, str]:
         value = {k: v for k, v in parse_flavor_text(clause).items()}
         for m in _FLAVOR_NEG.finditer(clause):
-            level = "low" if m.group(1) in ("少", "不要太", "别太", "不太") else "none"
-            value.setdefault(_DIM[m.group(2)], level)
+            # 别推荐太咸的 is "not too salty": low, like 别太咸.
+            low = m.group(1) in ("少", "不要太", "别太", "不太") or m.group(2) is not None
+            value.setdefault(_DIM[m.group(3)], "low" if low else "none")
         for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
             value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
         return dict(sorted(value.items()))
@@ -504,12 +549,73 @@ class RuleBasedExtractor:
             return None
         return role
 
+    def _dropped(
+        self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: _Found
+    ) -> list[tuple[str, str]]:
+        """The technologies a clause chooses, in the order said. The ones it drops are not
+        chosen and their decisions expire: those named between the drop word and a switch
+        (我们不用 Redis 了; 不用 PostgreSQL 了改用 MySQL keeps MySQL; 用 PostgreSQL 不用 MySQL
+        keeps PostgreSQL), else the ones before it (Redis 弃用了). The ones a clause switches
+        away from are not chosen either (从 PostgreSQL 迁移到 MySQL, from Flask to FastAPI):
+        the one switched to replaces their decision."""
+        folded = clause.casefold()
+        at = {name: folded.find(name.casefold()) for name, _ in tech}
+        said = sorted(tech, key=lambda t: at[t[0]])
+        drop = _DROP.search(folded)
+        if drop is None:
+            switch = _SWITCH.search(folded)
+            after = [t for t in said if switch is not None and at[t[0]] >= switch.end()]
+            return after or said
+        switch = _SWITCH.search(folded, drop.end())
+        cut = switch.start() if switch else len(folded)
+        gone = {name for name, _ in tech if drop.end() <= at[name] < cut} or {
+            name for name, _ in tech if at[name] < drop.start()
+        }
+        for name in gone:
+            for node in known:
+                if (
+                    node.type == "decision"
+                    and node.status == "active"
+                    and _subject(node) == canonical_name(name)
+                ):
+                    found.add("expire", f"the project no longer uses {name}", target_id=node.id)
+        return [t for t in said if t[0] not in gone]
+
+    def _stated(self, folded: str, tech: list[tuple[str, str]]) -> bool:
+        """The clause says what a decision is: its topic word, then 是/is, then the name
+        (我们的数据库是 PostgreSQL, our database is PostgreSQL; not "PostgreSQL is slow", nor
+        the question 数据库是 PostgreSQL 吗)."""
+        if re.search(r"[吗么呢]\s*$", folded):
+            return False
+        for name, key in tech:
+            at = folded.find(name.casefold())
+            for word in self.lexicon.key_words.get(key, ()):
+                w = word.casefold()
+                found = (
+                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", folded)
+                    if w.isascii()
+                    else re.search(re.escape(w), folded)
+                )
+                if found and found.end() <= at and _COPULA.search(folded[found.end() : at]):
+                    return True
+        return False
+
     def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
-        if tech and _DECIDE.search(folded) and not _NEG.search(folded):
-            for name, key in tech[:1]:
-                role = self._other_role(clause, key)
+        if tech:
+            tech = self._dropped(clause, tech, known, found)
+            if not tech:
+                return
+        decided = _DECIDE.search(folded) or _SWITCH.search(folded) or self._stated(folded, tech)
+        if tech and decided and not _NEG.search(folded):
+            # One decision per key, the first said (我们用 FastAPI 和 PostgreSQL: both).
+            chosen: dict[str, str] = {}
+            for name, key in tech:
+                chosen.setdefault(key, name)
+            for key, name in chosen.items():
+                # A role (用 Redis 做缓存) belongs to the clause's one technology.
+                role = self._other_role(clause, key) if len(chosen) == 1 else None
                 if role is not None:
                     # Redis as the cache: a choice of its own, beside the database.
                     key, label = "tech_choice", role
