@@ -231,3 +231,13 @@ def detail_at_1000_px(qtbot: Any, window: MainWindow, demo: DemoReport) -> QScro
     assert isinstance(scroll, QScrollArea)
     qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
     return scroll
+
+
+def replace_under_open_store(db: Path) -> None:
+    """Put a copy of the SQLite file ``db`` in its place (and drop its -wal and -shm), as a
+    restore or a sync tool does while the app holds the file open."""
+    copy = db.with_name("copy.db")
+    shutil.copy(db, copy)
+    for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        part.unlink(missing_ok=True)
+    copy.rename(db)

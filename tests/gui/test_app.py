@@ -36,7 +36,13 @@ from ekko_memory_gui.services.translation import (
     ts_path,
 )
 from ekko_memory_gui.views.main_window import MainWindow, initial_size
-from tests.gui.conftest import ScriptedDialogService, open_window, titles, wait_done
+from tests.gui.conftest import (
+    ScriptedDialogService,
+    open_window,
+    replace_under_open_store,
+    titles,
+    wait_done,
+)
 from tests.requirements import missing
 
 
@@ -280,16 +286,9 @@ def test_a_store_file_replaced_while_open_is_reported_and_retry_opens_the_new_on
     """Another copy of the user store put in place of the open file (a restore, a sync
     tool): the app says the store is disabled and why (its writes went to the replaced file,
     to be lost at close), and Retry opens the file now there."""
-    import shutil
-
     window = open_window(qtbot, controller, demo.workspace, demo.user_home)
     try:
-        db = demo.user_home / "memory.db"
-        copy = db.with_name("copy.db")
-        shutil.copy(db, copy)
-        for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-            part.unlink(missing_ok=True)
-        copy.rename(db)
+        replace_under_open_store(demo.user_home / "memory.db")
         window.refresh_action.trigger()
         qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
         assert "deleted, moved or replaced" in window.status.text.text()

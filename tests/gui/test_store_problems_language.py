@@ -28,7 +28,13 @@ from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication, QDialog, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, open_window, run, wait_task
+from tests.gui.conftest import (
+    ScriptedDialogService,
+    open_window,
+    replace_under_open_store,
+    run,
+    wait_task,
+)
 
 # Names the Chinese catalog keeps as they are (the server's product name, "URL").
 PROPER_NAMES = ("PostgreSQL", "URL")
@@ -221,11 +227,7 @@ def test_a_file_replaced_while_open_reads_in_the_ui_language(
     window = open_window(qtbot, controller, demo.workspace, demo.user_home)
     try:
         db = demo.user_home / "memory.db"
-        copy = db.with_name("copy.db")
-        shutil.copy(db, copy)
-        for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-            part.unlink(missing_ok=True)
-        copy.rename(db)
+        replace_under_open_store(db)
         window.refresh_action.trigger()
         qtbot.waitUntil(lambda: window.status.level == "disabled", timeout=10000)
         assert window.runner.memory.health()["user"].reason_code == "file_replaced"
