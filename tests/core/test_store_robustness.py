@@ -25,6 +25,7 @@ from ekko_memory.store.search_text import index_tokens
 from ekko_memory.store.sql_store import SqlStore
 from tests.backends import Backend
 from tests.core.factories import make_message, make_node
+from tests.requirements import missing
 from tests.unprivileged import run_unprivileged
 
 
@@ -154,7 +155,7 @@ def test_a_workspace_folder_whose_name_is_not_utf8_opens(tmp_path: Path) -> None
     try:
         ws.mkdir()
     except OSError:
-        pytest.skip("this file system takes UTF-8 names only")
+        missing("a file system that takes non-UTF-8 names", "run the tests on ext4 or tmpfs")
     mem = open_memory(ws, user_home=tmp_path / "home")
     assert mem.health()["workspace"].status == "ok", mem.health()
     mem.session("s1", user_id="u1").append_message("user", "记住这个文件夹")

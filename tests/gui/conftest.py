@@ -241,3 +241,25 @@ def replace_under_open_store(db: Path) -> None:
     for part in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         part.unlink(missing_ok=True)
     copy.rename(db)
+
+
+def save_edit_and_read_error(dialogs: ScriptedDialogService, title: str) -> list[str]:
+    """Script the edit form: type ``title`` and Save; when the form comes back refused, note
+    its error line and cancel. Returns the list the error lines go to."""
+    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+
+    shown: list[str] = []
+
+    def save(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText(title)
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    def look(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        shown.append(dialog.error.text())
+        return False
+
+    dialogs.handlers.extend([save, look])
+    return shown

@@ -20,7 +20,13 @@ from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
 from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
 from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, detail_at_1000_px, wait_done, wait_task
+from tests.gui.conftest import (
+    ScriptedDialogService,
+    detail_at_1000_px,
+    save_edit_and_read_error,
+    wait_done,
+    wait_task,
+)
 
 # English words of the core's reasons (permissions.RULE_TEXT) and sensitive kinds.
 CORE_ENGLISH = re.compile(
@@ -104,25 +110,11 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
     import sqlite3
 
     from ekko_memory.store import sqlite_dialect
-    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
     from tests.gui.conftest import open_window
 
     monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
     window = open_window(qtbot, controller, demo.workspace, demo.user_home)
-    shown: list[str] = []
-
-    def save(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
-        dialog.title_edit.setText("用户口味偏清淡")
-        dialog.save_button.click()
-        return dialog.result() == QDialog.DialogCode.Accepted
-
-    def look(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
-        shown.append(dialog.error.text())
-        return False
-
-    dialogs.handlers.extend([save, look])
+    shown = save_edit_and_read_error(dialogs, "用户口味偏清淡")
     holder = sqlite3.connect(demo.user_home / "memory.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

@@ -25,7 +25,7 @@ from ekko_memory.store import migrations, sql_store, sqlite_dialect
 from ekko_memory.store.problem import ReasonCode
 from ekko_memory_gui.controller import AppController, DatabaseTarget
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.qt import QApplication, QDialog, QLocale, QTranslator
+from ekko_memory_gui.qt import QApplication, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import (
@@ -33,8 +33,10 @@ from tests.gui.conftest import (
     open_window,
     replace_under_open_store,
     run,
+    save_edit_and_read_error,
     wait_task,
 )
+from tests.requirements import missing
 
 # Names the Chinese catalog keeps as they are (the server's product name, "URL").
 PROPER_NAMES = ("PostgreSQL", "URL")
@@ -125,7 +127,11 @@ def read_only(path: Path) -> Iterator[None]:
         immutable = subprocess.run(["chattr", "+i", str(path)], check=False).returncode == 0
     try:
         if os.access(path, os.W_OK):
-            pytest.skip("cannot make a file read-only for this user here")
+            # Root writes through permissions: only an immutable file is read-only to it.
+            missing(
+                "a file this process cannot write",
+                "run as a non-root user, or install e2fsprogs for chattr",
+            )
         yield
     finally:
         if immutable:
@@ -331,28 +337,13 @@ def test_a_form_refused_by_a_read_only_store_says_why_in_the_ui_language(
     """Saving an edit into a store opened read-only: the form's refusal named the problem in
     the core's English ("memory store at … is readonly: … is read-only: memories can be
     read but not changed …") inside a Chinese frame."""
-    from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
-
-    shown: list[str] = []
-
-    def save(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
-        dialog.title_edit.setText("用户口味偏清淡")
-        dialog.save_button.click()
-        return dialog.result() == QDialog.DialogCode.Accepted
-
-    def look(dialog: QDialog) -> bool:
-        assert isinstance(dialog, MemoryEditDialog)
-        shown.append(dialog.error.text())
-        return False
-
     db = demo.user_home / "memory.db"
     set_schema_version(db, migrations.latest_version())
     with read_only(db):
         window = opened(qtbot, controller, demo)
         try:
             assert window.runner.memory.health()["user"].status == "readonly"
-            dialogs.handlers.extend([save, look])
+            shown = save_edit_and_read_error(dialogs, "用户口味偏清淡")
             wait_task(qtbot, window.edit_memory(demo.node_ids["light_taste"]), timeout=20000)
         finally:
             window.replace()
