@@ -34,6 +34,19 @@ def node_count(path: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM memory_nodes").fetchone()[0])
 
 
+def open_while_locked(path: Path) -> SqlStore:
+    """The store at ``path`` opened while another connection keeps it locked (in WAL mode
+    only an exclusive locking mode keeps readers out)."""
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        return SqlStore.open_sqlite(path)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
@@ -522,15 +535,7 @@ def test_busy_database_gives_a_clear_error(tmp_path: Path, monkeypatch: pytest.M
     quick.close()
 
     # Opening a store another program keeps locked says so (not "not a database").
-    # (In WAL mode only an exclusive locking mode keeps readers out.)
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
-    blocker.execute("BEGIN EXCLUSIVE")
-    try:
-        locked = SqlStore.open_sqlite(path)
-    finally:
-        blocker.execute("ROLLBACK")
-        blocker.close()
+    locked = open_while_locked(path)
     assert locked.health.status == "disabled"
     assert "locked by another program, which kept it for 0.2 s" in (locked.health.reason or "")
     assert "not a readable" not in (locked.health.reason or "")
@@ -830,14 +835,7 @@ def test_each_store_problem_has_a_code_with_its_specifics_and_the_same_english(
     monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
     locked_path = tmp_path / "locked.db"
     SqlStore.open_sqlite(locked_path).close()
-    blocker = sqlite3.connect(locked_path, isolation_level=None)
-    blocker.execute("PRAGMA locking_mode = EXCLUSIVE")
-    blocker.execute("BEGIN EXCLUSIVE")
-    try:
-        locked = SqlStore.open_sqlite(locked_path)
-    finally:
-        blocker.execute("ROLLBACK")
-        blocker.close()
+    locked = open_while_locked(locked_path)
     assert locked.health.reason_code == "locked"
     assert locked.health.reason_args == {"path": str(locked_path), "seconds": "0.2"}
     locked.close()
