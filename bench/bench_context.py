@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fill import filled_service
 from sqlalchemy import event
-from timing import measure_many, ratio
+from timing import measure_side_by_side, ratio
 
 from ekko_memory.store.sqlite_dialect import VOCAB_TABLE
 
@@ -74,7 +74,7 @@ def capture(mem: Any, fn: Any) -> list[tuple[str, str, Any]]:
     return seen
 
 
-def run(size: int, folder: Path) -> dict[str, Any]:
+def run(size: int, folder: Path, block: int = 20) -> dict[str, Any]:
     mem = filled_service(folder, size)
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     files = {
@@ -104,8 +104,14 @@ def run(size: int, folder: Path) -> dict[str, Any]:
                 files[name].execute(sql, params).fetchall()
 
         replays.append(replay)
-    api = measure_many([lambda text=text: s.build_context(text) for text in MESSAGES], rounds=40)
-    raw = measure_many(replays, rounds=40)
+    # Blocks of the API and of the replay in turns: drift in the machine's speed during
+    # the run (seen here: 15 % within minutes) shifts both sides alike.
+    timed = measure_side_by_side(
+        {"api": [lambda text=text: s.build_context(text) for text in MESSAGES], "raw": replays},
+        rounds=80,
+        block=block,
+    )
+    api, raw = timed["api"], timed["raw"]
     ctx = s.build_context("今晚吃什么？")
     mem.close()
     return {
@@ -113,6 +119,7 @@ def run(size: int, folder: Path) -> dict[str, Any]:
         "build_context_ms": api,
         "raw_sql_ms": raw,
         "ratio": ratio(api, raw),
+        "rounds_per_block": block,
         "statements_per_call": statements,
         "retrieved_for_dinner": ctx.diagnostics.retrieved_node_count,
     }
@@ -122,11 +129,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="*", default=[1_000, 10_000, 100_000])
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "context.json")
+    ap.add_argument(
+        "--block",
+        type=int,
+        default=20,
+        help="rounds of one side before the other's turn (80: all of one side, then the other)",
+    )
     args = ap.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            res = run(size, Path(tmp) / str(size))
+            res = run(size, Path(tmp) / str(size), args.block)
             results.append(res)
             print(json.dumps(res, ensure_ascii=False))
     args.out.parent.mkdir(exist_ok=True)

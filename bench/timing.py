@@ -17,30 +17,53 @@ def measure(fn: Callable[[], Any], repeat: int = 200, warmup: int = 10) -> dict[
         t0 = time.perf_counter()
         fn()
         samples.append((time.perf_counter() - t0) * 1000)
-    samples.sort()
+    return _summary(samples)
+
+
+def _summary(samples: list[float]) -> dict[str, float]:
+    samples = sorted(samples)
     return {
         "p50": round(statistics.median(samples), 3),
         "p95": round(samples[int(len(samples) * 0.95) - 1], 3),
         "mean": round(statistics.fmean(samples), 3),
     }
+
+
+def _timed_round(fns: list[Callable[[], Any]], samples: list[float]) -> None:
+    for fn in fns:
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1000)
 
 
 def measure_many(fns: list[Callable[[], Any]], rounds: int = 20) -> dict[str, float]:
     """Percentiles over every call of several functions (e.g. one per query)."""
     for fn in fns:
         fn()
-    samples = []
+    samples: list[float] = []
     for _ in range(rounds):
+        _timed_round(fns, samples)
+    return _summary(samples)
+
+
+def measure_side_by_side(
+    sides: dict[str, list[Callable[[], Any]]], rounds: int = 80, block: int = 20
+) -> dict[str, dict[str, float]]:
+    """As ``measure_many`` for each side, in blocks of ``block`` rounds taken in turns
+    (the first side changing every turn). Within a block a side runs alone, as in
+    ``measure_many`` (its caches warm); across blocks, a machine that speeds up or slows
+    down during the run shifts every side alike, so their ratio holds."""
+    for fns in sides.values():
         for fn in fns:
-            t0 = time.perf_counter()
             fn()
-            samples.append((time.perf_counter() - t0) * 1000)
-    samples.sort()
-    return {
-        "p50": round(statistics.median(samples), 3),
-        "p95": round(samples[int(len(samples) * 0.95) - 1], 3),
-        "mean": round(statistics.fmean(samples), 3),
-    }
+    samples: dict[str, list[float]] = {name: [] for name in sides}
+    names = list(sides)
+    for turn in range(max(1, rounds // block)):
+        shift = turn % len(names)
+        for name in names[shift:] + names[:shift]:
+            for _ in range(block):
+                _timed_round(sides[name], samples[name])
+    return {name: _summary(found) for name, found in samples.items()}
 
 
 def ratio(a: dict[str, float], b: dict[str, float]) -> float:

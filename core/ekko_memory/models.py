@@ -440,7 +440,10 @@ class MemoryQuery(CamelModel):
 
 
 class OmittedNode(CamelModel):
-    """A node that matched but was left out, and why."""
+    """A node that matched but was left out, and why (a report: read-only, so one can be
+    shared by every context that omits the node for the same reason)."""
+
+    model_config = ConfigDict(frozen=True)
 
     node_id: str
     reason: OmitReason
@@ -449,24 +452,45 @@ class OmittedNode(CamelModel):
 M = TypeVar("M", bound=BaseModel)
 
 
+_set = object.__setattr__
+
+
 def trusted(cls: type[M], values: dict[str, Any]) -> M:
     """Build a model from values the store validated on the way in, without validating again.
 
     ``model_construct`` costs ~20 µs a node (defaults, alias handling); this sets the same
-    four attributes directly. A test compares its output with full validation.
+    four attributes directly, with every field in ``values`` and private attributes at
+    their defaults. ``tests/core/test_trusted_models.py`` compares its output with full
+    validation.
     """
     obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", values)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_extra__", None)
+    private = cls.__private_attributes__
+    _set(
+        obj,
+        "__pydantic_private__",
+        {name: attr.get_default() for name, attr in private.items()} if private else None,
+    )
     return obj
 
 
 def omission(node_id: str, reason: OmitReason) -> OmittedNode:
-    """An ``OmittedNode`` of a stored node's id, unvalidated: a turn omits dozens of nodes,
-    and validating each cost ~1 µs."""
-    return trusted(OmittedNode, {"node_id": node_id, "reason": reason})
+    """The ``OmittedNode`` of a stored node's id and a reason: unvalidated, and shared
+    (it is read-only) by every turn that omits the node again; a turn omits dozens."""
+    key = (node_id, reason)
+    found = _OMISSIONS.get(key)
+    if found is None:
+        found = trusted(OmittedNode, {"node_id": node_id, "reason": reason})
+        if len(_OMISSIONS) >= _OMISSIONS_MAX:
+            _OMISSIONS.clear()
+        _OMISSIONS[key] = found
+    return found
+
+
+_OMISSIONS: dict[tuple[str, str], OmittedNode] = {}
+_OMISSIONS_MAX = 4096
 
 
 class MemoryQueryResult(CamelModel):

@@ -241,6 +241,92 @@ def test_partial_override_keeps_the_broader_preference_below(mem: MemoryService)
     assert [n.id for n in ctx.preferences] == [broad]
 
 
+def test_ranking_reads_only_the_columns_its_facts_are_remembered_under(
+    mem: MemoryService,
+) -> None:
+    """A row's ranking facts are remembered under ``RANKING_COLUMNS`` alone: changing any
+    other column must change neither its priority, its conflict identity, its expiry nor
+    its confidence (else a changed row would rank as it did before the change)."""
+    from datetime import timedelta
+
+    from ekko_memory.schema.normalize import conflict_identity
+    from ekko_memory.service.ranking import priority_key
+    from ekko_memory.store.filters import NodeFilter
+    from ekko_memory.store.rows import NODE_COLUMNS, RANKING_COLUMNS, NodeRow
+    from tests.core.factories import make_node
+
+    now = mem.now()
+    nodes = [
+        make_node(),
+        make_node(key="flavor_profile", value_json={"spicy": "low"}, origin="user_explicit"),
+        make_node(type="constraint", key="flavor_profile", expires_at=now + timedelta(hours=1)),
+        make_node(key="avoid_ingredient", value_json={"ingredient": "葱"}, scope="user"),
+        make_node(key=None, value_json=None, title="番茄炒蛋做法", type="recipe"),
+    ]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    with mem.user_store.read() as r:
+        rows = r.find_node_rows(NodeFilter(ids=[n.id for n in nodes]), limit=None)
+    assert len(rows) == len(nodes)
+
+    def facts(row: NodeRow) -> tuple[object, ...]:
+        return (
+            priority_key(row, now),
+            conflict_identity(mem.registry, row),
+            row.is_expired(now),
+            row.confidence,
+        )
+
+    others = [i for i, name in enumerate(NODE_COLUMNS) if name not in RANKING_COLUMNS]
+    assert {NODE_COLUMNS[i] for i in others} >= {"content", "title", "tags_json"}
+    for row in rows:
+        for i in others:
+            changed = list(row)
+            value = changed[i]
+            changed[i] = (
+                "zz" if value is None else value + 1 if isinstance(value, int) else f"{value}zz"
+            )
+            assert facts(NodeRow(changed)) == facts(row), NODE_COLUMNS[i]
+
+
+def test_a_context_is_the_model_full_validation_would_build(mem: MemoryService) -> None:
+    """The context is assembled without validation (``trusted``): it must equal the same
+    values validated, render, and share nothing a caller could change between turns."""
+    from pydantic import ValidationError
+
+    from ekko_memory.models import MemoryContext, omission
+
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "今晚吃什么？", metadata={"client": {"tags": ["a"]}})
+    user_write(
+        mem,
+        scope="user",
+        domain="生活技能",
+        category_path=COOKING,
+        type="preference",
+        key="flavor_profile",
+        value_json={"spicy": "low", "oil": "low"},
+        title="少油少辣",
+        tags=["口味"],
+    )
+    ctx = s.build_context("今晚吃什么？")
+    assert ctx.preferences and ctx.recent_messages
+    assert ctx == MemoryContext.model_validate(ctx.model_dump())
+    assert "少油少辣" in ctx.render(max_tokens=None)
+    # Omissions are read-only reports, shared between turns.
+    shared = omission(ctx.preferences[0].id, "over_limit")
+    assert shared is omission(ctx.preferences[0].id, "over_limit")
+    with pytest.raises(ValidationError, match="frozen"):
+        shared.reason = "expired"
+    ctx.recent_messages[0].metadata["client"]["tags"].append("改过")
+    ctx.preferences[0].tags.append("改过")
+    ctx.preferences[0].value_json["spicy"] = "改过"
+    again = s.build_context("今晚吃什么？")
+    assert again.recent_messages[0].metadata == {"client": {"tags": ["a"]}}
+    assert again.preferences[0].tags == ["口味"]
+    assert again.preferences[0].value_json == {"spicy": "low", "oil": "low"}
+
+
 def test_expired_nodes_are_never_injected_and_listed(mem: MemoryService, clock: Clock) -> None:
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     s.append_message("user", "今天别做辣的")
@@ -307,6 +393,39 @@ def test_a_turn_judges_expiry_at_one_instant(mem: MemoryService) -> None:
     mem.clock = lambda: start + timedelta(minutes=40 * next(ticks))
     ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context("香菜价格")
     assert price.id in ctx.used_memory_ids, ctx.omitted
+
+
+def test_expired_matches_never_crowd_a_live_one_out_of_the_keyword_search(
+    mem: MemoryService,
+) -> None:
+    """The keyword search reads only what is live at the turn's instant: more expired
+    matches than the search's limit, all ranking above it, leave the live one found."""
+    from datetime import timedelta
+
+    from tests.core.factories import make_node
+
+    now = mem.now()
+
+    def price(title: str, **kw: object) -> MemoryNode:
+        return make_node(
+            category_path=["生活技能", "理财"],
+            type="fact",
+            key=None,
+            value_json=None,
+            title=title,
+            content=title,
+            **kw,
+        )
+
+    expired = [
+        price(f"香菜价格 香菜价格 第{i}周", expires_at=now - timedelta(hours=1)) for i in range(12)
+    ]
+    live = price("香菜价格每斤八元", updated_at=now - timedelta(days=30))
+    with mem.user_store.write() as w:
+        w.insert_nodes([*expired, live])
+    ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context("香菜价格")
+    assert live.id in ctx.used_memory_ids, ctx.omitted
+    assert not {n.id for n in expired} & set(ctx.used_memory_ids)
 
 
 def test_other_tenants_never_crowd_out_ones_own_memories(mem: MemoryService) -> None:
@@ -675,6 +794,7 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
         ),
         make_node(status="expired", user_id="u2"),
         make_node(scope="user", user_id=None, value_json="Cilantro "),
+        make_node(key="dislikes", value_json={"items": ["香菜", "葱"], "why": {"since": "2020"}}),
     ]
     with mem.user_store.write() as w:
         w.insert_nodes(nodes)
@@ -697,6 +817,9 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
         first.category_path.append("改过")
         if isinstance(first.value_json, dict):
             first.value_json["amount"] = "改过"
+            for inner in first.value_json.values():
+                if isinstance(inner, (list, dict)):
+                    inner.clear()
         assert again == node and row.node() == node
         assert priority_key(row, now) == priority_key(node, now)
         assert conflict_identity(mem.registry, row) == conflict_identity(mem.registry, node)

@@ -263,6 +263,41 @@ def test_term_counts_cache_only_large_counts_for_a_while() -> None:
     assert asked[-1] == ["任务"]
 
 
+def test_one_count_is_remembered_as_counts_remembers_it() -> None:
+    """``one`` (the topic sizes' hot path, read without the lock) answers what ``counts``
+    would: a fresh count until remembered, then the remembered one until it expires."""
+    now = [0.0]
+    cache = CountCache[str](ttl=60, clock=lambda: now[0])
+    asked: list[list[str]] = []
+    truth = {"做饭": 7}
+
+    def count(keys: list[str]) -> dict[str, int]:
+        asked.append(keys)
+        return {k: truth[k] for k in keys}
+
+    assert cache.one("做饭", count) == 7
+    truth["做饭"] = 8
+    assert cache.one("做饭", count) == 7 and asked == [["做饭"]]
+    now[0] += 61
+    assert cache.one("做饭", count) == 8 and asked == [["做饭"], ["做饭"]]
+    assert cache.counts(["做饭"], count) == {"做饭": 8} and len(asked) == 2
+
+
+def test_a_filter_hashes_once_and_as_its_fields_do() -> None:
+    """Cached statements are keyed by filters: equal filters hash alike, a changed copy
+    hashes anew, and a filter holding lists still cannot be a key."""
+    from dataclasses import replace
+
+    a = NodeFilter(scopes=("user",), types=("preference",), domain="生活技能")
+    b = NodeFilter(scopes=("user",), types=("preference",), domain="生活技能")
+    assert hash(a) == hash(b) and a == b and {a: 1}[b] == 1
+    c = replace(a, domain="项目")
+    assert c != a and {a: 1}.get(c) is None
+    assert hash(replace(c, domain="生活技能")) == hash(a)
+    with pytest.raises(TypeError):
+        hash(NodeFilter(scopes=["user"]))  # type: ignore[arg-type]
+
+
 def test_keyword_search_of_common_words(
     backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -26,6 +26,7 @@ from ekko_memory.models import (
     OmittedNode,
     clean_text,
     omission,
+    trusted,
 )
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -70,6 +71,20 @@ def topic_filter(
     return NodeFilter(
         scopes=(scope,), types=(node_type,), domain=domain, category_prefix=prefix, viewer=viewer
     )
+
+
+@lru_cache(maxsize=256)
+def keyword_filter(viewer: Viewer, scopes: tuple[str, ...]) -> NodeFilter:
+    """What a reader's keyword search looks in (live at the turn's instant, given apart):
+    the same filter every turn, so its statement is built once."""
+    return NodeFilter(scopes=scopes, viewer=viewer)
+
+
+@lru_cache(maxsize=256)
+def session_filter(viewer: Viewer, session_id: str) -> NodeFilter:
+    """A session's own nodes (by session id alone, so the (session_id, status,
+    updated_at) index serves it)."""
+    return NodeFilter(session_id=session_id, viewer=viewer)
 
 
 class ContextBuilder:
@@ -171,17 +186,11 @@ class ContextBuilder:
                 candidates[hit.row.id] = hit.row
                 relevant_ids.add(hit.row.id)
 
-        omitted: list[OmittedNode] = []
-        live: list[NodeRow] = []
-        for node in candidates.values():
-            if node.is_expired(now):
-                omitted.append(omission(node.id, "expired"))
-            elif node.confidence < cfg.min_confidence:
-                omitted.append(omission(node.id, "low_confidence"))
-            else:
-                live.append(node)
-        resolution = resolve_conflicts(svc.registry, live, now)
-        omitted.extend(resolution.lost)
+        # Expired and unsure candidates are omitted in the pass that ranks the others.
+        resolution = resolve_conflicts(
+            svc.registry, candidates.values(), now, screen_below=cfg.min_confidence
+        )
+        omitted: list[OmittedNode] = resolution.lost
 
         sections: dict[str, list[NodeRow]] = {
             "constraints": [],
@@ -204,20 +213,28 @@ class ContextBuilder:
         used = [n.id for nodes in chosen.values() for n in nodes]
         enabled = ws.health.readable or us.health.readable
         degraded = bool(self.warnings) or any(s.health.status != "ok" for _, s in svc.stores())
-        diagnostics = MemoryContextDiagnostics(
-            enabled=enabled,
-            store_status="disabled" if not enabled else ("degraded" if degraded else "ok"),
-            warnings=self.warnings,
-            retrieved_node_count=len(used),
-            omitted_node_count=len(omitted),
+        # Built unvalidated: every value above is of its field's type already (a context
+        # is built before every reply; validating it cost ~20 µs).
+        diagnostics = trusted(
+            MemoryContextDiagnostics,
+            {
+                "enabled": enabled,
+                "store_status": "disabled" if not enabled else ("degraded" if degraded else "ok"),
+                "warnings": self.warnings,
+                "retrieved_node_count": len(used),
+                "omitted_node_count": len(omitted),
+            },
         )
-        return MemoryContext(
-            latest_summary=summary,
-            recent_messages=recent,
-            used_memory_ids=used,
-            omitted=omitted,
-            diagnostics=diagnostics,
-            **chosen,
+        return trusted(
+            MemoryContext,
+            {
+                "latest_summary": summary,
+                "recent_messages": recent,
+                **chosen,
+                "used_memory_ids": used,
+                "omitted": omitted,
+                "diagnostics": diagnostics,
+            },
         )
 
     # --- the queries ----------------------------------------------------------------
@@ -232,12 +249,11 @@ class ContextBuilder:
         cfg = self.service.config
         store = self.service.workspace_store
         nodes: list[NodeRow] = []
-        with store.read() as r:
+        with store.snapshot() as r:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
-            # By session id alone, so the (session_id, status, updated_at) index serves it.
             nodes += r.find_node_rows(
-                NodeFilter(session_id=session_id, viewer=self.viewer), limit=30, order="recent"
+                session_filter(self.viewer, session_id), limit=30, order="recent"
             )
             for node_type, section in WORKSPACE_SECTIONS:
                 nodes += r.find_node_rows(
@@ -252,7 +268,7 @@ class ContextBuilder:
     ) -> tuple[list[NodeRow], list[RowHit]]:
         cfg = self.service.config
         nodes: list[NodeRow] = []
-        with self.service.user_store.read() as r:
+        with self.service.user_store.snapshot() as r:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
                 nodes += r.find_node_rows(
@@ -293,9 +309,10 @@ class ContextBuilder:
         # A message is a sentence, not a phrase: any of its keywords, best first.
         return r.search_rows(
             text,
-            NodeFilter(scopes=scopes, live_at=self.now, viewer=self.viewer),
+            keyword_filter(self.viewer, scopes),
             limit=self._limit("relevant_nodes"),
             any_term=True,
+            live_at=self.now,
         )
 
     def _search(self, store: SqlStore | None, scopes: tuple[str, ...], text: str) -> list[RowHit]:
@@ -303,7 +320,7 @@ class ContextBuilder:
             return []
 
         def search() -> list[RowHit]:
-            with store.read() as r:
+            with store.snapshot() as r:
                 return self._search_in(r, scopes, text)
 
         if len(text) > MEMO_CHARS:

@@ -16,6 +16,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from ekko_memory.models import NodeLike, OmittedNode, omission
 from ekko_memory.schema.normalize import ConflictIdentity, conflict_identity
 from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.store.rows import ranking_columns
 
 # Priority keys are computed once per row, as of no particular time: expiry is decided
 # per call (``ranked``).
@@ -64,25 +65,27 @@ class Resolution(Generic[N]):
 
 class _Facts(NamedTuple):
     """What ranking reads of a node, apart from the time: its priority key when live and
-    when expired, what can expire it, and its conflict identity."""
+    when expired, what can expire it, its confidence and its conflict identity."""
 
     live_key: tuple[Any, ...]
     expired_key: tuple[Any, ...]
     expires_at: datetime | None
     status_expired: bool
+    confidence: float
     identity: ConflictIdentity | None
     registry: SchemaRegistry
 
 
-# Facts of store rows seen lately, keyed by the whole row (any change of any column is
-# another key): every turn ranks the same few dozen rows, and computing their keys and
-# identities cost more than the rest of the resolution (63 candidates: 124 → 78 µs).
+# Facts of store rows seen lately, keyed by every column they are computed from
+# (``ranking_columns``; a change of any of them is another key): every turn ranks the
+# same few dozen rows, and computing their keys and identities cost more than the rest
+# of the resolution (63 candidates: 124 → 78 µs).
 _ROW_FACTS: dict[tuple[Any, ...], _Facts] = {}
 _ROW_FACTS_MAX = 4096
 
 
 def _facts(registry: SchemaRegistry, node: NodeLike) -> _Facts:
-    row = node if isinstance(node, tuple) else None
+    row = ranking_columns(node) if isinstance(node, tuple) else None
     facts = None if row is None else _ROW_FACTS.get(row)
     if facts is None or facts.registry is not registry:
         key = priority_key(node, _NEVER)
@@ -91,6 +94,7 @@ def _facts(registry: SchemaRegistry, node: NodeLike) -> _Facts:
             (key[0], 1, *key[2:]),
             node.expires_at,
             node.status == "expired",
+            node.confidence,
             conflict_identity(registry, node),
             registry,
         )
@@ -102,24 +106,54 @@ def _facts(registry: SchemaRegistry, node: NodeLike) -> _Facts:
 
 
 def ranked(
-    registry: SchemaRegistry, nodes: Iterable[N], now: datetime
+    registry: SchemaRegistry,
+    nodes: Iterable[N],
+    now: datetime,
+    *,
+    screen_below: float | None = None,
+    screened: list[OmittedNode] | None = None,
 ) -> list[tuple[tuple[Any, ...], ConflictIdentity | None, N]]:
-    """(priority key, conflict identity, node), best first: the order of ``priority_key``."""
+    """(priority key, conflict identity, node), best first: the order of ``priority_key``.
+
+    With ``screen_below``, expired nodes and those less confident than it are left out
+    and listed in ``screened`` (in the order given), in the same pass: a turn's context
+    screens and ranks every candidate, and each look-up of a row's facts hashes it.
+    """
     out = []
     for node in nodes:
-        live, expired, expires, status_expired, identity, _ = _facts(registry, node)
+        # ``_facts``'s look-up, inline for the rows it has seen (most, every turn).
+        facts = _ROW_FACTS.get(ranking_columns(node)) if isinstance(node, tuple) else None
+        if facts is None or facts.registry is not registry:
+            facts = _facts(registry, node)
+        live, expired, expires, status_expired, confidence, identity, _ = facts
         gone = status_expired or (expires is not None and expires <= now)
+        if screen_below is not None and screened is not None:
+            if gone:
+                screened.append(omission(node.id, "expired"))
+                continue
+            if confidence < screen_below:
+                screened.append(omission(node.id, "low_confidence"))
+                continue
         out.append((expired if gone else live, identity, node))
     out.sort(key=_first)  # keys end with the id: never equal
     return out
 
 
-def resolve_conflicts(registry: SchemaRegistry, nodes: Iterable[N], now: datetime) -> Resolution[N]:
+def resolve_conflicts(
+    registry: SchemaRegistry,
+    nodes: Iterable[N],
+    now: datetime,
+    *,
+    screen_below: float | None = None,
+) -> Resolution[N]:
     """Keep one winner per conflict identity; the rest are omitted as ``conflict_lost``.
 
     Within one scope a single-valued key keeps exactly one node. Across scopes, a
     lower-priority object value that says more than the winner (user {oil, spicy} under
     session {spicy}) stays below it; one that is fully shadowed is omitted.
+
+    With ``screen_below``, expired nodes and those less confident than it are omitted
+    first (``expired``, ``low_confidence``), before any conflict.
     """
     result: Resolution[N] = Resolution()
     winners: dict[tuple[Any, ...], list[N]] = {}
@@ -131,7 +165,8 @@ def resolve_conflicts(registry: SchemaRegistry, nodes: Iterable[N], now: datetim
             values[node.id] = node.value_json
         return values[node.id]
 
-    for _, ident, node in ranked(registry, nodes, now):
+    order = ranked(registry, nodes, now, screen_below=screen_below, screened=result.lost)
+    for _, ident, node in order:
         if ident is None:
             result.kept.append(node)
             continue

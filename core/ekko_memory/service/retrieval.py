@@ -141,7 +141,7 @@ class Retriever:
         found: list[MemoryNode] = []
         for part in self.service.store_slices(q.scopes):
             f = self._filter(q, part.scopes, structured=structured)
-            with part.store.read() as r:
+            with part.store.snapshot() as r:
                 if text:
                     hits = [h.node for h in r.search_nodes(text, f, limit=fetch, any_term=any_term)]
                 else:

@@ -51,6 +51,14 @@ class CountCache(Generic[K]):
             known.update(fresh)
         return known
 
+    def one(self, key: K, count: Callable[[list[K]], dict[K, int]]) -> int:
+        """As ``counts``, for one key: a turn asks a few, and a cached count is read
+        without the lock (a dict read is atomic; an entry is replaced, never changed)."""
+        entry = self._counts.get(key)
+        if entry is not None and entry[1] > self._clock():
+            return entry[0]
+        return self.counts([key], count)[key]
+
     def get(self, keys: Sequence[K]) -> tuple[dict[K, int], list[K]]:
         """The cached counts among ``keys``, and the keys to count."""
         now = self._clock()

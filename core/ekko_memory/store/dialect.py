@@ -27,6 +27,9 @@ class Dialect(Protocol):
     write_options: ClassVar[dict[str, Any]]
     exclusive_options: ClassVar[dict[str, Any]]
     read_options: ClassVar[dict[str, Any]]
+    # Whether snapshot reads may begin and end on a connection pinned to their thread with
+    # a bare BEGIN/COMMIT (``SqlStore.snapshot``); otherwise they go through the pool.
+    pins_reads: ClassVar[bool]
     # What a hard delete's scrub reports when ``checkpoint`` could not finish.
     checkpoint_warning: ClassVar[str]
     # Whether ``checkpoint`` rewrites the tables as ``vacuum`` does (no need for both).

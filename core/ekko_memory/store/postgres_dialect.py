@@ -298,6 +298,8 @@ class PostgresDialect:
         "isolation_level": "REPEATABLE READ",
         "postgresql_readonly": True,
     }
+    # A read needs its isolation level set: through the pool, where it is an option.
+    pins_reads: ClassVar[bool] = False
 
     checkpoint_vacuums: ClassVar[bool] = True
     checkpoint_warning: ClassVar[str] = (

@@ -30,6 +30,7 @@ from ekko_memory.store.filters import (
     NodeOrder,
     keyset_sql,
     like_escape,
+    live_condition,
     order_clause,
     order_sql,
     where_clause,
@@ -40,10 +41,12 @@ from ekko_memory.store.rows import (
     NODE_COLUMNS,
     SUMMARY_COLUMNS,
     NodeRow,
+    message_from_tuple,
     node_from_tuple,
     row_to_message,
     row_to_node,
     row_to_summary,
+    summary_from_tuple,
 )
 from ekko_memory.store.search_text import (
     choose_keywords,
@@ -220,6 +223,9 @@ def _node_query(
 _UNINDEXED_PRIORITY = "importance + 0 DESC, updated_at DESC"
 
 
+# A search's filter joined to the index, for the filters callers keep from turn to turn.
+_joined_where = lru_cache(maxsize=256)(partial(where_sql, alias="n"))
+
 # The context asks the same node queries every turn (frozen filters of tuples): building
 # one cost ~5 µs, a third of what SQLite takes to answer it. Callers get a copy of the
 # parameters.
@@ -277,16 +283,10 @@ class StoreReader:
         return [NodeRow(r) for r in self._rows(sql, params)]
 
     def _messages(self, sql: str, params: dict[str, Any]) -> list[MemoryMessage]:
-        return [
-            row_to_message(dict(zip(MESSAGE_COLUMNS, r, strict=False)))
-            for r in self._rows(sql, params)
-        ]
+        return [message_from_tuple(r) for r in self._rows(sql, params)]
 
     def _summaries(self, sql: str, params: dict[str, Any]) -> list[MemorySummary]:
-        return [
-            row_to_summary(dict(zip(SUMMARY_COLUMNS, r, strict=False)))
-            for r in self._rows(sql, params)
-        ]
+        return [summary_from_tuple(r) for r in self._rows(sql, params)]
 
     # --- messages -------------------------------------------------------------------
 
@@ -480,7 +480,7 @@ class StoreReader:
                 ranged = count(group_sql, group_params, need) >= need
             return {(key, limit): int(ranged)}
 
-        return bool(self.dialect.topic_sizes.counts([(key, limit)], choose)[(key, limit)])
+        return bool(self.dialect.topic_sizes.one((key, limit), choose))
 
     def page_nodes(
         self,
@@ -540,20 +540,28 @@ class StoreReader:
         limit: int = 20,
         prefix_last: bool = False,
         any_term: bool = False,
+        live_at: datetime | None = None,
     ) -> list[RowHit]:
         """As ``search_nodes``, as untyped rows (for callers that keep only a few).
 
         ``any_term`` searches for any keyword of a chat message (``message_terms``),
         leaving out words too common to rank (``choose_keywords``), and keeps the hits
         with enough evidence (``supports``); a message without keywords finds nothing.
+        ``live_at`` is ``f.live_at`` for a filter the caller keeps from turn to turn (its
+        statement is then built once).
         """
         if any_term:
-            return self._keyword_search(query, f, limit)
+            return self._keyword_search(query, f, limit, live_at)
         search = partial(self.dialect.search_sql, query_terms(query, prefix_last=prefix_last))
-        hits = self._ranked(search, f, limit)
-        return self._substring_search(query, f, limit) if hits is None else hits
+        hits = self._ranked(search, f, limit, live_at)
+        if hits is None:
+            live = f if live_at is None else replace(f, live_at=live_at)
+            return self._substring_search(query, live, limit)
+        return hits
 
-    def _keyword_search(self, message: str, f: NodeFilter, limit: int) -> list[RowHit]:
+    def _keyword_search(
+        self, message: str, f: NodeFilter, limit: int, live_at: datetime | None
+    ) -> list[RowHit]:
         words = message_terms(message)
         if not words.terms:
             return []
@@ -562,11 +570,15 @@ class StoreReader:
         if not terms:
             return []  # no node holds any of the words: nothing to search
         search = partial(self.dialect.search_sql, terms, any_term=True, window=window)
-        hits = self._ranked(search, f, limit) or []
+        hits = self._ranked(search, f, limit, live_at) or []
         return [h for h in hits if supports(words, h.row.labels(), h.row.content)]
 
     def _ranked(
-        self, search: Callable[..., SearchSql], f: NodeFilter, limit: int
+        self,
+        search: Callable[..., SearchSql],
+        f: NodeFilter,
+        limit: int,
+        live_at: datetime | None,
     ) -> list[RowHit] | None:
         """The best ``limit`` matches within the filter: first among the index's best
         ``cap``; when the filter leaves too few and the index held more, among all. None
@@ -575,7 +587,7 @@ class StoreReader:
         found = search(cap=cap)
         if found is None:
             return None
-        hits = self._fts_join(found, f, limit)
+        hits = self._fts_join(found, f, limit, live_at)
         if len(hits) < limit:
             # Were there more matches than the cap let through? Counting needs no ranking.
             counting = search(cap=cap, ranked=False)
@@ -585,15 +597,25 @@ class StoreReader:
             if matched[0][0] >= cap:
                 uncapped = search(cap=None)
                 assert uncapped is not None
-                hits = self._fts_join(uncapped, f, limit)
+                hits = self._fts_join(uncapped, f, limit, live_at)
         return hits
 
     def _fts_join(
-        self, found: tuple[str, dict[str, Any]], f: NodeFilter, limit: int
+        self,
+        found: tuple[str, dict[str, Any]],
+        f: NodeFilter,
+        limit: int,
+        live_at: datetime | None,
     ) -> list[RowHit]:
         fts_sql, params = found
-        cond, filter_params = where_sql(f, alias="n")
+        try:
+            cond, filter_params = _joined_where(f)
+        except TypeError:  # a filter holding lists cannot be a cache key
+            cond, filter_params = where_sql(f, alias="n")
         params = {**params, **filter_params, "lim": limit}
+        if live_at is not None:
+            cond += f" AND {live_condition('n.')}"
+            params["f_live"] = to_db(live_at)
         sql = (
             f"SELECT {_NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts "
             f"JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond} "

@@ -31,6 +31,7 @@ from ekko_memory.store.postgres_dialect import PostgresDialect
 from ekko_memory.store.problem import Problem, ReasonCode
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
+from ekko_memory.store.thread_pins import Pin, ThreadPins
 from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
@@ -137,6 +138,8 @@ class SqlStore:
         # An in-memory store is one connection (the database lives in it): its users
         # take turns, as sqlite3 cannot run one connection on two threads at once.
         self._serial: threading.RLock | None = None
+        # Connections held between the snapshot reads of the threads that read most.
+        self._pins = ThreadPins()
 
     @property
     def health(self) -> StoreHealth:
@@ -457,6 +460,7 @@ class SqlStore:
         with self._reopen_lock:  # a store opened again meanwhile is closed whole
             self._closed = True
             dialect, engine = self.dialect, self.engine
+        self._pins.close()
         dialect.close()
         if engine is not None:
             engine.dispose()
@@ -499,6 +503,14 @@ class SqlStore:
     def read(self) -> _Transaction[StoreReader]:
         """A read transaction (one consistent snapshot): ``with store.read() as r: ...``."""
         return _Transaction(self, StoreReader, write=False)
+
+    def snapshot(self) -> _Snapshot | _Transaction[StoreReader]:
+        """As ``read``, for the hot path (a turn's context, a search): on a SQLite file, on
+        a connection this thread keeps between reads (``thread_pins``), begun and ended
+        on the driver; elsewhere, exactly ``read``."""
+        if self._serial is None and self.dialect.pins_reads:
+            return _Snapshot(self)
+        return self.read()
 
     def write(self) -> _Transaction[StoreWriter]:
         """A write transaction: commits when the block ends, rolls back on any exception."""
@@ -960,14 +972,7 @@ class _Transaction(Generic[R]):
             if self._write:
                 store.dialect.committed()
             return
-        if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
-            raise store._translated(error) from error
-        if isinstance(error, UnicodeEncodeError):
-            # A lone surrogate in an id or a filter (the driver cannot encode it as UTF-8).
-            raise InvalidInput(
-                f"text with a lone surrogate ({error.object[error.start : error.end]!r})"
-                " cannot be stored or looked up"
-            ) from error
+        _raise_as_store_error(store, error)
 
     def _close(self) -> None:
         conn, self._conn, self._txn = self._conn, None, None
@@ -982,6 +987,79 @@ class _Transaction(Generic[R]):
                 self._held = False
                 assert self._store._serial is not None
                 self._store._serial.release()
+
+
+class _Snapshot:
+    """A read transaction on the calling thread's pinned connection (``thread_pins``),
+    begun and ended with a bare BEGIN/ROLLBACK (a read keeps nothing); through the pool
+    when the thread's pin is busy (a nested read). Errors mean what they mean in
+    ``_Transaction``."""
+
+    __slots__ = ("_inner", "_pin", "_store")
+
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+        self._pin: Pin | None = None
+        self._inner: _Transaction[StoreReader] | None = None
+
+    def __enter__(self) -> StoreReader:
+        store = self._store
+        engine = store._require(write=False)
+        try:
+            pin = store._pins.take(engine)
+        except _db_errors(store.dialect) as e:
+            raise store._translated(e) from e
+        if pin is None:
+            self._inner = inner = _Transaction(store, StoreReader, write=False)
+            return inner.__enter__()
+        try:
+            pin.driver.execute("BEGIN")
+        except _db_errors(store.dialect) as e:
+            store._pins.give_back(pin, broken=True)
+            raise store._translated(e) from e
+        pin.snapshot_open = True
+        self._pin = pin
+        return StoreReader(pin.conn, store.dialect)
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
+    ) -> None:
+        if self._inner is not None:
+            self._inner.__exit__(kind, error, tb)
+            return
+        store, pin = self._store, self._pin
+        assert pin is not None
+        self._pin = None
+        pin.snapshot_open = False
+        broken = False
+        try:
+            if pin.conn.in_transaction():
+                # A query went through SQLAlchemy, which then counts the driver's
+                # transaction as its own: end it there, so both agree it is over.
+                pin.conn.rollback()
+            elif pin.driver.in_transaction:
+                pin.driver.execute("ROLLBACK")
+        except _db_errors(store.dialect) as e:
+            broken = True
+            if error is None:
+                store._pins.give_back(pin, broken=True)
+                raise store._translated(e) from e
+        store._pins.give_back(pin, broken=broken)
+        if error is not None:
+            _raise_as_store_error(store, error)
+
+
+def _raise_as_store_error(store: SqlStore, error: BaseException) -> None:
+    """Raise what a transaction body's ``error`` means to callers (a driver error as the
+    store's own); return for any other error, which propagates as it is."""
+    if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
+        raise store._translated(error) from error
+    if isinstance(error, UnicodeEncodeError):
+        # A lone surrogate in an id or a filter (the driver cannot encode it as UTF-8).
+        raise InvalidInput(
+            f"text with a lone surrogate ({error.object[error.start : error.end]!r})"
+            " cannot be stored or looked up"
+        ) from error
 
 
 def _db_errors(dialect: Dialect) -> tuple[type[BaseException], ...]:

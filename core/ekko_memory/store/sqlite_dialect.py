@@ -24,6 +24,7 @@ from ekko_memory.store.change_counter import ChangeCounter
 from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.search_text import QueryTerm, fts5_match_expression, index_tokens
+from ekko_memory.store.thread_pins import PIN_INFO
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -106,6 +107,11 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
         # Straight on the driver: SQLAlchemy's statement path cost more than BEGIN itself.
         dbapi = conn.connection.dbapi_connection
         assert dbapi is not None
+        if dbapi.in_transaction:
+            pin = conn.info.get(PIN_INFO)
+            if pin is not None and pin.snapshot_open:
+                # A query through SQLAlchemy inside a snapshot read: begun on the driver.
+                return
         dbapi.execute(f"BEGIN {mode}")
 
     return engine
@@ -158,6 +164,7 @@ class SqliteDialect:
     exclusive_options: ClassVar[dict[str, Any]] = {"sqlite_begin": "EXCLUSIVE"}
     # A deferred read transaction is already one snapshot.
     read_options: ClassVar[dict[str, Any]] = {}
+    pins_reads: ClassVar[bool] = True
     # sqlite3 raises some errors (a file that is not a database) outside SQLAlchemy's wrapping.
     driver_errors: ClassVar[tuple[type[BaseException], ...]] = (sqlite3.DatabaseError,)
     checkpoint_vacuums: ClassVar[bool] = False
