@@ -108,10 +108,20 @@ def run(size: int, folder: Path, block: int = 20) -> dict[str, Any]:
     # the run (seen here: 15 % within minutes) shifts both sides alike.
     timed = measure_side_by_side(
         {"api": [lambda text=text: s.build_context(text) for text in MESSAGES], "raw": replays},
-        rounds=80,
+        rounds=120,
         block=block,
     )
     api, raw = timed["api"], timed["raw"]
+    # The same ratio per message (each message's p50 against its own replay's): steadier
+    # than the ratio of the pooled p50s, which fall in different messages' ranges.
+    per_message = {
+        text: {
+            "build_context_p50_ms": a["p50"],
+            "raw_sql_p50_ms": b["p50"],
+            "ratio": ratio(a, b),
+        }
+        for text, a, b in zip(MESSAGES, api.pop("each"), raw.pop("each"), strict=True)
+    }
     ctx = s.build_context("今晚吃什么？")
     mem.close()
     return {
@@ -120,6 +130,8 @@ def run(size: int, folder: Path, block: int = 20) -> dict[str, Any]:
         "raw_sql_ms": raw,
         "ratio": ratio(api, raw),
         "rounds_per_block": block,
+        "per_message": per_message,
+        "max_message_ratio": max(m["ratio"] for m in per_message.values()),
         "statements_per_call": statements,
         "retrieved_for_dinner": ctx.diagnostics.retrieved_node_count,
     }
@@ -133,7 +145,7 @@ def main() -> None:
         "--block",
         type=int,
         default=20,
-        help="rounds of one side before the other's turn (80: all of one side, then the other)",
+        help="rounds of one side before the other's turn (120: all of one side, then the other)",
     )
     args = ap.parse_args()
     results = []

@@ -48,22 +48,34 @@ def measure_many(fns: list[Callable[[], Any]], rounds: int = 20) -> dict[str, fl
 
 def measure_side_by_side(
     sides: dict[str, list[Callable[[], Any]]], rounds: int = 80, block: int = 20
-) -> dict[str, dict[str, float]]:
+) -> dict[str, dict[str, Any]]:
     """As ``measure_many`` for each side, in blocks of ``block`` rounds taken in turns
     (the first side changing every turn). Within a block a side runs alone, as in
     ``measure_many`` (its caches warm); across blocks, a machine that speeds up or slows
-    down during the run shifts every side alike, so their ratio holds."""
+    down during the run shifts every side alike, so their ratio holds.
+
+    Each side's summary also lists, under ``each``, the summary of every function (the
+    i-th of one side beside the i-th of the other: one user message each)."""
     for fns in sides.values():
         for fn in fns:
             fn()
-    samples: dict[str, list[float]] = {name: [] for name in sides}
+    samples = {name: [[] for _ in fns] for name, fns in sides.items()}
     names = list(sides)
     for turn in range(max(1, rounds // block)):
         shift = turn % len(names)
         for name in names[shift:] + names[:shift]:
+            fns = sides[name]
             for _ in range(block):
-                _timed_round(sides[name], samples[name])
-    return {name: _summary(found) for name, found in samples.items()}
+                for i, fn in enumerate(fns):
+                    t0 = time.perf_counter()
+                    fn()
+                    samples[name][i].append((time.perf_counter() - t0) * 1000)
+    out: dict[str, dict[str, Any]] = {}
+    for name, per_fn in samples.items():
+        summary: dict[str, Any] = _summary([t for found in per_fn for t in found])
+        summary["each"] = [_summary(found) for found in per_fn]
+        out[name] = summary
+    return out
 
 
 def ratio(a: dict[str, float], b: dict[str, float]) -> float:

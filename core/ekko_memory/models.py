@@ -455,17 +455,26 @@ M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
 
 
-def trusted(cls: type[M], values: dict[str, Any]) -> M:
+def trusted(cls: type[M], values: dict[str, Any], *, every_field: bool = False) -> M:
     """Build a model from values the store validated on the way in, without validating again.
 
     ``model_construct`` costs ~20 µs a node (defaults, alias handling); this sets the same
     four attributes directly, with every field in ``values`` and private attributes at
-    their defaults. ``tests/core/test_trusted_models.py`` compares its output with full
-    validation.
+    their defaults. ``tests/core/test_retrieval.py`` compares its output with full
+    validation. With ``every_field`` (``values`` holds every field of ``cls``), the
+    models share one set of the fields set: pydantic only ever adds a field's name to
+    it, and every name is there already.
     """
     obj = cls.__new__(cls)
     _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(values))
+    if every_field:
+        fields_set = _EVERY_FIELD.get(cls)
+        if fields_set is None:
+            fields_set = _EVERY_FIELD[cls] = set(cls.model_fields)
+        assert len(values) == len(fields_set), (cls, sorted(values))
+    else:
+        fields_set = set(values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
     _set(obj, "__pydantic_extra__", None)
     private = cls.__private_attributes__
     _set(
@@ -474,6 +483,9 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
         {name: attr.get_default() for name, attr in private.items()} if private else None,
     )
     return obj
+
+
+_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
 
 
 def omission(node_id: str, reason: OmitReason) -> OmittedNode:

@@ -815,6 +815,8 @@ def test_untyped_rows_rank_like_the_typed_nodes(mem: MemoryService) -> None:
         first, again = row.node(), row.node()
         first.tags.append("改过")
         first.category_path.append("改过")
+        first.title = "改过"  # the fields set the nodes share only ever gains a name
+        assert again.model_fields_set == first.model_fields_set == set(MemoryNode.model_fields)
         if isinstance(first.value_json, dict):
             first.value_json["amount"] = "改过"
             for inner in first.value_json.values():

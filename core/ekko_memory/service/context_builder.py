@@ -224,6 +224,7 @@ class ContextBuilder:
                 "retrieved_node_count": len(used),
                 "omitted_node_count": len(omitted),
             },
+            every_field=True,
         )
         return trusted(
             MemoryContext,
@@ -235,6 +236,7 @@ class ContextBuilder:
                 "omitted": omitted,
                 "diagnostics": diagnostics,
             },
+            every_field=True,
         )
 
     # --- the queries ----------------------------------------------------------------

@@ -76,32 +76,31 @@ class _Facts(NamedTuple):
     registry: SchemaRegistry
 
 
-# Facts of store rows seen lately, keyed by every column they are computed from
-# (``ranking_columns``; a change of any of them is another key): every turn ranks the
-# same few dozen rows, and computing their keys and identities cost more than the rest
-# of the resolution (63 candidates: 124 → 78 µs).
-_ROW_FACTS: dict[tuple[Any, ...], _Facts] = {}
+# Facts of store rows seen lately, by node id, with the columns they were computed from
+# (``ranking_columns``): used only while those are equal (comparing equal texts costs
+# less than hashing the fresh ones of every candidate of every turn). Every turn ranks
+# the same few dozen rows, and computing their keys and identities cost more than the
+# rest of the resolution (63 candidates: 124 → 78 µs).
+_ROW_FACTS: dict[str, tuple[tuple[Any, ...], _Facts]] = {}
 _ROW_FACTS_MAX = 4096
 
 
 def _facts(registry: SchemaRegistry, node: NodeLike) -> _Facts:
-    row = ranking_columns(node) if isinstance(node, tuple) else None
-    facts = None if row is None else _ROW_FACTS.get(row)
-    if facts is None or facts.registry is not registry:
-        key = priority_key(node, _NEVER)
-        facts = _Facts(
-            (key[0], 0, *key[2:]),
-            (key[0], 1, *key[2:]),
-            node.expires_at,
-            node.status == "expired",
-            node.confidence,
-            conflict_identity(registry, node),
-            registry,
-        )
-        if row is not None:
-            if len(_ROW_FACTS) >= _ROW_FACTS_MAX:
-                _ROW_FACTS.clear()
-            _ROW_FACTS[row] = facts
+    """A node's facts, computed (and remembered for a store row)."""
+    key = priority_key(node, _NEVER)
+    facts = _Facts(
+        (key[0], 0, *key[2:]),
+        (key[0], 1, *key[2:]),
+        node.expires_at,
+        node.status == "expired",
+        node.confidence,
+        conflict_identity(registry, node),
+        registry,
+    )
+    if isinstance(node, tuple):
+        if len(_ROW_FACTS) >= _ROW_FACTS_MAX:
+            _ROW_FACTS.clear()
+        _ROW_FACTS[node.id] = (ranking_columns(node), facts)
     return facts
 
 
@@ -121,9 +120,11 @@ def ranked(
     """
     out = []
     for node in nodes:
-        # ``_facts``'s look-up, inline for the rows it has seen (most, every turn).
-        facts = _ROW_FACTS.get(ranking_columns(node)) if isinstance(node, tuple) else None
-        if facts is None or facts.registry is not registry:
+        # The remembered facts of a row seen before (most, every turn), looked up inline.
+        seen = _ROW_FACTS.get(node.id) if isinstance(node, tuple) else None
+        if seen is not None and seen[1].registry is registry and seen[0] == ranking_columns(node):
+            facts = seen[1]
+        else:
             facts = _facts(registry, node)
         live, expired, expires, status_expired, confidence, identity, _ = facts
         gone = status_expired or (expires is not None and expires <= now)

@@ -145,34 +145,44 @@ def _node_values(r: Sequence[Any]) -> dict[str, Any]:
 
 
 class RowMemo:
-    """Decoded values of driver rows seen lately, keyed by the whole row (any change of
-    any column is another key): every turn reads the same few dozen nodes and the same
-    recent messages again, and decoding their JSON and timestamps cost half of what
-    building the models did. Callers copy what they hand out (``dict(values)``, fresh
-    lists): the remembered values are shared."""
+    """Decoded values of driver rows seen lately: every turn reads the same few dozen
+    nodes and the same recent messages again, and decoding their JSON and timestamps
+    cost half of what building the models did. Callers copy what they hand out
+    (``dict(values)``, fresh lists): the remembered values are shared.
 
-    __slots__ = ("_decode", "_limit", "_rows")
+    Looked up by the row's id and used only when the whole row is equal to the one
+    decoded (any change of any column decodes afresh): comparing equal texts costs less
+    than hashing the fresh ones a driver returns for every row of every turn.
+    """
 
-    def __init__(self, decode: Callable[[Sequence[Any]], dict[str, Any]], limit: int = 4096):
+    __slots__ = ("_decode", "_id_at", "_limit", "_rows")
+
+    def __init__(
+        self,
+        decode: Callable[[Sequence[Any]], dict[str, Any]],
+        *,
+        id_at: int = 0,
+        limit: int = 4096,
+    ) -> None:
         self._decode = decode
+        self._id_at = id_at
         self._limit = limit
-        self._rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._rows: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     def values(self, r: tuple[Any, ...]) -> dict[str, Any]:
         """The decoded values of row ``r`` (decoded now if not seen lately)."""
-        try:
-            values = self._rows.get(r)
-        except TypeError:  # a driver value that cannot be a key: decode it afresh
-            return self._decode(r)
-        if values is None:
-            values = self._decode(r)
-            if len(self._rows) >= self._limit:
-                self._rows.clear()
-            self._rows[r] = values
+        key = r[self._id_at]
+        seen = self._rows.get(key)
+        if seen is not None and seen[0] == r:
+            return seen[1]
+        values = self._decode(r)
+        if len(self._rows) >= self._limit:
+            self._rows.clear()
+        self._rows[key] = (tuple(r), values)
         return values
 
 
-_NODE_MEMO = RowMemo(_node_values)
+_NODE_MEMO = RowMemo(_node_values, id_at=_NODE_POS["id"])
 
 
 def _remembered_node(r: tuple[Any, ...]) -> MemoryNode:
@@ -187,7 +197,7 @@ def _remembered_node(r: tuple[Any, ...]) -> MemoryNode:
     value = fresh["value_json"]
     if type(value) is dict or type(value) is list:
         fresh["value_json"] = json_copy(value)
-    return trusted(MemoryNode, fresh)
+    return trusted(MemoryNode, fresh, every_field=True)
 
 
 def json_copy(value: Any) -> Any:
@@ -357,7 +367,7 @@ def _message_values(r: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-_MESSAGE_MEMO = RowMemo(_message_values, limit=1024)
+_MESSAGE_MEMO = RowMemo(_message_values, id_at=_MESSAGE_POS["id"], limit=1024)
 
 
 def message_from_tuple(r: tuple[Any, ...]) -> MemoryMessage:
@@ -365,7 +375,7 @@ def message_from_tuple(r: tuple[Any, ...]) -> MemoryMessage:
     metadata decoded afresh: callers may change it)."""
     fresh = dict(_MESSAGE_MEMO.values(r))
     fresh["metadata"] = json_copy(fresh["metadata"])
-    return trusted(MemoryMessage, fresh)
+    return trusted(MemoryMessage, fresh, every_field=True)
 
 
 SUMMARY_LISTS = (
@@ -423,7 +433,7 @@ def _summary_values(r: Sequence[Any]) -> dict[str, Any]:
     return values
 
 
-_SUMMARY_MEMO = RowMemo(_summary_values, limit=256)
+_SUMMARY_MEMO = RowMemo(_summary_values, id_at=_SUMMARY_POS["id"], limit=256)
 
 
 def summary_from_tuple(r: tuple[Any, ...]) -> MemorySummary:
@@ -432,4 +442,4 @@ def summary_from_tuple(r: tuple[Any, ...]) -> MemorySummary:
     fresh = dict(_SUMMARY_MEMO.values(r))
     for name in SUMMARY_LISTS:
         fresh[name] = list(fresh[name])
-    return trusted(MemorySummary, fresh)
+    return trusted(MemorySummary, fresh, every_field=True)
