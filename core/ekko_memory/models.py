@@ -465,27 +465,31 @@ def trusted(cls: type[M], values: dict[str, Any], *, every_field: bool = False) 
     models share one set of the fields set: pydantic only ever adds a field's name to
     it, and every name is there already.
     """
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        private = cls.__private_attributes__
+        shape = _SHAPES[cls] = (set(cls.model_fields), dict(private) if private else None)
+    every, private_attrs = shape
     obj = cls.__new__(cls)
     _set(obj, "__dict__", values)
     if every_field:
-        fields_set = _EVERY_FIELD.get(cls)
-        if fields_set is None:
-            fields_set = _EVERY_FIELD[cls] = set(cls.model_fields)
-        assert len(values) == len(fields_set), (cls, sorted(values))
+        assert len(values) == len(every), (cls, sorted(values))
+        _set(obj, "__pydantic_fields_set__", every)
     else:
-        fields_set = set(values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
+        _set(obj, "__pydantic_fields_set__", set(values))
     _set(obj, "__pydantic_extra__", None)
-    private = cls.__private_attributes__
     _set(
         obj,
         "__pydantic_private__",
-        {name: attr.get_default() for name, attr in private.items()} if private else None,
+        None
+        if private_attrs is None
+        else {name: attr.get_default() for name, attr in private_attrs.items()},
     )
     return obj
 
 
-_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
+# Per model class: the names of all its fields, and its private attributes (if any).
+_SHAPES: dict[type[BaseModel], tuple[set[str], dict[str, Any] | None]] = {}
 
 
 def omission(node_id: str, reason: OmitReason) -> OmittedNode:

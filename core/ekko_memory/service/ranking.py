@@ -116,7 +116,7 @@ def ranked(
 
     With ``screen_below``, expired nodes and those less confident than it are left out
     and listed in ``screened`` (in the order given), in the same pass: a turn's context
-    screens and ranks every candidate, and each look-up of a row's facts hashes it.
+    screens and ranks every candidate, and each look-up of a row's facts costs.
     """
     out = []
     for node in nodes:

@@ -188,8 +188,9 @@ _NODE_MEMO = RowMemo(_node_values, id_at=_NODE_POS["id"])
 def _remembered_node(r: tuple[Any, ...]) -> MemoryNode:
     """As ``node_from_tuple``, from remembered values; every node gets its own lists and
     value (callers may change them), sharing only immutable ones."""
-    fresh = dict(_NODE_MEMO.values(r))
-    # Spelled out: a turn types a few dozen nodes, and a loop over the names cost more.
+    # Spelled out: a turn types a few dozen nodes, and each call or loop here cost more.
+    seen = _NODE_MEMO._rows.get(r[_ID])
+    fresh = dict(seen[1] if seen is not None and seen[0] == r else _NODE_MEMO.values(r))
     fresh["category_path"] = fresh["category_path"][:]
     fresh["tags"] = fresh["tags"][:]
     fresh["entities"] = fresh["entities"][:]
@@ -315,6 +316,7 @@ RANKING_COLUMNS = (
 )
 ranking_columns = itemgetter(*(_NODE_POS[name] for name in RANKING_COLUMNS))
 
+_ID = _NODE_POS["id"]
 _UPDATED_AT = _NODE_POS["updated_at"]
 _EXPIRES_AT = _NODE_POS["expires_at"]
 _VALUE_JSON = _NODE_POS["value_json"]

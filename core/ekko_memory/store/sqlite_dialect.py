@@ -136,7 +136,7 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
-def _file_identity(path: Path) -> tuple[int, int] | None:
+def _file_identity(path: Path | str) -> tuple[int, int] | None:
     """(device, inode) of the file at ``path``; None when there is none."""
     try:
         st = os.stat(path)
@@ -175,8 +175,10 @@ class SqliteDialect:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        # (device, inode) of the file the store opened (``pin_file``).
+        # (device, inode) of the file the store opened (``pin_file``), and its path as
+        # text (stat'ed before every transaction: no conversion each time).
         self._pinned: tuple[int, int] | None = None
+        self._path_text = ""
         self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
         self.changes = ChangeCounter(file_uri(path)) if path is not None else None
         self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
@@ -185,7 +187,8 @@ class SqliteDialect:
     def pin_file(self) -> None:
         """Remember which file the path names now: the one the store's connections hold."""
         if self.path is not None:
-            self._pinned = _file_identity(self.path)
+            self._path_text = os.fspath(self.path)
+            self._pinned = _file_identity(self._path_text)
 
     def file_problem(self) -> str | None:
         """Why the path no longer names the file the store opened, or None.
@@ -197,7 +200,7 @@ class SqliteDialect:
         """
         if self._pinned is None or self.path is None:
             return None
-        if _file_identity(self.path) == self._pinned:
+        if _file_identity(self._path_text) == self._pinned:
             return None
         return (
             f"{self.path} was deleted, moved or replaced by another program while it was open;"

@@ -140,8 +140,9 @@ class ThreadPins:
             stale = []
             if keep:
                 pin.busy = False
-                # Pins taken while all others were busy went past the limit: back to it.
-                stale = self._evict()
+                if len(self._held) > self._limit:
+                    # Pins taken while all others were busy went past the limit: back to it.
+                    stale = self._evict()
             elif mine:
                 del self._held[me]
         if not keep:
