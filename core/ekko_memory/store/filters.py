@@ -89,7 +89,7 @@ class NodeFilter:
     viewer: Viewer | None = None
 
     def __hash__(self) -> int:
-        # Every cached statement of a turn hashes its filter, and hashing 27 fields cost
+        # Every cached statement of a turn hashes its filter, and hashing all 25 fields cost
         # ~1 µs: hashed once (a filter holding lists raises TypeError, as before).
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:

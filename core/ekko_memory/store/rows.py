@@ -155,7 +155,7 @@ class RowMemo:
     than hashing the fresh ones a driver returns for every row of every turn.
     """
 
-    __slots__ = ("_decode", "_id_at", "_limit", "_rows")
+    __slots__ = ("_decode", "_id_at", "_limit", "seen")
 
     def __init__(
         self,
@@ -167,18 +167,19 @@ class RowMemo:
         self._decode = decode
         self._id_at = id_at
         self._limit = limit
-        self._rows: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        # id → (the row as decoded, its values); read directly on the hottest path.
+        self.seen: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     def values(self, r: tuple[Any, ...]) -> dict[str, Any]:
         """The decoded values of row ``r`` (decoded now if not seen lately)."""
         key = r[self._id_at]
-        seen = self._rows.get(key)
+        seen = self.seen.get(key)
         if seen is not None and seen[0] == r:
             return seen[1]
         values = self._decode(r)
-        if len(self._rows) >= self._limit:
-            self._rows.clear()
-        self._rows[key] = (tuple(r), values)
+        if len(self.seen) >= self._limit:
+            self.seen.clear()
+        self.seen[key] = (tuple(r), values)
         return values
 
 
@@ -189,7 +190,7 @@ def _remembered_node(r: tuple[Any, ...]) -> MemoryNode:
     """As ``node_from_tuple``, from remembered values; every node gets its own lists and
     value (callers may change them), sharing only immutable ones."""
     # Spelled out: a turn types a few dozen nodes, and each call or loop here cost more.
-    seen = _NODE_MEMO._rows.get(r[_ID])
+    seen = _NODE_MEMO.seen.get(r[_ID])
     fresh = dict(seen[1] if seen is not None and seen[0] == r else _NODE_MEMO.values(r))
     fresh["category_path"] = fresh["category_path"][:]
     fresh["tags"] = fresh["tags"][:]
