@@ -17,7 +17,7 @@ import pytest
 from ekko_memory.errors import InvalidInput, StoreUnavailable
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.sql_store import SqlStore
-from ekko_memory.store.thread_pins import PINNED_THREADS
+from ekko_memory.store.thread_pins import PIN_INFO, PINNED_THREADS
 from tests.core.factories import make_node
 
 
@@ -128,6 +128,13 @@ def test_threads_that_come_and_go_leave_at_most_a_few_connections(file_store: Sq
         t.join(timeout=30)
     assert seen == [["用户不吃香菜"]] * (PINNED_THREADS * 3)
     assert file_store._pins.held() <= PINNED_THREADS
+    # A connection given back to the pool is nobody's pin any more; plain transactions
+    # use it as any other.
+    file_store._pins.close()
+    idle = list(file_store.engine.pool._pool.queue)  # type: ignore[union-attr,attr-defined]
+    assert len(idle) >= 2 and all(PIN_INFO not in record.info for record in idle)
+    file_store.upsert_node(make_node(key="avoid_y", value_json="蒜"))
+    assert len(_titles(file_store)) == 2
 
 
 def test_threads_reading_at_once_each_read_their_own_snapshot(file_store: SqlStore) -> None:

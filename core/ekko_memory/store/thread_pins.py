@@ -57,6 +57,8 @@ class Pin:
 
 def _close_quietly(conn: Connection) -> None:
     try:
+        # The connection goes back to the pool, for any use: it is nobody's pin now.
+        conn.info.pop(PIN_INFO, None)
         conn.close()
     except Exception:  # a dead connection: the pool drops it
         pass
