@@ -134,6 +134,26 @@ def test_a_retraction_leaves_what_it_does_not_name(mem: MemoryService) -> None:
     assert set(waiting(mem)) == {"葱", "牛肉"}
 
 
+@pytest.mark.parametrize(
+    "reminder",
+    [
+        "别忘了我不吃葱。",
+        "不要忘记我说过我不吃葱。",
+        "Don't forget that I don't eat scallions.",
+        "Never forget that!",
+        "I always forget to buy scallions.",
+    ],
+)
+def test_a_reminder_to_keep_it_withdraws_nothing(mem: MemoryService, reminder: str) -> None:
+    """Asking to keep it in mind (别忘了, don't forget) or saying one forgets things is not a
+    retraction: the item waiting for approval stays."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我不吃葱。")
+    [item] = [i for i in mem.pending() if (i.node or {}).get("valueJson") == "葱"]
+    turn(rt, reminder)
+    assert item.id in {i.id for i in mem.pending()}
+
+
 def test_a_retraction_with_nothing_pending_changes_nothing_pending(mem: MemoryService) -> None:
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     turn(rt, "记住，我不吃葱。")  # remembered at once: nothing waits
