@@ -124,6 +124,41 @@ def asks_to_forget(text: str) -> bool:
     return bool(_FORGET.search(text))
 
 
+# Taking back what was just said (算了，不用记了; 当我没说; scratch that, don't remember that):
+# the statement before it is not to be remembered. Only these clear phrasings — not 算了 or
+# "never mind" alone, which as often just change the subject.
+_TAKE_BACK = re.compile(
+    r"(?:不用|不要|别|不必|无需|甭)再?(?:帮我)?记(?:住|下|录|着)?(?:了|吧|啦|这个|这条|这些|那个|那条|它)"
+    r"|当我没说|我收回|收回(?:这句|那句|刚才)|撤回(?:这句|那句|刚才)|忘了吧|忘掉(?:吧|它|这|那|刚才|我说)"
+    r"|(?<!n't )(?<!not )(?<!never )\bforget (?:it|that|this|about (?:it|that)|what i (?:just )?said)\b"
+    r"|\b(?:don'?t|do not|no need to)\s+(?:remember|record|save|note)\s+(?:that|this|it)\b"
+    r"|\bscratch that\b|\bdisregard (?:that|this|what i (?:just )?said)\b"
+    r"|\btake (?:it|that) back\b|\bignore what i (?:just )?said\b",
+    re.IGNORECASE,
+)
+# Asking to forget something the words name (把葱的事忘掉, forget about scallions): a take-back
+# only together with the thing it names (我忘记买葱了 names no request). A request, not a
+# reminder: 别忘了/不要忘记/don't forget ask to keep it, and "I always forget to buy
+# scallions" asks nothing. English "forget" counts only as an order, at the start of a
+# clause (after please / just / and); Chinese 忘 only unnegated.
+_FORGET_ABOUT = re.compile(
+    r"(?<![别不要莫勿没])(?:忘掉|忘了吧|忘记(?:吧|它|这|那|我说))|不要再记|别再记|不用再记"
+    r"|(?:^|[,.;:!?，。；：！？]|\b(?:please|just|and|so|now))\s*forget\s+(?:about|what|that|it|my|the)\b",
+    re.IGNORECASE,
+)
+
+
+def takes_back(text: str) -> bool:
+    """The user takes back what they just said (算了，不用记了; forget it; scratch that)."""
+    return bool(_TAKE_BACK.search(text))
+
+
+def forgets_about(text: str) -> bool:
+    """The words take something back or ask to forget it (takes_back, 忘掉, forget …); what
+    it is about must be named beside them."""
+    return takes_back(text) or bool(_FORGET_ABOUT.search(text))
+
+
 def sensitive_identifiers(text: str) -> list[str]:
     """Kinds of personal identifiers found in ``text`` (phone number, ID number, …)."""
     return [name for name, pattern in _IDENTIFIERS if pattern.search(text)]

@@ -33,6 +33,7 @@ from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
+from ekko_memory.service.extraction.retraction import Retractions
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor, work_done
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
 from ekko_memory.service.write_plan import WriteContext, plan_node
@@ -110,6 +111,8 @@ def triggers_for(messages: list[MemoryMessage], *, every: int, token_threshold: 
         fired.append("explicit preference")
     if any(intent.is_correction(t) for t in users):
         fired.append("correction")
+    if any(intent.forgets_about(t) for t in users):
+        fired.append("retraction")
     if any(_DECISION.search(t) for t in users):
         fired.append("decision")
     if any(_GOAL.search(t) for t in users):
@@ -232,9 +235,7 @@ class AfterReply:
         users = [m for m in messages if m.role == "user"]
         if not users:
             return False
-        if self._detector is None:
-            self._detector = RuleBasedExtractor(self.service.registry)
-        found = self._detector.extract(
+        found = self._rules().extract(
             ExtractionInput(
                 session_id=session_id,
                 messages=users,
@@ -244,6 +245,11 @@ class AfterReply:
             )
         )
         return bool(found.nodes)
+
+    def _rules(self) -> RuleBasedExtractor:
+        if self._detector is None:
+            self._detector = RuleBasedExtractor(self.service.registry)
+        return self._detector
 
     def extract(
         self,
@@ -270,9 +276,21 @@ class AfterReply:
             raise
         except Exception as e:  # a broken extractor is a failed extraction, retried later
             raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
+        held: dict[str, list[str]] = {}
         outcomes = self.apply(
-            extraction, messages, session_id=session_id, user_id=user_id, workspace_id=workspace_id
+            extraction,
+            messages,
+            session_id=session_id,
+            user_id=user_id,
+            workspace_id=workspace_id,
+            held=held,
         )
+        # What the user took back of what waits for approval (whatever extractor runs: the
+        # inbox must not offer it) — not what a later message of the batch said again.
+        try:
+            outcomes += Retractions(svc, self._rules()).withdraw(session_id, messages, held)
+        except StoreUnavailable as e:
+            raise StoreBusy(str(e), outcomes) from e
         patch = (extraction.summary_patch or "").strip()
         if patch:
             with self._guard:
@@ -304,9 +322,13 @@ class AfterReply:
         session_id: str,
         user_id: str | None,
         workspace_id: str | None,
+        held: dict[str, list[str]] | None = None,
     ) -> list[dict[str, Any]]:
         """Send each operation through the governed write path as the extractor, except what
         is already recorded or older than what is recorded (``recorded.py``).
+
+        ``held`` gets, per pending item an operation was held in (or found waiting as the
+        same proposal), the ids of the messages that operation came from.
 
         Raises ``StoreBusy`` (with the outcomes so far) at the first operation a store could
         not take: the batch is extracted again later.
@@ -340,6 +362,8 @@ class AfterReply:
                     )
                 if outcome.rule == StoreUnavailable.code:
                     raise StoreBusy(outcome.reason, outcomes)
+                if held is not None and outcome.pending_id is not None:
+                    held.setdefault(outcome.pending_id, []).extend(ctx.source_message_ids)
                 outcomes.append({"operation": op.operation, **outcome.to_json()})
         except StoreUnavailable as e:
             raise StoreBusy(str(e), outcomes) from e

@@ -1,0 +1,180 @@
+"""The user takes back, in the conversation, a memory that still waits for approval: the
+inbox no longer offers it (rejected, audited with the reason), and nothing else changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from ekko_memory import MemoryService
+from ekko_memory.errors import Conflict
+from ekko_memory.models import PendingItem
+from ekko_memory.service.runtime import AgentRuntime
+from tests.core.helpers import COOKING
+
+
+def turn(rt: AgentRuntime, user: str, reply: str = "好的。") -> None:
+    t = rt.before_model(user)
+    rt.after_model(reply, t)
+
+
+def waiting(mem: MemoryService) -> dict[object, PendingItem]:
+    """Items waiting for the user, by the value they propose."""
+    return {(i.node or {}).get("valueJson"): i for i in mem.pending()}
+
+
+def every_item(mem: MemoryService) -> list[PendingItem]:
+    return mem.pending(status=None)
+
+
+def withdrawn_audit(mem: MemoryService, item: PendingItem) -> list[str]:
+    """The reasons of the reject events recorded for ``item``."""
+    reasons = []
+    for _, store in mem.stores():
+        with store.read() as r:
+            reasons += [
+                e.reason
+                for e in r.audit_since(None, limit=10_000)
+                if e.event_type == "reject" and (e.payload or {}).get("pendingId") == item.id
+            ]
+    return reasons
+
+
+def assert_withdrawn(mem: MemoryService, item: PendingItem, words: str) -> None:
+    [after] = [i for i in every_item(mem) if i.id == item.id]
+    assert after.status == "rejected", after
+    assert after.decision_note is not None and words in after.decision_note
+    [reason] = withdrawn_audit(mem, item)
+    assert "the user" in reason and words in reason
+    # Nothing the user withdrew can be approved later.
+    with pytest.raises(Conflict):
+        mem.decide(item.id, approve=True, actor="user")
+    assert not [n for n in mem.user_store.list_active_nodes(limit=50) if n.value_json == "葱"]
+
+
+@pytest.mark.parametrize(
+    ("said", "retraction", "words"),
+    [
+        ("我不吃葱。", "其实我现在可以吃葱了。", "no longer avoids"),
+        ("我不吃葱。", "算了，不用记了。", "took back what they had just said"),
+        ("我不吃葱。", "葱的事忘掉吧。", "asked to forget"),
+        ("I don't eat scallions.", "Actually I can eat scallions now.", "no longer avoids"),
+        ("I don't eat scallions.", "Forget what I said about scallions.", "asked to forget"),
+        ("I don't eat scallions.", "Scratch that, don't remember it.", "took back"),
+    ],
+)
+def test_a_retraction_withdraws_the_pending_item_it_takes_back(
+    mem: MemoryService, said: str, retraction: str, words: str
+) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我挺喜欢吃牛肉的。")  # unrelated, also waiting
+    turn(rt, said)
+    held = waiting(mem)
+    assert set(held) == {"牛肉", "葱"}, held
+    scallions = held["葱"]
+    assert scallions.rule == "user_scope_without_intent"
+
+    turn(rt, retraction, "好的。")
+
+    assert set(waiting(mem)) == {"牛肉"}  # gone from the inbox; the unrelated one stays
+    assert_withdrawn(mem, scallions, words)
+    assert retraction.rstrip("。.") in (scallions_note := _note(mem, scallions)), scallions_note
+
+
+def _note(mem: MemoryService, item: PendingItem) -> str:
+    [after] = [i for i in every_item(mem) if i.id == item.id]
+    return after.decision_note or ""
+
+
+def test_an_agent_s_proposal_is_withdrawn_with_the_extractor_s(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    t = rt.before_model("我不吃葱。")
+    proposed = rt.session.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "the user does not eat scallions",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "categoryPath": COOKING,
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": "葱",
+                "title": "不吃葱",
+            },
+        },
+    )
+    assert proposed["accepted"] is False and proposed["pendingId"], proposed
+    rt.after_model("好的，不放葱。", t)
+    held = [i for i in mem.pending() if (i.node or {}).get("valueJson") == "葱"]
+    assert {i.requester for i in held} == {"agent", "extractor"}, held
+
+    turn(rt, "其实我现在可以吃葱了")
+
+    assert mem.pending() == []
+    for item in held:
+        assert_withdrawn(mem, item, "no longer avoids")
+
+
+def test_a_retraction_leaves_what_it_does_not_name(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我不吃葱。")
+    turn(rt, "我挺喜欢吃牛肉的。")
+    before = {i.id: i.status for i in every_item(mem)}
+    # Another ingredient, and a bare take-back of a message that proposed nothing of these.
+    turn(rt, "Forget what I said about garlic.")
+    turn(rt, "其实我现在可以吃香菜了。")
+    turn(rt, "今天天气不错。")
+    turn(rt, "算了，不用记了。")
+    # Another conversation's retraction does not reach this one's items.
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    turn(other, "其实我现在可以吃葱了。")
+    turn(other, "Forget what I said about scallions.")
+    assert {i.id: i.status for i in every_item(mem)} == before
+    assert set(waiting(mem)) == {"葱", "牛肉"}
+
+
+@pytest.mark.parametrize(
+    "reminder",
+    [
+        "别忘了我不吃葱。",
+        "不要忘记我说过我不吃葱。",
+        "Don't forget that I don't eat scallions.",
+        "Never forget that!",
+        "I always forget to buy scallions.",
+    ],
+)
+def test_a_reminder_to_keep_it_withdraws_nothing(mem: MemoryService, reminder: str) -> None:
+    """Asking to keep it in mind (别忘了, don't forget) or saying one forgets things is not a
+    retraction: the item waiting for approval stays."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我不吃葱。")
+    [item] = [i for i in mem.pending() if (i.node or {}).get("valueJson") == "葱"]
+    turn(rt, reminder)
+    assert item.id in {i.id for i in mem.pending()}
+
+
+def test_a_retraction_with_nothing_pending_changes_nothing_pending(mem: MemoryService) -> None:
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "记住，我不吃葱。")  # remembered at once: nothing waits
+    [scallions] = [n for n in mem.user_store.list_active_nodes(limit=50) if n.value_json == "葱"]
+    assert every_item(mem) == []
+    turn(rt, "算了，不用记了。")
+    turn(rt, "Forget what I said about scallions.")
+    assert every_item(mem) == []
+    # The correction of the active memory goes on as before.
+    turn(rt, "其实我现在可以吃葱了。")
+    assert every_item(mem) == []
+    assert mem.get_node(scallions.id).status == "expired"  # type: ignore[union-attr]
+
+
+def test_a_retraction_does_not_withdraw_what_is_said_again_after_it(mem: MemoryService) -> None:
+    """Taking back and saying it again in one batch: the item holds the later statement."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我不吃葱。")
+    [first] = mem.pending()
+    rt.session.append_message("user", "其实我现在可以吃葱了。")
+    rt.session.append_message("user", "不对，我还是不吃葱。")
+    rt.session.after_reply()
+    assert [i.id for i in mem.pending()] == [first.id]
+    assert [i.status for i in every_item(mem)] == ["pending"]
