@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 from pydantic import ValidationError
 
 
@@ -9,6 +11,21 @@ class EkkoMemoryError(Exception):
     """Base class of every error raised on purpose by the core."""
 
     code = "error"
+    # When a store's problem is why (its ``StoreHealth.status``, ``reason_code`` and
+    # ``reason_args``): an interface can word it in the user's language. ``store``: the
+    # store (workspace, user) a whole operation was refused for, as it cannot be written.
+    status: str | None = None
+    reason_code: str | None = None
+    reason_args: dict[str, str] | None = None
+    store: str | None = None
+
+    def for_store(self, store: str, health: Any) -> Self:
+        """This error with the problem of ``store`` (its ``StoreHealth``) attached."""
+        self.store = store
+        self.status = health.status
+        self.reason_code = health.reason_code
+        self.reason_args = dict(health.reason_args)
+        return self
 
 
 class InvalidInput(EkkoMemoryError):
@@ -42,11 +59,6 @@ class StoreUnavailable(EkkoMemoryError):
     """The store is disabled, read-only or failing; nothing was written."""
 
     code = "store_unavailable"
-    # When the store's health says why (``StoreHealth.status``, ``reason_code`` and
-    # ``reason_args``): an interface can word it in the user's language.
-    status: str | None = None
-    reason_code: str | None = None
-    reason_args: dict[str, str] | None = None
 
 
 class PermissionDenied(EkkoMemoryError):

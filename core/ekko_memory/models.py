@@ -799,8 +799,34 @@ class ExportSelection(CamelModel):
     include_messages: bool = True
 
 
+class StoreProblemNote(CamelModel):
+    """The store problem behind a result's English text (a warning, a reason): the store,
+    its status and its health's code and specifics (``StoreHealth.reason_code`` /
+    ``reason_args``), for an interface that words it in the user's language. Results carry
+    it beside their text and leave it out of their JSON: agents and scripts read the text."""
+
+    store: StoreName
+    status: str
+    code: str | None = None
+    args: dict[str, str] = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, store: StoreName, health: Any) -> StoreProblemNote:
+        """The problem of ``store`` as its ``StoreHealth`` gives it."""
+        return cls(
+            store=store,
+            status=health.status,
+            code=health.reason_code,
+            args=dict(health.reason_args),
+        )
+
+
 class ExportReport(CamelModel):
-    """What an export wrote (``path`` is None when it was cancelled: nothing is left behind)."""
+    """What an export wrote (``path`` is None when it was cancelled: nothing is left behind).
+
+    ``warning_problems`` (not in the JSON): for each of ``warnings``, the store problem it
+    quotes (a store skipped as it cannot be read), or None.
+    """
 
     path: str | None
     format: ExportFormat
@@ -808,6 +834,7 @@ class ExportReport(CamelModel):
     bytes: int = 0
     cancelled: bool = False
     warnings: list[str] = Field(default_factory=list)
+    warning_problems: list[StoreProblemNote | None] = Field(default_factory=list, exclude=True)
 
 
 class ImportReport(CamelModel):
@@ -1004,6 +1031,10 @@ class CompactedStore(CamelModel):
     cancelled before its turn). ``bytes_before`` / ``bytes_after``: the SQLite files, or
     on PostgreSQL the server's bytes for the schema's tables with their indexes and TOAST
     (None when unknown). ``ran``: the statements run.
+
+    Not in the JSON, for an interface that words ``reason`` in the user's language:
+    ``problem``, the store problem it quotes (a store skipped as it cannot be written, or
+    refused for its health's reason), and ``cause``, the error that made it ``failed``.
     """
 
     store: StoreName
@@ -1011,11 +1042,19 @@ class CompactedStore(CamelModel):
     backend: str
     status: CompactStatus
     reason: str | None = None
+    problem: StoreProblemNote | None = Field(default=None, exclude=True)
     bytes_before: int | None = None
     bytes_after: int | None = None
     files: list[CompactedFile] = Field(default_factory=list)
     ran: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+
+    _cause: BaseException | None = PrivateAttr(default=None)
+
+    @property
+    def cause(self) -> BaseException | None:
+        """The error that made the store ``failed`` (None otherwise)."""
+        return self._cause
 
     @property
     def freed_bytes(self) -> int:

@@ -372,6 +372,15 @@ def health_text(health: Any) -> str:
     return said if said is not None else core_message(health.reason or "")
 
 
+def note_problem(note: Any) -> str | None:
+    """The store problem a result carries beside its English text (a ``StoreProblemNote``:
+    a compaction's reason, an export's warning) in the UI's language; None when there is
+    none or the app does not know it (then the result's own text)."""
+    if note is None:
+        return None
+    return store_problem(getattr(note, "code", None), getattr(note, "args", None))
+
+
 def _store_refusal(error: BaseException) -> str | None:
     """A store's refusal for the reason its health gives (a ``StoreUnavailable`` with a
     ``reason_code``), in the UI's language, without a write's "nothing was written"; None
@@ -379,6 +388,12 @@ def _store_refusal(error: BaseException) -> str | None:
     said = store_problem(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
     if said is None:
         return None
+    store = getattr(error, "store", None)
+    if store:
+        # A whole operation (an import, a purge) refused as this store cannot be written.
+        return _Q.translate(
+            "MemoryLabels", "the {store} store cannot be written ({reason})"
+        ).format(store=store_label(store), reason=said)
     status = getattr(error, "status", None)
     args = getattr(error, "reason_args", None) or {}
     location = args.get("path") or args.get("location") or ""

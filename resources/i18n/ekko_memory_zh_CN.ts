@@ -134,42 +134,42 @@
         <translation>已取消：尚未开始的存储保持原样；再次压缩即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
         <source>{store} store — {location}</source>
         <translation>{store}存储 — {location}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
         <source>not compacted: cancelled before its turn</source>
         <translation>未压缩：轮到它之前已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="138"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="151"/>
         <source>skipped: {reason}</source>
         <translation>已跳过：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="156"/>
         <source>not compacted, nothing changed: {reason}</source>
         <translation>未压缩，没有任何改变：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="163"/>
         <source>tables and indexes on the server</source>
         <translation>服务器上的数据表和索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="163"/>
         <source>all files</source>
         <translation>全部文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="167"/>
         <source>{what}: {before} → {after}, {freed} freed</source>
         <translation>{what}：{before} → {after}，释放 {freed}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="177"/>
         <source>ran: {sql}</source>
         <translation>已执行：{sql}</translation>
     </message>
@@ -397,9 +397,14 @@
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="221"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="237"/>
+        <source>the {store} store was skipped: {reason}</source>
+        <translation>已跳过{store}存储：{reason}</translation>
     </message>
 </context>
 <context>
@@ -2074,131 +2079,136 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="386"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="394"/>
+        <source>the {store} store cannot be written ({reason})</source>
+        <translation>{store}存储无法写入（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="401"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="390"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="405"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="393"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="436"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="451"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="438"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="453"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="485"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="601"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="500"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="616"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="498"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="513"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="502"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="506"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="510"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="514"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="529"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="518"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="524"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="539"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="528"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="543"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="532"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="547"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="536"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="551"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="561"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="599"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="576"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="614"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="487"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="555"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="605"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="502"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="570"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="620"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="625"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="640"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="746"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="761"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="748"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="763"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="750"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="765"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="752"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="767"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="754"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="769"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="756"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="771"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>

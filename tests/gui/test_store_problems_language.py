@@ -376,3 +376,275 @@ def test_the_connect_dialog_says_why_a_server_cannot_be_used_in_the_ui_language(
         where = DatabaseTarget(url, "team1").display.split(" · ")[0]
         assert said.startswith("无法打开存储：无法连接数据库服务器 "), said
         assert not english_left(said, "postgresql+psycopg://" + where), said
+
+
+# --- results that quote a store's problem: compaction, export, import, purge ----------
+
+
+def _compacted(qtbot: Any, controller: AppController) -> Any:
+    """Run File ▸ Compact stores; the dialog."""
+    from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
+
+    dialog = CompactDialog(controller)
+    qtbot.addWidget(dialog)
+    run(qtbot, dialog.run_compact(), timeout=60000)
+    assert dialog.report is not None
+    return dialog
+
+
+def _user_lines(dialog: Any) -> str:
+    """The compaction report's lines for the user store, as the dialog shows them."""
+    entry = next(s for s in dialog.report.stores if s.store == "user")
+    lines = dialog.store_lines(entry)
+    shown = dialog.result_view.toPlainText()
+    assert all(line in shown for line in lines), (lines, shown)
+    return "\n".join(lines)
+
+
+def test_a_compaction_that_skips_a_read_only_store_says_why_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any
+) -> None:
+    """The report's line for a read-only store quoted the core's English reason ("the store
+    is readonly: … is read-only: memories can be read but not changed …")."""
+    db = demo.user_home / "memory.db"
+    set_schema_version(db, migrations.latest_version())
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            dialog = _compacted(qtbot, controller)
+            entry = next(s for s in dialog.report.stores if s.store == "user")
+            assert entry.status == "skipped"
+            reason = window.runner.memory.health()["user"].reason
+            shown = _user_lines(dialog)
+        finally:
+            window.replace()
+    assert entry.reason == f"the store is readonly: {reason}"  # the core's, as before
+    if language == "en":
+        assert f"skipped: {reason}" in shown, shown
+    else:
+        assert f"已跳过：{db} 是只读的：可以读取记忆，但不能修改" in shown, shown
+        assert not english_left(shown, str(db), str(demo.user_home)), shown
+
+
+def test_a_compaction_of_a_file_replaced_while_open_says_why_in_the_ui_language(
+    qtbot: Any, language: str, controller: AppController, demo: Any
+) -> None:
+    """A restore or a sync tool swapped the file: the store refuses to compact it, and the
+    report said so in the core's English ("memory store disabled: … was deleted, moved or
+    replaced …; the store is as it was")."""
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    db = demo.user_home / "memory.db"
+    try:
+        replace_under_open_store(db)
+        dialog = _compacted(qtbot, controller)
+        entry = next(s for s in dialog.report.stores if s.store == "user")
+        # Found by the compaction itself (failed), or by a read of the app's just before.
+        assert entry.status in ("failed", "skipped"), entry
+        assert window.runner.memory.health()["user"].reason_code == "file_replaced"
+        shown = _user_lines(dialog)
+    finally:
+        window.replace()
+    if language == "en":
+        assert "was deleted, moved or replaced by another program" in shown, shown
+    else:
+        assert f"{db} 在打开期间被其他程序删除、移动或替换" in shown, shown
+        assert not english_left(shown, str(db), str(demo.user_home)), shown
+
+
+@contextmanager
+def writing_in_another_process(db: Path) -> Iterator[None]:
+    """Another process holds ``db``'s write lock (readers still read, from the WAL) until
+    the block ends."""
+    code = (
+        "import sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        "print('held', flush=True)\n"
+        "sys.stdin.readline()\n"
+        "c.execute('ROLLBACK')\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.write("\n")
+        proc.stdin.close()
+        proc.wait(timeout=10)
+
+
+def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another program holds the user file's lock for the whole compaction: the store is
+    left as it was, and the report said so in the core's English ("memory store at … stayed
+    locked by another process; nothing was written, try again; the store is as it was")."""
+    monkeypatch.setattr(sqlite_dialect, "BUSY_TIMEOUT_MS", 200)
+    window = open_window(qtbot, controller, demo.workspace, demo.user_home)
+    db = demo.user_home / "memory.db"
+    try:
+        with writing_in_another_process(db):
+            dialog = _compacted(qtbot, controller)
+        entry = next(s for s in dialog.report.stores if s.store == "user")
+        assert entry.status == "failed", entry
+        assert entry.reason and "stayed locked by another process" in entry.reason
+        shown = _user_lines(dialog)
+    finally:
+        window.replace()
+    if language == "en":
+        assert f"not compacted, nothing changed: another program kept the store {db} locked" in (
+            shown
+        ), shown
+    else:
+        assert f"未压缩，没有任何改变：另一个程序一直锁着存储 {db}" in shown, shown
+        assert not english_left(shown, str(db), str(demo.user_home)), shown
+
+
+def test_an_export_that_skips_a_store_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    """A store that cannot be read is left out of the export: the dialog said nothing of it
+    (the core's warning, in English, went nowhere)."""
+    from ekko_memory_gui.qt import QDialog
+    from ekko_memory_gui.views.dialogs.export_dialog import ExportDialog
+
+    set_schema_version(demo.user_home / "memory.db", migrations.latest_version() + 1)
+    window = opened(qtbot, controller, demo)
+    target = tmp_path / "out.json"
+    shown: list[str] = []
+    reports: list[Any] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ExportDialog)
+        dialog.path_edit.setText(str(target))
+        reports.append(await dialog.start())
+        shown.append(dialog.result_label.text())
+        return True
+
+    try:
+        assert window.runner.memory.health()["user"].reason_code == "newer_schema"
+        dialogs.handlers.append(handler)
+        wait_task(qtbot, window.export_memories())
+    finally:
+        window.replace()
+    (report,) = reports
+    assert report.path == str(target)
+    (warning,) = report.warnings
+    text = shown[0]
+    if language == "en":
+        assert f"! {warning}" in text, text
+    else:
+        version = str(migrations.latest_version() + 1)
+        assert f"! 已跳过用户存储：数据库的结构版本为 {version}" in text, text
+        assert not english_left(text, str(target)), text
+
+
+def test_an_import_into_a_read_only_store_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+    tmp_path: Path,
+) -> None:
+    """A bundle with user memories, the user file read-only: nothing is imported, and the
+    dialog said why in the core's English ("the user store cannot be written (… is
+    read-only: memories can be read but not changed …); nothing was imported")."""
+    from ekko_memory import open_memory
+    from ekko_memory_gui.qt import QDialog
+    from ekko_memory_gui.views.dialogs.import_dialog import ImportDialog
+
+    bundle = tmp_path / "bundle.json"
+    mem = open_memory(demo.workspace, user_home=demo.user_home)
+    try:
+        mem.exporter.export(bundle)
+    finally:
+        mem.close()
+    db = demo.user_home / "memory.db"
+    set_schema_version(db, migrations.latest_version())
+    shown: list[str] = []
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ImportDialog)
+        dialog.path_edit.setText(str(bundle))
+        with pytest.raises(Exception) as raised:
+            await dialog.run_import()
+        shown.append(dialog.summary.text())
+        errors.append(raised.value)
+        return False
+
+    errors: list[BaseException] = []
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            assert window.runner.memory.health()["user"].reason_code == "read_only_file"
+            dialogs.handlers.append(handler)
+            wait_task(qtbot, window.import_bundle())
+        finally:
+            window.replace()
+    (text,) = shown
+    assert str(errors[0]).startswith("the user store cannot be written (")
+    if language == "en":
+        assert text.startswith("Nothing was imported: "), text
+        assert "the user store cannot be written (" in text, text
+    else:
+        assert text.startswith("没有导入任何内容："), text
+        assert f"用户存储无法写入（{db} 是只读的：" in text, text
+        assert not english_left(text, str(db)), text
+
+
+def test_a_purge_refused_by_a_read_only_store_says_why_in_the_ui_language(
+    qtbot: Any,
+    language: str,
+    controller: AppController,
+    demo: Any,
+    dialogs: ScriptedDialogService,
+) -> None:
+    """The dry run lists a user memory, the user file is read-only: the purge is refused,
+    and the error line said why in the core's English ("the user store cannot be written
+    (…); nothing was purged")."""
+    from ekko_memory_gui.qt import QDialog
+    from ekko_memory_gui.views.dialogs.purge_dialog import PurgeDialog
+
+    db = demo.user_home / "memory.db"
+    set_schema_version(db, migrations.latest_version())
+
+    async def handler(dialog: QDialog) -> bool:
+        assert isinstance(dialog, PurgeDialog)
+        dialog.query_edit.setText("少油少盐")
+        plan = await dialog.start_dry_run()
+        assert any(t.store == "user" for t in plan.targets), plan.targets
+        dialogs.confirm_answers.append(True)
+        with pytest.raises(Exception, match="cannot be written"):
+            await dialog.start_purge()
+        return False
+
+    with read_only(db):
+        window = opened(qtbot, controller, demo)
+        try:
+            dialogs.handlers.append(handler)
+            wait_task(qtbot, window.purge(), timeout=60000)
+            qtbot.waitUntil(lambda: window.status.error.text() != "", timeout=10000)
+            error = window.status.error.toolTip()
+        finally:
+            window.replace()
+    if language == "en":
+        assert "the user store cannot be written (" in error, error
+    else:
+        assert f"用户存储无法写入（{db} 是只读的：" in error, error
+        assert not english_left(error, str(db)), error

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ekko_memory.errors import StoreUnavailable
-from ekko_memory.models import CompactedFile, CompactedStore, CompactReport
+from ekko_memory.models import CompactedFile, CompactedStore, CompactReport, StoreProblemNote
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def compact(
         if not store.health.writable:
             entry.status = "skipped"
             entry.reason = f"the store is {store.health.status}: {store.health.reason}"
+            entry.problem = StoreProblemNote.of(name, store.health)
             continue
         rep(f"compact:{name}", i, len(stores))
         try:
@@ -64,6 +65,11 @@ def compact(
         except StoreUnavailable as e:
             entry.status = "failed"
             entry.reason = f"{e}; the store is as it was"
+            entry._cause = e
+            if e.reason_code is not None:
+                entry.problem = StoreProblemNote(
+                    store=name, status=e.status or "", code=e.reason_code, args=e.reason_args or {}
+                )
             continue
         entry.ran = done.ran
         entry.warnings = done.warnings

@@ -42,6 +42,7 @@ from ekko_memory.models import (
     PendingItem,
     Scope,
     StoreName,
+    StoreProblemNote,
 )
 from ekko_memory.service.chains import chain_closure
 from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
@@ -173,7 +174,9 @@ class Exporter:
             raise InvalidInput(f"unknown export format {format!r}; use json, md or csv")
         sel = selection or ExportSelection()
         target = check_output_path(path)
-        parts, warnings = self._parts(sel)
+        parts, notes = self._parts(sel)
+        warnings = [text for text, _ in notes]
+        problems = [problem for _, problem in notes]
         rep = Reporter(progress, cancel)
         writers: dict[str, Callable[[IO[str]], dict[str, int]]] = {
             "json": lambda fh: self._write_json(fh, parts, sel, rep),
@@ -185,7 +188,13 @@ class Exporter:
         try:
             counts = write_private(target, writers[format], encoding=encoding)
         except Cancelled:  # raised inside a writer: the temporary file is already gone
-            return ExportReport(path=None, format=format, cancelled=True, warnings=warnings)
+            return ExportReport(
+                path=None,
+                format=format,
+                cancelled=True,
+                warnings=warnings,
+                warning_problems=problems,
+            )
         rep("done", 1, 1)
         return ExportReport(
             path=str(target),
@@ -193,18 +202,27 @@ class Exporter:
             counts=counts,
             bytes=target.stat().st_size,
             warnings=warnings,
+            warning_problems=problems,
         )
 
     # --- what goes in ---------------------------------------------------------------
 
-    def _parts(self, sel: ExportSelection) -> tuple[list[_Part], list[str]]:
+    def _parts(
+        self, sel: ExportSelection
+    ) -> tuple[list[_Part], list[tuple[str, StoreProblemNote | None]]]:
+        """What goes in, and the warnings (each with the store problem it quotes)."""
         wanted = set(sel.scopes or STORED_SCOPES)
         parts: dict[StoreName, _Part] = {}
-        warnings: list[str] = []
+        warnings: list[tuple[str, StoreProblemNote | None]] = []
         seeds: set[str] = set()
         for name, store in self.service.stores():
             if not store.health.readable:
-                warnings.append(f"the {name} store was skipped: {store.health.reason}")
+                warnings.append(
+                    (
+                        f"the {name} store was skipped: {store.health.reason}",
+                        StoreProblemNote.of(name, store.health),
+                    )
+                )
                 continue
             scopes = tuple(s for s in STORE_SCOPES[name] if s in wanted)
             if not scopes:

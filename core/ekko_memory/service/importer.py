@@ -306,7 +306,7 @@ class Importer:
             if part.size and not store.health.writable:
                 raise InvalidInput(
                     f"the {name} store cannot be written ({store.health.reason}); nothing was imported"
-                )
+                ).for_store(name, store.health)
         tally = _Tally(notes=notes)
         ticker = _Ticker(Reporter(progress, cancel), sum(p.size for p in parts.values()))
         committed: list[StoreName] = []

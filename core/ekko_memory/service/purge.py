@@ -249,7 +249,7 @@ class Purger:
             if not store.health.writable:
                 raise StoreUnavailable(
                     f"the {name} store cannot be written ({store.health.reason}); nothing was purged"
-                )
+                ).for_store(name, store.health)
         run = _Run(plan)
         try:
             # The log first: the memories name their source messages, so a purge stopped

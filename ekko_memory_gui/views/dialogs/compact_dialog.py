@@ -128,6 +128,18 @@ class CompactDialog(TaskDialog):
         self.result_view.setPlainText("\n".join(lines).rstrip())
         self.result_view.setVisible(True)
 
+    @staticmethod
+    def failure_text(s: CompactedStore) -> str:
+        """Why a store could not be compacted, in the UI's language: the store problem its
+        entry carries (a file replaced…), else the error that stopped it as the app words
+        errors (a lock another program held…); the core's reason for anything else."""
+        said = labels.note_problem(s.problem)
+        if said is not None:
+            return said
+        if s.cause is not None:
+            return labels.outage_text(s.cause)
+        return s.reason or ""
+
     def store_lines(self, s: CompactedStore) -> list[str]:
         """What happened to one store, in words."""
         name = labels.store_label(s.store)
@@ -135,12 +147,15 @@ class CompactDialog(TaskDialog):
         if s.status == "cancelled":
             return [head, "  " + self.tr("not compacted: cancelled before its turn")]
         if s.status == "skipped":
-            return [head, "  " + self.tr("skipped: {reason}").format(reason=s.reason or "")]
+            reason = labels.note_problem(s.problem) or s.reason or ""
+            return [head, "  " + self.tr("skipped: {reason}").format(reason=reason)]
         if s.status == "failed":
             return [
                 head,
                 "  "
-                + self.tr("not compacted, nothing changed: {reason}").format(reason=s.reason or ""),
+                + self.tr("not compacted, nothing changed: {reason}").format(
+                    reason=self.failure_text(s)
+                ),
             ]
         lines = [head]
         if s.bytes_before is not None and s.bytes_after is not None:

@@ -218,14 +218,27 @@ class ExportDialog(TaskDialog):
             self.result_label.setText(self.tr("Cancelled; no file was written."))
         else:
             counts = ", ".join(labels.record_count(k, n) for k, n in report.counts.items() if n)
-            self.result_label.setText(
-                self.tr("Exported {counts} to {path} ({size} KB, readable only by you).").format(
-                    counts=counts or "0", path=report.path, size=max(1, report.bytes // 1024)
-                )
+            done = self.tr("Exported {counts} to {path} ({size} KB, readable only by you).").format(
+                counts=counts or "0", path=report.path, size=max(1, report.bytes // 1024)
             )
+            self.result_label.setText("\n".join([done, *self.warning_lines(report)]))
             self.open_folder.setVisible(True)
         self.export_button.setEnabled(True)
         return report
+
+    def warning_lines(self, report: ExportReport) -> list[str]:
+        """What the export left out and why (a store that cannot be read), in the UI's
+        language: the store problem each warning quotes, else the core's warning."""
+        lines = []
+        for i, warning in enumerate(report.warnings):
+            note = report.warning_problems[i] if i < len(report.warning_problems) else None
+            said = labels.note_problem(note)
+            if note is not None and said is not None:
+                warning = self.tr("the {store} store was skipped: {reason}").format(
+                    store=labels.store_label(note.store), reason=said
+                )
+            lines.append(f"! {warning}")
+        return lines
 
     def _open_folder(self) -> None:
         if self.report is not None and self.report.path:
