@@ -130,9 +130,11 @@ def test_threads_that_come_and_go_leave_at_most_a_few_connections(file_store: Sq
     assert file_store._pins.held() <= PINNED_THREADS
     # A connection given back to the pool is nobody's pin any more; plain transactions
     # use it as any other.
+    pinned = file_store._pins.held()  # threads run one by one may share an id: ≥ 1
+    assert pinned >= 1
     file_store._pins.close()
     idle = list(file_store.engine.pool._pool.queue)  # type: ignore[union-attr,attr-defined]
-    assert len(idle) >= 2 and all(PIN_INFO not in record.info for record in idle)
+    assert len(idle) >= pinned and all(PIN_INFO not in record.info for record in idle)
     file_store.upsert_node(make_node(key="avoid_y", value_json="蒜"))
     assert len(_titles(file_store)) == 2
 

@@ -89,14 +89,18 @@ def check_status_line(window: MainWindow, language: str, *names: str) -> None:
 
 
 @contextmanager
-def held_by_another_process(db: Path) -> Iterator[None]:
-    """Another process holds ``db`` in an exclusive write transaction (readers kept out too,
-    as WAL lets them in otherwise) until the block ends."""
+def held_by_another_process(db: Path, *, readers_too: bool = True) -> Iterator[None]:
+    """Another process holds ``db``'s write lock until the block ends; ``readers_too``: in
+    an exclusive transaction that keeps readers out as well (WAL lets them in otherwise)."""
+    lock = (
+        "c.execute('PRAGMA locking_mode = EXCLUSIVE')\nc.execute('BEGIN EXCLUSIVE')\n"
+        if readers_too
+        else "c.execute('BEGIN IMMEDIATE')\n"
+    )
     code = (
         "import sqlite3, sys\n"
         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "c.execute('PRAGMA locking_mode = EXCLUSIVE')\n"
-        "c.execute('BEGIN EXCLUSIVE')\n"
+        f"{lock}"
         "print('held', flush=True)\n"
         "sys.stdin.readline()\n"
         "c.execute('ROLLBACK')\n"
@@ -451,34 +455,6 @@ def test_a_compaction_of_a_file_replaced_while_open_says_why_in_the_ui_language(
         assert not english_left(shown, str(db), str(demo.user_home)), shown
 
 
-@contextmanager
-def writing_in_another_process(db: Path) -> Iterator[None]:
-    """Another process holds ``db``'s write lock (readers still read, from the WAL) until
-    the block ends."""
-    code = (
-        "import sqlite3, sys\n"
-        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "c.execute('BEGIN IMMEDIATE')\n"
-        "print('held', flush=True)\n"
-        "sys.stdin.readline()\n"
-        "c.execute('ROLLBACK')\n"
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(db)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        yield
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.write("\n")
-        proc.stdin.close()
-        proc.wait(timeout=10)
-
-
 def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
     qtbot: Any,
     language: str,
@@ -493,7 +469,7 @@ def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
     window = open_window(qtbot, controller, demo.workspace, demo.user_home)
     db = demo.user_home / "memory.db"
     try:
-        with writing_in_another_process(db):
+        with held_by_another_process(db, readers_too=False):
             dialog = _compacted(qtbot, controller)
         entry = next(s for s in dialog.report.stores if s.store == "user")
         assert entry.status == "failed", entry
