@@ -66,6 +66,16 @@ def english_left(text: str, *specifics: str) -> list[str]:
     return ENGLISH_WORD.findall(text)
 
 
+def says(text: str, language: str, *, en: str, zh: str, names: tuple[str, ...] = ()) -> None:
+    """``text`` holds the sentence of ``language``: in Chinese, with no English left once
+    the paths ``names`` are taken out."""
+    if language == "en":
+        assert en in text, text
+    else:
+        assert zh in text, text
+        assert not english_left(text, *names), text
+
+
 def check_status_line(window: MainWindow, language: str, *names: str) -> None:
     """Every store that is not ok is explained in ``language`` (English: the core's words);
     ``names``: what else the line names as it is (a server)."""
@@ -423,11 +433,13 @@ def test_a_compaction_that_skips_a_read_only_store_says_why_in_the_ui_language(
         finally:
             window.replace()
     assert entry.reason == f"the store is readonly: {reason}"  # the core's, as before
-    if language == "en":
-        assert f"skipped: {reason}" in shown, shown
-    else:
-        assert f"已跳过：{db} 是只读的：可以读取记忆，但不能修改" in shown, shown
-        assert not english_left(shown, str(db), str(demo.user_home)), shown
+    says(
+        shown,
+        language,
+        en=f"skipped: {reason}",
+        zh=f"已跳过：{db} 是只读的：可以读取记忆，但不能修改",
+        names=(str(db), str(demo.user_home)),
+    )
 
 
 def test_a_compaction_of_a_file_replaced_while_open_says_why_in_the_ui_language(
@@ -448,11 +460,13 @@ def test_a_compaction_of_a_file_replaced_while_open_says_why_in_the_ui_language(
         shown = _user_lines(dialog)
     finally:
         window.replace()
-    if language == "en":
-        assert "was deleted, moved or replaced by another program" in shown, shown
-    else:
-        assert f"{db} 在打开期间被其他程序删除、移动或替换" in shown, shown
-        assert not english_left(shown, str(db), str(demo.user_home)), shown
+    says(
+        shown,
+        language,
+        en="was deleted, moved or replaced by another program",
+        zh=f"{db} 在打开期间被其他程序删除、移动或替换",
+        names=(str(db), str(demo.user_home)),
+    )
 
 
 def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
@@ -477,13 +491,13 @@ def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
         shown = _user_lines(dialog)
     finally:
         window.replace()
-    if language == "en":
-        assert f"not compacted, nothing changed: another program kept the store {db} locked" in (
-            shown
-        ), shown
-    else:
-        assert f"未压缩，没有任何改变：另一个程序一直锁着存储 {db}" in shown, shown
-        assert not english_left(shown, str(db), str(demo.user_home)), shown
+    says(
+        shown,
+        language,
+        en=f"not compacted, nothing changed: another program kept the store {db} locked",
+        zh=f"未压缩，没有任何改变：另一个程序一直锁着存储 {db}",
+        names=(str(db), str(demo.user_home)),
+    )
 
 
 def test_an_export_that_skips_a_store_says_why_in_the_ui_language(
@@ -522,12 +536,14 @@ def test_an_export_that_skips_a_store_says_why_in_the_ui_language(
     assert report.path == str(target)
     (warning,) = report.warnings
     text = shown[0]
-    if language == "en":
-        assert f"! {warning}" in text, text
-    else:
-        version = str(migrations.latest_version() + 1)
-        assert f"! 已跳过用户存储：数据库的结构版本为 {version}" in text, text
-        assert not english_left(text, str(target)), text
+    version = str(migrations.latest_version() + 1)
+    says(
+        text,
+        language,
+        en=f"! {warning}",
+        zh=f"! 已跳过用户存储：数据库的结构版本为 {version}",
+        names=(str(target),),
+    )
 
 
 def test_an_import_into_a_read_only_store_says_why_in_the_ui_language(
@@ -619,8 +635,10 @@ def test_a_purge_refused_by_a_read_only_store_says_why_in_the_ui_language(
             error = window.status.error.toolTip()
         finally:
             window.replace()
-    if language == "en":
-        assert "the user store cannot be written (" in error, error
-    else:
-        assert f"用户存储无法写入（{db} 是只读的：" in error, error
-        assert not english_left(error, str(db)), error
+    says(
+        error,
+        language,
+        en="the user store cannot be written (",
+        zh=f"用户存储无法写入（{db} 是只读的：",
+        names=(str(db),),
+    )

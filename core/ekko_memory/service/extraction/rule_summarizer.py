@@ -48,9 +48,14 @@ KEEP_ITEMS = 12
 MAX_CHARS = 1200
 
 
-def _line(msg: MemoryMessage, limit: int = 80) -> str:
-    text = " ".join(msg.content.split())
+def clipped_line(text: str, limit: int) -> str:
+    """``text`` on one line (runs of whitespace as one space), cut to ``limit`` with "…"."""
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _line(msg: MemoryMessage, limit: int = 80) -> str:
+    return clipped_line(msg.content, limit)
 
 
 def _is_goal(text: str) -> bool:
