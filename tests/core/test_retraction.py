@@ -80,6 +80,37 @@ def test_a_retraction_withdraws_the_pending_item_it_takes_back(
     assert retraction.rstrip("。.") in (scallions_note := _note(mem, scallions)), scallions_note
 
 
+def test_a_take_back_late_in_a_long_conversation_reaches_what_was_just_said(
+    mem: MemoryService,
+) -> None:
+    """ "算了，不用记了" after 1 200 earlier messages takes back the message just before it,
+    not one among the conversation's first thousand."""
+    from datetime import timedelta
+
+    from ekko_memory.service.extraction.pipeline import EXTRACT, SUMMARIZE
+    from tests.core.factories import make_message
+
+    start = mem.now() - timedelta(days=1)
+    said = [
+        make_message("s1", "user" if i % 2 == 0 else "assistant", f"闲聊 {i}", at=start)
+        for i in range(1_200)
+    ]
+    for i, m in enumerate(said):
+        m.created_at = start + timedelta(seconds=i)
+    with mem.workspace_store.write() as w:
+        for m in said:
+            w.insert_message(m)
+        # Read and summarized long ago: the next runs start after them.
+        for kind in (EXTRACT, SUMMARIZE):
+            w.set_cursor("s1", kind, said[-1], mem.now())
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我不吃葱。")
+    scallions = waiting(mem)["葱"]
+    turn(rt, "算了，不用记了。")
+    assert "葱" not in waiting(mem)
+    assert_withdrawn(mem, scallions, "took back what they had just said")
+
+
 def _note(mem: MemoryService, item: PendingItem) -> str:
     [after] = [i for i in every_item(mem) if i.id == item.id]
     return after.decision_note or ""

@@ -331,6 +331,15 @@ class StoreReader:
             {"sid": session_id, "after": to_db(after), "lim": limit, "off": offset},
         )
 
+    def last_user_message_before(self, session_id: str, at: datetime) -> MemoryMessage | None:
+        """The session's newest message from the user written before ``at``, if any."""
+        found = self._messages(
+            f"{_MESSAGE_SELECT} WHERE session_id = :sid AND role = 'user' AND created_at < :at"
+            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            {"sid": session_id, "at": to_db(at)},
+        )
+        return found[0] if found else None
+
     def get_messages(self, ids: Sequence[str]) -> list[MemoryMessage]:
         """Messages by id, in creation order; unknown ids are skipped."""
         if not ids:

@@ -29,6 +29,7 @@ from ekko_memory.models import MemoryMessage, MemoryNode, PendingItem
 from ekko_memory.schema import intent
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
+from ekko_memory.service.extraction.rule_summarizer import clipped_line
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -43,11 +44,6 @@ class _Waiting:
     item: PendingItem
     store: SqlStore
     node: MemoryNode
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Retractions:
@@ -123,7 +119,7 @@ class Retractions:
     def _taken_back(
         self, session_id: str, msg: MemoryMessage, waiting: list[_Waiting]
     ) -> list[tuple[_Waiting, str]]:
-        said = _quote(msg.content)
+        said = clipped_line(msg.content, 60)
         # 1. What the rules read as contradicting the memory contradicts its proposal.
         by_node = {w.node.id: w for w in waiting}
         found = self.rules.extract(
@@ -177,9 +173,7 @@ class Retractions:
     def _previous_user_message(self, session_id: str, msg: MemoryMessage) -> MemoryMessage | None:
         """The user's message just before ``msg`` in the session."""
         with self.service.workspace_store.read() as r:
-            recent = r.list_messages(session_id, limit=1000)
-        before = [m for m in recent if m.role == "user" and m.created_at < msg.created_at]
-        return before[-1] if before else None
+            return r.last_user_message_before(session_id, msg.created_at)
 
     def _reject(self, w: _Waiting, msg: MemoryMessage, why: str) -> bool:
         """Reject the item, audited in the same transaction; False if decided meanwhile."""
