@@ -452,7 +452,13 @@ class OmittedNode(CamelModel):
 M = TypeVar("M", bound=BaseModel)
 
 
-_set = object.__setattr__
+# The four slots every model instance holds, set through their own descriptors: half
+# the time of ``object.__setattr__``, which looks each name up on the class first.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_new = object.__new__
 
 
 def trusted(cls: type[M], values: dict[str, Any], *, every_field: bool = False) -> M:
@@ -470,17 +476,16 @@ def trusted(cls: type[M], values: dict[str, Any], *, every_field: bool = False) 
         private = cls.__private_attributes__
         shape = _SHAPES[cls] = (set(cls.model_fields), dict(private) if private else None)
     every, private_attrs = shape
-    obj = cls.__new__(cls)
-    _set(obj, "__dict__", values)
+    obj = _new(cls)
+    _set_dict(obj, values)
     if every_field:
         assert len(values) == len(every), (cls, sorted(values))
-        _set(obj, "__pydantic_fields_set__", every)
+        _set_fields_set(obj, every)
     else:
-        _set(obj, "__pydantic_fields_set__", set(values))
-    _set(obj, "__pydantic_extra__", None)
-    _set(
+        _set_fields_set(obj, set(values))
+    _set_extra(obj, None)
+    _set_private(
         obj,
-        "__pydantic_private__",
         None
         if private_attrs is None
         else {name: attr.get_default() for name, attr in private_attrs.items()},

@@ -9,7 +9,7 @@ import pytest
 
 from ekko_memory.store import search_text
 from ekko_memory.store.count_cache import TERM_COUNTS_FROM, CountCache
-from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.search_text import (
     MAX_MESSAGE_TERMS,
     RANKED_MATCHES,
@@ -296,6 +296,24 @@ def test_a_filter_hashes_once_and_as_its_fields_do() -> None:
     assert hash(replace(c, domain="生活技能")) == hash(a)
     with pytest.raises(TypeError):
         hash(NodeFilter(scopes=["user"]))  # type: ignore[arg-type]
+
+
+def test_one_viewer_per_reader_hashing_as_its_fields_do() -> None:
+    """A session's turns share one Viewer (its cached filters are then found by identity);
+    it equals and hashes as a Viewer built field by field, and the remembered hash is no
+    field of it."""
+    from dataclasses import astuple, replace
+
+    v = Viewer.of("s1", "u1", "w1")
+    assert Viewer.of("s1", "u1", "w1") is v
+    built = Viewer(session_id="s1", user_id="u1", workspace_id="w1")
+    assert v == built and hash(v) == hash(built) and {built: 1}[v] == 1
+    assert astuple(v) == ("s1", "u1", "w1")
+    other = replace(v, user_id="u2")
+    assert other != v and hash(other) == hash(
+        Viewer(session_id="s1", user_id="u2", workspace_id="w1")
+    )
+    assert Viewer.of("s1", "u2", "w1") is not v
 
 
 def test_keyword_search_of_common_words(

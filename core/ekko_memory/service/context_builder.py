@@ -139,7 +139,7 @@ class ContextBuilder:
 
         # The queries leave out what this session may not see (another user's or another
         # workspace's memories in a shared store), so those never fill their limits.
-        self.viewer = Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+        self.viewer = Viewer.of(session_id, user_id, workspace_id)
         hints = svc.registry.hinted_categories(user_message)
         text = user_message if user_message.strip() else ""
         recent: list[MemoryMessage] = []

@@ -51,7 +51,7 @@ class StoreSlice:
 
 def viewer_of(q: MemoryQuery) -> Viewer:
     """The reader a query speaks for."""
-    return Viewer(session_id=q.session_id, user_id=q.user_id, workspace_id=q.workspace_id)
+    return Viewer.of(q.session_id, q.user_id, q.workspace_id)
 
 
 def visible(node: NodeLike, q: MemoryQuery) -> bool:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import TextClause, text
@@ -48,6 +49,23 @@ class Viewer:
             and node.scope in ("session", "workspace")
             and node.workspace_id not in (None, self.workspace_id)
         )
+
+    def __hash__(self) -> int:
+        # A turn's cached filters are looked up by their viewer a dozen times: hashed once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.session_id, self.user_id, self.workspace_id))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    @staticmethod
+    @lru_cache(maxsize=256)
+    def of(
+        session_id: str | None = None, user_id: str | None = None, workspace_id: str | None = None
+    ) -> Viewer:
+        """The one ``Viewer`` of these ids (a session's turns share it, so the caches
+        keyed by it find their entries by identity, without comparing field by field)."""
+        return Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
 
 
 @dataclass(frozen=True)
