@@ -1118,3 +1118,37 @@ def test_a_message_finds_a_memory_by_another_name_of_what_it_says(mem: MemorySer
         ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context(said)
         ids = [n.id for n in ctx.relevant_nodes]
         assert recipe in ids and unrelated not in ids, (said, ids)
+
+
+def test_category_hints_match_any_of_their_words_literally() -> None:
+    """A hint points at its category when any of its words is in the message (case
+    folded), words taken literally (not as patterns); a hint without words never does."""
+    from ekko_memory.schema.registry import CategoryHint, SchemaRegistry
+
+    reg = SchemaRegistry(
+        rules=[],
+        category_hints=[
+            CategoryHint(("技术", "编程"), ("c++", "a.b", "数据库")),
+            CategoryHint(("生活技能", "做饭"), ("吃什么", "cook")),
+            CategoryHint(("空",), ()),
+        ],
+    )
+    assert reg.hinted_categories("今晚吃什么？") == [("生活技能", "做饭")]
+    assert reg.hinted_categories("What should I COOK with C++?") == [
+        ("技术", "编程"),
+        ("生活技能", "做饭"),
+    ]
+    assert reg.hinted_categories("c+ and axb") == []
+    assert reg.hinted_categories("") == []
+    shipped = SchemaRegistry.load()
+    for text in (
+        "今晚吃什么？",
+        "帮我看看数据库迁移的任务",
+        "香菜",
+        "What should I cook tonight?",
+        "继续",
+    ):
+        folded = text.casefold()
+        assert shipped.hinted_categories(text) == [
+            h.category_path for h in shipped.category_hints if any(w in folded for w in h.words)
+        ]

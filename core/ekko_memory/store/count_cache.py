@@ -52,12 +52,18 @@ class CountCache(Generic[K]):
         return known
 
     def one(self, key: K, count: Callable[[list[K]], dict[K, int]]) -> int:
-        """As ``counts``, for one key: a turn asks a few, and a cached count is read
-        without the lock (a dict read is atomic; an entry is replaced, never changed)."""
+        """As ``counts``, for one key."""
+        known = self.cached(key)
+        return known if known is not None else self.counts([key], count)[key]
+
+    def cached(self, key: K) -> int | None:
+        """The cached count of ``key``, if any: read without the lock (a dict read is
+        atomic; an entry is replaced, never changed), for callers that ask a few every
+        turn and build their counting function only when it is missing."""
         entry = self._counts.get(key)
         if entry is not None and entry[1] > self._clock():
             return entry[0]
-        return self.counts([key], count)[key]
+        return None
 
     def get(self, keys: Sequence[K]) -> tuple[dict[K, int], list[K]]:
         """The cached counts among ``keys``, and the keys to count."""

@@ -226,6 +226,9 @@ _UNINDEXED_PRIORITY = "importance + 0 DESC, updated_at DESC"
 # A search's filter joined to the index, for the filters callers keep from turn to turn.
 _joined_where = lru_cache(maxsize=256)(partial(where_sql, alias="n"))
 
+# A turn searches each store as of one instant: its text is formatted once.
+_instant_text = lru_cache(maxsize=8)(to_db)
+
 # The context asks the same node queries every turn (frozen filters of tuples): building
 # one cost ~5 µs, a third of what SQLite takes to answer it. Callers get a copy of the
 # parameters.
@@ -471,6 +474,9 @@ class StoreReader:
         key = _topic_key(f)
         if key is None:
             return False
+        known = self.dialect.topic_sizes.cached((key, limit))
+        if known is not None:
+            return bool(known)
 
         def count(sql: str, params: dict[str, Any], cap: int) -> int:
             # Planned for its values: a generic plan of a capped count scans the table.
@@ -624,7 +630,7 @@ class StoreReader:
         params = {**params, **filter_params, "lim": limit}
         if live_at is not None:
             cond += f" AND {live_condition('n.')}"
-            params["f_live"] = to_db(live_at)
+            params["f_live"] = _instant_text(live_at)
         sql = (
             f"SELECT {_NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts "
             f"JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond} "

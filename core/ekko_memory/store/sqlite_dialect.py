@@ -12,6 +12,7 @@ import sqlite3
 import time
 from collections.abc import Hashable, Sequence
 from contextlib import nullcontext
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 from urllib.parse import quote
@@ -134,6 +135,18 @@ def _process_alive(pid: int) -> bool:
     except OSError:
         return True
     return True
+
+
+@lru_cache(maxsize=64)
+def _vocab_count_sql(terms: int) -> tuple[str, tuple[str, ...]]:
+    """The statement counting ``terms`` terms in the vocabulary, and its parameter names
+    (every turn counts a message's words: built once per number of words)."""
+    names = tuple(f"t{i}" for i in range(terms))
+    marks = ", ".join(f":{name}" for name in names)
+    return (
+        f"SELECT term, min(doc, :cap) FROM temp.memory_nodes_vocab WHERE term IN ({marks})",
+        names,
+    )
 
 
 def _file_identity(path: Path | str) -> tuple[int, int] | None:
@@ -360,12 +373,10 @@ class SqliteDialect:
         nodes), so large counts are cached a while (``term_cache``)."""
 
         def count(unknown: list[str]) -> dict[str, int]:
-            names = {f"t{i}": term for i, term in enumerate(unknown)}
-            marks = ", ".join(f":{name}" for name in names)
-            sql = (
-                f"SELECT term, min(doc, :cap) FROM temp.memory_nodes_vocab WHERE term IN ({marks})"
-            )
-            return dict(self.fetch(conn, sql, {**names, "cap": cap}))
+            sql, names = _vocab_count_sql(len(unknown))
+            params: dict[str, Any] = dict(zip(names, unknown, strict=True))
+            params["cap"] = cap
+            return dict(self.fetch(conn, sql, params))
 
         return self.term_cache.counts(terms, count)
 
