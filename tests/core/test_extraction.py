@@ -450,14 +450,55 @@ def test_a_temporary_state_restated_in_the_session_replaces_the_earlier_one(
     assert "先别推荐辣的" in prompt and "少辣" not in prompt
 
 
-@pytest.mark.parametrize(
-    ("said", "name"),
-    [
-        ("我对花生过敏。", "花生"),
-        ("记住，我对虾过敏。", "虾"),
-        ("I'm allergic to peanuts.", "花生"),
-    ],
-)
+# The common food allergens, said either way, and the one name each is stored under (so
+# 腰果 and cashews are one memory, as 花生 and peanuts are).
+ALLERGIES = [
+    ("我对花生过敏。", "花生"),
+    ("记住，我对虾过敏。", "虾"),
+    ("I'm allergic to peanuts.", "花生"),
+    ("I have a peanut allergy.", "花生"),
+    ("我对腰果过敏。", "腰果"),
+    ("I'm allergic to cashews.", "腰果"),
+    ("I'm allergic to cashew nuts.", "腰果"),
+    ("对杏仁过敏。", "杏仁"),
+    ("I'm allergic to almonds.", "杏仁"),
+    ("我对芝麻过敏。", "芝麻"),
+    ("I'm allergic to sesame.", "芝麻"),
+    ("我对大豆过敏。", "大豆"),
+    ("我对黄豆过敏。", "大豆"),
+    ("I'm allergic to soy.", "大豆"),
+    ("I'm allergic to soybeans.", "大豆"),
+    ("我对小麦过敏。", "小麦"),
+    ("I'm allergic to wheat.", "小麦"),
+    ("我对麸质过敏。", "麸质"),
+    ("我对面筋过敏。", "麸质"),
+    ("I have a gluten allergy.", "麸质"),
+    ("我对核桃过敏。", "核桃"),
+    ("I'm allergic to walnuts.", "核桃"),
+    ("我对榛子过敏。", "榛子"),
+    ("I'm allergic to hazelnuts.", "榛子"),
+    ("我对开心果过敏。", "开心果"),
+    ("I'm allergic to pistachios.", "开心果"),
+    ("我对坚果过敏。", "坚果"),
+    ("I'm allergic to tree nuts.", "坚果"),
+    ("I have a nut allergy.", "坚果"),
+    ("我对贝类过敏。", "贝类"),
+    ("I'm allergic to shellfish.", "贝类"),
+    ("I'm allergic to shrimps.", "虾"),
+    ("I'm allergic to prawns.", "虾"),
+    ("我对蟹过敏。", "螃蟹"),
+    ("I'm allergic to crabs.", "螃蟹"),
+    ("我对鱼过敏。", "鱼"),
+    ("I'm allergic to fish.", "鱼"),
+    ("我对鸡蛋过敏。", "鸡蛋"),
+    ("I'm allergic to eggs.", "鸡蛋"),
+    ("我对芒果过敏。", "芒果"),
+    ("I'm allergic to mangoes.", "芒果"),
+    ("I'm allergic to mango.", "芒果"),
+]
+
+
+@pytest.mark.parametrize(("said", "name"), ALLERGIES)
 def test_a_food_allergy_becomes_an_ingredient_to_avoid_once_the_user_approves(
     mem: MemoryService, said: str, name: str
 ) -> None:
@@ -473,6 +514,43 @@ def test_a_food_allergy_becomes_an_ingredient_to_avoid_once_the_user_approves(
     assert (node.value_json, node.category_path) == (name, ["生活技能", "做饭", "饮食偏好"])
     other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
     assert node.id in other.before_model("今晚吃什么？").context.used_memory_ids
+
+
+def test_an_allergy_said_in_the_other_language_is_the_same_memory(mem: MemoryService) -> None:
+    """腰果 and cashews name one thing: the allergy restated in English is not a second
+    memory (nor a second item in the inbox)."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, "我对腰果过敏。")
+    (held,) = mem.pending()
+    mem.decide(held.id, approve=True, actor="user")
+    turn(rt, "I'm allergic to cashews.")
+    assert mem.pending() == []
+    assert [n.value_json for n in user_nodes(mem)] == ["腰果"]
+
+
+@pytest.mark.parametrize(
+    ("said", "wrong"),
+    [
+        ("我喜欢鱼香肉丝。", {"鱼"}),  # 鱼香: a way of cooking, no fish in it
+        ("我不吃鱼香肉丝。", {"鱼"}),
+        ("我喜欢杏仁豆腐。", {"杏仁", "豆腐"}),  # a dessert, neither almond nor tofu
+        ("我不吃虾皮。", {"虾"}),  # 虾皮 is its own ingredient
+        ("我不吃鲍鱼。", {"鱼"}),  # abalone is no fish
+        ("I don't want soy sauce.", {"大豆"}),  # 酱油, not soy itself
+    ],
+)
+def test_a_dish_or_another_ingredient_is_not_the_allergen_inside_its_name(
+    mem: MemoryService, said: str, wrong: set[str]
+) -> None:
+    """An allergen's word inside a dish's name (鱼香肉丝, 杏仁豆腐) or another ingredient's
+    (虾皮, 鲍鱼, soy sauce) is not that allergen: no memory says the user avoids or likes
+    it, and nothing is an allergy."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    nodes = user_nodes(mem) + [i.node or {} for i in mem.pending()]
+    values = {n.get("valueJson") if isinstance(n, dict) else n.value_json for n in nodes}
+    assert not values & wrong
+    assert all("过敏" not in (n.get("tags") if isinstance(n, dict) else n.tags) for n in nodes)
 
 
 @pytest.mark.parametrize("said", ["我对花生不过敏。", "I'm not allergic to peanuts."])

@@ -411,3 +411,24 @@ def test_a_message_follows_the_newest_one_left_after_a_delete(mem: MemoryService
     after = s.append_message("assistant", "好的")
     assert after.parent_id == kept.id
     assert mem.list_recent_messages(session_id="s1", limit=5)[-1].parent_id == kept.id
+
+
+def test_an_upgrade_gives_older_memories_the_newer_synonyms_subjects(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """A memory stored before the lexicon knew shellfish is 贝类 (an agent's "shellfish")
+    is indexed under its canonical name after the upgrade, so a later 贝类 allergy is a
+    duplicate of it and an exact look-up for 贝类 finds it."""
+    store = backend.open_store(tmp_path)
+    node = make_node(key="avoid_ingredient", value_json="shellfish", title="Allergic to shellfish")
+    store.upsert_node(node)
+    # The row as the release before left it: subject as said, schema version 10.
+    with store.write() as w:
+        w.conn.execute(text("UPDATE memory_nodes SET subject = 'shellfish'"))
+        w.conn.execute(text("DELETE FROM memory_schema_migrations WHERE version >= 11"))
+    store.close()
+    upgraded = backend.open_store(tmp_path)
+    assert upgraded.health.status == "ok"
+    with upgraded.read() as r:
+        subjects = r.conn.execute(text("SELECT subject FROM memory_nodes")).scalars().all()
+    assert subjects == ["贝类"]

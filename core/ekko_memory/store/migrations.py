@@ -141,6 +141,9 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (8, "value subjects name one thing once (cilantro and 芫荽 are 香菜)", _v8_canonical_subjects),
     (9, "words with invisible characters inside are indexed whole", _v9_reindex_invisible),
     (10, "a rival an import replaced leads to the memory that won", _v10_link_import_rivals),
+    # The lexicon's newer names (shellfish and 贝类, nuts and 坚果, gluten and 麸质 are one):
+    # subjects stored under a word that is now another's synonym take the canonical name.
+    (11, "value subjects name one thing once, with the newer synonyms", _v8_canonical_subjects),
 ]
 
 

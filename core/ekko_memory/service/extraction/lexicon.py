@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ekko_memory.identity import name_synonyms, normalize_name
 from ekko_memory.resources import resource_path
@@ -19,14 +19,24 @@ class Lexicon:
     tech: dict[str, str]  # name (casefolded) -> decision key
     tech_names: dict[str, str]  # name (casefolded) -> canonical spelling
     key_words: dict[str, tuple[str, ...]]
+    # Dish names holding an ingredient's word (鱼香肉丝, 杏仁豆腐): matched as one word so
+    # the ingredient inside is not read, and reported as none.
+    dishes: tuple[str, ...] = ()
+
+    @cached_property
+    def _ingredient_words(self) -> tuple[str, ...]:
+        """Ingredients and dish names, longest first (杏仁豆腐 wins over 杏仁 and 豆腐)."""
+        return tuple(sorted((*self.ingredients, *self.dishes), key=len, reverse=True))
 
     def canonical(self, name: str) -> str:
         """The stored name of an ingredient (cilantro → 香菜)."""
         return name_synonyms().get(normalize_name(name), name)
 
     def find_ingredients(self, text: str) -> list[str]:
-        """Ingredients named in ``text`` (no word inside another match)."""
-        return _find(self.ingredients, text)
+        """Ingredients named in ``text`` (no word inside another match, nor in a dish's
+        name)."""
+        found = _find(self._ingredient_words, text)
+        return [w for w in found if w not in self.dishes] if self.dishes else found
 
     def find_cuisines(self, text: str) -> list[str]:
         """Cuisines named in ``text``."""
@@ -86,4 +96,5 @@ def load_lexicon() -> Lexicon:
         tech=tech_keys,
         tech_names=tech_names,
         key_words={k: tuple(v) for k, v in tech["keyWords"].items()},
+        dishes=tuple(food.get("dishes", ())),
     )
