@@ -17,6 +17,21 @@ def _payload(e: AuditEvent) -> str | None:
     return text if len(text) < 2000 else text[:2000] + "…"
 
 
+def _withdrawn(e: AuditEvent) -> bool:
+    """A reject the user made by taking the item back in the conversation (the retraction
+    names the message that withdrew it). Its actor is the user, also in records written
+    before the core said so (they named the extractor, which only read the words)."""
+    return e.event_type == "reject" and bool((e.payload or {}).get("withdrawnBy"))
+
+
+def _event(e: AuditEvent) -> str:
+    return labels.event_label("withdraw" if _withdrawn(e) else e.event_type)
+
+
+def _actor(e: AuditEvent) -> str:
+    return labels.actor_label("user" if _withdrawn(e) else e.actor)
+
+
 class AuditTableModel(ObjectTableModel[AuditEvent]):
     """Columns: time, event, actor, reason (the payload as a tooltip)."""
 
@@ -28,8 +43,8 @@ class AuditTableModel(ObjectTableModel[AuditEvent]):
                     lambda e: labels.full_time(e.created_at),
                     sort=lambda e: e.created_at.timestamp(),
                 ),
-                Column(self.tr("Event"), lambda e: labels.event_label(e.event_type)),
-                Column(self.tr("Actor"), lambda e: labels.actor_label(e.actor)),
+                Column(self.tr("Event"), _event),
+                Column(self.tr("Actor"), _actor),
                 Column(self.tr("Reason"), lambda e: labels.reason_text(e.reason), tooltip=_payload),
             ],
             parent,

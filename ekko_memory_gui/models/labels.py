@@ -184,6 +184,8 @@ def _table(name: str) -> dict[str, str]:
             "import": _Q.translate("MemoryLabels", "imported"),
             "purge": _Q.translate("MemoryLabels", "purged"),
             "revert": _Q.translate("MemoryLabels", "reverted"),
+            # A reject the user made by taking the item back in the conversation.
+            "withdraw": _Q.translate("MemoryLabels", "withdrawn"),
         }
     elif name == "kind":
         table = {
@@ -627,12 +629,49 @@ _REVERTED = re.compile(
 )
 
 
+# The core's reasons when the user takes back, in the conversation, what still waited for
+# their approval (service/extraction/retraction.py): the item is rejected as the user's
+# decision, with the user's words quoted.
+_WITHDRAWN = re.compile(
+    r"^the user (?:took it back: (?P<detail>.+?)|(?P<forget>asked to forget it)"
+    r"|(?P<just>took back what they had just said)) \(said: “(?P<said>.*)”\)$",
+    re.DOTALL,
+)
+
+
+def is_withdrawal(reason: str | None) -> bool:
+    """The reason (a decision note or an audit reason) is the user's withdrawal of a
+    pending item by their own words in the conversation."""
+    return reason is not None and _WITHDRAWN.match(reason.strip()) is not None
+
+
+def _withdrawal_text(m: re.Match[str]) -> str:
+    said = m.group("said")
+    if m.group("forget"):
+        return _Q.translate(
+            "MemoryLabels", "you asked to forget it in the conversation (you said: “{said}”)"
+        ).format(said=said)
+    if m.group("just"):
+        return _Q.translate(
+            "MemoryLabels", "you took back what you had just said (you said: “{said}”)"
+        ).format(said=said)
+    # The detail is the core's English reading of the words (the project no longer uses
+    # MySQL); a translation may leave it out, the user's own words say it.
+    return _Q.translate(
+        "MemoryLabels", "you took it back in the conversation: {detail} (you said: “{said}”)"
+    ).format(detail=m.group("detail"), said=said)
+
+
 def reason_text(reason: str) -> str:
     """Why a version or an audit event was written: the reasons of the user's own actions
-    in the UI's language (a revert's time in local time), anything else as written."""
+    in the UI's language (a revert's time in local time, a withdrawal by the user's words
+    with the words), anything else as written."""
     known = _table("why").get(reason.strip())
     if known is not None:
         return known
+    withdrawn = _WITHDRAWN.match(reason.strip())
+    if withdrawn is not None:
+        return _withdrawal_text(withdrawn)
     m = _REVERTED.match(reason.strip())
     if m is None:
         return reason

@@ -303,8 +303,12 @@ class InboxView(QWidget):
         who = (
             self.tr("you, in another program (such as the command line)")
             if item.decided_by in (None, "user")
-            else item.decided_by
+            else labels.actor_label(item.decided_by)
         )
+        if item.status == "rejected" and labels.is_withdrawal(item.decision_note):
+            # The user took it back in the conversation (the agent's chat), in their words.
+            text = self.tr("“{name}” was withdrawn while you were editing it: {why}.")
+            return text.format(name=name, why=labels.reason_text(item.decision_note or ""))
         if item.status == "approved":
             text = self.tr("“{name}” was approved by {who} while you were editing it.")
         elif item.status == "rejected":

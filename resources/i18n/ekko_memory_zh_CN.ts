@@ -4,22 +4,22 @@
 <context>
     <name>AuditTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="27"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="42"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="31"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="46"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="47"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="48"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -688,52 +688,57 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="310"/>
+        <source>“{name}” was withdrawn while you were editing it: {why}.</source>
+        <translation>你编辑“{name}”时，它已被撤回：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="313"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="315"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="325"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="329"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="368"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="368"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="370"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="370"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="375"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="379"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="388"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1592,20 +1597,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1908,7 +1913,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
@@ -1923,292 +1928,312 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
+        <source>withdrawn</source>
+        <translation>已撤回</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="209"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="218"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="394"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="396"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="401"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="403"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="405"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="407"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="408"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="410"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="451"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="453"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="453"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="455"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="500"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="616"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="502"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="618"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="513"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="515"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="523"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="527"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="529"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="531"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="535"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="539"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="541"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="543"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="545"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="547"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="549"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="551"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="553"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="576"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="614"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="578"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="616"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="502"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="570"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="620"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="504"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="572"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="622"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="640"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="651"/>
+        <source>you asked to forget it in the conversation (you said: “{said}”)</source>
+        <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="655"/>
+        <source>you took back what you had just said (you said: “{said}”)</source>
+        <translation>你收回了刚才说的话（你说：“{said}”）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="660"/>
+        <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
+        <translation>你在对话中收回了它（你说：“{said}”）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="679"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="761"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="800"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="763"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="802"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="765"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="804"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="767"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="806"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="769"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="808"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="771"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="810"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2862,118 +2887,118 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreProblem</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="261"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="263"/>
         <source>{path} is a directory, not a database file; move it away</source>
         <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="264"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="266"/>
         <source>cannot create {path}: {detail}</source>
         <translation>无法创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="265"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="267"/>
         <source>{path} is not writable and holds no database yet</source>
         <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="268"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="270"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="273"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="275"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="278"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="280"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="283"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="286"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="288"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="291"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="293"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="294"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="296"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="299"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="301"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="304"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="306"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="309"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="313"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="314"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="316"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="317"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="320"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="323"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="327"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="329"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="332"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="334"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="341"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="345"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="347"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="348"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="350"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>

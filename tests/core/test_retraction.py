@@ -26,24 +26,27 @@ def every_item(mem: MemoryService) -> list[PendingItem]:
     return mem.pending(status=None)
 
 
-def withdrawn_audit(mem: MemoryService, item: PendingItem) -> list[str]:
-    """The reasons of the reject events recorded for ``item``."""
-    reasons = []
+def withdrawn_audit(mem: MemoryService, item: PendingItem) -> list[tuple[str, str]]:
+    """The (actor, reason) of the reject events recorded for ``item``."""
+    events = []
     for _, store in mem.stores():
         with store.read() as r:
-            reasons += [
-                e.reason
+            events += [
+                (e.actor, e.reason)
                 for e in r.audit_since(None, limit=10_000)
                 if e.event_type == "reject" and (e.payload or {}).get("pendingId") == item.id
             ]
-    return reasons
+    return events
 
 
 def assert_withdrawn(mem: MemoryService, item: PendingItem, words: str) -> None:
     [after] = [i for i in every_item(mem) if i.id == item.id]
     assert after.status == "rejected", after
     assert after.decision_note is not None and words in after.decision_note
-    [reason] = withdrawn_audit(mem, item)
+    # The user withdrew it, by their own words: their decision, not the extractor's.
+    assert after.decided_by == "user", after
+    [(actor, reason)] = withdrawn_audit(mem, item)
+    assert actor == "user"
     assert "the user" in reason and words in reason
     # Nothing the user withdrew can be approved later.
     with pytest.raises(Conflict):
@@ -209,3 +212,74 @@ def test_a_retraction_does_not_withdraw_what_is_said_again_after_it(mem: MemoryS
     rt.session.after_reply()
     assert [i.id for i in mem.pending()] == [first.id]
     assert [i.status for i in every_item(mem)] == ["pending"]
+
+
+def _pending_of(mem: MemoryService, type_: str) -> PendingItem:
+    [item] = [i for i in mem.pending() if (i.node or {}).get("type") == type_]
+    return item
+
+
+@pytest.mark.parametrize(
+    ("remembered", "said", "retraction", "words"),
+    [
+        ("记住，数据库用 PostgreSQL。", "数据库用 MySQL。", "算了，不用记了。", "took back what"),
+        ("记住，数据库用 PostgreSQL。", "数据库用 MySQL。", "MySQL 的事忘掉吧。", "forget"),
+        ("记住，数据库用 PostgreSQL。", "数据库用 MySQL。", "其实我们不用 MySQL 了。", "MySQL"),
+        (
+            "Remember: we use PostgreSQL for the database.",
+            "We use MySQL for the database.",
+            "Forget what I said about MySQL.",
+            "forget",
+        ),
+        (
+            "Remember: we use PostgreSQL for the database.",
+            "We use MySQL for the database.",
+            "We stopped using MySQL.",
+            "no longer uses MySQL",
+        ),
+    ],
+)
+def test_a_retraction_withdraws_a_pending_project_decision(
+    mem: MemoryService, remembered: str, said: str, retraction: str, words: str
+) -> None:
+    """A change of a sure project decision waits for the user (overwrite of a
+    high-confidence memory); taking it back withdraws it, as the user's decision, and the
+    decision it would have replaced stays."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, remembered)
+    turn(rt, said)
+    item = _pending_of(mem, "decision")
+    assert item.operation == "supersede" and item.rule == "overwrite_high_confidence", item
+
+    turn(rt, retraction)
+
+    assert mem.pending() == []
+    assert_withdrawn(mem, item, words)
+    [kept] = [n for n in mem.list_active_nodes(limit=50) if n.type == "decision"]
+    assert kept.value_json == "postgresql"
+
+
+@pytest.mark.parametrize(
+    ("said", "retraction", "words"),
+    [
+        ("接下来要给 13812345678 回电话。", "算了，不用记了。", "took back what"),
+        ("接下来要给 13812345678 回电话。", "给 13812345678 回电话的事做完了。", "task is done"),
+        ("接下来要去医院复查血压。", "算了，不用记了。", "took back what"),
+        ("TODO: call back 13812345678.", "Scratch that.", "took back what"),
+    ],
+)
+def test_a_retraction_withdraws_a_pending_task(
+    mem: MemoryService, said: str, retraction: str, words: str
+) -> None:
+    """A task holding sensitive data waits for the user; taking it back (or saying it is
+    done) withdraws it, as the user's decision, and no task is written."""
+    rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
+    turn(rt, said)
+    item = _pending_of(mem, "task")
+    assert item.rule == "sensitive_data", item
+
+    turn(rt, retraction)
+
+    assert mem.pending() == []
+    assert_withdrawn(mem, item, words)
+    assert [n for n in mem.list_active_nodes(limit=50) if n.type == "task"] == []

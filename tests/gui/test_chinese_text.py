@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ekko_memory import Conflict, ImportReport, InvalidInput, NotFound
+from ekko_memory.demo import DemoReport
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication, QDialog, QLabel, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
@@ -353,3 +354,31 @@ def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
     assert pane.ids.toPlainText().splitlines()[0] == demo.node_ids["some_coriander"]
     assert pane.ids.width() <= scroll.viewport().width()
     window.grab().save(str(tmp_path / "detail-1000px.png"))  # to look at when it fails
+
+
+def test_an_item_the_user_took_back_in_the_conversation_reads_as_their_withdrawal_in_chinese(
+    qtbot: Any, chinese: None, window: MainWindow, demo: DemoReport
+) -> None:
+    """The audit of a pending change the user took back in the conversation: 已撤回, by 你,
+    with the user's words, in Chinese (it said 已拒绝 · 提取器 and the core's English)."""
+    from tests.gui.test_inbox import audit_rows, converse
+
+    converse(demo, "数据库用 MySQL。", "算了，不用记了。")
+    rows = audit_rows(qtbot, window, demo.node_ids["db_sqlite"])
+    [withdrawn] = [row for row in rows if "算了" in row[3]]
+    assert withdrawn[1:] == ["已撤回", "你", "你收回了刚才说的话（你说：“算了，不用记了。”）"]
+    # The other readings of the words, in Chinese too (the core's English detail left out).
+    assert labels.reason_text(
+        "the user took it back: the project no longer uses MySQL (said: “我们不用 MySQL 了。”)"
+    ) == ("你在对话中收回了它（你说：“我们不用 MySQL 了。”）")
+    assert labels.reason_text("the user asked to forget it (said: “MySQL 的事忘掉吧。”)") == (
+        "你在对话中要求忘掉它（你说：“MySQL 的事忘掉吧。”）"
+    )
+    # The note when the edit form was open as it was withdrawn.
+    [item] = [
+        p for p in window.runner.memory.pending(status=None) if "算了" in (p.decision_note or "")
+    ]
+    title = (item.node or {})["title"]
+    assert window.inbox_view._decided_text(item) == (
+        f"你编辑“{title}”时，它已被撤回：你收回了刚才说的话（你说：“算了，不用记了。”）。"
+    )

@@ -417,3 +417,78 @@ def test_edit_and_approve_an_item_the_command_line_rejected_meanwhile_says_so(
     mem = window.runner.memory
     assert next(p for p in mem.pending(status=None) if p.id == pid).status == "rejected"
     assert "外卖手机号" not in [n.title for n in mem.list_active_nodes(limit=1000)]
+
+
+def converse(demo: DemoReport, *said: str, session: str = "s-withdraw") -> None:
+    """The user's turns with the agent in another program (the agent's process: its own
+    service over the same stores), each followed by the after-reply extraction."""
+    from ekko_memory import open_memory
+    from ekko_memory.demo import DEMO_USER, DEMO_WORKSPACE
+    from ekko_memory.service.runtime import AgentRuntime
+
+    mem = open_memory(demo.workspace, user_home=demo.user_home)
+    try:
+        rt = AgentRuntime(
+            mem, session, user_id=DEMO_USER, workspace_id=DEMO_WORKSPACE, background=False
+        )
+        for text in said:
+            t = rt.before_model(text)
+            rt.after_model("好的。", t)
+    finally:
+        mem.close()
+
+
+def audit_rows(qtbot: Any, window: MainWindow, node_id: str) -> list[list[str]]:
+    """The detail pane's Audit table of a memory, as shown: when, event, actor, reason."""
+    pane = window.detail_pane
+    pane.show_node(node_id, refresh=True)
+    qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
+    model = pane.audit_model
+    # The audit of a memory's own versions is read with the memory (the reject included).
+    qtbot.waitUntil(lambda: any("算了" in e.reason for e in model.items()))
+    return [[model.index(r, c).data() for c in range(4)] for r in range(model.rowCount())]
+
+
+def test_an_item_the_user_took_back_in_the_conversation_shows_as_their_withdrawal(
+    qtbot: Any, window: MainWindow, demo: DemoReport
+) -> None:
+    """The user changed a sure decision in the conversation (held for approval), then took
+    it back (算了，不用记了). The memory's audit said the extractor rejected it; it was the
+    user, by their own words: a withdrawal, by you, with the words."""
+    converse(demo, "数据库用 MySQL。", "算了，不用记了。")
+    rows = audit_rows(qtbot, window, demo.node_ids["db_sqlite"])
+    [withdrawn] = [row for row in rows if "算了" in row[3]]
+    assert withdrawn[1:] == [
+        "withdrawn",
+        "you",
+        "you took back what you had just said (you said: “算了，不用记了。”)",
+    ]
+
+
+def test_edit_and_approve_an_item_the_user_withdrew_in_the_conversation_says_so(
+    qtbot: Any, window: MainWindow, demo: DemoReport, dialogs: ScriptedDialogService
+) -> None:
+    """The form was open when the user took the item back in the conversation: the note
+    says it was withdrawn, in the user's words (it said "rejected by extractor")."""
+    converse(demo, "数据库用 MySQL。")
+    window.show_inbox()
+    inbox = window.inbox_view
+    run(qtbot, inbox._reload())
+    qtbot.waitUntil(lambda: len(inbox.entries) == 5)
+    [pid] = [e.item.id for e in inbox.entries if (e.item.node or {}).get("valueJson") == "mysql"]
+
+    def edit(dialog: QDialog) -> bool:
+        assert isinstance(dialog, MemoryEditDialog)
+        dialog.title_edit.setText("数据库：MySQL")
+        converse(demo, "算了，不用记了。")
+        dialog.save_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(edit)
+    wait_task(qtbot, inbox._spawn(inbox.edit_and_approve(pid)))
+    assert dialogs.asked == [] and len(dialogs.informed) == 1
+    title, text = dialogs.informed[0]
+    assert title == "Already decided"
+    assert "was withdrawn while you were editing it: you took back what you had just said" in text
+    assert "“算了，不用记了。”" in text and "Your changes were not saved." in text
+    assert "extractor" not in text and "rejected by" not in text

@@ -35,8 +35,9 @@ from ekko_memory.store.sql_store import SqlStore
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
-# Who withdraws it: the user's words, read by the after-reply extraction.
-ACTOR = "extractor"
+# Who withdraws it: the user, by their own words (the after-reply extraction only reads
+# them). Recorded as the user's decision, the same actor as a rejection in the inbox.
+ACTOR = "user"
 
 
 @dataclass
