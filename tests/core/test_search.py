@@ -275,10 +275,13 @@ def test_one_count_is_remembered_as_counts_remembers_it() -> None:
         asked.append(keys)
         return {k: truth[k] for k in keys}
 
+    assert cache.cached("做饭") is None
     assert cache.one("做饭", count) == 7
     truth["做饭"] = 8
     assert cache.one("做饭", count) == 7 and asked == [["做饭"]]
+    assert cache.cached("做饭") == 7
     now[0] += 61
+    assert cache.cached("做饭") is None  # expired: a reader counts again
     assert cache.one("做饭", count) == 8 and asked == [["做饭"], ["做饭"]]
     assert cache.counts(["做饭"], count) == {"做饭": 8} and len(asked) == 2
 

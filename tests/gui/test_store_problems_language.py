@@ -395,24 +395,20 @@ def test_the_connect_dialog_says_why_a_server_cannot_be_used_in_the_ui_language(
 # --- results that quote a store's problem: compaction, export, import, purge ----------
 
 
-def _compacted(qtbot: Any, controller: AppController) -> Any:
-    """Run File ▸ Compact stores; the dialog."""
+def _compacted_user_store(qtbot: Any, controller: AppController) -> tuple[Any, str]:
+    """Run File ▸ Compact stores: the report's entry for the user store, and its lines as
+    the dialog shows them."""
     from ekko_memory_gui.views.dialogs.compact_dialog import CompactDialog
 
     dialog = CompactDialog(controller)
     qtbot.addWidget(dialog)
     run(qtbot, dialog.run_compact(), timeout=60000)
     assert dialog.report is not None
-    return dialog
-
-
-def _user_lines(dialog: Any) -> str:
-    """The compaction report's lines for the user store, as the dialog shows them."""
     entry = next(s for s in dialog.report.stores if s.store == "user")
     lines = dialog.store_lines(entry)
     shown = dialog.result_view.toPlainText()
     assert all(line in shown for line in lines), (lines, shown)
-    return "\n".join(lines)
+    return entry, "\n".join(lines)
 
 
 def test_a_compaction_that_skips_a_read_only_store_says_why_in_the_ui_language(
@@ -425,11 +421,9 @@ def test_a_compaction_that_skips_a_read_only_store_says_why_in_the_ui_language(
     with read_only(db):
         window = opened(qtbot, controller, demo)
         try:
-            dialog = _compacted(qtbot, controller)
-            entry = next(s for s in dialog.report.stores if s.store == "user")
+            entry, shown = _compacted_user_store(qtbot, controller)
             assert entry.status == "skipped"
             reason = window.runner.memory.health()["user"].reason
-            shown = _user_lines(dialog)
         finally:
             window.replace()
     assert entry.reason == f"the store is readonly: {reason}"  # the core's, as before
@@ -452,12 +446,10 @@ def test_a_compaction_of_a_file_replaced_while_open_says_why_in_the_ui_language(
     db = demo.user_home / "memory.db"
     try:
         replace_under_open_store(db)
-        dialog = _compacted(qtbot, controller)
-        entry = next(s for s in dialog.report.stores if s.store == "user")
+        entry, shown = _compacted_user_store(qtbot, controller)
         # Found by the compaction itself (failed), or by a read of the app's just before.
         assert entry.status in ("failed", "skipped"), entry
         assert window.runner.memory.health()["user"].reason_code == "file_replaced"
-        shown = _user_lines(dialog)
     finally:
         window.replace()
     says(
@@ -484,11 +476,9 @@ def test_a_compaction_another_program_keeps_waiting_says_why_in_the_ui_language(
     db = demo.user_home / "memory.db"
     try:
         with held_by_another_process(db, readers_too=False):
-            dialog = _compacted(qtbot, controller)
-        entry = next(s for s in dialog.report.stores if s.store == "user")
+            entry, shown = _compacted_user_store(qtbot, controller)
         assert entry.status == "failed", entry
         assert entry.reason and "stayed locked by another process" in entry.reason
-        shown = _user_lines(dialog)
     finally:
         window.replace()
     says(
