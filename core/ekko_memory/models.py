@@ -219,6 +219,11 @@ def _check_json_size(value: Any, limit: int, what: str) -> Any:
     return value
 
 
+# The metadata of the message that keeps a tool call's ``userMessage`` nobody vouched for
+# (role "tool"): the words an agent reports the user said, as its report.
+REPORTED_BY_AGENT: dict[str, str] = {"reportedBy": "agent"}
+
+
 class MemoryMessage(CamelModel):
     """One raw log entry: append-only, never rewritten."""
 
@@ -236,6 +241,12 @@ class MemoryMessage(CamelModel):
         if value is None:
             return None
         return _check_json_size(value, MAX_METADATA_JSON_BYTES, "metadata")  # type: ignore[no-any-return]
+
+    @property
+    def reported_by_agent(self) -> bool:
+        """The words an agent reported the user said (a tool call's ``userMessage``), kept
+        as its report: never the user's own message, never read for their intent."""
+        return self.role == "tool" and (self.metadata or {}).get("reportedBy") == "agent"
 
 
 class MemorySummary(CamelModel):

@@ -275,8 +275,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
-    p.add_argument("--user-id", help="user id the memories belong to")
-    p.add_argument("--workspace-id", help="workspace id the memories belong to")
+    p.add_argument("--user-id", help="user id the memories belong to (calls may not name another)")
+    p.add_argument(
+        "--workspace-id",
+        help="workspace id the memories belong to (calls may not name another)",
+    )
+    p.add_argument(
+        "--trust-user-message",
+        action="store_true",
+        help="take a call's userMessage as the user's own words, which may ask to remember "
+        "(default: the agent's report, kept as the source but never the user's request); "
+        "only for a client that passes exactly what the user typed",
+    )
+    p.add_argument(
+        "--allow-identity-override",
+        action="store_true",
+        help="let a call name another userId / workspaceId than --user-id / --workspace-id "
+        "(default: refused)",
+    )
     return parser
 
 
