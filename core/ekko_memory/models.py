@@ -565,8 +565,10 @@ class MemoryContext(CamelModel):
 
     def render(self, max_tokens: int | None = 800) -> str:
         """Compact prompt text within ``max_tokens`` (None: no budget); what does not fit
-        is reported as over_limit."""
-        from ekko_memory.service.context_render import render_context
+        is reported as over_limit. Memories are quoted as data (no line breaks, hidden
+        characters or template tokens of their own); the diagnostics name those whose
+        text quoting changed."""
+        from ekko_memory.service.context_render import RENDER_NOTES, render_context
 
         if max_tokens is not None and (
             isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
@@ -574,18 +576,20 @@ class MemoryContext(CamelModel):
             raise InvalidInput(
                 f"max_tokens must be a whole number of tokens, 0 or more, or None; got {max_tokens!r}"
             )
-        text, included, dropped = render_context(self, max_tokens)
+        rendered = render_context(self, max_tokens)
+        included, dropped = rendered.included, rendered.dropped
         self._rendered_ids = included
         self.omitted = [o for o in self.omitted if o.reason != "over_limit"] + [
             omission(i, "over_limit") for i in dropped
         ]
         self.diagnostics.omitted_node_count = len(self.omitted)
-        # Each render reports its own budget: a roomier render clears an earlier warning.
-        warnings = [w for w in self.diagnostics.warnings if not w.startswith("token budget")]
+        # Each render reports its own budget and quoting: a roomier render clears an
+        # earlier warning.
+        warnings = [w for w in self.diagnostics.warnings if not w.startswith(RENDER_NOTES)]
         if dropped:
             warnings.append(f"token budget {max_tokens}: {len(set(dropped))} memories left out")
-        self.diagnostics.warnings = warnings
-        return text
+        self.diagnostics.warnings = warnings + rendered.notes
+        return rendered.text
 
     @property
     def rendered_memory_ids(self) -> list[str]:

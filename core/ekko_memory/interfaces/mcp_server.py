@@ -43,6 +43,7 @@ from mcp.shared.exceptions import MCPError
 
 from ekko_memory.interfaces.aio import AsyncMemory
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS, dispatch, tool_error
+from ekko_memory.service.context_render import RENDER_NOTES
 from ekko_memory.service.memory_service import MemoryService
 from ekko_memory.service.session import MemorySession
 
@@ -292,7 +293,7 @@ class MemoryMcp:
         if diagnostics.store_status != "ok":
             # The client has no diagnostics to look at: without this an unreadable store
             # read "(no memories yet)", and the agent took it for knowing nothing.
-            why = [w for w in diagnostics.warnings if not w.startswith("token budget")]
+            why = [w for w in diagnostics.warnings if not w.startswith(RENDER_NOTES)]
             note = f"(memory {diagnostics.store_status}: {'; '.join(why)})"
             text = f"{text}\n\n{note}" if text else note
         return text or "(no memories yet)"
