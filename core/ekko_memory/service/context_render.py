@@ -32,6 +32,11 @@ def estimate_tokens(text: str) -> int:
     return cjk + words + other
 
 
+# Section numbers of the lines that are no stored node (see _labels).
+UNCONFIRMED = 6
+SUMMARY = 7
+
+
 @dataclass(frozen=True)
 class _Line:
     rank: float
@@ -44,18 +49,22 @@ def _labels(chinese: bool) -> list[str]:
     if chinese:
         return [
             "约束（优先遵守）",
+            "关于用户",
             "偏好",
             "进行中的任务",
             "项目事实与决策",
             "其他相关记忆",
+            "用户说过、尚待其确认",
             "对话摘要",
         ]
     return [
         "Constraints (follow first)",
+        "About the user",
         "Preferences",
         "Active tasks",
         "Project facts and decisions",
         "Other relevant memories",
+        "Said by the user, not yet confirmed by them",
         "Conversation summary",
     ]
 
@@ -89,10 +98,12 @@ def _looks_chinese(ctx: MemoryContext) -> bool:
         n.title
         for n in (
             *ctx.constraints,
+            *ctx.profile,
             *ctx.preferences,
             *ctx.active_tasks,
             *ctx.facts,
             *ctx.relevant_nodes,
+            *ctx.unconfirmed,
         )
     )
     if ctx.recent_messages:
@@ -158,17 +169,29 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, lis
     labels = _labels(chinese)
     lines: list[_Line] = []
     rank = 0
-    for section, nodes in enumerate(
-        (ctx.constraints, ctx.preferences, ctx.active_tasks, ctx.facts, ctx.relevant_nodes)
-    ):
+    sections = (
+        ctx.constraints,
+        ctx.profile,
+        ctx.preferences,
+        ctx.active_tasks,
+        ctx.facts,
+        ctx.relevant_nodes,
+    )
+    for section, nodes in enumerate(sections):
         for node in nodes:
             lines.append(_Line(rank, section, node_line(node, chinese), node.id))
             rank += 1
+    # What waits for the user's approval ranks after their confirmed profile and
+    # preferences; it is no stored memory yet (no id is reported as used).
+    at = len(ctx.constraints) + len(ctx.profile) + len(ctx.preferences) + 0.25
+    for i, node in enumerate(ctx.unconfirmed):
+        lines.append(_Line(at + i / 1000, UNCONFIRMED, node_line(node, chinese), None))
     goal, body = _summary_parts(ctx, chinese)
     if goal or body:
         summary = "\n".join(part for part in (goal, body) if part)
         # The summary ranks after constraints and preferences but before facts.
-        lines.append(_Line(len(ctx.constraints) + len(ctx.preferences) + 0.5, 5, summary, None))
+        at = len(ctx.constraints) + len(ctx.profile) + len(ctx.preferences) + 0.5
+        lines.append(_Line(at, SUMMARY, summary, None))
 
     header = "相关记忆：" if chinese else "Relevant memory:"
     budget = math.inf if max_tokens is None else max_tokens - estimate_tokens(header)
@@ -183,7 +206,7 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> tuple[str, lis
             budget -= cost
             chosen.append(line)
             sections_used.add(line.section)
-        elif line.node_id is None and budget > 20:
+        elif line.section == SUMMARY and budget > 20:
             # Shorten the summary to what fits rather than losing it whole.
             room = budget - estimate_tokens(labels[line.section]) - 2
             text = shorten_summary(goal, body, int(room))

@@ -34,7 +34,8 @@ from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
 from ekko_memory.service.extraction.retraction import Retractions
-from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor, work_done
+from ekko_memory.service.extraction.project import work_done
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
 from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
