@@ -95,6 +95,13 @@ def flavor_words(value: dict[str, str]) -> str:
     )
 
 
+_EATING = re.compile(
+    r"吃|喝|做饭|做菜|下厨|口味|喜欢|爱|偏好|偏爱|以后|菜|饭|餐|食|辣|胃|清淡|口|忌|"
+    r"\b(?:eat|eating|ate|cook|cooking|food|meal|meals|dinner|lunch|breakfast|dish|dishes|recipe|taste|like|love|prefer|diet|stomach|spicy|order|ordering|menu)\b",
+    re.IGNORECASE,
+)
+
+
 class CookingFrames:
     """Reads a clause for what the user eats and how (the cooking frames)."""
 
@@ -122,7 +129,9 @@ class CookingFrames:
             for name in ingredients:
                 self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
             return
-        flavor = self._flavor(clause)
+        # A flavor is the user's taste only where the words speak of eating (要低糖的 of a
+        # cake ordered for someone else is no preference of the user's).
+        flavor = self._flavor(clause) if _EATING.search(text) else {}
         if flavor:
             words = flavor_words(flavor)
             if until is not None:

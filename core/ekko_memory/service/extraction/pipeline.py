@@ -28,15 +28,17 @@ from ekko_memory.models import (
     MemoryNode,
     MemoryNodeDraft,
     MemorySummary,
+    PendingItem,
 )
 from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
-from ekko_memory.service.extraction.retraction import Retractions
+from ekko_memory.service.extraction.retraction import Retractions, withdraw_item
 from ekko_memory.service.extraction.project import work_done
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
+from ekko_memory.service.unconfirmed import proposed_nodes
 from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
 
@@ -213,6 +215,10 @@ class AfterReply:
         )
         if not fired and self._memorable(session_id, new):
             fired.append("memorable statement")
+        if not fired and isinstance(self.service.extractor, RuleBasedExtractor):
+            # The rules cost milliseconds: they read every turn (a task reported done
+            # needs the tasks to know it, which the trigger check does not read).
+            fired.append("every turn")
         report.triggers += fired
         if not fired and not force:
             return True
@@ -236,6 +242,8 @@ class AfterReply:
         users = [m for m in messages if m.role == "user"]
         if not users:
             return False
+        if any(self._rules().notable(m.content) for m in users):
+            return True
         found = self._rules().extract(
             ExtractionInput(
                 session_id=session_id,
@@ -262,14 +270,17 @@ class AfterReply:
     ) -> list[dict[str, Any]]:
         """Run the extractor over ``messages`` and apply its operations (governed)."""
         svc = self.service
+        viewer = Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+        waiting = self._waiting(viewer)
         data = ExtractionInput(
             session_id=session_id,
             messages=messages,
             previous_summary=svc.get_latest_summary(session_id=session_id),
-            known_nodes=self._known(
-                Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
-            ),
+            # What the user said before that still waits for approval is known too: a
+            # correction or a take-back of it changes the proposal, not a stored memory.
+            known_nodes=self._known(viewer) + [node for node, _ in waiting.values()],
             now=svc.now(),
+            earlier=self._earlier(session_id, messages),
         )
         try:
             extraction = svc.extractor.extract(data)
@@ -277,8 +288,13 @@ class AfterReply:
             raise
         except Exception as e:  # a broken extractor is a failed extraction, retried later
             raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
+        withdrawn: list[dict[str, Any]] = []
+        try:
+            extraction, withdrawn = self._on_waiting(extraction, waiting, messages)
+        except StoreUnavailable as e:
+            raise StoreBusy(str(e), []) from e
         held: dict[str, list[str]] = {}
-        outcomes = self.apply(
+        outcomes = withdrawn + self.apply(
             extraction,
             messages,
             session_id=session_id,
@@ -297,6 +313,65 @@ class AfterReply:
             with self._guard:
                 self._patches.setdefault(session_id, []).append(patch)
         return outcomes
+
+    def _waiting(self, viewer: Viewer) -> dict[str, tuple[MemoryNode, PendingItem]]:
+        """This user's proposals still waiting (by the id their node would get): what they
+        said, not yet approved."""
+        out: dict[str, tuple[MemoryNode, PendingItem]] = {}
+        for name, store in self.service.stores():
+            if not store.health.readable:
+                continue
+            with store.read() as r:
+                items = r.waiting_proposals(
+                    requester="extractor",
+                    user_id=viewer.user_id,
+                    workspace_id=viewer.workspace_id,
+                    limit=100,
+                )
+            for item in items:
+                for node in proposed_nodes([item], self.service.now()):
+                    out[node.id] = (
+                        node.model_copy(update={"status": "active"}),
+                        item.model_copy(update={"store": name}),
+                    )
+        return out
+
+    def _earlier(self, session_id: str, messages: list[MemoryMessage]) -> list[MemoryMessage]:
+        """The session's last user messages before the batch (what a correction or a bare
+        take-back at its start refers to), oldest first."""
+        if not messages:
+            return []
+        with self.service.workspace_store.read() as r:
+            before = r.last_user_message_before(session_id, messages[0].created_at)
+        return [before] if before is not None else []
+
+    def _on_waiting(
+        self,
+        extraction: MemoryExtraction,
+        waiting: dict[str, tuple[MemoryNode, PendingItem]],
+        messages: list[MemoryMessage],
+    ) -> tuple[MemoryExtraction, list[dict[str, Any]]]:
+        """Operations on a proposal still waiting: it is withdrawn (the user took it back or
+        said it again otherwise), and a replacement is proposed as new."""
+        if not waiting:
+            return extraction, []
+        said = next((m.content for m in reversed(messages) if m.role == "user"), "")
+        ops: list[ExtractedNodeOperation] = []
+        outcomes: list[dict[str, Any]] = []
+        for op in extraction.nodes:
+            hit = waiting.get(op.target_id or "")
+            if hit is None:
+                ops.append(op)
+                continue
+            node, item = hit
+            why = f"the user {'corrected' if op.operation != 'expire' else 'took back'} it: {op.reason} (said: “{said[:60]}”)"
+            if withdraw_item(self.service, item, why, messages[-1].id if messages else None):
+                outcomes.append(
+                    {"operation": "withdraw", "accepted": True, "status": "rejected", "pendingId": item.id, "reason": why}
+                )
+            if op.operation in ("supersede", "update"):
+                ops.append(op.model_copy(update={"operation": "create", "target_id": None}))
+        return extraction.model_copy(update={"nodes": ops}), outcomes
 
     def _known(self, viewer: Viewer) -> list[MemoryNode]:
         """The memories the extractor may build on (and an LLM extractor is shown): only

@@ -22,19 +22,31 @@ _WEEKDAY_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 # Something to do: obligation, intention or an appointment.
 _TODO_ZH = re.compile(
-    r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|交|提交|完成|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
+    r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
-    r"\b(?:have to|has to|need to|needs to|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|due|deadline|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
+    r"\b(?:have to|has to|need to|needs to|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
     re.IGNORECASE,
 )
 # Work reported done: the verb with 完/好/了, or the English past of finishing.
+_DONE_VERBS_ZH = (
+    r"完成|做完|写完|弄完|搞完|改完|交上去|交上|提交|发出去|搞定|弄好|做好|写好|改好|修好|看完|考完|面完|开完|去过|去完|"
+    r"办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|买好|买到|订好|订完|约好|约上|卖掉|卖|收走|寄出|寄走|退掉|"
+    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂"
+)
+# Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
+# to do: 周五前要交上去).
 _DONE_ZH = re.compile(
-    r"(?:已经|终于|刚刚?|总算)?(?:完成|做完|写完|弄完|搞完|改完|交了|交上去了?|提交了|发了|发出去了?|搞定|弄好|做好|写好|改好|修好|看完|考完|面完|开完|去过|去完|办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|取消)了?"
-    r"|(?:完|好)了$"
+    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
 )
 _DONE_EN = re.compile(
-    r"\b(?:finished|done with|completed|submitted|handed in|turned in|sent (?:off|out|in)|wrapped up|got (?:it|that|the \w+) done|took care of|paid|renewed|cancelled|canceled|passed|went to|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|don'?t (?:need|have) to .* anymore)\b",
+    r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off)\b",
+    re.IGNORECASE,
+)
+# Plans called off (出差取消了, the trip fell through): like work done, they leave the tasks.
+_CANCELLED = re.compile(
+    r"取消了|不去了|泡汤了|黄了|吹了|改期了|推迟了|延期了|不用去了|不办了|不弄了|作废了"
+    r"|\b(?:cancelled|canceled|called off|fell through|postponed|not (?:going|happening) (?:anymore|any more)|off now|scrapped)\b",
     re.IGNORECASE,
 )
 # A state (tired, busy, sick, on a diet): words that describe how someone is.
@@ -66,51 +78,93 @@ def due_words(mention: TimeMention, zh: bool) -> str:
     return day
 
 
-def plan(st: Statement, now: datetime) -> Finding | None:
-    """A plan or task the statement states (周五前要交季度报告, dentist next Wednesday at 3):
-    a future time and something to do. The task keeps the user's words; its due time is
-    spelled out beside them."""
-    if st.subject.kind not in ("self", "we", "none") or not st.times:
+# An obligation strong enough to be a to-do without a date (旧冰箱得在搬家前卖掉, remind me
+# to call the plumber): must, have to, remind me, before an event.
+_MUST_ZH = re.compile(
+    r"(?<![觉记值懂获显晓舍使免难取懒])得(?![了到很太好多少不出])(?=[\u4e00-\u9fff])|(?<![想只主重需不])要(?![是不么求紧命])(?=[\u4e00-\u9fff])"
+    r"|必须|需要|务必|记得|别忘了|别忘记|不能忘了?|提醒我"
+)
+_MUST_EN = re.compile(
+    r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
+    re.IGNORECASE,
+)
+# What would happen otherwise (不然过期了还得补手续): no task of its own.
+_CONSEQUENCE = re.compile(r"^(?:不然|否则|要不然|要不|otherwise|or else)\b", re.IGNORECASE)
+_REMIND = re.compile(r"^(?:please\s+)?remind me (?:to|that|about)\s+|^(?:请|麻烦)?提醒我(?:一下)?", re.IGNORECASE)
+
+
+def plan(
+    st: Statement, now: datetime, sentence_time: TimeMention | None = None, listed: bool = False
+) -> Finding | None:
+    """A plan or task the statement states (周五前要交季度报告, dentist next Wednesday at 3,
+    旧冰箱得在搬家前卖掉): something to do, with its time when one is said. The task keeps the
+    user's words; its due time is spelled out beside them.
+
+    ``sentence_time``: a time said earlier in the sentence for a list of things to do
+    (这周要干三件事：交水电费、给车续保险), which each item without its own time takes;
+    ``listed``: the statement is such an item."""
+    if st.subject.kind not in ("self", "we", "none"):
         return None
+    body = _REMIND.sub("", st.body.strip())
     when = next(
         (t for t in st.times if t.role in ("deadline", "point", "until") and not t.past and t.starts is not None),
         None,
-    )
-    if when is None or when.starts is None or when.ends is None:
+    ) or sentence_time
+    done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
+    must = (_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body)
+    todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
+    if (done is not None and not must) or (st.negated and not must):
         return None
-    todo = (_TODO_ZH if st.zh else _TODO_EN).search(st.body)
-    if todo is None or (_DONE_ZH if st.zh else _DONE_EN).search(st.body):
+    if _CONSEQUENCE.match(body):
         return None
-    if when.ends < now:
+    if when is not None:
+        if todo is None and not listed:
+            return None
+        if when.ends is None or when.ends < now:
+            return None
+    elif not (must or listed):
         return None
-    words = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
-    due = due_words(when, st.zh)
-    title = f"{words}（{due}）" if st.zh else f"{words} ({due})"
+    words = _LEAD_JOIN.sub("", _REMIND.sub("", st.text))
+    words = w.clean_zh(words) if st.zh else w.clean_en(words)
+    if len(words) < 2:
+        return None
     personal = not _project_words(st.text)
+    value: dict[str, object] = {"task": words, "status": "todo"}
+    expires = None
+    title = words
+    if when is not None and when.starts is not None and when.ends is not None:
+        due = due_words(when, st.zh)
+        title = f"{words}（{due}）" if st.zh else f"{words} ({due})"
+        value["due"] = when.ends.isoformat(timespec="minutes")
+        # A dated task stays in the context a day past its time; then it is history.
+        expires = max(when.ends, end_of_day(when.ends)) + timedelta(days=1)
     return Finding(
         type="task",
         domain="个人" if personal else "项目",
         category=["个人", "日程"] if personal else ["项目", "任务"],
         key="task_status",
-        value={"task": words, "status": "todo", "due": when.ends.isoformat(timespec="minutes")},
+        value=value,
         title=title,
-        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        content=st.text,
         statement=st,
         scope="workspace",
-        # A task stays in the context a day past its time; then it is history.
-        expires_at=max(when.ends, end_of_day(when.ends)) + timedelta(days=1),
+        expires_at=expires,
         tags=["任务" if st.zh else "task"],
-        entities=[],
-        confidence=0.9,
+        entities=sorted(_work_words(words, st.zh))[:4],
+        # Below the high-confidence line: the user reporting it done closes it unasked.
+        confidence=0.85,
         importance=0.8,
-        reason="a plan or task the user mentioned, with its time",
+        reason="a plan or task the user mentioned" + (", with its time" if when else ""),
     )
 
 
 _PROJECT_WORDS = re.compile(
-    r"项目|代码|接口|上线|发布|需求|版本|测试|部署|重构|PR|bug|repo|release|deploy|sprint|ticket|feature|refactor|codebase|merge",
+    r"项目|代码|接口|上线|发布|需求|版本|测试|部署|重构"
+    r"|\b(?:PR|bug|repo|release|deploy|sprint|ticket|feature|refactor|codebase|merge|migration|staging)s?\b",
     re.IGNORECASE,
 )
+# Words that join a clause to the one before (另外, and also): no part of the task.
+_LEAD_JOIN = re.compile(r"^(?:另外|还有|而且|然后|再就是|并且|还|也|and also|and|also|plus|then|but)[，,\s]*", re.IGNORECASE)
 
 
 def _project_words(text: str) -> bool:
@@ -123,7 +177,11 @@ def reports_done(st: Statement) -> bool:
         return False
     if st.zh and re.search(r"(?:没|未|还没|还未|没有)(?:完成|做完|写完|交|弄完|搞定|办完|考完)", st.body):
         return False
-    return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body))
+    if not st.zh and re.search(r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE):
+        return False
+    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body):
+        return False  # 得卖掉 is still to do
+    return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body) or _CANCELLED.search(st.body))
 
 
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
@@ -162,7 +220,7 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         scope="workspace",
         expires_at=until,
         tags=["临时" if zh else "temporary"],
-        confidence=0.9,
+        confidence=0.85,
         importance=0.85,
         reason="how the user is for now, until it ends",
     )
@@ -209,6 +267,7 @@ _NOT_WORK_EN = frozenset(
 
 
 def _work_words(text: str, zh: bool) -> set[str]:
+    text = re.sub(r"^(?:please\s+)?remind me to\s+", "", text, flags=re.IGNORECASE)
     if zh:
         return {
             word
@@ -228,4 +287,6 @@ def task_matches(task: MemoryNode, clause: str) -> bool:
     value = task.value_json
     said = value.get("task") if isinstance(value, dict) and value.get("task") else task.title
     zh = bool(re.search(r"[\u4e00-\u9fff]", str(said) + clause))
-    return bool(_work_words(str(said), zh) & _work_words(clause, zh))
+    mine, theirs = _work_words(str(said), zh), _work_words(clause, zh)
+    # 预算 of 预算那个搞定了 names 部门预算表: a Chinese word inside the task's word counts.
+    return bool(mine & theirs) or (zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2))

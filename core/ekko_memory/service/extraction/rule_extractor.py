@@ -30,6 +30,7 @@ from itertools import groupby
 from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
@@ -40,7 +41,7 @@ from ekko_memory.service.extraction.project import ProjectFrames
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.statements import Statement, read_statements
 from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
-from ekko_memory.service.extraction.time_expressions import find_times
+from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
 from ekko_memory.service.permissions import mentions
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -70,23 +71,6 @@ _NOTE_TAIL = re.compile(
     r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
     re.IGNORECASE,
 )
-# A correction that gives only the new value: 不对，是周四 / 我说错了，是 26 号 / I meant Thursday.
-_CORRECTION_LEAD = re.compile(
-    r"^(?:不对|不是|错了|说错了|我说错了|搞错了|我搞错了|更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|^(?:sorry|oops|wait|no|correction|actually)[,:!\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean)?\s*"
-    r"|^i\s+meant\s+",
-    re.IGNORECASE,
-)
-# 不是X，是Y / not X but Y / Y, not X: both values said.
-_NOT_BUT = re.compile(
-    r"不是(?P<old>[^，,。是]{1,12})[，,]?(?:而)?是(?P<new>[^，,。！!]{1,12})"
-    r"|(?P<new2>[^，,。]{1,12})[，,]\s*不是(?P<old2>[^，,。！!]{1,12})"
-    r"|\bnot\s+(?P<old3>[\w' -]{1,30}?),?\s+(?:but\s+)?(?P<new3>[\w' -]{1,30})$"
-    r"|^(?P<new4>[\w' -]{1,30}?),?\s+not\s+(?P<old4>[\w' -]{1,30})$",
-    re.IGNORECASE,
-)
-
-
 class RuleBasedExtractor:
     """Statement extractor for Chinese and English (the default; no network)."""
 
@@ -98,6 +82,18 @@ class RuleBasedExtractor:
         self.cooking = CookingFrames(self.lexicon)
         self.project = ProjectFrames(self.lexicon)
         self.facts = FactFrames(self._is_food)
+        # While a correction's message is read: the messages it corrects (what it states
+        # replaces what they stated under the same key).
+        self._correcting: list[str] = []
+
+    def notable(self, text: str) -> bool:
+        """The words change what is remembered whatever is known: a take-back, a
+        correction, work reported done or a plan called off (the trigger check of an LLM
+        extractor, which must not miss what the rules see)."""
+        now = datetime.now().astimezone()
+        if revisions.CORRECTION_LEAD.search(text) or revisions.old_and_new(text) or revisions.UPDATE.search(text):
+            return True
+        return any(takes_back(st.text) or reports_done(st) for st in read_statements(text, now))
 
     def _is_food(self, text: str) -> bool:
         return bool(self.lexicon.find_ingredients(text))
@@ -135,10 +131,14 @@ class RuleBasedExtractor:
                 self._take_back(st, msg, known, found, history)
             else:
                 kept.append(st)
-        if kept and kept[0].index == 0 and self._correct(text, msg, known, found, history):
-            return
-        for _, group in groupby(kept, key=lambda s: s.sentence):
-            self._sentence(list(group), text, msg, known, found)
+        consumed, corrected = self._correct(text, msg, known, found, history)
+        kept = [st for st in kept if st.index not in consumed]
+        self._correcting = corrected
+        try:
+            for _, group in groupby(kept, key=lambda s: s.sentence):
+                self._sentence(list(group), text, msg, known, found)
+        finally:
+            self._correcting = []
         if len(found.ops) == before and intent.has_explicit_intent(text) and not any(
             takes_back(st.text) for st in statements
         ):
@@ -163,9 +163,12 @@ class RuleBasedExtractor:
     ) -> None:
         usable = [st for st in group if self._usable(st)]
         stated = False
+        # A list of things to do shares the time and the "must" said before it
+        # (这周要干三件事：交水电费、给车续保险、周五前交周报).
+        listing: list[TimeMention | None] = []
         for st in usable:
             n = len(found.ops)
-            self._statement(st, text, msg, known, found)
+            self._statement(st, text, msg, known, found, listing)
             stated |= len(found.ops) > n
         if not stated and usable:
             state = temporary_state([st for st in usable if st.subject.kind != "person"] or usable, msg.created_at)
@@ -173,10 +176,32 @@ class RuleBasedExtractor:
                 self._propose(state, [msg.id], known, found)
 
     def _statement(
-        self, st: Statement, text: str, msg: MemoryMessage, known: list[MemoryNode], found: Found
+        self,
+        st: Statement,
+        text: str,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        listing: list[TimeMention | None],
     ) -> None:
         src = [msg.id]
         n = len(found.ops)
+        updated = revisions.updated_by(st.text, known)
+        if updated:
+            # 钢琴课改成周六上午: the memory of the piano lessons, in the user's new words.
+            for node in updated:
+                self._replace(node, st, src, found)
+            return
+        if not listing and _LIST_LEAD.search(st.text) and st.index < len(text):
+            # 这周要干三件事：… — what follows are the things to do, with this time.
+            listing.append(_list_time(st))
+            return
+        if st.subject.kind != "person" and (st.times or listing):
+            # A time, or an item of a list of things to do: a plan first (周五前要交周报).
+            task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
+            if task is not None:
+                self._propose(task, src, known, found)
+                return
         if st.subject.kind != "person":
             until = intent.temporary_expiry(st.sentence, msg.created_at, self.registry.temporary_words)
             self.cooking.read(st.text, text, until, src, known, found)
@@ -202,7 +227,7 @@ class RuleBasedExtractor:
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: reply_style(st),
-            lambda: plan(st, now),
+            lambda: plan(st, now) if st.subject.kind != "person" else None,
             lambda: routine(st),
         ):
             f = frame()
@@ -238,6 +263,18 @@ class RuleBasedExtractor:
                     and n.key == f.key
                     and isinstance(n.value_json, dict)
                     and n.value_json.get("person") == f.person
+                ),
+                None,
+            )
+        if target is None and self._correcting and f.key is not None:
+            # 我说错了，是菠萝过敏: replaces what the corrected message said under this key.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and n.key == f.key
+                    and set(self._correcting) & set(n.source_message_ids)
                 ),
                 None,
             )
@@ -279,62 +316,112 @@ class RuleBasedExtractor:
         known: list[MemoryNode],
         found: Found,
         history: list[MemoryMessage],
-    ) -> bool:
-        """不对，是周四: the statement before, read again with the new value; what it states
-        replaces what it stated before. True when the message was such a correction."""
-        lead = _CORRECTION_LEAD.match(text)
-        previous = next((m for m in reversed(history) if m.id != msg.id), None)
-        if lead is None or previous is None:
-            return False
-        rest = text[lead.end() :].strip(" ，,。.!！")
-        if not rest or len(rest) > 40:
-            return False
-        old_new = _NOT_BUT.search(text)
-        fixed = self._substitute(previous, rest, old_new)
-        if fixed is None or fixed == previous.content:
-            return False
+    ) -> tuple[set[int], list[str]]:
+        """A correction (不对，是周四; 是无锡不是苏州; sorry, I meant Birmingham): the statement it
+        corrects, read again with the new value, replaces what that statement left.
+
+        Returns the clauses it consumed (their words were the correction) and the messages it
+        corrects (what the rest of the message states under a key replaces theirs)."""
+        pair = revisions.old_and_new(text)
+        lead = revisions.CORRECTION_LEAD.search(text)
+        if pair is None and lead is None:
+            return set(), []
+        previous = [m for m in reversed(history) if m.id != msg.id][:3]
+        corrected_ids = [m.id for m in previous[:1]]
+        correction = text[lead.end() :] if lead is not None else text
+        correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
+        candidates: list[tuple[str, str]] = []
+        if lead is not None and lead.start() > 0:
+            candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
+        candidates += [(m.content, m.id) for m in previous]
+        for said, said_id in candidates:
+            fixed = revisions.substituted(said, correction, pair)
+            if fixed is None or fixed == said:
+                continue
+            self._restate(fixed, said_id, msg, known, found)
+            if said_id == msg.id:
+                return {st.index for st in read_statements(text, msg.created_at)}, []
+            return self._clauses_of(text, lead, msg), [said_id]
+        if pair is not None:
+            # Said in an earlier conversation: the memory that holds the old value.
+            for node in known:
+                if node.status == "active" and pair[0] in f"{node.title} {node.content}":
+                    fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(pair[0], pair[1])
+                    self._restate(fixed, None, msg, [node], found, target=node)
+                    return self._clauses_of(text, lead, msg), []
+        return set(), corrected_ids if lead is not None else []
+
+    def _clauses_of(self, text: str, lead: re.Match[str] | None, msg: MemoryMessage) -> set[int]:
+        """The clauses a correction's own words take (the lead and the value after it)."""
+        end = lead.end() if lead is not None else 0
+        out = set()
+        for st in read_statements(text, msg.created_at):
+            out.add(st.index)
+            if text.find(st.text) + len(st.text) >= end:
+                break
+        return out
+
+    def _restate(
+        self,
+        fixed: str,
+        said_id: str | None,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        target: MemoryNode | None = None,
+    ) -> None:
+        """Read ``fixed`` (a corrected statement) as said now; what it states replaces what
+        the corrected one left under the same key."""
         probe = Found(zh=found.zh)
-        corrected = previous.model_copy(update={"content": fixed, "id": msg.id, "created_at": msg.created_at})
-        self._message(corrected, [], probe, [])
-        if not probe.ops:
-            return False
-        before_ops = {id(op) for op in found.ops}
+        self._message(
+            msg.model_copy(update={"content": fixed}), [], probe, []
+        )
+        if said_id == msg.id:
+            # Corrected within the message: nothing of its first reading is kept.
+            found.ops[:] = [op for op in found.ops if msg.id not in (op.node.source_message_ids or [])]
+        elif said_id is not None:
+            found.ops[:] = [op for op in found.ops if said_id not in (op.node.source_message_ids or [])]
         for op in probe.ops:
-            old = next(
+            old = target or next(
                 (
                     n
-                    for n in known
-                    if n.status == "active" and previous.id in n.source_message_ids and n.key == op.node.key
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and n.key == op.node.key
+                    and said_id is not None
+                    and said_id in n.source_message_ids
                 ),
                 None,
             )
             draft = op.node.model_dump(exclude_none=True)
-            if old is not None:
+            if old is not None and op.operation == "create":
                 found.add("supersede", "the user corrected what they had said", target_id=old.id, **draft)
             else:
                 found.ops.append(op)
-        # What the batch proposed from the corrected message, not written yet: replaced.
-        found.ops[:] = [
-            op for op in found.ops if id(op) not in before_ops or previous.id not in (op.node.source_message_ids or [])
-        ]
-        return True
 
-    def _substitute(self, previous: MemoryMessage, rest: str, old_new: re.Match[str] | None) -> str | None:
-        """The earlier message with the corrected value in place of the one it replaces."""
-        said = previous.content
-        if old_new is not None:
-            old = next((old_new[g] for g in ("old", "old2", "old3", "old4") if old_new.group(g)), "")
-            new = next((old_new[g] for g in ("new", "new2", "new3", "new4") if old_new.group(g)), "")
-            old, new = old.strip(), new.strip()
-            if old and new and old in said:
-                return said.replace(old, new)
-        new_times = find_times(rest, previous.created_at)
-        if new_times and len(new_times[0].text) >= len(rest) - 3:
-            old_times = find_times(said, previous.created_at)
-            if old_times:
-                t = old_times[0]
-                return said[: t.start] + new_times[0].text + said[t.end :]
-        return None
+    def _replace(self, node: MemoryNode, st: Statement, src: list[str], found: Found) -> None:
+        """Replace ``node`` by the statement that updates it, in the user's words."""
+        said = clip(st.text, 120)
+        value: object = said
+        if isinstance(node.value_json, dict):
+            value = {**node.value_json, "task": said} if "task" in node.value_json else {**node.value_json, "value": said}
+        found.add(
+            "supersede",
+            "the user updated it",
+            target_id=node.id,
+            domain=node.domain,
+            category_path=node.category_path,
+            type=node.type,
+            key=node.key,
+            value_json=value,
+            title=said,
+            content=st.sentence if len(st.sentence) <= 200 else said,
+            tags=node.tags,
+            entities=node.entities,
+            source_message_ids=src,
+            confidence=node.confidence,
+            importance=node.importance,
+        )
 
     # --- notes and reply language ---------------------------------------------------
 
@@ -384,6 +471,18 @@ class RuleBasedExtractor:
             confidence=0.95,
             importance=0.9,
         )
+
+
+# Words that open a list of things to do (这周要干三件事：, things to do this week:).
+_LIST_LEAD = re.compile(
+    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:[几两三四五六\d]|好几)件事$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    re.IGNORECASE,
+)
+
+
+def _list_time(st: Statement) -> TimeMention | None:
+    """The time a list's lead gives its items (这周), if any."""
+    return next((t for t in st.times if not t.past and t.starts is not None), None)
 
 
 # One value per person: a new one replaces the old (their age, their school).

@@ -55,7 +55,7 @@ _SUBJ_ZH = re.compile(
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
-    rf"|(?P<bare>(?:{_REL_ZH}))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]|[\u4e00-\u9fff]{{2,3}}(?:$|[，,、和跟]))"
+    rf"|(?P<bare>(?:{_REL_ZH}))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}}(?:$|[，,、和跟]))"
     rf")"
 )
 _SUBJ_EN = re.compile(
@@ -81,7 +81,7 @@ _QUESTION_EN = re.compile(
 # A supposition: nothing in its sentence is a fact about anyone.
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
-    r"|\bif\b|\bwhat if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
     re.IGNORECASE,
 )
@@ -121,13 +121,15 @@ _SENTENCE = re.compile(
     r"|(?<=[.])$",
     re.IGNORECASE,
 )
-_CLAUSE_ZH = re.compile(r"[，,、]+|\s{2,}")
+_CLAUSE_ZH = re.compile(r"[，,、：:]+|\s{2,}")
 # English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
     r"\s*(?:[,;]|\s[-–—]\s|[()])\s*"
-    r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)",
+    r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)"
+    # A list of things to do: "buy a present for Dad and mow the lawn".
+    r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
     re.IGNORECASE,
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -213,6 +215,7 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
     return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
 
 
+_ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
@@ -223,12 +226,22 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         return NOBODY, clause[_LEAD_ZH_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].lstrip("的 ")
     if m["rel"]:
+        assigned = _ASSIGNED.match(body)
+        if assigned:
+            # 老板让我周五前交报告: what someone has the user do is the user's to do.
+            return SELF, body[assigned.end() :], True
         name = name_after(body)
         if name:
             body = body[len(name) :].lstrip("，, ")
         return Subject("person", m["rel"], name), body, True
     if m["bare"]:
         rest = clause[m.end() :]
+        assigned = _ASSIGNED.match(rest)
+        if assigned:
+            return SELF, rest[assigned.end() :], True
+        if rest.startswith("的"):
+            # 娃的手抄报…: the child's thing, said by the user — the user's clause.
+            return SELF, clause, False
         name = name_after(rest)
         if not name and not re.match(r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest):
             return NOBODY, clause, False
@@ -326,10 +339,15 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
 def read_statements(text: str, now: datetime) -> list[Statement]:
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
+    supposing: str | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text)):
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
-        hypothetical = bool(_HYPOTHETICAL.search(sentence))
+        # A supposition holds from the clause that makes it to the end of its sentence
+        # (我在备考公务员，万一考不上，…: the first clause is a fact).
+        if supposing != sentence:
+            supposing = sentence if _HYPOTHETICAL.search(clause) else None
+        hypothetical = supposing == sentence
         question = bool((_QUESTION_ZH if zh else _QUESTION_EN).search(clause if not zh else clause + _tail(sentence, clause)))
         if zh and sentence.rstrip().endswith(("?", "？")) and clause == _clauses(sentence, zh)[-1]:
             question = True

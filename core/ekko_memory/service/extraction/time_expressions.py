@@ -225,8 +225,9 @@ def _zh_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
         shift = {"下下": 14, "下": 7, "上": -7}.get(rel, 0)
         wd = _WEEKDAY_ZH[m["wd"]]
         day = week + timedelta(days=shift + wd)
-        if not rel and day.date() < now.date():
-            # 周三 said on a Thursday is next week's (people say 上周三 for the past one).
+        if not rel and day.date() <= now.date():
+            # 周三 said on a Thursday is next week's (people say 上周三 for the past one,
+            # 今天 for today).
             day += timedelta(days=7)
         start, end = _day_span(day)
         if m["wd"] == "末":
@@ -394,7 +395,7 @@ _EN_DAY = re.compile(
     r"(?P<rel>the day after tomorrow|tomorrow|today|tonight|yesterday)"
     r"|(?P<wk>(?:(?P<wkrel>next|this|last|coming)\s+)?" + _EN_WD + r")"
     r"|(?P<wkend>(?:(?P<werel>next|this|last)\s+)?weekend)"
-    r"|(?P<md>" + _EN_MON + r"\s+" + _ORD + r"|" + _ORD.replace("dnum", "dnum2") + r"\s+(?:of\s+)?"
+    r"|(?P<md>" + _EN_MON + r"\s+" + _ORD + r"|(?:the\s+)?" + _ORD.replace("dnum", "dnum2") + r"\s+(?:of\s+)?"
     + _EN_MON.replace("<mon>", "<mon2>") + r")"
     r"|(?P<dd>the\s+(?P<day>\d{1,2})(?:st|nd|rd|th))"
     r"|(?P<eom>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<eunit>month|week|year|next\s+month|next\s+week))"
@@ -446,7 +447,7 @@ def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
             day = week + timedelta(days=wd - 7)
         else:
             day = week + timedelta(days=wd)
-            if day.date() < now.date():
+            if day.date() <= now.date():
                 day += timedelta(days=7)
         return (*_day_span(day), rel == "last")
     if m["wkend"]:
