@@ -30,8 +30,11 @@ PROFILE_DOMAINS = frozenset({"个人", "人物"})
 
 def is_profile(node: MemoryNode) -> bool:
     """A standing fact about the user or someone in their life (where they live, family,
-    work, languages, health): part of the short profile every context carries."""
-    return node.type == "fact" and node.domain in PROFILE_DOMAINS
+    work, languages, health), a lasting like or dislike of theirs, or a food allergy: part
+    of the short profile every context carries."""
+    if node.domain in PROFILE_DOMAINS:
+        return node.type in ("fact", "preference")
+    return "过敏" in node.tags
 
 
 def proposed_nodes(items: Iterable[PendingItem], now: datetime) -> list[MemoryNode]:

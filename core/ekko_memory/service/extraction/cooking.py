@@ -24,7 +24,7 @@ _ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
 _NOT_ALLERGIC = re.compile(r"不过敏|没有过敏|不会过敏|not allergic|no allerg|isn'?t allergic")
 _LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
 _ALLOW = re.compile(
-    r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|not anymore|can eat|is fine now|okay now|ok now"
+    r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|(?:我|吃)?(?:没事|没问题|不过敏)|not anymore|can eat|is fine now|okay now|ok now|i'?m fine with|not allergic"
 )
 _SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|a little|a bit|small amount")
 _FLAVOR_NEG = re.compile(

@@ -68,7 +68,7 @@ _JOB_ZH = re.compile(
     rf"|^{_ADV_ZH}退休了?$"
 )
 _WORK_AT_ZH = re.compile(
-    rf"^{_ADV_ZH}在(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
+    rf"^{_ADV_ZH}(?:是)?在(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
     rf"|^{_ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 _JOB_EN = re.compile(
@@ -672,7 +672,7 @@ class FactFrames:
         m = _ALLERGY_ZH.match(body)
         if m is None:
             return []
-        what = w.clean_zh(re.sub(r"^(?:对|吃|碰)", "", m["v"] or m["v2"] or m["v3"] or ""))
+        what = w.clean_zh(re.sub(r"^(?:是|其实是|就是)?(?:对|吃|碰)?", "", m["v"] or m["v2"] or m["v3"] or ""))
         what = re.sub(r"(?:严重|有点|有些|轻微|比较|特别|很)$", "", what)
         if not what or len(what) > 12 or (self.is_food(what) and st.subject.kind != "person"):
             return []

@@ -36,7 +36,7 @@ from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.plans import plan, reports_done, routine, task_matches, temporary_state
-from ekko_memory.service.extraction.preferences import preference, reply_style
+from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.statements import Statement, read_statements
@@ -162,6 +162,12 @@ class RuleBasedExtractor:
         found: Found,
     ) -> None:
         usable = [st for st in group if self._usable(st)]
+        for st in group:
+            if st.request and not st.hypothetical and st not in usable:
+                # 以后回答我简短点 / use bullet points: a request about replies is a preference.
+                style = reply_style(st)
+                if style is not None:
+                    self._propose(style, [msg.id], known, found)
         stated = False
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
@@ -226,6 +232,7 @@ class RuleBasedExtractor:
         for frame in (
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
+            lambda: uses(st),
             lambda: reply_style(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
             lambda: routine(st),
@@ -273,7 +280,7 @@ class RuleBasedExtractor:
                     n
                     for n in reversed(known)
                     if n.status == "active"
-                    and n.key == f.key
+                    and _same_kind(n, f)
                     and set(self._correcting) & set(n.source_message_ids)
                 ),
                 None,
@@ -483,6 +490,16 @@ _LIST_LEAD = re.compile(
 def _list_time(st: Statement) -> TimeMention | None:
     """The time a list's lead gives its items (这周), if any."""
     return next((t for t in st.times if not t.past and t.starts is not None), None)
+
+
+def _same_kind(node: MemoryNode, f: Finding) -> bool:
+    """A correction's statement and an earlier memory say the same kind of thing: the same
+    key, or both an allergy (菠萝过敏 corrects 对芒果过敏, a food one's key is the cooking
+    avoid_ingredient)."""
+    if node.key == f.key:
+        return True
+    allergy = {"allergy"}
+    return (node.key in allergy or "过敏" in node.tags) and (f.key in allergy or "过敏" in f.tags)
 
 
 # One value per person: a new one replaces the old (their age, their school).
