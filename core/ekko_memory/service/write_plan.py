@@ -191,8 +191,10 @@ def plan_node(
                 expires_at = until
                 notes.append(f"temporary state: expires at {until.isoformat()}")
             if scope == "user":
-                scope = "session"
-                notes.append("temporary state kept in session scope")
+                # The workspace's conversations share it until it ends (a new one the same
+                # evening still knows the user is unwell); it never becomes long-term.
+                scope = "workspace"
+                notes.append("temporary state kept in workspace scope until it ends")
     if expires_at is not None and expires_at <= now:
         raise InvalidInput("expiresAt is in the past")
 

@@ -34,6 +34,7 @@ _RESIDE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
     rf"|^{_ADV_ZH}家(?:在|住)\s*(?P<v2>.+)$"
     rf"|^{_ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
+    rf"|^(?:平时|平常|常年|一直|长期)(?:都)?在(?P<v4>[\u4e00-\u9fff]{{2,6}})$"
 )
 _MOVE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:上个?月|去年|前阵子|最近|今年|年初)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
@@ -196,6 +197,26 @@ _ONGOING_EN = re.compile(
     re.IGNORECASE,
 )
 
+
+_DIET_ZH = re.compile(
+    r"^(?:现在|目前|一直|常年|从小|也|都|平时|基本)?(?:吃素|吃全素|吃斋|是素食(?:主义)?者?|素食|吃清真|只吃清真|不吃肉|不吃荤|戒肉了?|不吃猪肉|吃蛋奶素|在吃生酮|生酮饮食|在控糖|在减脂|在断食|轻断食)"
+)
+_DIET_EN = re.compile(
+    r"^(?:am|is|are|went|go|have\s+been|'ve\s+been)\s+(?:a\s+|an\s+|fully\s+|strictly\s+|mostly\s+)?(?P<v>vegetarian|vegan|veggie|pescatarian|pescetarian|plant-based|keto|paleo|halal|kosher|gluten-free|dairy-free|on\s+keto|on\s+a\s+diet|on\s+a\s+low-carb\s+diet|low-carb)\b"
+    r"|^(?:do|does|follow|follows|eat|eats|keep|keeps)\s+(?P<v2>halal|kosher|keto|\d+:\d+\s+fasting|intermittent\s+fasting|fasting|paleo|plant-based|low-carb)\b"
+    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+eat\s+(?P<v3>meat|red\s+meat|pork|beef|dairy|gluten|fish|seafood|anything\s+before\s+\w+)\b",
+    re.IGNORECASE,
+)
+# 膝盖有旧伤, 腰不好: a part of the body and what is wrong with it (a lasting condition).
+_BODY_ZH = re.compile(
+    r"^(?:的)?(?P<part>膝盖|腰|腰椎|颈椎|脖子|肩膀|肩|脚踝|手腕|背|后背|心脏|胃|肝|肾|眼睛|耳朵|牙|牙齿|膝|腿|脚|手|关节|鼻子|喉咙|皮肤)"
+    r"(?P<what>有旧伤|受过伤|有伤|不好|不太好|有毛病|有问题|动过手术|做过手术|不行|有点问题|落下病根|老疼|经常疼|一直疼|劳损|突出)"
+)
+_BODY_EN = re.compile(
+    r"^(?:have|has|got)\s+(?:a\s+)?(?P<v>(?:bad|dodgy|weak|old|injured|busted|torn|slipped)\s+(?:knee|knees|back|ankle|ankles|shoulder|hip|hips|wrist|neck|disc|acl|meniscus|hamstring)(?:\s+injury)?)\b",
+    re.IGNORECASE,
+)
+
 # --- the frames ---------------------------------------------------------------------------
 
 
@@ -224,10 +245,28 @@ class FactFrames:
                 return named + found
         return named
 
+    def about_person(self, st: Statement) -> Finding | None:
+        """What the user says of someone in their life that no frame reads (安安超级挑食,
+        she wants everything in three bullets max): kept in the user's words, under them."""
+        if st.subject.kind != "person" or not st.body.strip() or st.question or st.hypothetical:
+            return None
+        said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+        if len(said) < 4 or len(st.body.strip()) < 2:
+            return None
+        if st.subject.relation in _NOBODY_RELATIONS:
+            return None
+        return Finding(
+            type="fact", domain="人物", category=["人物", _category_of(st.subject)], key="person_fact",
+            value={"person": st.subject.person, "said": said}, title=said if len(said) <= 60 else said[:59] + "…",
+            content=st.text, statement=st, scope="user", tags=["人物"], entities=[st.subject.person],
+            importance=0.7, person=st.subject.person, reason="what the user said about someone in their life",
+        )
+
     # Ordered: the first frame that reads a clause wins (过敏 before 有; 在…上班 before 在).
     def _zh_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
             self._allergy_zh,
+            self._diet_zh,
             self._name_zh,
             self._living_zh,
             self._ongoing_zh,
@@ -250,6 +289,7 @@ class FactFrames:
     def _en_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
             self._allergy_en,
+            self._diet_en,
             self._name_en,
             self._living_en,
             self._ongoing_en,
@@ -327,6 +367,36 @@ class FactFrames:
         )
 
 
+
+    # --- what they eat -------------------------------------------------------------------
+
+    def _diet_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _DIET_ZH.match(body)
+        if m is None:
+            return []
+        said = w.clean_zh(m.group())
+        return [self._diet(st, said)]
+
+    def _diet_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _DIET_EN.match(body)
+        if m is None:
+            return []
+        said = w.clean_en(m.group())
+        said = re.sub(r"^(?:am|is|are|go|have been|'ve been)\s+(?:a\s+|an\s+)?", "", said, flags=re.IGNORECASE)
+        return [self._diet(st, said)]
+
+    def _diet(self, st: Statement, said: str) -> Finding:
+        """A diet: the user's is a cooking restriction every meal question meets; someone
+        else's is theirs."""
+        if st.subject.kind == "person":
+            return self.fact(st, "diet", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.85, tags=["饮食"], entities=[said])
+        return Finding(
+            type="preference", domain="生活技能", category=["生活技能", "做饭", "饮食偏好"],
+            key="dietary_restriction", value=said, title=f"饮食：{said}" if st.zh else f"Diet: {said}",
+            content=st.text, statement=st, scope="user", tags=["饮食", "忌口"], entities=[said],
+            importance=0.9, reason="the user's diet",
+        )
+
     # --- how they live and what they are busy with ---------------------------------------
 
     def _living_zh(self, st: Statement, body: str) -> list[Finding]:
@@ -373,7 +443,7 @@ class FactFrames:
         m = _RESIDE_ZH.match(body) or _MOVE_ZH.match(body)
         if m is None:
             return []
-        place = w.place_at_start(w.clean_zh(m["v"] or m.groupdict().get("v2") or m.groupdict().get("v3") or ""))
+        place = w.place_at_start(w.clean_zh(m["v"] or m.groupdict().get("v2") or m.groupdict().get("v3") or m.groupdict().get("v4") or ""))
         if not place:
             return []
         moved = body.lstrip("现在目前已经刚").startswith(("搬", "迁", "调"))
@@ -695,6 +765,15 @@ class FactFrames:
         )
 
     def _condition_zh(self, st: Statement, body: str) -> list[Finding]:
+        part = _BODY_ZH.match(body)
+        if part is not None:
+            what = f"{part['part']}{part['what']}"
+            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.9, tags=["健康"], entities=[part["part"]])]
+        # 乳糖不耐 holds its own 不: only a negation before the condition denies it.
+        bare = w.CONDITIONS_ZH.match(re.sub(r"^(?:有点|有些|一直|是)", "", body))
+        if bare is not None and len(bare.group()) >= 2 and len(body) <= len(bare.group()) + 4:
+            what = bare.group()
+            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.95, tags=["健康"], entities=[what])]
         m = _CONDITION_ZH.match(body)
         if m is None or st.negated:
             return []
@@ -713,6 +792,10 @@ class FactFrames:
         ]
 
     def _condition_en(self, st: Statement, body: str) -> list[Finding]:
+        part = _BODY_EN.match(body)
+        if part is not None:
+            what = part["v"]
+            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.9, tags=["health"], entities=[what])]
         m = _CONDITION_EN.match(body)
         if m is None or st.negated:
             return []
@@ -846,6 +929,8 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
 
 # --- helpers -----------------------------------------------------------------------------
 
+# Relation words too vague to keep a person's facts under (老师 in 我问老师…).
+_NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 _NOT_WORKPLACES = frozenset("家 家里 这 那 这里 那里 这边 那边 外地 外面 公司 单位 老家 本地 国外 附近".split())
 PEOPLE_KEYS = frozenset(
     "family_member allergy health_condition medication occupation employer school birthday age "

@@ -80,10 +80,28 @@ def due_words(mention: TimeMention, zh: bool) -> str:
 
 # An obligation strong enough to be a to-do without a date (旧冰箱得在搬家前卖掉, remind me
 # to call the plumber): must, have to, remind me, before an event.
-_MUST_ZH = re.compile(
-    r"(?<![觉记值懂获显晓舍使免难取懒])得(?![了到很太好多少不出])(?=[\u4e00-\u9fff])|(?<![想只主重需不])要(?![是不么求紧命])(?=[\u4e00-\u9fff])"
-    r"|必须|需要|务必|记得|别忘了|别忘记|不能忘了?|提醒我"
+_MUST_WORDS_ZH = re.compile(
+    r"(?<![想只主重需不])要(?![是不么求紧命])(?=[\u4e00-\u9fff])|必须|需要|务必|记得|别忘了|别忘记|不能忘了?|提醒我"
 )
+
+
+class _MustZh:
+    """要/必须/记得…, and 得 where it means must (我得去银行, 旧冰箱得在搬家前卖掉) — not
+    the 得 after a verb or an adjective (嗓子哑得说不出话, 跑得很快)."""
+
+    @staticmethod
+    def search(text: str) -> bool:
+        if _MUST_WORDS_ZH.search(text):
+            return True
+        before = ("", "")
+        for word, pos in w.tag(text):
+            if word == "得" and pos == "ud" and before[1][:1] not in ("a", "v"):
+                return True
+            before = (word, pos)
+        return False
+
+
+_MUST_ZH = _MustZh()
 _MUST_EN = re.compile(
     r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
     re.IGNORECASE,

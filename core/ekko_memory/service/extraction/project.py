@@ -10,7 +10,8 @@ import re
 
 from ekko_memory.identity import canonical_name
 from ekko_memory.models import MemoryNode
-from ekko_memory.service.extraction.findings import Found, clip, subject_name
+from ekko_memory.service.extraction.findings import Finding, Found, clip, subject_name
+from ekko_memory.service.extraction.statements import Statement
 from ekko_memory.service.extraction.lexicon import Lexicon
 
 _NEG = re.compile(
@@ -291,3 +292,35 @@ def names_same_work(title: str, clause: str) -> bool:
     need = min(2, len(grams))
     said = set(re.findall(r"[a-z0-9]+", folded))
     return bool(words & said) or (need > 0 and sum(g in clause for g in grams) >= need)
+
+
+# A rule or decision of a team (团队新规矩：…, 我们组定了个规矩：…, 架构评审的结论：…, new team rule:
+# …, we're standardizing on …): what follows is the rule, in the user's words.
+_TEAM_LEAD = re.compile(
+    r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都"
+    r"|\b(?:rule|rules|policy|decision|decided|agreed|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
+    re.IGNORECASE,
+)
+_TEAM_WHO = re.compile(
+    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch)\b",
+    re.IGNORECASE,
+)
+
+
+def team_rule(st: Statement) -> Finding | None:
+    """A rule or decision the user's team made (所有 PR 至少两个人 approve 才能合; no direct
+    pushes to main): a workspace constraint in the user's words."""
+    if st.subject.kind == "person" or st.question or st.hypothetical or st.negated and not _TEAM_LEAD.search(st.sentence):
+        return None
+    sentence = st.sentence.strip()
+    if not (_TEAM_LEAD.search(sentence) and _TEAM_WHO.search(sentence)):
+        return None
+    said = clip(sentence, 200)
+    if len(said) < 6:
+        return None
+    return Finding(
+        type="constraint", domain="项目", category=["项目", "约定"], key="team_rule", value=said,
+        title=clip(said, 60), content=said, statement=st, scope="workspace",
+        tags=["约定" if st.zh else "team rule"], entities=[], confidence=0.9, importance=0.85,
+        reason="a rule or decision of the user's team",
+    )

@@ -35,6 +35,7 @@ from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
+from ekko_memory.service.extraction.project import team_rule
 from ekko_memory.service.extraction.plans import plan, reports_done, routine, task_matches, temporary_state
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames
@@ -227,6 +228,9 @@ class RuleBasedExtractor:
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
         facts = self.facts.read(st)
+        if st.subject.kind == "person" and (st.negated or "过敏" in st.text) and self._is_food(st.text):
+            # 同事小王不吃牛肉: the person (and their name), and what they do not eat.
+            facts = [f for f in facts if f.key == "family_member"] + [self._person_food(st)]
         if facts:
             return facts
         for frame in (
@@ -240,9 +244,11 @@ class RuleBasedExtractor:
             f = frame()
             if f is not None:
                 return [f]
-        if st.subject.kind == "person" and (st.negated or "过敏" in st.text) and self._is_food(st.text):
-            return [self._person_food(st)]
-        return []
+        rule = team_rule(st)
+        if rule is not None:
+            return [rule]
+        about = self.facts.about_person(st)
+        return [about] if about is not None else []
 
     def _person_food(self, st: Statement) -> Finding:
         """我老婆不吃香菜: someone else's food, theirs (the user's cooking memories are the user's)."""
@@ -286,6 +292,8 @@ class RuleBasedExtractor:
                 None,
             )
         draft = {**f.draft(), "source_message_ids": src}
+        if any(op.node.key == f.key and op.node.value_json == f.value for op in found.ops):
+            return  # one sentence, one rule (团队新规矩：…，…，…)
         if target is not None:
             found.add("supersede", f.reason, target_id=target.id, **draft)
         else:

@@ -39,7 +39,8 @@ RELATIONS_EN = (
     "daughters kid kids child children baby toddler mom mum mother dad father parents parent "
     "grandma grandmother grandpa grandfather brother sister sibling siblings aunt uncle cousin "
     "nephew niece grandson granddaughter colleague coworker co-worker boss manager teammate friend "
-    "roommate flatmate neighbor neighbour in-laws mother-in-law father-in-law stepson stepdaughter "
+    "roommate flatmate neighbor neighbour in-laws buddy pal mate bestie bff bf gf bro sis grandkids grandson "
+    "teacher doctor dentist therapist landlord landlady neighbours neighbors team teammates mother-in-law father-in-law stepson stepdaughter "
     "cat dog puppy kitten pet greyhound labrador lab retriever poodle corgi beagle spaniel terrier "
     "husky collie dachshund bulldog rabbit bunny hamster parrot"
 ).split()
@@ -48,14 +49,17 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:from now on|starting today|going forward|these days|nowadays|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
-    rf"|(?P<bare>(?:{_REL_ZH}))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}}(?:$|[，,、和跟]))"
+    rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
+    # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
+    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一])"
+    rf"|(?P<bare>(?:{_REL_ZH}))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
     rf")"
 )
 _SUBJ_EN = re.compile(
@@ -63,13 +67,15 @@ _SUBJ_EN = re.compile(
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
     rf"|(?P<we>we|we're|we've|we'd|we'll|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
+    rf"|(?P<pron>he|she|he's|she's|they|they're|him|her)\b"
+    rf"|(?P<bare>(?:{_REL_EN}))(?='s\b|\s+(?:is|was|has|hates|loves|likes|can'?t|doesn'?t|won'?t|wants|needs|works|lives|turns|just|always|never|gets|takes|goes)\b)"
     rf")",
     re.IGNORECASE,
 )
 
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|什么|怎么|怎样|咋|啥|哪|谁|几[点个岁号天次年月]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点个岁号天次年月]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -216,6 +222,8 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
 
 
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
+# A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
+_PRONOUN = "\x00pronoun"
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
@@ -246,6 +254,10 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         if not name and not re.match(r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["pron"]:
+        return Subject("person", _PRONOUN), clause[m.end() :], True
+    if m["cname"]:
+        return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
         return Subject("we"), body, True
     return SELF, body, True
@@ -263,6 +275,9 @@ def name_after(text: str) -> str:
     from ekko_memory.service.extraction.words import tag
 
     m = re.match(r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text)
+    nick = re.match(r"(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]", text)
+    if nick is not None:
+        return nick.group()  # 同事小王不吃牛肉: 小王
     if m is None:
         return ""
     name = m.group(1)
@@ -279,13 +294,23 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_EN.match(clause)
     if m is None:
         # A named person stating something of theirs: "Anna is allergic to shellfish".
-        named = re.match(r"^([A-Z][a-z]+)\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b)", clause)
+        named = re.match(
+            r"^([A-Z][a-z]+)(?:\s+(?:from|in|at|on)\s+(?:the\s+)?[\w-]+)?\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b|just\b|turns\b|needs\b|wants\b)",
+            clause,
+        )
         if named and named[1].casefold() not in _NOT_NAMES:
             return Subject("person", "", named[1]), clause[named.end() :], True
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
     if m["rel"]:
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
+    if m["bare"]:
+        body = re.sub(r"^'s\s+", "is ", body)
+        return Subject("person", m["bare"].casefold()), body, True
+    if m["pron"]:
+        word = m["pron"].casefold()
+        body = ("is " + body) if word.endswith("'s") else ("are " + body) if word.endswith("'re") else body
+        return Subject("person", _PRONOUN), body, True
     if m["we"]:
         return Subject("we"), body, True
     word = m["self"].casefold()
@@ -317,12 +342,16 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
     trigger check and the extractor read the same messages."""
     out: list[tuple[str, str, Subject, str, bool]] = []
     first = True
+    last_person: Subject | None = None
     for sentence in sentences(text):
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
         for clause in _clauses(sentence, zh):
             clause = _REMEMBER_LEAD.sub("", clause) or clause
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
+            if subject.relation == _PRONOUN:
+                subject = last_person or NOBODY
+                explicit = last_person is not None
             if not explicit:
                 if carried is not None:
                     subject = carried
@@ -331,6 +360,8 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
                     # opening a message is the user's.
                     subject = SELF
             carried = subject
+            if subject.kind == "person":
+                last_person = subject
             first = False
             out.append((clause, sentence, subject, body, explicit))
     return tuple(out)
