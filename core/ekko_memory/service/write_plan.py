@@ -215,7 +215,13 @@ def plan_node(
             return getattr(draft, name)
         return getattr(base, name) if base is not None else default
 
-    session_id = (ctx.session_id or f.get("session_id")) if scope == "session" else None
+    # A temporary state keeps the conversation it came from (purging that session takes it
+    # along), though the workspace's other conversations see it while it lasts.
+    session_id = (
+        (ctx.session_id or f.get("session_id"))
+        if scope == "session" or (scope == "workspace" and expires_at is not None and ctx.is_agent)
+        else None
+    )
     fields = {
         "id": new_id("mem"),
         "parent_id": f.get("parent_id"),

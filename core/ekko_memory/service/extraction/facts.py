@@ -34,7 +34,7 @@ _RESIDE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
     rf"|^{_ADV_ZH}家(?:在|住)\s*(?P<v2>.+)$"
     rf"|^{_ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
-    rf"|^(?:平时|平常|常年|一直|长期)(?:都)?在(?P<v4>[\u4e00-\u9fff]{{2,6}})$"
+    rf"|^(?:平时|平常|常年|一直|长期|现在|目前|如今)(?:都|人)?在(?P<v4>[\u4e00-\u9fff]{{2,6}})$"
 )
 _MOVE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:上个?月|去年|前阵子|最近|今年|年初)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
@@ -461,14 +461,16 @@ class FactFrames:
         raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
         place = _english_place(raw)
         if not place:
+            # a small flat in Edinburgh: the place is the last proper name.
+            inner = re.findall(r"\b(?:in|near|outside)\s+((?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", raw)
+            place = inner[-1] if inner else ""
+        if not place:
             return []
         verb = "lives" if st.subject.kind == "person" else "live"
-        return [
-            self.fact(
-                st, "city", place, f"{{who}}住在{place}", f"{{who}} {verb} in {place}",
-                importance=0.85, entities=[place],
-            )
-        ]
+        said = w.clean_en(st.text)
+        # The user's words when they say more than the place (a small flat in Edinburgh).
+        title = said if st.subject.kind != "person" and len(said) <= 80 and said.casefold() != f"i live in {place}".casefold() else f"{{who}} {verb} in {place}"
+        return [self.fact(st, "city", place, f"{{who}}住在{place}", title, importance=0.85, entities=[place])]
 
     def _hometown_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _HOMETOWN_ZH.match(body)

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.errors import EkkoMemoryError, StoreUnavailable
+from ekko_memory.identity import value_identity
 from ekko_memory.ids import new_id
 from ekko_memory.models import (
     ExtractedNodeOperation,
@@ -35,6 +36,7 @@ from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
 from ekko_memory.service.extraction.retraction import Retractions, withdraw_item
+from ekko_memory.service.extraction.rule_summarizer import clipped_line
 from ekko_memory.service.extraction.project import work_done
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
@@ -66,6 +68,14 @@ _PREFERENCE = re.compile(
     r"|prefer|i like|i love|i hate|don'?t eat|\bno\s+\w+|less (?:spicy|oil|salt|sugar)",
     re.IGNORECASE,
 )
+
+
+def _restates(op: ExtractedNodeOperation, nodes: list[MemoryNode]) -> bool:
+    """The operation proposes again what one of ``nodes`` (waiting) already says: the same
+    key and value."""
+    return op.node.key is not None and any(
+        n.key == op.node.key and n.value_identity() == value_identity(op.node.value_json) for n in nodes
+    )
 
 
 class StoreBusy(ExtractionFailed):
@@ -213,12 +223,12 @@ class AfterReply:
         fired = triggers_for(
             new, every=cfg.summary_every_messages, token_threshold=cfg.summary_token_threshold
         )
-        if not fired and self._memorable(session_id, new):
-            fired.append("memorable statement")
         if not fired and isinstance(self.service.extractor, RuleBasedExtractor):
             # The rules cost milliseconds: they read every turn (a task reported done
             # needs the tasks to know it, which the trigger check does not read).
             fired.append("every turn")
+        if not fired and self._memorable(session_id, new):
+            fired.append("memorable statement")
         report.triggers += fired
         if not fired and not force:
             return True
@@ -289,11 +299,11 @@ class AfterReply:
         except Exception as e:  # a broken extractor is a failed extraction, retried later
             raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
         withdrawn: list[dict[str, Any]] = []
+        held: dict[str, list[str]] = {}
         try:
-            extraction, withdrawn = self._on_waiting(extraction, waiting, messages)
+            extraction, withdrawn = self._on_waiting(extraction, waiting, messages, held)
         except StoreUnavailable as e:
             raise StoreBusy(str(e), []) from e
-        held: dict[str, list[str]] = {}
         outcomes = withdrawn + self.apply(
             extraction,
             messages,
@@ -350,6 +360,7 @@ class AfterReply:
         extraction: MemoryExtraction,
         waiting: dict[str, tuple[MemoryNode, PendingItem]],
         messages: list[MemoryMessage],
+        held: dict[str, list[str]],
     ) -> tuple[MemoryExtraction, list[dict[str, Any]]]:
         """Operations on a proposal still waiting: it is withdrawn (the user took it back or
         said it again otherwise), and a replacement is proposed as new."""
@@ -358,13 +369,25 @@ class AfterReply:
         said = next((m.content for m in reversed(messages) if m.role == "user"), "")
         ops: list[ExtractedNodeOperation] = []
         outcomes: list[dict[str, Any]] = []
-        for op in extraction.nodes:
+        later = list(extraction.nodes)
+        for i, op in enumerate(extraction.nodes):
             hit = waiting.get(op.target_id or "")
             if hit is None:
+                again = [(n, it) for n, it in waiting.values() if _restates(op, [n])]
+                if op.operation == "create" and again:
+                    # Said again: the item waiting already holds it (a retraction before
+                    # this in the batch does not withdraw it).
+                    for _, it in again:
+                        held.setdefault(it.id, []).extend(op.node.source_message_ids or [])
+                    continue
                 ops.append(op)
                 continue
             node, item = hit
-            why = f"the user {'corrected' if op.operation != 'expire' else 'took back'} it: {op.reason} (said: “{said[:60]}”)"
+            if op.operation == "expire" and any(
+                o.operation == "create" and _restates(o, [node]) for o in later[i + 1 :]
+            ):
+                continue  # taken back, then said again in the same batch: it stays
+            why = f"the user {op.reason} (said: “{clipped_line(said, 60)}”)"
             if withdraw_item(self.service, item, why, messages[-1].id if messages else None):
                 outcomes.append(
                     {"operation": "withdraw", "accepted": True, "status": "rejected", "pendingId": item.id, "reason": why}

@@ -50,8 +50,18 @@ _CANCELLED = re.compile(
     re.IGNORECASE,
 )
 # A state (tired, busy, sick, on a diet): words that describe how someone is.
-_ILL_ZH = re.compile(r"感冒|发烧|咳嗽|头疼|头痛|嗓子疼|喉咙痛|拉肚子|胃疼|胃不舒服|肚子疼|不舒服|生病|牙疼|过敏了|扭伤|骨折|受伤")
-_ILL_EN = re.compile(r"\b(?:have|got|caught|am fighting)\s+(?:a|the)\s+(?:cold|flu|fever|cough|sore throat|stomach bug|headache|migraine)\b|\bam (?:sick|ill|unwell|under the weather)\b", re.IGNORECASE)
+_ILL_ZH = re.compile(r"感冒|发烧|咳嗽|头疼|头痛|嗓子疼|喉咙痛|拉肚子|胃疼|胃不舒服|肚子疼|不舒服|生病|牙疼|过敏了|扭伤|扭了|崴了|骨折|受伤|拉伤")
+# Talk of the weather or of the moment's mood, and thanks: no state of the user worth keeping.
+_PASSING_TALK = re.compile(
+    r"天气|阳光|太阳|下雨|下雪|刮风|好热|好冷|晚安|早安|谢谢|辛苦|哈哈|心情|"
+    r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
+    re.IGNORECASE,
+)
+_ILL_EN = re.compile(
+    r"\b(?:have|got|caught|am fighting)\s+(?:a|the)\s+(?:cold|flu|fever|cough|sore throat|stomach bug|headache|migraine)\b|\bam (?:sick|ill|unwell|under the weather)\b"
+    r"|\b(?:sprained|twisted|broke|broken|pulled|strained|injured|hurt|fractured|tore|torn)\s+(?:my\s+)?(?:ankle|knee|wrist|back|shoulder|hamstring|calf|arm|leg|finger|toe|neck|foot|hand)\b",
+    re.IGNORECASE,
+)
 
 
 def _day_zh(when: datetime) -> str:
@@ -106,6 +116,7 @@ _MUST_EN = re.compile(
     r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
     re.IGNORECASE,
 )
+_BEFORE_SOMETHING = re.compile(r"[\u4e00-\u9fff]{1,8}(?:之前|以前|前)|\b(?:before|by)\s+\w+", re.IGNORECASE)
 # What would happen otherwise (不然过期了还得补手续): no task of its own.
 _CONSEQUENCE = re.compile(r"^(?:不然|否则|要不然|要不|otherwise|or else)\b", re.IGNORECASE)
 _REMIND = re.compile(r"^(?:please\s+)?remind me (?:to|that|about)\s+|^(?:请|麻烦)?提醒我(?:一下)?", re.IGNORECASE)
@@ -121,9 +132,9 @@ def plan(
     ``sentence_time``: a time said earlier in the sentence for a list of things to do
     (这周要干三件事：交水电费、给车续保险), which each item without its own time takes;
     ``listed``: the statement is such an item."""
-    if st.subject.kind not in ("self", "we", "none"):
-        return None
-    body = _REMIND.sub("", st.body.strip())
+    if st.subject.kind == "person" and not any(t.role in ("point", "deadline") and not t.past for t in st.times):
+        return None  # my daughter's recital is Saturday at 2pm: a dated event the user goes to
+    body = _REMIND.sub("", st.body.strip()) if st.subject.kind != "person" else st.text
     when = next(
         (t for t in st.times if t.role in ("deadline", "point", "until") and not t.past and t.starts is not None),
         None,
@@ -140,7 +151,9 @@ def plan(
             return None
         if when.ends is None or when.ends < now:
             return None
-    elif not (must or listed):
+    elif not (listed or _REMIND.search(st.body) or (must and _BEFORE_SOMETHING.search(body))):
+        # A "must" with no time is a task only with what it must come before (旧冰箱得在
+        # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
         return None
     words = _LEAD_JOIN.sub("", _REMIND.sub("", st.text))
     words = w.clean_zh(words) if st.zh else w.clean_en(words)
@@ -207,7 +220,11 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
     three days). ``statements``: the claims of one sentence, the first carrying the time."""
     first = statements[0]
-    if first.subject.kind not in ("self", "we", "none"):
+    if first.subject.kind not in ("self", "we", "none") or (first.subject.kind == "none" and first.explicit_subject):
+        return None
+    if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
+        (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
+    ):
         return None
     times = [t for st in statements for t in st.times]
     bound = next((t for t in times if t.role in ("state", "until") and not t.past and t.ends is not None), None)
@@ -279,6 +296,8 @@ _NOT_WORK_ZH = frozenset(
 )
 _NOT_WORK_EN = frozenset(
     "have need must should will going gonna finish finished done submit submitted completed "
+    "book booked call called cancel cancelled canceled pay paid send sent buy bought make made "
+    "take took return returned pick picked renew renewed file filed sort sorted get got "
     "before today tomorrow friday monday tuesday wednesday thursday saturday sunday week month "
     "the and for with that this just already finally".split()
 )

@@ -105,7 +105,7 @@ def preference(st: Statement) -> Finding | None:
 
 
 _USES_ZH = re.compile(
-    r"^(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
+    r"^(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
 )
 _USES_EN = re.compile(
     r"^(?:\w+\s+)?(?:use|uses|am\s+on|'m\s+on|switched\s+to|keep\s+(?:all\s+)?(?:my\s+)?\w+\s+in|do\s+everything\s+in|work\s+in|code\s+in|write\s+in)\s+(?P<v>(?-i:[A-Z])[\w.+#-]*(?:\s+(?-i:[A-Z0-9])[\w.+#-]*)*)",

@@ -307,17 +307,41 @@ _TEAM_WHO = re.compile(
 )
 
 
+_DECIDED = re.compile(r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)", re.IGNORECASE)
+_RULE_WORDS = re.compile(
+    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
+    re.IGNORECASE,
+)
+
+
+# …, remember that for this project: the request is no part of the rule.
+_REQUEST_TAIL = re.compile(
+    r"[，,;；\s]+(?:请|帮我)?(?:记住|记一下|记下|记得|记着)(?:了|哦|啊|吧|这个|这点)?[。.!！]*$"
+    r"|[,;\s]+(?:please\s+)?(?:remember|keep)(?:\s+(?:that|this|it))?(?:\s+in mind)?"
+    r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
+    re.IGNORECASE,
+)
+
+
 def team_rule(st: Statement) -> Finding | None:
     """A rule or decision the user's team made (所有 PR 至少两个人 approve 才能合; no direct
     pushes to main): a workspace constraint in the user's words."""
     if st.subject.kind == "person" or st.question or st.hypothetical or st.negated and not _TEAM_LEAD.search(st.sentence):
         return None
-    sentence = st.sentence.strip()
-    if not (_TEAM_LEAD.search(sentence) and _TEAM_WHO.search(sentence)):
+    sentence = _REQUEST_TAIL.sub("", st.sentence.strip())
+    if not (_TEAM_LEAD.search(st.text) and _TEAM_WHO.search(sentence)):
         return None
     said = clip(sentence, 200)
     if len(said) < 6:
         return None
+    if _DECIDED.search(sentence) and not _RULE_WORDS.search(sentence):
+        # 我们决定用 SQLAlchemy 2: a decision; 周五一律不上线: a rule to follow.
+        return Finding(
+            type="decision", domain="项目", category=["项目", "决策"], key="team_decision", value=said,
+            title=clip(said, 60), content=said, statement=st, scope="workspace",
+            tags=["决策" if st.zh else "decision"], entities=[], confidence=0.9, importance=0.8,
+            reason="a decision of the user's team",
+        )
     return Finding(
         type="constraint", domain="项目", category=["项目", "约定"], key="team_rule", value=said,
         title=clip(said, 60), content=said, statement=st, scope="workspace",

@@ -36,12 +36,12 @@ NOT_BUT = re.compile(
     r"|是(?P<new2>[^，,。！!不]{1,12}?)[，,]?\s*不是(?P<old2>[^，,。！!]{1,12})"
     r"|(?P<new5>[^，,。！!\s]{1,12}?)[，,]\s*不是(?P<old5>[^，,。！!]{1,12})"
     r"|\bnot\s+(?P<old3>[\w'. -]{1,30}?),?\s+but\s+(?P<new3>[\w'. -]{1,30})"
-    r"|(?:it'?s|is|meant|name'?s|name is)\s+(?P<new4>[\w'. -]{1,30}?),?\s+not\s+(?P<old4>[\w'. -]{1,30}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
+    r"|(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
     re.IGNORECASE,
 )
 # An update of something the user does or plans (改成, 换成, moved to, changed to).
 UPDATE = re.compile(
-    r"改成|改到|改为|换成|换到|调整|调到|挪到|推迟到|提前到|变成|变了|改了|不再是"
+    r"改成|改到|改为|换成|换到|调整|调到|调了|调时间|换时间|改时间|挪到|推迟到|提前到|变成|变了|改了|不再是|改作息|现在是|现在改"
     r"|\b(?:moved to|changed to|switched to|rescheduled (?:to|for)|pushed (?:back )?to|brought forward to|is now|are now|now on|got moved|has moved|changed|instead)\b",
     re.IGNORECASE,
 )
@@ -96,7 +96,7 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
                 return said.replace(old_place, place, 1)
         return None
     name = w.capitalized_phrase(new_value)
-    if name:
+    if name and len(name) >= 2 and name.casefold() not in ("i", "i'm", "it", "the"):
         for candidate in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+)*", said):
             if candidate.casefold() not in ("i", "i'm") and candidate != name:
                 return said.replace(candidate, name, 1)

@@ -127,9 +127,15 @@ class RuleBasedExtractor:
         src = [msg.id]
         statements = read_statements(text, msg.created_at)
         kept: list[Statement] = []
+        refused: str | None = None
         for st in statements:
+            if st.sentence == refused:
+                continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
             if takes_back(st.text) or takes_back(st.sentence) and st.index == 0:
                 self._take_back(st, msg, known, found, history)
+                after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+                if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
+                    refused = st.sentence
             else:
                 kept.append(st)
         consumed, corrected = self._correct(text, msg, known, found, history)
@@ -150,7 +156,7 @@ class RuleBasedExtractor:
         requests to the assistant, opinions or someone else's words."""
         if st.hypothetical or st.reported:
             return False
-        if st.remember:
+        if st.remember and not st.request:
             return not st.question
         return st.is_claim
 
@@ -321,8 +327,9 @@ class RuleBasedExtractor:
         elif previous is not None:
             targets = [n for n in known if n.status == "active" and previous.id in n.source_message_ids]
             found.ops[:] = [op for op in found.ops if previous.id not in (op.node.source_message_ids or [])]
+        reason = "asked to forget it" if named else "took back what they had just said"
         for node in targets:
-            found.add("expire", "the user took it back", target_id=node.id)
+            found.add("expire", reason, target_id=node.id)
 
     def _correct(
         self,
@@ -410,7 +417,7 @@ class RuleBasedExtractor:
             )
             draft = op.node.model_dump(exclude_none=True)
             if old is not None and op.operation == "create":
-                found.add("supersede", "the user corrected what they had said", target_id=old.id, **draft)
+                found.add("supersede", "corrected what they had said", target_id=old.id, **draft)
             else:
                 found.ops.append(op)
 
@@ -490,7 +497,7 @@ class RuleBasedExtractor:
 
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).
 _LIST_LEAD = re.compile(
-    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:[几两三四五六\d]|好几)件事$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
     re.IGNORECASE,
 )
 

@@ -55,6 +55,7 @@ _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
+    rf"|(?P<you>你们|你|您)"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
     rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
@@ -66,6 +67,8 @@ _SUBJ_EN = re.compile(
     rf"^{_LEAD_EN}"
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
     rf"|(?P<we>we|we're|we've|we'd|we'll|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
+    rf"|(?P<you>you|you're|you've|your)\b"
+    rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
     rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
     rf"|(?P<pron>he|she|he's|she's|they|they're|him|her)\b"
     rf"|(?P<bare>(?:{_REL_EN}))(?='s\b|\s+(?:is|was|has|hates|loves|likes|can'?t|doesn'?t|won'?t|wants|needs|works|lives|turns|just|always|never|gets|takes|goes)\b)"
@@ -92,6 +95,11 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 # A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
+# Only a request to remember, the thing said elsewhere (…, keep that in mind).
+_ASK_ONLY = re.compile(
+    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|记住|记一下|记着|记下来?|记好)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
+    re.IGNORECASE,
+)
 _REQUEST = re.compile(
     r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|比较|分析|生成|做个|来个|给个|出个|设计)"
     r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
@@ -127,12 +135,12 @@ _SENTENCE = re.compile(
     r"|(?<=[.])$",
     re.IGNORECASE,
 )
-_CLAUSE_ZH = re.compile(r"[，,、：:]+|\s{2,}")
+_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}")
 # English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
-    r"\s*(?:[,;]|\s[-–—]\s|[()])\s*"
+    r"\s*(?:[,;]|\s[-–—]\s|[()]|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
@@ -217,8 +225,28 @@ def sentences(text: str) -> list[str]:
 
 
 def _clauses(sentence: str, zh: bool) -> list[str]:
-    parts = _CLAUSE_ZH.split(sentence) if zh else _CLAUSE_EN.split(sentence)
+    if zh:
+        pieces = re.split(f"({_CLAUSE_ZH.pattern})", sentence)
+        parts: list[str] = []
+        joining = False
+        for i in range(0, len(pieces), 2):
+            text = pieces[i]
+            sep = pieces[i + 1] if i + 1 < len(pieces) else ""
+            if joining:
+                parts[-1] += text
+            else:
+                parts.append(text)
+            # 每周二、周四晚上上游泳课: a list of days inside one clause stays whole.
+            joining = sep.startswith("、") and bool(_SHORT_ITEM.fullmatch(text.strip()[-6:]))
+            if joining:
+                parts[-1] += "、"
+    else:
+        parts = _CLAUSE_EN.split(sentence)
     return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+
+
+# The end of a piece before 、 that is an item of a list inside a clause (周二、周四; 我、老婆).
+_SHORT_ITEM = re.compile(r".*?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[一二三四五六七八九十\d]+[号日点])")
 
 
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
@@ -256,6 +284,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
     if m["pron"]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
+    if m["you"]:
+        return NOBODY, clause, True  # 你真靠谱: of the assistant, nothing of the user
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
@@ -307,6 +337,10 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     if m["bare"]:
         body = re.sub(r"^'s\s+", "is ", body)
         return Subject("person", m["bare"].casefold()), body, True
+    if m["you"]:
+        return NOBODY, clause, True
+    if m["mine"]:
+        return SELF, body, True  # my birthday's on the 9th of July
     if m["pron"]:
         word = m["pron"].casefold()
         body = ("is " + body) if word.endswith("'s") else ("are " + body) if word.endswith("'re") else body
@@ -395,7 +429,7 @@ def read_statements(text: str, now: datetime) -> list[Statement]:
                 negated=bool((_NEG_ZH if zh else _NEG_EN).search(body if zh else folded)),
                 question=question and not remember,
                 hypothetical=hypothetical,
-                request=request and not remember,
+                request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
                 reported=bool(_REPORTED.search(body)) and subject.kind == "person",
                 opinion=bool(_OPINION.search(body if explicit else clause)),
                 times=find_times(clause, now),

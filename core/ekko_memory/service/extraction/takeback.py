@@ -27,7 +27,9 @@ _DROP_EN = re.compile(
     r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind what i\b"
     r"|\b(?:delete|remove|erase|drop)\s+(?:that|this|it)\s+(?:memory|note|from (?:your )?memory)\b"
     r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
-    r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b",
+    r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b"
+    r"|(?:^|[,.;:!?]\s*|\b(?:wait|oh|actually|please|pls|just)\s+)(?:delete|remove|erase|scrap|drop|bin)\s+(?:that|it|this)\b"
+    r"|\b(?:delete|remove|erase|scrap)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry)\b",
     re.IGNORECASE,
 )
 # The take-back's own words, left out of what it names.
@@ -59,5 +61,7 @@ def what_is_taken_back(text: str) -> str:
     the statement just before it."""
     rest = _WORDS_EN.sub(" ", _WORDS_ZH.sub(" ", text))
     rest = re.sub(r"[\s，,。.!！?？:：;；~～\"'“”]+", " ", rest).strip()
-    # Left-overs too short to name anything (我, 那, a lone letter).
-    return rest if len(re.sub(r"[\s我你他她它那这的]", "", rest)) >= 2 else ""
+    # Left-overs too short to name anything (我, 那, a lone letter); one Chinese character
+    # can (葱的事忘掉吧).
+    left = re.sub(r"[\s我你他她它那这的]", "", rest)
+    return rest if len(left) >= 2 or re.fullmatch(r"[\u4e00-\u9fff]", left) else ""

@@ -189,7 +189,14 @@ _ZH_STATE = re.compile(
     r"|(?P<month>这个月|本月|这一个月)(?!\d|[一二三四五六七八九十两]|底|初)"
 )
 _ZH_RECUR = re.compile(
-    r"每(?:天|日|晚|早|周|星期|礼拜|个?月|年|逢|隔|个?工作日|次)|天天|工作日|周一到周五|平时|平常|通常|一般|经常|总是|向来|习惯"
+    r"每(?:天|日|晚|早|周|星期|礼拜|个?月|年|逢|隔|个?工作日|次)|天天|工作日|周一到周五|平时|平常|通常|一般|经常|总是|向来|习惯|偶尔|有时候?|时不时|常常"
+    r"|一(?:周|个星期|个月)[一两二三四五六七\d]+次"
+)
+# How long a state lasts (两周内不能跑步, no running for two weeks): it ends then.
+_ZH_DURATION = re.compile(r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|个星期|个礼拜|个月)(?:内|之内|左右)?(?=不|别|都|要|得|没|只)")
+_EN_DURATION = re.compile(
+    r"\bfor\s+(?:about\s+|around\s+|roughly\s+|another\s+|the\s+next\s+)?(?P<n>\d+|a|one|two|three|four|five|six|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|weeks?|months?)\b",
+    re.IGNORECASE,
 )
 _ZH_DEADLINE_AFTER = re.compile(r"^\s*(?:之前|以前|前|截止|为止|到期|内)")
 _ZH_DEADLINE_BEFORE = re.compile(r"(?:截止(?:到|日期是|时间是)?|最晚|最迟|不晚于|赶在)\s*$")
@@ -316,6 +323,8 @@ def _zh_clock(text: str, pos: int, day: datetime) -> tuple[datetime, int] | None
 
 def _role_zh(text: str, start: int, end: int) -> Role:
     after, before = text[end : end + 6], text[max(0, start - 6) : start]
+    if _ZH_UNTIL_BEFORE.search(before) and re.match(r"^\s*(?:之前|以前|前)?(?:都|一直)", after):
+        return "until"  # 到15号之前都轮到我值班
     if _ZH_UNTIL_AFTER.match(after) or _ZH_UNTIL_BEFORE.search(before) and not _ZH_DEADLINE_AFTER.match(after):
         return "until"
     if _ZH_DEADLINE_AFTER.match(after) or _ZH_DEADLINE_BEFORE.search(before):
@@ -347,6 +356,8 @@ def _find_zh(text: str, now: datetime) -> list[TimeMention]:
             if clock is None and m["rel"] and m["rel"][-1] in "晚早":
                 pass
         role: Role = _role_zh(text, m.start(), stop)
+        if m["wk"] and re.search(r"每个?(?:周|星期|礼拜)?$|每个?(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟及到]|以及)$", text[max(0, m.start() - 8) : m.start()]):
+            role = "recurring"  # 每周二、周四: days of a routine, no date
         if m["rel"] in ("今天", "今日", "今儿", "今晚", "今夜", "今早") and role == "point":
             role = "state"
         out.append(TimeMention(text[m.start() : stop], m.start(), stop, role, start, end, has_clock, past))
@@ -419,7 +430,7 @@ _EN_STATE = re.compile(
     re.IGNORECASE,
 )
 _EN_RECUR = re.compile(
-    r"\b(?:every\s+(?:day|morning|evening|night|week|month|year|weekday|weekend|other\s+\w+|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*)"
+    r"\b(?:(?:once|twice|three\s+times|\d+\s+times)\s+a\s+(?:week|month|day)|sometimes|occasionally|often|every\s+(?:day|morning|evening|night|week|month|year|weekday|weekend|other\s+\w+|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|sat\w*|sun\w*)"
     r"|each\s+(?:day|week|month|morning)|daily|weekly|monthly|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|on\s+weekdays|on\s+weekends|usually|always|normally|typically|every\s+so\s+often|most\s+days)\b",
     re.IGNORECASE,
@@ -559,12 +570,28 @@ def _find_en(text: str, now: datetime) -> list[TimeMention]:
     return sorted(out, key=lambda t: t.start)
 
 
+def _durations(text: str, now: datetime) -> list[TimeMention]:
+    out = []
+    for m in [*_ZH_DURATION.finditer(text), *_EN_DURATION.finditer(text)]:
+        raw = " ".join(m["n"].casefold().split())
+        n = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3, "几": 3, "半": 0}.get(raw)
+        if n is None:
+            n = cn_number(raw) or 1
+        unit = m["unit"].casefold()
+        days = n * (1 if unit.startswith(("天", "day")) else 30 if unit.startswith(("个月", "month")) else 7) or 15
+        end = _day_span(now + timedelta(days=days))[1]
+        out.append(TimeMention(m.group(), m.start(), m.end(), "until", now, end))
+    return out
+
+
 def find_times(text: str, now: datetime) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``now`` (aware; local
     time is the machine's, as the service renders expiries)."""
     local = now.astimezone()
     found = _find_zh(text, local) if re.search(r"[\u4e00-\u9fff]", text) else []
     found += _find_en(text, local)
+    taken = [(t.start, t.end) for t in found]
+    found += [d for d in _durations(text, local) if not any(a <= d.start < b for a, b in taken)]
     return sorted(found, key=lambda t: t.start)
 
 
