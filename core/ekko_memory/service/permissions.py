@@ -38,6 +38,7 @@ RULE_TEXT = {
     "forget_many": "the forget request matched several memories",
     "scope_promotion": "it would move a memory into the user's long-term scope",
     "sensitive_delete": "it deletes sensitive personal data",
+    "unverified_value": "the value is not in the user's own words",
 }
 
 
@@ -145,6 +146,12 @@ def check_write(
         )
     if not ctx.is_agent:
         return ALLOW
+    if ctx.unverified:
+        return Verdict(
+            "pending",
+            "unverified_value",
+            f"{RULE_TEXT['unverified_value']} ({', '.join(ctx.unverified[:3])})",
+        )
     kinds = sensitive_kinds(node, cand.rule.sensitive_keys if cand.rule else ())
     if kinds:
         return Verdict(

@@ -37,6 +37,8 @@ class WriteContext:
     source_message_ids: list[str] = field(default_factory=list)
     # The text of the user's source messages: intent is judged from it, never from the agent.
     source_text: str = ""
+    # A model's value the user's words do not hold: it waits for the user, whatever else.
+    unverified: list[str] = field(default_factory=list)
 
     @property
     def viewer(self) -> Viewer:

@@ -33,6 +33,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
+from ekko_memory.service.extraction.grounding import ungrounded
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
 from ekko_memory.service.extraction.retraction import Retractions, withdraw_item
@@ -453,6 +454,12 @@ class AfterReply:
                     source_message_ids=[m.id for m in sources],
                     source_text="\n".join(m.content for m in sources),
                 )
+                if op.operation != "expire" and not isinstance(
+                    self.service.extractor, RuleBasedExtractor
+                ):
+                    # A model may state what nobody said: such a value waits for the user.
+                    said = "\n".join(m.content for m in users)
+                    ctx.unverified = ungrounded(op.node.value_json, said)
                 draft = op.node.model_copy(update={"source_message_ids": None})
                 outcome = self._left_alone(governor, recorded, op, draft, ctx, sources)
                 if outcome is None:

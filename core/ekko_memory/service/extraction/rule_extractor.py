@@ -181,6 +181,18 @@ class RuleBasedExtractor:
         listing: list[TimeMention | None] = []
         for st in usable:
             n = len(found.ops)
+            if (
+                not listing
+                and found.ops[n - 1 :]
+                and found.ops[-1].node.type == "task"
+                and _CHORE_START.match(st.body.strip())
+            ):
+                # "buy a present before Sunday and mow the lawn": the "need to" carries on.
+                task = plan(st, msg.created_at, None, listed=True)
+                if task is not None:
+                    self._propose(task, [msg.id], known, found)
+                    stated = True
+                    continue
             self._statement(st, text, msg, known, found, listing)
             stated |= len(found.ops) > n
         if not stated and usable:
@@ -224,7 +236,8 @@ class RuleBasedExtractor:
                 return
             if reports_done(st):
                 for task in known:
-                    if task.type == "task" and task.status == "active" and task_matches(task, st.text):
+                    # "got Dad a new fishing reel, sorted": the sentence names what is done.
+                    if task.type == "task" and task.status == "active" and task_matches(task, st.sentence):
                         found.add("expire", "the user said it is done", target_id=task.id)
                 return
         finding = self._first(st, msg.created_at)
@@ -498,6 +511,14 @@ class RuleBasedExtractor:
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).
 _LIST_LEAD = re.compile(
     r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    re.IGNORECASE,
+)
+
+
+# A clause that opens with a verb of a chore (mow the lawn, 给车续保险).
+_CHORE_START = re.compile(
+    r"^(?:also\s+|then\s+)?(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|schedule|arrange|move|sell|apply|register|charge|water|feed|walk)\b"
+    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
 
