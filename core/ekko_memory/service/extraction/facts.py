@@ -73,7 +73,7 @@ _WORK_AT_ZH = re.compile(
     rf"|^{_ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 _JOB_EN = re.compile(
-    rf"^(?:am|is|are)\s+{_ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with|in)\s+(?P<org>.+))?$"
+    rf"^(?:am|is|are)\s+{_ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
     rf"|^{_ADV_EN}(?:work|works|working)\s+as\s+(?:a|an)?\s*(?P<v2>.+?)(?:\s+(?:at|for|in)\s+(?P<org2>.+))?$"
     rf"|^(?:am|is|are)\s+(?P<retired>retired|unemployed|between jobs|self-employed)$",
     re.IGNORECASE,
@@ -115,7 +115,7 @@ _COUNT_ZH = r"(?:一个|两个|三个|四个|俩|仨|个|一|二|两|三|一对)
 _HAVE_KIN_ZH = re.compile(
     rf"^{_ADV_ZH}(?:有|生了|养了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
 )
-_NAMED_ZH = re.compile(r"^(?:的)?(?:名字)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)")
+_NAMED_ZH = re.compile(r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)")
 _HAVE_KIN_EN = re.compile(
     r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
     re.IGNORECASE,
@@ -127,11 +127,14 @@ _PET_ZH = re.compile(
     rf"^(?:家里|家里面|我家|家)?{_ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
 )
 _PET_EN = re.compile(
-    rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves)\s+(?:a|an|one|two|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)}))\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
+    rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves|have\s+got|has\s+got)\s+(?:a|an|one|two|three|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)}))\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
     re.IGNORECASE,
 )
 _PET_NAMES_ZH = re.compile(r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)(?=$|[，,、。！!？?和跟的\s])")
-_PET_NAMES_EN = re.compile(r"\b(?:named|called|(?:his|her|its|their)\s+name(?:'s|\s+is))\s+(?P<name>[A-Z][\w-]*)")
+_PET_NAMES_EN = re.compile(
+    r"\b(?:named|called|(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+are))\s+(?P<name>[A-Z][\w-]*)"
+    r"|^\s*,?\s*(?P<name2>[A-Z][\w-]*)(?:\s*(?:,|and|&)\s*(?P<name3>[A-Z][\w-]*))?\s*$"
+)
 _ALLERGY_ZH = re.compile(r"^(?:对|吃|碰|闻)?(?P<v>.+?)(?:严重|有点|有些|轻微|比较)?过敏|^过敏(?:原)?(?:是|有)?(?P<v2>.+)$|^(?:有|得了)(?P<v3>.+?)过敏")
 _ALLERGY_EN = re.compile(
     r"^(?:am|is|are)\s+(?:\w+\s+){0,2}?allergic\s+to\s+(?P<v>.+)$"
@@ -199,12 +202,13 @@ _ONGOING_EN = re.compile(
 
 
 _DIET_ZH = re.compile(
-    r"^(?:现在|目前|一直|常年|从小|也|都|平时|基本)?(?:吃素|吃全素|吃斋|是素食(?:主义)?者?|素食|吃清真|只吃清真|不吃肉|不吃荤|戒肉了?|不吃猪肉|吃蛋奶素|在吃生酮|生酮饮食|在控糖|在减脂|在断食|轻断食)"
+    r"^(?:现在|目前|一直|常年|从小|也|都|平时|基本)?(?:不喝酒|滴酒不沾|戒酒了?|不抽烟|戒烟了?|吃素|吃全素|吃斋|是素食(?:主义)?者?|素食|吃清真|只吃清真|不吃肉|不吃荤|戒肉了?|不吃猪肉|吃蛋奶素|在吃生酮|生酮饮食|在控糖|在减脂|在断食|轻断食)"
 )
 _DIET_EN = re.compile(
     r"^(?:am|is|are|went|go|have\s+been|'ve\s+been)\s+(?:a\s+|an\s+|fully\s+|strictly\s+|mostly\s+)?(?P<v>vegetarian|vegan|veggie|pescatarian|pescetarian|plant-based|keto|paleo|halal|kosher|gluten-free|dairy-free|on\s+keto|on\s+a\s+diet|on\s+a\s+low-carb\s+diet|low-carb)\b"
     r"|^(?:do|does|follow|follows|eat|eats|keep|keeps)\s+(?P<v2>halal|kosher|keto|\d+:\d+\s+fasting|intermittent\s+fasting|fasting|paleo|plant-based|low-carb)\b"
-    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+eat\s+(?P<v3>meat|red\s+meat|pork|beef|dairy|gluten|fish|seafood|anything\s+before\s+\w+)\b",
+    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+eat\s+(?P<v3>meat|red\s+meat|pork|beef|dairy|gluten|fish|seafood|anything\s+before\s+\w+)\b"
+    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+(?P<v4>drink|smoke)\b(?:\s+alcohol)?|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b",
     re.IGNORECASE,
 )
 # 膝盖有旧伤, 腰不好: a part of the body and what is wrong with it (a lasting condition).
@@ -253,7 +257,7 @@ class FactFrames:
         said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
         if len(said) < 4 or len(st.body.strip()) < 2:
             return None
-        if st.subject.relation in _NOBODY_RELATIONS:
+        if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
         return Finding(
             type="fact", domain="人物", category=["人物", _category_of(st.subject)], key="person_fact",
@@ -554,6 +558,10 @@ class FactFrames:
         org = w.capitalized_phrase(m["org"] or m["org2"] or "")
         if org:
             out.append(self.fact(st, "employer", org, f"{{who}}在{org}工作", f"{{who}} work at {org}", category=["个人", "工作"], entities=[org]))
+        place = _english_place(w.clean_en(m.groupdict().get("place") or ""))
+        if place:
+            # a teacher in Bristol: where the user lives and works, in their words.
+            out.append(self.fact(st, "city", place, f"{{who}}在{place}", w.clean_en(st.text), importance=0.85, entities=[place]))
         return out
 
     # --- birthday, age, school, marriage -------------------------------------------------
@@ -732,7 +740,8 @@ class FactFrames:
             return []
         names = [m["name"]] if m["name"] else []
         after = st.sentence[st.sentence.find(st.text) + len(st.text) :] if st.text in st.sentence else ""
-        names += [n["name"] for n in _PET_NAMES_EN.finditer(after)]
+        for n in _PET_NAMES_EN.finditer(after):
+            names += [x for x in (n["name"], n["name2"], n["name3"]) if x]
         species = m["species"].casefold()
         return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [self._pet(st, species, "")]
 
@@ -931,6 +940,8 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
 
 # --- helpers -----------------------------------------------------------------------------
 
+# Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
+_META = re.compile(r"打错|说错|写错|搞错|记错|手滑|口误|错别字|\b(?:typo|autocorrect|misspel|mistyp|my bad|i meant)\b", re.IGNORECASE)
 # Relation words too vague to keep a person's facts under (老师 in 我问老师…).
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 _NOT_WORKPLACES = frozenset("家 家里 这 那 这里 那里 这边 那边 外地 外面 公司 单位 老家 本地 国外 附近".split())

@@ -373,6 +373,16 @@ class AfterReply:
         later = list(extraction.nodes)
         for i, op in enumerate(extraction.nodes):
             hit = waiting.get(op.target_id or "")
+            if hit is None and op.operation == "create":
+                # A one-value fact said anew (我上周搬去佛山了 after 我在广州): what waited
+                # with the old value is withdrawn; the new statement waits in its place.
+                for old, old_item in list(waiting.values()):
+                    if self._replaces(op, old) and withdraw_item(
+                        self.service, old_item, f"the user said it anew (said: “{clipped_line(said, 60)}”)", messages[-1].id
+                    ):
+                        outcomes.append(
+                            {"operation": "withdraw", "accepted": True, "status": "rejected", "pendingId": old_item.id, "reason": "said anew"}
+                        )
             if hit is None:
                 again = [(n, it) for n, it in waiting.values() if _restates(op, [n])]
                 if op.operation == "create" and again:
@@ -396,6 +406,15 @@ class AfterReply:
             if op.operation in ("supersede", "update"):
                 ops.append(op.model_copy(update={"operation": "create", "target_id": None}))
         return extraction.model_copy(update={"nodes": ops}), outcomes
+
+    def _replaces(self, op: ExtractedNodeOperation, old: MemoryNode) -> bool:
+        """``op`` states a new value of the one-value fact ``old`` holds (same key)."""
+        new = op.node
+        if new.key is None or new.key != old.key or new.domain != old.domain or new.type != old.type:
+            return False
+        if not self.service.registry.single_valued(old.domain, old.type, old.key or ""):
+            return False
+        return value_identity(new.value_json) != old.value_identity()
 
     def _known(self, viewer: Viewer) -> list[MemoryNode]:
         """The memories the extractor may build on (and an LLM extractor is shown): only

@@ -279,7 +279,7 @@ def routine(st: Statement) -> Finding | None:
         key="routine",
         value=text,
         title=text if len(text) <= 60 else text[:59] + "…",
-        content=st.sentence if len(st.sentence) <= 200 else text,
+        content=st.text,
         statement=st,
         scope="user",
         tags=["习惯" if st.zh else "routine"],

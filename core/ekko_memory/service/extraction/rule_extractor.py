@@ -41,9 +41,8 @@ from ekko_memory.service.extraction.preferences import preference, reply_style, 
 from ekko_memory.service.extraction.project import ProjectFrames
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.statements import Statement, read_statements
-from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
+from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
-from ekko_memory.service.permissions import mentions
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Reply languages: the words for each, and its name (Chinese, English).
@@ -298,6 +297,17 @@ class RuleBasedExtractor:
                 ),
                 None,
             )
+        if target is None and self._correcting and f.key == "pet" and isinstance(f.value, dict):
+            # 纠正一下，我家狗名字其实是来福: the dog known by another name is this one.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active" and n.key == "pet" and isinstance(n.value_json, dict)
+                    and n.value_json.get("species") == f.value.get("species")
+                ),
+                None,
+            )
         if target is None and self._correcting and f.key is not None:
             # 我说错了，是菠萝过敏: replaces what the corrected message said under this key.
             target = next(
@@ -306,7 +316,7 @@ class RuleBasedExtractor:
                     for n in reversed(known)
                     if n.status == "active"
                     and _same_kind(n, f)
-                    and set(self._correcting) & set(n.source_message_ids)
+                    and (set(self._correcting) & set(n.source_message_ids))
                 ),
                 None,
             )
@@ -334,7 +344,7 @@ class RuleBasedExtractor:
         previous = next((m for m in reversed(history) if m.id != msg.id), None)
         targets: list[MemoryNode] = []
         if named:
-            targets = [n for n in known if n.status == "active" and mentions(n, named)]
+            targets = [n for n in known if n.status == "active" and names(n, named)]
             # Proposed earlier in this batch and not written yet: dropped.
             found.ops[:] = [op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))]
         elif previous is not None:
@@ -384,7 +394,9 @@ class RuleBasedExtractor:
                     fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(pair[0], pair[1])
                     self._restate(fixed, None, msg, [node], found, target=node)
                     return self._clauses_of(text, lead, msg), []
-        return set(), corrected_ids if lead is not None else []
+        # A correction whose new value is a statement of its own (纠正一下，我家狗名字其实是
+        # 来福): what it states replaces what the corrected messages stated under its key.
+        return set(), (corrected_ids or ["*"]) if lead is not None else []
 
     def _clauses_of(self, text: str, lead: re.Match[str] | None, msg: MemoryMessage) -> set[int]:
         """The clauses a correction's own words take (the lead and the value after it)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
 
 # Asking not to keep something, with what follows it (别记我喜欢鸭血了).
@@ -65,3 +66,53 @@ def what_is_taken_back(text: str) -> str:
     # can (葱的事忘掉吧).
     left = re.sub(r"[\s我你他她它那这的]", "", rest)
     return rest if len(left) >= 2 or re.fullmatch(r"[\u4e00-\u9fff]", left) else ""
+
+
+# The words that name what a memory is about, by its key (生日那个删掉吧: the birthday;
+# ignore the bit about where I live: the city).
+KEY_NAMES: dict[str, tuple[str, ...]] = {
+    "city": ("住", "住址", "地址", "城市", "哪里", "live", "living", "address", "city", "location", "where i"),
+    "hometown": ("老家", "家乡", "hometown", "from"),
+    "birthday": ("生日", "出生", "birthday", "born", "birth"),
+    "age": ("年龄", "岁", "age", "old"),
+    "employer": ("公司", "单位", "工作", "company", "employer", "job", "work"),
+    "occupation": ("工作", "职业", "job", "work", "occupation"),
+    "pet": ("宠物", "猫", "狗", "pet", "cat", "dog"),
+    "travel_plan": ("旅行", "旅游", "出差", "行程", "trip", "travel", "flight"),
+    "allergy": ("过敏", "allerg"),
+    "medication": ("药", "medication", "medicine", "meds"),
+    "health_condition": ("病", "健康", "health", "condition"),
+    "phone": ("电话", "手机", "phone", "number"),
+    "email": ("邮箱", "email"),
+    "address": ("地址", "住址", "address"),
+    "language": ("语言", "语", "language"),
+    "vehicle": ("车", "car"),
+    "school": ("学校", "school"),
+}
+
+
+def _words(text: str) -> set[str]:
+    from ekko_memory.service.extraction.revisions import topic_words
+
+    return topic_words(text)
+
+
+def names(node: MemoryNode, named: str) -> bool:
+    """The take-back's words ``named`` name ``node``: a word the memory is about (its
+    value, entities, a word of its key's topic), or a word of the user's own words it holds
+    (我不喝酒那条去掉吧 names the memory of 我不喝酒，聚会一般都喝饮料)."""
+    folded = named.casefold()
+    value = node.value_json
+    about = [*node.entities]
+    if isinstance(value, str):
+        about.append(value)
+    elif isinstance(value, dict):
+        about += [v for v in value.values() if isinstance(v, str)]
+    if any(len(a) >= 2 and a.casefold() in folded for a in about if a):
+        return True
+    if node.key is not None and any(w in folded for w in KEY_NAMES.get(node.key, ())):
+        return True
+    said = f"{node.title} {node.content}".casefold()
+    if len(named.strip()) >= 2 and named.strip().casefold() in said:
+        return True
+    return bool(_words(named) & _words(f"{node.title} {node.content}"))
