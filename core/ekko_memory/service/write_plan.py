@@ -181,7 +181,10 @@ def plan_node(
     # A temporary state stays temporary when the user asks to remember it too (记住，我今天胃
     # 不舒服): without its expiry it would become a long-term user memory, and replace the
     # lasting preference of a one-value key for good.
-    if ctx.is_agent and base is None:
+    # The extractor decides what is temporary itself (最近迷上了后摇 is a lasting taste): only
+    # an agent's proposal, or an extractor's constraint without an end, is read for it here.
+    reads_time = ctx.actor != "extractor" or (node_type == "constraint" and expires_at is None)
+    if ctx.is_agent and base is None and reads_time:
         until = intent.temporary_expiry(own_text, now, registry.temporary_words) or (
             intent.temporary_expiry(ctx.source_text, now, registry.temporary_words)
             if node_type == "constraint"

@@ -79,6 +79,8 @@ def preference(st: Statement) -> Finding | None:
         return None
     if like is not None and st.negated:
         return None
+    if like is not None and not st.zh and not st.explicit_subject and re.match(r"(?:like|likes)\b", body, re.IGNORECASE):
+        return None  # "like 5 cups a day": like as a filler, not a liking
     raw = next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "") or ""
     thing = _thing(raw, st.zh)
     if m.groupdict().get("what"):

@@ -249,6 +249,7 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
 _SHORT_ITEM = re.compile(r".*?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[一二三四五六七八九十\d]+[号日点])")
 
 
+_TOPIC_FIRST = re.compile(r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从])")
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
@@ -258,6 +259,10 @@ _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_ZH.match(clause)
+    topic = _TOPIC_FIRST.match(clause) if m is None else None
+    if topic is not None:
+        # 咖啡我只喝美式, 游泳我倒是挺喜欢: the thing first, then the user.
+        return SELF, clause[topic.end() :], True
     if m is None:
         return NOBODY, clause[_LEAD_ZH_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].lstrip("的 ")
@@ -384,8 +389,9 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
             clause = _REMEMBER_LEAD.sub("", clause) or clause
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
             if subject.relation == _PRONOUN:
+                # they loved the jousting: of someone, never the user, even when unnamed.
                 subject = last_person or NOBODY
-                explicit = last_person is not None
+                explicit = True
             if not explicit:
                 if carried is not None:
                     subject = carried
