@@ -181,8 +181,46 @@ def node_text(node: dict[str, Any] | MemoryNode) -> str:
 # --- baselines --------------------------------------------------------------------------
 
 _STOP = frozenset(
-    "the a an and or of to in on at for is are was were be i me my you your it this that what "
-    "how do does did can could should would will with any some there".split()
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "i",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "this",
+        "that",
+        "what",
+        "how",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "with",
+        "any",
+        "some",
+        "there",
+    ]
 )
 
 
@@ -205,9 +243,7 @@ def keyword_baseline(case: Case, top: int = 3) -> str:
 
 
 def full_history(case: Case) -> str:
-    return "\n".join(
-        f"{m['role']}: {m['content']}" for s in case.sessions for m in s["messages"]
-    )
+    return "\n".join(f"{m['role']}: {m['content']}" for s in case.sessions for m in s["messages"])
 
 
 # --- one run ----------------------------------------------------------------------------
@@ -425,7 +461,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.llm_model:
             p.error("--llm-model is needed with --llm-base-url")
         config = MemoryConfig(
-            llm=LlmConfig(base_url=args.llm_base_url, model=args.llm_model, api_key=args.llm_api_key)
+            llm=LlmConfig(
+                base_url=args.llm_base_url, model=args.llm_model, api_key=args.llm_api_key
+            )
         )
         extractor = f"llm:{args.llm_model}"
     started = time.perf_counter()

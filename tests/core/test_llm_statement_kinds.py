@@ -124,7 +124,16 @@ def test_a_fact_about_the_user_waits_and_reaches_the_context_unconfirmed(
 ) -> None:
     mem, model = llm
     model.reply = lambda _: {
-        "nodes": [node(scope="user", domain="个人", type="fact", key="city", valueJson="杭州", title="住在杭州")]
+        "nodes": [
+            node(
+                scope="user",
+                domain="个人",
+                type="fact",
+                key="city",
+                valueJson="杭州",
+                title="住在杭州",
+            )
+        ]
     }
     say(mem, "我住在杭州。")
     active, waiting = everything(mem)
@@ -137,7 +146,16 @@ def test_a_value_the_user_never_said_waits_unshown(llm: tuple[MemoryService, Scr
     context does not present it as something the user said."""
     mem, model = llm
     model.reply = lambda _: {
-        "nodes": [node(scope="workspace", domain="项目", type="decision", key="database", valueJson="MySQL", title="数据库用 MySQL")]
+        "nodes": [
+            node(
+                scope="workspace",
+                domain="项目",
+                type="decision",
+                key="database",
+                valueJson="MySQL",
+                title="数据库用 MySQL",
+            )
+        ]
     }
     say(mem, "我们数据库决定用 PostgreSQL。")
     active, _ = everything(mem)
@@ -152,8 +170,13 @@ def test_someone_elses_fact_is_filed_as_theirs(llm: tuple[MemoryService, Script]
     model.reply = lambda _: {
         "nodes": [
             node(
-                scope="user", domain="人物", categoryPath=["人物", "儿子"], type="fact",
-                key="allergy", valueJson={"person": "儿子", "allergen": "花生"}, title="儿子对花生过敏",
+                scope="user",
+                domain="人物",
+                categoryPath=["人物", "儿子"],
+                type="fact",
+                key="allergy",
+                valueJson={"person": "儿子", "allergen": "花生"},
+                title="儿子对花生过敏",
             )
         ]
     }
@@ -172,12 +195,19 @@ def test_a_temporary_state_and_a_dated_task_are_written_with_their_times(
     model.reply = lambda _: {
         "nodes": [
             node(
-                scope="workspace", domain="个人", type="constraint", key="temporary_state",
-                valueJson="今天有点累，晚饭想简单点", title="今天有点累，晚饭想简单点",
+                scope="workspace",
+                domain="个人",
+                type="constraint",
+                key="temporary_state",
+                valueJson="今天有点累，晚饭想简单点",
+                title="今天有点累，晚饭想简单点",
                 expiresAt=tonight,
             ),
             node(
-                scope="workspace", domain="个人", type="task", key="task_status",
+                scope="workspace",
+                domain="个人",
+                type="task",
+                key="task_status",
                 valueJson={"task": "交季度报告", "status": "todo"},
                 title="周五前交季度报告",
             ),
@@ -186,7 +216,10 @@ def test_a_temporary_state_and_a_dated_task_are_written_with_their_times(
     say(mem, "今天有点累，晚饭想简单点。周五前要交季度报告。")
     active, waiting = everything(mem)
     assert waiting == []
-    assert {(n.type, n.key) for n in active} == {("constraint", "temporary_state"), ("task", "task_status")}
+    assert {(n.type, n.key) for n in active} == {
+        ("constraint", "temporary_state"),
+        ("task", "task_status"),
+    }
     assert all(n.expires_at is not None for n in active if n.type == "constraint")
 
 
@@ -195,12 +228,28 @@ def test_a_retraction_expires_what_it_names_and_writes_nothing(
 ) -> None:
     mem, model = llm
     model.reply = lambda _: {
-        "nodes": [node(scope="workspace", domain="个人", type="constraint", key="temporary_state", valueJson="这周在减肥", title="这周在减肥", expiresAt="2026-12-31T00:00:00Z")]
+        "nodes": [
+            node(
+                scope="workspace",
+                domain="个人",
+                type="constraint",
+                key="temporary_state",
+                valueJson="这周在减肥",
+                title="这周在减肥",
+                expiresAt="2026-12-31T00:00:00Z",
+            )
+        ]
     }
     say(mem, "这周在减肥。")
     [diet] = everything(mem)[0]
     model.reply = lambda req: {
-        "nodes": [{"operation": "expire", "targetId": req["known"][0]["id"], "reason": "the user took it back"}]
+        "nodes": [
+            {
+                "operation": "expire",
+                "targetId": req["known"][0]["id"],
+                "reason": "the user took it back",
+            }
+        ]
     }
     say(mem, "别记我在减肥了。")
     active, waiting = everything(mem)
@@ -213,7 +262,16 @@ def test_a_correction_supersedes_with_exactly_the_new_value(
 ) -> None:
     mem, model = llm
     model.reply = lambda _: {
-        "nodes": [node(scope="workspace", domain="项目", type="decision", key="database", valueJson="PostgreSQL", title="数据库用 PostgreSQL")]
+        "nodes": [
+            node(
+                scope="workspace",
+                domain="项目",
+                type="decision",
+                key="database",
+                valueJson="PostgreSQL",
+                title="数据库用 PostgreSQL",
+            )
+        ]
     }
     say(mem, "我们数据库用 PostgreSQL。")
     [old] = everything(mem)[0]
@@ -232,10 +290,12 @@ def test_a_correction_supersedes_with_exactly_the_new_value(
     assert new.supersedes_id == old.id and new.value_json == "mysql"
 
 
-@pytest.mark.parametrize("said", ["如果我搬去柏林，房租会便宜吗？", "What if I moved to Berlin?", "今天天气真好！"])
+@pytest.mark.parametrize(
+    "said", ["如果我搬去柏林，房租会便宜吗？", "What if I moved to Berlin?", "今天天气真好！"]
+)
 def test_questions_suppositions_and_small_talk_write_nothing(
     llm: tuple[MemoryService, Script], said: str
 ) -> None:
-    mem, model = llm
+    mem, _model = llm
     say(mem, said)
     assert everything(mem) == ([], [])

@@ -17,7 +17,9 @@ def say(mem: MemoryService, *said: str, session: str = "s1") -> None:
     s = mem.session(session, user_id="u1", workspace_id="w1")
     for text in said:
         s.append_message("user", text)
-        s.append_message("assistant", "好的。" if any("\u4e00" <= c <= "\u9fff" for c in text) else "OK.")
+        s.append_message(
+            "assistant", "好的。" if any("\u4e00" <= c <= "\u9fff" for c in text) else "OK."
+        )
         report = s.after_reply()
         assert not report.errors, report.errors
 
@@ -45,9 +47,21 @@ FACTS: list[tuple[str, str, Any, str, str]] = [
     ("我在美团做后端开发。", "employer", "美团", "帮我写个自我介绍", "美团"),
     ("I'm a nurse at St Mary's.", "occupation", "nurse", "Rewrite my LinkedIn headline", "nurse"),
     ("我母语是粤语，英文只能看看。", "language", "粤语", "去日本沟通难吗", "粤语"),
-    ("I speak Portuguese and Spanish fluently.", "language", "portuguese", "Where in South America?", "Portuguese"),
+    (
+        "I speak Portuguese and Spanish fluently.",
+        "language",
+        "portuguese",
+        "Where in South America?",
+        "Portuguese",
+    ),
     ("我对青霉素过敏。", "allergy", "青霉素", "感冒了吃什么药", "青霉素"),
-    ("I'm type 1 diabetic btw.", "health_condition", "type 1 diabetic", "Snacks for a hike?", "diabetic"),
+    (
+        "I'm type 1 diabetic btw.",
+        "health_condition",
+        "type 1 diabetic",
+        "Snacks for a hike?",
+        "diabetic",
+    ),
 ]
 
 
@@ -77,16 +91,26 @@ def test_someone_elses_fact_is_theirs_never_the_users(
     mem: MemoryService, said: str, who: str, word: str
 ) -> None:
     say(mem, said)
-    theirs = [n for n in stored(mem) if isinstance(n.value_json, dict) and n.value_json.get("person") == who]
+    theirs = [
+        n
+        for n in stored(mem)
+        if isinstance(n.value_json, dict) and n.value_json.get("person") == who
+    ]
     assert theirs and all(n.domain == "人物" and n.category_path[0] == "人物" for n in theirs)
     # Nothing about them is filed as the user's own.
     assert not [n for n in stored(mem) if n.domain != "人物" and word in f"{n.title}{n.value_json}"]
-    assert word in later(mem, "有什么要注意的？" if "\u4e00" <= said[0] <= "\u9fff" else "Anything to keep in mind?")
+    assert word in later(
+        mem, "有什么要注意的？" if "\u4e00" <= said[0] <= "\u9fff" else "Anything to keep in mind?"
+    )
 
 
 @pytest.mark.parametrize(
     ("said", "ends_in_days"),
-    [("今天有点累，晚饭想简单点。", 0), ("I sprained my ankle, no running for two weeks.", 14), ("这周在减肥，晚上只吃沙拉。", 7)],
+    [
+        ("今天有点累，晚饭想简单点。", 0),
+        ("I sprained my ankle, no running for two weeks.", 14),
+        ("这周在减肥，晚上只吃沙拉。", 7),
+    ],
 )
 def test_a_temporary_state_holds_until_it_ends(
     mem: MemoryService, clock: Clock, said: str, ends_in_days: int
@@ -103,8 +127,18 @@ def test_a_temporary_state_holds_until_it_ends(
 @pytest.mark.parametrize(
     ("said", "done", "left", "gone"),
     [
-        ("这周要干三件事：交水电费、给车续保险、周五前交周报。", "水电费交完了。", "周报", "水电费"),
-        ("Need to buy a present for Dad before Sunday and mow the lawn before the in-laws come over.", "got Dad a new fishing reel, sorted", "lawn", "present"),
+        (
+            "这周要干三件事：交水电费、给车续保险、周五前交周报。",
+            "水电费交完了。",
+            "周报",
+            "水电费",
+        ),
+        (
+            "Need to buy a present for Dad before Sunday and mow the lawn before the in-laws come over.",
+            "got Dad a new fishing reel, sorted",
+            "lawn",
+            "present",
+        ),
     ],
 )
 def test_a_task_keeps_its_deadline_and_leaves_when_done(
@@ -118,7 +152,9 @@ def test_a_task_keeps_its_deadline_and_leaves_when_done(
     assert left in context and gone not in context
 
 
-@pytest.mark.parametrize("said", ["周五前要把季度报告交上去。", "I need to submit the grant application by Friday."])
+@pytest.mark.parametrize(
+    "said", ["周五前要把季度报告交上去。", "I need to submit the grant application by Friday."]
+)
 def test_a_deadline_is_kept_as_a_date(mem: MemoryService, said: str) -> None:
     """周五前 / by Friday: the task's due date is the coming Friday, spelled in its title."""
     from datetime import datetime
@@ -134,7 +170,13 @@ def test_a_deadline_is_kept_as_a_date(mem: MemoryService, said: str) -> None:
     ("first", "then", "key", "new", "old"),
     [
         ("我住在苏州。", "啊sorry打错了，是无锡不是苏州", "city", "无锡", "苏州"),
-        ("I work at Deloitte as an auditor.", "correction: it's KPMG, not Deloitte.", "employer", "kpmg", "Deloitte"),
+        (
+            "I work at Deloitte as an auditor.",
+            "correction: it's KPMG, not Deloitte.",
+            "employer",
+            "kpmg",
+            "Deloitte",
+        ),
         ("我生日5月12……不对不对，是5月21。", None, "birthday", "5月21", "5月12"),
     ],
 )
@@ -173,7 +215,11 @@ def test_a_retraction_leaves_nothing_behind_and_writes_no_opposite(
 ) -> None:
     say(mem, said)
     say(mem, takeback)
-    assert [n for n in stored(mem) if word.casefold() in f"{n.title}{n.content}{n.value_json}".casefold()] == []
+    assert [
+        n
+        for n in stored(mem)
+        if word.casefold() in f"{n.title}{n.content}{n.value_json}".casefold()
+    ] == []
     assert word not in later(mem, "晚饭吃什么？")
 
 

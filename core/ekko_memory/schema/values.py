@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from ekko_memory.identity import canonical_name, normalize_name

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 from ekko_memory.identity import same_names

@@ -797,7 +797,12 @@ class StoreReader:
             " AND (CAST(:workspace_id AS TEXT) IS NULL OR workspace_id IS NULL"
             " OR workspace_id = :workspace_id)"
             " ORDER BY created_at DESC, id DESC LIMIT :limit",
-            {"requester": requester, "user_id": user_id, "workspace_id": workspace_id, "limit": limit},
+            {
+                "requester": requester,
+                "user_id": user_id,
+                "workspace_id": workspace_id,
+                "limit": limit,
+            },
         )
         return [row_to_pending(dict(zip(_PENDING_COLUMNS, r, strict=True))) for r in rows]
 

@@ -325,4 +325,3 @@ class CookingFrames:
                 found.add("create", "the user allows a small amount", scope="user", **node)
         elif target is not None:
             found.add("expire", f"the user no longer avoids {name}", target_id=target.id)
-

@@ -28,7 +28,9 @@ PROFILE = ["个人", "资料"]
 # --- the pieces of a clause --------------------------------------------------------------
 
 _ADV_ZH = r"(?:现在|目前|如今|一直|已经|刚刚?|才|也|都|还|就|正|在|本来|原来|平时|主要|基本上?|其实|常年|长期)*"
-_ADV_EN = r"(?:(?:currently|now|still|also|just|recently|actually|really|originally|mostly|both|all)\s+)*"
+_ADV_EN = (
+    r"(?:(?:currently|now|still|also|just|recently|actually|really|originally|mostly|both|all)\s+)*"
+)
 
 _RESIDE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
@@ -92,8 +94,13 @@ _BIRTHDAY_EN = re.compile(
     r"|^birthday'?s\s+(?:on\s+)?(?P<v3>.+)$",
     re.IGNORECASE,
 )
-_AGE_ZH = re.compile(r"^(?:今年|现在|已经)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$")
-_AGE_EN = re.compile(r"^(?:am|is|are|just\s+turned|turned|turns)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?)\s+old|\s+y/?o)?$", re.IGNORECASE)
+_AGE_ZH = re.compile(
+    r"^(?:今年|现在|已经)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$"
+)
+_AGE_EN = re.compile(
+    r"^(?:am|is|are|just\s+turned|turned|turns)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?)\s+old|\s+y/?o)?$",
+    re.IGNORECASE,
+)
 _LANGUAGE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:会说|会讲|能说|能讲|说|讲|懂|会|精通|擅长|熟悉|在学|正在学|学|自学|学了(?:\S{{1,3}}年)?)(?P<v>.+)$"
     rf"|^(?:的)?母语是(?P<v2>.+)$"
@@ -115,14 +122,23 @@ _COUNT_ZH = r"(?:一个|两个|三个|四个|俩|仨|个|一|二|两|三|一对)
 _HAVE_KIN_ZH = re.compile(
     rf"^{_ADV_ZH}(?:有|生了|养了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
 )
-_NAMED_ZH = re.compile(r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)")
+_NAMED_ZH = re.compile(
+    r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)"
+)
 _HAVE_KIN_EN = re.compile(
     r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
     re.IGNORECASE,
 )
-_NAMED_EN = re.compile(r"^(?:'s\s+name\s+is|is\s+called|is\s+named|goes\s+by)\s+(?P<v>[A-Z][\w-]+)", re.IGNORECASE)
-_MARRIED_ZH = re.compile(r"^(?:已经|刚)?(?P<v>结婚了|已婚|离婚了|离异|单身|订婚了|恋爱了|有对象了?)")
-_MARRIED_EN = re.compile(r"^(?:am|is|are|just\s+got|got)\s+(?P<v>married|divorced|single|engaged|widowed|separated)\b", re.IGNORECASE)
+_NAMED_EN = re.compile(
+    r"^(?:'s\s+name\s+is|is\s+called|is\s+named|goes\s+by)\s+(?P<v>[A-Z][\w-]+)", re.IGNORECASE
+)
+_MARRIED_ZH = re.compile(
+    r"^(?:已经|刚)?(?P<v>结婚了|已婚|离婚了|离异|单身|订婚了|恋爱了|有对象了?)"
+)
+_MARRIED_EN = re.compile(
+    r"^(?:am|is|are|just\s+got|got)\s+(?P<v>married|divorced|single|engaged|widowed|separated)\b",
+    re.IGNORECASE,
+)
 _PET_ZH = re.compile(
     rf"^(?:家里|家里面|我家|家)?{_ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
 )
@@ -130,12 +146,16 @@ _PET_EN = re.compile(
     rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves|have\s+got|has\s+got)\s+(?:a|an|one|two|three|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)}))\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
     re.IGNORECASE,
 )
-_PET_NAMES_ZH = re.compile(r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)(?=$|[，,、。！!？?和跟的\s])")
+_PET_NAMES_ZH = re.compile(
+    r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)(?=$|[，,、。！!？?和跟的\s])"
+)
 _PET_NAMES_EN = re.compile(
     r"\b(?:named|called|(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+are))\s+(?P<name>[A-Z][\w-]*)"
     r"|^\s*,?\s*(?P<name2>[A-Z][\w-]*)(?:\s*(?:,|and|&)\s*(?P<name3>[A-Z][\w-]*))?\s*$"
 )
-_ALLERGY_ZH = re.compile(r"^(?:对|吃|碰|闻)?(?P<v>.+?)(?:严重|有点|有些|轻微|比较)?过敏|^过敏(?:原)?(?:是|有)?(?P<v2>.+)$|^(?:有|得了)(?P<v3>.+?)过敏")
+_ALLERGY_ZH = re.compile(
+    r"^(?:对|吃|碰|闻)?(?P<v>.+?)(?:严重|有点|有些|轻微|比较)?过敏|^过敏(?:原)?(?:是|有)?(?P<v2>.+)$|^(?:有|得了)(?P<v3>.+?)过敏"
+)
 _ALLERGY_EN = re.compile(
     r"^(?:am|is|are)\s+(?:\w+\s+){0,2}?allergic\s+to\s+(?P<v>.+)$"
     r"|^(?:have|has|got)\s+(?:an?\s+|a\s+severe\s+|a\s+bad\s+|a\s+mild\s+)?(?P<v2>[\w -]+?)\s+allerg(?:y|ies)$"
@@ -152,11 +172,16 @@ _CONDITION_EN = re.compile(
     r"|^(?:am|is|are)\s+(?P<v4>(?:type\s*[12]\s+|pre-?)?diabetic|asthmatic|pregnant|epileptic|anemic|anaemic|celiac|coeliac|lactose\s+intolerant|gluten\s+intolerant|pre-?diabetic|autistic|colorblind|deaf|hard of hearing)\b",
     re.IGNORECASE,
 )
-_MEDICINE_ZH = re.compile(rf"^{_ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$")
-_MEDICINE_EN = re.compile(
-    r"^(?:take|takes|am\s+taking|is\s+taking|am\s+on|is\s+on|been\s+on|have\s+been\s+on|use|uses|need|needs|started|started\s+on|was\s+put\s+on|got\s+put\s+on)\s+(?P<v>.+)$", re.IGNORECASE
+_MEDICINE_ZH = re.compile(
+    rf"^{_ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
-_DOSE = re.compile(r"^(?P<v>[A-Za-z][\w-]{3,})\s*\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ml|iu|units?)\b", re.IGNORECASE)
+_MEDICINE_EN = re.compile(
+    r"^(?:take|takes|am\s+taking|is\s+taking|am\s+on|is\s+on|been\s+on|have\s+been\s+on|use|uses|need|needs|started|started\s+on|was\s+put\s+on|got\s+put\s+on)\s+(?P<v>.+)$",
+    re.IGNORECASE,
+)
+_DOSE = re.compile(
+    r"^(?P<v>[A-Za-z][\w-]{3,})\s*\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ml|iu|units?)\b", re.IGNORECASE
+)
 _SCHOOL_ZH = re.compile(
     rf"^{_ADV_ZH}(?:在|读|上|念)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,12}}?(?:大学|学院|中学|小学|幼儿园|高中|初中|一中|二中|附中|实验学校|学校))(?:读书|上学|读|念书|上|念)?"
     rf"|^{_ADV_ZH}(?:在读|读|上|念)(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班)"
@@ -168,9 +193,14 @@ _SCHOOL_EN = re.compile(
     r"|^(?:study|studies|studying|am\s+studying)\s+(?P<v3>[\w ]+?)\s+at\s+(?P<at>[A-Z][\w ]+)",
     re.IGNORECASE,
 )
-_VEHICLE_ZH = re.compile(rf"^{_ADV_ZH}(?:开|开的是|开着|有一?辆|买了一?辆|提了一?辆)(?P<v>[\u4e00-\u9fffA-Za-z0-9 ]{{1,12}}?(?:车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|宝马|奔驰|奥迪|丰田|本田|大众|Model\s?[3SXY]))")
+_VEHICLE_ZH = re.compile(
+    rf"^{_ADV_ZH}(?:开|开的是|开着|有一?辆|买了一?辆|提了一?辆)(?P<v>[\u4e00-\u9fffA-Za-z0-9 ]{{1,12}}?(?:车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|宝马|奔驰|奥迪|丰田|本田|大众|Model\s?[3SXY]))"
+)
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
-_VEHICLE_EN = re.compile(rf"^(?:drive|drives|have|has|own|owns|bought|got)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*))?)\b", re.IGNORECASE)
+_VEHICLE_EN = re.compile(
+    rf"^(?:drive|drives|have|has|own|owns|bought|got)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*))?)\b",
+    re.IGNORECASE,
+)
 _TRAVEL_ZH = re.compile(
     rf"^{_ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|了|$|，)"
     rf"|^{_ADV_ZH}(?:要|会|打算|准备|计划)?(?:出差|旅游|度假)(?:去)?(?P<v2>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:了|$)"
@@ -181,7 +211,6 @@ _TRAVEL_EN = re.compile(
     r"|^(?:will|'ll|am\s+going\s+to|plan\s+to|want\s+to|gonna)\s+(?:visit|go\s+to|fly\s+to|travel\s+to|be\s+in)\s+(?P<v3>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)",
     re.IGNORECASE,
 )
-
 
 
 _LIVING_ZH = re.compile(
@@ -233,7 +262,9 @@ class FactFrames:
 
     def read(self, st: Statement) -> list[Finding]:
         """The facts ``st`` states of its subject (empty when it states none)."""
-        if st.subject.kind not in ("self", "person", "we") and not (st.subject.kind == "none" and not st.explicit_subject):
+        if st.subject.kind not in ("self", "person", "we") and not (
+            st.subject.kind == "none" and not st.explicit_subject
+        ):
             return []
         body = st.body.strip()
         named: list[Finding] = []
@@ -260,10 +291,20 @@ class FactFrames:
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
         return Finding(
-            type="fact", domain="人物", category=["人物", _category_of(st.subject)], key="person_fact",
-            value={"person": st.subject.person, "said": said}, title=said if len(said) <= 60 else said[:59] + "…",
-            content=st.text, statement=st, scope="user", tags=["人物"], entities=[st.subject.person],
-            importance=0.7, person=st.subject.person, reason="what the user said about someone in their life",
+            type="fact",
+            domain="人物",
+            category=["人物", _category_of(st.subject)],
+            key="person_fact",
+            value={"person": st.subject.person, "said": said},
+            title=said if len(said) <= 60 else said[:59] + "…",
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物"],
+            entities=[st.subject.person],
+            importance=0.7,
+            person=st.subject.person,
+            reason="what the user said about someone in their life",
         )
 
     # Ordered: the first frame that reads a clause wins (过敏 before 有; 在…上班 before 在).
@@ -370,8 +411,6 @@ class FactFrames:
             importance=importance,
         )
 
-
-
     # --- what they eat -------------------------------------------------------------------
 
     def _diet_zh(self, st: Statement, body: str) -> list[Finding]:
@@ -386,19 +425,39 @@ class FactFrames:
         if m is None:
             return []
         said = w.clean_en(m.group())
-        said = re.sub(r"^(?:am|is|are|go|have been|'ve been)\s+(?:a\s+|an\s+)?", "", said, flags=re.IGNORECASE)
+        said = re.sub(
+            r"^(?:am|is|are|go|have been|'ve been)\s+(?:a\s+|an\s+)?", "", said, flags=re.IGNORECASE
+        )
         return [self._diet(st, said)]
 
     def _diet(self, st: Statement, said: str) -> Finding:
         """A diet: the user's is a cooking restriction every meal question meets; someone
         else's is theirs."""
         if st.subject.kind == "person":
-            return self.fact(st, "diet", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.85, tags=["饮食"], entities=[said])
+            return self.fact(
+                st,
+                "diet",
+                said,
+                f"{{who}}{said}",
+                f"{{who}}: {said}",
+                importance=0.85,
+                tags=["饮食"],
+                entities=[said],
+            )
         return Finding(
-            type="preference", domain="生活技能", category=["生活技能", "做饭", "饮食偏好"],
-            key="dietary_restriction", value=said, title=f"饮食：{said}" if st.zh else f"Diet: {said}",
-            content=st.text, statement=st, scope="user", tags=["饮食", "忌口"], entities=[said],
-            importance=0.9, reason="the user's diet",
+            type="preference",
+            domain="生活技能",
+            category=["生活技能", "做饭", "饮食偏好"],
+            key="dietary_restriction",
+            value=said,
+            title=f"饮食：{said}" if st.zh else f"Diet: {said}",
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["饮食", "忌口"],
+            entities=[said],
+            importance=0.9,
+            reason="the user's diet",
         )
 
     # --- how they live and what they are busy with ---------------------------------------
@@ -408,14 +467,22 @@ class FactFrames:
         if m is None or st.negated or st.subject.kind == "person":
             return []
         said = w.clean_zh(m.group())
-        return [self.fact(st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75)]
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75
+            )
+        ]
 
     def _living_en(self, st: Statement, body: str) -> list[Finding]:
         m = _LIVING_EN.match(body)
         if m is None or st.negated or st.subject.kind == "person":
             return []
         said = w.clean_en(m.group())
-        return [self.fact(st, "personal_fact", said, f"{{who}}{said}", f"{{who}} {said}", importance=0.75)]
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}} {said}", importance=0.75
+            )
+        ]
 
     def _ongoing_zh(self, st: Statement, body: str) -> list[Finding]:
         """我在准备考研，目标浙大计算机: what the user is busy with for a while (and its goal)."""
@@ -423,13 +490,21 @@ class FactFrames:
         if m is None or st.negated:
             return []
         said = w.clean_zh(body)
-        after = st.sentence[st.sentence.find(st.text) + len(st.text) :] if st.text in st.sentence else ""
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
         goal = _GOAL_ZH.search(after)
         if goal:
             said += f"，{w.clean_zh(goal.group())}"
         if len(said) < 3 or len(said) > 60:
             return []
-        return [self.fact(st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75)]
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75
+            )
+        ]
 
     def _ongoing_en(self, st: Statement, body: str) -> list[Finding]:
         m = _ONGOING_EN.match(body)
@@ -439,7 +514,16 @@ class FactFrames:
         said = re.sub(r"^(?:am|is|are)\s+", "", said)
         if len(said) < 6 or len(said) > 80:
             return []
-        return [self.fact(st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}" if st.subject.kind == "person" else f"{{who}}'m {said}", importance=0.75)]
+        return [
+            self.fact(
+                st,
+                "personal_fact",
+                said,
+                f"{{who}}{said}",
+                f"{{who}}: {said}" if st.subject.kind == "person" else f"{{who}}'m {said}",
+                importance=0.75,
+            )
+        ]
 
     # --- residence and origin ------------------------------------------------------------
 
@@ -447,14 +531,28 @@ class FactFrames:
         m = _RESIDE_ZH.match(body) or _MOVE_ZH.match(body)
         if m is None:
             return []
-        place = w.place_at_start(w.clean_zh(m["v"] or m.groupdict().get("v2") or m.groupdict().get("v3") or m.groupdict().get("v4") or ""))
+        place = w.place_at_start(
+            w.clean_zh(
+                m["v"]
+                or m.groupdict().get("v2")
+                or m.groupdict().get("v3")
+                or m.groupdict().get("v4")
+                or ""
+            )
+        )
         if not place:
             return []
         moved = body.lstrip("现在目前已经刚").startswith(("搬", "迁", "调"))
         return [
             self.fact(
-                st, "city", place, f"{{who}}住在{place}", f"{{who}} live in {place}",
-                importance=0.85, entities=[place], tags=["搬家"] if moved else [],
+                st,
+                "city",
+                place,
+                f"{{who}}住在{place}",
+                f"{{who}} live in {place}",
+                importance=0.85,
+                entities=[place],
+                tags=["搬家"] if moved else [],
             )
         ]
 
@@ -466,15 +564,27 @@ class FactFrames:
         place = _english_place(raw)
         if not place:
             # a small flat in Edinburgh: the place is the last proper name.
-            inner = re.findall(r"\b(?:in|near|outside)\s+((?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", raw)
+            inner = re.findall(
+                r"\b(?:in|near|outside)\s+((?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", raw
+            )
             place = inner[-1] if inner else ""
         if not place:
             return []
         verb = "lives" if st.subject.kind == "person" else "live"
         said = w.clean_en(st.text)
         # The user's words when they say more than the place (a small flat in Edinburgh).
-        title = said if st.subject.kind != "person" and len(said) <= 80 and said.casefold() != f"i live in {place}".casefold() else f"{{who}} {verb} in {place}"
-        return [self.fact(st, "city", place, f"{{who}}住在{place}", title, importance=0.85, entities=[place])]
+        title = (
+            said
+            if st.subject.kind != "person"
+            and len(said) <= 80
+            and said.casefold() != f"i live in {place}".casefold()
+            else f"{{who}} {verb} in {place}"
+        )
+        return [
+            self.fact(
+                st, "city", place, f"{{who}}住在{place}", title, importance=0.85, entities=[place]
+            )
+        ]
 
     def _hometown_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _HOMETOWN_ZH.match(body)
@@ -484,7 +594,16 @@ class FactFrames:
         place = w.place_at_start(w.clean_zh(raw))
         if not place:
             return []
-        return [self.fact(st, "hometown", place, f"{{who}}老家是{place}", f"{{who}} come from {place}", entities=[place])]
+        return [
+            self.fact(
+                st,
+                "hometown",
+                place,
+                f"{{who}}老家是{place}",
+                f"{{who}} come from {place}",
+                entities=[place],
+            )
+        ]
 
     def _hometown_en(self, st: Statement, body: str) -> list[Finding]:
         m = _HOMETOWN_EN.match(body)
@@ -494,7 +613,16 @@ class FactFrames:
         place = _english_place(raw)
         if not place:
             return []
-        return [self.fact(st, "hometown", place, f"{{who}}来自{place}", f"{{who}} come from {place}", entities=[place])]
+        return [
+            self.fact(
+                st,
+                "hometown",
+                place,
+                f"{{who}}来自{place}",
+                f"{{who}} come from {place}",
+                entities=[place],
+            )
+        ]
 
     # --- work ----------------------------------------------------------------------------
 
@@ -505,18 +633,57 @@ class FactFrames:
         where = w.clean_zh(m["v"] or m["v2"] or "")
         out: list[Finding] = []
         place = w.place_at_start(where)
-        org = "" if place == where else w.org_at_start(where) or (
-            where if 2 <= len(where) <= 10 and where not in _NOT_WORKPLACES else ""
+        org = (
+            ""
+            if place == where
+            else w.org_at_start(where)
+            or (where if 2 <= len(where) <= 10 and where not in _NOT_WORKPLACES else "")
         )
         if org and len(org) >= len(where) - 2:
-            out.append(self.fact(st, "employer", org, f"{{who}}在{org}工作", f"{{who}} work at {org}", category=["个人", "工作"], entities=[org]))
+            out.append(
+                self.fact(
+                    st,
+                    "employer",
+                    org,
+                    f"{{who}}在{org}工作",
+                    f"{{who}} work at {org}",
+                    category=["个人", "工作"],
+                    entities=[org],
+                )
+            )
         elif place:
-            out.append(self.fact(st, "personal_fact", f"在{place}工作", f"{{who}}在{place}工作", f"{{who}} work in {place}", category=["个人", "工作"], entities=[place]))
+            out.append(
+                self.fact(
+                    st,
+                    "personal_fact",
+                    f"在{place}工作",
+                    f"{{who}}在{place}工作",
+                    f"{{who}} work in {place}",
+                    category=["个人", "工作"],
+                    entities=[place],
+                )
+            )
         rest = w.clean_zh(m.groupdict().get("rest") or "")
-        job = re.match(rf"^(?:一名|一个|个|名)?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,8}})$", rest)
-        if out and job and (re.search(_JOB_SUFFIX_ZH + "$", job["v"]) or body[len(m["v"] or "") + 1 :].startswith(("当", "做"))):
+        job = re.match(r"^(?:一名|一个|个|名)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})$", rest)
+        if (
+            out
+            and job
+            and (
+                re.search(_JOB_SUFFIX_ZH + "$", job["v"])
+                or body[len(m["v"] or "") + 1 :].startswith(("当", "做"))
+            )
+        ):
             title = job["v"]
-            out.append(self.fact(st, "occupation", title, f"{{who}}的工作是{title}", f"{{who}} work as {title}", category=["个人", "工作"]))
+            out.append(
+                self.fact(
+                    st,
+                    "occupation",
+                    title,
+                    f"{{who}}的工作是{title}",
+                    f"{{who}} work as {title}",
+                    category=["个人", "工作"],
+                )
+            )
         return out
 
     def _job_zh(self, st: Statement, body: str) -> list[Finding]:
@@ -524,13 +691,31 @@ class FactFrames:
         if m is None or st.negated:
             return []
         if body.rstrip("了").endswith("退休"):
-            return [self.fact(st, "occupation", "已退休", "{who}已退休", "{who} retired", category=["个人", "工作"])]
+            return [
+                self.fact(
+                    st,
+                    "occupation",
+                    "已退休",
+                    "{who}已退休",
+                    "{who} retired",
+                    category=["个人", "工作"],
+                )
+            ]
         job = w.clean_zh(m["v"] or m["v2"] or m["v3"] or "")
         if not job or job in ("人", "一个人", "好人") or len(job) > 12:
             return []
         if m["v2"] and not re.search(r"[\u4e00-\u9fffA-Za-z]{2}", job):
             return []
-        return [self.fact(st, "occupation", job, f"{{who}}是{job}" if not m["v2"] else f"{{who}}做{job}", f"{{who}} work as {job}", category=["个人", "工作"])]
+        return [
+            self.fact(
+                st,
+                "occupation",
+                job,
+                f"{{who}}是{job}" if not m["v2"] else f"{{who}}做{job}",
+                f"{{who}} work as {job}",
+                category=["个人", "工作"],
+            )
+        ]
 
     def _work_en(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_EN.match(body)
@@ -539,7 +724,17 @@ class FactFrames:
         org = w.capitalized_phrase(m["v"] or m["v2"] or "") or _lower_org(m["v"] or m["v2"] or "")
         if not org:
             return []
-        return [self.fact(st, "employer", org, f"{{who}}在{org}工作", f"{{who}} work at {org}", category=["个人", "工作"], entities=[org])]
+        return [
+            self.fact(
+                st,
+                "employer",
+                org,
+                f"{{who}}在{org}工作",
+                f"{{who}} work at {org}",
+                category=["个人", "工作"],
+                entities=[org],
+            )
+        ]
 
     def _job_en(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_EN.match(body)
@@ -547,21 +742,61 @@ class FactFrames:
             return []
         if m["retired"]:
             word = m["retired"].casefold()
-            return [self.fact(st, "occupation", word, f"{{who}}{'已退休' if word == 'retired' else word}", f"{{who}}: {word}", category=["个人", "工作"])]
+            return [
+                self.fact(
+                    st,
+                    "occupation",
+                    word,
+                    f"{{who}}{'已退休' if word == 'retired' else word}",
+                    f"{{who}}: {word}",
+                    category=["个人", "工作"],
+                )
+            ]
         job = w.clean_en(m["v"] or m["v2"] or "")
         head = job.split()[-1].casefold() if job else ""
         if m["v"] and head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
             return []
         if not job or len(job) > 40:
             return []
-        out = [self.fact(st, "occupation", job, f"{{who}}是{job}", f"{{who}} work as a {job}" if st.subject.kind != "person" else f"{{who}} is a {job}", category=["个人", "工作"])]
+        out = [
+            self.fact(
+                st,
+                "occupation",
+                job,
+                f"{{who}}是{job}",
+                f"{{who}} work as a {job}"
+                if st.subject.kind != "person"
+                else f"{{who}} is a {job}",
+                category=["个人", "工作"],
+            )
+        ]
         org = w.capitalized_phrase(m["org"] or m["org2"] or "")
         if org:
-            out.append(self.fact(st, "employer", org, f"{{who}}在{org}工作", f"{{who}} work at {org}", category=["个人", "工作"], entities=[org]))
+            out.append(
+                self.fact(
+                    st,
+                    "employer",
+                    org,
+                    f"{{who}}在{org}工作",
+                    f"{{who}} work at {org}",
+                    category=["个人", "工作"],
+                    entities=[org],
+                )
+            )
         place = _english_place(w.clean_en(m.groupdict().get("place") or ""))
         if place:
             # a teacher in Bristol: where the user lives and works, in their words.
-            out.append(self.fact(st, "city", place, f"{{who}}在{place}", w.clean_en(st.text), importance=0.85, entities=[place]))
+            out.append(
+                self.fact(
+                    st,
+                    "city",
+                    place,
+                    f"{{who}}在{place}",
+                    w.clean_en(st.text),
+                    importance=0.85,
+                    entities=[place],
+                )
+            )
         return out
 
     # --- birthday, age, school, marriage -------------------------------------------------
@@ -571,16 +806,40 @@ class FactFrames:
         if m is None:
             return []
         day = m["v"] or m["v2"] or m["v3"]
-        return [self.fact(st, "birthday", day, f"{{who}}的生日是{day}", f"{{who}}: birthday {day}", tags=["生日"], entities=[day])]
+        return [
+            self.fact(
+                st,
+                "birthday",
+                day,
+                f"{{who}}的生日是{day}",
+                f"{{who}}: birthday {day}",
+                tags=["生日"],
+                entities=[day],
+            )
+        ]
 
     def _birthday_en(self, st: Statement, body: str) -> list[Finding]:
         m = _BIRTHDAY_EN.match(body)
         if m is None:
             return []
         day = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
-        if not re.search(r"\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec", day, re.IGNORECASE):
+        if not re.search(
+            r"\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec",
+            day,
+            re.IGNORECASE,
+        ):
             return []
-        return [self.fact(st, "birthday", day, f"{{who}}的生日是{day}", f"{{who}}: birthday {day}", tags=["birthday"], entities=[day])]
+        return [
+            self.fact(
+                st,
+                "birthday",
+                day,
+                f"{{who}}的生日是{day}",
+                f"{{who}}: birthday {day}",
+                tags=["birthday"],
+                entities=[day],
+            )
+        ]
 
     def _age_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _AGE_ZH.match(body)
@@ -593,34 +852,65 @@ class FactFrames:
         m = _AGE_EN.match(body)
         if m is None or st.negated or not 0 < int(m["v"]) < 120:
             return []
-        return [self.fact(st, "age", f"{m['v']} years old", f"{{who}}{m['v']}岁", f"{{who}}: {m['v']} years old")]
+        return [
+            self.fact(
+                st,
+                "age",
+                f"{m['v']} years old",
+                f"{{who}}{m['v']}岁",
+                f"{{who}}: {m['v']} years old",
+            )
+        ]
 
     def _school_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _SCHOOL_ZH.match(body)
         if m is None or st.negated:
             return []
         school = m["v"] or m["v2"] or m["v3"]
-        return [self.fact(st, "school", school, f"{{who}}在读{school}" if not m["v3"] else f"{{who}}{school}毕业", f"{{who}}: {school}", entities=[school])]
+        return [
+            self.fact(
+                st,
+                "school",
+                school,
+                f"{{who}}在读{school}" if not m["v3"] else f"{{who}}{school}毕业",
+                f"{{who}}: {school}",
+                entities=[school],
+            )
+        ]
 
     def _school_en(self, st: Statement, body: str) -> list[Finding]:
         m = _SCHOOL_EN.match(body)
         if m is None or st.negated:
             return []
         school = w.clean_en(m["v"] or m["v2"] or f"{m['v3']} at {m['at']}")
-        return [self.fact(st, "school", school, f"{{who}}：{school}", f"{{who}}: {school}", entities=[school])]
+        return [
+            self.fact(
+                st, "school", school, f"{{who}}：{school}", f"{{who}}: {school}", entities=[school]
+            )
+        ]
 
     def _married_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _MARRIED_ZH.match(body)
         if m is None or st.negated or st.subject.kind == "person":
             return []
-        return [self.fact(st, "relationship_status", m["v"], f"{{who}}{m['v']}", f"{{who}}: {m['v']}")]
+        return [
+            self.fact(st, "relationship_status", m["v"], f"{{who}}{m['v']}", f"{{who}}: {m['v']}")
+        ]
 
     def _married_en(self, st: Statement, body: str) -> list[Finding]:
         m = _MARRIED_EN.match(body)
         if m is None or st.negated or st.subject.kind == "person":
             return []
         word = m["v"].casefold()
-        return [self.fact(st, "relationship_status", word, f"{{who}}{word}", f"{{who}} am {word}" if st.subject.kind != "person" else f"{{who}} is {word}")]
+        return [
+            self.fact(
+                st,
+                "relationship_status",
+                word,
+                f"{{who}}{word}",
+                f"{{who}} am {word}",
+            )
+        ]
 
     # --- family and pets -----------------------------------------------------------------
 
@@ -658,7 +948,9 @@ class FactFrames:
                 category=["人物", _category_of(owner)],
                 key="family_member",
                 value={"person": relation or name, "called": name},
-                title=f"{'我' if st.zh else 'My '}{relation}叫{name}" if st.zh else f"My {relation} is called {name}",
+                title=f"{'我' if st.zh else 'My '}{relation}叫{name}"
+                if st.zh
+                else f"My {relation} is called {name}",
                 content=st.text,
                 statement=st,
                 scope="user",
@@ -682,10 +974,20 @@ class FactFrames:
         phrase = f"{count}{rel}".strip()
         return [
             Finding(
-                type="fact", domain="人物", category=["人物", "家人"], key="family_member",
-                value={"person": rel, "count": phrase}, title=f"我有{phrase}", content=st.text,
-                statement=st, scope="user", tags=["人物", "家人"], entities=[rel], importance=0.8,
-                person=rel, reason="someone in the user's life",
+                type="fact",
+                domain="人物",
+                category=["人物", "家人"],
+                key="family_member",
+                value={"person": rel, "count": phrase},
+                title=f"我有{phrase}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["人物", "家人"],
+                entities=[rel],
+                importance=0.8,
+                person=rel,
+                reason="someone in the user's life",
             )
         ]
 
@@ -701,10 +1003,20 @@ class FactFrames:
             phrase += f" ({m['name']})"
         return [
             Finding(
-                type="fact", domain="人物", category=["人物", "家人"], key="family_member",
-                value={"person": rel, "count": phrase}, title=f"I have {phrase}", content=st.text,
-                statement=st, scope="user", tags=["人物", "家人"], entities=[rel, m["name"] or ""],
-                importance=0.8, person=rel, reason="someone in the user's life",
+                type="fact",
+                domain="人物",
+                category=["人物", "家人"],
+                key="family_member",
+                value={"person": rel, "count": phrase},
+                title=f"I have {phrase}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["人物", "家人"],
+                entities=[rel, m["name"] or ""],
+                importance=0.8,
+                person=rel,
+                reason="someone in the user's life",
             )
         ]
 
@@ -713,9 +1025,18 @@ class FactFrames:
         zh = f"养了一只{species}" + (f"，叫{name}" if name else "")
         en = f"Has a {species}" + (f" named {name}" if name else "")
         return Finding(
-            type="fact", domain="个人", category=["个人", "宠物"], key="pet", value=value,
-            title=zh if st.zh else en, content=st.text, statement=st, scope="user",
-            tags=["宠物" if st.zh else "pet"], entities=[species, name], importance=0.75,
+            type="fact",
+            domain="个人",
+            category=["个人", "宠物"],
+            key="pet",
+            value=value,
+            title=zh if st.zh else en,
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["宠物" if st.zh else "pet"],
+            entities=[species, name],
+            importance=0.75,
             reason="the user's pet",
         )
 
@@ -725,12 +1046,20 @@ class FactFrames:
         m = _PET_ZH.match(body)
         if m is None:
             return []
-        species = (m["adj"] or "") + m["species"] if m["adj"] and len(m["adj"]) <= 2 else m["species"]
+        species = (
+            (m["adj"] or "") + m["species"] if m["adj"] and len(m["adj"]) <= 2 else m["species"]
+        )
         names = [w.clean_zh(m["name"])] if m["name"] else []
         # 家里有两只猫，大的叫可乐，小的叫雪碧: the names follow in the sentence.
-        after = st.sentence[st.sentence.find(st.text) + len(st.text) :] if st.text in st.sentence else ""
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
         names += [n["name"] for n in _PET_NAMES_ZH.finditer(after)]
-        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [self._pet(st, species, "")]
+        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
+            self._pet(st, species, "")
+        ]
 
     def _pet_en(self, st: Statement, body: str) -> list[Finding]:
         if st.subject.kind not in ("self", "we") or st.negated:
@@ -739,11 +1068,17 @@ class FactFrames:
         if m is None:
             return []
         names = [m["name"]] if m["name"] else []
-        after = st.sentence[st.sentence.find(st.text) + len(st.text) :] if st.text in st.sentence else ""
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
         for n in _PET_NAMES_EN.finditer(after):
             names += [x for x in (n["name"], n["name2"], n["name3"]) if x]
         species = m["species"].casefold()
-        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [self._pet(st, species, "")]
+        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
+            self._pet(st, species, "")
+        ]
 
     # --- health --------------------------------------------------------------------------
 
@@ -753,7 +1088,9 @@ class FactFrames:
         m = _ALLERGY_ZH.match(body)
         if m is None:
             return []
-        what = w.clean_zh(re.sub(r"^(?:是|其实是|就是)?(?:对|吃|碰)?", "", m["v"] or m["v2"] or m["v3"] or ""))
+        what = w.clean_zh(
+            re.sub(r"^(?:是|其实是|就是)?(?:对|吃|碰)?", "", m["v"] or m["v2"] or m["v3"] or "")
+        )
         what = re.sub(r"(?:严重|有点|有些|轻微|比较|特别|很)$", "", what)
         if not what or len(what) > 12 or (self.is_food(what) and st.subject.kind != "person"):
             return []
@@ -771,20 +1108,51 @@ class FactFrames:
 
     def _allergy(self, st: Statement, what: str) -> Finding:
         return self.fact(
-            st, "allergy", what, f"{{who}}对{what}过敏", f"{{who}}: allergic to {what}",
-            category=["个人", "健康"], importance=1.0, tags=["过敏", "健康"], entities=[what],
+            st,
+            "allergy",
+            what,
+            f"{{who}}对{what}过敏",
+            f"{{who}}: allergic to {what}",
+            category=["个人", "健康"],
+            importance=1.0,
+            tags=["过敏", "健康"],
+            entities=[what],
         )
 
     def _condition_zh(self, st: Statement, body: str) -> list[Finding]:
         part = _BODY_ZH.match(body)
         if part is not None:
             what = f"{part['part']}{part['what']}"
-            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.9, tags=["健康"], entities=[part["part"]])]
+            return [
+                self.fact(
+                    st,
+                    "health_condition",
+                    what,
+                    f"{{who}}{what}",
+                    f"{{who}}: {what}",
+                    category=["个人", "健康"],
+                    importance=0.9,
+                    tags=["健康"],
+                    entities=[part["part"]],
+                )
+            ]
         # 乳糖不耐 holds its own 不: only a negation before the condition denies it.
         bare = w.CONDITIONS_ZH.match(re.sub(r"^(?:有点|有些|一直|是)", "", body))
         if bare is not None and len(bare.group()) >= 2 and len(body) <= len(bare.group()) + 4:
             what = bare.group()
-            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.95, tags=["健康"], entities=[what])]
+            return [
+                self.fact(
+                    st,
+                    "health_condition",
+                    what,
+                    f"{{who}}{what}",
+                    f"{{who}}: {what}",
+                    category=["个人", "健康"],
+                    importance=0.95,
+                    tags=["健康"],
+                    entities=[what],
+                )
+            ]
         m = _CONDITION_ZH.match(body)
         if m is None or st.negated:
             return []
@@ -798,15 +1166,36 @@ class FactFrames:
                 return []
             what = c.group()
         return [
-            self.fact(st, "health_condition", what, f"{{who}}{'' if m['v3'] else '有'}{what}", f"{{who}}: {what}",
-                      category=["个人", "健康"], importance=0.95, tags=["健康"], entities=[what])
+            self.fact(
+                st,
+                "health_condition",
+                what,
+                f"{{who}}{'' if m['v3'] else '有'}{what}",
+                f"{{who}}: {what}",
+                category=["个人", "健康"],
+                importance=0.95,
+                tags=["健康"],
+                entities=[what],
+            )
         ]
 
     def _condition_en(self, st: Statement, body: str) -> list[Finding]:
         part = _BODY_EN.match(body)
         if part is not None:
             what = part["v"]
-            return [self.fact(st, "health_condition", what, f"{{who}}{what}", f"{{who}}: {what}", category=["个人", "健康"], importance=0.9, tags=["health"], entities=[what])]
+            return [
+                self.fact(
+                    st,
+                    "health_condition",
+                    what,
+                    f"{{who}}{what}",
+                    f"{{who}}: {what}",
+                    category=["个人", "健康"],
+                    importance=0.9,
+                    tags=["health"],
+                    entities=[what],
+                )
+            ]
         m = _CONDITION_EN.match(body)
         if m is None or st.negated:
             return []
@@ -819,8 +1208,17 @@ class FactFrames:
         if not what:
             return []
         return [
-            self.fact(st, "health_condition", what, f"{{who}}有{what}", f"{{who}}: {what}",
-                      category=["个人", "健康"], importance=0.95, tags=["health"], entities=[what])
+            self.fact(
+                st,
+                "health_condition",
+                what,
+                f"{{who}}有{what}",
+                f"{{who}}: {what}",
+                category=["个人", "健康"],
+                importance=0.95,
+                tags=["health"],
+                entities=[what],
+            )
         ]
 
     def _medicine_zh(self, st: Statement, body: str) -> list[Finding]:
@@ -832,8 +1230,17 @@ class FactFrames:
             return []
         what = c.group()
         return [
-            self.fact(st, "medication", what, f"{{who}}在吃{what}" if not what.endswith("针") else f"{{who}}在打{what}", f"{{who}}: takes {what}",
-                      category=["个人", "健康"], importance=0.95, tags=["用药"], entities=[what])
+            self.fact(
+                st,
+                "medication",
+                what,
+                f"{{who}}在吃{what}" if not what.endswith("针") else f"{{who}}在打{what}",
+                f"{{who}}: takes {what}",
+                category=["个人", "健康"],
+                importance=0.95,
+                tags=["用药"],
+                entities=[what],
+            )
         ]
 
     def _medicine_en(self, st: Statement, body: str) -> list[Finding]:
@@ -849,8 +1256,17 @@ class FactFrames:
         else:
             what = c.group()
         return [
-            self.fact(st, "medication", what, f"{{who}}在服用{what}", f"{{who}}: takes {what}",
-                      category=["个人", "健康"], importance=0.95, tags=["medication"], entities=[what])
+            self.fact(
+                st,
+                "medication",
+                what,
+                f"{{who}}在服用{what}",
+                f"{{who}}: takes {what}",
+                category=["个人", "健康"],
+                importance=0.95,
+                tags=["medication"],
+                entities=[what],
+            )
         ]
 
     # --- things --------------------------------------------------------------------------
@@ -859,17 +1275,36 @@ class FactFrames:
         lvl = _LANGUAGE_LEVEL_ZH.match(body)
         if lvl is not None and w.language_names_zh(lvl["v"]):
             lang, level = lvl["v"], lvl["lvl"]
-            return [self.fact(st, "language", f"{lang}（{level}）", f"{{who}}的{lang}{level}", f"{{who}}: {lang} ({level})", category=["个人", "语言"], entities=[lang])]
+            return [
+                self.fact(
+                    st,
+                    "language",
+                    f"{lang}（{level}）",
+                    f"{{who}}的{lang}{level}",
+                    f"{{who}}: {lang} ({level})",
+                    category=["个人", "语言"],
+                    entities=[lang],
+                )
+            ]
         m = _LANGUAGE_ZH.match(body)
         if m is None or st.negated:
             return []
         langs = w.language_names_zh(m["v"] or m["v2"] or "")
         if not langs:
             return []
-        verb = "母语是" if m["v2"] else "在学" if re.match(r"^(?:正在|在)?学|自学", body) else "会说"
+        verb = (
+            "母语是" if m["v2"] else "在学" if re.match(r"^(?:正在|在)?学|自学", body) else "会说"
+        )
         return [
-            self.fact(st, "language", f"{lang}（{'母语' if verb == '母语是' else '在学' if verb == '在学' else '会说'}）",
-                      f"{{who}}{verb}{lang}", f"{{who}}: {lang}", category=["个人", "语言"], entities=[lang])
+            self.fact(
+                st,
+                "language",
+                f"{lang}（{'母语' if verb == '母语是' else '在学' if verb == '在学' else '会说'}）",
+                f"{{who}}{verb}{lang}",
+                f"{{who}}: {lang}",
+                category=["个人", "语言"],
+                entities=[lang],
+            )
             for lang in langs
         ]
 
@@ -877,19 +1312,38 @@ class FactFrames:
         lvl = _LANGUAGE_LEVEL_EN.match(body)
         if lvl is not None and w.language_names_en(lvl["v"]):
             lang, level = lvl["v"], " ".join(lvl["lvl"].split())
-            return [self.fact(st, "language", f"{lang} ({level})", f"{{who}}会一点{lang}", f"{{who}}: {level} {lang}", category=["个人", "语言"], entities=[lang])]
+            return [
+                self.fact(
+                    st,
+                    "language",
+                    f"{lang} ({level})",
+                    f"{{who}}会一点{lang}",
+                    f"{{who}}: {level} {lang}",
+                    category=["个人", "语言"],
+                    entities=[lang],
+                )
+            ]
         m = _LANGUAGE_EN.match(body)
         if m is None or st.negated:
             return []
         langs = w.language_names_en(m["v"] or m["v2"] or m["v3"] or "")
         if not langs:
             return []
-        learning = bool(re.match(r"^(?:am\s+|is\s+)?(?:learning|studying)|^study", body, re.IGNORECASE))
+        learning = bool(
+            re.match(r"^(?:am\s+|is\s+)?(?:learning|studying)|^study", body, re.IGNORECASE)
+        )
         native = bool(m["v2"] or m["v3"])
         level = "native" if native else "learning" if learning else "speaks"
         return [
-            self.fact(st, "language", f"{lang} ({level})", f"{{who}}会说{lang}",
-                      f"{{who}}: {lang} ({level})", category=["个人", "语言"], entities=[lang])
+            self.fact(
+                st,
+                "language",
+                f"{lang} ({level})",
+                f"{{who}}会说{lang}",
+                f"{{who}}: {lang} ({level})",
+                category=["个人", "语言"],
+                entities=[lang],
+            )
             for lang in langs
         ]
 
@@ -898,14 +1352,22 @@ class FactFrames:
         if m is None or st.negated:
             return []
         car = m["v"].strip()
-        return [self.fact(st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car])]
+        return [
+            self.fact(
+                st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]
 
     def _vehicle_en(self, st: Statement, body: str) -> list[Finding]:
         m = _VEHICLE_EN.match(body)
         if m is None or st.negated:
             return []
         car = m["v"].strip()
-        return [self.fact(st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car])]
+        return [
+            self.fact(
+                st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]
 
 
 # --- travel plans ------------------------------------------------------------------------
@@ -916,7 +1378,14 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
     until a day after it (a trip said without a time is no plan we can date: not read)."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
         return None
-    when = next((t for t in times if t.role in ("point", "deadline") and not t.past and t.starts is not None), None)
+    when = next(
+        (
+            t
+            for t in times
+            if t.role in ("point", "deadline") and not t.past and t.starts is not None
+        ),
+        None,
+    )
     if when is None or when.ends is None:
         return None
     text = st.body.replace(when.text, " ").strip()
@@ -927,29 +1396,83 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
     place = w.place_at_start(w.clean_zh(raw)) if st.zh else _english_place(w.clean_en(raw))
     if not place:
         return None
-    day = when.starts.strftime("%-m月%-d日") if st.zh else when.starts.strftime("%b %-d")
+    starts = when.starts
+    assert starts is not None  # a point or a deadline always has its day
+    day = f"{starts.month}月{starts.day}日" if st.zh else f"{starts.strftime('%b')} {starts.day}"
     title = f"{day}去{place}" if st.zh else f"Trip to {place} ({day})"
     return Finding(
-        type="fact", domain="个人", category=["个人", "出行"], key="travel_plan",
-        value={"destination": place, "when": when.starts.date().isoformat()},
-        title=title, content=st.text, statement=st, scope="user",
-        expires_at=when.ends + timedelta(days=1), tags=["出行" if st.zh else "travel"],
-        entities=[place], importance=0.8, reason="a trip the user plans",
+        type="fact",
+        domain="个人",
+        category=["个人", "出行"],
+        key="travel_plan",
+        value={"destination": place, "when": starts.date().isoformat()},
+        title=title,
+        content=st.text,
+        statement=st,
+        scope="user",
+        expires_at=when.ends + timedelta(days=1),
+        tags=["出行" if st.zh else "travel"],
+        entities=[place],
+        importance=0.8,
+        reason="a trip the user plans",
     )
 
 
 # --- helpers -----------------------------------------------------------------------------
 
 # Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
-_META = re.compile(r"打错|说错|写错|搞错|记错|手滑|口误|错别字|\b(?:typo|autocorrect|misspel|mistyp|my bad|i meant)\b", re.IGNORECASE)
+_META = re.compile(
+    r"打错|说错|写错|搞错|记错|手滑|口误|错别字|\b(?:typo|autocorrect|misspel|mistyp|my bad|i meant)\b",
+    re.IGNORECASE,
+)
 # Relation words too vague to keep a person's facts under (老师 in 我问老师…).
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
-_NOT_WORKPLACES = frozenset("家 家里 这 那 这里 那里 这边 那边 外地 外面 公司 单位 老家 本地 国外 附近".split())
-PEOPLE_KEYS = frozenset(
-    "family_member allergy health_condition medication occupation employer school birthday age "
-    "likes dislikes diet city routine person_fact".split()
+_NOT_WORKPLACES = frozenset(
+    [
+        "家",
+        "家里",
+        "这",
+        "那",
+        "这里",
+        "那里",
+        "这边",
+        "那边",
+        "外地",
+        "外面",
+        "公司",
+        "单位",
+        "老家",
+        "本地",
+        "国外",
+        "附近",
+    ]
 )
-_VALUE_FIELD = {"allergy": "allergen", "city": "place", "occupation": "job", "employer": "workplace", "medication": "medicine"}
+PEOPLE_KEYS = frozenset(
+    [
+        "family_member",
+        "allergy",
+        "health_condition",
+        "medication",
+        "occupation",
+        "employer",
+        "school",
+        "birthday",
+        "age",
+        "likes",
+        "dislikes",
+        "diet",
+        "city",
+        "routine",
+        "person_fact",
+    ]
+)
+_VALUE_FIELD = {
+    "allergy": "allergen",
+    "city": "place",
+    "occupation": "job",
+    "employer": "workplace",
+    "medication": "medicine",
+}
 _KEY_CATEGORY = {
     "city": PROFILE,
     "hometown": PROFILE,
@@ -965,8 +1488,49 @@ _KEY_CATEGORY = {
     "health_condition": ["个人", "健康"],
     "medication": ["个人", "健康"],
 }
-_FAMILY_ZH = frozenset("儿子 女儿 闺女 孩子 娃 宝宝 小孩 大宝 二宝 老大 老二 大儿子 小儿子 大女儿 小女儿 二儿子 二女儿 娃娃".split())
-_PARTNER_ZH = frozenset("老公 老婆 媳妇 媳妇儿 丈夫 妻子 爱人 对象 男朋友 女朋友 男友 女友 先生 太太 另一半 家那位 那口子".split())
+_FAMILY_ZH = frozenset(
+    [
+        "儿子",
+        "女儿",
+        "闺女",
+        "孩子",
+        "娃",
+        "宝宝",
+        "小孩",
+        "大宝",
+        "二宝",
+        "老大",
+        "老二",
+        "大儿子",
+        "小儿子",
+        "大女儿",
+        "小女儿",
+        "二儿子",
+        "二女儿",
+        "娃娃",
+    ]
+)
+_PARTNER_ZH = frozenset(
+    [
+        "老公",
+        "老婆",
+        "媳妇",
+        "媳妇儿",
+        "丈夫",
+        "妻子",
+        "爱人",
+        "对象",
+        "男朋友",
+        "女朋友",
+        "男友",
+        "女友",
+        "先生",
+        "太太",
+        "另一半",
+        "家那位",
+        "那口子",
+    ]
+)
 
 
 def _category_of(subject: Subject) -> str:
@@ -983,16 +1547,61 @@ def _who(subject: Subject, zh: bool) -> str:
 
 
 _COMMON_EN = frozenset(
-    "a an the my our his her their this that an apartment house flat home city town village suburb "
-    "suburbs countryside area neighborhood neighbourhood building dorm dorms place room basement "
-    "small big same nice new old quiet busy downtown uptown here there".split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "an",
+        "apartment",
+        "house",
+        "flat",
+        "home",
+        "city",
+        "town",
+        "village",
+        "suburb",
+        "suburbs",
+        "countryside",
+        "area",
+        "neighborhood",
+        "neighbourhood",
+        "building",
+        "dorm",
+        "dorms",
+        "place",
+        "room",
+        "basement",
+        "small",
+        "big",
+        "same",
+        "nice",
+        "new",
+        "old",
+        "quiet",
+        "busy",
+        "downtown",
+        "uptown",
+        "here",
+        "there",
+    ]
 )
 
 
 def _english_place(raw: str) -> str:
     """A place an English clause names (Hangzhou, New York, the Bay Area; a lower-case
     "hangzhou" too), "" for common words (an apartment, the suburbs)."""
-    raw = re.split(r"\s+(?:with|and|near|since|for|because|but|so|now|right now|at the moment|these days|which|where|who|that)\b|[,;]", raw, maxsplit=1)[0].strip()
+    raw = re.split(
+        r"\s+(?:with|and|near|since|for|because|but|so|now|right now|at the moment|these days|which|where|who|that)\b|[,;]",
+        raw,
+        maxsplit=1,
+    )[0].strip()
     name = w.capitalized_phrase(raw)
     if name:
         name = re.sub(r"^the\s+", "the ", name)

@@ -15,7 +15,22 @@ from ekko_memory.identity import same_names
 
 # Words of the controlled schema, not of the user (levels, statuses, the names of fields).
 _CONTROLLED = frozenset(
-    "none mild low medium high extra todo doing done active 少量 native learning speaks".split()
+    [
+        "none",
+        "mild",
+        "low",
+        "medium",
+        "high",
+        "extra",
+        "todo",
+        "doing",
+        "done",
+        "active",
+        "少量",
+        "native",
+        "learning",
+        "speaks",
+    ]
 )
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}")
 

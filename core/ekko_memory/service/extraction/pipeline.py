@@ -34,12 +34,12 @@ from ekko_memory.models import (
 from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
 from ekko_memory.service.extraction.grounding import ungrounded
+from ekko_memory.service.extraction.project import work_done
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
 from ekko_memory.service.extraction.retraction import Retractions, withdraw_item
-from ekko_memory.service.extraction.rule_summarizer import clipped_line
-from ekko_memory.service.extraction.project import work_done
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
+from ekko_memory.service.extraction.rule_summarizer import clipped_line
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
 from ekko_memory.service.unconfirmed import proposed_nodes
 from ekko_memory.service.write_plan import WriteContext, plan_node
@@ -75,7 +75,8 @@ def _restates(op: ExtractedNodeOperation, nodes: list[MemoryNode]) -> bool:
     """The operation proposes again what one of ``nodes`` (waiting) already says: the same
     key and value."""
     return op.node.key is not None and any(
-        n.key == op.node.key and n.value_identity() == value_identity(op.node.value_json) for n in nodes
+        n.key == op.node.key and n.value_identity() == value_identity(op.node.value_json)
+        for n in nodes
     )
 
 
@@ -378,10 +379,19 @@ class AfterReply:
                 # with the old value is withdrawn; the new statement waits in its place.
                 for old, old_item in list(waiting.values()):
                     if self._replaces(op, old) and withdraw_item(
-                        self.service, old_item, f"the user said it anew (said: “{clipped_line(said, 60)}”)", messages[-1].id
+                        self.service,
+                        old_item,
+                        f"the user said it anew (said: “{clipped_line(said, 60)}”)",
+                        messages[-1].id,
                     ):
                         outcomes.append(
-                            {"operation": "withdraw", "accepted": True, "status": "rejected", "pendingId": old_item.id, "reason": "said anew"}
+                            {
+                                "operation": "withdraw",
+                                "accepted": True,
+                                "status": "rejected",
+                                "pendingId": old_item.id,
+                                "reason": "said anew",
+                            }
                         )
             if hit is None:
                 again = [(n, it) for n, it in waiting.values() if _restates(op, [n])]
@@ -401,7 +411,13 @@ class AfterReply:
             why = f"the user {op.reason} (said: “{clipped_line(said, 60)}”)"
             if withdraw_item(self.service, item, why, messages[-1].id if messages else None):
                 outcomes.append(
-                    {"operation": "withdraw", "accepted": True, "status": "rejected", "pendingId": item.id, "reason": why}
+                    {
+                        "operation": "withdraw",
+                        "accepted": True,
+                        "status": "rejected",
+                        "pendingId": item.id,
+                        "reason": why,
+                    }
                 )
             if op.operation in ("supersede", "update"):
                 ops.append(op.model_copy(update={"operation": "create", "target_id": None}))
@@ -410,7 +426,12 @@ class AfterReply:
     def _replaces(self, op: ExtractedNodeOperation, old: MemoryNode) -> bool:
         """``op`` states a new value of the one-value fact ``old`` holds (same key)."""
         new = op.node
-        if new.key is None or new.key != old.key or new.domain != old.domain or new.type != old.type:
+        if (
+            new.key is None
+            or new.key != old.key
+            or new.domain != old.domain
+            or new.type != old.type
+        ):
             return False
         if not self.service.registry.single_valued(old.domain, old.type, old.key or ""):
             return False

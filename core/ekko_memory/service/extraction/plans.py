@@ -50,7 +50,9 @@ _CANCELLED = re.compile(
     re.IGNORECASE,
 )
 # A state (tired, busy, sick, on a diet): words that describe how someone is.
-_ILL_ZH = re.compile(r"感冒|发烧|咳嗽|头疼|头痛|嗓子疼|喉咙痛|拉肚子|胃疼|胃不舒服|肚子疼|不舒服|生病|牙疼|过敏了|扭伤|扭了|崴了|骨折|受伤|拉伤")
+_ILL_ZH = re.compile(
+    r"感冒|发烧|咳嗽|头疼|头痛|嗓子疼|喉咙痛|拉肚子|胃疼|胃不舒服|肚子疼|不舒服|生病|牙疼|过敏了|扭伤|扭了|崴了|骨折|受伤|拉伤"
+)
 # Talk of the weather or of the moment's mood, and thanks: no state of the user worth keeping.
 _PASSING_TALK = re.compile(
     r"天气|阳光|太阳|下雨|下雪|刮风|好热|好冷|晚安|早安|谢谢|辛苦|哈哈|心情|"
@@ -116,10 +118,14 @@ _MUST_EN = re.compile(
     r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
     re.IGNORECASE,
 )
-_BEFORE_SOMETHING = re.compile(r"[\u4e00-\u9fff]{1,8}(?:之前|以前|前)|\b(?:before|by)\s+\w+", re.IGNORECASE)
+_BEFORE_SOMETHING = re.compile(
+    r"[\u4e00-\u9fff]{1,8}(?:之前|以前|前)|\b(?:before|by)\s+\w+", re.IGNORECASE
+)
 # What would happen otherwise (不然过期了还得补手续): no task of its own.
 _CONSEQUENCE = re.compile(r"^(?:不然|否则|要不然|要不|otherwise|or else)\b", re.IGNORECASE)
-_REMIND = re.compile(r"^(?:please\s+)?remind me (?:to|that|about)\s+|^(?:请|麻烦)?提醒我(?:一下)?", re.IGNORECASE)
+_REMIND = re.compile(
+    r"^(?:please\s+)?remind me (?:to|that|about)\s+|^(?:请|麻烦)?提醒我(?:一下)?", re.IGNORECASE
+)
 
 
 def plan(
@@ -132,13 +138,22 @@ def plan(
     ``sentence_time``: a time said earlier in the sentence for a list of things to do
     (这周要干三件事：交水电费、给车续保险), which each item without its own time takes;
     ``listed``: the statement is such an item."""
-    if st.subject.kind == "person" and not any(t.role in ("point", "deadline") and not t.past for t in st.times):
+    if st.subject.kind == "person" and not any(
+        t.role in ("point", "deadline") and not t.past for t in st.times
+    ):
         return None  # my daughter's recital is Saturday at 2pm: a dated event the user goes to
     body = _REMIND.sub("", st.body.strip()) if st.subject.kind != "person" else st.text
-    when = next(
-        (t for t in st.times if t.role in ("deadline", "point", "until") and not t.past and t.starts is not None),
-        None,
-    ) or sentence_time
+    when = (
+        next(
+            (
+                t
+                for t in st.times
+                if t.role in ("deadline", "point", "until") and not t.past and t.starts is not None
+            ),
+            None,
+        )
+        or sentence_time
+    )
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
     must = (_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body)
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
@@ -195,7 +210,10 @@ _PROJECT_WORDS = re.compile(
     re.IGNORECASE,
 )
 # Words that join a clause to the one before (另外, and also): no part of the task.
-_LEAD_JOIN = re.compile(r"^(?:另外|还有|而且|然后|再就是|并且|还|也|and also|and|also|plus|then|but)[，,\s]*", re.IGNORECASE)
+_LEAD_JOIN = re.compile(
+    r"^(?:另外|还有|而且|然后|再就是|并且|还|也|and also|and|also|plus|then|but)[，,\s]*",
+    re.IGNORECASE,
+)
 
 
 def _project_words(text: str) -> bool:
@@ -206,9 +224,13 @@ def reports_done(st: Statement) -> bool:
     """The statement reports work done (报告交了, finished the slides)."""
     if st.question or st.hypothetical or st.subject.kind == "person":
         return False
-    if st.zh and re.search(r"(?:没|未|还没|还未|没有)(?:完成|做完|写完|交|弄完|搞定|办完|考完)", st.body):
+    if st.zh and re.search(
+        r"(?:没|未|还没|还未|没有)(?:完成|做完|写完|交|弄完|搞定|办完|考完)", st.body
+    ):
         return False
-    if not st.zh and re.search(r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE):
+    if not st.zh and re.search(
+        r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE
+    ):
         return False
     if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body):
         return False  # 得卖掉 is still to do
@@ -220,14 +242,19 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
     three days). ``statements``: the claims of one sentence, the first carrying the time."""
     first = statements[0]
-    if first.subject.kind not in ("self", "we", "none") or (first.subject.kind == "none" and first.explicit_subject):
+    if first.subject.kind not in ("self", "we", "none") or (
+        first.subject.kind == "none" and first.explicit_subject
+    ):
         return None
     if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
         (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
     ):
         return None
     times = [t for st in statements for t in st.times]
-    bound = next((t for t in times if t.role in ("state", "until") and not t.past and t.ends is not None), None)
+    bound = next(
+        (t for t in times if t.role in ("state", "until") and not t.past and t.ends is not None),
+        None,
+    )
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
     if bound is None and not ill:
         return None
@@ -239,7 +266,11 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
             until = max(until, end_of_day(now))
     else:
         until = end_of_day(now) + timedelta(days=3)
-    text = "，".join(st.text for st in statements) if first.zh else ", ".join(st.text for st in statements)
+    text = (
+        "，".join(st.text for st in statements)
+        if first.zh
+        else ", ".join(st.text for st in statements)
+    )
     if len(text) < 4:
         return None
     zh = first.zh
@@ -270,7 +301,10 @@ def routine(st: Statement) -> Finding | None:
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     body = st.body.strip()
     # A routine does something: not a bare state (我每天都很忙) or a question.
-    if len(body) < 3 or re.fullmatch(r"(?:每天|平时|一般|通常|总是|经常)?都?(?:很|挺|比较|特别)?(?:忙|累|开心|无聊|困)[了啊的]*", body):
+    if len(body) < 3 or re.fullmatch(
+        r"(?:每天|平时|一般|通常|总是|经常)?都?(?:很|挺|比较|特别)?(?:忙|累|开心|无聊|困)[了啊的]*",
+        body,
+    ):
         return None
     return Finding(
         type="fact",
@@ -291,15 +325,117 @@ def routine(st: Statement) -> Finding | None:
 # Words that name no piece of work: time, doing and finishing ("the report is done" and
 # "finish the report" share only "report").
 _NOT_WORK_ZH = frozenset(
-    "要 得 需要 必须 应该 打算 准备 计划 完成 做完 写完 交 交了 提交 搞定 弄完 已经 终于 今天 明天 后天 "
-    "周五 周末 下周 这周 之前 以前 前 号 点 上午 下午 晚上 早上 我 我们 一下 一个 这个 那个 事情 东西".split()
+    [
+        "要",
+        "得",
+        "需要",
+        "必须",
+        "应该",
+        "打算",
+        "准备",
+        "计划",
+        "完成",
+        "做完",
+        "写完",
+        "交",
+        "交了",
+        "提交",
+        "搞定",
+        "弄完",
+        "已经",
+        "终于",
+        "今天",
+        "明天",
+        "后天",
+        "周五",
+        "周末",
+        "下周",
+        "这周",
+        "之前",
+        "以前",
+        "前",
+        "号",
+        "点",
+        "上午",
+        "下午",
+        "晚上",
+        "早上",
+        "我",
+        "我们",
+        "一下",
+        "一个",
+        "这个",
+        "那个",
+        "事情",
+        "东西",
+    ]
 )
 _NOT_WORK_EN = frozenset(
-    "have need must should will going gonna finish finished done submit submitted completed "
-    "book booked call called cancel cancelled canceled pay paid send sent buy bought make made "
-    "take took return returned pick picked renew renewed file filed sort sorted get got "
-    "before today tomorrow friday monday tuesday wednesday thursday saturday sunday week month "
-    "the and for with that this just already finally".split()
+    [
+        "have",
+        "need",
+        "must",
+        "should",
+        "will",
+        "going",
+        "gonna",
+        "finish",
+        "finished",
+        "done",
+        "submit",
+        "submitted",
+        "completed",
+        "book",
+        "booked",
+        "call",
+        "called",
+        "cancel",
+        "cancelled",
+        "canceled",
+        "pay",
+        "paid",
+        "send",
+        "sent",
+        "buy",
+        "bought",
+        "make",
+        "made",
+        "take",
+        "took",
+        "return",
+        "returned",
+        "pick",
+        "picked",
+        "renew",
+        "renewed",
+        "file",
+        "filed",
+        "sort",
+        "sorted",
+        "get",
+        "got",
+        "before",
+        "today",
+        "tomorrow",
+        "friday",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "saturday",
+        "sunday",
+        "week",
+        "month",
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "just",
+        "already",
+        "finally",
+    ]
 )
 
 
@@ -309,12 +445,13 @@ def _work_words(text: str, zh: bool) -> set[str]:
         return {
             word
             for word, pos in w.tag(text)
-            if len(word) >= 2 and pos[:1] in ("n", "v", "e", "x") and pos != "t" and word not in _NOT_WORK_ZH
+            if len(word) >= 2
+            and pos[:1] in ("n", "v", "e", "x")
+            and pos != "t"
+            and word not in _NOT_WORK_ZH
         } | {m.casefold() for m in re.findall(r"[A-Za-z]{3,}", text)}
     return {
-        word[:5]
-        for word in re.findall(r"[a-z]{3,}", text.casefold())
-        if word not in _NOT_WORK_EN
+        word[:5] for word in re.findall(r"[a-z]{3,}", text.casefold()) if word not in _NOT_WORK_EN
     }
 
 
@@ -326,4 +463,6 @@ def task_matches(task: MemoryNode, clause: str) -> bool:
     zh = bool(re.search(r"[\u4e00-\u9fff]", str(said) + clause))
     mine, theirs = _work_words(str(said), zh), _work_words(clause, zh)
     # 预算 of 预算那个搞定了 names 部门预算表: a Chinese word inside the task's word counts.
-    return bool(mine & theirs) or (zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2))
+    return bool(mine & theirs) or (
+        zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2)
+    )

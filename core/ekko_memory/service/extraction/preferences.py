@@ -13,7 +13,9 @@ from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import Statement
 
-_DEGREE_ZH = r"(?:很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
+_DEGREE_ZH = (
+    r"(?:很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
+)
 _LIKE_ZH = re.compile(
     rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?P<v>.+)$"
     rf"|^(?:的)?(?:爱好|兴趣|兴趣爱好)(?:就)?(?:是|有)(?P<v2>.+)$"
@@ -59,7 +61,11 @@ def _thing(raw: str, zh: bool) -> str:
     value = w.clean_zh(raw) if zh else w.clean_en(raw)
     if zh:
         # 喜欢吃/听/看/玩/去 X: the verb belongs to the liking, X is the thing.
-        value = re.sub(r"^(?:吃|喝|听|看|玩|打|去|用|做|逛|跑|读|骑|唱|画|弹|拍)(?=.{2,})", lambda m: m.group(), value)
+        value = re.sub(
+            r"^(?:吃|喝|听|看|玩|打|去|用|做|逛|跑|读|骑|唱|画|弹|拍)(?=.{2,})",
+            lambda m: m.group(),
+            value,
+        )
     return value
 
 
@@ -79,7 +85,12 @@ def preference(st: Statement) -> Finding | None:
         return None
     if like is not None and st.negated:
         return None
-    if like is not None and not st.zh and not st.explicit_subject and re.match(r"(?:like|likes)\b", body, re.IGNORECASE):
+    if (
+        like is not None
+        and not st.zh
+        and not st.explicit_subject
+        and re.match(r"(?:like|likes)\b", body, re.IGNORECASE)
+    ):
         return None  # "like 5 cups a day": like as a filler, not a liking
     raw = next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "") or ""
     thing = _thing(raw, st.zh)
@@ -92,16 +103,34 @@ def preference(st: Statement) -> Finding | None:
     if st.subject.kind == "person":
         who = st.subject.person
         return Finding(
-            type="fact", domain="人物", category=["人物", st.subject.relation or st.subject.name or "其他"],
-            key=key, value={"person": who, "thing": thing},
+            type="fact",
+            domain="人物",
+            category=["人物", st.subject.relation or st.subject.name or "其他"],
+            key=key,
+            value={"person": who, "thing": thing},
             title=f"我{who}{zh}{thing}" if st.zh else f"My {who} {en.lower()} {thing}",
-            content=st.text, statement=st, scope="user", tags=["人物"], entities=[who, thing],
-            importance=0.6, person=who, reason="what someone in the user's life likes",
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物"],
+            entities=[who, thing],
+            importance=0.6,
+            person=who,
+            reason="what someone in the user's life likes",
         )
     return Finding(
-        type="preference", domain="个人", category=["个人", "喜好"], key=key, value=thing,
-        title=f"{zh}{thing}" if st.zh else f"{en} {thing}", content=st.text, statement=st,
-        scope="user", tags=["喜好" if st.zh else "likes"], entities=[thing], importance=0.6,
+        type="preference",
+        domain="个人",
+        category=["个人", "喜好"],
+        key=key,
+        value=thing,
+        title=f"{zh}{thing}" if st.zh else f"{en} {thing}",
+        content=st.text,
+        statement=st,
+        scope="user",
+        tags=["喜好" if st.zh else "likes"],
+        entities=[thing],
+        importance=0.6,
         reason="what the user likes or dislikes",
     )
 
@@ -124,13 +153,26 @@ def uses(st: Statement) -> Finding | None:
     if m is None:
         return None
     thing = w.clean_zh(m["v"]) if st.zh else w.clean_en(m["v"])
-    if not thing or (st.zh and re.fullmatch(r"[\u4e00-\u9fff]+", thing) and not re.search(r"[软件机器手机电脑系统]", thing)):
+    if not thing or (
+        st.zh
+        and re.fullmatch(r"[\u4e00-\u9fff]+", thing)
+        and not re.search(r"[软件机器手机电脑系统]", thing)
+    ):
         return None
     said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     return Finding(
-        type="preference", domain="个人", category=["个人", "喜好"], key="likes", value=thing,
-        title=said if len(said) <= 60 else said[:59] + "…", content=st.sentence if len(st.sentence) <= 200 else st.text,
-        statement=st, scope="user", tags=["工具" if st.zh else "tools"], entities=[thing], importance=0.7,
+        type="preference",
+        domain="个人",
+        category=["个人", "喜好"],
+        key="likes",
+        value=thing,
+        title=said if len(said) <= 60 else said[:59] + "…",
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["工具" if st.zh else "tools"],
+        entities=[thing],
+        importance=0.7,
         reason="a tool the user uses",
     )
 
@@ -145,8 +187,16 @@ def reply_style(st: Statement) -> Finding | None:
         return None
     said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     return Finding(
-        type="preference", domain="个人", category=["个人", "沟通"], key="reply_style",
-        value=said, title=said if len(said) <= 40 else said[:39] + "…", content=st.text,
-        statement=st, scope="user", tags=["沟通"], importance=0.8,
+        type="preference",
+        domain="个人",
+        category=["个人", "沟通"],
+        key="reply_style",
+        value=said,
+        title=said if len(said) <= 40 else said[:39] + "…",
+        content=st.text,
+        statement=st,
+        scope="user",
+        tags=["沟通"],
+        importance=0.8,
         reason="how the user wants replies",
     )

@@ -11,8 +11,8 @@ import re
 from ekko_memory.identity import canonical_name
 from ekko_memory.models import MemoryNode
 from ekko_memory.service.extraction.findings import Finding, Found, clip, subject_name
-from ekko_memory.service.extraction.statements import Statement
 from ekko_memory.service.extraction.lexicon import Lexicon
+from ekko_memory.service.extraction.statements import Statement
 
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
@@ -66,7 +66,6 @@ _DONE = re.compile(
 def work_done(text: str) -> bool:
     """The words report work done (写完了, 支付模块重构好了, finished, all done)."""
     return bool(_DONE.search(text.casefold()))
-
 
 
 _KEY_LABEL = {
@@ -235,7 +234,6 @@ class ProjectFrames:
             )
 
 
-
 _TASK_VERB = re.compile(
     r"^(?:修复|完成|实现|处理|整理|准备|更新|添加|编写|写|做|改|修|搞|弄)(?=[\u4e00-\u9fff]{2})"
 )
@@ -307,7 +305,10 @@ _TEAM_WHO = re.compile(
 )
 
 
-_DECIDED = re.compile(r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)", re.IGNORECASE)
+_DECIDED = re.compile(
+    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)",
+    re.IGNORECASE,
+)
 _RULE_WORDS = re.compile(
     r"规矩|规定|规则|纪律|必须|一律|不允许|不准|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
     re.IGNORECASE,
@@ -326,7 +327,12 @@ _REQUEST_TAIL = re.compile(
 def team_rule(st: Statement) -> Finding | None:
     """A rule or decision the user's team made (所有 PR 至少两个人 approve 才能合; no direct
     pushes to main): a workspace constraint in the user's words."""
-    if st.subject.kind == "person" or st.question or st.hypothetical or st.negated and not _TEAM_LEAD.search(st.sentence):
+    if (
+        st.subject.kind == "person"
+        or st.question
+        or st.hypothetical
+        or (st.negated and not _TEAM_LEAD.search(st.sentence))
+    ):
         return None
     sentence = _REQUEST_TAIL.sub("", st.sentence.strip())
     if not (_TEAM_LEAD.search(st.text) and _TEAM_WHO.search(sentence)):
@@ -337,14 +343,34 @@ def team_rule(st: Statement) -> Finding | None:
     if _DECIDED.search(sentence) and not _RULE_WORDS.search(sentence):
         # 我们决定用 SQLAlchemy 2: a decision; 周五一律不上线: a rule to follow.
         return Finding(
-            type="decision", domain="项目", category=["项目", "决策"], key="team_decision", value=said,
-            title=clip(said, 60), content=said, statement=st, scope="workspace",
-            tags=["决策" if st.zh else "decision"], entities=[], confidence=0.9, importance=0.8,
+            type="decision",
+            domain="项目",
+            category=["项目", "决策"],
+            key="team_decision",
+            value=said,
+            title=clip(said, 60),
+            content=said,
+            statement=st,
+            scope="workspace",
+            tags=["决策" if st.zh else "decision"],
+            entities=[],
+            confidence=0.9,
+            importance=0.8,
             reason="a decision of the user's team",
         )
     return Finding(
-        type="constraint", domain="项目", category=["项目", "约定"], key="team_rule", value=said,
-        title=clip(said, 60), content=said, statement=st, scope="workspace",
-        tags=["约定" if st.zh else "team rule"], entities=[], confidence=0.9, importance=0.85,
+        type="constraint",
+        domain="项目",
+        category=["项目", "约定"],
+        key="team_rule",
+        value=said,
+        title=clip(said, 60),
+        content=said,
+        statement=st,
+        scope="workspace",
+        tags=["约定" if st.zh else "team rule"],
+        entities=[],
+        confidence=0.9,
+        importance=0.85,
         reason="a rule or decision of the user's team",
     )

@@ -97,7 +97,9 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         return None
     name = w.capitalized_phrase(new_value)
     if name and len(name) >= 2 and name.casefold() not in ("i", "i'm", "it", "the"):
-        for candidate in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+)*", said):
+        for candidate in re.findall(
+            r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+)*", said
+        ):
             if candidate.casefold() not in ("i", "i'm") and candidate != name:
                 return said.replace(candidate, name, 1)
     return None
@@ -121,12 +123,78 @@ def _replace_unit(said: str, old: str, new: str) -> str:
 
 
 # Words too common to tie an update to a memory.
-_COMMON_ZH = frozenset("时间 现在 以后 时候 事情 东西 这个 那个 一下 这边 那边 早上 晚上 上午 下午 每天 每周 周末".split())
+_COMMON_ZH = frozenset(
+    [
+        "时间",
+        "现在",
+        "以后",
+        "时候",
+        "事情",
+        "东西",
+        "这个",
+        "那个",
+        "一下",
+        "这边",
+        "那边",
+        "早上",
+        "晚上",
+        "上午",
+        "下午",
+        "每天",
+        "每周",
+        "周末",
+    ]
+)
 _COMMON_EN = frozenset(
-    "time now then thing things stuff that this there here with from have been into onto about "
-    "every each week weeks day days morning evening night monday tuesday wednesday thursday friday "
-    "saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays moved changed "
-    "only instead also just heads".split()
+    [
+        "time",
+        "now",
+        "then",
+        "thing",
+        "things",
+        "stuff",
+        "that",
+        "this",
+        "there",
+        "here",
+        "with",
+        "from",
+        "have",
+        "been",
+        "into",
+        "onto",
+        "about",
+        "every",
+        "each",
+        "week",
+        "weeks",
+        "day",
+        "days",
+        "morning",
+        "evening",
+        "night",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "mondays",
+        "tuesdays",
+        "wednesdays",
+        "thursdays",
+        "fridays",
+        "saturdays",
+        "sundays",
+        "moved",
+        "changed",
+        "only",
+        "instead",
+        "also",
+        "just",
+        "heads",
+    ]
 )
 
 
@@ -136,7 +204,10 @@ def topic_words(text: str) -> set[str]:
         return {
             word
             for word, pos in w.tag(text)
-            if len(word) >= 2 and pos[:1] in ("n", "v", "e", "x") and pos != "t" and word not in _COMMON_ZH
+            if len(word) >= 2
+            and pos[:1] in ("n", "v", "e", "x")
+            and pos != "t"
+            and word not in _COMMON_ZH
         }
     return {x for x in re.findall(r"[a-z]{4,}", text.casefold()) if x not in _COMMON_EN}
 
@@ -156,11 +227,14 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
         theirs = topic_words(f"{node.title} {node.content}")
         zh = bool(re.search(r"[\u4e00-\u9fff]", text))
         shared = mine & theirs or (
-            zh and {a for a in mine for b in theirs if min(len(a), len(b)) >= 2 and (a in b or b in a)}
+            zh
+            and {a for a in mine for b in theirs if min(len(a), len(b)) >= 2 and (a in b or b in a)}
         )
         if shared:
             out.append(node)
     return out
 
 
-_UPDATABLE = frozenset({"routine", "task_status", "travel_plan", "personal_fact", "temporary_state"})
+_UPDATABLE = frozenset(
+    {"routine", "task_status", "travel_plan", "personal_fact", "temporary_state"}
+)

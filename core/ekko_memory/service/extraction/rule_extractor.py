@@ -24,6 +24,7 @@ of the evaluation set (``make eval``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from itertools import groupby
 
@@ -35,14 +36,19 @@ from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
-from ekko_memory.service.extraction.project import team_rule
-from ekko_memory.service.extraction.plans import plan, reports_done, routine, task_matches, temporary_state
+from ekko_memory.service.extraction.plans import (
+    plan,
+    reports_done,
+    routine,
+    task_matches,
+    temporary_state,
+)
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
-from ekko_memory.service.extraction.project import ProjectFrames
+from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.statements import Statement, read_statements
 from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
-from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
+from ekko_memory.service.extraction.time_expressions import TimeMention
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Reply languages: the words for each, and its name (Chinese, English).
@@ -71,6 +77,8 @@ _NOTE_TAIL = re.compile(
     r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
     re.IGNORECASE,
 )
+
+
 class RuleBasedExtractor:
     """Statement extractor for Chinese and English (the default; no network)."""
 
@@ -91,7 +99,11 @@ class RuleBasedExtractor:
         correction, work reported done or a plan called off (the trigger check of an LLM
         extractor, which must not miss what the rules see)."""
         now = datetime.now().astimezone()
-        if revisions.CORRECTION_LEAD.search(text) or revisions.old_and_new(text) or revisions.UPDATE.search(text):
+        if (
+            revisions.CORRECTION_LEAD.search(text)
+            or revisions.old_and_new(text)
+            or revisions.UPDATE.search(text)
+        ):
             return True
         return any(takes_back(st.text) or reports_done(st) for st in read_statements(text, now))
 
@@ -130,7 +142,7 @@ class RuleBasedExtractor:
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
-            if takes_back(st.text) or takes_back(st.sentence) and st.index == 0:
+            if takes_back(st.text) or (takes_back(st.sentence) and st.index == 0):
                 self._take_back(st, msg, known, found, history)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
@@ -145,8 +157,10 @@ class RuleBasedExtractor:
                 self._sentence(list(group), text, msg, known, found)
         finally:
             self._correcting = []
-        if len(found.ops) == before and intent.has_explicit_intent(text) and not any(
-            takes_back(st.text) for st in statements
+        if (
+            len(found.ops) == before
+            and intent.has_explicit_intent(text)
+            and not any(takes_back(st.text) for st in statements)
         ):
             self._note(text, src, found)
 
@@ -195,7 +209,9 @@ class RuleBasedExtractor:
             self._statement(st, text, msg, known, found, listing)
             stated |= len(found.ops) > n
         if not stated and usable:
-            state = temporary_state([st for st in usable if st.subject.kind != "person"] or usable, msg.created_at)
+            state = temporary_state(
+                [st for st in usable if st.subject.kind != "person"] or usable, msg.created_at
+            )
             if state is not None:
                 self._propose(state, [msg.id], known, found)
 
@@ -227,17 +243,23 @@ class RuleBasedExtractor:
                 self._propose(task, src, known, found)
                 return
         if st.subject.kind != "person":
-            until = intent.temporary_expiry(st.sentence, msg.created_at, self.registry.temporary_words)
+            until = intent.temporary_expiry(
+                st.sentence, msg.created_at, self.registry.temporary_words
+            )
             self.cooking.read(st.text, text, until, src, known, found)
             self.project.read(st.text, src, known, found)
             self._reply_language(st.text, text, src, found)
             if len(found.ops) > n:
                 return
             if reports_done(st):
-                for task in known:
+                for node in known:
                     # "got Dad a new fishing reel, sorted": the sentence names what is done.
-                    if task.type == "task" and task.status == "active" and task_matches(task, st.sentence):
-                        found.add("expire", "the user said it is done", target_id=task.id)
+                    if (
+                        node.type == "task"
+                        and node.status == "active"
+                        and task_matches(node, st.sentence)
+                    ):
+                        found.add("expire", "the user said it is done", target_id=node.id)
                 return
         finding = self._first(st, msg.created_at)
         for f in finding:
@@ -246,19 +268,24 @@ class RuleBasedExtractor:
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
         facts = self.facts.read(st)
-        if st.subject.kind == "person" and (st.negated or "过敏" in st.text) and self._is_food(st.text):
+        if (
+            st.subject.kind == "person"
+            and (st.negated or "过敏" in st.text)
+            and self._is_food(st.text)
+        ):
             # 同事小王不吃牛肉: the person (and their name), and what they do not eat.
             facts = [f for f in facts if f.key == "family_member"] + [self._person_food(st)]
         if facts:
             return facts
-        for frame in (
+        frames: list[Callable[[], Finding | None]] = [
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
             lambda: reply_style(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
             lambda: routine(st),
-        ):
+        ]
+        for frame in frames:
             f = frame()
             if f is not None:
                 return [f]
@@ -273,10 +300,19 @@ class RuleBasedExtractor:
         who = st.subject.person
         foods = [self.lexicon.canonical(i) for i in self.lexicon.find_ingredients(st.text)]
         return Finding(
-            type="fact", domain="人物", category=["人物", st.subject.relation or st.subject.name or "其他"],
-            key="dislikes", value={"person": who, "thing": "、".join(foods)},
-            title=clip(st.text, 60), content=st.text, statement=st, scope="user",
-            tags=["人物", "饮食"], entities=[who, *foods], importance=0.8, person=who,
+            type="fact",
+            domain="人物",
+            category=["人物", st.subject.relation or st.subject.name or "其他"],
+            key="dislikes",
+            value={"person": who, "thing": "、".join(foods)},
+            title=clip(st.text, 60),
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物", "饮食"],
+            entities=[who, *foods],
+            importance=0.8,
+            person=who,
             reason="what someone in the user's life does not eat",
         )
 
@@ -303,7 +339,9 @@ class RuleBasedExtractor:
                 (
                     n
                     for n in reversed(known)
-                    if n.status == "active" and n.key == "pet" and isinstance(n.value_json, dict)
+                    if n.status == "active"
+                    and n.key == "pet"
+                    and isinstance(n.value_json, dict)
                     and n.value_json.get("species") == f.value.get("species")
                 ),
                 None,
@@ -346,10 +384,16 @@ class RuleBasedExtractor:
         if named:
             targets = [n for n in known if n.status == "active" and names(n, named)]
             # Proposed earlier in this batch and not written yet: dropped.
-            found.ops[:] = [op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))]
+            found.ops[:] = [
+                op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
+            ]
         elif previous is not None:
-            targets = [n for n in known if n.status == "active" and previous.id in n.source_message_ids]
-            found.ops[:] = [op for op in found.ops if previous.id not in (op.node.source_message_ids or [])]
+            targets = [
+                n for n in known if n.status == "active" and previous.id in n.source_message_ids
+            ]
+            found.ops[:] = [
+                op for op in found.ops if previous.id not in (op.node.source_message_ids or [])
+            ]
         reason = "asked to forget it" if named else "took back what they had just said"
         for node in targets:
             found.add("expire", reason, target_id=node.id)
@@ -391,7 +435,9 @@ class RuleBasedExtractor:
             # Said in an earlier conversation: the memory that holds the old value.
             for node in known:
                 if node.status == "active" and pair[0] in f"{node.title} {node.content}":
-                    fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(pair[0], pair[1])
+                    fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(
+                        pair[0], pair[1]
+                    )
                     self._restate(fixed, None, msg, [node], found, target=node)
                     return self._clauses_of(text, lead, msg), []
         # A correction whose new value is a statement of its own (纠正一下，我家狗名字其实是
@@ -420,14 +466,16 @@ class RuleBasedExtractor:
         """Read ``fixed`` (a corrected statement) as said now; what it states replaces what
         the corrected one left under the same key."""
         probe = Found(zh=found.zh)
-        self._message(
-            msg.model_copy(update={"content": fixed}), [], probe, []
-        )
+        self._message(msg.model_copy(update={"content": fixed}), [], probe, [])
         if said_id == msg.id:
             # Corrected within the message: nothing of its first reading is kept.
-            found.ops[:] = [op for op in found.ops if msg.id not in (op.node.source_message_ids or [])]
+            found.ops[:] = [
+                op for op in found.ops if msg.id not in (op.node.source_message_ids or [])
+            ]
         elif said_id is not None:
-            found.ops[:] = [op for op in found.ops if said_id not in (op.node.source_message_ids or [])]
+            found.ops[:] = [
+                op for op in found.ops if said_id not in (op.node.source_message_ids or [])
+            ]
         for op in probe.ops:
             old = target or next(
                 (
@@ -451,7 +499,11 @@ class RuleBasedExtractor:
         said = clip(st.text, 120)
         value: object = said
         if isinstance(node.value_json, dict):
-            value = {**node.value_json, "task": said} if "task" in node.value_json else {**node.value_json, "value": said}
+            value = (
+                {**node.value_json, "task": said}
+                if "task" in node.value_json
+                else {**node.value_json, "value": said}
+            )
         found.add(
             "supersede",
             "the user updated it",

@@ -25,25 +25,244 @@ from ekko_memory.service.extraction.time_expressions import TimeMention, find_ti
 SubjectKind = Literal["self", "we", "person", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
-RELATIONS_ZH = (
-    "大儿子 小儿子 大女儿 小女儿 二儿子 二女儿 儿子 女儿 闺女 孩子 娃娃 小孩 宝宝 大宝 二宝 娃 老大 老二 "
-    "老公 老婆 媳妇儿 媳妇 丈夫 妻子 爱人 对象 男朋友 女朋友 男友 女友 先生 太太 另一半 家那位 那口子 "
-    "爸爸 妈妈 老爸 老妈 父亲 母亲 爸 妈 爹 娘 爷爷 奶奶 外公 外婆 姥姥 姥爷 公公 婆婆 岳父 岳母 丈母娘 "
-    "老丈人 哥哥 姐姐 弟弟 妹妹 哥 姐 弟 妹 表哥 表姐 表弟 表妹 堂哥 堂姐 舅舅 舅妈 叔叔 婶婶 阿姨 姑姑 "
-    "姨妈 侄子 侄女 外甥 外甥女 孙子 孙女 同事 领导 老板 上司 经理 组长 下属 朋友 好朋友 闺蜜 兄弟 哥们 "
-    "室友 同学 老师 邻居 家人 爸妈 父母 公婆 岳父母 孩子们 俩娃 两个娃 主子 猫咪 猫 狗狗 狗 宠物 柯基 金毛 泰迪 "
-    "哈士奇 柴犬 拉布拉多 边牧 比熊 博美 萨摩耶 布偶 英短 美短 橘猫 狸花猫 暹罗猫 兔子 仓鼠 鹦鹉"
-).split()
-RELATIONS_EN = (
-    "husband hubby wife wifey partner boyfriend girlfriend fiance fiancee spouse son sons daughter "
-    "daughters kid kids child children baby toddler mom mum mother dad father parents parent "
-    "grandma grandmother grandpa grandfather brother sister sibling siblings aunt uncle cousin "
-    "nephew niece grandson granddaughter colleague coworker co-worker boss manager teammate friend "
-    "roommate flatmate neighbor neighbour in-laws buddy pal mate bestie bff bf gf bro sis grandkids grandson "
-    "teacher doctor dentist therapist landlord landlady neighbours neighbors team teammates mother-in-law father-in-law stepson stepdaughter "
-    "cat dog puppy kitten pet greyhound labrador lab retriever poodle corgi beagle spaniel terrier "
-    "husky collie dachshund bulldog rabbit bunny hamster parrot"
-).split()
+RELATIONS_ZH = [
+    "大儿子",
+    "小儿子",
+    "大女儿",
+    "小女儿",
+    "二儿子",
+    "二女儿",
+    "儿子",
+    "女儿",
+    "闺女",
+    "孩子",
+    "娃娃",
+    "小孩",
+    "宝宝",
+    "大宝",
+    "二宝",
+    "娃",
+    "老大",
+    "老二",
+    "老公",
+    "老婆",
+    "媳妇儿",
+    "媳妇",
+    "丈夫",
+    "妻子",
+    "爱人",
+    "对象",
+    "男朋友",
+    "女朋友",
+    "男友",
+    "女友",
+    "先生",
+    "太太",
+    "另一半",
+    "家那位",
+    "那口子",
+    "爸爸",
+    "妈妈",
+    "老爸",
+    "老妈",
+    "父亲",
+    "母亲",
+    "爸",
+    "妈",
+    "爹",
+    "娘",
+    "爷爷",
+    "奶奶",
+    "外公",
+    "外婆",
+    "姥姥",
+    "姥爷",
+    "公公",
+    "婆婆",
+    "岳父",
+    "岳母",
+    "丈母娘",
+    "老丈人",
+    "哥哥",
+    "姐姐",
+    "弟弟",
+    "妹妹",
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "表哥",
+    "表姐",
+    "表弟",
+    "表妹",
+    "堂哥",
+    "堂姐",
+    "舅舅",
+    "舅妈",
+    "叔叔",
+    "婶婶",
+    "阿姨",
+    "姑姑",
+    "姨妈",
+    "侄子",
+    "侄女",
+    "外甥",
+    "外甥女",
+    "孙子",
+    "孙女",
+    "同事",
+    "领导",
+    "老板",
+    "上司",
+    "经理",
+    "组长",
+    "下属",
+    "朋友",
+    "好朋友",
+    "闺蜜",
+    "兄弟",
+    "哥们",
+    "室友",
+    "同学",
+    "老师",
+    "邻居",
+    "家人",
+    "爸妈",
+    "父母",
+    "公婆",
+    "岳父母",
+    "孩子们",
+    "俩娃",
+    "两个娃",
+    "主子",
+    "猫咪",
+    "猫",
+    "狗狗",
+    "狗",
+    "宠物",
+    "柯基",
+    "金毛",
+    "泰迪",
+    "哈士奇",
+    "柴犬",
+    "拉布拉多",
+    "边牧",
+    "比熊",
+    "博美",
+    "萨摩耶",
+    "布偶",
+    "英短",
+    "美短",
+    "橘猫",
+    "狸花猫",
+    "暹罗猫",
+    "兔子",
+    "仓鼠",
+    "鹦鹉",
+]
+RELATIONS_EN = [
+    "husband",
+    "hubby",
+    "wife",
+    "wifey",
+    "partner",
+    "boyfriend",
+    "girlfriend",
+    "fiance",
+    "fiancee",
+    "spouse",
+    "son",
+    "sons",
+    "daughter",
+    "daughters",
+    "kid",
+    "kids",
+    "child",
+    "children",
+    "baby",
+    "toddler",
+    "mom",
+    "mum",
+    "mother",
+    "dad",
+    "father",
+    "parents",
+    "parent",
+    "grandma",
+    "grandmother",
+    "grandpa",
+    "grandfather",
+    "brother",
+    "sister",
+    "sibling",
+    "siblings",
+    "aunt",
+    "uncle",
+    "cousin",
+    "nephew",
+    "niece",
+    "grandson",
+    "granddaughter",
+    "colleague",
+    "coworker",
+    "co-worker",
+    "boss",
+    "manager",
+    "teammate",
+    "friend",
+    "roommate",
+    "flatmate",
+    "neighbor",
+    "neighbour",
+    "in-laws",
+    "buddy",
+    "pal",
+    "mate",
+    "bestie",
+    "bff",
+    "bf",
+    "gf",
+    "bro",
+    "sis",
+    "grandkids",
+    "grandson",
+    "teacher",
+    "doctor",
+    "dentist",
+    "therapist",
+    "landlord",
+    "landlady",
+    "neighbours",
+    "neighbors",
+    "team",
+    "teammates",
+    "mother-in-law",
+    "father-in-law",
+    "stepson",
+    "stepdaughter",
+    "cat",
+    "dog",
+    "puppy",
+    "kitten",
+    "pet",
+    "greyhound",
+    "labrador",
+    "lab",
+    "retriever",
+    "poodle",
+    "corgi",
+    "beagle",
+    "spaniel",
+    "terrier",
+    "husky",
+    "collie",
+    "dachshund",
+    "bulldog",
+    "rabbit",
+    "bunny",
+    "hamster",
+    "parrot",
+]
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
@@ -171,7 +390,11 @@ class Subject:
         if self.kind != "person":
             return ""
         if self.name and self.relation:
-            return f"{self.relation}{self.name}" if _CJK.search(self.relation) else f"{self.relation} {self.name}"
+            return (
+                f"{self.relation}{self.name}"
+                if _CJK.search(self.relation)
+                else f"{self.relation} {self.name}"
+            )
         return self.relation or self.name
 
 
@@ -208,7 +431,9 @@ class Statement:
     @property
     def is_claim(self) -> bool:
         """A plain statement: not a question, supposition, request, report or opinion."""
-        return not (self.question or self.hypothetical or self.request or self.reported or self.opinion)
+        return not (
+            self.question or self.hypothetical or self.request or self.reported or self.opinion
+        )
 
     @property
     def about_user(self) -> bool:
@@ -246,7 +471,9 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
 
 
 # The end of a piece before 、 that is an item of a list inside a clause (周二、周四; 我、老婆).
-_SHORT_ITEM = re.compile(r".*?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[一二三四五六七八九十\d]+[号日点])")
+_SHORT_ITEM = re.compile(
+    r".*?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[一二三四五六七八九十\d]+[号日点])"
+)
 
 
 _TOPIC_FIRST = re.compile(r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从])")
@@ -284,7 +511,9 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
         name = name_after(rest)
-        if not name and not re.match(r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest):
+        if not name and not re.match(
+            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest
+        ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
     if m["pron"]:
@@ -299,8 +528,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
 
 
 # What follows a relation word and is no name (我老公今天…, 我女儿上学…).
-_NOT_NAME_TAGS = frozenset({"t", "v", "vn", "d", "p", "c", "r", "m", "f", "u", "uj", "ul", "y", "a", "ad", "s", "zg"})
-_NOT_NAME_CHARS = re.compile(r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]")
+_NOT_NAME_TAGS = frozenset(
+    {"t", "v", "vn", "d", "p", "c", "r", "m", "f", "u", "uj", "ul", "y", "a", "ad", "s", "zg"}
+)
+_NOT_NAME_CHARS = re.compile(
+    r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
+)
 
 
 def name_after(text: str) -> str:
@@ -309,7 +542,9 @@ def name_after(text: str) -> str:
     verb or a function word; "" when none."""
     from ekko_memory.service.extraction.words import tag
 
-    m = re.match(r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text)
+    m = re.match(
+        r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text
+    )
     nick = re.match(r"(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]", text)
     if nick is not None:
         return nick.group()  # 同事小王不吃牛肉: 小王
@@ -348,7 +583,13 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         return SELF, body, True  # my birthday's on the 9th of July
     if m["pron"]:
         word = m["pron"].casefold()
-        body = ("is " + body) if word.endswith("'s") else ("are " + body) if word.endswith("'re") else body
+        body = (
+            ("is " + body)
+            if word.endswith("'s")
+            else ("are " + body)
+            if word.endswith("'re")
+            else body
+        )
         return Subject("person", _PRONOUN), body, True
     if m["we"]:
         return Subject("we"), body, True
@@ -370,8 +611,38 @@ _OTHER_START = re.compile(
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(
-    "it this that there here what which who when where why how the a an my our your his her "
-    "their today tomorrow monday tuesday wednesday thursday friday saturday sunday".split()
+    [
+        "it",
+        "this",
+        "that",
+        "there",
+        "here",
+        "what",
+        "which",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "today",
+        "tomorrow",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
 )
 
 
@@ -419,7 +690,11 @@ def read_statements(text: str, now: datetime) -> list[Statement]:
         if supposing != sentence:
             supposing = sentence if _HYPOTHETICAL.search(clause) else None
         hypothetical = supposing == sentence
-        question = bool((_QUESTION_ZH if zh else _QUESTION_EN).search(clause if not zh else clause + _tail(sentence, clause)))
+        question = bool(
+            (_QUESTION_ZH if zh else _QUESTION_EN).search(
+                clause if not zh else clause + _tail(sentence, clause)
+            )
+        )
         if zh and sentence.rstrip().endswith(("?", "？")) and clause == _clauses(sentence, zh)[-1]:
             question = True
         request = bool(_REQUEST.search(body if explicit and subject.kind == "self" else clause))

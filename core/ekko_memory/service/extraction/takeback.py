@@ -71,7 +71,19 @@ def what_is_taken_back(text: str) -> str:
 # The words that name what a memory is about, by its key (生日那个删掉吧: the birthday;
 # ignore the bit about where I live: the city).
 KEY_NAMES: dict[str, tuple[str, ...]] = {
-    "city": ("住", "住址", "地址", "城市", "哪里", "live", "living", "address", "city", "location", "where i"),
+    "city": (
+        "住",
+        "住址",
+        "地址",
+        "城市",
+        "哪里",
+        "live",
+        "living",
+        "address",
+        "city",
+        "location",
+        "where i",
+    ),
     "hometown": ("老家", "家乡", "hometown", "from"),
     "birthday": ("生日", "出生", "birthday", "born", "birth"),
     "age": ("年龄", "岁", "age", "old"),

@@ -39,9 +39,9 @@ _WEEKDAY_EN = {
     "sat": 5,
     "sun": 6,
 }
-_MONTH_EN = {
-    m.casefold(): i for i, m in enumerate(calendar.month_name) if m
-} | {m.casefold(): i for i, m in enumerate(calendar.month_abbr) if m}
+_MONTH_EN = {m.casefold(): i for i, m in enumerate(calendar.month_name) if m} | {
+    m.casefold(): i for i, m in enumerate(calendar.month_abbr) if m
+}
 _MONTH_EN["sept"] = 9
 
 
@@ -90,7 +90,9 @@ def _week_start(now: datetime) -> datetime:
 
 def _month_end(year: int, month: int, now: datetime) -> datetime:
     last = calendar.monthrange(year, month)[1]
-    return now.replace(year=year, month=month, day=last, hour=23, minute=59, second=59, microsecond=0)
+    return now.replace(
+        year=year, month=month, day=last, hour=23, minute=59, second=59, microsecond=0
+    )
 
 
 def _add_months(now: datetime, months: int) -> tuple[int, int]:
@@ -100,7 +102,9 @@ def _add_months(now: datetime, months: int) -> tuple[int, int]:
 
 def _safe_day(now: datetime, year: int, month: int, day: int) -> datetime | None:
     try:
-        return now.replace(year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0)
+        return now.replace(
+            year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0
+        )
     except ValueError:
         return None
 
@@ -153,7 +157,18 @@ _PART_EN = {
 
 
 def _at_clock(day: datetime, hour: int, minute: int, part: str | None) -> datetime:
-    if part in ("下午", "晚上", "傍晚", "晚", "夜里", "afternoon", "evening", "night", "tonight", "pm"):
+    if part in (
+        "下午",
+        "晚上",
+        "傍晚",
+        "晚",
+        "夜里",
+        "afternoon",
+        "evening",
+        "night",
+        "tonight",
+        "pm",
+    ):
         if hour < 12:
             hour += 12
     elif part in ("半夜", "凌晨") and hour == 12:
@@ -167,7 +182,11 @@ _NUM = r"(?:\d{1,2}|[一二三四五六七八九十两]{1,3})"
 _ZH_DAY = (
     r"(?P<rel>大后天|后天|明天|明儿|明日|明早|明晚|今天|今日|今儿|今晚|今早|今夜|昨天|昨晚|昨日|前天)"
     r"|(?P<wk>(?P<wkrel>下下|下|这|本|上)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末]))"
-    r"|(?P<md>(?:(?P<mrel>下|这|本|上)个?月|(?P<mon>" + _NUM + r")月)(?P<mday>" + _NUM + r")(?:号|日)?)(?![\d月])"
+    r"|(?P<md>(?:(?P<mrel>下|这|本|上)个?月|(?P<mon>"
+    + _NUM
+    + r")月)(?P<mday>"
+    + _NUM
+    + r")(?:号|日)?)(?![\d月])"
     r"|(?P<dd>(?<![\d月])(?P<day>" + _NUM + r")(?:号|日)(?!子|本|语|元|记))"
     r"|(?P<mpart>(?P<mprel>下|这|本|上)?个?月(?P<edge>底|初|中))"
     r"|(?P<ye>年底|年末|年初)"
@@ -193,7 +212,9 @@ _ZH_RECUR = re.compile(
     r"|一(?:周|个星期|个月)[一两二三四五六七\d]+次"
 )
 # How long a state lasts (两周内不能跑步, no running for two weeks): it ends then.
-_ZH_DURATION = re.compile(r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|个星期|个礼拜|个月)(?:内|之内|左右)?(?=不|别|都|要|得|没|只)")
+_ZH_DURATION = re.compile(
+    r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|个星期|个礼拜|个月)(?:内|之内|左右)?(?=不|别|都|要|得|没|只)"
+)
 _EN_DURATION = re.compile(
     r"\bfor\s+(?:about\s+|around\s+|roughly\s+|another\s+|the\s+next\s+)?(?P<n>\d+|a|one|two|three|four|five|six|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|weeks?|months?)\b",
     re.IGNORECASE,
@@ -262,13 +283,19 @@ def _zh_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
     if m["mpart"]:
         shift = {"下": 1, "上": -1}.get(m["mprel"] or "", 0)
         year, month = _add_months(now, shift)
-        first = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+        first = now.replace(
+            year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
         if m["edge"] == "底":
             end = _month_end(year, month, now)
             return end.replace(hour=0, minute=0, second=0) - timedelta(days=4), end, shift < 0
         if m["edge"] == "初":
             return first, first + timedelta(days=5, hours=23, minutes=59, seconds=59), shift < 0
-        return first + timedelta(days=12), first + timedelta(days=17, hours=23, minutes=59), shift < 0
+        return (
+            first + timedelta(days=12),
+            first + timedelta(days=17, hours=23, minutes=59),
+            shift < 0,
+        )
     if m["ye"]:
         if m["ye"] == "年初":
             start = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
@@ -292,7 +319,9 @@ def _zh_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
         return today + timedelta(days=1), _day_span(today + timedelta(days=3))[1], False
     if m["nextm"]:
         year, month = _add_months(now, 2 if m["nextm"].startswith("下下") else 1)
-        first = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+        first = now.replace(
+            year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
         return first, _month_end(year, month, now), False
     if m["nextw"]:
         start = _week_start(now) + timedelta(days=7)
@@ -325,7 +354,9 @@ def _role_zh(text: str, start: int, end: int) -> Role:
     after, before = text[end : end + 6], text[max(0, start - 6) : start]
     if _ZH_UNTIL_BEFORE.search(before) and re.match(r"^\s*(?:之前|以前|前)?(?:都|一直)", after):
         return "until"  # 到15号之前都轮到我值班
-    if _ZH_UNTIL_AFTER.match(after) or _ZH_UNTIL_BEFORE.search(before) and not _ZH_DEADLINE_AFTER.match(after):
+    if _ZH_UNTIL_AFTER.match(after) or (
+        _ZH_UNTIL_BEFORE.search(before) and not _ZH_DEADLINE_AFTER.match(after)
+    ):
         return "until"
     if _ZH_DEADLINE_AFTER.match(after) or _ZH_DEADLINE_BEFORE.search(before):
         return "deadline"
@@ -356,11 +387,16 @@ def _find_zh(text: str, now: datetime) -> list[TimeMention]:
             if clock is None and m["rel"] and m["rel"][-1] in "晚早":
                 pass
         role: Role = _role_zh(text, m.start(), stop)
-        if m["wk"] and re.search(r"每个?(?:周|星期|礼拜)?$|每个?(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟及到]|以及)$", text[max(0, m.start() - 8) : m.start()]):
+        if m["wk"] and re.search(
+            r"每个?(?:周|星期|礼拜)?$|每个?(?:周|星期|礼拜)[一二三四五六日天](?:[、和跟及到]|以及)$",
+            text[max(0, m.start() - 8) : m.start()],
+        ):
             role = "recurring"  # 每周二、周四: days of a routine, no date
         if m["rel"] in ("今天", "今日", "今儿", "今晚", "今夜", "今早") and role == "point":
             role = "state"
-        out.append(TimeMention(text[m.start() : stop], m.start(), stop, role, start, end, has_clock, past))
+        out.append(
+            TimeMention(text[m.start() : stop], m.start(), stop, role, start, end, has_clock, past)
+        )
         taken.append((m.start(), stop))
     for m in _ZH_STATE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
@@ -383,7 +419,11 @@ def _find_zh(text: str, now: datetime) -> list[TimeMention]:
         if any(a <= m.start() < b for a, b in taken) or not (m["part"] or "点" in m.group()):
             continue
         hour = cn_number(m["h"])
-        if hour is None or hour > 24 or (not m["part"] and m.group().endswith("点") is False and not m["m"]):
+        if (
+            hour is None
+            or hour > 24
+            or (not m["part"] and m.group().endswith("点") is False and not m["m"])
+        ):
             continue
         clock = _zh_clock(text, m.start(), now.replace(hour=0, minute=0, second=0, microsecond=0))
         if clock is None:
@@ -406,8 +446,15 @@ _EN_DAY = re.compile(
     r"(?P<rel>the day after tomorrow|tomorrow|today|tonight|yesterday)"
     r"|(?P<wk>(?:(?P<wkrel>next|this|last|coming)\s+)?" + _EN_WD + r")"
     r"|(?P<wkend>(?:(?P<werel>next|this|last)\s+)?weekend)"
-    r"|(?P<md>" + _EN_MON + r"\s+" + _ORD + r"|(?:the\s+)?" + _ORD.replace("dnum", "dnum2") + r"\s+(?:of\s+)?"
-    + _EN_MON.replace("<mon>", "<mon2>") + r")"
+    r"|(?P<md>"
+    + _EN_MON
+    + r"\s+"
+    + _ORD
+    + r"|(?:the\s+)?"
+    + _ORD.replace("dnum", "dnum2")
+    + r"\s+(?:of\s+)?"
+    + _EN_MON.replace("<mon>", "<mon2>")
+    + r")"
     r"|(?P<dd>the\s+(?P<day>\d{1,2})(?:st|nd|rd|th))"
     r"|(?P<eom>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?P<eunit>month|week|year|next\s+month|next\s+week))"
     r"|(?P<after>in\s+(?P<n>\d+|a|one|two|three|four|five|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|weeks?|months?))"
@@ -435,8 +482,13 @@ _EN_RECUR = re.compile(
     r"|on\s+weekdays|on\s+weekends|usually|always|normally|typically|every\s+so\s+often|most\s+days)\b",
     re.IGNORECASE,
 )
-_EN_DEADLINE = re.compile(r"\b(?:by|before|due|no later than|deadline(?:\s+is)?|not later than)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
-_EN_UNTIL = re.compile(r"\b(?:until|till|til|through)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
+_EN_DEADLINE = re.compile(
+    r"\b(?:by|before|due|no later than|deadline(?:\s+is)?|not later than)\s+(?:the\s+|this\s+|next\s+)?$",
+    re.IGNORECASE,
+)
+_EN_UNTIL = re.compile(
+    r"\b(?:until|till|til|through)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE
+)
 
 
 def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime | None, bool]:
@@ -463,7 +515,9 @@ def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
         return (*_day_span(day), rel == "last")
     if m["wkend"]:
         rel = (m["werel"] or "").casefold()
-        sat = _week_start(now) + timedelta(days=5 + (7 if rel == "next" else -7 if rel == "last" else 0))
+        sat = _week_start(now) + timedelta(
+            days=5 + (7 if rel == "next" else -7 if rel == "last" else 0)
+        )
         return sat, _day_span(sat + timedelta(days=1))[1], rel == "last"
     if m["md"]:
         mon = (m["mon"] or m["mon2"]).casefold().rstrip(".")
@@ -488,7 +542,13 @@ def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
         return end - timedelta(days=14), end, False
     if m["after"]:
         raw = " ".join(m["n"].casefold().split())
-        n = 2 if raw == "a couple of" else 3 if raw == "a few" else _EN_WORD_NUM.get(raw) or int(raw)
+        n = (
+            2
+            if raw == "a couple of"
+            else 3
+            if raw == "a few"
+            else _EN_WORD_NUM.get(raw) or int(raw)
+        )
         unit = m["unit"].casefold()
         if unit.startswith("day"):
             day = today + timedelta(days=n)
@@ -505,9 +565,13 @@ def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
             return start, start + timedelta(days=6, hours=23, minutes=59, seconds=59), False
         if unit == "month":
             year, month = _add_months(now, 1)
-            first = now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+            first = now.replace(
+                year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0
+            )
             return first, _month_end(year, month, now), False
-        first = now.replace(year=now.year + 1, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        first = now.replace(
+            year=now.year + 1, month=1, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
         return first, first.replace(month=12, day=31, hour=23, minute=59, second=59), False
     return None, None, False
 
@@ -544,11 +608,17 @@ def _find_en(text: str, now: datetime) -> list[TimeMention]:
             start, end, stop, has_clock = clock
         before = text[max(0, m.start() - 24) : m.start()]
         role: Role = (
-            "deadline" if _EN_DEADLINE.search(before) else "until" if _EN_UNTIL.search(before) else "point"
+            "deadline"
+            if _EN_DEADLINE.search(before)
+            else "until"
+            if _EN_UNTIL.search(before)
+            else "point"
         )
         if m["rel"] and m["rel"].casefold() in ("today", "tonight") and role == "point":
             role = "state"
-        out.append(TimeMention(text[m.start() : stop], m.start(), stop, role, start, end, has_clock, past))
+        out.append(
+            TimeMention(text[m.start() : stop], m.start(), stop, role, start, end, has_clock, past)
+        )
         taken.append((m.start(), stop))
     for m in _EN_STATE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
@@ -574,11 +644,33 @@ def _durations(text: str, now: datetime) -> list[TimeMention]:
     out = []
     for m in [*_ZH_DURATION.finditer(text), *_EN_DURATION.finditer(text)]:
         raw = " ".join(m["n"].casefold().split())
-        n = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3, "几": 3, "半": 0}.get(raw)
+        n = {
+            "a": 1,
+            "one": 1,
+            "two": 2,
+            "three": 3,
+            "four": 4,
+            "five": 5,
+            "six": 6,
+            "a couple of": 2,
+            "a few": 3,
+            "几": 3,
+            "半": 0,
+        }.get(raw)
         if n is None:
             n = cn_number(raw) or 1
         unit = m["unit"].casefold()
-        days = n * (1 if unit.startswith(("天", "day")) else 30 if unit.startswith(("个月", "month")) else 7) or 15
+        days = (
+            n
+            * (
+                1
+                if unit.startswith(("天", "day"))
+                else 30
+                if unit.startswith(("个月", "month"))
+                else 7
+            )
+            or 15
+        )
         end = _day_span(now + timedelta(days=days))[1]
         out.append(TimeMention(m.group(), m.start(), m.end(), "until", now, end))
     return out
@@ -597,4 +689,6 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
 
 def end_of_day(day: datetime) -> datetime:
     """23:59:59 of ``day``'s local date."""
-    return datetime.combine(day.astimezone().date(), time(23, 59, 59), tzinfo=day.astimezone().tzinfo)
+    return datetime.combine(
+        day.astimezone().date(), time(23, 59, 59), tzinfo=day.astimezone().tzinfo
+    )
