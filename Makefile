@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PKG_STAMP := $(VENV)/.installed-package
 
-.PHONY: help install run test lint format bench i18n clean package package-test install-desktop \
+.PHONY: help install run test lint format bench eval i18n clean package package-test install-desktop \
 	uninstall-desktop icons screenshots
 
 help: ## list the targets
@@ -37,6 +37,9 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 
 bench: $(STAMP) ## run the benchmarks (bench/README.md explains them)
 	$(BIN)/python bench/run_all.py
+
+eval: $(STAMP) ## score memory quality on bench/eval (LLM_BASE_URL=… LLM_MODEL=… [LLM_API_KEY=…]: the LLM extractor)
+	$(BIN)/python bench/eval_quality.py $(if $(LLM_BASE_URL),--llm-base-url "$(LLM_BASE_URL)" --llm-model "$(LLM_MODEL)" $(if $(LLM_API_KEY),--llm-api-key "$(LLM_API_KEY)"))
 
 $(PKG_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,package]'

@@ -557,6 +557,11 @@ class MemoryContext(CamelModel):
     preferences: list[MemoryNode] = Field(default_factory=list)
     # Workspace decisions and facts (the design doc's default retrieval includes them).
     facts: list[MemoryNode] = Field(default_factory=list)
+    # Standing facts about the user and the people in their life (where they live, family,
+    # work, languages, health): a short profile every context carries.
+    profile: list[MemoryNode] = Field(default_factory=list)
+    # What the user said that waits for their approval (not stored as a memory yet).
+    unconfirmed: list[MemoryNode] = Field(default_factory=list)
     used_memory_ids: list[str] = Field(default_factory=list)
     omitted: list[OmittedNode] = Field(default_factory=list)
     diagnostics: MemoryContextDiagnostics = Field(default_factory=MemoryContextDiagnostics)

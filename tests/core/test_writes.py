@@ -361,7 +361,9 @@ def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:
     )
 
 
-def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
+def test_temporary_state_stays_out_of_the_users_scope(mem: MemoryService) -> None:
+    """今天有点胃不舒服 proposed for the user's long-term scope stays a temporary state of
+    the workspace (its conversations of the day share it) and expires."""
     s = mem.session("s1", user_id="u1")
     res = propose(
         s,
@@ -375,7 +377,8 @@ def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
     )
     node = mem.get_node(res["nodeId"])
     assert res["accepted"] and node is not None
-    assert node.scope == "session" and node.session_id == "s1" and node.expires_at is not None
+    # It keeps the conversation it came from (purging that session takes it along).
+    assert node.scope == "workspace" and node.session_id == "s1" and node.expires_at is not None
 
 
 def test_a_temporary_state_asked_to_be_remembered_still_expires(mem: MemoryService) -> None:
@@ -392,7 +395,7 @@ def test_a_temporary_state_asked_to_be_remembered_still_expires(mem: MemoryServi
     )
     node = mem.get_node(res["nodeId"])
     assert res["accepted"] and node is not None
-    assert node.scope == "session" and node.expires_at is not None
+    assert node.scope == "workspace" and node.expires_at is not None
     old = mem.get_node(lasting["nodeId"])
     assert old is not None and old.status == "active"
 

@@ -38,30 +38,41 @@ def estimate_tokens(text: str) -> int:
     return cjk + words + other
 
 
+# Section numbers of the lines that are no stored node (see _labels).
+UNCONFIRMED = 6
+SUMMARY = 7
+
+
 @dataclass(frozen=True)
 class _Line:
     rank: float
     section: int
     text: str
     node_id: str | None
+    # What the quoting notes call it: the node (stored or waiting), or the summary.
+    key: str = ""
 
 
 def _labels(chinese: bool) -> list[str]:
     if chinese:
         return [
             "约束（优先遵守）",
+            "关于用户",
             "偏好",
             "进行中的任务",
             "项目事实与决策",
             "其他相关记忆",
+            "用户说过、尚待其确认",
             "对话摘要",
         ]
     return [
         "Constraints (follow first)",
+        "About the user",
         "Preferences",
         "Active tasks",
         "Project facts and decisions",
         "Other relevant memories",
+        "Said by the user, not yet confirmed by them",
         "Conversation summary",
     ]
 
@@ -116,10 +127,12 @@ def _looks_chinese(ctx: MemoryContext) -> bool:
         n.title
         for n in (
             *ctx.constraints,
+            *ctx.profile,
             *ctx.preferences,
             *ctx.active_tasks,
             *ctx.facts,
             *ctx.relevant_nodes,
+            *ctx.unconfirmed,
         )
     )
     if ctx.recent_messages:
@@ -220,22 +233,37 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> Rendered:
     lines: list[_Line] = []
     changed: dict[str, QuotedLine] = {}
     rank = 0
-    for section, nodes in enumerate(
-        (ctx.constraints, ctx.preferences, ctx.active_tasks, ctx.facts, ctx.relevant_nodes)
-    ):
+    sections = (
+        ctx.constraints,
+        ctx.profile,
+        ctx.preferences,
+        ctx.active_tasks,
+        ctx.facts,
+        ctx.relevant_nodes,
+    )
+    for section, nodes in enumerate(sections):
         for node in nodes:
             quoted = node_line(node, chinese)
             if quoted.hidden or quoted.markup:
                 changed[node.id] = quoted
-            lines.append(_Line(rank, section, quoted.text, node.id))
+            lines.append(_Line(rank, section, quoted.text, node.id, node.id))
             rank += 1
+    # What waits for the user's approval ranks after their confirmed profile and
+    # preferences; it is no stored memory yet (no id is reported as used).
+    at = len(ctx.constraints) + len(ctx.profile) + len(ctx.preferences) + 0.25
+    for i, node in enumerate(ctx.unconfirmed):
+        quoted = node_line(node, chinese)
+        if quoted.hidden or quoted.markup:
+            changed[node.id] = quoted
+        lines.append(_Line(at + i / 1000, UNCONFIRMED, quoted.text, None, node.id))
     goal, body, quoted_summary = _summary_parts(ctx, chinese)
     if quoted_summary.hidden or quoted_summary.markup:
         changed[_SUMMARY] = quoted_summary
     if goal or body:
         summary = "\n".join(part for part in (goal, body) if part)
         # The summary ranks after constraints and preferences but before facts.
-        lines.append(_Line(len(ctx.constraints) + len(ctx.preferences) + 0.5, 5, summary, None))
+        at = len(ctx.constraints) + len(ctx.profile) + len(ctx.preferences) + 0.5
+        lines.append(_Line(at, SUMMARY, summary, None, _SUMMARY))
 
     header = HEADER[chinese]
     budget = math.inf if max_tokens is None else max_tokens - estimate_tokens(header)
@@ -250,12 +278,12 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> Rendered:
             budget -= cost
             chosen.append(line)
             sections_used.add(line.section)
-        elif line.node_id is None and budget > 20:
+        elif line.section == SUMMARY and budget > 20:
             # Shorten the summary to what fits rather than losing it whole.
             room = budget - estimate_tokens(labels[line.section]) - 2
             text = shorten_summary(goal, body, int(room))
             if text:
-                chosen.append(_Line(line.rank, line.section, text, None))
+                chosen.append(_Line(line.rank, line.section, text, None, _SUMMARY))
                 sections_used.add(line.section)
                 budget = 0
         elif line.node_id is not None:
@@ -269,12 +297,12 @@ def render_context(ctx: MemoryContext, max_tokens: int | None) -> Rendered:
             continue
         out.append(f"{labels[section]}：" if chinese else f"{labels[section]}:")
         for ln in section_lines:
-            if ln.node_id is None:
+            if ln.section == SUMMARY:
                 out.extend(SUMMARY_INDENT + part for part in ln.text.split("\n"))
             else:
                 out.append(ln.text)
     included = [ln.node_id for ln in chosen if ln.node_id is not None]
-    kept = [k for k in (ln.node_id or _SUMMARY for ln in chosen) if k in changed]
+    kept = [ln.key for ln in chosen if ln.key in changed]
     notes = _quoting_notes(
         [k for k in kept if changed[k].hidden], [k for k in kept if changed[k].markup]
     )
