@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ekko_memory.identity import same_names
 from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
 
@@ -120,7 +121,14 @@ def names(node: MemoryNode, named: str) -> bool:
         about.append(value)
     elif isinstance(value, dict):
         about += [v for v in value.values() if isinstance(v, str)]
-    if any(len(a) >= 2 and a.casefold() in folded for a in about if a):
+    # In any of its names: forget what I said about scallions names 葱.
+    if any(
+        name.casefold() in folded
+        for a in about
+        if a
+        for name in same_names(a)
+        if len(name) >= 2 or not name.isascii()
+    ):
         return True
     if node.key is not None and any(w in folded for w in KEY_NAMES.get(node.key, ())):
         return True
