@@ -4,7 +4,8 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
-purge, stats, compact, mcp. Tables for people by default; ``--json`` prints one JSON document on
+purge, stats, compact, mcp, hermes (install | uninstall: Hermes Agent's memory provider,
+no memory opened). Tables for people by default; ``--json`` prints one JSON document on
 stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
 with ``--json``).
 
@@ -38,6 +39,7 @@ from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_hermes
 from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
     ERROR_CODES,
@@ -277,6 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
     p.add_argument("--user-id", help="user id the memories belong to")
     p.add_argument("--workspace-id", help="workspace id the memories belong to")
+
+    cli_hermes.add_parser(sub)
     return parser
 
 
@@ -366,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Arguments are checked before anything is opened: a usage error wins.
         if getattr(args, "check", None) is not None:
             args.check(args)
+        if not getattr(args, "opens_memory", True):
+            return int(args.run(args, out))
         mem = open_for(args)
         try:
             for name, health in mem.health().items():
