@@ -196,8 +196,9 @@ class HermesBridge:
                     return
                 self._session = self._mem.session(session_id, user_id=self._user_id)
                 if rewound:
-                    # The transcript was cut: what earlier turns showed may be gone from it.
-                    self._shown.pop(self._session.session_id, None)
+                    # The transcript was cut: what earlier turns showed may be gone from it
+                    # (not read back from the log, which still holds those turns).
+                    self._shown[self._session.session_id] = set()
         except Exception as e:
             self._say(f"Ekko could not switch to session {session_id!r}: {e}")
 
@@ -309,7 +310,8 @@ class HermesBridge:
                 turn = _Turn(session, user_content)
                 self._turns.append(turn)
         try:
-            message = self._log_user(turn)
+            # No wait here: Hermes syncs in order, so an older open turn never will be.
+            message = self._log_user(turn, wait=False)
             turn.session.append_message(
                 "assistant", assistant_content, used_memory_ids=turn.shown, parent_id=message.id
             )
@@ -343,12 +345,12 @@ class HermesBridge:
                 return turn
         return None
 
-    def _log_user(self, turn: _Turn) -> MemoryMessage:
+    def _log_user(self, turn: _Turn, *, wait: bool = True) -> MemoryMessage:
         """The turn's user message in the session log (logged once), after the previous
         turn's reply when that comes within ``PREVIOUS_REPLY_WAIT_S``."""
         with self._lock:
             deadline = time.monotonic() + PREVIOUS_REPLY_WAIT_S
-            while turn.message is None and self._older_than(turn):
+            while wait and turn.message is None and self._older_than(turn):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
