@@ -182,9 +182,10 @@ def test_other_agent_contexts_read_but_write_nothing(mem: MemoryService, context
     remember_cilantro(mem)
     bridge = bridge_on(mem, "job", agent_context=context)
     assert "香菜" in turn(bridge, "今晚吃什么？", "番茄炒蛋。")
-    assert bridge.call_tool("memory_search", {"queryText": "香菜"})["exact"] or bridge.call_tool(
-        "memory_search", {"queryText": "香菜"}
-    )["relevant"]
+    assert (
+        bridge.call_tool("memory_search", {"queryText": "香菜"})["exact"]
+        or bridge.call_tool("memory_search", {"queryText": "香菜"})["relevant"]
+    )
     refused = bridge.call_tool("memory_propose_update", NO_CILANTRO)
     assert refused["error"]["code"] == "permission_denied" and context in refused["reason"]
     bridge.mirror_write("add", "user", "用户喜欢喝咖啡", None)
@@ -288,9 +289,8 @@ def test_a_corrupt_workspace_store_gives_an_empty_prefetch_and_clear_errors(
     with caplog.at_level(logging.WARNING, logger="ekko_memory.hermes"):
         bridge.start(StartInfo(session_id="h1"))
         assert turn(bridge, "今晚吃什么？", "番茄炒蛋。") == ""
-        result = bridge.call_tool("memory_propose_update", {**NO_CILANTRO, "node": {
-            **NO_CILANTRO["node"], "scope": "workspace", "domain": "项目", "type": "fact",
-            "key": None, "valueJson": None}})  # fmt: skip
+        note = {"scope": "workspace", "domain": "项目", "type": "fact", "content": "用 uv"}
+        result = bridge.call_tool("memory_propose_update", {**NO_CILANTRO, "node": note})
         found = bridge.call_tool("memory_search", {"queryText": "香菜"})
     assert result["accepted"] is False and "error" in result, result
     assert any("workspace store" in w for w in found["warnings"]), found

@@ -54,7 +54,9 @@ def test_install_puts_a_folder_hermes_loads_and_is_idempotent(
     code, again, _ = cli(capsys, "install", "--hermes-home", str(home))
     assert code == 0 and again["plugin"] == "unchanged"
     # The folder only points at the installed package: its register is this package's.
-    spec = importlib.util.spec_from_file_location("_hermes_user_memory_ekko", folder / "__init__.py")
+    spec = importlib.util.spec_from_file_location(
+        "_hermes_user_memory_ekko", folder / "__init__.py"
+    )
     assert spec is not None and spec.loader is not None
     shim = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(shim)
@@ -139,7 +141,7 @@ def test_a_folder_of_someone_else_is_never_overwritten_or_removed(
     folder.mkdir(parents=True)
     (folder / "__init__.py").write_text("# my own plugin\n")
     for action in ("install", "uninstall"):
-        code, report, err = cli(capsys, action, "--hermes-home", str(tmp_path / "hermes"))
+        code, report, _ = cli(capsys, action, "--hermes-home", str(tmp_path / "hermes"))
         assert code == 2 and "not written by ekko-memory" in report["error"]["message"], report
     assert (folder / "__init__.py").read_text() == "# my own plugin\n"
 
