@@ -50,7 +50,7 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP) ## run the benchmarks (bench/README.md explains them)
+bench: $(STAMP) $(HERMES_STAMP) ## run the benchmarks (bench/README.md explains them)
 	$(BIN)/python bench/run_all.py
 
 $(PKG_STAMP): $(STAMP)

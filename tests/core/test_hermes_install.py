@@ -251,3 +251,57 @@ def test_settings_that_do_not_fit_keep_their_defaults_and_say_so() -> None:
     assert len(warnings) == 2 and "extraction" in warnings[0]
     good, none = HermesSettings.from_mapping({"extraction": "rules", "prefetch_tokens": "400"})
     assert (good.extraction, good.prefetch_tokens, none) == ("rules", 400, [])
+
+
+# --- hermes memory setup ekko (the questions; tests/hermes/ runs Hermes's command) ------
+
+
+SCHEMA = [
+    {"key": "workspace", "description": "workspace", "default": ""},
+    {"key": "extraction", "description": "who", "default": "ekko", "choices": ["ekko", "rules"]},
+    {"key": "llm_model", "description": "model", "env_var": "EKKO_LLM_MODEL",
+     "when": {"extraction": "ekko"}},
+    {"key": "llm_api_key", "description": "key", "secret": True, "env_var": "EKKO_LLM_API_KEY",
+     "when": {"extraction": "ekko"}},
+]  # fmt: skip
+
+
+def asked(answers: list[str], current: dict[str, Any]) -> tuple[Any, list[str]]:
+    from ekko_memory.integrations.hermes.setup_wizard import ask_all
+
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if not answers:
+            raise EOFError
+        return answers.pop(0)
+
+    return ask_all(SCHEMA, current, ask=ask, ask_secret=ask, say=prompts.append), prompts
+
+
+def test_setup_skips_what_does_not_apply_and_keeps_what_is_not_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EKKO_LLM_MODEL", "qwen")
+    result, prompts = asked(["", "rules"], {"workspace": "~/w"})
+    assert result.settings == {"workspace": "~/w", "extraction": "rules"}
+    assert result.env == {} and len(prompts) == 2  # no endpoint questions for rules
+    # Enter keeps the model found in the environment; the secret is never shown.
+    result, prompts = asked(["", "", "", "sk-1"], {})
+    assert result.settings == {"extraction": "ekko"}
+    assert result.env == {"EKKO_LLM_MODEL": "qwen", "EKKO_LLM_API_KEY": "sk-1"}
+    assert "[qwen]" in prompts[2] and "sk-1" not in " ".join(prompts)
+    # No terminal answers at all: nothing changes but the defaults.
+    result, _ = asked([], {"extraction": "rules"})
+    assert result.settings == {"extraction": "rules"} and result.env == {}
+
+
+def test_the_env_file_keeps_its_other_lines(tmp_path: Path) -> None:
+    from ekko_memory.integrations.hermes.setup_wizard import write_env
+
+    env = tmp_path / ".env"
+    env.write_text("# keys\nA=1\nEKKO_LLM_MODEL=old\n")
+    write_env(env, {"EKKO_LLM_MODEL": "new", "EKKO_LLM_API_KEY": "k"})
+    assert env.read_text() == "# keys\nA=1\nEKKO_LLM_MODEL=new\nEKKO_LLM_API_KEY=k\n"
+    assert env.stat().st_mode & 0o777 == 0o600

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from agent.memory_provider import MemoryProvider
 
-from ekko_memory.integrations.hermes import hermes_config
+from ekko_memory.integrations.hermes import hermes_config, setup_wizard
 from ekko_memory.integrations.hermes.bridge import HermesBridge, StartInfo, hermes_tool_schemas
 from ekko_memory.integrations.hermes.settings import (
     DEFAULT_PREFETCH_TOKENS,
@@ -25,6 +26,7 @@ from ekko_memory.integrations.hermes.settings import (
     HermesSettings,
 )
 from ekko_memory.service.config import LlmConfig
+from ekko_memory.service.paths import default_user_home
 
 log = logging.getLogger("ekko_memory.hermes")
 
@@ -208,6 +210,26 @@ class EkkoMemoryProvider(MemoryProvider):  # type: ignore[misc]  # Hermes ships 
             return True
 
         hermes_config.edit_config(hermes_config.config_path(hermes_home), change)
+
+    def post_setup(self, hermes_home: str, config: dict[str, Any]) -> None:
+        """``hermes memory setup ekko``: ask the settings of ``get_config_schema`` (Hermes
+        walks them only from its picker), save them and select ``ekko``."""
+        memory = config.get("memory") if isinstance(config, dict) else None
+        current = memory.get(PROVIDER_NAME) if isinstance(memory, dict) else None
+        print("\n  Ekko Memory: local, auditable long-term memory (Enter keeps a value)\n")
+        answers = setup_wizard.ask_all(
+            self.get_config_schema(), current if isinstance(current, dict) else {}
+        )
+        setup_wizard.save(Path(hermes_home), answers)
+        settings, _ = HermesSettings.from_mapping({**(current or {}), **answers.settings})
+        workspace = settings.workspace_dir(
+            hermes_home=hermes_home, agent_workspace=HERMES_WORKSPACE
+        )
+        home = settings.user_home_dir(hermes_home=hermes_home) or default_user_home()
+        print(f"\n  Memory provider: {PROVIDER_NAME} (saved to config.yaml)")
+        print(f"  Workspace store: {workspace / '.ekko' / 'memory.db'}")
+        print(f"  User store:      {home / 'memory.db'}")
+        print("  Start a new session to use it.\n")
 
     def backup_paths(self) -> list[str]:
         """The folders of the two stores (resolved from settings, without initialize)."""
