@@ -77,6 +77,28 @@ def test_the_tools_offered_to_hermes_take_no_user_message() -> None:
         assert "userMessage" not in schema["parameters"]["properties"]
 
 
+def test_every_section_of_the_context_is_shown_once() -> None:
+    """Whatever section a memory sits in — a profile line, one still waiting for the
+    user's approval (which the context reports as no used memory) — once shown it is
+    not shown again."""
+    from ekko_memory.integrations.hermes.prefetch import NODE_SECTIONS, render_unseen
+    from ekko_memory.models import MemoryContext
+    from tests.core.factories import make_node
+
+    nodes = {
+        name: make_node(title=f"记忆{i}：{name}", content=f"内容{i}", value_json=f"值{i}")
+        for i, name in enumerate(NODE_SECTIONS)
+    }
+    context = MemoryContext(**{name: [node] for name, node in nodes.items()})
+    text, ids = render_unseen(context, set(), 2000)
+    assert sorted(ids) == sorted(n.id for n in nodes.values()), text
+    assert all(f"内容{i}" in text for i in range(len(nodes)))
+    assert render_unseen(context, set(ids), 2000) == ("", [])
+    # The budget cuts: what did not fit is not counted as shown.
+    small, some = render_unseen(context, set(), 40)
+    assert 0 < len(some) < len(nodes) and small
+
+
 def test_a_remembered_preference_is_shown_once_per_session(mem: MemoryService) -> None:
     remember_cilantro(mem)
     bridge = bridge_on(mem, "h2")

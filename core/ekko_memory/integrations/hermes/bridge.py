@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ekko_memory.errors import EkkoMemoryError, InvalidInput
+from ekko_memory.integrations.hermes.mirror import mirror_proposal
+from ekko_memory.integrations.hermes.prefetch import render_unseen
 from ekko_memory.integrations.hermes.settings import HermesSettings
 from ekko_memory.integrations.hermes.shared_memory import SHARED, SharedMemories
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS, error_result
-from ekko_memory.models import MemoryContext, MemoryMessage, clean_text
+from ekko_memory.models import MemoryMessage
 from ekko_memory.service.config import LlmConfig, MemoryConfig, load_config
 from ekko_memory.service.memory_service import MemoryService, open_memory
 from ekko_memory.service.paths import StorePaths
@@ -53,7 +55,6 @@ PREVIOUS_REPLY_WAIT_S = 1.0
 LAST_TURN_WAIT_S = 2.0
 # What a resumed session showed before, read back from this many of its last messages.
 SHOWN_LOOKBACK = 200
-_SECTIONS = ("constraints", "preferences", "active_tasks", "facts", "relevant_nodes")
 
 SYSTEM_PROMPT = """# Ekko memory
 Your long-term memory is Ekko Memory: local, audited, and reviewed by the user in the Ekko Memory app. Memories relevant to the user's message arrive inside <memory-context>.
@@ -260,9 +261,7 @@ class HermesBridge:
             for warning in context.diagnostics.warnings:
                 if not warning.startswith("token budget"):
                     self._say(f"Ekko context: {warning}")
-            fresh = _without(context, shown)
-            text = fresh.render(self.settings.prefetch_tokens)
-            ids = fresh.rendered_memory_ids
+            text, ids = render_unseen(context, shown, self.settings.prefetch_tokens)
             with self._lock:
                 shown.update(ids)
                 turn.shown.extend(ids)
@@ -400,41 +399,17 @@ class HermesBridge:
                 self._say(f"Ekko could not log the user's message: {e}")
 
     def mirror_write(self, action: str, target: str, content: str, old_text: str | None) -> None:
-        """A write of Hermes's built-in memory (MEMORY.md / USER.md) as an Ekko proposal,
-        under the same rules as the agent's own: a long-term memory the user did not ask
-        for waits for their approval."""
-        if not self._writes:
-            return
+        """A write of Hermes's built-in memory as an Ekko proposal, under the same rules as
+        the agent's own (mirror.py)."""
         session = self._current_session()
-        if session is None:
+        if session is None or not self._writes:
             return
-        node = mirrored_node(target, content)
-        previous = self._mirrored(session, node["scope"], old_text or content)
-        if action == "add" or (action == "replace" and previous is None):
-            args: dict[str, Any] = {"operation": "create", "node": node}
-        elif action == "replace":
-            args = {"operation": "supersede", "targetId": previous, "node": node}
-        elif action == "remove" and previous is not None:
-            args = {"operation": "delete", "targetId": previous, "node": {}}
-        else:
+        args = mirror_proposal(session, action, target, content, old_text)
+        if args is None:
             return
-        args["reason"] = f"mirrored from Hermes's built-in memory ({target}: {action})"
         result = self.call_tool("memory_propose_update", args)
         if "error" in result:
             self._say(f"Ekko did not mirror a built-in memory {action}: {result['reason']}")
-
-    def _mirrored(self, session: MemorySession, scope: str, text: str) -> str | None:
-        """The active mirrored memory whose content holds ``text`` (its id)."""
-        wanted = clean_text(text).strip()
-        if not wanted:
-            return None
-        found = session.call_tool(
-            "memory_search", {"tags": [MIRROR_TAG], "scopes": [scope], "limit": 100}
-        )
-        for node in [*found.get("exact", []), *found.get("relevant", [])]:
-            if wanted in str(node.get("content", "")):
-                return str(node["id"])
-        return None
 
     def pre_compress(self) -> str:
         """Ekko's latest summary of the conversation, for Hermes's compression summary."""
@@ -476,30 +451,6 @@ class HermesBridge:
                 self._said.clear()
             self._said.add(message)
         log.warning("%s", message)
-
-
-MIRROR_TAG = "hermes"
-
-
-def mirrored_node(target: str, content: str) -> dict[str, Any]:
-    """The memory a built-in write becomes: USER.md entries are the user's long-term
-    memory, MEMORY.md entries (the agent's notes on the environment and conventions) the
-    workspace's."""
-    if target == "user":
-        where = {"scope": "user", "domain": "个人", "categoryPath": ["个人", "资料"]}
-    else:
-        where = {"scope": "workspace", "domain": "项目", "categoryPath": ["项目", "笔记"]}
-    return {**where, "type": "fact", "content": content, "tags": [MIRROR_TAG]}
-
-
-def _without(context: MemoryContext, shown: set[str]) -> MemoryContext:
-    """The context's memories minus those already shown; no summary or recent messages
-    (Hermes holds the conversation itself)."""
-    update: dict[str, Any] = {
-        name: [n for n in getattr(context, name) if n.id not in shown] for name in _SECTIONS
-    }
-    update.update(latest_summary=None, recent_messages=[])
-    return context.model_copy(update=update)
 
 
 def _without_user_message(args: Any) -> Any:
