@@ -240,20 +240,22 @@ def test_built_in_memory_writes_are_mirrored_under_the_same_rules(mem: MemorySer
     bridge.shutdown()
 
 
-def test_the_session_end_waits_for_the_last_turn_and_closes_the_summary(
-    mem: MemoryService,
-) -> None:
+def test_the_session_end_closes_the_summary_with_its_last_turn(mem: MemoryService) -> None:
     bridge = bridge_on(mem)
-    bridge.begin_turn("今晚吃什么？")
-    bridge.prefetch("今晚吃什么？")
-    # Hermes ends the session on its own thread while its worker still holds the sync.
-    late = threading.Timer(0.3, bridge.sync_turn, ("今晚吃什么？", "番茄炒蛋。"))
-    late.start()
+    turn(bridge, "今晚吃什么？", "番茄炒蛋。")
+    bridge.begin_turn("那明天呢？")
+    bridge.prefetch("那明天呢？")
+    # At exit Hermes ends the session before its worker has synced the last turn.
     bridge.end_session()
-    late.join()
     summary = mem.get_latest_summary("h1")
     assert summary is not None and "番茄炒蛋" in summary.summary
     assert "番茄炒蛋" in bridge.pre_compress()
+    bridge.sync_turn("那明天呢？", "清蒸鱼。")
+    summary = mem.get_latest_summary("h1")
+    assert summary is not None and "清蒸鱼" in summary.summary
+    # A session that goes on after Hermes compressed it goes back to background work.
+    turn(bridge, "后天呢？", "排骨汤。")
+    assert mem.background.wait_idle(10)
     bridge.shutdown()
 
 

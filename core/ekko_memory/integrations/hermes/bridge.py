@@ -50,9 +50,6 @@ READ_TOOLS = frozenset({"memory_search", "memory_get"})
 # logs it on its background worker, in milliseconds; a turn that was interrupted never
 # is), so the log keeps the conversation's order.
 PREVIOUS_REPLY_WAIT_S = 1.0
-# How long the end of a session waits for its last turn to be logged (an interrupted
-# turn never is).
-LAST_TURN_WAIT_S = 2.0
 # What a resumed session showed before, read back from this many of its last messages.
 SHOWN_LOOKBACK = 200
 
@@ -124,6 +121,8 @@ class HermesBridge:
         self._turns: deque[_Turn] = deque(maxlen=16)
         self._shown: OrderedDict[str, set[str]] = OrderedDict()
         self._said: set[str] = set()
+        # Sessions Hermes ended while a turn of theirs may still be on its way.
+        self._ended: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------------
 
@@ -204,18 +203,17 @@ class HermesBridge:
             self._say(f"Ekko could not switch to session {session_id!r}: {e}")
 
     def end_session(self) -> None:
-        """The conversation ends: extract from and summarize its last turns, now."""
+        """The conversation ends (or Hermes compresses it): extract from and summarize what
+        is logged, now. Hermes may still hold the last turn on its worker (at exit it ends
+        the session first): that turn's sync does the same once it has logged it."""
         session = self._current_session()
         if session is None or not self._writes:
             return
         with self._lock:
-            # At exit Hermes ends the session before its worker has logged the last turn.
-            deadline = time.monotonic() + LAST_TURN_WAIT_S
-            while self._open_turn(session) is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._synced.wait(left)
+            self._ended.add(session.session_id)
+        self._finish(session)
+
+    def _finish(self, session: MemorySession) -> None:
         report = session.after_reply(final=True)
         for error in report.errors:
             self._say(f"Ekko end-of-session work for {session.session_id}: {error}")
@@ -243,6 +241,7 @@ class HermesBridge:
         with self._lock:
             if self._session is not None and text.strip():
                 self._turns.append(_Turn(self._session, text))
+                self._ended.discard(self._session.session_id)  # it goes on
 
     def prefetch(self, query: str) -> str:
         """Ekko's context for the user's message within the token budget, without what
@@ -314,8 +313,13 @@ class HermesBridge:
             turn.session.append_message(
                 "assistant", assistant_content, used_memory_ids=turn.shown, parent_id=message.id
             )
-            memory = turn.session.service
-            memory.background.submit(turn.session.session_id, turn.session.user_id, None)
+            with self._lock:
+                ended = turn.session.session_id in self._ended
+            if ended:
+                self._finish(turn.session)
+            else:
+                memory = turn.session.service
+                memory.background.submit(turn.session.session_id, turn.session.user_id, None)
         except Exception as e:
             self._say(f"Ekko could not log the turn: {type(e).__name__}: {e}")
         finally:

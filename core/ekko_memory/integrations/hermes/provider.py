@@ -67,6 +67,7 @@ class EkkoMemoryProvider(MemoryProvider):  # type: ignore[misc]  # Hermes ships 
         self._hermes_home = _text(kwargs.get("hermes_home")) or _hermes_home()
         self._agent_workspace = _text(kwargs.get("agent_workspace"))
         settings = self._settings(self._hermes_home)
+        self._bridge.shutdown()  # initialized again: let go of what the last start opened
         self._bridge = HermesBridge(settings)
         self._bridge.start(
             StartInfo(
