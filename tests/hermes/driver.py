@@ -50,6 +50,7 @@ class Driver:
             "name": provider.name,
             "available": provider.is_available(),
             "tools": [t["name"] for t in provider.get_tool_schemas()],
+            "backup_paths": provider.backup_paths(),
             "plugin_manager": {
                 k: listed.get("ekko", {}).get(k) for k in ("kind", "enabled", "error")
             },

@@ -6,6 +6,7 @@ The test process reads the Ekko stores as the app does, while Hermes runs."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
@@ -57,6 +58,11 @@ def test_hermes_finds_and_loads_the_installed_provider(hermes: Hermes, hermes_ho
     assert found["class"] == "ekko_memory.integrations.hermes.provider.EkkoMemoryProvider"
     assert "agent.memory_provider.MemoryProvider" in found["bases"]
     assert (found["name"], found["available"], found["tools"]) == ("ekko", True, EKKO_TOOLS)
+    # `hermes backup` is told where the stores are (before any session: from settings).
+    assert found["backup_paths"] == [
+        str(hermes_home / "ekko" / "hermes" / ".ekko"),
+        str(Path(os.environ["HOME"]).resolve() / ".ekko"),
+    ]
     # Hermes's general plugin loader leaves it to the memory loader (no PluginContext error).
     assert found["plugin_manager"]["kind"] == "exclusive"
     config = hermes_home / "config.yaml"
