@@ -78,9 +78,8 @@ def test_the_tools_offered_to_hermes_take_no_user_message() -> None:
 
 
 def test_every_section_of_the_context_is_shown_once() -> None:
-    """Whatever section a memory sits in — a profile line, one still waiting for the
-    user's approval (which the context reports as no used memory) — once shown it is
-    not shown again."""
+    """Whatever section of the context a memory sits in, once shown it is not shown
+    again (the sections are read from MemoryContext: a new one is covered too)."""
     from ekko_memory.integrations.hermes.prefetch import NODE_SECTIONS, render_unseen
     from ekko_memory.models import MemoryContext
     from tests.core.factories import make_node

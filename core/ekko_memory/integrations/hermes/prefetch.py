@@ -32,8 +32,8 @@ def render_unseen(
     fresh = context.model_copy(update=update)
     text = fresh.render(max_tokens)
     ids = list(fresh.rendered_memory_ids)
-    # Lines that are no stored memory yet (what waits for the user's approval) are not
-    # reported as used; they were shown all the same when their line is in the text.
+    # A section whose lines the context does not report as used memories (one of things
+    # not stored yet) was shown all the same when its line is in the text.
     lines = set(text.splitlines())
     chinese = "相关记忆：" in lines
     for name in NODE_SECTIONS:
