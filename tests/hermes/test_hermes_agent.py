@@ -94,6 +94,8 @@ def test_a_remembered_preference_reaches_the_model_in_a_new_session(
     hermes.agent("cook-2", tmp_path)
     llm.script("今晚做番茄炒蛋吧，不放香菜。", "明天做清蒸鲈鱼。")
     hermes.send("turn", text="今晚吃什么？")
+    system = str(llm.chats[0]["messages"][0]["content"])
+    assert "# Ekko memory" in system and "memory_propose_update" in system
     first = user_contents(llm.chats[0])[-1]
     assert first.startswith("今晚吃什么？")
     (context,) = CONTEXT.findall(first)
