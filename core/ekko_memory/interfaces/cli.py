@@ -4,7 +4,8 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
-purge, stats, compact, mcp. Tables for people by default; ``--json`` prints one JSON document on
+purge, stats, compact, mcp, hermes (install | uninstall: Hermes Agent's memory provider,
+no memory opened). Tables for people by default; ``--json`` prints one JSON document on
 stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
 with ``--json``).
 
@@ -38,6 +39,7 @@ from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_hermes
 from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
     ERROR_CODES,
@@ -275,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
+<<<<<<< HEAD
     p.add_argument("--user-id", help="user id the memories belong to (calls may not name another)")
     p.add_argument(
         "--workspace-id",
@@ -293,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="let a call name another userId / workspaceId than --user-id / --workspace-id "
         "(default: refused)",
     )
+=======
+    p.add_argument("--user-id", help="user id the memories belong to")
+    p.add_argument("--workspace-id", help="workspace id the memories belong to")
+
+    cli_hermes.add_parser(sub)
+>>>>>>> i26-hermes
     return parser
 
 
@@ -382,6 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Arguments are checked before anything is opened: a usage error wins.
         if getattr(args, "check", None) is not None:
             args.check(args)
+        if not getattr(args, "opens_memory", True):
+            return int(args.run(args, out))
         mem = open_for(args)
         try:
             for name, health in mem.health().items():

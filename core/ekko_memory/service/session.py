@@ -118,10 +118,12 @@ class MemorySession:
             self.session_id, user_message, user_id=self.user_id, workspace_id=self.workspace_id
         )
 
-    def after_reply(self) -> AfterReplyReport:
-        """Extraction and the summary chain for what is new, now (the runtime runs it in the background)."""
+    def after_reply(self, *, final: bool = False) -> AfterReplyReport:
+        """Extraction and the summary chain for what is new, now (the runtime runs it in the
+        background). ``final``: the conversation ends — extract from and summarize what is
+        new even when no trigger fired, so its summary holds its last turns."""
         return self.service.after_reply_runner.run(
-            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
+            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id, force=final
         )
 
     # --- tools ----------------------------------------------------------------------

@@ -157,13 +157,19 @@ class AfterReply:
             return self._locks.setdefault(session_id, threading.Lock())
 
     def run(
-        self, session_id: str, *, user_id: str | None, workspace_id: str | None
+        self,
+        session_id: str,
+        *,
+        user_id: str | None,
+        workspace_id: str | None,
+        force: bool = False,
     ) -> AfterReplyReport:
-        """Extract and summarize what is new in the session, as the triggers say. Never raises."""
+        """Extract and summarize what is new in the session, as the triggers say (``force``:
+        whatever is new, triggers or not — a conversation that ends). Never raises."""
         report = AfterReplyReport(session_id)
         with self._lock(session_id):
             self._guarded(
-                report, lambda: self._run(session_id, user_id, workspace_id, report, force=False)
+                report, lambda: self._run(session_id, user_id, workspace_id, report, force=force)
             )
         return report
 
