@@ -11,13 +11,8 @@ HERMES_VERSION := 0.19.0
 HERMES_VENV := build/hermes-venv
 HERMES_STAMP := $(HERMES_VENV)/.installed-$(HERMES_VERSION)
 
-<<<<<<< HEAD
 .PHONY: help install run test lint format bench eval i18n clean package package-test install-desktop \
-	uninstall-desktop icons screenshots
-=======
-.PHONY: help install run test lint format bench i18n clean package package-test install-desktop \
 	uninstall-desktop icons screenshots hermes-venv
->>>>>>> i26-hermes
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'

@@ -277,7 +277,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
-<<<<<<< HEAD
     p.add_argument("--user-id", help="user id the memories belong to (calls may not name another)")
     p.add_argument(
         "--workspace-id",
@@ -296,12 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="let a call name another userId / workspaceId than --user-id / --workspace-id "
         "(default: refused)",
     )
-=======
-    p.add_argument("--user-id", help="user id the memories belong to")
-    p.add_argument("--workspace-id", help="workspace id the memories belong to")
 
     cli_hermes.add_parser(sub)
->>>>>>> i26-hermes
     return parser
 
 

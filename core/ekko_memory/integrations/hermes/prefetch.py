@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 from ekko_memory.models import MemoryContext, MemoryNode
-from ekko_memory.service.context_render import node_line
+from ekko_memory.service.context_render import HEADER, node_line
 
 # Every section of the context that lists memories (constraints, profile, preferences…).
 NODE_SECTIONS = tuple(
@@ -35,9 +35,9 @@ def render_unseen(
     # A section whose lines the context does not report as used memories (one of things
     # not stored yet) was shown all the same when its line is in the text.
     lines = set(text.splitlines())
-    chinese = "相关记忆：" in lines
+    chinese = HEADER[True] in lines
     for name in NODE_SECTIONS:
         for node in getattr(fresh, name):
-            if node.id not in ids and node_line(node, chinese) in lines:
+            if node.id not in ids and node_line(node, chinese).text in lines:
                 ids.append(node.id)
     return text, ids
