@@ -28,6 +28,7 @@ from collections.abc import Callable
 from datetime import datetime
 from itertools import groupby
 
+from ekko_memory.identity import value_identity
 from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
@@ -358,6 +359,21 @@ class RuleBasedExtractor:
                 ),
                 None,
             )
+        if target is None and f.key is not None and not f.person and self.registry.single_valued(f.domain, f.type, f.key):
+            # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
+            # memories said with the old one stop quoting it.
+            old = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active" and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
+                    and n.value_identity() != value_identity(f.value)
+                ),
+                None,
+            )
+            if old is not None:
+                target = old
+                self._scrub([_value_words(old)], [old], known, found)
         draft = {**f.draft(), "source_message_ids": src}
         if any(op.node.key == f.key and op.node.value_json == f.value for op in found.ops):
             return  # one sentence, one rule (团队新规矩：…，…，…)
@@ -397,6 +413,28 @@ class RuleBasedExtractor:
         reason = "asked to forget it" if named else "took back what they had just said"
         for node in targets:
             found.add("expire", reason, target_id=node.id)
+        if named:
+            self._scrub([_value_words(n) for n in targets], targets, known, found)
+
+    def _scrub(
+        self, values: list[str], gone: list[MemoryNode], known: list[MemoryNode], found: Found
+    ) -> None:
+        """Memories said in the same breath as what was taken back or corrected keep their
+        own words, not the old value (我在阿里做产品经理's occupation, once the company is
+        corrected, no longer quotes 阿里)."""
+        sources = {i for n in gone for i in n.source_message_ids}
+        dropped = {n.id for n in gone}
+        for node in known:
+            if node.id in dropped or node.status != "active" or not sources & set(node.source_message_ids):
+                continue
+            hit = [v for v in values if v and v in node.content and v not in node.title]
+            if hit:
+                found.add(
+                    "update",
+                    "what it was said with was taken back",
+                    target_id=node.id,
+                    content=node.title,
+                )
 
     def _correct(
         self,
@@ -428,6 +466,9 @@ class RuleBasedExtractor:
             if fixed is None or fixed == said:
                 continue
             self._restate(fixed, said_id, msg, known, found)
+            if pair is not None and said_id != msg.id:
+                gone = [n for n in known if n.status == "active" and said_id in n.source_message_ids and pair[0] in f"{n.title}"]
+                self._scrub([pair[0]], gone, known, found)
             if said_id == msg.id:
                 return {st.index for st in read_statements(text, msg.created_at)}, []
             return self._clauses_of(text, lead, msg), [said_id]
@@ -590,6 +631,16 @@ _CHORE_START = re.compile(
 def _list_time(st: Statement) -> TimeMention | None:
     """The time a list's lead gives its items (这周), if any."""
     return next((t for t in st.times if not t.past and t.starts is not None), None)
+
+
+def _value_words(node: MemoryNode) -> str:
+    """The text a memory's value says (Bristol of a city, 阿里 of an employer)."""
+    value = node.value_json
+    if isinstance(value, str):
+        return value if not value.isascii() else next(
+            (e for e in node.entities if e.casefold() == value.casefold()), value
+        )
+    return ""
 
 
 def _same_kind(node: MemoryNode, f: Finding) -> bool:
