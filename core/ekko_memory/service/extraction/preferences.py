@@ -78,6 +78,8 @@ def preference(st: Statement) -> Finding | None:
     """A like or dislike of the statement's subject (我很喜欢听周杰伦, I hate jazz)."""
     if st.subject.kind not in ("self", "none", "person") or st.question or st.hypothetical:
         return None
+    if st.subject.kind == "none" and st.explicit_subject:
+        return None  # 她喜欢花 with nobody to name: not the user's
     body = st.body.strip()
     if st.zh:
         dislike = _DISLIKE_ZH.match(body)

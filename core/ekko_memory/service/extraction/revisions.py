@@ -26,7 +26,7 @@ CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)[\u4e00-\u9fff]{0,6}?(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|手滑打错了|记错了|我记错了|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+",
     re.IGNORECASE,
 )
@@ -69,6 +69,10 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     correction does not fit it."""
     if pair is not None:
         old, new = pair
+        # 3pm not 2: "2" as said, with its am/pm (Saturday at 2pm → Saturday at 3pm).
+        unit = re.search(rf"(?<![\w:]){re.escape(old)}(?:\s?[ap]\.?m\.?|点|:00)?(?![\w:])", said, re.IGNORECASE)
+        if unit is not None:
+            return said[: unit.start()] + new + said[unit.end() :]
         if old in said:
             return _replace_unit(said, old, new)
         folded = said.casefold()

@@ -47,7 +47,7 @@ from ekko_memory.service.extraction.plans import (
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
-from ekko_memory.service.extraction.statements import Statement, read_statements
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
@@ -94,6 +94,8 @@ class RuleBasedExtractor:
         # While a correction's message is read: the messages it corrects (what it states
         # replaces what they stated under the same key).
         self._correcting: list[str] = []
+        # The person the conversation last named (for 他/她/he/she in the next message).
+        self._last_person: Subject | None = None
 
     def notable(self, text: str) -> bool:
         """The words change what is remembered whatever is known: a take-back, a
@@ -116,6 +118,10 @@ class RuleBasedExtractor:
         found = Found()
         known = list(data.known_nodes)
         history = [m for m in data.earlier if m.role == "user"]
+        self._last_person = None
+        for earlier in history[-2:]:
+            people = [st.subject for st in read_statements(earlier.content, earlier.created_at) if st.subject.kind == "person"]
+            self._last_person = people[-1] if people else self._last_person
         for msg in data.messages:
             if msg.role == "user":
                 self._message(msg, known, found, history)
@@ -137,7 +143,11 @@ class RuleBasedExtractor:
         before = len(found.ops)
         found.zh = bool(_CJK.search(text))
         src = [msg.id]
-        statements = read_statements(text, msg.created_at)
+        # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
+        statements = read_statements(text, msg.created_at, self._last_person)
+        people = [st.subject for st in statements if st.subject.kind == "person"]
+        if people:
+            self._last_person = people[-1]
         kept: list[Statement] = []
         refused: str | None = None
         for st in statements:

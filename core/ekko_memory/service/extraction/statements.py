@@ -309,7 +309,7 @@ _QUESTION_EN = re.compile(
 # A supposition: nothing in its sentence is a fact about anyone.
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
-    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
     re.IGNORECASE,
 )
@@ -647,12 +647,14 @@ _NOT_NAMES = frozenset(
 
 
 @lru_cache(maxsize=512)
-def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
+def _analyze(
+    text: str, before: Subject | None = None
+) -> tuple[tuple[str, str, Subject, str, bool], ...]:
     """(clause, sentence, subject, body, explicit subject) for each clause; memoized: the
     trigger check and the extractor read the same messages."""
     out: list[tuple[str, str, Subject, str, bool]] = []
     first = True
-    last_person: Subject | None = None
+    last_person: Subject | None = before
     for sentence in sentences(text):
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
@@ -678,11 +680,11 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
     return tuple(out)
 
 
-def read_statements(text: str, now: datetime) -> list[Statement]:
+def read_statements(text: str, now: datetime, before: Subject | None = None) -> list[Statement]:
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
-    for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text)):
+    for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
