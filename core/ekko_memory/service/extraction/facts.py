@@ -1238,9 +1238,14 @@ class FactFrames:
         if m is None or st.negated:
             return []
         c = w.MEDICINE_ZH.match(w.clean_zh(m["v"]))
-        if c is None:
+        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
+        if c is not None:
+            what = c.group()
+        elif drug is not None and _DOCTOR.search(st.sentence) and not self.is_food(drug.group()):
+            # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.
+            what = drug.group()
+        else:
             return []
-        what = c.group()
         return [
             self.fact(
                 st,
@@ -1445,6 +1450,7 @@ _PROVINCES = re.compile(
     r"昆明|哈尔滨|长春|石家庄|太原|南昌|南宁|贵阳|兰州|海口|三亚|香港|澳门|台北|东莞|佛山|无锡|珠海|"
     r"[\u4e00-\u9fff]{1,3}(?:省|市|区|县))"
 )
+_DOCTOR = re.compile(r"医生|大夫|医院|处方|开的药|疗程|复查|门诊|药房|副作用|剂量")
 _NOT_WORKPLACES = frozenset(
     [
         "家",

@@ -461,11 +461,17 @@ class RuleBasedExtractor:
         corrects (what the rest of the message states under a key replaces theirs)."""
         pair = revisions.old_and_new(text)
         lead = revisions.CORRECTION_LEAD.search(text)
-        if pair is None and lead is None:
+        if pair is None and lead is None and not revisions.bare_value(text, msg.created_at):
             return set(), []
         previous = [m for m in reversed(history) if m.id != msg.id][:3]
         corrected_ids = [m.id for m in previous[:1]]
         correction = text[lead.end() :] if lead is not None else text
+        while lead is not None:
+            # 哦不对，我打错了，是无锡: one lead after another, then the value.
+            more = revisions.CORRECTION_LEAD.match(correction)
+            if more is None or more.end() == 0:
+                break
+            correction = correction[more.end() :]
         correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
         if lead is not None and lead.start() > 0:

@@ -27,7 +27,7 @@ _DROP_ZH = re.compile(
 _DROP_EN = re.compile(
     r"(?:^|[,.;:!?]\s*|\b(?:please|just|and|so|now|oh|actually|wait)\s+)forget\b"
     r"|\b(?:don'?t|do not|no need to|never)\s+(?:remember|record|save|note|store|keep)\b"
-    r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind what i\b"
+    r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind (?:what i|the|that|about|my)\b"
     r"|\b(?:delete|remove|erase|drop)\s+(?:that|this|it)\s+(?:memory|note|from (?:your )?memory)\b"
     r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
     r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b"
