@@ -243,7 +243,7 @@ class RuleBasedExtractor:
             for node in updated:
                 self._replace(node, st, src, found)
             return
-        if not listing and _LIST_LEAD.search(st.text) and st.index < len(text):
+        if not listing and (_LIST_LEAD.search(st.text) or _leads_a_list(st)):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
@@ -642,6 +642,18 @@ _CHORE_START = re.compile(
     r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
+
+
+def _leads_a_list(st: Statement) -> bool:
+    """A clause that a colon ends and that says there are things to do (这礼拜我得：…; To-do
+    before the move on the 21st: …; Tasks for this sprint: …)."""
+    after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+    if after[:1] not in (":", "："):
+        return False
+    return bool(
+        re.search(r"得|要|需要|要做|要办|待办|任务|清单|安排", st.text)
+        or re.search(r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b", st.text, re.IGNORECASE)
+    )
 
 
 def _list_time(st: Statement) -> TimeMention | None:
