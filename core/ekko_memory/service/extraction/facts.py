@@ -196,7 +196,7 @@ _SCHOOL_EN = re.compile(
 _CARS_ZH = (
     "车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|问界|极氪|小米SU7|宝马|奔驰|奥迪|丰田|本田|大众|日产|马自达|"
     "现代|起亚|福特|别克|雪佛兰|凯迪拉克|沃尔沃|路虎|保时捷|吉利|长城|哈弗|奇瑞|长安|五菱|荣威|红旗|卡罗拉|凯美瑞|"
-    "雅阁|思域|朗逸|速腾|迈腾|帕萨特|宝来|轩逸|天籁|CR-V|RAV4|途观|汉兰达|宏光|Model\s?[3SXY]"
+    r"雅阁|思域|朗逸|速腾|迈腾|帕萨特|宝来|轩逸|天籁|CR-V|RAV4|途观|汉兰达|宏光|Model\s?[3SXY]"
 )
 _VEHICLE_ZH = re.compile(
     rf"^{_ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆)"
@@ -642,7 +642,11 @@ class FactFrames:
         out: list[Finding] = []
         place = w.place_at_start(where)
         rest_after = w.clean_zh(m.groupdict().get("rest") or "")
-        if place == where and re.search(_JOB_SUFFIX_ZH + "$", rest_after) and not _PROVINCES.search(where):
+        if (
+            place == where
+            and re.search(_JOB_SUFFIX_ZH + "$", rest_after)
+            and not _PROVINCES.search(where)
+        ):
             # 我在阿里做产品经理: a job done at X makes X the workplace, though X names a place too.
             place = ""
         org = (

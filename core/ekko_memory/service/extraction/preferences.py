@@ -59,7 +59,9 @@ _STYLE_EN = re.compile(
 
 
 # 宁坐高铁不坐飞机: the one rather than the other.
-_RATHER_ZH = re.compile(r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})")
+_RATHER_ZH = re.compile(
+    r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})"
+)
 
 
 def _thing(raw: str, zh: bool) -> str:
@@ -94,11 +96,23 @@ def preference(st: Statement) -> Finding | None:
             return None
         thing = w.clean_zh(rather.group())
         return Finding(
-            type="preference", domain="个人", category=["个人", "喜好"], key="likes", value=thing,
-            title=thing, content=st.text, statement=st, scope="user", tags=["喜好"],
-            entities=[rather["a"]], importance=0.6, reason="what the user would rather",
+            type="preference",
+            domain="个人",
+            category=["个人", "喜好"],
+            key="likes",
+            value=thing,
+            title=thing,
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["喜好"],
+            entities=[rather["a"]],
+            importance=0.6,
+            reason="what the user would rather",
         )
-    if re.search(r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE):
+    if re.search(
+        r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE
+    ):
         return None  # 也不是说我不爱听周杰伦: no dislike said
     if like is not None and st.negated:
         return None

@@ -71,7 +71,9 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     if pair is not None:
         old, new = pair
         # 3pm not 2: "2" as said, with its am/pm (Saturday at 2pm → Saturday at 3pm).
-        unit = re.search(rf"(?<![\w:]){re.escape(old)}(?:\s?[ap]\.?m\.?|点|:00)?(?![\w:])", said, re.IGNORECASE)
+        unit = re.search(
+            rf"(?<![\w:]){re.escape(old)}(?:\s?[ap]\.?m\.?|点|:00)?(?![\w:])", said, re.IGNORECASE
+        )
         if unit is not None:
             return said[: unit.start()] + new + said[unit.end() :]
         if old in said:

@@ -120,7 +120,11 @@ class RuleBasedExtractor:
         history = [m for m in data.earlier if m.role == "user"]
         self._last_person = None
         for earlier in history[-2:]:
-            people = [st.subject for st in read_statements(earlier.content, earlier.created_at) if st.subject.kind == "person"]
+            people = [
+                st.subject
+                for st in read_statements(earlier.content, earlier.created_at)
+                if st.subject.kind == "person"
+            ]
             self._last_person = people[-1] if people else self._last_person
         for msg in data.messages:
             if msg.role == "user":
@@ -369,14 +373,20 @@ class RuleBasedExtractor:
                 ),
                 None,
             )
-        if target is None and f.key is not None and not f.person and self.registry.single_valued(f.domain, f.type, f.key):
+        if (
+            target is None
+            and f.key is not None
+            and not f.person
+            and self.registry.single_valued(f.domain, f.type, f.key)
+        ):
             # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
             # memories said with the old one stop quoting it.
             old = next(
                 (
                     n
                     for n in reversed(known)
-                    if n.status == "active" and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
+                    if n.status == "active"
+                    and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
                     and n.value_identity() != value_identity(f.value)
                 ),
                 None,
@@ -435,7 +445,11 @@ class RuleBasedExtractor:
         sources = {i for n in gone for i in n.source_message_ids}
         dropped = {n.id for n in gone}
         for node in known:
-            if node.id in dropped or node.status != "active" or not sources & set(node.source_message_ids):
+            if (
+                node.id in dropped
+                or node.status != "active"
+                or not sources & set(node.source_message_ids)
+            ):
                 continue
             hit = [v for v in values if v and v in node.content and v not in node.title]
             if hit:
@@ -483,7 +497,13 @@ class RuleBasedExtractor:
                 continue
             self._restate(fixed, said_id, msg, known, found)
             if pair is not None and said_id != msg.id:
-                gone = [n for n in known if n.status == "active" and said_id in n.source_message_ids and pair[0] in f"{n.title}"]
+                gone = [
+                    n
+                    for n in known
+                    if n.status == "active"
+                    and said_id in n.source_message_ids
+                    and pair[0] in f"{n.title}"
+                ]
                 self._scrub([pair[0]], gone, known, found)
             if said_id == msg.id:
                 return {st.index for st in read_statements(text, msg.created_at)}, []
@@ -652,7 +672,11 @@ def _leads_a_list(st: Statement) -> bool:
         return False
     return bool(
         re.search(r"得|要|需要|要做|要办|待办|任务|清单|安排", st.text)
-        or re.search(r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b", st.text, re.IGNORECASE)
+        or re.search(
+            r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b",
+            st.text,
+            re.IGNORECASE,
+        )
     )
 
 
@@ -665,8 +689,10 @@ def _value_words(node: MemoryNode) -> str:
     """The text a memory's value says (Bristol of a city, 阿里 of an employer)."""
     value = node.value_json
     if isinstance(value, str):
-        return value if not value.isascii() else next(
-            (e for e in node.entities if e.casefold() == value.casefold()), value
+        return (
+            value
+            if not value.isascii()
+            else next((e for e in node.entities if e.casefold() == value.casefold()), value)
         )
     return ""
 

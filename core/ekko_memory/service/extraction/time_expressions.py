@@ -47,13 +47,29 @@ _MONTH_EN["sept"] = 9
 
 # Holidays by their dates: (month, day, days long); lunar ones by year.
 _HOLIDAYS_FIXED = {
-    "五一": (5, 1, 5), "劳动节": (5, 1, 5), "国庆": (10, 1, 7), "十一假期": (10, 1, 7),
-    "十一长假": (10, 1, 7), "元旦": (1, 1, 1), "清明": (4, 4, 3), "圣诞": (12, 25, 1),
-    "圣诞节": (12, 25, 1), "平安夜": (12, 24, 1), "情人节": (2, 14, 1), "暑假": (7, 1, 62),
-    "寒假": (1, 20, 30), "christmas": (12, 25, 1), "christmas eve": (12, 24, 1),
-    "new year's day": (1, 1, 1), "new year's eve": (12, 31, 1), "new year": (1, 1, 1),
-    "halloween": (10, 31, 1), "valentine's day": (2, 14, 1), "may day": (5, 1, 1),
-    "summer holidays": (7, 15, 45), "summer break": (6, 15, 75),
+    "五一": (5, 1, 5),
+    "劳动节": (5, 1, 5),
+    "国庆": (10, 1, 7),
+    "十一假期": (10, 1, 7),
+    "十一长假": (10, 1, 7),
+    "元旦": (1, 1, 1),
+    "清明": (4, 4, 3),
+    "圣诞": (12, 25, 1),
+    "圣诞节": (12, 25, 1),
+    "平安夜": (12, 24, 1),
+    "情人节": (2, 14, 1),
+    "暑假": (7, 1, 62),
+    "寒假": (1, 20, 30),
+    "christmas": (12, 25, 1),
+    "christmas eve": (12, 24, 1),
+    "new year's day": (1, 1, 1),
+    "new year's eve": (12, 31, 1),
+    "new year": (1, 1, 1),
+    "halloween": (10, 31, 1),
+    "valentine's day": (2, 14, 1),
+    "may day": (5, 1, 1),
+    "summer holidays": (7, 15, 45),
+    "summer break": (6, 15, 75),
 }
 _HOLIDAYS_LUNAR = {
     "春节": {2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13), 2030: (2, 3)},
@@ -62,7 +78,9 @@ _HOLIDAYS_LUNAR = {
     "中秋": {2026: (9, 25), 2027: (9, 15), 2028: (10, 3), 2029: (9, 22), 2030: (9, 12)},
 }
 _HOLIDAY_RE = re.compile(
-    "|".join(sorted((re.escape(h) for h in [*_HOLIDAYS_FIXED, *_HOLIDAYS_LUNAR]), key=len, reverse=True)),
+    "|".join(
+        sorted((re.escape(h) for h in [*_HOLIDAYS_FIXED, *_HOLIDAYS_LUNAR]), key=len, reverse=True)
+    ),
     re.IGNORECASE,
 )
 
@@ -82,7 +100,9 @@ def _holidays(text: str, now: datetime) -> list[TimeMention]:
                 days = 7 if m.group() in ("春节", "过年") else 3
             else:
                 continue
-            start = now.replace(year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0)
+            start = now.replace(
+                year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0
+            )
             end = _day_span(start + timedelta(days=days - 1))[1]
             if end >= now:
                 out.append(TimeMention(m.group(), m.start(), m.end(), "point", start, end))
