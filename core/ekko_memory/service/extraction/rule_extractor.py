@@ -234,6 +234,14 @@ class RuleBasedExtractor:
         found: Found,
     ) -> None:
         usable = [st for st in group if self._usable(st)]
+        lead = next(
+            (i for i, st in enumerate(group) if _LIST_LEAD.search(st.text) or _leads_a_list(st)),
+            None,
+        )
+        if lead is not None:
+            # TODO: write the docs — the items of a to-do list are orders to oneself.
+            items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
+            usable = [st for st in group if st in usable or st in items]
         for st in group:
             if st.request and not st.hypothetical and st not in usable:
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference.
