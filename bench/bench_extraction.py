@@ -19,12 +19,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from eval_quality import CASES, load_cases, run_case  # noqa: E402
+from eval_quality import CASES, load_cases, run_case
 
-from ekko_memory.models import MemoryMessage  # noqa: E402
-from ekko_memory.schema.registry import SchemaRegistry  # noqa: E402
-from ekko_memory.service.extraction.protocol import ExtractionInput  # noqa: E402
-from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor  # noqa: E402
+from ekko_memory.models import MemoryMessage
+from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 
 RESULTS = Path(__file__).parent / "results" / "extraction.json"
 
