@@ -37,7 +37,10 @@ NodeStatus = Literal["active", "superseded", "expired", "deleted"]
 Role = Literal["system", "user", "assistant", "tool"]
 # Where a node came from: conflict resolution ranks explicit user statements over inference.
 Origin = Literal["user_explicit", "user_edit", "inferred", "imported", "seed"]
-OmitReason = Literal["expired", "superseded", "low_confidence", "conflict_lost", "over_limit"]
+# low_relevance: semantic recall found the memory unrelated to the message (under the floor).
+OmitReason = Literal[
+    "expired", "superseded", "low_confidence", "conflict_lost", "over_limit", "low_relevance"
+]
 StoreStatus = Literal["ok", "disabled", "degraded"]
 
 SCOPES: tuple[Scope, ...] = ("session", "workspace", "user", "global")

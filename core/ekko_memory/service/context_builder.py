@@ -29,6 +29,7 @@ from ekko_memory.models import (
     trusted,
 )
 from ekko_memory.service.ranking import resolve_conflicts
+from ekko_memory.service.semantic_stage import SemanticStage, fuse
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.reader import RowHit, StoreReader
 from ekko_memory.store.rows import NodeRow
@@ -36,6 +37,7 @@ from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
+    from ekko_memory.semantic.recall import StoreName
     from ekko_memory.service.memory_service import MemoryService
 
 T = TypeVar("T")
@@ -56,6 +58,11 @@ WORKSPACE_SECTIONS = (
     ("decision", "facts"),
     ("fact", "facts"),
 )
+
+
+def _store_of(scope: str) -> str | None:
+    """The store a scope's memories live in (None: the global seed data)."""
+    return "user" if scope == "user" else None if scope == "global" else "workspace"
 
 
 @lru_cache(maxsize=256)
@@ -97,6 +104,9 @@ class ContextBuilder:
         # screening below counts as unexpired.
         self.now = service.now()
         self.viewer = Viewer()
+        # The semantic stage (None: off, or no message to compare with).
+        self.semantic: SemanticStage | None = None
+        self.vector_hits: list[tuple[NodeRow, float]] = []
 
     def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
         try:
@@ -142,6 +152,11 @@ class ContextBuilder:
         self.viewer = Viewer.of(session_id, user_id, workspace_id)
         hints = svc.registry.hinted_categories(user_message)
         text = user_message if user_message.strip() else ""
+        if svc.semantic_warning:
+            self.warnings.append(svc.semantic_warning)
+        if text and svc.semantic is not None:
+            # Started first: an endpoint's answer arrives while the stores are read.
+            self.semantic = SemanticStage(svc.semantic, text, self.warnings)
         recent: list[MemoryMessage] = []
         summary = None
         found: list[NodeRow] = []
@@ -181,16 +196,26 @@ class ContextBuilder:
             candidates.setdefault(n.id, n)
         hits.sort(key=lambda h: h.rank)
         relevant_ids: set[str] = set()
-        for hit in hits[: cfg.section_limits["relevant_nodes"] * 2]:
-            if hit.row.id not in candidates:
-                candidates[hit.row.id] = hit.row
-                relevant_ids.add(hit.row.id)
+        unrelated: list[str] = []
+        relevance: dict[str, float] = {}
+        wanted = cfg.section_limits["relevant_nodes"] * 2
+        if self.semantic is not None and self.semantic.vector() is not None:
+            relevant_rows, unrelated, relevance = self._hybrid(candidates, [h.row for h in hits])
+            for node_id in unrelated:
+                candidates.pop(node_id, None)
+        else:
+            relevant_rows = [h.row for h in hits]
+        for hit_row in relevant_rows[:wanted]:
+            if hit_row.id not in candidates:
+                candidates[hit_row.id] = hit_row
+                relevant_ids.add(hit_row.id)
 
         # Expired and unsure candidates are omitted in the pass that ranks the others.
         resolution = resolve_conflicts(
             svc.registry, candidates.values(), now, screen_below=cfg.min_confidence
         )
         omitted: list[OmittedNode] = resolution.lost
+        omitted += [omission(i, "low_relevance") for i in dict.fromkeys(unrelated)]
 
         sections: dict[str, list[NodeRow]] = {
             "constraints": [],
@@ -204,6 +229,9 @@ class ContextBuilder:
             if node.id in relevant_ids and section == "facts":
                 section = "relevant_nodes"
             sections[section].append(node)
+        if relevance:
+            # Most related first (the priority order above breaks ties).
+            sections["relevant_nodes"].sort(key=lambda r: -relevance.get(r.id, 0.0))
         limits = cfg.section_limits
         for name, rows in sections.items():
             for extra in rows[limits[name] :]:
@@ -239,6 +267,36 @@ class ContextBuilder:
             every_field=True,
         )
 
+    def _hybrid(
+        self, candidates: dict[str, NodeRow], keyword: list[NodeRow]
+    ) -> tuple[list[NodeRow], list[str], dict[str, float]]:
+        """The relevant rows in one ranking of keyword and vector matches, the ids found
+        unrelated to the message (under the relevance floor), and each one's relevance.
+
+        Workspace decisions and facts, which every context considered whatever the
+        message, must now be related to it too; tasks, constraints, preferences and the
+        session's own memories keep their own rules."""
+        stage = self.semantic
+        assert stage is not None
+        gated = [
+            row
+            for row in candidates.values()
+            if row.scope == "workspace" and row.type in ("decision", "fact")
+        ]
+        sims = stage.similarity([(_store_of(r.scope), r) for r in (*gated, *keyword)])
+        sims.update((row.id, sim) for row, sim in self.vector_hits)
+        ranked, unrelated = fuse(keyword, self.vector_hits, sims, stage.floor)
+        matched = {row.id for row, _ in ranked}
+        for row in gated:
+            sim = sims.get(row.id)
+            if row.id not in matched and sim is not None and sim < stage.floor:
+                unrelated.append(row.id)
+        relevance = {row.id: score for row, score in ranked}
+        for row in gated:
+            if row.id in sims:
+                relevance.setdefault(row.id, sims[row.id])
+        return [row for row, _ in ranked], unrelated, relevance
+
     # --- the queries ----------------------------------------------------------------
 
     def _limit(self, section: str) -> int:
@@ -263,6 +321,7 @@ class ContextBuilder:
                 )
             nodes += self._hinted(r, "workspace", hints)
             hits = self._search_in(r, ("session", "workspace"), text) if text else []
+            self._nearest(r, "workspace", store, ("session", "workspace"))
         return recent, summary, nodes, hits
 
     def _read_user(
@@ -291,7 +350,22 @@ class ContextBuilder:
                 )
                 nodes += [n for n in top if n.importance >= cfg.topicless_min_importance]
             hits = self._search_in(r, ("user",), text) if text else []
+            self._nearest(r, "user", self.service.user_store, ("user",))
         return nodes, hits
+
+    def _nearest(
+        self, r: StoreReader, name: StoreName, store: SqlStore, scopes: tuple[str, ...]
+    ) -> None:
+        """The memories nearest the message in this store (the semantic stage's search)."""
+        if self.semantic is not None:
+            self.vector_hits += self.semantic.nearest(
+                name,
+                store,
+                r,
+                keyword_filter(self.viewer, scopes),
+                self._limit("relevant_nodes") * 2,
+                live_at=self.now,
+            )
 
     def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[NodeRow]:
         out: list[NodeRow] = []

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import ValidationError
 
@@ -30,6 +30,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.semantic.embedders import make_embedder
 from ekko_memory.service import compact as compaction
 from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
@@ -54,6 +55,9 @@ from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.problem import Problem
 from ekko_memory.store.sql_store import SqlStore, StoreHealth
 from ekko_memory.timeutil import utcnow
+
+if TYPE_CHECKING:
+    from ekko_memory.semantic.recall import SemanticRecall
 
 StoreName = Literal["workspace", "user", "global"]
 
@@ -123,6 +127,10 @@ class MemoryService:
             self.summarizer = RuleBasedSummarizer()
         self.after_reply_runner = AfterReply(self)
         self._background: BackgroundWorker | None = None
+        # Semantic recall (None: off; the warning says why when it was asked for).
+        self.semantic: SemanticRecall | None = None
+        self.semantic_warning: str | None = None
+        self._start_semantic()
         # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
         self.exporter = Exporter(self)
         self.importer = Importer(self)
@@ -134,6 +142,16 @@ class MemoryService:
     def now(self) -> datetime:
         """The service clock (UTC); tests may replace ``clock``."""
         return self.clock()
+
+    def _start_semantic(self) -> None:
+        embedder, self.semantic_warning = make_embedder(self.config.embedder)
+        if embedder is None:
+            return
+        from ekko_memory.semantic.recall import SemanticRecall
+
+        self.semantic = SemanticRecall(self, embedder)
+        # Memories written before (another process, an older release) are embedded now.
+        self.semantic.indexer.start()
 
     def store_for_scope(self, scope: str) -> SqlStore:
         """Session and workspace scope live in the workspace store; user scope in the user store."""
@@ -244,6 +262,8 @@ class MemoryService:
         if self._background is not None:
             self._background.stop()
             self._background = None
+        if self.semantic is not None:
+            self.semantic.close()
         for _, store in self.stores():
             store.close()
         if self.global_store is not None:
