@@ -1087,3 +1087,21 @@ class CompactReport(CamelModel):
     def freed_bytes(self) -> int:
         """Bytes given back by all stores."""
         return sum(s.freed_bytes for s in self.stores)
+
+
+class SimilarMemory(CamelModel):
+    """A memory near another in meaning (``mem.similar``): cosine similarity 0–1."""
+
+    node: MemoryNode
+    similarity: float
+
+
+class DuplicatePair(CamelModel):
+    """Two active memories that say nearly the same (``mem.duplicates``): what each is
+    about (category) and who wrote it (origin; the actor of its first audit event)."""
+
+    first: MemoryNode
+    second: MemoryNode
+    similarity: float
+    first_written_by: str | None = None
+    second_written_by: str | None = None

@@ -75,8 +75,10 @@ def _unit_rows(rows: Any, count: int, dim: int | None) -> np.ndarray:
 
 # Measured on bench/data/recall_set.json (bench/embedder_choice.py): 90% of the memories a
 # question is about score at least 0.196 with it; an unrelated memory's median is 0.04.
-# A little under, so a paraphrase in the other language is not cut.
-LOCAL_MIN_SIMILARITY = 0.17
+# A memory that shares only a word with a question (production / a production of Hamlet,
+# 推荐一部电影 / 用户推荐使用 Vim) scores 0.15–0.17; one the word really names (团子, Kafka,
+# a project's code name) 0.33 and more.
+LOCAL_MIN_SIMILARITY = 0.18
 
 _local_lock = threading.Lock()
 _local_model: Any = None

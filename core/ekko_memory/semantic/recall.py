@@ -322,11 +322,8 @@ class SemanticRecall:
                 report.embedded[name] = done
                 with store.read() as r:
                     report.remaining[name] = r.count_missing_vectors(self.model)
-                if not report.cancelled and report.remaining[name] == 0:
-                    with store.write() as w:
-                        stale = sum(
-                            w.delete_vectors(m) for m in w.vector_models() if m != self.model
-                        )
+                if not report.cancelled:
+                    stale = self.indexer.drop_other_models(store)
                     report.removed[name] = report.removed.get(name, 0) + stale
                 if report.cancelled:
                     break
@@ -470,6 +467,7 @@ class Indexer:
                             while self.embed_batch(name, store, None):
                                 if self._stopping.is_set():
                                     return
+                            self.drop_other_models(store)
                         ids = told.get(name) or []
                         for start in range(0, len(ids), EMBED_BATCH):
                             self.embed_batch(name, store, ids[start : start + EMBED_BATCH])
@@ -479,6 +477,17 @@ class Indexer:
                             self._told.setdefault(name, []).extend(told.get(name, []))
                             if name in sweep:
                                 self._sweep.add(name)
+
+    def drop_other_models(self, store: SqlStore) -> int:
+        """Once no memory lacks the current model's vector, remove other models' vectors
+        (a model change is complete); how many went."""
+        model = self.recall.model
+        with store.read() as r:
+            others = [m for m in r.vector_models() if m != model]
+            if not others or r.count_missing_vectors(model):
+                return 0
+        with store.write() as w:
+            return sum(w.delete_vectors(m) for m in others)
 
     def embed_batch(self, name: StoreName, store: SqlStore, ids: list[str] | None) -> int:
         """Embed up to a batch of ``store``'s nodes without a vector (of ``ids``, or any)

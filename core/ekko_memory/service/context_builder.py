@@ -29,7 +29,7 @@ from ekko_memory.models import (
     trusted,
 )
 from ekko_memory.service.ranking import resolve_conflicts
-from ekko_memory.service.semantic_stage import SemanticStage, fuse
+from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.reader import RowHit, StoreReader
 from ekko_memory.store.rows import NodeRow
@@ -58,11 +58,6 @@ WORKSPACE_SECTIONS = (
     ("decision", "facts"),
     ("fact", "facts"),
 )
-
-
-def _store_of(scope: str) -> str | None:
-    """The store a scope's memories live in (None: the global seed data)."""
-    return "user" if scope == "user" else None if scope == "global" else "workspace"
 
 
 @lru_cache(maxsize=256)
@@ -283,7 +278,7 @@ class ContextBuilder:
             for row in candidates.values()
             if row.scope == "workspace" and row.type in ("decision", "fact")
         ]
-        sims = stage.similarity([(_store_of(r.scope), r) for r in (*gated, *keyword)])
+        sims = stage.similarity([(store_of(r.scope), r) for r in (*gated, *keyword)])
         sims.update((row.id, sim) for row, sim in self.vector_hits)
         ranked, unrelated = fuse(keyword, self.vector_hits, sims, stage.floor)
         matched = {row.id for row, _ in ranked}

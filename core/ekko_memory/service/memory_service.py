@@ -15,6 +15,7 @@ from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUna
 from ekko_memory.models import (
     SCOPES,
     CompactReport,
+    DuplicatePair,
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryMessage,
@@ -26,6 +27,7 @@ from ekko_memory.models import (
     PendingItem,
     PendingStatus,
     Scope,
+    SimilarMemory,
     clean_text,
 )
 from ekko_memory.resources import resource_path
@@ -58,6 +60,9 @@ from ekko_memory.timeutil import utcnow
 
 if TYPE_CHECKING:
     from ekko_memory.semantic.recall import SemanticRecall
+
+if TYPE_CHECKING:
+    from ekko_memory.semantic.recall import ReindexReport, SemanticRecall
 
 StoreName = Literal["workspace", "user", "global"]
 
@@ -431,6 +436,43 @@ class MemoryService:
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
                 ),
             )
+
+    # --- semantic recall ------------------------------------------------------------
+
+    def _recall(self) -> SemanticRecall:
+        if self.semantic is None:
+            raise InvalidInput(
+                self.semantic_warning
+                or "semantic recall is off (EKKO_EMBEDDER=none, or the config); install "
+                "'ekko-memory[semantic]' or configure an embedder to use it"
+            )
+        return self.semantic
+
+    def similar(self, node_id: str, limit: int = 10) -> list[SimilarMemory]:
+        """Active memories nearest ``node_id`` in meaning, most similar first."""
+        from ekko_memory.semantic.similar import similar
+
+        return similar(self._recall(), node_id, limit)
+
+    def duplicates(self, threshold: float | None = None, limit: int = 100) -> list[DuplicatePair]:
+        """Pairs of active memories that say nearly the same (similarity at or above
+        ``threshold``, 0.8 by default), most similar first."""
+        from ekko_memory.semantic.similar import DUPLICATE_THRESHOLD, duplicates
+
+        return duplicates(
+            self._recall(), DUPLICATE_THRESHOLD if threshold is None else threshold, limit
+        )
+
+    def reindex(
+        self,
+        *,
+        force: bool = False,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> ReindexReport:
+        """Embed every memory without a vector of the current model now (``force``: all
+        again), with progress; after a change of model, the old vectors go."""
+        return self._recall().reindex(force=force, progress=progress, cancel=cancel)
 
     def _recent_or_none(self, session_id: str) -> list[MemoryMessage]:
         """The session's recent messages, or none when even they cannot be read: when

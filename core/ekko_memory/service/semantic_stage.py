@@ -23,9 +23,14 @@ if TYPE_CHECKING:
     from ekko_memory.store.reader import StoreReader
     from ekko_memory.store.sql_store import SqlStore
 
-# What a keyword match adds to a memory's similarity: a shared rare word is evidence the
-# vector alone can miss (a name, a product), so a match a little under the floor stays.
-KEYWORD_BONUS = 0.08
+# What a keyword match adds to a memory's rank (not to whether it passes the floor: a
+# memory that shares only a word with the question scores under it).
+KEYWORD_BONUS = 0.05
+
+
+def store_of(scope: str) -> str | None:
+    """The store a scope's memories live in (None: the global seed data)."""
+    return "user" if scope == "user" else None if scope == "global" else "workspace"
 
 
 class SemanticStage:
@@ -110,9 +115,9 @@ def fuse(
     floor: float,
 ) -> tuple[list[tuple[Any, float]], list[str]]:
     """Keyword matches (best first) and vector matches in one ranking by relevance:
-    similarity, plus ``KEYWORD_BONUS`` for a keyword match. A keyword match whose
-    relevance stays under the floor is left out (its id in the second list); one with no
-    vector yet keeps its keyword rank just above the floor. Items are anything with ``id``."""
+    similarity, plus ``KEYWORD_BONUS`` for a keyword match. A keyword match less similar
+    than the floor is left out (its id in the second list); one with no vector yet keeps
+    its keyword rank, just above the floor. Items are anything with ``id``."""
     scored: dict[str, tuple[Any, float]] = {}
     low: list[str] = []
     for i, item in enumerate(keyword):
@@ -120,7 +125,7 @@ def fuse(
         if sim is None:
             # No vector yet: found by keyword, ranked by its keyword rank.
             scored[item.id] = (item, floor + KEYWORD_BONUS - 0.001 * i)
-        elif sim + KEYWORD_BONUS >= floor:
+        elif sim >= floor:
             scored[item.id] = (item, sim + KEYWORD_BONUS)
         else:
             low.append(item.id)
