@@ -49,6 +49,17 @@ def _private_ekko_home(
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _semantic_model_loaded() -> None:
+    """The local embedding model in memory before the first test, as in an agent that has
+    been running a while: until it has loaded (~3 s, in the background) a turn takes the
+    keyword path, and which tests ran first would decide what a context holds."""
+    from ekko_memory.semantic.embedders import local_available, warm_local_model
+
+    if local_available():
+        warm_local_model()
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """An empty workspace folder."""

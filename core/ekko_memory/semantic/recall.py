@@ -176,11 +176,11 @@ class SemanticRecall:
             holder.error = f"paused after an error ({self.breaker.last_error})"
             return holder
         if self._pool is None and not local_model_loaded():
-            # A turn does not wait the second or two the model takes to load.
+            # A turn does not wait the three seconds the model takes to load (once per
+            # process, on the indexer's thread): until then it takes the keyword path,
+            # quietly, as it does for memories not embedded yet.
             self.indexer.start()
-            holder = QueryVector()
-            holder.error = "the local model is still loading"
-            return holder
+            return QueryVector()
 
         def compute() -> np.ndarray:
             try:

@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from ekko_memory.store.sql_store import SqlStore
 
 # What a keyword match adds to a memory's rank (not to whether it passes the floor: a
-# memory that shares only a word with the question scores under it).
-KEYWORD_BONUS = 0.05
+# memory that shares only a word with the question scores under it). A match through the
+# lexicon's other names (芫荽 → 香菜) is evidence the model lacks: it outranks a memory
+# merely about the same topic (~0.05 apart).
+KEYWORD_BONUS = 0.1
 
 
 def store_of(scope: str) -> str | None:
@@ -50,7 +52,7 @@ class SemanticStage:
         if not self._asked:
             self._asked = True
             self._vector = self._holder.get(self.recall.timeout_s)
-            if self._vector is None:
+            if self._vector is None and self._holder.error:
                 self.warnings.append(
                     f"semantic recall off for this turn: {self._holder.error}; keyword search only"
                 )
