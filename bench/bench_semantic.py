@@ -55,11 +55,14 @@ def embed_all(mem: MemoryService, real: int) -> dict[str, Any]:
     mem.semantic = recall
     before = file_bytes(mem)
     t0 = time.perf_counter()
-    embedded = 0
+    totals = {}
     for name, store in mem.stores():
         with store.read() as r:
-            total = r.count_missing_vectors(recall.model)
-        share = min(total, max(0, real - embedded))
+            totals[name] = r.count_missing_vectors(recall.model)
+    embedded = 0
+    for name, store in mem.stores():
+        # Each store's share of the real vectors, as its share of the nodes.
+        share = min(totals[name], round(real * totals[name] / max(1, sum(totals.values()))))
         done = 0
         while done < share:
             got = recall.indexer.embed_batch(name, store, None)
@@ -72,9 +75,7 @@ def embed_all(mem: MemoryService, real: int) -> dict[str, Any]:
     for _name, store in mem.stores():
         with store.read() as r:
             source = r.vectors_since(recall.model, 0, limit=real)
-        if not source:
-            continue
-        while True:
+        while source:
             with store.read() as r:
                 todo = r.nodes_missing_vectors(recall.model, 20_000)
                 hashes = r.vector_texts([t[0] for t in todo])

@@ -48,10 +48,14 @@ StoreName = Literal["workspace", "user"]
 EMBED_BATCH = 64
 # Query vectors remembered (the same message asked again, a retry).
 QUERY_CACHE = 256
-# Passages embedded on the turn for candidates not indexed yet, remembered by text.
+# Passages embedded on the turn for candidates not indexed yet, remembered by text; at
+# most PASSAGES_PER_TURN a turn (~1.5 ms each).
 PASSAGE_CACHE = 4096
+PASSAGES_PER_TURN = 8
 # How often the indexer looks for nodes nobody told it about (written by another process).
 SWEEP_EVERY_S = 300.0
+# How long the indexer gathers what writes tell it before embedding.
+GATHER_S = 0.5
 
 
 @dataclass
@@ -255,8 +259,23 @@ class SemanticRecall:
         if index.dim != self.embedder.dim:
             with self._index_lock:
                 index = self._indexes[name] = VectorIndex(self.model, self.embedder.dim)
-        index.refresh(reader, store.change_count())
+        if not index.refreshing.acquire(blocking=False):
+            # Another thread is loading (the first load of 100k vectors takes a while):
+            # a turn reads what is there, or goes by keyword until the first load is done.
+            return index if index.loaded else None
+        try:
+            index.refresh(reader, store.change_count())
+        finally:
+            index.refreshing.release()
         return index
+
+    def load_vectors(self) -> None:
+        """Bring every store's vectors into memory (on the indexer's thread at start, so
+        no turn pays for the first load)."""
+        for name, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    self.refreshed(name, store, r)
 
     def drop(self, name: StoreName, node_ids: Sequence[str]) -> None:
         """Forget vectors of nodes deleted for good here."""
@@ -273,6 +292,10 @@ class SemanticRecall:
         ids = [r.id for r in rows]
         sims = index.similarity(query, ids) if index is not None else {}
         todo = {r.id: node_text(r.title, r.content) for r in rows if r.id not in sims}
+        if len(todo) > PASSAGES_PER_TURN:
+            # After a bulk import, before the indexer has caught up: a few now, the
+            # rest keep their keyword rank.
+            todo = dict(list(todo.items())[:PASSAGES_PER_TURN])
         for node_id, vec in self.passages(todo).items():
             sims[node_id] = float(np.dot(vec, query))
         return sims
@@ -418,14 +441,18 @@ class Indexer:
     def _run(self) -> None:
         import time
 
-        if isinstance(self.recall.embedder, LocalEmbedder):
-            try:
+        try:
+            if isinstance(self.recall.embedder, LocalEmbedder):
                 warm_local_model()  # before the first turn needs it
-            except EmbeddingFailed as e:
-                self.errors.append(str(e))
+            self.recall.load_vectors()
+        except Exception as e:  # the first turn tries again
+            self.errors.append(f"{type(e).__name__}: {e}")
         last_sweep = 0.0
         while not self._stopping.is_set():
             self._wake.wait(timeout=SWEEP_EVERY_S)
+            # A burst of writes (an import, an extraction's several memories) is embedded
+            # in batches, not one transaction per write beside the writer's own.
+            self._stopping.wait(GATHER_S)
             self._wake.clear()
             if self._stopping.is_set():
                 break

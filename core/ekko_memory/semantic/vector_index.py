@@ -66,6 +66,9 @@ class VectorIndex:
         self._n = 0
         self._mark: int | None = None
         self._recounted = 0.0
+        # One refresh at a time; ``loaded`` once a refresh has completed.
+        self.refreshing = threading.Lock()
+        self.loaded = False
 
     def __len__(self) -> int:
         return len(self._pos)
@@ -91,11 +94,13 @@ class VectorIndex:
             if len(rows) < LOAD_BATCH:
                 break
         self._mark = change_mark
+        self.loaded = True
 
     def clear(self) -> None:
         """Forget every vector (the next refresh loads them all)."""
         with self.lock:
             self._ids, self._pos, self._n, self.last_vid, self._mark = [], {}, 0, 0, None
+            self.loaded = False
             self._q = np.zeros((0, self.dim), dtype=np.int8)
             self._scales = np.zeros(0, dtype=np.float32)
 
