@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.pg_cluster
 
 from bench_context import MESSAGES, capture
 from fill import filled_service
@@ -40,6 +41,8 @@ SEMANTIC_MESSAGES = [*MESSAGES, "晚饭有什么清淡的菜推荐？", "Which d
 
 
 def file_bytes(mem: MemoryService) -> int:
+    if not hasattr(mem.paths, "user_db"):
+        return 0  # a server's stores
     return sum(
         p.stat().st_size
         for db in (mem.paths.workspace_db, mem.paths.user_db)
@@ -64,11 +67,14 @@ def embed_all(mem: MemoryService, real: int) -> dict[str, Any]:
         # Each store's share of the real vectors, as its share of the nodes.
         share = min(totals[name], round(real * totals[name] / max(1, sum(totals.values()))))
         done = 0
-        while done < share:
-            got = recall.indexer.embed_batch(name, store, None)
-            if not got:
-                break
-            done += got
+
+        def batch(count: int, share: int = share) -> bool:
+            nonlocal done
+            done += count
+            return done < share
+
+        if share:
+            recall.indexer.sweep(name, store, batch)
         embedded += done
     seconds = time.perf_counter() - t0
     copied = 0
@@ -90,7 +96,7 @@ def embed_all(mem: MemoryService, real: int) -> dict[str, Any]:
                     source[i % len(source)].scale,
                     source[i % len(source)].vector,
                 )
-                for i, (node_id, _, _) in enumerate(todo)
+                for i, (node_id, _, _, _) in enumerate(todo)
             ]
             with store.write() as w:
                 copied += w.put_vectors(rows)
@@ -227,6 +233,57 @@ def governed_writes(mem: MemoryService, count: int) -> dict[str, Any]:
     return out
 
 
+def postgres_round_trips(nodes: int) -> dict[str, Any]:
+    """On a throwaway PostgreSQL cluster with ``nodes`` memories, embedded: statements per
+    build_context (each one round trip, plus BEGIN and ROLLBACK per read transaction) and
+    p50, with the semantic stage off and on."""
+    from datagen import make_nodes
+    from fill import KEYWORD_ONLY
+    from timing import measure_many
+
+    from ekko_memory import open_memory
+    from tests.pg_cluster import start_cluster
+
+    cluster = start_cluster(autovacuum=True)
+    try:
+        mem = open_memory(url=cluster.url, namespace="semantic", config=KEYWORD_ONLY)
+        batch = make_nodes(nodes)
+        user = [n for n in batch if n.scope == "user"]
+        other = [n for n in batch if n.scope != "user"]
+        for store, part in ((mem.user_store, user), (mem.workspace_store, other)):
+            for i in range(0, len(part), 2000):
+                with store.write() as w:
+                    w.insert_nodes(part[i : i + 2000])
+            store.analyze()
+        embed_all(mem, min(nodes, 20_000))
+        recall = mem.semantic
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        out: dict[str, Any] = {"nodes": nodes}
+        for label, semantic in (("keyword_path", None), ("semantic_on", recall)):
+            mem.semantic = semantic
+            for text in SEMANTIC_MESSAGES:
+                s.build_context(text)
+            statements = [
+                [sql for _, sql, _ in capture(mem, lambda t=t: s.build_context(t))]
+                for t in SEMANTIC_MESSAGES
+            ]
+            counts = [
+                len([q for q in st if not q.startswith(("BEGIN", "COMMIT", "ROLLBACK"))])
+                for st in statements
+            ]
+            out[label] = {
+                "statements_per_turn": max(counts),
+                # a read transaction per store: BEGIN and ROLLBACK are round trips too
+                "round_trips_per_turn": max(counts) + 4,
+                "ms": measure_many([lambda t=t: s.build_context(t) for t in SEMANTIC_MESSAGES]),
+            }
+        mem.semantic = recall
+        mem.close()
+        return out
+    finally:
+        cluster.stop()
+
+
 args_writes = 0
 
 
@@ -237,6 +294,9 @@ def main() -> None:
     ap.add_argument("--real-vectors", type=int, default=100_000)
     ap.add_argument("--writes", type=int, default=2000, help="governed writes per side (0: none)")
     ap.add_argument("--block", type=int, default=10)
+    ap.add_argument(
+        "--postgres", type=int, default=0, help="also count PostgreSQL round trips at N nodes"
+    )
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "semantic.json")
     args = ap.parse_args()
     args_writes = args.writes
@@ -246,6 +306,10 @@ def main() -> None:
             res = run(size, Path(tmp) / str(size), args.real_vectors, args.block)
             results.append(res)
             print(json.dumps(res, ensure_ascii=False), flush=True)
+    if args.postgres:
+        pg = postgres_round_trips(args.postgres)
+        results.append({"postgres": pg})
+        print(json.dumps(pg, ensure_ascii=False), flush=True)
     args.out.parent.mkdir(exist_ok=True)
     args.out.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
 

@@ -329,19 +329,18 @@ class SemanticRecall:
                     total = r.count_missing_vectors(self.model)
                 done = 0
                 rep(f"{name} memories", 0, total)
-                while True:
-                    try:
-                        count = self.indexer.embed_batch(name, store, None)
-                    except EmbeddingFailed as e:
-                        report.warnings.append(f"{name} store: {e}")
-                        break
-                    if count == 0:
-                        break
+
+                def batch(count: int, name: str = name, total: int = total) -> bool:
+                    nonlocal done
                     done += count
                     rep(f"{name} memories", min(done, total), max(total, done))
-                    if rep.cancelled:
-                        report.cancelled = True
-                        break
+                    return not rep.cancelled
+
+                try:
+                    self.indexer.sweep(name, store, batch)
+                except EmbeddingFailed as e:
+                    report.warnings.append(f"{name} store: {e}")
+                report.cancelled = rep.cancelled
                 report.embedded[name] = done
                 with store.read() as r:
                     report.remaining[name] = r.count_missing_vectors(self.model)
@@ -491,9 +490,9 @@ class Indexer:
                 with self._pause:
                     try:
                         if name in sweep:
-                            while self.embed_batch(name, store, None):
-                                if self._stopping.is_set():
-                                    return
+                            self.sweep(name, store, background=True)
+                            if self._stopping.is_set():
+                                return
                             self.drop_other_models(store)
                         ids = told.get(name) or []
                         for start in range(0, len(ids), EMBED_BATCH):
@@ -516,20 +515,44 @@ class Indexer:
         with store.write() as w:
             return sum(w.delete_vectors(m) for m in others)
 
-    def embed_batch(self, name: StoreName, store: SqlStore, ids: list[str] | None) -> int:
-        """Embed up to a batch of ``store``'s nodes without a vector (of ``ids``, or any)
-        and store their vectors; how many were stored."""
+    def embed_batch(
+        self, name: StoreName, store: SqlStore, ids: list[str] | None, after_seq: int = 0
+    ) -> tuple[int, int | None]:
+        """Embed up to a batch of ``store``'s nodes without a vector (of ``ids``, or any
+        after ``after_seq``) and store their vectors: (how many were stored, the last seq
+        looked at, None when there was nothing to embed)."""
         recall = self.recall
         model = recall.model
         with store.read() as r:
-            todo = r.nodes_missing_vectors(model, EMBED_BATCH, ids)
+            todo = r.nodes_missing_vectors(model, EMBED_BATCH, ids, after_seq)
         if not todo:
-            return 0
-        texts = [node_text(title, content) for _, title, content in todo]
+            return 0, None
+        texts = [node_text(title, content) for _, title, content, _ in todo]
         rows = recall._embed(texts, as_query=False)
         model = recall.model  # an endpoint names its dimension after its first answer
         vectors = encode_rows(
-            [node_id for node_id, _, _ in todo], [text_hash(t) for t in texts], rows, model
+            [node_id for node_id, _, _, _ in todo], [text_hash(t) for t in texts], rows, model
         )
         with store.write() as w:
-            return w.put_vectors(vectors)
+            return w.put_vectors(vectors), todo[-1][3]
+
+    def sweep(
+        self,
+        name: StoreName,
+        store: SqlStore,
+        on_batch: Callable[[int], bool] | None = None,
+        *,
+        background: bool = False,
+    ) -> int:
+        """Embed every node of ``store`` without a vector, batch by batch; ``on_batch``
+        hears each batch's count and returns False to stop (``background``: so does
+        ``stop()``). How many were stored."""
+        done, seq = 0, 0
+        while not (background and self._stopping.is_set()):
+            stored, last = self.embed_batch(name, store, None, seq)
+            if last is None:
+                break
+            done, seq = done + stored, last
+            if on_batch is not None and not on_batch(stored):
+                break
+        return done

@@ -945,11 +945,12 @@ class StoreReader:
         return out
 
     def nodes_missing_vectors(
-        self, model: str, limit: int, ids: Sequence[str] | None = None
-    ) -> list[tuple[str, str, str]]:
-        """(id, title, content) of nodes not deleted that have no vector of ``model`` (of
-        ``ids`` only, if given), by seq."""
-        params: dict[str, Any] = {"model": model, "lim": limit}
+        self, model: str, limit: int, ids: Sequence[str] | None = None, after_seq: int = 0
+    ) -> list[tuple[str, str, str, int]]:
+        """(id, title, content, seq) of nodes not deleted that have no vector of ``model``
+        (of ``ids`` only, if given), by seq, after ``after_seq`` (a sweep's cursor: each
+        batch starts where the last one ended, not at the first node again)."""
+        params: dict[str, Any] = {"model": model, "lim": limit, "after": after_seq}
         among = ""
         if ids is not None:
             if not ids:
@@ -958,12 +959,13 @@ class StoreReader:
             among = f" AND {cond}"
             params.update(id_params)
         rows = self._rows(
-            "SELECT n.id, n.title, n.content FROM memory_nodes n "
+            "SELECT n.id, n.title, n.content, n.seq FROM memory_nodes n "
             "LEFT JOIN memory_node_vectors v ON v.node_id = n.id AND v.model = :model "
-            f"WHERE v.node_id IS NULL AND n.status <> 'deleted'{among} ORDER BY n.seq LIMIT :lim",
+            f"WHERE n.seq > :after AND v.node_id IS NULL AND n.status <> 'deleted'{among} "
+            "ORDER BY n.seq LIMIT :lim",
             params,
         )
-        return [(r[0], r[1], r[2]) for r in rows]
+        return [(r[0], r[1], r[2], int(r[3])) for r in rows]
 
     def count_missing_vectors(self, model: str) -> int:
         """How many nodes not deleted have no vector of ``model``."""
