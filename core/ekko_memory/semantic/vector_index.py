@@ -7,7 +7,10 @@ reload, but it can only name an id: every hit is read back from the store throug
 caller's filter, so a gone node is never found.
 
 Similarity is the int8 dot product times both scales: SIMD through ``simsimd`` (1.6 MB,
-in the ``semantic`` extra; ~2 ms for 100k vectors of 512 on one core), numpy otherwise.
+in the ``semantic`` extra; ~2 ms for 100k vectors of 512 on one quiet core), numpy
+otherwise. Above ``EXACT_UP_TO`` vectors a search first ranks the vectors' sign bits by
+Hamming distance (64 bytes a vector: 0.45 ms for 100k where the int8 products took 10 ms
+on the same busy core) and computes the exact similarity of the best ``PREFILTER`` only.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ LOAD_BATCH = 20_000
 # How often a refresh also counts the store's vectors, to notice deletes by other
 # processes (which leave no new vid to see).
 RECOUNT_EVERY_S = 30.0
+# Up to this many vectors a search scores every one exactly; beyond, the PREFILTER
+# (at least) nearest by sign bits are scored.
+EXACT_UP_TO = 20_000
+PREFILTER = 2_000
 
 
 def int8_dots(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -62,6 +69,7 @@ class VectorIndex:
         self._ids: list[str | None] = []
         self._pos: dict[str, int] = {}
         self._q = np.zeros((0, dim), dtype=np.int8)
+        self._bits = np.zeros((0, (dim + 7) // 8), dtype=np.uint8)
         self._scales = np.zeros(0, dtype=np.float32)
         self._n = 0
         self._mark: int | None = None
@@ -115,9 +123,11 @@ class VectorIndex:
                 size = max(need, 2 * len(self._q), 1024)
                 grown = np.zeros((size, self.dim), dtype=np.int8)
                 grown[: self._n] = self._q[: self._n]
+                bits = np.zeros((size, self._bits.shape[1]), dtype=np.uint8)
+                bits[: self._n] = self._bits[: self._n]
                 scales = np.zeros(size, dtype=np.float32)
                 scales[: self._n] = self._scales[: self._n]
-                self._q, self._scales = grown, scales
+                self._q, self._bits, self._scales = grown, bits, scales
             block = np.frombuffer(b"".join(r.vector for r in rows), dtype=np.int8)
             block = block.reshape(len(rows), self.dim)
             for i, r in enumerate(rows):
@@ -130,6 +140,7 @@ class VectorIndex:
                 self._ids.append(r.node_id)
                 self._scales[at] = r.scale
             self._q[self._n : need] = block
+            self._bits[self._n : need] = np.packbits(block > 0, axis=1)
             self._n = need
             self.last_vid = max(self.last_vid, max(r.vid for r in rows))
 
@@ -150,32 +161,43 @@ class VectorIndex:
         q, scales = quantize(query.reshape(1, -1).astype(np.float32))
         return q[0], float(scales[0])
 
-    def scores(self, query: np.ndarray) -> tuple[np.ndarray, list[str | None]]:
-        """Cosine similarity of every held vector with the unit ``query`` (0 for a slot
-        whose node is gone), and the node id of each slot."""
-        q, qscale = self.query_parts(query)
-        with self.lock:
-            n, ids = self._n, self._ids
-            matrix, scales = self._q[:n], self._scales[:n]
-        return int8_dots(matrix, q) * scales * qscale, ids
-
     def nearest(
         self, query: np.ndarray, k: int, floor: float, exclude: set[str] | None = None
     ) -> list[tuple[str, float]]:
         """Up to ``k`` (node id, similarity) at or above ``floor``, most similar first."""
-        sims, ids = self.scores(query)
-        if len(sims) == 0:
+        want = k + len(exclude or ())
+        with self.lock:
+            n, ids = self._n, self._ids
+            matrix, bits, scales = self._q[:n], self._bits[:n], self._scales[:n]
+        if n == 0:
             return []
-        want = min(len(sims), k + len(exclude or ()))
+        q, qscale = self.query_parts(query)
+        rows = None
+        if n > EXACT_UP_TO and _simd is not None:
+            rows = self._by_bits(bits, q, max(PREFILTER, 40 * want))
+            matrix, scales = matrix[rows], scales[rows]
+        sims = int8_dots(matrix, q) * scales * qscale
         top = np.argpartition(-sims, want - 1)[:want] if want < len(sims) else np.arange(len(sims))
         out = []
         for i in top[np.argsort(-sims[top])]:
-            node_id = ids[i]
             if sims[i] < floor:
                 break
+            node_id = ids[int(rows[i]) if rows is not None else int(i)]
             if node_id is not None and not (exclude and node_id in exclude):
                 out.append((node_id, float(sims[i])))
         return out[:k]
+
+    @staticmethod
+    def _by_bits(bits: np.ndarray, q: np.ndarray, count: int) -> np.ndarray:
+        """Rows of the ``count`` (or a few more) vectors whose sign bits are nearest ``q``'s."""
+        qbits = np.packbits(q > 0)
+        distances = np.asarray(_simd.cdist(qbits[None, :], bits, metric="hamming", dtype="bin8"))[0]
+        if count >= len(distances):
+            return np.arange(len(distances))
+        # Distances are whole numbers of bits: the smallest radius holding ``count``.
+        histogram = np.bincount(distances.astype(np.int64), minlength=bits.shape[1] * 8 + 1)
+        radius = int(np.searchsorted(np.cumsum(histogram), count))
+        return np.flatnonzero(distances <= radius)
 
     def similarity(self, query: np.ndarray, node_ids: Sequence[str]) -> dict[str, float]:
         """Similarity with ``query`` of those of ``node_ids`` that have a vector here."""
