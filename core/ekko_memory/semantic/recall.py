@@ -552,7 +552,9 @@ class Indexer:
             [node_id for node_id, _, _, _ in todo], [text_hash(t) for t in texts], rows, model
         )
         with store.write() as w:
-            return w.put_vectors(vectors), todo[-1][3]
+            stored = w.put_vectors(vectors)
+        recall.index(name).look_again()
+        return stored, todo[-1][3]
 
     def sweep(
         self,

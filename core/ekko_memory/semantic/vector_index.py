@@ -38,6 +38,8 @@ LOAD_BATCH = 20_000
 # How often a refresh also counts the store's vectors, to notice deletes by other
 # processes (which leave no new vid to see).
 RECOUNT_EVERY_S = 30.0
+# Without a commit counter (PostgreSQL), new vectors are looked for at most this often.
+CHECK_EVERY_S = 1.0
 # Up to this many vectors a search scores every one exactly; beyond, the PREFILTER
 # (at least) nearest by sign bits are scored.
 EXACT_UP_TO = 20_000
@@ -74,6 +76,7 @@ class VectorIndex:
         self._n = 0
         self._mark: int | None = None
         self._recounted = 0.0
+        self._checked = 0.0
         # One refresh at a time; ``loaded`` once a refresh has completed.
         self.refreshing = threading.Lock()
         self.loaded = False
@@ -85,11 +88,17 @@ class VectorIndex:
 
     def refresh(self, reader: StoreReader, change_mark: int | None) -> None:
         """Load the vectors written since the last refresh (nothing when ``change_mark``,
-        the store's commit counter, has not moved); reload all when the store holds
-        fewer than this copy (deletes by another process)."""
+        the store's commit counter, has not moved; without one, at most once a second);
+        reload all when the store holds fewer than this copy (deletes by another process)."""
+        now = time.monotonic()
         if change_mark is not None and change_mark == self._mark:
             return
-        now = time.monotonic()
+        if change_mark is None and self.loaded and now - self._checked < CHECK_EVERY_S:
+            # A server has no cheap commit counter: look for new vectors at most once a
+            # second (they come half a second after their memory anyway), not on every
+            # turn (a round trip each).
+            return
+        self._checked = now
         if now - self._recounted > RECOUNT_EVERY_S:
             self._recounted = now
             count, newest = reader.vector_stats(self.model)
@@ -103,6 +112,10 @@ class VectorIndex:
                 break
         self._mark = change_mark
         self.loaded = True
+
+    def look_again(self) -> None:
+        """The next refresh reads the table (this process wrote vectors to it)."""
+        self._checked = 0.0
 
     def clear(self) -> None:
         """Forget every vector (the next refresh loads them all)."""
