@@ -60,6 +60,29 @@ def _semantic_model_loaded() -> None:
         warm_local_model()
 
 
+@pytest.fixture(autouse=True)
+def _semantic_indexing_as_written(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write's memories embedded as the write commits, on the writing thread: what a
+    context or a search finds then never depends on how far the background indexer got
+    (tests of the indexer itself are marked ``background_indexing``)."""
+    if request.node.get_closest_marker("background_indexing") is not None:
+        return
+    try:
+        from ekko_memory.semantic.recall import EMBED_BATCH, Indexer
+    except ImportError:  # the semantic extra is not installed
+        return
+
+    def embed_now(self: Indexer, name: str, node_ids: list[str]) -> None:
+        store = dict(self.recall.service.stores())[name]
+        with self.paused():
+            for start in range(0, len(node_ids), EMBED_BATCH):
+                self.embed_batch(name, store, node_ids[start : start + EMBED_BATCH])  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Indexer, "tell", embed_now)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """An empty workspace folder."""

@@ -170,6 +170,7 @@ def test_a_keyword_match_the_model_finds_unrelated_is_omitted_from_retrieve(
     assert hamlet.id in [n.id for n in plain.relevant]
 
 
+@pytest.mark.background_indexing
 def test_memories_written_later_are_embedded_in_the_background(mem: MemoryService) -> None:
     assert mem.semantic is not None
     node = fact(CAT)
@@ -342,6 +343,7 @@ def test_an_openai_compatible_endpoint_embeds_and_its_failures_fall_back_to_keyw
     assert wrong.diagnostics.store_status == "degraded"
 
 
+@pytest.mark.background_indexing
 def test_a_change_of_model_reembeds_with_progress(
     backend: Backend, tmp_path: Path, endpoint: EmbeddingServer
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ekko_memory_gui.qt import QDialog
 from ekko_memory_gui.views.dialogs.reindex_dialog import ReindexDialog
 from ekko_memory_gui.views.main_window import MainWindow
@@ -12,6 +14,7 @@ from tests.core.factories import make_node
 from tests.gui.conftest import ScriptedDialogService, run, wait_task
 
 
+@pytest.mark.background_indexing
 def test_the_semantic_index_dialog_embeds_with_a_progress_bar(
     qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
 ) -> None:
