@@ -460,3 +460,30 @@ def test_the_config_file_turns_semantic_recall_off(backend: Backend, tmp_path: P
     )
     mem = backend.open_memory(tmp_path)
     assert mem.semantic is None and mem.config_warning is None
+
+
+def test_the_floor_never_drops_what_the_context_takes_by_its_own_rules(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """With a floor nothing reaches (0.95), a task, a constraint and a cooking preference
+    that also match the message's words stay (their own rules), while the workspace's
+    decision goes and says why."""
+    config = MemoryConfig(embedder=EmbedderConfig(min_similarity=0.95))
+    mem = backend.open_memory(tmp_path, config=config)
+    task = fact("写数据库迁移脚本", scope="workspace", type="task")
+    rule = fact("数据库迁移必须可回滚", scope="workspace", type="constraint")
+    decision = fact("数据库用 PostgreSQL", scope="workspace", type="decision")
+    cilantro = make_node()  # 用户不吃香菜, a cooking preference
+    for node in (task, rule, decision, cilantro):
+        mem.upsert_node(node)
+    mem.reindex()
+    ctx = mem.session("s1", user_id="u1", workspace_id="w1").build_context(
+        "数据库迁移脚本今晚写完，晚饭做菜别放香菜"
+    )
+    assert task.id in {n.id for n in ctx.active_tasks}
+    assert rule.id in {n.id for n in ctx.constraints}
+    assert cilantro.id in {n.id for n in ctx.preferences}
+    assert decision.id not in ctx.used_memory_ids
+    reasons = {o.node_id: o.reason for o in ctx.omitted}
+    assert reasons[decision.id] == "low_relevance"
+    assert task.id not in reasons and rule.id not in reasons and cilantro.id not in reasons

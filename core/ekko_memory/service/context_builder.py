@@ -60,6 +60,12 @@ WORKSPACE_SECTIONS = (
 )
 
 
+def _floored(row: NodeRow) -> bool:
+    """A memory the context takes only when it is related to the message (semantic recall
+    on): the workspace's decisions and facts, which it used to take whatever was asked."""
+    return row.scope == "workspace" and row.type in ("decision", "fact")
+
+
 @lru_cache(maxsize=256)
 def topic_filter(
     viewer: Viewer,
@@ -197,7 +203,12 @@ class ContextBuilder:
         if self.semantic is not None and self.semantic.vector() is not None:
             relevant_rows, unrelated, relevance = self._hybrid(candidates, [h.row for h in hits])
             for node_id in unrelated:
-                candidates.pop(node_id, None)
+                row = candidates.get(node_id)
+                # Only what the floor governs leaves: a task, a constraint, a preference
+                # or a profile fact the rules brought in stays, related or not.
+                if row is not None and _floored(row):
+                    del candidates[node_id]
+            unrelated = [i for i in unrelated if i not in candidates]
         else:
             relevant_rows = [h.row for h in hits]
         for hit_row in relevant_rows[:wanted]:
@@ -273,11 +284,7 @@ class ContextBuilder:
         session's own memories keep their own rules."""
         stage = self.semantic
         assert stage is not None
-        gated = [
-            row
-            for row in candidates.values()
-            if row.scope == "workspace" and row.type in ("decision", "fact")
-        ]
+        gated = [row for row in candidates.values() if _floored(row)]
         sims = stage.similarity([(store_of(r.scope), r) for r in (*gated, *keyword)])
         sims.update((row.id, sim) for row, sim in self.vector_hits)
         ranked, unrelated = fuse(keyword, self.vector_hits, sims, stage.floor)
