@@ -354,8 +354,9 @@ def test_a_change_of_model_reembeds_with_progress(
     local.close()
     mem = backend.open_memory(tmp_path, config=http_config(endpoint))
     assert mem.semantic is not None
-    # In the background, on opening: every memory gets the new model's vector, and the
-    # old model's go once none is missing.
+    # In the background, from the first turn on: every memory gets the new model's
+    # vector, and the old model's go once none is missing.
+    mem.session("s1", user_id="u1").build_context("你好")
     assert mem.semantic.indexer.wait_idle(60)
     for store in (mem.workspace_store, mem.user_store):
         with store.read() as r:

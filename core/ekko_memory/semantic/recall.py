@@ -174,6 +174,7 @@ class SemanticRecall:
     def query(self, text: str) -> QueryVector:
         """Start embedding a message (an endpoint's answer arrives while the turn reads
         the store); an empty vector holder with ``error`` when the embedder is paused."""
+        self.indexer.start()  # the first turn or search starts it (once)
         with self._cache_lock:
             cached = self._queries.get(text)
             if cached is not None:
@@ -187,7 +188,6 @@ class SemanticRecall:
             # A turn does not wait the three seconds the model takes to load (once per
             # process, on the indexer's thread): until then it takes the keyword path,
             # quietly, as it does for memories not embedded yet.
-            self.indexer.start()
             return QueryVector()
 
         def compute() -> np.ndarray:
@@ -401,19 +401,24 @@ class Indexer:
         self._pause = threading.Lock()
         self.errors: list[str] = []
         self._thread: threading.Thread | None = None
+        self._loading = False
 
     def start(self) -> None:
-        """Start the thread (once); it first embeds whatever has no vector yet."""
+        """Start the thread (once): it loads the model and the stores' vectors, then
+        embeds whatever has no vector yet."""
         with self._lock:
-            if self._thread is None and not self._stopping.is_set():
-                self._thread = threading.Thread(
-                    target=self._run, name="ekko-semantic-indexer", daemon=True
-                )
-                self._thread.start()
+            if self._thread is not None or self._stopping.is_set():
+                return
+            self._thread = threading.Thread(
+                target=self._run, name="ekko-semantic-indexer", daemon=True
+            )
+            self._thread.start()
         self._wake.set()
 
     def tell(self, name: StoreName, node_ids: list[str]) -> None:
         """Nodes a commit wrote: embed them soon."""
+        if self._stopping.is_set():
+            return  # the next process to run an indexer finds them without a vector
         with self._lock:
             self._told.setdefault(name, []).extend(node_ids)
             self._idle.clear()
@@ -422,11 +427,14 @@ class Indexer:
         self._wake.set()
 
     def stop(self, timeout_s: float = 5.0) -> None:
-        """Stop the thread (after the batch in progress)."""
+        """Stop the thread (after the batch in progress). A thread still loading the model
+        is not waited for: it has nothing to finish, and a command closing its memory
+        would wait seconds for it (the daemon thread ends with the process, or stops once
+        loaded)."""
         self._stopping.set()
         self._wake.set()
         thread = self._thread
-        if thread is not None:
+        if thread is not None and not self._loading:
             thread.join(timeout_s)
 
     def wait_idle(self, timeout_s: float = 30.0) -> bool:
@@ -445,7 +453,13 @@ class Indexer:
 
         try:
             if isinstance(self.recall.embedder, LocalEmbedder):
-                warm_local_model()  # before the first turn needs it
+                self._loading = True
+                try:
+                    warm_local_model()  # before the next turn needs it
+                finally:
+                    self._loading = False
+            if self._stopping.is_set():
+                return
             self.recall.load_vectors()
         except Exception as e:  # the first turn tries again
             self.errors.append(f"{type(e).__name__}: {e}")

@@ -154,9 +154,9 @@ class MemoryService:
             return
         from ekko_memory.semantic.recall import SemanticRecall
 
+        # Its indexer starts with the first turn, search or write: a short command that
+        # does neither (the CLI's show, stats…) never loads the model.
         self.semantic = SemanticRecall(self, embedder)
-        # Memories written before (another process, an older release) are embedded now.
-        self.semantic.indexer.start()
 
     def store_for_scope(self, scope: str) -> SqlStore:
         """Session and workspace scope live in the workspace store; user scope in the user store."""
