@@ -66,7 +66,9 @@ def _semantic_indexing_as_written(
 ) -> None:
     """Each write's memories embedded as the write commits, on the writing thread: what a
     context or a search finds then never depends on how far the background indexer got
-    (tests of the indexer itself are marked ``background_indexing``)."""
+    (tests of the indexer itself are marked ``background_indexing``). A bulk write of
+    more than a batch is left for ``reindex``: embedding thousands of a test's filler
+    memories on the spot would only slow the test."""
     if request.node.get_closest_marker("background_indexing") is not None:
         return
     try:
@@ -75,10 +77,11 @@ def _semantic_indexing_as_written(
         return
 
     def embed_now(self: Indexer, name: str, node_ids: list[str]) -> None:
+        if len(node_ids) > EMBED_BATCH:
+            return  # a bulk load (a test's fill, an import): left for reindex
         store = dict(self.recall.service.stores())[name]
         with self.paused():
-            for start in range(0, len(node_ids), EMBED_BATCH):
-                self.embed_batch(name, store, node_ids[start : start + EMBED_BATCH])  # type: ignore[arg-type]
+            self.embed_batch(name, store, node_ids)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Indexer, "tell", embed_now)
 

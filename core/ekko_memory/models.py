@@ -1105,3 +1105,15 @@ class DuplicatePair(CamelModel):
     similarity: float
     first_written_by: str | None = None
     second_written_by: str | None = None
+
+
+class ReindexReport(CamelModel):
+    """What ``mem.reindex()`` did, per store: memories embedded, memories still without a
+    vector of the model, vectors removed (another model's, or all with ``force``)."""
+
+    model: str
+    embedded: dict[str, int] = Field(default_factory=dict)
+    remaining: dict[str, int] = Field(default_factory=dict)
+    removed: dict[str, int] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+    cancelled: bool = False

@@ -23,8 +23,8 @@ from ekko_memory import (
     PurgeFilter,
     PurgePlan,
     PurgeReport,
+    ReindexReport,
 )
-from ekko_memory.semantic.recall import ReindexReport
 from ekko_memory_gui.controller import AppController
 
 ProgressHandler = Callable[[Progress], None]

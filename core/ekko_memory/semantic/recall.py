@@ -21,11 +21,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from ekko_memory.models import ReindexReport
 from ekko_memory.semantic.embedders import (
     Breaker,
     Embedder,
@@ -60,29 +60,6 @@ PASSAGES_PER_TURN = 8
 SWEEP_EVERY_S = 300.0
 # How long the indexer gathers what writes tell it before embedding.
 GATHER_S = 0.5
-
-
-@dataclass
-class ReindexReport:
-    """What ``reindex`` did, store by store."""
-
-    model: str
-    embedded: dict[str, int] = field(default_factory=dict)
-    remaining: dict[str, int] = field(default_factory=dict)
-    removed: dict[str, int] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    cancelled: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """camelCase JSON for the CLI and the app."""
-        return {
-            "model": self.model,
-            "embedded": self.embedded,
-            "remaining": self.remaining,
-            "removed": self.removed,
-            "warnings": self.warnings,
-            "cancelled": self.cancelled,
-        }
 
 
 class QueryVector:
@@ -316,7 +293,7 @@ class SemanticRecall:
         """Embed every memory that has no vector of the current model (``force``: all of
         them again), on the calling thread, with progress; vectors of other models are
         removed once the current one covers the store."""
-        report = ReindexReport(self.model)
+        report = ReindexReport(model=self.model)
         rep = Reporter(progress, cancel)
         if isinstance(self.embedder, LocalEmbedder):
             warm_local_model()

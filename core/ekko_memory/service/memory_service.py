@@ -26,6 +26,7 @@ from ekko_memory.models import (
     NodeHistory,
     PendingItem,
     PendingStatus,
+    ReindexReport,
     Scope,
     SimilarMemory,
     clean_text,
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     from ekko_memory.semantic.recall import SemanticRecall
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import ReindexReport, SemanticRecall
+    from ekko_memory.semantic.recall import SemanticRecall
 
 StoreName = Literal["workspace", "user", "global"]
 

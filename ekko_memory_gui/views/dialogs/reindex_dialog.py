@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ekko_memory import CancelToken
-from ekko_memory.semantic.recall import ReindexReport
+from ekko_memory import CancelToken, ReindexReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
