@@ -222,7 +222,17 @@ class StoreWriter(StoreReader):
         ids = [r.node_id for r in fresh]
         for chunk in chunks(ids):
             self.conn.execute(delete(v).where(v.c.node_id.in_(chunk)))
-        vid = int(self._rows("SELECT coalesce(max(vid), 0) FROM memory_node_vectors", {})[0][0])
+        # vids grow per model (what a reader loads by): the (model, vid) index answers.
+        models = {r.model for r in fresh}
+        vid = max(
+            int(
+                self._rows(
+                    "SELECT coalesce(max(vid), 0) FROM memory_node_vectors WHERE model = :m",
+                    {"m": m},
+                )[0][0]
+            )
+            for m in models
+        )
         now = to_db(utcnow())
         self.conn.execute(
             v.insert(),
