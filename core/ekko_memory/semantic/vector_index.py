@@ -191,26 +191,31 @@ class VectorIndex:
             matrix, scales = matrix[rows], scales[rows]
         sims = int8_dots(matrix, q) * scales * qscale
         top = np.argpartition(-sims, want - 1)[:want] if want < len(sims) else np.arange(len(sims))
+        order = top[np.argsort(-sims[top])]
+        order = order[sims[order] >= floor]
+        slots = (rows[order] if rows is not None else order).tolist()
         out = []
-        for i in top[np.argsort(-sims[top])]:
-            if sims[i] < floor:
-                break
-            node_id = ids[int(rows[i]) if rows is not None else int(i)]
+        for slot, sim in zip(slots, sims[order].tolist(), strict=True):
+            node_id = ids[slot]
             if node_id is not None and not (exclude and node_id in exclude):
-                out.append((node_id, float(sims[i])))
+                out.append((node_id, sim))
         return out[:k]
 
     @staticmethod
     def _by_bits(bits: np.ndarray, q: np.ndarray, count: int) -> np.ndarray:
-        """Rows of the ``count`` (or a few more) vectors whose sign bits are nearest ``q``'s."""
+        """Rows of the ``count`` vectors whose sign bits are nearest ``q``'s."""
         qbits = np.packbits(q > 0)
         distances = np.asarray(_simd.cdist(qbits[None, :], bits, metric="hamming", dtype="bin8"))[0]
         if count >= len(distances):
             return np.arange(len(distances))
-        # Distances are whole numbers of bits: the smallest radius holding ``count``.
-        histogram = np.bincount(distances.astype(np.int64), minlength=bits.shape[1] * 8 + 1)
-        radius = int(np.searchsorted(np.cumsum(histogram), count))
-        return np.flatnonzero(distances <= radius)
+        # Distances are whole numbers of bits: the radius that holds ``count`` from a
+        # histogram (an argpartition of 57k distances took 1 ms, this ~0.3), ties at the
+        # radius cut to ``count``.
+        d = distances.astype(np.int32)
+        radius = int(np.searchsorted(np.cumsum(np.bincount(d)), count))
+        inside = np.flatnonzero(d < radius)
+        edge = np.flatnonzero(d == radius)[: count - len(inside)]
+        return np.concatenate([inside, edge])
 
     def similarity(self, query: np.ndarray, node_ids: Sequence[str]) -> dict[str, float]:
         """Similarity with ``query`` of those of ``node_ids`` that have a vector here."""
