@@ -77,7 +77,8 @@ class SemanticStage:
             self.indexes[name] = index
             if index is None:
                 return []
-            near = index.nearest(q, limit * 4, self.floor)
+            # Twice the limit: room for what the filter leaves out (other users, old versions).
+            near = index.nearest(q, limit * 2, self.floor)
             if not near:
                 return []
             sims = dict(near)
