@@ -34,7 +34,7 @@ from ekko_memory.models import (
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
-from ekko_memory.service.semantic_stage import SemanticStage, fuse
+from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.sql_store import SqlStore
 
@@ -232,12 +232,7 @@ class Retriever:
                 rows = stage.nearest(part.name, part.store, r, f, q.limit * 2 + 10)  # type: ignore[arg-type]
             near += [(row.node(), sim) for row, sim in rows if row.id not in seen]
         near = [(n, sim) for n, sim in near if visible(n, q)]
-        sims = stage.similarity(
-            [
-                ("user" if n.scope == "user" else None if n.scope == "global" else "workspace", n)
-                for n in keyword
-            ]
-        )
+        sims = stage.similarity([(store_of(n.scope), n) for n in keyword])
         sims.update((n.id, sim) for n, sim in near)
         ranked, low = fuse(keyword, near, sims, stage.floor)
         omitted.extend(omission(i, "low_relevance") for i in low)
