@@ -63,6 +63,11 @@ WORKSPACE_SECTIONS = (
 )
 
 
+# The share of the relevance floor a workspace decision or fact must reach to stay in a
+# context (see ContextBuilder._hybrid).
+GATE_SHARE = 0.5
+
+
 def _floored(row: NodeRow) -> bool:
     """A memory the context takes only when it is related to the message (semantic recall
     on): the workspace's decisions and facts, which it used to take whatever was asked."""
@@ -306,21 +311,26 @@ class ContextBuilder:
         self, candidates: dict[str, NodeRow], keyword: list[NodeRow]
     ) -> tuple[list[NodeRow], list[str], dict[str, float]]:
         """The relevant rows in one ranking of keyword and vector matches, the ids found
-        unrelated to the message (under the relevance floor), and each one's relevance.
+        unrelated to the message, and each one's relevance.
 
-        Workspace decisions and facts, which every context considered whatever the
-        message, must now be related to it too; tasks, constraints, preferences and the
-        session's own memories keep their own rules."""
+        Workspace decisions and facts, which every context took whatever the message, must
+        now be related to it too, by half the floor (``GATE_SHARE``): a project's rule
+        scores ~0 against a cooking question and 0.13–0.31 against a coding one, while
+        the floor (0.18) ranks memories competing for the relevant section. Tasks,
+        constraints, preferences, the profile and the session's own memories keep their
+        own rules."""
         stage = self.semantic
         assert stage is not None
         gated = [row for row in candidates.values() if _floored(row)]
         sims = stage.similarity([(store_of(r.scope), r) for r in (*gated, *keyword)])
         sims.update((row.id, sim) for row, sim in self.vector_hits)
-        ranked, unrelated = fuse(keyword, self.vector_hits, sims, stage.floor)
-        matched = {row.id for row, _ in ranked}
+        ranked, low = fuse(keyword, self.vector_hits, sims, stage.floor)
+        gate = stage.floor * GATE_SHARE
+        gated_ids = {row.id for row in gated}
+        unrelated = [i for i in low if i not in gated_ids]
         for row in gated:
             sim = sims.get(row.id)
-            if row.id not in matched and sim is not None and sim < stage.floor:
+            if sim is not None and sim < gate:
                 unrelated.append(row.id)
         relevance = {row.id: score for row, score in ranked}
         for row in gated:
