@@ -65,7 +65,7 @@ WORKSPACE_SECTIONS = (
 
 # The share of the relevance floor a workspace decision or fact must reach to stay in a
 # context (see ContextBuilder._hybrid).
-GATE_SHARE = 0.5
+GATE_SHARE = 0.67
 
 
 def _floored(row: NodeRow) -> bool:
@@ -314,7 +314,7 @@ class ContextBuilder:
         unrelated to the message, and each one's relevance.
 
         Workspace decisions and facts, which every context took whatever the message, must
-        now be related to it too, by half the floor (``GATE_SHARE``): a project's rule
+        now be related to it too, by two thirds of the floor (``GATE_SHARE``): a project's rule
         scores ~0 against a cooking question and 0.13–0.31 against a coding one, while
         the floor (0.18) ranks memories competing for the relevant section. Tasks,
         constraints, preferences, the profile and the session's own memories keep their
