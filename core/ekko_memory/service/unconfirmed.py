@@ -34,7 +34,7 @@ def is_profile(node: MemoryNode) -> bool:
     of the short profile every context carries."""
     if node.domain in PROFILE_DOMAINS:
         return node.type in ("fact", "preference")
-    return "过敏" in node.tags
+    return "过敏" in node.tags or node.key == "dietary_restriction"
 
 
 def proposed_nodes(items: Iterable[PendingItem], now: datetime) -> list[MemoryNode]:

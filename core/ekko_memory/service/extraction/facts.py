@@ -184,7 +184,7 @@ _DOSE = re.compile(
 )
 _SCHOOL_ZH = re.compile(
     rf"^{_ADV_ZH}(?:在|读|上|念)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,12}}?(?:大学|学院|中学|小学|幼儿园|高中|初中|一中|二中|附中|实验学校|学校))(?:读书|上学|读|念书|上|念)?"
-    rf"|^{_ADV_ZH}(?:在读|读|上|念)(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班)"
+    rf"|^{_ADV_ZH}(?:在读|读|上|念|在上|在念|考了?)(?:在职)?(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班|E?MBA|MPA|MPAcc|研究生|硕士|博士|本科|大专|夜大|函授|成人本科|专升本)"
     rf"|^(?:是)?(?P<v3>[\u4e00-\u9fff]{{2,10}}(?:大学|学院))毕业的?"
 )
 _SCHOOL_EN = re.compile(
@@ -193,8 +193,14 @@ _SCHOOL_EN = re.compile(
     r"|^(?:study|studies|studying|am\s+studying)\s+(?P<v3>[\w ]+?)\s+at\s+(?P<at>[A-Z][\w ]+)",
     re.IGNORECASE,
 )
+_CARS_ZH = (
+    "车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|问界|极氪|小米SU7|宝马|奔驰|奥迪|丰田|本田|大众|日产|马自达|"
+    "现代|起亚|福特|别克|雪佛兰|凯迪拉克|沃尔沃|路虎|保时捷|吉利|长城|哈弗|奇瑞|长安|五菱|荣威|红旗|卡罗拉|凯美瑞|"
+    r"雅阁|思域|朗逸|速腾|迈腾|帕萨特|宝来|轩逸|天籁|CR-V|RAV4|途观|汉兰达|宏光|Model\s?[3SXY]"
+)
 _VEHICLE_ZH = re.compile(
-    rf"^{_ADV_ZH}(?:开|开的是|开着|有一?辆|买了一?辆|提了一?辆)(?P<v>[\u4e00-\u9fffA-Za-z0-9 ]{{1,12}}?(?:车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|宝马|奔驰|奥迪|丰田|本田|大众|Model\s?[3SXY]))"
+    rf"^{_ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆)"
+    rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
 )
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
 _VEHICLE_EN = re.compile(
@@ -202,7 +208,7 @@ _VEHICLE_EN = re.compile(
     re.IGNORECASE,
 )
 _TRAVEL_ZH = re.compile(
-    rf"^{_ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|了|$|，)"
+    rf"^{_ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:带[\u4e00-\u9fff]{{1,5}}?|和[\u4e00-\u9fff]{{1,5}}?|跟[\u4e00-\u9fff]{{1,5}}?)?(?:一起)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|了|$|，)"
     rf"|^{_ADV_ZH}(?:要|会|打算|准备|计划)?(?:出差|旅游|度假)(?:去)?(?P<v2>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:了|$)"
 )
 _TRAVEL_EN = re.compile(
@@ -285,8 +291,10 @@ class FactFrames:
         she wants everything in three bullets max): kept in the user's words, under them."""
         if st.subject.kind != "person" or not st.body.strip() or st.question or st.hypothetical:
             return None
+        if not st.explicit_subject:
+            return None  # 沙发上全是 after 我家猫掉毛: a clause that does not name them says too little
         said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
-        if len(said) < 4 or len(st.body.strip()) < 2:
+        if len(said) < 4 or len(st.body.strip()) < 3:
             return None
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
@@ -633,6 +641,14 @@ class FactFrames:
         where = w.clean_zh(m["v"] or m["v2"] or "")
         out: list[Finding] = []
         place = w.place_at_start(where)
+        rest_after = w.clean_zh(m.groupdict().get("rest") or "")
+        if (
+            place == where
+            and re.search(_JOB_SUFFIX_ZH + "$", rest_after)
+            and not _PROVINCES.search(where)
+        ):
+            # 我在阿里做产品经理: a job done at X makes X the workplace, though X names a place too.
+            place = ""
         org = (
             ""
             if place == where
@@ -1226,9 +1242,14 @@ class FactFrames:
         if m is None or st.negated:
             return []
         c = w.MEDICINE_ZH.match(w.clean_zh(m["v"]))
-        if c is None:
+        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
+        if c is not None:
+            what = c.group()
+        elif drug is not None and _DOCTOR.search(st.sentence) and not self.is_food(drug.group()):
+            # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.
+            what = drug.group()
+        else:
             return []
-        what = c.group()
         return [
             self.fact(
                 st,
@@ -1427,6 +1448,13 @@ _META = re.compile(
 )
 # Relation words too vague to keep a person's facts under (老师 in 我问老师…).
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
+# Where one lives rather than works for (在上海做产品经理 is a city, not a company).
+_PROVINCES = re.compile(
+    r"^(?:北京|上海|天津|重庆|广州|深圳|杭州|南京|苏州|成都|武汉|西安|长沙|郑州|青岛|厦门|宁波|合肥|福州|济南|沈阳|大连|"
+    r"昆明|哈尔滨|长春|石家庄|太原|南昌|南宁|贵阳|兰州|海口|三亚|香港|澳门|台北|东莞|佛山|无锡|珠海|"
+    r"[\u4e00-\u9fff]{1,3}(?:省|市|区|县))"
+)
+_DOCTOR = re.compile(r"医生|大夫|医院|处方|开的药|疗程|复查|门诊|药房|副作用|剂量")
 _NOT_WORKPLACES = frozenset(
     [
         "家",

@@ -22,7 +22,7 @@ _WEEKDAY_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 # Something to do: obligation, intention or an appointment.
 _TODO_ZH = re.compile(
-    r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
+    r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
     r"\b(?:have to|has to|need to|needs to|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
@@ -32,7 +32,7 @@ _TODO_EN = re.compile(
 _DONE_VERBS_ZH = (
     r"完成|做完|写完|弄完|搞完|改完|交上去|交上|提交|发出去|搞定|弄好|做好|写好|改好|修好|看完|考完|面完|开完|去过|去完|"
     r"办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|买好|买到|订好|订完|约好|约上|卖掉|卖|收走|寄出|寄走|退掉|"
-    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂"
+    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂|换|装|洗|打扫|清理|搬|剪|扔|收拾|打印|签|填|报|缴|充|取|拿|进|买|订|约"
 )
 # Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
 # to do: 周五前要交上去).
@@ -155,7 +155,7 @@ def plan(
         or sentence_time
     )
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
-    must = (_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body)
+    must = bool((_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body) or listed)
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
     if (done is not None and not must) or (st.negated and not must):
         return None

@@ -48,12 +48,19 @@ _NOT_A_THING = re.compile(
 # How the user wants answers (回答简短点, keep it short, no emojis).
 _STYLE_ZH = re.compile(
     r"(?:回答|回复|答复|说话|解释|写)[^，。！？]{0,6}?(?P<v>简短|简洁|短一?点|详细|具体|分点|列表|用表格|口语化|正式|直接|别啰嗦|不要啰嗦|少废话|带例子|举例子|通俗|专业)"
+    r"|(?P<v3>(?:别|不要|少|甭)(?:整|说|写|来|给我)?(?:那么多|太多|一堆)?(?:废话|铺垫|客套话?|长篇大论|车轱辘话|套话)|说重点|直接(?:说|给)?结论|长话短说|一句话说清楚?|简单说就行|挑重点说)"
     r"|(?P<v2>不要|别|少)(?:用|带|加|发)?(?:表情|emoji|表情包)"
 )
 _STYLE_EN = re.compile(
     r"\b(?:keep|make)\s+(?:it|answers|replies|responses|things)\s+(?P<v>short|brief|concise|simple|detailed)\b"
     r"|\b(?P<v2>no emojis?|without emojis?|use bullet points|bullet points|be more concise|be concise|be brief|more detail|in detail|step by step|plain english|be direct)\b",
     re.IGNORECASE,
+)
+
+
+# 宁坐高铁不坐飞机: the one rather than the other.
+_RATHER_ZH = re.compile(
+    r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})"
 )
 
 
@@ -73,6 +80,8 @@ def preference(st: Statement) -> Finding | None:
     """A like or dislike of the statement's subject (我很喜欢听周杰伦, I hate jazz)."""
     if st.subject.kind not in ("self", "none", "person") or st.question or st.hypothetical:
         return None
+    if st.subject.kind == "none" and st.explicit_subject:
+        return None  # 她喜欢花 with nobody to name: not the user's
     body = st.body.strip()
     if st.zh:
         dislike = _DISLIKE_ZH.match(body)
@@ -82,7 +91,29 @@ def preference(st: Statement) -> Finding | None:
         like = None if dislike else _LIKE_EN.match(body)
     m = dislike or like
     if m is None:
-        return None
+        rather = _RATHER_ZH.search(body) if st.zh else None
+        if rather is None:
+            return None
+        thing = w.clean_zh(rather.group())
+        return Finding(
+            type="preference",
+            domain="个人",
+            category=["个人", "喜好"],
+            key="likes",
+            value=thing,
+            title=thing,
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["喜好"],
+            entities=[rather["a"]],
+            importance=0.6,
+            reason="what the user would rather",
+        )
+    if re.search(
+        r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE
+    ):
+        return None  # 也不是说我不爱听周杰伦: no dislike said
     if like is not None and st.negated:
         return None
     if (
@@ -136,7 +167,7 @@ def preference(st: Statement) -> Finding | None:
 
 
 _USES_ZH = re.compile(
-    r"^(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
+    r"^[\u4e00-\u9fff]{0,5}?(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
 )
 _USES_EN = re.compile(
     r"^(?:\w+\s+)?(?:use|uses|am\s+on|'m\s+on|switched\s+to|keep\s+(?:all\s+)?(?:my\s+)?\w+\s+in|do\s+everything\s+in|work\s+in|code\s+in|write\s+in)\s+(?P<v>(?-i:[A-Z])[\w.+#-]*(?:\s+(?-i:[A-Z0-9])[\w.+#-]*)*)",

@@ -295,12 +295,12 @@ def names_same_work(title: str, clause: str) -> bool:
 # A rule or decision of a team (团队新规矩：…, 我们组定了个规矩：…, 架构评审的结论：…, new team rule:
 # …, we're standardizing on …): what follows is the rule, in the user's words.
 _TEAM_LEAD = re.compile(
-    r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都"
+    r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都|商量好了?|说好了?|定好了?"
     r"|\b(?:rule|rules|policy|decision|decided|agreed|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
     re.IGNORECASE,
 )
 _TEAM_WHO = re.compile(
-    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch)\b",
+    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|店里|店|生意|工作室|家里|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch|standup|stand-up|business|shop|store|studio|practice|firm|clients?|household)\b",
     re.IGNORECASE,
 )
 

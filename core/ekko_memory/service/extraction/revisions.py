@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from ekko_memory.models import MemoryNode
 from ekko_memory.service.extraction import words as w
@@ -24,9 +25,9 @@ from ekko_memory.service.extraction.time_expressions import find_times
 # A correction's opening words (不对，是…; sorry, I meant…), at the start of a clause.
 CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)[\u4e00-\u9fff]{0,6}?(?:不对|错了|有误)[，,。！!\s]*"
-    r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|手滑打错了|记错了|我记错了|"
+    r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+",
     re.IGNORECASE,
 )
@@ -69,6 +70,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     correction does not fit it."""
     if pair is not None:
         old, new = pair
+        # 3pm not 2: "2" as said, with its am/pm (Saturday at 2pm → Saturday at 3pm).
+        unit = re.search(
+            rf"(?<![\w:]){re.escape(old)}(?:\s?[ap]\.?m\.?|点|:00)?(?![\w:])", said, re.IGNORECASE
+        )
+        if unit is not None:
+            return said[: unit.start()] + new + said[unit.end() :]
         if old in said:
             return _replace_unit(said, old, new)
         folded = said.casefold()
@@ -238,3 +245,15 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
 _UPDATABLE = frozenset(
     {"routine", "task_status", "travel_plan", "personal_fact", "temporary_state"}
 )
+
+
+def bare_value(text: str, now: datetime) -> bool:
+    """The whole message is a value of its own (周四; the 15th; 无锡): in a chat, the answer
+    that corrects the statement just before."""
+    value = _bare(text)
+    if not value or len(value) > 12:
+        return False
+    times = find_times(value, now)
+    if times and len(times[0].text) >= len(value) - 1:
+        return True
+    return bool(re.search(r"[\u4e00-\u9fff]", value)) and w.place_at_start(value) == value

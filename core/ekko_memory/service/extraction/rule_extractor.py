@@ -28,6 +28,7 @@ from collections.abc import Callable
 from datetime import datetime
 from itertools import groupby
 
+from ekko_memory.identity import value_identity
 from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
@@ -46,7 +47,7 @@ from ekko_memory.service.extraction.plans import (
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
-from ekko_memory.service.extraction.statements import Statement, read_statements
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
@@ -93,6 +94,8 @@ class RuleBasedExtractor:
         # While a correction's message is read: the messages it corrects (what it states
         # replaces what they stated under the same key).
         self._correcting: list[str] = []
+        # The person the conversation last named (for 他/她/he/she in the next message).
+        self._last_person: Subject | None = None
 
     def notable(self, text: str) -> bool:
         """The words change what is remembered whatever is known: a take-back, a
@@ -115,6 +118,14 @@ class RuleBasedExtractor:
         found = Found()
         known = list(data.known_nodes)
         history = [m for m in data.earlier if m.role == "user"]
+        self._last_person = None
+        for earlier in history[-2:]:
+            people = [
+                st.subject
+                for st in read_statements(earlier.content, earlier.created_at)
+                if st.subject.kind == "person"
+            ]
+            self._last_person = people[-1] if people else self._last_person
         for msg in data.messages:
             if msg.role == "user":
                 self._message(msg, known, found, history)
@@ -136,7 +147,11 @@ class RuleBasedExtractor:
         before = len(found.ops)
         found.zh = bool(_CJK.search(text))
         src = [msg.id]
-        statements = read_statements(text, msg.created_at)
+        # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
+        statements = read_statements(text, msg.created_at, self._last_person)
+        people = [st.subject for st in statements if st.subject.kind == "person"]
+        if people:
+            self._last_person = people[-1]
         kept: list[Statement] = []
         refused: str | None = None
         for st in statements:
@@ -232,7 +247,7 @@ class RuleBasedExtractor:
             for node in updated:
                 self._replace(node, st, src, found)
             return
-        if not listing and _LIST_LEAD.search(st.text) and st.index < len(text):
+        if not listing and (_LIST_LEAD.search(st.text) or _leads_a_list(st)):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
@@ -358,6 +373,27 @@ class RuleBasedExtractor:
                 ),
                 None,
             )
+        if (
+            target is None
+            and f.key is not None
+            and not f.person
+            and self.registry.single_valued(f.domain, f.type, f.key)
+        ):
+            # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
+            # memories said with the old one stop quoting it.
+            old = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
+                    and n.value_identity() != value_identity(f.value)
+                ),
+                None,
+            )
+            if old is not None:
+                target = old
+                self._scrub([_value_words(old)], [old], known, found)
         draft = {**f.draft(), "source_message_ids": src}
         if any(op.node.key == f.key and op.node.value_json == f.value for op in found.ops):
             return  # one sentence, one rule (团队新规矩：…，…，…)
@@ -397,6 +433,32 @@ class RuleBasedExtractor:
         reason = "asked to forget it" if named else "took back what they had just said"
         for node in targets:
             found.add("expire", reason, target_id=node.id)
+        if named:
+            self._scrub([_value_words(n) for n in targets], targets, known, found)
+
+    def _scrub(
+        self, values: list[str], gone: list[MemoryNode], known: list[MemoryNode], found: Found
+    ) -> None:
+        """Memories said in the same breath as what was taken back or corrected keep their
+        own words, not the old value (我在阿里做产品经理's occupation, once the company is
+        corrected, no longer quotes 阿里)."""
+        sources = {i for n in gone for i in n.source_message_ids}
+        dropped = {n.id for n in gone}
+        for node in known:
+            if (
+                node.id in dropped
+                or node.status != "active"
+                or not sources & set(node.source_message_ids)
+            ):
+                continue
+            hit = [v for v in values if v and v in node.content and v not in node.title]
+            if hit:
+                found.add(
+                    "update",
+                    "what it was said with was taken back",
+                    target_id=node.id,
+                    content=node.title,
+                )
 
     def _correct(
         self,
@@ -413,11 +475,17 @@ class RuleBasedExtractor:
         corrects (what the rest of the message states under a key replaces theirs)."""
         pair = revisions.old_and_new(text)
         lead = revisions.CORRECTION_LEAD.search(text)
-        if pair is None and lead is None:
+        if pair is None and lead is None and not revisions.bare_value(text, msg.created_at):
             return set(), []
         previous = [m for m in reversed(history) if m.id != msg.id][:3]
         corrected_ids = [m.id for m in previous[:1]]
         correction = text[lead.end() :] if lead is not None else text
+        while lead is not None:
+            # 哦不对，我打错了，是无锡: one lead after another, then the value.
+            more = revisions.CORRECTION_LEAD.match(correction)
+            if more is None or more.end() == 0:
+                break
+            correction = correction[more.end() :]
         correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
         if lead is not None and lead.start() > 0:
@@ -428,6 +496,15 @@ class RuleBasedExtractor:
             if fixed is None or fixed == said:
                 continue
             self._restate(fixed, said_id, msg, known, found)
+            if pair is not None and said_id != msg.id:
+                gone = [
+                    n
+                    for n in known
+                    if n.status == "active"
+                    and said_id in n.source_message_ids
+                    and pair[0] in f"{n.title}"
+                ]
+                self._scrub([pair[0]], gone, known, found)
             if said_id == msg.id:
                 return {st.index for st in read_statements(text, msg.created_at)}, []
             return self._clauses_of(text, lead, msg), [said_id]
@@ -587,9 +664,37 @@ _CHORE_START = re.compile(
 )
 
 
+def _leads_a_list(st: Statement) -> bool:
+    """A clause that a colon ends and that says there are things to do (这礼拜我得：…; To-do
+    before the move on the 21st: …; Tasks for this sprint: …)."""
+    after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+    if after[:1] not in (":", "："):
+        return False
+    return bool(
+        re.search(r"得|要|需要|要做|要办|待办|任务|清单|安排", st.text)
+        or re.search(
+            r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b",
+            st.text,
+            re.IGNORECASE,
+        )
+    )
+
+
 def _list_time(st: Statement) -> TimeMention | None:
     """The time a list's lead gives its items (这周), if any."""
     return next((t for t in st.times if not t.past and t.starts is not None), None)
+
+
+def _value_words(node: MemoryNode) -> str:
+    """The text a memory's value says (Bristol of a city, 阿里 of an employer)."""
+    value = node.value_json
+    if isinstance(value, str):
+        return (
+            value
+            if not value.isascii()
+            else next((e for e in node.entities if e.casefold() == value.casefold()), value)
+        )
+    return ""
 
 
 def _same_kind(node: MemoryNode, f: Finding) -> bool:

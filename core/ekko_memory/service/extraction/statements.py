@@ -297,7 +297,7 @@ _SUBJ_EN = re.compile(
 
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点个岁号天次年月]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -309,7 +309,7 @@ _QUESTION_EN = re.compile(
 # A supposition: nothing in its sentence is a fact about anyone.
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
-    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
     re.IGNORECASE,
 )
@@ -359,7 +359,7 @@ _CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}")
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
-    r"\s*(?:[,;]|\s[-–—]\s|[()]|…+|\.{3,})\s*"
+    r"\s*(?:[,;]|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
@@ -647,12 +647,14 @@ _NOT_NAMES = frozenset(
 
 
 @lru_cache(maxsize=512)
-def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
+def _analyze(
+    text: str, before: Subject | None = None
+) -> tuple[tuple[str, str, Subject, str, bool], ...]:
     """(clause, sentence, subject, body, explicit subject) for each clause; memoized: the
     trigger check and the extractor read the same messages."""
     out: list[tuple[str, str, Subject, str, bool]] = []
     first = True
-    last_person: Subject | None = None
+    last_person: Subject | None = before
     for sentence in sentences(text):
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
@@ -678,11 +680,11 @@ def _analyze(text: str) -> tuple[tuple[str, str, Subject, str, bool], ...]:
     return tuple(out)
 
 
-def read_statements(text: str, now: datetime) -> list[Statement]:
+def read_statements(text: str, now: datetime, before: Subject | None = None) -> list[Statement]:
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
-    for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text)):
+    for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence

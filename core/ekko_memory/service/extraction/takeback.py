@@ -21,17 +21,19 @@ _DONT_KEEP_ZH = re.compile(
 _DROP_ZH = re.compile(
     r"(?:那条|这条|那句|这句|上一条|刚才(?:那条|那句|说的(?:那个|那条|那句)?|那个)?|之前说的|前面说的|那个记忆|这个记忆|那段|这段)[^，。！？]{0,6}?(?:删掉|删了|删除|去掉|撤回|作废|不算数?|别记了?|不用记了?|忘了吧|忘掉吧?|不对|取消)"
     r"|当我没说|我收回|收回(?:这句|那句|刚才)|撤回(?:这句|那句|刚才)|忘掉|忘了吧|忘记(?:吧|它|这|那|我说)"
+    r"|(?:那个|这个|那件事|这件事|那些|这些)(?:就)?(?:删掉|删了|删除|去掉|抹掉|作废|不算数?|别记了?|不用记了?)"
     r"|(?:删掉|删除|去掉|抹掉)(?:那条|这条|刚才|这个记忆|那个记忆|关于)"
 )
 _DROP_EN = re.compile(
     r"(?:^|[,.;:!?]\s*|\b(?:please|just|and|so|now|oh|actually|wait)\s+)forget\b"
     r"|\b(?:don'?t|do not|no need to|never)\s+(?:remember|record|save|note|store|keep)\b"
-    r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind what i\b"
+    r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind (?:what i|the|that|about|my)\b"
     r"|\b(?:delete|remove|erase|drop)\s+(?:that|this|it)\s+(?:memory|note|from (?:your )?memory)\b"
     r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
     r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b"
     r"|(?:^|[,.;:!?]\s*|\b(?:wait|oh|actually|please|pls|just)\s+)(?:delete|remove|erase|scrap|drop|bin)\s+(?:that|it|this)\b"
-    r"|\b(?:delete|remove|erase|scrap)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry)\b",
+    r"|\b(?:delete|remove|erase|scrap)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry)\b"
+    r"|\b(?:ignore|forget|delete|drop|scrap|remove|disregard)\s+(?:the|that|this)\s+(?:bit|part|thing|stuff|line|detail)s?\s+(?:about|on|where)\b",
     re.IGNORECASE,
 )
 # The take-back's own words, left out of what it names.
@@ -39,7 +41,7 @@ _WORDS_ZH = re.compile(
     r"别再?|不要再?|不用再?|不必|无需|甭|没必要|帮我|给我|记住|记下来?|记录|记着|记得|记|存|保存|留着|那条|这条|那句|这句|上一条|刚才|之前|前面|说的|那个|这个|记忆|删掉|删了|删除|去掉|撤回|作废|不算数?|忘了吧|忘掉吧?|忘记|忘了|当我没说|我收回|收回|取消|抹掉|关于|的事|这件事|那件事|这事|那事|吧|了|啦|呀|啊|哦|把|请|麻烦|也|就|算了|其实|对了"
 )
 _WORDS_EN = re.compile(
-    r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|earlier|before|anymore|strike|unsay|right|true|'s|s)\b",
+    r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|bit|earlier|before|anymore|strike|unsay|right|true|can|you|could|would|'s|s)\b",
     re.IGNORECASE,
 )
 

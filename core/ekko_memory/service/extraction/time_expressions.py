@@ -45,6 +45,71 @@ _MONTH_EN = {m.casefold(): i for i, m in enumerate(calendar.month_name) if m} | 
 _MONTH_EN["sept"] = 9
 
 
+# Holidays by their dates: (month, day, days long); lunar ones by year.
+_HOLIDAYS_FIXED = {
+    "五一": (5, 1, 5),
+    "劳动节": (5, 1, 5),
+    "国庆": (10, 1, 7),
+    "十一假期": (10, 1, 7),
+    "十一长假": (10, 1, 7),
+    "元旦": (1, 1, 1),
+    "清明": (4, 4, 3),
+    "圣诞": (12, 25, 1),
+    "圣诞节": (12, 25, 1),
+    "平安夜": (12, 24, 1),
+    "情人节": (2, 14, 1),
+    "暑假": (7, 1, 62),
+    "寒假": (1, 20, 30),
+    "christmas": (12, 25, 1),
+    "christmas eve": (12, 24, 1),
+    "new year's day": (1, 1, 1),
+    "new year's eve": (12, 31, 1),
+    "new year": (1, 1, 1),
+    "halloween": (10, 31, 1),
+    "valentine's day": (2, 14, 1),
+    "may day": (5, 1, 1),
+    "summer holidays": (7, 15, 45),
+    "summer break": (6, 15, 75),
+}
+_HOLIDAYS_LUNAR = {
+    "春节": {2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13), 2030: (2, 3)},
+    "过年": {2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13), 2030: (2, 3)},
+    "端午": {2026: (6, 19), 2027: (6, 9), 2028: (5, 28), 2029: (6, 16), 2030: (6, 5)},
+    "中秋": {2026: (9, 25), 2027: (9, 15), 2028: (10, 3), 2029: (9, 22), 2030: (9, 12)},
+}
+_HOLIDAY_RE = re.compile(
+    "|".join(
+        sorted((re.escape(h) for h in [*_HOLIDAYS_FIXED, *_HOLIDAYS_LUNAR]), key=len, reverse=True)
+    ),
+    re.IGNORECASE,
+)
+
+
+def _holidays(text: str, now: datetime) -> list[TimeMention]:
+    """五一, 国庆, 春节, Christmas: the holiday's next days (lunar ones from a table of years)."""
+    out = []
+    for m in _HOLIDAY_RE.finditer(text):
+        name = m.group().casefold()
+        if name.isascii() and not re.match(r"\b", text[m.start() :]):
+            continue
+        for year in (now.year, now.year + 1):
+            if name in _HOLIDAYS_FIXED:
+                month, day, days = _HOLIDAYS_FIXED[name]
+            elif year in _HOLIDAYS_LUNAR.get(m.group(), {}):
+                month, day = _HOLIDAYS_LUNAR[m.group()][year]
+                days = 7 if m.group() in ("春节", "过年") else 3
+            else:
+                continue
+            start = now.replace(
+                year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0
+            )
+            end = _day_span(start + timedelta(days=days - 1))[1]
+            if end >= now:
+                out.append(TimeMention(m.group(), m.start(), m.end(), "point", start, end))
+                break
+    return out
+
+
 def cn_number(text: str) -> int | None:
     """一 → 1, 十五 → 15, 二十三 → 23, 两 → 2, 15 → 15 (up to 99); None if not a number."""
     if text.isdigit():
@@ -684,6 +749,8 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     found += _find_en(text, local)
     taken = [(t.start, t.end) for t in found]
     found += [d for d in _durations(text, local) if not any(a <= d.start < b for a, b in taken)]
+    taken = [(t.start, t.end) for t in found]
+    found += [h for h in _holidays(text, local) if not any(a <= h.start < b for a, b in taken)]
     return sorted(found, key=lambda t: t.start)
 
 

@@ -354,7 +354,7 @@ CONDITIONS_EN = re.compile(
     re.IGNORECASE,
 )
 CONDITIONS_ZH = re.compile(
-    r"[\u4e00-\u9fff]{0,6}?(?:病|症|炎|癌|瘤|结石|高血压|低血压|高血糖|低血糖|血糖高|血压高|哮喘|抑郁|焦虑|失眠|痛风|贫血|近视|甲亢|甲减|偏头痛|湿疹|三高|腰间盘突出|椎间盘突出|脂肪肝|心脏病|乳糖不耐受?|麸质不耐受?|不耐受)"
+    r"[\u4e00-\u9fff]{0,6}?(?:病|症|炎|癌|瘤|结石|高血压|低血压|高血糖|低血糖|血糖高|血压高|哮喘|抑郁|焦虑|失眠|痛风|贫血|近视|甲亢|甲减|偏头痛|湿疹|三高|腰间盘突出|椎间盘突出|脂肪肝|心脏病|乳糖不耐受?|麸质不耐受?|不耐受|晕机|晕车|晕船|恐高|幽闭恐惧)"
 )
 # Medicine: names and the endings of drug names (metformin, lisinopril, atorvastatin…).
 MEDICINE_EN = re.compile(
