@@ -267,6 +267,10 @@ class RuleBasedExtractor:
                     stated = True
                     continue
             self._statement(st, text, msg, known, found, listing)
+            if st.remember and len(found.ops) == n and not st.question:
+                # 请记住剪刀在微波炉下面的抽屉里: what was asked to be kept and no frame read,
+                # kept in the user's words.
+                self._note(st.text, [msg.id], found)
             stated |= len(found.ops) > n
         if not stated and usable:
             state = temporary_state(
