@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ekko_memory import validation_text
+from ekko_memory.timeutil import local_time
 from ekko_memory_gui.qt import QCoreApplication as _Q
 
 _cache: dict[str, dict[str, str]] = {}
@@ -267,6 +268,10 @@ def _problem_table() -> dict[str, str]:
         "folder_not_writable": _Q.translate(
             "StoreProblem", "{path} is not writable and holds no database yet"
         ),
+        "folder_on_read_only_mount": _Q.translate(
+            "StoreProblem",
+            "{path} is on a file system mounted read-only and holds no database yet",
+        ),
         "locked": _Q.translate(
             "StoreProblem",
             "{path} is locked by another program, which kept it for {seconds} s; close that"
@@ -302,6 +307,11 @@ def _problem_table() -> dict[str, str]:
             "StoreProblem",
             "{path} is read-only: memories can be read but not changed (fix the file's"
             " permissions to write)",
+        ),
+        "read_only_mount": _Q.translate(
+            "StoreProblem",
+            "{path} is on a file system mounted read-only: memories can be read but not"
+            " changed (mount it read-write to write)",
         ),
         "read_only_unreadable": _Q.translate(
             "StoreProblem", "{path} is read-only and cannot be opened ({detail})"
@@ -769,7 +779,7 @@ def local(dt: datetime) -> datetime:
     """A UTC time in the machine's time zone."""
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone()
+    return local_time(dt)
 
 
 def short_time(dt: datetime | None, now: datetime | None = None) -> str:

@@ -48,8 +48,11 @@ async def export(
     selection: ExportSelection,
     on_progress: ProgressHandler | None = None,
     cancel: CancelToken | None = None,
+    force: bool = False,
 ) -> ExportReport:
-    """Write a JSON bundle, Markdown or CSV; a cancelled export leaves no file."""
+    """Write a JSON bundle, Markdown or CSV; a cancelled export leaves no file. An existing
+    file is replaced only with ``force`` (after the user said so); a memory database or a
+    store's folder never."""
     mem = c.runner.memory
     return await c.runner.call(
         mem.exporter.export,
@@ -58,6 +61,7 @@ async def export(
         selection=selection,
         progress=_relay(on_progress),
         cancel=cancel,
+        force=force,
     )
 
 

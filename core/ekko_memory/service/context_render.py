@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ekko_memory.models import MemoryNode
+from ekko_memory.timeutil import local_time
 
 if TYPE_CHECKING:
     from ekko_memory.models import MemoryContext
@@ -76,7 +77,7 @@ def node_line(node: MemoryNode, chinese: bool) -> str:
         # The colon of the title's script (CI runs on GitHub Actions: …, 红烧肉做法：…).
         text = f"{title}：{content}" if _CJK.match(title[-1]) else f"{title}: {content}"
     if node.expires_at is not None:
-        local = node.expires_at.astimezone()
+        local = local_time(node.expires_at)
         # The year only when it is not this one: a far expiry must not read as this year's.
         same_year = local.year == datetime.now(local.tzinfo).year
         until = local.strftime("%m-%d %H:%M" if same_year else "%Y-%m-%d %H:%M")

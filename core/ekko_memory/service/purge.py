@@ -44,6 +44,7 @@ from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, ve
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import chunks
 from ekko_memory.store.sql_store import SqlStore, delete_in
+from ekko_memory.store.writer import REDACTED
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -278,6 +279,13 @@ class Purger:
                 "cancelled: what was purged is gone for good; run the purge again to finish"
             )
         touched = [self._store(n) for n in STORES if n in run.touched]
+        query = plan.filter.query
+        if query:
+            # The record of this purge (and the rows it scrubbed) must not name the query
+            # in their session or owner ids.
+            for store in touched:
+                with store.write() as w:
+                    w.forget_identities_in_audit(query, (REASON, REDACTED))
         for i, store in enumerate(touched):
             rep("compacting", i, len(touched))
             report.warnings += self._scrub(store)

@@ -1,7 +1,9 @@
 """After a purge: look for the purged text everywhere it could hide, and clear backups.
 
 Three places are searched for each text: the tables (every column where user text can
-live, ``store/user_text.py``: not the ids, scopes or actors that can spell the same word),
+live, ``store/user_text.py``: not the ids, scopes or actors that can spell the same word;
+for the purge's query also the session, workspace and user ids, which can be named
+after it and which a purge does not rename),
 the full-text index (matches whose node is gone), and the raw bytes of the database file
 and its write-ahead log. User text still held by a live row is reported as ``kept``;
 bytes in the file that no live row explains (in any column), and index matches, leak.
@@ -122,6 +124,13 @@ def verify_purge(
                 # user's text kept.
                 live = live or bool(r.text_occurrences(text)) or r.schema_spells(text)
                 orphans += r.orphan_index_hits(text)
+        if text == query:
+            # The query also names sessions and owners (a session called after it): ids a
+            # purge of text does not rename, which the report must not call gone.
+            for store in stores:
+                with store.read() as r:
+                    for column, n in r.identity_occurrences(text).items():
+                        rows[column] = rows.get(column, 0) + n
         for table, n in sorted(rows.items()):
             kept.append(PurgeFinding(text=_shown(text), location=f"table:{table}", count=n))
         if rows and text == query:

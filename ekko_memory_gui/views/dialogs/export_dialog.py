@@ -204,6 +204,8 @@ class ExportDialog(TaskDialog):
                 selection=self.selection(),
                 on_progress=self.progress.update,
                 cancel=token,
+                # The user chose to replace an existing file (``_may_write`` asked).
+                force=True,
             )
         except Exception as e:
             self.progress.setVisible(False)
