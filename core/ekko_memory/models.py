@@ -28,7 +28,7 @@ from pydantic.alias_generators import to_camel
 
 from ekko_memory.errors import InvalidInput
 from ekko_memory.identity import value_identity
-from ekko_memory.timeutil import storable
+from ekko_memory.timeutil import storable, to_utc
 
 Scope = Literal["session", "workspace", "user", "global"]
 NodeType = Literal[
@@ -195,6 +195,15 @@ CategoryPath = Annotated[list[str], AfterValidator(_category_path)]
 # Dates that name their time zone and that the stores can hold (``timeutil.storable``).
 UtcDatetime = Annotated[datetime, AfterValidator(storable)]
 OptUtcDatetime = Annotated[datetime | None, AfterValidator(_utc)]
+
+
+def _read(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+# A date read from a store, never taken from outside (what a summary of stored rows
+# shows): whatever an older release stored, as it is.
+ReadDatetime = Annotated[datetime | None, AfterValidator(_read)]
 
 
 def _date_alone(value: Any) -> Any:
@@ -727,7 +736,7 @@ class NodeUsage(CamelModel):
 
     node_id: str
     count: int = 0
-    last_used_at: OptUtcDatetime = None
+    last_used_at: ReadDatetime = None
     recent_message_ids: list[str] = Field(default_factory=list)
 
 
@@ -772,8 +781,8 @@ class SessionSummaryInfo(CamelModel):
 
     session_id: str
     message_count: int
-    first_at: OptUtcDatetime = None
-    last_at: OptUtcDatetime = None
+    first_at: ReadDatetime = None
+    last_at: ReadDatetime = None
 
 
 # --- export, import and purge -------------------------------------------------------

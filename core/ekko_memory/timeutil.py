@@ -76,24 +76,31 @@ def from_db(value: str | None) -> datetime | None:
 
 
 def from_db_required(value: str) -> datetime:
-    """Parse a stored timestamp from a NOT NULL column (ValueError if it is none)."""
+    """Parse a stored timestamp from a NOT NULL column.
+
+    Never raises: a reader must survive any row. Text that is no timestamp at all (a file
+    edited by hand) reads as ``EARLIEST``; ``odd_dates`` in the store reader counts such
+    rows, which ``ekko-memory stats`` reports."""
     try:
         # fromisoformat is C code (~30x faster than strptime) and reads the trailing Z.
         return datetime.fromisoformat(value)
     except (ValueError, TypeError):
-        return _short_year(value)
+        return _lenient(value)
 
 
 # What older releases wrote for a year before 1000: strftime's %Y without its zeros.
 _SHORT_YEAR = re.compile(r"(\d{1,3})(-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d)?)")
 
 
-def _short_year(value: object) -> datetime:
+def _lenient(value: object) -> datetime:
     found = _SHORT_YEAR.fullmatch(value) if isinstance(value, str) else None
     if found is not None and int(found[1]) > 0:
-        parsed = datetime.fromisoformat(f"{int(found[1]):04d}{found[2]}")
+        try:
+            parsed = datetime.fromisoformat(f"{int(found[1]):04d}{found[2]}")
+        except ValueError:
+            return EARLIEST
         return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-    raise ValueError(f"{value!r} is not a stored timestamp")
+    return EARLIEST
 
 
 def local_time(value: datetime) -> datetime:
@@ -112,7 +119,12 @@ def parse_iso(value: str) -> datetime:
     text = value.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
-    parsed = datetime.fromisoformat(text)
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(
+            f"{value!r} is not a date (use YYYY-MM-DD, or ISO 8601 with Z or an offset)"
+        ) from None
     if parsed.tzinfo is None and len(text) <= len("2026-01-31"):
         parsed = parsed.replace(tzinfo=UTC)  # a date alone: midnight UTC
     return storable(parsed)

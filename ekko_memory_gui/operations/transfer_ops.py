@@ -65,6 +65,12 @@ async def export(
     )
 
 
+async def check_export_target(c: AppController, path: Path) -> None:
+    """Raises the core's InvalidInput when no export may write ``path`` whatever the user
+    says (a memory database, a store's folder); an existing ordinary file passes."""
+    await c.runner.call(c.runner.memory.exporter.target, path, force=True)
+
+
 async def import_bundle(
     c: AppController,
     path: Path,

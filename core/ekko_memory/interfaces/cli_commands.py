@@ -309,8 +309,16 @@ def stats(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """stats: counts per store, pending items, file locations and health."""
     data = mem.browse.stats()
     open_items = len(mem.pending())
+    odd = mem.browse.odd_dates()
+    for name, columns in odd.items():
+        where = ", ".join(f"{c} ({n})" for c, n in columns.items())
+        out.note(
+            f"warning: the {name} store holds dates this release does not write, in {where}:"
+            " before the year 1000, in 9999, or no date (read as 1000-01-01). They are"
+            " read and exported as they are; an import refuses them until they are corrected"
+        )
     if out.as_json:
-        out.json({"stores": data, "pending": open_items})
+        out.json({"stores": data, "pending": open_items, "oddDates": odd})
         return 0
     for name, entry in data.items():
         status = entry["status"] + (f" ({entry['reason']})" if entry.get("reason") else "")

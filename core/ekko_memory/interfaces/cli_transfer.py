@@ -44,13 +44,11 @@ KIND_NAMES = {
 
 
 def parse_date(value: str) -> datetime:
-    """``2026-01-31`` (midnight UTC) or an ISO 8601 timestamp."""
+    """``2026-01-31`` (midnight UTC) or an ISO 8601 timestamp with its time zone."""
     try:
         return parse_iso(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a date (use YYYY-MM-DD or ISO 8601)"
-        ) from None
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _progress(out: Output) -> Any:

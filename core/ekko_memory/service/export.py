@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ekko_memory.errors import InvalidInput
@@ -150,11 +151,8 @@ class Exporter:
         if format not in FORMATS:
             raise InvalidInput(f"unknown export format {format!r}; use json, md or csv")
         sel = selection or ExportSelection()
-        where = self.service.paths
-        target = check_target(
-            path, databases=where.database_files, folders=where.store_folders, force=force
-        )
-        parts_dir = where.state_dir / PARTS_FOLDER
+        target = self.target(path, force=force)
+        parts_dir = self.service.paths.state_dir / PARTS_FOLDER
         sweep_stale_parts(parts_dir, beside=target)
         parts, notes = self._parts(sel)
         warnings = [text for text, _ in notes]
@@ -185,6 +183,15 @@ class Exporter:
             bytes=target.stat().st_size,
             warnings=warnings,
             warning_problems=problems,
+        )
+
+    def target(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """The absolute file an export to ``path`` writes; InvalidInput saying why not (a
+        store's database or folder, a memory database; an existing file without ``force``).
+        Nothing is written: an app asks this before it asks to replace a file."""
+        where = self.service.paths
+        return check_target(
+            path, databases=where.database_files, folders=where.store_folders, force=force
         )
 
     # --- what goes in ---------------------------------------------------------------

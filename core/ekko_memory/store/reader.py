@@ -1148,6 +1148,26 @@ class StoreReader:
                 out[name] = count
         return out
 
+    def odd_dates(self) -> dict[str, int]:
+        """Rows per ``table.column`` whose stored date is not one this release writes: a
+        year before 1000 or in 9999 (older releases stored them), or no date at all (a
+        file edited by hand; it reads as the year 1000). A scan of every date column."""
+        out: dict[str, int] = {}
+        for table in t.metadata.sorted_tables:
+            for col in table.c:
+                if not col.name.endswith("_at") or not isinstance(col.type, Text):
+                    continue
+                odd = or_(
+                    func.length(col) != len("2026-01-31T00:00:00.000000Z"),
+                    col < "1000-01-01",
+                    col >= "9999-01-01",
+                )
+                q = select(func.count()).select_from(table).where(col.is_not(None), odd)
+                count = int(self.conn.execute(q).scalar() or 0)
+                if count:
+                    out[f"{table.name}.{col.name}"] = count
+        return out
+
     def identity_occurrences(self, text_: str) -> dict[str, int]:
         """Rows per ``table.column`` whose session, workspace or user id holds ``text_``:
         names of sessions and owners, which a purge of text does not rename."""

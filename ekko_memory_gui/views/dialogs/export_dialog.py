@@ -8,7 +8,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import STORED_SCOPES, CancelToken, ExportReport, ExportSelection
+from ekko_memory import (
+    STORED_SCOPES,
+    CancelToken,
+    ExportReport,
+    ExportSelection,
+    InvalidInput,
+)
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
@@ -185,6 +191,17 @@ class ExportDialog(TaskDialog):
         self.open_folder.setVisible(False)
         text = self.path_edit.text().strip()
         path = Path(text).expanduser()
+        if text:
+            try:
+                # Never a memory database or a store's folder: said before any question.
+                await transfer_ops.check_export_target(self.controller, path)
+            except InvalidInput as e:
+                self.progress.setVisible(False)
+                self.result_label.setText(
+                    self.tr("Nothing was exported: {error}").format(error=labels.error_text(e))
+                )
+                self.export_button.setEnabled(True)
+                return None
         if not text or not await self._may_write(path):
             self.progress.setVisible(False)
             self.result_label.setText(
