@@ -22,9 +22,10 @@ Rules:
 - A new node whose older version is local and still active makes that version superseded.
   When the local chain moved on since (the memory was edited here and there), the local
   head and the new node are rivals as above, noted in the report. Only a newer version
-  of the same memory does so: when the older version it names (``supersedesId``) is a
-  memory of another type, key or domain, or lives in the other store and is still
-  current there, the node comes in without that link (noted) and nothing is retired.
+  of the same memory does so (``same_memory``): when the memory its link
+  (``supersedesId``) would retire has another type, key or domain (or, for a key that
+  holds many values, another value), or is current in the other store, the node comes
+  in without that link (noted) and nothing is retired.
 - ``superseded`` lists every memory the import left superseded: conflict losers, local
   versions a newer imported version continues, and local copies the bundle shows
   superseded since.
