@@ -20,7 +20,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from ekko_memory import validation_text
-from ekko_memory.timeutil import local_time
 from ekko_memory_gui.qt import QCoreApplication as _Q
 
 _cache: dict[str, dict[str, str]] = {}
@@ -779,7 +778,12 @@ def local(dt: datetime) -> datetime:
     """A UTC time in the machine's time zone."""
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return local_time(dt)
+    try:
+        return dt.astimezone()
+    except (OverflowError, ValueError):
+        # An older release stored a date at the edge of what Python holds (9999-12-31):
+        # shown in UTC rather than not at all.
+        return dt
 
 
 def short_time(dt: datetime | None, now: datetime | None = None) -> str:

@@ -280,139 +280,134 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="53"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="47"/>
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="61"/>
         <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
         <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="70"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
         <source>Markdown — to read</source>
         <translation>Markdown —— 便于阅读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="71"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="65"/>
         <source>CSV — memories as a table for a spreadsheet</source>
         <translation>CSV —— 记忆表格，可用电子表格打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="78"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
         <source>This branch: {path}</source>
         <translation>当前分类：{path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
         <source>Only {scope} scope</source>
         <translation>仅{scope}范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
         <source>Include the source messages</source>
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="98"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="105"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="112"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="100"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="118"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="112"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="118"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="156"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="174"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="205"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
         <source>Replace the file?</source>
         <translation>替换这个文件？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="184"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="178"/>
         <source>{path} already exists. Replace it with this export?</source>
         <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="179"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="201"/>
-        <source>Nothing was exported: {error}</source>
-        <translation>未导出任何内容：{error}</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
         <source>Nothing was exported: choose a file to export to.</source>
         <translation>没有导出任何内容：请选择要导出到的文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="200"/>
         <source>Nothing was exported: {path} was kept as it is.</source>
         <translation>没有导出任何内容：{path} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="230"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="238"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="223"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="240"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="226"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="256"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="250"/>
         <source>the {store} store was skipped: {reason}</source>
         <translation>已跳过{store}存储：{reason}</translation>
     </message>
@@ -1353,217 +1348,217 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryEditDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="93"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="94"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="89"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="95"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="102"/>
         <source>Written by you (actor: user). The agent sees it from its next turn.</source>
         <translation>由你写入（执行者：用户）。智能体从下一轮对话开始就能看到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="105"/>
         <source>Saving creates a new version that supersedes this one; the current version stays in the history and you can revert to it.</source>
         <translation>保存会创建一个取代当前版本的新版本；当前版本保留在历史中，可以随时回退。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="108"/>
         <source>Your changes are applied to the proposal, which is then approved (and recorded as approved by you).</source>
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Expires at</source>
         <translation>过期时间点</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="180"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="194"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="196"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="270"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="270"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
         <source>(choose a key)</source>
         <translation>（请选择键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="306"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="312"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="307"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="313"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="314"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="315"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="431"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="433"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="442"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="445"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="451"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="454"/>
         <source>The expiry is later than the year 9998: choose an earlier time.</source>
         <translation>到期时间晚于 9998 年：请选择更早的时间。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="455"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="457"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="464"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="470"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="466"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="469"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="475"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="471"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="475"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="481"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="476"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="482"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="480"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="486"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="484"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="490"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -1571,689 +1566,689 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryLabels</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
         <source>task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
         <source>recipe</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="45"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="46"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="45"/>
         <source>constraint</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="47"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="46"/>
         <source>correction</source>
         <translation>更正</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
         <source>session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="54"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="247"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="177"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
         <source>pending</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="64"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="68"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
         <source>long-term (user scope) without “remember”</source>
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="72"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="77"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="84"/>
         <source>a long-term (user scope) memory you did not ask to remember</source>
         <translation>这是一条长期（用户范围）记忆，而你没有要求记住它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="88"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="87"/>
         <source>it holds sensitive personal data</source>
         <translation>其中含有敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="89"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="88"/>
         <source>it would overwrite a high-confidence memory without a clear request</source>
         <translation>它会在没有明确要求的情况下覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="92"/>
         <source>a hard delete removes the memory for good</source>
         <translation>永久删除会彻底移除这条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="96"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="95"/>
         <source>the forget request matched several memories</source>
         <translation>这个遗忘请求匹配到了多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="98"/>
         <source>it would move a memory into your long-term (user) scope</source>
         <translation>它会把一条记忆移入你的长期（用户）范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="101"/>
         <source>it deletes sensitive personal data</source>
         <translation>它会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="103"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="145"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="144"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="110"/>
         <source>phone number</source>
         <translation>手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="119"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
         <source>ID number</source>
         <translation>身份证号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="112"/>
         <source>bank card number</source>
         <translation>银行卡号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="113"/>
         <source>email address</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
         <source>street address</source>
         <translation>住址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
         <source>phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
         <source>address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="119"/>
         <source>email</source>
         <translation>邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
         <source>birthday</source>
         <translation>生日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
         <source>health condition</source>
         <translation>健康状况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="127"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="126"/>
         <source>Not valid</source>
         <translation>无效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="128"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="127"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="129"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="128"/>
         <source>Not allowed</source>
         <translation>不允许</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="130"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="129"/>
         <source>The store is unavailable</source>
         <translation>存储不可用</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="131"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="130"/>
         <source>Changed meanwhile</source>
         <translation>已被更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="136"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="135"/>
         <source>this is already the current version</source>
         <translation>这已经是当前版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="139"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="138"/>
         <source>the memory is deleted; restore it first</source>
         <translation>这条记忆已删除，请先恢复它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="142"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="141"/>
         <source>a newer version exists; restore that one instead</source>
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="148"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="147"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="154"/>
         <source>written by you</source>
         <translation>由你写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="155"/>
         <source>edited by you</source>
         <translation>由你编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="156"/>
         <source>expired by you</source>
         <translation>由你设为过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="157"/>
         <source>deleted by you</source>
         <translation>由你删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
         <source>restored by you</source>
         <translation>由你恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
         <source>approved by you</source>
         <translation>由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
         <source>rejected by you</source>
         <translation>由你拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
         <source>decided by you in a batch</source>
         <translation>由你批量处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
         <source>deleted permanently by you</source>
         <translation>由你永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="167"/>
         <source>purged by you</source>
         <translation>由你清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
         <source>forgotten by you from the command line</source>
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="174"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="176"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="175"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="218"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
         <source>withdrawn</source>
         <translation>已撤回</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="193"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="194"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="196"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="195"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="200"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="209"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="202"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="219"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="218"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="406"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="405"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="413"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="412"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="417"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="416"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="420"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="419"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="463"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="462"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="465"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="464"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="512"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="628"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="511"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="627"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="524"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="529"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="528"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="532"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="537"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="536"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="541"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="540"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="545"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="544"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="551"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="550"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="555"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="554"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="559"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="558"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="563"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="562"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="588"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="626"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="587"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="625"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="514"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="582"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="632"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="513"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="631"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="661"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="660"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="665"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="664"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="670"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="669"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="689"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="688"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="810"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="814"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="812"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="816"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="814"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="818"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="816"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="820"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="818"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="822"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="820"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="824"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2907,128 +2902,128 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreProblem</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="264"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="263"/>
         <source>{path} is a directory, not a database file; move it away</source>
         <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="267"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="266"/>
         <source>cannot create {path}: {detail}</source>
         <translation>无法创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="268"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="267"/>
         <source>{path} is not writable and holds no database yet</source>
         <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="271"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="270"/>
         <source>{path} is on a file system mounted read-only and holds no database yet</source>
         <translation>{path} 位于以只读方式挂载的文件系统上，且尚无数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="275"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="274"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="280"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="279"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="285"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="284"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="288"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="287"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="293"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="292"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="298"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="297"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="301"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="300"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="306"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="305"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="310"/>
         <source>{path} is on a file system mounted read-only: memories can be read but not changed (mount it read-write to write)</source>
         <translation>{path} 位于以只读方式挂载的文件系统上：可以读取记忆，但不能修改（以读写方式重新挂载后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="316"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="319"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="324"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="326"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="327"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="326"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="330"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="329"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="335"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="334"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="338"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="344"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="343"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="351"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="350"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="360"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="359"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>

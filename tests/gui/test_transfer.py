@@ -8,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import AuditEvent, BrowseFilter, MemoryService, open_memory
+import pytest
+
+from ekko_memory import AuditEvent, BrowseFilter, InvalidInput, MemoryService, open_memory
 from ekko_memory.demo import DEMO_USER, DEMO_WORKSPACE, DemoReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.qt import QDialog, QPushButton
@@ -227,11 +229,22 @@ def test_an_export_onto_a_store_is_refused_without_a_question(
     db = demo.workspace / ".ekko" / "memory.db"
     size = db.stat().st_size
     before = _snapshot(window.runner.memory)
+    lines: list[str] = []
     for target in (db, demo.user_home / "notes.md"):
         asked = len(dialogs.asked)
-        report, line = _export_over(qtbot, window, dialogs, target)
-        assert report is None and len(dialogs.asked) == asked
-        assert line.startswith("Nothing was exported:") and str(target) in line, line
+
+        async def handler(dialog: QDialog, target: Path = target) -> bool:
+            assert isinstance(dialog, ExportDialog)
+            dialog.path_edit.setText(str(target))
+            with pytest.raises(InvalidInput, match="nothing was written"):
+                await dialog.start()
+            lines.append(dialog.result_label.text())
+            return False
+
+        dialogs.handlers.append(handler)
+        wait_task(qtbot, window.export_memories())
+        assert len(dialogs.asked) == asked
+        assert lines[-1].startswith("The export failed:") and str(target) in lines[-1], lines
     assert db.stat().st_size >= size and _snapshot(window.runner.memory) == before
     assert not (demo.user_home / "notes.md").exists()
 

@@ -218,7 +218,7 @@ def sweep_stale_parts(parts: Path, beside: Path | None = None) -> list[Path]:
         record.unlink(missing_ok=True)
     if beside is not None:
         try:
-            siblings = sorted(beside.parent.glob(f".{glob_escape(beside.name)}.*.part"))
+            siblings = sorted(beside.parent.glob(f".{_glob_escape(beside.name)}.*.part"))
         except OSError:
             siblings = []
         for part in siblings:
@@ -243,6 +243,6 @@ def _unlink(path: Path) -> bool:
     return True
 
 
-def glob_escape(name: str) -> str:
+def _glob_escape(name: str) -> str:
     """``name`` with the characters glob reads as patterns escaped."""
     return re.sub(r"([*?\[])", r"[\1]", name)

@@ -8,13 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import (
-    STORED_SCOPES,
-    CancelToken,
-    ExportReport,
-    ExportSelection,
-    InvalidInput,
-)
+from ekko_memory import STORED_SCOPES, CancelToken, ExportReport, ExportSelection
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
@@ -195,13 +189,9 @@ class ExportDialog(TaskDialog):
             try:
                 # Never a memory database or a store's folder: said before any question.
                 await transfer_ops.check_export_target(self.controller, path)
-            except InvalidInput as e:
-                self.progress.setVisible(False)
-                self.result_label.setText(
-                    self.tr("Nothing was exported: {error}").format(error=labels.error_text(e))
-                )
-                self.export_button.setEnabled(True)
-                return None
+            except Exception as e:
+                self._failed(e)
+                raise
         if not text or not await self._may_write(path):
             self.progress.setVisible(False)
             self.result_label.setText(
@@ -225,11 +215,7 @@ class ExportDialog(TaskDialog):
                 force=True,
             )
         except Exception as e:
-            self.progress.setVisible(False)
-            self.result_label.setText(
-                self.tr("The export failed: {error}").format(error=labels.error_text(e))
-            )
-            self.export_button.setEnabled(True)
+            self._failed(e)
             raise
         self.report = report
         self.progress.finish(cancelled=report.cancelled)
@@ -244,6 +230,14 @@ class ExportDialog(TaskDialog):
             self.open_folder.setVisible(True)
         self.export_button.setEnabled(True)
         return report
+
+    def _failed(self, error: Exception) -> None:
+        """Say why nothing was written (the core's refusal, in the UI's language)."""
+        self.progress.setVisible(False)
+        self.result_label.setText(
+            self.tr("The export failed: {error}").format(error=labels.error_text(error))
+        )
+        self.export_button.setEnabled(True)
 
     def warning_lines(self, report: ExportReport) -> list[str]:
         """What the export left out and why (a store that cannot be read), in the UI's

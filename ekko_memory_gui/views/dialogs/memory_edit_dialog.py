@@ -11,8 +11,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, Literal
 
-from ekko_memory import NODE_LIMITS, NODE_TYPES, STORED_SCOPES, MemoryNode, MemorySchemaRule
-from ekko_memory.timeutil import LATEST
+from ekko_memory import (
+    LATEST_DATE,
+    NODE_LIMITS,
+    NODE_TYPES,
+    STORED_SCOPES,
+    MemoryNode,
+    MemorySchemaRule,
+)
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QComboBox,
@@ -34,7 +40,7 @@ from ekko_memory_gui.views.widgets import text_label
 
 Mode = Literal["create", "edit", "approve"]
 # The latest expiry the form offers: a day before the last date the stores hold.
-LAST_EXPIRY = (LATEST - timedelta(days=1)).timestamp()
+LAST_EXPIRY = (LATEST_DATE - timedelta(days=1)).timestamp()
 NO_KEY = ""
 # Fields compared to find what an edit changed (camelCase, as the core takes them).
 FIELDS = (
