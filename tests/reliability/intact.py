@@ -64,6 +64,22 @@ def seeded(root: Path) -> tuple[Workspace, Sample]:
     return w, sample
 
 
+def seeded_bundle(root: Path) -> tuple[Workspace, dict[str, Any]]:
+    """A seeded workspace whose background work ran (its cursors too), and its exported
+    bundle as JSON: a record of every kind for an attack to start from."""
+    w, _ = seeded(root / "source")
+    mem = w.open()
+    try:
+        mem.session("s1", user_id="u1", workspace_id="w1").after_reply()
+    finally:
+        mem.close()
+    path = root / "bundle.json"
+    code, _, err = w.cli("export", "--output", str(path))
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return w, data
+
+
 def snapshot(w: Workspace) -> dict[str, Any]:
     """Every record of both stores (as JSON), to compare before and after."""
     mem = w.open()

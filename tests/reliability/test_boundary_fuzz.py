@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ekko_memory.ids import new_id
-from tests.reliability.intact import Workspace, seeded
+from tests.reliability.intact import Workspace, seeded_bundle
 
 # A deeper hunt: EKKO_FUZZ_EXAMPLES=500 (the suite runs a few dozen).
 EXAMPLES = int(os.environ.get("EKKO_FUZZ_EXAMPLES", "20"))
@@ -78,16 +78,7 @@ def template() -> Iterator[tuple[Workspace, dict[str, Any]]]:
     """One seeded workspace (copied for every example) and its exported bundle."""
     root = Path(tempfile.mkdtemp(prefix="ekko-fuzz-"))
     try:
-        w, _ = seeded(root / "template")
-        mem = w.open()
-        try:  # cursors too
-            mem.session("s1", user_id="u1", workspace_id="w1").after_reply()
-        finally:
-            mem.close()
-        path = root / "bundle.json"
-        code, _, err = w.cli("export", "--output", str(path))
-        assert code == 0, err
-        yield w, json.loads(path.read_text(encoding="utf-8"))
+        yield seeded_bundle(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -14,7 +14,14 @@ from typing import Any
 
 import pytest
 
-from tests.reliability.intact import Workspace, assert_cli_runs, assert_intact, seeded, snapshot
+from tests.reliability.intact import (
+    Workspace,
+    assert_cli_runs,
+    assert_intact,
+    seeded,
+    seeded_bundle,
+    snapshot,
+)
 
 # (the value, what the refusal says)
 BAD_DATES = [
@@ -44,16 +51,7 @@ FIELDS = [
 @pytest.fixture
 def source(tmp_path: Path) -> tuple[Workspace, dict[str, Any]]:
     """A seeded workspace and its exported bundle (as JSON)."""
-    w, _ = seeded(tmp_path / "source")
-    mem = w.open()
-    try:  # the background work's cursors too
-        mem.session("s1", user_id="u1", workspace_id="w1").after_reply()
-    finally:
-        mem.close()
-    path = tmp_path / "bundle.json"
-    code, _, err = w.cli("export", "--output", str(path))
-    assert code == 0, err
-    return w, json.loads(path.read_text(encoding="utf-8"))
+    return seeded_bundle(tmp_path)
 
 
 @pytest.mark.parametrize(("store", "kind", "field"), FIELDS)

@@ -12,7 +12,8 @@ import sqlite3
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -111,8 +112,10 @@ def _many_records(w: Workspace, n: int = 1500) -> None:
         mem.close()
 
 
-def _killed_export(w: Workspace, output: Path) -> Path:
-    """Start an export into ``output``, let it write a batch, SIGKILL it; its part file."""
+@contextmanager
+def _running_export(w: Workspace, output: Path) -> Iterator[tuple[int, Path]]:
+    """An export into ``output`` in another process, stopped after writing a batch: its
+    pid and part file while the block runs; SIGKILLed when it ends."""
     child = subprocess.Popen(
         [
             sys.executable,
@@ -134,10 +137,16 @@ def _killed_export(w: Workspace, output: Path) -> Path:
         assert line.strip() == "writing", (line, child.stderr.read() if child.stderr else "")
         (part,) = output.parent.glob(f".{output.name}.{child.pid}.part")
         assert part.stat().st_size > 0
-        assert list((w.home / "export-parts").glob(f"{child.pid}-*.path"))
+        yield child.pid, part
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
+
+
+def _killed_export(w: Workspace, output: Path) -> Path:
+    """An export into ``output`` killed after writing a batch: its part file, left behind."""
+    with _running_export(w, output) as (pid, part):
+        assert list((w.home / "export-parts").glob(f"{pid}-*.path"))
     assert part.exists() and not output.exists()  # what a kill leaves
     return part
 
@@ -183,23 +192,7 @@ def test_a_purge_scans_the_file_of_an_export_still_running(tmp_path: Path) -> No
     w, _ = seeded(tmp_path)
     _many_records(w)
     output = tmp_path / "running.json"
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tests.reliability.export_child",
-            str(w.ws),
-            str(w.home),
-            str(output),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None and child.stdout.readline().strip() == "writing"
-        (part,) = tmp_path.glob(f".running.json.{child.pid}.part")
+    with _running_export(w, output) as (_, part):
         # A workspace memory: the workspace store is exported first, its memories first.
         needle = "数据库用 PostgreSQL"
         assert needle in part.read_text(encoding="utf-8", errors="replace")
@@ -207,6 +200,3 @@ def test_a_purge_scans_the_file_of_an_export_still_running(tmp_path: Path) -> No
         assert code == 1, (out, err)
         assert f"LEAK: '{needle}' still in file:{part}" in out, out
         assert part.exists()
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
