@@ -4,9 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PKG_STAMP := $(VENV)/.installed-package
+# Hermes Agent, for tests/hermes: an environment of its own (it pins its dependencies
+# exactly, and its mcp 1.x cannot share one with this project's mcp 2.x), with this
+# checkout installed as a Hermes user installs it.
+HERMES_VERSION := 0.19.0
+HERMES_VENV := build/hermes-venv
+HERMES_STAMP := $(HERMES_VENV)/.installed-$(HERMES_VERSION)
 
-.PHONY: help install run test lint format bench i18n clean package package-test install-desktop \
-	uninstall-desktop icons screenshots
+.PHONY: help install run test lint format bench eval i18n clean package package-test install-desktop \
+	uninstall-desktop icons screenshots hermes-venv
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
@@ -23,8 +29,17 @@ install: $(STAMP) ## create .venv and install the project with all extras
 run: $(STAMP) ## start the app on this folder's workspace (DEMO=1: demo data, WORKSPACE=dir)
 	$(BIN)/ekko-memory-gui $(if $(DEMO),--demo) $(if $(WORKSPACE),--workspace "$(WORKSPACE)")
 
-test: $(STAMP) ## run the whole test suite (core, GUI offscreen, e2e, reliability)
+test: $(STAMP) $(HERMES_STAMP) ## run the whole test suite (core, GUI offscreen, e2e, reliability, Hermes)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+$(HERMES_STAMP): pyproject.toml
+	rm -rf $(HERMES_VENV)
+	$(PY) -m venv $(HERMES_VENV)
+	$(HERMES_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(HERMES_VENV)/bin/python -m pip install --quiet -e '.[hermes]' 'hermes-agent==$(HERMES_VERSION)'
+	touch $@
+
+hermes-venv: $(HERMES_STAMP) ## build/hermes-venv: hermes-agent $(HERMES_VERSION) + this checkout, for tests/hermes
 
 lint: $(STAMP) ## ruff lint + format check, mypy strict on the core
 	$(BIN)/ruff check .
@@ -35,8 +50,11 @@ format: $(STAMP) ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP) ## run the benchmarks (bench/README.md explains them)
+bench: $(STAMP) $(HERMES_STAMP) ## run the benchmarks (bench/README.md explains them)
 	$(BIN)/python bench/run_all.py
+
+eval: $(STAMP) ## score memory quality on bench/eval (LLM_BASE_URL=… LLM_MODEL=… [LLM_API_KEY=…]: the LLM extractor)
+	$(BIN)/python bench/eval_quality.py $(if $(LLM_BASE_URL),--llm-base-url "$(LLM_BASE_URL)" --llm-model "$(LLM_MODEL)" $(if $(LLM_API_KEY),--llm-api-key "$(LLM_API_KEY)"))
 
 $(PKG_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,package]'

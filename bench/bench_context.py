@@ -1,4 +1,5 @@
-"""build_context benchmark: p50/p95 at 1k, 10k and 100k nodes, beside the raw SQL it needs.
+"""build_context benchmark: p50/p95 at 1k, 10k and 100k nodes, beside the raw SQL it needs
+(and, apart, ``MemoryContext.render`` of the contexts it built).
 
 The raw baseline replays, with the sqlite3 module on the same files (and on the
 in-memory seed store's own connection), exactly the statements build_context issued (captured from SQLAlchemy's cursor events), fetching
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fill import filled_service
 from sqlalchemy import event
-from timing import measure_side_by_side, ratio
+from timing import measure_many, measure_side_by_side, ratio
 
 from ekko_memory.store.sqlite_dialect import VOCAB_TABLE
 
@@ -123,6 +124,10 @@ def run(size: int, folder: Path, block: int = 20) -> dict[str, Any]:
         for text, a, b in zip(MESSAGES, api.pop("each"), raw.pop("each"), strict=True)
     }
     ctx = s.build_context("今晚吃什么？")
+    # Rendering the context as prompt text (quoting every memory as data) is the agent's
+    # next step after build_context: timed apart, on each message's context.
+    contexts = [s.build_context(text) for text in MESSAGES]
+    rendered = measure_many([c.render for c in contexts], rounds=200)
     mem.close()
     return {
         "nodes": size,
@@ -134,6 +139,7 @@ def run(size: int, folder: Path, block: int = 20) -> dict[str, Any]:
         "max_message_ratio": max(m["ratio"] for m in per_message.values()),
         "statements_per_call": statements,
         "retrieved_for_dinner": ctx.diagnostics.retrieved_node_count,
+        "render_ms": rendered,
     }
 
 

@@ -16,7 +16,10 @@ SCRIPTS = [
     ("context", ["bench_context.py"]),
     ("writes", ["bench_writes.py"]),
     ("gui", ["bench_gui.py"]),
+    ("hermes", ["bench_hermes.py"]),
 ]
+# Benchmarks that run in another environment than this one.
+PYTHONS = {"hermes": HERE.parent / "build" / "hermes-venv" / "bin" / "python"}
 
 
 def main() -> int:
@@ -26,9 +29,13 @@ def main() -> int:
         script = HERE / args[0]
         if not script.exists():
             continue
+        python = PYTHONS.get(name, Path(sys.executable))
+        if not python.exists():
+            print(f"== {name}: skipped, no {python} (make hermes-venv)", flush=True)
+            continue
         print(f"== {name}", flush=True)
         started = time.perf_counter()
-        code = subprocess.call([sys.executable, str(script), *args[1:]])
+        code = subprocess.call([str(python), str(script), *args[1:]])
         print(f"== {name}: exit {code} in {time.perf_counter() - started:.0f} s", flush=True)
         if code:
             failed.append(name)

@@ -241,6 +241,11 @@ def _check_json_size(value: Any, limit: int, what: str) -> Any:
     return value
 
 
+# The metadata of the message that keeps a tool call's ``userMessage`` nobody vouched for
+# (role "tool"): the words an agent reports the user said, as its report.
+REPORTED_BY_AGENT: dict[str, str] = {"reportedBy": "agent"}
+
+
 class MemoryMessage(CamelModel):
     """One raw log entry: append-only, never rewritten."""
 
@@ -258,6 +263,12 @@ class MemoryMessage(CamelModel):
         if value is None:
             return None
         return _check_json_size(value, MAX_METADATA_JSON_BYTES, "metadata")  # type: ignore[no-any-return]
+
+    @property
+    def reported_by_agent(self) -> bool:
+        """The words an agent reported the user said (a tool call's ``userMessage``), kept
+        as its report: never the user's own message, never read for their intent."""
+        return self.role == "tool" and (self.metadata or {}).get("reportedBy") == "agent"
 
 
 class MemorySummary(CamelModel):
@@ -568,6 +579,11 @@ class MemoryContext(CamelModel):
     preferences: list[MemoryNode] = Field(default_factory=list)
     # Workspace decisions and facts (the design doc's default retrieval includes them).
     facts: list[MemoryNode] = Field(default_factory=list)
+    # Standing facts about the user and the people in their life (where they live, family,
+    # work, languages, health): a short profile every context carries.
+    profile: list[MemoryNode] = Field(default_factory=list)
+    # What the user said that waits for their approval (not stored as a memory yet).
+    unconfirmed: list[MemoryNode] = Field(default_factory=list)
     used_memory_ids: list[str] = Field(default_factory=list)
     omitted: list[OmittedNode] = Field(default_factory=list)
     diagnostics: MemoryContextDiagnostics = Field(default_factory=MemoryContextDiagnostics)
@@ -576,8 +592,10 @@ class MemoryContext(CamelModel):
 
     def render(self, max_tokens: int | None = 800) -> str:
         """Compact prompt text within ``max_tokens`` (None: no budget); what does not fit
-        is reported as over_limit."""
-        from ekko_memory.service.context_render import render_context
+        is reported as over_limit. Memories are quoted as data (no line breaks, hidden
+        characters or template tokens of their own); the diagnostics name those whose
+        text quoting changed."""
+        from ekko_memory.service.context_render import RENDER_NOTES, render_context
 
         if max_tokens is not None and (
             isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
@@ -585,18 +603,20 @@ class MemoryContext(CamelModel):
             raise InvalidInput(
                 f"max_tokens must be a whole number of tokens, 0 or more, or None; got {max_tokens!r}"
             )
-        text, included, dropped = render_context(self, max_tokens)
+        rendered = render_context(self, max_tokens)
+        included, dropped = rendered.included, rendered.dropped
         self._rendered_ids = included
         self.omitted = [o for o in self.omitted if o.reason != "over_limit"] + [
             omission(i, "over_limit") for i in dropped
         ]
         self.diagnostics.omitted_node_count = len(self.omitted)
-        # Each render reports its own budget: a roomier render clears an earlier warning.
-        warnings = [w for w in self.diagnostics.warnings if not w.startswith("token budget")]
+        # Each render reports its own budget and quoting: a roomier render clears an
+        # earlier warning.
+        warnings = [w for w in self.diagnostics.warnings if not w.startswith(RENDER_NOTES)]
         if dropped:
             warnings.append(f"token budget {max_tokens}: {len(set(dropped))} memories left out")
-        self.diagnostics.warnings = warnings
-        return text
+        self.diagnostics.warnings = warnings + rendered.notes
+        return rendered.text
 
     @property
     def rendered_memory_ids(self) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ekko_memory import validation_text
+from ekko_memory import MemoryMessage, validation_text
 from ekko_memory_gui.qt import QCoreApplication as _Q
 
 _cache: dict[str, dict[str, str]] = {}
@@ -200,6 +200,8 @@ def _table(name: str) -> dict[str, str]:
             "assistant": _Q.translate("MemoryLabels", "assistant"),
             "system": _Q.translate("MemoryLabels", "system"),
             "tool": _Q.translate("MemoryLabels", "tool"),
+            # A tool call's userMessage nobody vouched for: the agent's words, not the user's.
+            "reported": _Q.translate("MemoryLabels", "the agent, reporting the user's words"),
         }
     elif name == "actor":
         table = {
@@ -746,6 +748,11 @@ def kind_label(value: str) -> str:
 
 def role_label(value: str) -> str:
     return _table("role").get(value, value)
+
+
+def author_label(m: MemoryMessage) -> str:
+    """Who wrote a message: its role, or the agent when it reports the user's words."""
+    return role_label("reported" if m.reported_by_agent else m.role)
 
 
 def actor_label(value: str) -> str:

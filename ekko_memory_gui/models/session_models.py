@@ -105,7 +105,7 @@ class MessageListModel(QAbstractListModel):
             return None
         m = self._messages[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)}\n{m.content}"
+            return f"{labels.author_label(m)} · {labels.full_time(m.created_at)}\n{m.content}"
         if role == ID_ROLE:
             return m.id
         if role == OBJECT_ROLE:

@@ -445,7 +445,7 @@ class MemoryDetailPane(QWidget):
         )
         quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")
         meta = _escape(
-            f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)} · {m.session_id}"
+            f"{labels.author_label(m)} · {labels.full_time(m.created_at)} · {m.session_id}"
         )
         self._source_sessions[m.id] = m.session_id
         link.setText(

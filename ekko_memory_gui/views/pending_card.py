@@ -166,8 +166,16 @@ class PendingCard(QFrame):
         v.addWidget(why)
         for m in entry.sources[:2]:
             quote = m.content if len(m.content) < 240 else m.content[:240] + "…"
-            src = text_label(self.tr("Source: “{text}”").format(text=quote))
+            # Words the agent passed as the user's are its report, not the user's own
+            # logged message: the card says so (they never count as the user's request).
+            said = (
+                self.tr("The agent reports the user said: “{text}”")
+                if m.reported_by_agent
+                else self.tr("Source: “{text}”")
+            )
+            src = text_label(said.format(text=quote))
             src.setObjectName("cardSource")
+            src.setProperty("reported", m.reported_by_agent)
             v.addWidget(src)
 
         buttons = QHBoxLayout()

@@ -53,7 +53,7 @@ class MessageDelegate(QStyledItemDelegate):
         m: MemoryMessage | None = index.data(OBJECT_ROLE)
         if m is None:
             return "", "", ""
-        head = f"{labels.role_label(m.role)} · {labels.full_time(m.created_at)}"
+        head = f"{labels.author_label(m)} · {labels.full_time(m.created_at)}"
         return m.role, head, m.content
 
     # Around the bubble (4 px each side, 3 above and below), inside it the padding (PAD

@@ -1612,20 +1612,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
         <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="247"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="248"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1928,7 +1928,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="219"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
@@ -1974,7 +1974,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels.py" line="201"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="211"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -1984,271 +1984,276 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <source>the agent, reporting the user&apos;s words</source>
+        <translation>智能体转述的用户原话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="209"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="217"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="218"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="218"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="225"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="226"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="227"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="236"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="237"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="241"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="405"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="407"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="412"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="414"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="416"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="418"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="419"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="421"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="462"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="464"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="464"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="466"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="511"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="627"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="513"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="629"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="524"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="526"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="528"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="530"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="532"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="534"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="536"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="538"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="540"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="542"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="544"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="546"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="550"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="552"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="554"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="556"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="558"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="560"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="562"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="564"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="587"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="625"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="589"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="627"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="513"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="581"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="631"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="515"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="583"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="633"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="660"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="662"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="664"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="666"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="669"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="671"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="688"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="690"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="814"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="821"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="816"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="823"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="818"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="825"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="820"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="827"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="822"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="829"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="824"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="831"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2461,72 +2466,77 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="172"/>
+        <source>The agent reports the user said: “{text}”</source>
+        <translation>智能体转述用户的话：“{text}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="183"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="185"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="187"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="214"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="225"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="226"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="227"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="220"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="228"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="229"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="230"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="223"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="231"/>
         <source>origin</source>
         <translation>来源方式</translation>
     </message>
@@ -2902,128 +2912,128 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreProblem</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="263"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="265"/>
         <source>{path} is a directory, not a database file; move it away</source>
         <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="266"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="268"/>
         <source>cannot create {path}: {detail}</source>
         <translation>无法创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="267"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
         <source>{path} is not writable and holds no database yet</source>
         <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="270"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="272"/>
         <source>{path} is on a file system mounted read-only and holds no database yet</source>
         <translation>{path} 位于以只读方式挂载的文件系统上，且尚无数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="274"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="276"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="279"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="284"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="286"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="287"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="289"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="292"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="294"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="297"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="299"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="300"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="302"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="305"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="310"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="312"/>
         <source>{path} is on a file system mounted read-only: memories can be read but not changed (mount it read-write to write)</source>
         <translation>{path} 位于以只读方式挂载的文件系统上：可以读取记忆，但不能修改（以读写方式重新挂载后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="317"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="318"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="320"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="324"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="326"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="325"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="327"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="326"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="328"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="329"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="331"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="334"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="336"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="338"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="340"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="343"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="345"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="350"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="352"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="358"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="359"/>
+        <location filename="../../ekko_memory_gui/models/labels.py" line="361"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>

@@ -7,7 +7,6 @@ the SQLite file itself (bytes, WAL, permissions, corruption) is marked
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,6 +17,7 @@ from ekko_memory import MemoryService
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
 from tests.backends import Backend
+from tests.event_loops import running_loop_aside
 
 
 class Clock:
@@ -35,20 +35,9 @@ class Clock:
 
 @pytest.fixture(autouse=True)
 def _no_running_loop() -> Iterator[None]:
-    """Core tests own their event loops (``asyncio.run``). When the app's tests ran first in
-    this process (``pytest tests/gui tests/core``), their session-wide qasync loop is marked
-    as running on this thread: step it aside for the test, and put it back afterwards."""
-    running = asyncio._get_running_loop()
-    if running is None:
+    """Core tests own their event loops (``asyncio.run``): see ``running_loop_aside``."""
+    with running_loop_aside():
         yield
-        return
-    policy_loop = asyncio.get_event_loop_policy().get_event_loop()
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(running)
-        asyncio.set_event_loop(policy_loop)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

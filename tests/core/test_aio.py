@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ekko_memory import InvalidInput, MemoryContext, open_memory
+from ekko_memory import InvalidInput, MemoryContext, MemorySession, open_memory
 from ekko_memory.aio import AsyncMemory
 
 INGREDIENTS = [
@@ -72,27 +72,31 @@ class StallMonitor:
         await self._task
 
 
+def remember(s: MemorySession, food: str) -> dict[str, Any]:
+    s.append_message("user", f"记住，我以后不吃{food}。")
+    return s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": food,
+                "title": f"不吃{food}",
+            },
+            "reason": "用户明确要求",
+        },
+    )
+
+
 def call(mem: AsyncMemory, i: int) -> Any:
     s = mem.session(f"s{i % 5}", user_id="u1", workspace_id="w1")
     kind = i % 4
     if kind == 0:
-        food = INGREDIENTS[i // 4]
-        return s.call_tool(
-            "memory_propose_update",
-            {
-                "operation": "create",
-                "node": {
-                    "scope": "user",
-                    "domain": "生活技能",
-                    "type": "preference",
-                    "key": "avoid_ingredient",
-                    "valueJson": food,
-                    "title": f"不吃{food}",
-                },
-                "reason": "用户明确要求",
-                "userMessage": f"记住，我以后不吃{food}。",
-            },
-        )
+        # The user's words, logged, then the agent's proposal: one call on the worker.
+        return mem.run(remember, s.sync, INGREDIENTS[i // 4])
     if kind == 1:
         return s.call_tool("memory_search", {"queryText": "香菜"})
     if kind == 2:

@@ -667,3 +667,39 @@ def test_compact_variants(run: InProcess, monkeypatch: pytest.MonkeyPatch) -> No
     assert code == 1 and "workspace store" in out and "failed (memory store stayed locked" in out
     failed = run.json("compact", code=1)
     assert [s["status"] for s in failed["stores"]] == ["failed", "failed"]
+
+
+def test_history_names_an_agents_report_of_the_users_words(
+    workspace: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory resting on words an agent passed as the user's (userMessage) lists that
+    source as the agent's report, not as a message of the user's."""
+    mem = open_memory(workspace, user_home=home)
+    try:
+        s = mem.session("s1", user_id="u1", workspace_id="w1")
+        s.append_message("user", "这个项目的数据库用 PostgreSQL。")
+        made = s.call_tool(
+            "memory_propose_update",
+            {
+                "operation": "create",
+                "reason": "r",
+                "userMessage": "用户说：项目数据库定为 PostgreSQL",
+                "node": {
+                    "scope": "workspace",
+                    "domain": "项目",
+                    "type": "decision",
+                    "key": "database",
+                    "valueJson": "PostgreSQL",
+                    "title": "数据库用 PostgreSQL",
+                },
+            },
+        )
+        assert made["accepted"], made
+    finally:
+        mem.close()
+    run = InProcess(Cli(workspace, home), capsys, monkeypatch)
+    code, text, _ = run("history", made["nodeId"])
+    assert code == 0
+    rows = text.split("Source messages", 1)[1].splitlines()
+    assert any("user" in r and "这个项目的数据库用 PostgreSQL。" in r for r in rows), text
+    assert any("agent's report" in r and "用户说：项目数据库定为" in r for r in rows), text

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ekko_memory import MemoryService
+from ekko_memory.models import MemoryNode
 from ekko_memory.service.permissions import names_decision_topic
 from ekko_memory.service.runtime import AgentRuntime
 
@@ -118,27 +119,28 @@ def test_yihou_as_after_is_no_request() -> None:
 
 
 @pytest.mark.parametrize(
-    ("said", "scope", "title"),
+    ("said", "key", "title"),
     [
-        ("我生日是5月3号，记住。", "user", "我生日是5月3号"),
+        ("我生日是5月3号，记住。", "birthday", "我的生日是5月3号"),
         (
             "We decided the API uses REST with JSON, remember that for this project.",
-            "workspace",
+            "team_decision",
             "We decided the API uses REST with JSON",
         ),
-        ("My dog is called Rex, keep that in mind.", "user", "My dog is called Rex"),
+        ("My dog is called Rex, keep that in mind.", "pet", "Has a dog named Rex"),
     ],
 )
-def test_a_note_asked_for_at_the_end_is_titled_without_the_request(
-    mem: MemoryService, said: str, scope: str, title: str
+def test_a_request_to_remember_at_the_end_is_no_part_of_the_memory(
+    mem: MemoryService, said: str, key: str, title: str
 ) -> None:
     # The title was "我生日是5月3号，记住" and "We decided the API uses REST with JSON,…"
-    # (the request clipped in, the decision clipped out); "keep that in mind" asked nothing.
+    # (the request clipped in); now each is read for what it states, without the request.
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     say(rt, said)
-    (note,) = [n for _, s in mem.stores() for n in s.list_active_nodes(limit=50)]
-    assert (note.scope, note.type, note.title) == (scope, "fact", title)
-    assert note.content == said  # the user's words as said
+    nodes = [n for _, s in mem.stores() for n in s.list_active_nodes(limit=50)]
+    nodes += [MemoryNode.model_validate(p.node) for p in mem.pending() if p.node]
+    (node,) = nodes
+    assert (node.key, node.title) == (key, title)
 
 
 @pytest.mark.parametrize(

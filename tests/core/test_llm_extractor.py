@@ -311,7 +311,7 @@ def test_config_sections_and_shapes(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     cfg = folder / "config.json"
     cfg.write_text(json.dumps({"section_limits": {"preferences": 1}}), encoding="utf-8")
     limits = load_config(folder).section_limits
-    assert limits["preferences"] == 1 and limits["relevant_nodes"] == 5 and len(limits) == 5
+    assert limits["preferences"] == 1 and limits["relevant_nodes"] == 5 and len(limits) == 7
 
     monkeypatch.setenv("EKKO_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("EKKO_LLM_MODEL", "m")

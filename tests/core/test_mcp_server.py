@@ -21,6 +21,9 @@ mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
+from tests import mcp_stdio  # noqa: E402
+from tests.mcp_stdio import structured  # noqa: E402
+
 CILANTRO = {
     "scope": "user",
     "domain": "生活技能",
@@ -36,54 +39,26 @@ CILANTRO = {
 
 
 def server_params(workspace: Path, home: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(
-        command=sys.executable,
-        args=[
-            "-m",
-            "ekko_memory",
-            "--workspace",
-            str(workspace),
-            "--user-home",
-            str(home),
-            "mcp",
-            "--user-id",
-            "u1",
-            "--workspace-id",
-            "w1",
-            *extra,
-        ],
-        # The SDK starts the server with a minimal environment: pass PYTHONPATH on, so the
-        # server runs this checkout's core (not whichever one the interpreter installed).
-        env={"EKKO_HOME": str(home), **_python_path()},
+    """The server bound to user u1 and workspace w1 (and the ``extra`` options)."""
+    return mcp_stdio.server_params(
+        workspace, home, "--user-id", "u1", "--workspace-id", "w1", *extra
     )
-
-
-def _python_path() -> dict[str, str]:
-    path = os.environ.get("PYTHONPATH")
-    return {"PYTHONPATH": path} if path else {}
 
 
 def run(
     workspace: Path,
     home: Path,
     body: Callable[[Client], Awaitable[Any]],
-    *,
+    *extra: str,
     mode: str = "auto",
 ) -> Any:
-    async def main() -> Any:
-        async with Client(server_params(workspace, home), mode=mode) as client:
-            return await body(client)
-
-    return asyncio.run(asyncio.wait_for(main(), timeout=60))
-
-
-def structured(result: Any) -> dict[str, Any]:
-    # The text content carries the same JSON as the structured content.
-    assert json.loads(result.content[0].text) == result.structured_content
-    return dict(result.structured_content)
+    """``body`` with a client of the server (started with the ``extra`` options)."""
+    return mcp_stdio.with_client(server_params(workspace, home, *extra), body, mode=mode)
 
 
 def test_tools_propose_search_forget_and_errors(workspace: Path, tmp_path: Path) -> None:
+    """A client that passes what the user typed (the server trusts its userMessage):
+    the user's "记住…" is remembered at once, their "忘掉…" forgets."""
     home = tmp_path / "home"
 
     async def body(client: Client) -> dict[str, Any]:
@@ -121,7 +96,7 @@ def test_tools_propose_search_forget_and_errors(workspace: Path, tmp_path: Path)
         out["alive"] = len((await client.list_tools()).tools)
         return out
 
-    out = run(workspace, home, body)
+    out = run(workspace, home, body, "--trust-user-message")
 
     tools = out["tools"]
     assert sorted(tools) == sorted(t["function"]["name"] for t in TOOL_SCHEMAS)
@@ -184,9 +159,9 @@ def test_binding_arguments_resource_and_prompt(workspace: Path, tmp_path: Path) 
         resources = await client.list_resources()
         context = await client.read_resource("ekko://memory/context")
         prompt = await client.get_prompt("memory_context", {"message": "今晚吃什么？"})
-        with pytest.raises(MCPError):
-            await client.call_tool("memory_search", {"sessionId": 5})
+        bad = await client.call_tool("memory_search", {"sessionId": 5})
         return {
+            "bad": (bad.is_error, structured(bad)),
             "s2": s2,
             "uris": [str(r.uri) for r in resources.resources],
             "context": context.contents[0].text,  # type: ignore[union-attr]
@@ -194,6 +169,9 @@ def test_binding_arguments_resource_and_prompt(workspace: Path, tmp_path: Path) 
         }
 
     out = run(workspace, home, body, mode="legacy")  # the classic initialize handshake
+    is_error, bad = out["bad"]
+    assert is_error and bad["error"]["code"] == "invalid_arguments", bad
+    assert "sessionId must be a non-empty string" in bad["reason"] and bad["exact"] == []
     assert out["s2"]["accepted"] is True
     assert out["uris"] == ["ekko://memory/context"]
     assert isinstance(out["context"], str) and isinstance(out["prompt"], str)

@@ -21,6 +21,7 @@ import pytest
 
 from ekko_memory import MemoryService, open_memory
 from ekko_memory.errors import Conflict
+from ekko_memory.interfaces.tools import dispatch
 from ekko_memory.service import governance
 from ekko_memory.store.sql_store import SqlStore
 from tests.core.helpers import COOKING, every_node
@@ -146,9 +147,9 @@ def test_an_approval_replans_when_another_process_wrote_the_key_meanwhile(
     assert held["status"] == "pending", held
     agent = f"""
         s = mem.session("s2", user_id="u1", workspace_id="w1")
+        s.append_message("user", "记住，我以后做饭少辣")
         r = s.call_tool("memory_propose_update", {{"operation": "create",
-            "userMessage": "记住，我以后做饭少辣", "node": {flavor("low", "少辣", "user")!r},
-            "reason": "the user said so"}})
+            "node": {flavor("low", "少辣", "user")!r}, "reason": "the user said so"}})
         print(r["nodeId"] if r["accepted"] else r)
     """
     looked = governance.Governor.current_match
@@ -176,21 +177,21 @@ def _promotion(tmp_path: Path) -> tuple[Path, Path, MemoryService, str, str]:
     ws, home = tmp_path / "ws", tmp_path / "home"
     mem = open_memory(ws, user_home=home)
     s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "这个项目里做饭少辣")
     made = s.call_tool(
         "memory_propose_update",
         {
             "operation": "create",
-            "userMessage": "这个项目里做饭少辣",
             "node": flavor("low", "少辣", "workspace"),
             "reason": "the user said so",
         },
     )
+    s.append_message("user", "我一般都微辣")
     held = s.call_tool(
         "memory_propose_update",
         {
             "operation": "update",
             "targetId": made["nodeId"],
-            "userMessage": "我一般都微辣",
             "node": flavor("medium", "微辣", "user"),
             "reason": "the user said so",
         },
@@ -257,11 +258,12 @@ def test_a_move_refused_in_its_second_file_is_withdrawn_from_the_first(
     memory that someone else's version replaced, and the user's own flavor it would have
     replaced there is back as it was."""
     ws, home, mem, target, pid = _promotion(tmp_path)
-    own = mem.session("s0", user_id="u1", workspace_id="w1").call_tool(
+    s0 = mem.session("s0", user_id="u1", workspace_id="w1")
+    s0.append_message("user", "记住，我做饭要特辣")
+    own = s0.call_tool(
         "memory_propose_update",
         {
             "operation": "create",
-            "userMessage": "记住，我做饭要特辣",
             "node": flavor("high", "特辣", "user"),
             "reason": "the user said so",
         },
@@ -275,8 +277,9 @@ def test_a_move_refused_in_its_second_file_is_withdrawn_from_the_first(
         lambda: said.append(
             agent.run(f"""
                 s = mem.session("s2", user_id="u1", workspace_id="w1")
+                s.append_message("user", "这个项目里做饭不要辣")
                 print(s.call_tool("memory_propose_update", {{"operation": "update",
-                    "targetId": {target!r}, "userMessage": "这个项目里做饭不要辣",
+                    "targetId": {target!r},
                     "node": {flavor("none", "不辣", "workspace")!r}, "reason": "said so"}}))
             """)
         ),
@@ -335,16 +338,17 @@ def avoid(ingredient: str) -> dict[str, Any]:
 
 
 def test_a_proposal_rests_on_the_newest_user_message_whoever_logged_it(tmp_path: Path) -> None:
-    """The agent's tool process (an MCP server) logged "记住…" itself earlier; since then
-    the agent's host, another process, logged the conversation on. A proposal naming no
-    source rests on the newest user message of the session, which asks nothing to be
-    remembered: it waits for the user, and its source is that message, not the older one
-    this process happened to append."""
+    """The agent's tool process (an MCP server trusted with userMessage) logged "记住…"
+    itself earlier; since then the agent's host, another process, logged the conversation
+    on. A proposal naming no source rests on the newest user message of the session,
+    which asks nothing to be remembered: it waits for the user, and its source is that
+    message, not the older one this process happened to append."""
     ws, home = tmp_path / "ws", tmp_path / "home"
     mem = open_memory(ws, user_home=home)
     try:
         s = mem.session("s1", user_id="u1", workspace_id="w1")
-        first = s.call_tool(
+        first = dispatch(
+            s,
             "memory_propose_update",
             {
                 "operation": "create",
@@ -352,6 +356,7 @@ def test_a_proposal_rests_on_the_newest_user_message_whoever_logged_it(tmp_path:
                 "node": avoid("葱"),
                 "reason": "the user said so",
             },
+            trust_user_message=True,
         )
         assert first["accepted"], first
         newest = other_process(

@@ -53,4 +53,4 @@ def test_a_personal_note_stays_with_the_user(mem: MemoryService) -> None:
     s.append_message("user", "记住，我的猫叫咪咪。")
     s.after_reply()
     [node] = every_node(mem)
-    assert (node.scope, node.category_path) == ("user", ["个人", "笔记"])
+    assert (node.scope, node.category_path) == ("user", ["个人", "宠物"])

@@ -160,12 +160,15 @@ def test_a_retraction_leaves_what_it_does_not_name(mem: MemoryService) -> None:
     turn(rt, "其实我现在可以吃香菜了。")
     turn(rt, "今天天气不错。")
     turn(rt, "算了，不用记了。")
-    # Another conversation's retraction does not reach this one's items.
-    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
-    turn(other, "其实我现在可以吃葱了。")
-    turn(other, "Forget what I said about scallions.")
     assert {i.id: i.status for i in every_item(mem)} == before
     assert set(waiting(mem)) == {"葱", "牛肉"}
+    # In another conversation, a bare take-back reaches nothing of this one; words that name
+    # what waits take it back wherever it was said (the user's, not a conversation's).
+    other = AgentRuntime(mem, "s2", user_id="u1", workspace_id="w1", background=False)
+    turn(other, "算了，不用记了。")
+    assert set(waiting(mem)) == {"葱", "牛肉"}
+    turn(other, "Forget what I said about scallions.")
+    assert set(waiting(mem)) == {"牛肉"}
 
 
 @pytest.mark.parametrize(
@@ -188,18 +191,20 @@ def test_a_reminder_to_keep_it_withdraws_nothing(mem: MemoryService, reminder: s
     assert item.id in {i.id for i in mem.pending()}
 
 
-def test_a_retraction_with_nothing_pending_changes_nothing_pending(mem: MemoryService) -> None:
+def test_a_take_back_of_a_remembered_statement_stops_it_without_asking(
+    mem: MemoryService,
+) -> None:
+    """记住，我不吃葱 then 算了，不用记了: the memory the user just asked for stops at once (the
+    user's own words take it back: nothing waits), and no opposite memory is written."""
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     turn(rt, "记住，我不吃葱。")  # remembered at once: nothing waits
     [scallions] = [n for n in mem.user_store.list_active_nodes(limit=50) if n.value_json == "葱"]
     assert every_item(mem) == []
     turn(rt, "算了，不用记了。")
+    assert mem.get_node(scallions.id).status == "expired"  # type: ignore[union-attr]
     turn(rt, "Forget what I said about scallions.")
     assert every_item(mem) == []
-    # The correction of the active memory goes on as before.
-    turn(rt, "其实我现在可以吃葱了。")
-    assert every_item(mem) == []
-    assert mem.get_node(scallions.id).status == "expired"  # type: ignore[union-attr]
+    assert [n for _, st in mem.stores() for n in st.list_active_nodes(limit=50)] == []
 
 
 def test_a_retraction_does_not_withdraw_what_is_said_again_after_it(mem: MemoryService) -> None:

@@ -137,9 +137,10 @@ def test_a_tight_budget_keeps_the_newest_turns_of_the_summary(mem: MemoryService
     assert estimate_tokens(text) <= 120
     assert "第23轮的回答" in text and "第0轮" not in text
     lines = text.splitlines()
-    assert lines[2] == f"当前目标：{summary.current_goal}"
+    # The summary's lines are indented under its section (quoted, as the memories are).
+    assert lines[2] == f"  当前目标：{summary.current_goal}"
     # The cut is marked where the older turns were, before a whole line.
-    assert lines[3].startswith("…助手：") or lines[3].startswith("…用户：")
+    assert lines[3].startswith("  …助手：") or lines[3].startswith("  …用户：")
 
 
 def test_an_english_summary_is_cut_from_its_start_too() -> None:
@@ -165,4 +166,4 @@ def test_an_english_summary_is_cut_from_its_start_too() -> None:
     assert estimate_tokens(text) <= 60
     assert "Goal: finish the database migration" in text
     assert text.endswith("User: step 39 of the migration, what next?")
-    assert "step 0 " not in text and "\n…User: step" in text
+    assert "step 0 " not in text and "\n  …User: step" in text

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,9 +115,10 @@ def test_a_move_into_a_scope_replaces_what_it_held_under_the_key(
     def flavor_in(scope: str, spicy: str, said: str, **call: str) -> dict:  # type: ignore[type-arg]
         node = {**CILANTRO, "key": "flavor_profile", "entities": [], "scope": scope}
         node.update(valueJson={"spicy": spicy}, title=f"辣度 {spicy}")
+        s.append_message("user", said)
         return s.call_tool(
             "memory_propose_update",
-            {"operation": "create", "userMessage": said, "node": node, "reason": "t", **call},
+            {"operation": "create", "node": node, "reason": "t", **call},
         )
 
     held = flavor_in(rival_scope, "high", "记住，我以后做饭都要特辣")
@@ -358,7 +361,9 @@ def test_technical_constraint_defaults_to_workspace(mem: MemoryService) -> None:
     )
 
 
-def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
+def test_temporary_state_stays_out_of_the_users_scope(mem: MemoryService) -> None:
+    """今天有点胃不舒服 proposed for the user's long-term scope stays a temporary state of
+    the workspace (its conversations of the day share it) and expires."""
     s = mem.session("s1", user_id="u1")
     res = propose(
         s,
@@ -372,7 +377,8 @@ def test_temporary_state_stays_in_session(mem: MemoryService) -> None:
     )
     node = mem.get_node(res["nodeId"])
     assert res["accepted"] and node is not None
-    assert node.scope == "session" and node.session_id == "s1" and node.expires_at is not None
+    # It keeps the conversation it came from (purging that session takes it along).
+    assert node.scope == "workspace" and node.session_id == "s1" and node.expires_at is not None
 
 
 def test_a_temporary_state_asked_to_be_remembered_still_expires(mem: MemoryService) -> None:
@@ -389,7 +395,7 @@ def test_a_temporary_state_asked_to_be_remembered_still_expires(mem: MemoryServi
     )
     node = mem.get_node(res["nodeId"])
     assert res["accepted"] and node is not None
-    assert node.scope == "session" and node.expires_at is not None
+    assert node.scope == "workspace" and node.expires_at is not None
     old = mem.get_node(lasting["nodeId"])
     assert old is not None and old.status == "active"
 
@@ -1002,13 +1008,12 @@ def test_update_of_title_or_content_alone_makes_a_new_version(mem: MemoryService
     assert same["status"] == "duplicate" and same["nodeId"] == res["nodeId"]
 
 
-def test_every_tool_takes_the_users_words_and_logs_them_once(mem: MemoryService) -> None:
-    # MCP clients keep no log: each tool accepts userMessage (PRODUCT §4), and the calls
-    # of one turn that pass the same words log them once.
-    s = mem.session("mcp", user_id="u1")
-    asked = "记住，我不吃香菜，也不吃葱"
-    for value in ("香菜", "葱"):
-        res = s.call_tool(
+def _avoid_both(
+    call: Callable[[str, dict[str, Any]], dict[str, Any]], asked: str
+) -> list[dict[str, Any]]:
+    """Two proposals of one turn (不吃香菜, 不吃葱), each passing the user's words."""
+    return [
+        call(
             "memory_propose_update",
             {
                 "operation": "create",
@@ -1024,12 +1029,49 @@ def test_every_tool_takes_the_users_words_and_logs_them_once(mem: MemoryService)
                 },
             },
         )
-        assert res["accepted"] is True, res
+        for value in ("香菜", "葱")
+    ]
+
+
+def test_user_message_through_call_tool_is_the_agents_report_kept_once(
+    mem: MemoryService,
+) -> None:
+    """PRODUCT §4: through call_tool, intent comes only from the session log. An agent's
+    userMessage "记住…" asks nothing of the service: the user-scope proposals wait for
+    the user, each resting on one kept report (role tool, reportedBy agent) the inbox
+    shows; reads keep no report; nothing is logged as the user's."""
+    s = mem.session("mcp", user_id="u1")
+    asked = "记住，我不吃香菜，也不吃葱"
+    held = _avoid_both(s.call_tool, asked)
+    assert [r["status"] for r in held] == ["pending", "pending"], held
+    assert {r["rule"] for r in held} == {"user_scope_without_intent"}
+    s.call_tool("memory_search", {"queryText": "香菜", "userMessage": "我是不是不吃香菜？"})
+    s.call_tool("memory_get", {"key": "avoid_ingredient", "userMessage": "我是不是不吃葱？"})
+    log = mem.list_recent_messages(session_id="mcp", limit=10)
+    assert [(m.role, m.content, m.reported_by_agent) for m in log] == [("tool", asked, True)]
+    assert [p.source_message_ids for p in mem.pending()] == [[log[0].id], [log[0].id]]
+    assert s.latest_user_message() is None
+
+
+def test_user_message_a_host_vouches_for_is_logged_as_the_users_once(
+    mem: MemoryService,
+) -> None:
+    """An MCP server started with --trust-user-message (its client keeps no log) takes
+    userMessage as the user's own words: logged once as theirs, read for intent, also
+    on reads."""
+    from ekko_memory.interfaces.tools import dispatch
+
+    s = mem.session("mcp", user_id="u1")
+
+    def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        return dispatch(s, name, args, trust_user_message=True)
+
+    asked = "记住，我不吃香菜，也不吃葱"
+    assert [r["accepted"] for r in _avoid_both(call, asked)] == [True, True]
     question = "我是不是不吃香菜？"
-    found = s.call_tool("memory_search", {"queryText": "香菜", "userMessage": question})
-    assert "error" not in found
+    found = call("memory_search", {"queryText": "香菜", "userMessage": question})
     assert "香菜" in [n.get("valueJson") for n in found["exact"] + found["relevant"]]
-    got = s.call_tool(
+    got = call(
         "memory_get", {"key": "avoid_ingredient", "valueJson": "葱", "userMessage": question}
     )
     assert got["found"] is True and got["valueJson"] == "葱"

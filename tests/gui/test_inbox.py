@@ -327,6 +327,47 @@ def test_an_agent_tool_call_cannot_approve_anything(qtbot: Any, window: MainWind
     run(qtbot, window.controller.refresh_after_write())
 
 
+def test_words_an_agent_passed_as_the_users_read_as_its_report(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """An agent's tool call passes userMessage "记住…" with nothing the user said in the
+    log: the proposal waits, and its card says the agent reports the user said it — not
+    "Source", which is the user's own logged message (as the pork card's is)."""
+    inbox = _inbox(qtbot, window)
+    mem = window.runner.memory
+    s = mem.session("s-report", user_id="u-demo", workspace_id="w-demo")
+    said = "记住，我以后做饭不要放花生。"
+    result = s.call_tool(
+        "memory_propose_update",
+        {
+            "operation": "create",
+            "reason": "the user said so",
+            "userMessage": said,
+            "node": {
+                "scope": "user",
+                "domain": "生活技能",
+                "type": "preference",
+                "key": "avoid_ingredient",
+                "valueJson": "花生",
+                "title": "不吃花生",
+            },
+        },
+    )
+    assert result["status"] == "pending", result
+    wait_task(qtbot, inbox.reload())
+    reported = inbox.card(result["pendingId"]).findChild(QLabel, "cardSource")  # type: ignore[union-attr]
+    assert reported.text() == f"The agent reports the user said: “{said}”"
+    assert reported.property("reported") is True
+    pork = next(
+        e.item.id
+        for e in inbox.entries
+        if e.item.rule == "user_scope_without_intent" and e.item.id != result["pendingId"]
+    )
+    source = inbox.card(pork).findChild(QLabel, "cardSource")  # type: ignore[union-attr]
+    assert source.text().startswith("Source: “") and source.property("reported") is False
+    run(qtbot, window.controller.refresh_after_write())
+
+
 def _cli(demo: DemoReport, *args: str) -> None:
     """``python -m ekko_memory …`` on the demo's stores, as another program."""
     import os

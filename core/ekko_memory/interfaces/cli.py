@@ -4,7 +4,8 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
-purge, stats, compact, mcp. Tables for people by default; ``--json`` prints one JSON document on
+purge, stats, compact, mcp, hermes (install | uninstall: Hermes Agent's memory provider,
+no memory opened). Tables for people by default; ``--json`` prints one JSON document on
 stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
 with ``--json``).
 
@@ -38,6 +39,7 @@ from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_hermes
 from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
     ERROR_CODES,
@@ -280,8 +282,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")
-    p.add_argument("--user-id", help="user id the memories belong to")
-    p.add_argument("--workspace-id", help="workspace id the memories belong to")
+    p.add_argument("--user-id", help="user id the memories belong to (calls may not name another)")
+    p.add_argument(
+        "--workspace-id",
+        help="workspace id the memories belong to (calls may not name another)",
+    )
+    p.add_argument(
+        "--trust-user-message",
+        action="store_true",
+        help="take a call's userMessage as the user's own words, which may ask to remember "
+        "(default: the agent's report, kept as the source but never the user's request); "
+        "only for a client that passes exactly what the user typed",
+    )
+    p.add_argument(
+        "--allow-identity-override",
+        action="store_true",
+        help="let a call name another userId / workspaceId than --user-id / --workspace-id "
+        "(default: refused)",
+    )
+
+    cli_hermes.add_parser(sub)
     return parser
 
 
@@ -379,6 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Arguments are checked before anything is opened: a usage error wins.
         if getattr(args, "check", None) is not None:
             args.check(args)
+        if not getattr(args, "opens_memory", True):
+            return int(args.run(args, out))
         mem = open_for(args)
         try:
             for name, health in mem.health().items():

@@ -240,7 +240,15 @@ def history_text(h: NodeHistory, width: int) -> str:
         lines.append(
             render_table(
                 ("TIME", "ROLE", "MESSAGE"),
-                [[when(m.created_at), m.role, m.content] for m in h.sources],
+                [
+                    # Words an agent passed on as the user's: its report, not the user's.
+                    [
+                        when(m.created_at),
+                        "agent's report" if m.reported_by_agent else m.role,
+                        m.content,
+                    ]
+                    for m in h.sources
+                ],
                 max_width=width,
             )
         )

@@ -346,14 +346,25 @@ def _status(entry: CompactedStore) -> str:
 def mcp(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """mcp: serve the memory tools over stdio until the client disconnects."""
     try:
-        from ekko_memory.interfaces.mcp_server import Binding, serve_stdio
+        from ekko_memory.interfaces.mcp_server import Binding, Trust, serve_stdio
     except ImportError as e:
         raise CliError(
             EXIT_FAILED,
             f"the MCP server needs the 'mcp' extra ({e}); install it: pip install 'ekko-memory[mcp]'",
         ) from None
+    trust = Trust(
+        user_message=args.trust_user_message, identity_override=args.allow_identity_override
+    )
+    if trust.user_message:
+        out.note(
+            "warning: --trust-user-message: a call's userMessage counts as the user's own "
+            "words (it can ask to remember without the user's approval)"
+        )
+    if trust.identity_override:
+        out.note("warning: --allow-identity-override: a call may name any userId / workspaceId")
     serve_stdio(
         mem,
         Binding(session_id=args.session, user_id=args.user_id, workspace_id=args.workspace_id),
+        trust,
     )
     return 0

@@ -2,8 +2,13 @@
 
 Built on the SDK's low-level ``Server`` so the tools keep exactly the JSON schemas of
 ``interfaces/tools.py`` (the ones OpenAI-style agents get), plus three optional
-binding arguments: ``sessionId``, ``userId``, ``workspaceId`` override the session,
-user and workspace given on the command line for one call. Tool results are the
+binding arguments: ``sessionId`` names the conversation of one call; ``userId`` and
+``workspaceId`` may name the user and workspace only where the command line left them
+open (or the server was started with ``--allow-identity-override``): a server started
+with ``--user-id`` / ``--workspace-id`` answers for that identity alone, and a call
+naming another is an error result. ``userMessage`` is the agent's report of the user's
+words — kept as a write's source, never read as the user's request — unless the server
+was started with ``--trust-user-message`` (see ``docs/security.md``). Tool results are the
 design doc's JSON shapes, as structured content and as JSON text; a call that fails
 (invalid arguments, a proposal the service refuses) returns ``isError: true`` with the
 reason, while nothing found (``found: false``, ``deletedIds: []``) and a proposal held for
@@ -37,7 +42,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from ekko_memory.interfaces.aio import AsyncMemory
-from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
+from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS, dispatch, tool_error
+from ekko_memory.service.context_render import RENDER_NOTES
 from ekko_memory.service.memory_service import MemoryService
 from ekko_memory.service.session import MemorySession
 
@@ -63,11 +69,11 @@ _BINDING_PROPERTIES: dict[str, Any] = {
     },
     "userId": {
         "type": "string",
-        "description": "User the memories belong to (default: --user-id).",
+        "description": "User the memories belong to (default: --user-id; a server started with --user-id answers for that user only).",
     },
     "workspaceId": {
         "type": "string",
-        "description": "Workspace the memories belong to (default: --workspace-id).",
+        "description": "Workspace the memories belong to (default: --workspace-id; a server started with --workspace-id answers for that workspace only).",
     },
 }
 _BINDING_KEYS = {"sessionId": "session_id", "userId": "user_id", "workspaceId": "workspace_id"}
@@ -81,6 +87,24 @@ class Binding:
     session_id: str = "mcp"
     user_id: str | None = None
     workspace_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Trust:
+    """What the server takes from its client on trust (nothing, by default)."""
+
+    # ``userMessage`` is what the user typed (the client vouches for it), logged as theirs.
+    user_message: bool = False
+    # A call may name another user or workspace than the command line bound.
+    identity_override: bool = False
+
+
+class Refused(Exception):
+    """A call's binding arguments were refused: answered as an error result."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def mcp_tools() -> list[types.Tool]:
@@ -118,9 +142,10 @@ def tool_result(result: dict[str, Any]) -> types.CallToolResult:
 class MemoryMcp:
     """The MCP handlers over one memory."""
 
-    def __init__(self, mem: AsyncMemory, binding: Binding) -> None:
+    def __init__(self, mem: AsyncMemory, binding: Binding, trust: Trust | None = None) -> None:
         self.mem = mem
         self.binding = binding
+        self.trust = trust or Trust()
         # The handles of recent bindings, newest last (a client naming a new sessionId per
         # conversation would otherwise grow this for as long as the server runs).
         self._sessions: OrderedDict[Binding, MemorySession] = OrderedDict()
@@ -142,14 +167,29 @@ class MemoryMcp:
         return handle
 
     def bind(self, args: dict[str, Any]) -> Binding:
-        """The binding for one call: the server's, with ``sessionId``/``userId``/``workspaceId`` popped from ``args``."""
+        """The binding for one call: the server's, with ``sessionId``/``userId``/``workspaceId``
+        popped from ``args``. A user or workspace the command line bound is the only one
+        a call may name (unless ``--allow-identity-override``); raises ``Refused``."""
         overrides: dict[str, str] = {}
         for key, field in _BINDING_KEYS.items():
             if key not in args:
                 continue
             value = args.pop(key)
             if not isinstance(value, str) or not value.strip() or len(value) > 200:
-                raise MCPError(types.INVALID_PARAMS, f"{key} must be a non-empty string")
+                raise Refused("invalid_arguments", f"{key} must be a non-empty string")
+            bound = getattr(self.binding, field)
+            if (
+                field != "session_id"
+                and bound is not None
+                and value != bound
+                and not self.trust.identity_override
+            ):
+                option = "--" + field.replace("_", "-")
+                raise Refused(
+                    "permission_denied",
+                    f"{key}: this server answers for {option} {bound!r} only; "
+                    "nothing was read or written",
+                )
             overrides[field] = value
         return replace(self.binding, **overrides)
 
@@ -169,8 +209,17 @@ class MemoryMcp:
                 f"unknown tool {params.name!r}; tools: {', '.join(TOOL_NAMES)}",
             )
         args = dict(params.arguments or {})
-        session = self.session(self.bind(args))
-        result = await self.mem.run(session.call_tool, params.name, args)
+        try:
+            binding = self.bind(args)
+        except Refused as e:
+            return tool_result(tool_error(params.name, e.code, str(e)))
+        result = await self.mem.run(
+            dispatch,
+            self.session(binding),
+            params.name,
+            args,
+            trust_user_message=self.trust.user_message,
+        )
         return tool_result(result)
 
     async def list_resources(
@@ -244,7 +293,7 @@ class MemoryMcp:
         if diagnostics.store_status != "ok":
             # The client has no diagnostics to look at: without this an unreadable store
             # read "(no memories yet)", and the agent took it for knowing nothing.
-            why = [w for w in diagnostics.warnings if not w.startswith("token budget")]
+            why = [w for w in diagnostics.warnings if not w.startswith(RENDER_NOTES)]
             note = f"(memory {diagnostics.store_status}: {'; '.join(why)})"
             text = f"{text}\n\n{note}" if text else note
         return text or "(no memories yet)"
@@ -299,10 +348,10 @@ class _CleanLines:
             yield clean_json_line(line)
 
 
-async def serve(mem: MemoryService, binding: Binding) -> None:
+async def serve(mem: MemoryService, binding: Binding, trust: Trust | None = None) -> None:
     """Serve over this process's stdin/stdout until the client closes them."""
     amem = AsyncMemory(mem)
-    server = MemoryMcp(amem, binding).server()
+    server = MemoryMcp(amem, binding, trust).server()
     try:
         async with stdio_server(stdin=_CleanLines()) as (read_stream, write_stream):  # type: ignore[arg-type]
             await server.run(read_stream, write_stream, server.create_initialization_options())
@@ -310,6 +359,6 @@ async def serve(mem: MemoryService, binding: Binding) -> None:
         await amem.aclose()
 
 
-def serve_stdio(mem: MemoryService, binding: Binding) -> None:
+def serve_stdio(mem: MemoryService, binding: Binding, trust: Trust | None = None) -> None:
     """Blocking entry point of ``ekko-memory mcp``."""
-    asyncio.run(serve(mem, binding))
+    asyncio.run(serve(mem, binding, trust))

@@ -75,7 +75,7 @@ _NODE_SCHEMA: dict[str, Any] = {
 
 _USER_MESSAGE = {
     "type": "string",
-    "description": "The user's words that prompted this call, when the service has no message log (MCP clients). Intent is judged from them.",
+    "description": "The user's words that prompted this call, as you heard them (for clients that keep no message log, such as MCP). Kept with a proposal as its source, shown to the user; whether the user asked to remember is judged from the messages the host logged as the user's.",
 }
 
 TOOL_SCHEMAS: list[dict[str, Any]] = [
@@ -338,8 +338,50 @@ def _clean_strings(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def dispatch(session: MemorySession, name: object, args: object) -> dict[str, Any]:
-    """Run one tool call; always returns a JSON dict, never raises."""
+# The identity a session is bound to, as a tool call might spell it (memory_search's
+# arguments are a MemoryQuery, which has these fields; the others refuse them as unknown).
+_IDENTITY_ARGS = {
+    "userId": "user_id",
+    "user_id": "user_id",
+    "workspaceId": "workspace_id",
+    "workspace_id": "workspace_id",
+    "sessionId": "session_id",
+    "session_id": "session_id",
+}
+_READS = frozenset({"memory_search", "memory_get"})
+
+
+def tool_error(name: str, code: str, message: str) -> dict[str, Any]:
+    """An error result of tool ``name``, with that tool's negative result fields."""
+    return error_result(code, message, **_NEGATIVE.get(name, {}))
+
+
+def foreign_identity(session: MemorySession, args: dict[str, Any]) -> str | None:
+    """Why a call naming another user, workspace or session than ``session``'s is
+    refused (None when it names none, or the session's own, which is dropped from
+    ``args``): the host binds the identity when it opens the session; an agent's
+    arguments never change whose memories it reads or writes."""
+    for key in [k for k in args if k in _IDENTITY_ARGS]:
+        field = _IDENTITY_ARGS[key]
+        bound = getattr(session, field)
+        if args[key] != bound:
+            return (
+                f"{key}: this session answers for {field.removesuffix('_id')} {bound!r} only "
+                "(set by the host when it opened the session); nothing was read or written"
+            )
+        del args[key]
+    return None
+
+
+def dispatch(
+    session: MemorySession, name: object, args: object, *, trust_user_message: bool = False
+) -> dict[str, Any]:
+    """Run one tool call; always returns a JSON dict, never raises.
+
+    ``userMessage`` is the agent's report of the user's words: kept as the source of a
+    write, never read for the user's intent — unless ``trust_user_message`` (a host that
+    vouches for it: ``ekko-memory mcp --trust-user-message``) logs it as the user's own
+    message first."""
     if not isinstance(name, str) or name not in TOOL_NAMES:
         hint = (
             " (approvals belong to the user, not to agents)"
@@ -373,14 +415,23 @@ def dispatch(session: MemorySession, name: object, args: object) -> dict[str, An
             "agents cannot approve or decide pending items; the user decides in the app",
             **negative,
         )
+    refused = foreign_identity(session, cleaned)
+    if refused is not None:
+        return error_result("permission_denied", refused, **negative)
     try:
-        if name == "memory_search":
-            return session.search(SearchArgs.model_validate(cleaned))
-        if name == "memory_get":
-            return session.get(GetArgs.model_validate(cleaned))
-        if name == "memory_propose_update":
-            return refusal_as_error(session.propose(ProposeArgs.model_validate(cleaned)))
-        return session.forget(ForgetArgs.model_validate(cleaned))
+        parsed = _ARGS[name].model_validate(cleaned)
+        words = getattr(parsed, "user_message", None)
+        if trust_user_message and words:
+            session.log_user_words(words, required=name not in _READS)
+            parsed = parsed.model_copy(update={"user_message": None})
+        if isinstance(parsed, SearchArgs):
+            return session.search(parsed)
+        if isinstance(parsed, GetArgs):
+            return session.get(parsed)
+        if isinstance(parsed, ProposeArgs):
+            return refusal_as_error(session.propose(parsed))
+        assert isinstance(parsed, ForgetArgs)
+        return session.forget(parsed)
     except ValidationError as e:
         return error_result("invalid_arguments", _validation_text(e, _ARGS[name]), **negative)
     except EkkoMemoryError as e:

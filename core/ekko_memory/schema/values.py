@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from ekko_memory.identity import canonical_name, normalize_name
@@ -90,7 +91,15 @@ _PHRASES: dict[str, dict[str, str]] = {
     "not spicy": {"spicy": "none"},
     "no spice": {"spicy": "none"},
     "non-spicy": {"spicy": "none"},
-    "light": {"oil": "low", "salt": "low"},
+    # "light" alone lights many things (a check-engine light, a light jacket): only of food.
+    "something light": {"oil": "low", "salt": "low"},
+    "light meal": {"oil": "low", "salt": "low"},
+    "light meals": {"oil": "low", "salt": "low"},
+    "eat light": {"oil": "low", "salt": "low"},
+    "light dinner": {"oil": "low", "salt": "low"},
+    "light lunch": {"oil": "low", "salt": "low"},
+    "light food": {"oil": "low", "salt": "low"},
+    "keep it light": {"oil": "low", "salt": "low"},
 }
 
 
@@ -119,25 +128,39 @@ def _dimension_of(word: str) -> str | None:
     return None
 
 
+def _word(word: str) -> str:
+    """A pattern for ``word``: an English word only whole ("flight" holds no "light",
+    "hotel" no "hot"), a Chinese one anywhere."""
+    escaped = re.escape(word)
+    return rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if word.isascii() else escaped
+
+
+@lru_cache(maxsize=1)
+def _flavor_patterns() -> tuple[list[tuple[re.Pattern[str], dict[str, str]]], re.Pattern[str]]:
+    phrases = [
+        (re.compile(_word(phrase)), value)
+        for phrase, value in sorted(_PHRASES.items(), key=lambda kv: -len(kv[0]))
+    ]
+    dim_words = "|".join(
+        _word(w) for ws in _DIMENSIONS.values() for w in sorted(ws, key=len, reverse=True)
+    )
+    level_words = "|".join(_word(w) for _, ws in _LEVELS for w in sorted(ws, key=len, reverse=True))
+    generic = re.compile(rf"({level_words})\s*(?:放|加|吃)?\s*(?:一点|点|些)?\s*({dim_words})")
+    return phrases, generic
+
+
 def parse_flavor_text(text: str) -> dict[str, str]:
     """Read flavor phrases from free text: '少油少辣' → {'oil': 'low', 'spicy': 'low'}."""
     folded = _fold(text)
     out: dict[str, str] = {}
-    for phrase, value in sorted(_PHRASES.items(), key=lambda kv: -len(kv[0])):
-        if phrase in folded:
+    phrases, generic = _flavor_patterns()
+    for pattern, value in phrases:
+        if pattern.search(folded):
             for dim, level in value.items():
                 out.setdefault(dim, level)
-            folded = folded.replace(phrase, " ")
+            folded = pattern.sub(" ", folded)
     # "<level><dimension>" in Chinese (少油, 不辣, 多放辣) or "<level> <dimension>" in English.
-    dim_words = "|".join(
-        re.escape(w) for ws in _DIMENSIONS.values() for w in sorted(ws, key=len, reverse=True)
-    )
-    level_words = "|".join(
-        re.escape(w) for _, ws in _LEVELS for w in sorted(ws, key=len, reverse=True)
-    )
-    for m in re.finditer(
-        rf"({level_words})\s*(?:放|加|吃)?\s*(?:一点|点|些)?\s*({dim_words})", folded
-    ):
+    for m in generic.finditer(folded):
         found_level, found_dim = _level_of(m.group(1)), _dimension_of(m.group(2))
         if found_level and found_dim:
             out.setdefault(found_dim, found_level)

@@ -25,7 +25,15 @@ class LlmConfig(BaseModel):
 
 
 def _limits() -> dict[str, int]:
-    return {"constraints": 8, "preferences": 8, "active_tasks": 5, "facts": 6, "relevant_nodes": 5}
+    return {
+        "profile": 8,
+        "constraints": 8,
+        "preferences": 8,
+        "active_tasks": 5,
+        "facts": 6,
+        "relevant_nodes": 5,
+        "unconfirmed": 6,
+    }
 
 
 # At most this many memories a context section may hold.

@@ -24,10 +24,13 @@ from ekko_memory.models import (
     MemoryMessage,
     MemorySummary,
     OmittedNode,
+    PendingItem,
     clean_text,
     omission,
     trusted,
 )
+from ekko_memory.schema.normalize import conflict_identity
+from ekko_memory.service import unconfirmed
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.reader import RowHit, StoreReader
@@ -146,20 +149,23 @@ class ContextBuilder:
         summary = None
         found: list[NodeRow] = []
         hits: list[RowHit] = []
+        waiting: list[PendingItem] = []
         # One read transaction per store: every query of a turn sees one snapshot.
         if ws.health.readable:
             got = self._try(
                 "workspace memories", lambda: self._read_workspace(session_id, text, hints), None
             )
             if got is not None:
-                recent, summary, nodes, ws_hits = got
+                recent, summary, nodes, ws_hits, ws_waiting = got
                 found += nodes
                 hits += ws_hits
+                waiting += ws_waiting
         if us.health.readable:
             got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
             if got_user is not None:
                 found += got_user[0]
                 hits += got_user[1]
+                waiting += got_user[2]
         if text and svc.global_store is not None:
             hits += self._try(
                 "global memories", lambda: self._search(svc.global_store, ("global",), text), []
@@ -186,13 +192,32 @@ class ContextBuilder:
                 candidates[hit.row.id] = hit.row
                 relevant_ids.add(hit.row.id)
 
+        # What the user said that waits for their approval, newest first; a one-value
+        # statement of it speaks for them over the memory it would replace.
+        said = unconfirmed.select(
+            svc.registry,
+            unconfirmed.proposed_nodes(
+                sorted(waiting, key=lambda i: i.created_at, reverse=True), now
+            ),
+            text,
+            hints,
+        )
+        shadow = unconfirmed.shadowed(svc.registry, said)
+        omitted: list[OmittedNode] = []
+        if shadow:
+            for node_id, row in list(candidates.items()):
+                if conflict_identity(svc.registry, row) in shadow:
+                    del candidates[node_id]
+                    omitted.append(omission(node_id, "conflict_lost"))
+
         # Expired and unsure candidates are omitted in the pass that ranks the others.
         resolution = resolve_conflicts(
             svc.registry, candidates.values(), now, screen_below=cfg.min_confidence
         )
-        omitted: list[OmittedNode] = resolution.lost
+        omitted += resolution.lost
 
         sections: dict[str, list[NodeRow]] = {
+            "profile": [],
             "constraints": [],
             "preferences": [],
             "active_tasks": [],
@@ -201,7 +226,9 @@ class ContextBuilder:
         }
         for node in resolution.kept:
             section = SECTION_OF.get(node.type, "relevant_nodes")
-            if node.id in relevant_ids and section == "facts":
+            if node.type == "fact" and node.domain in unconfirmed.PROFILE_DOMAINS:
+                section = "profile"
+            elif node.id in relevant_ids and section == "facts":
                 section = "relevant_nodes"
             sections[section].append(node)
         limits = cfg.section_limits
@@ -209,8 +236,10 @@ class ContextBuilder:
             for extra in rows[limits[name] :]:
                 omitted.append(omission(extra.id, "over_limit"))
         chosen = {name: [r.node() for r in rows[: limits[name]]] for name, rows in sections.items()}
+        chosen["unconfirmed"] = said[: limits["unconfirmed"]]
 
-        used = [n.id for nodes in chosen.values() for n in nodes]
+        # Unconfirmed statements are no stored memories yet: no usage is recorded for them.
+        used = [n.id for name, nodes in chosen.items() if name != "unconfirmed" for n in nodes]
         enabled = ws.health.readable or us.health.readable
         degraded = bool(self.warnings) or any(s.health.status != "ok" for _, s in svc.stores())
         # Built unvalidated: every value above is of its field's type already (a context
@@ -247,7 +276,9 @@ class ContextBuilder:
 
     def _read_workspace(
         self, session_id: str, text: str, hints: list[tuple[str, ...]]
-    ) -> tuple[list[MemoryMessage], MemorySummary | None, list[NodeRow], list[RowHit]]:
+    ) -> tuple[
+        list[MemoryMessage], MemorySummary | None, list[NodeRow], list[RowHit], list[PendingItem]
+    ]:
         cfg = self.service.config
         store = self.service.workspace_store
         nodes: list[NodeRow] = []
@@ -263,11 +294,12 @@ class ContextBuilder:
                 )
             nodes += self._hinted(r, "workspace", hints)
             hits = self._search_in(r, ("session", "workspace"), text) if text else []
-        return recent, summary, nodes, hits
+            waiting = self._waiting(r)
+        return recent, summary, nodes, hits, waiting
 
     def _read_user(
         self, text: str, hints: list[tuple[str, ...]]
-    ) -> tuple[list[NodeRow], list[RowHit]]:
+    ) -> tuple[list[NodeRow], list[RowHit], list[PendingItem]]:
         cfg = self.service.config
         nodes: list[NodeRow] = []
         with self.service.user_store.snapshot() as r:
@@ -291,7 +323,17 @@ class ContextBuilder:
                 )
                 nodes += [n for n in top if n.importance >= cfg.topicless_min_importance]
             hits = self._search_in(r, ("user",), text) if text else []
-        return nodes, hits
+            waiting = self._waiting(r)
+        return nodes, hits, waiting
+
+    def _waiting(self, r: StoreReader) -> list[PendingItem]:
+        """What the extractor read from this user's words that waits for their approval."""
+        return r.waiting_proposals(
+            requester="extractor",
+            user_id=self.viewer.user_id,
+            workspace_id=self.viewer.workspace_id,
+            limit=self.service.config.section_limits["unconfirmed"] * 4,
+        )
 
     def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[NodeRow]:
         out: list[NodeRow] = []

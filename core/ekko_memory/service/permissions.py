@@ -5,7 +5,8 @@
 - user: only when the user's own words ask to remember; otherwise it waits for the user.
 - global: never written by an agent.
 - Always waiting for the user: hard deletes, forgets that hit several memories, sensitive
-  data (identifiers anywhere; health outside the session), and overwriting a
+  data (identifiers anywhere; health outside the session, but for a state that passes
+  within two weeks: 今天胃不舒服 is no health record), and overwriting a
   high-confidence memory without clear intent (a session memory by another one excepted:
   the conversation's temporary states are its own to change).
 """
@@ -16,6 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 from ekko_memory.identity import same_names
@@ -23,6 +25,7 @@ from ekko_memory.models import MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.values import DIMENSION_WORDS, KEY_TOPIC_WORDS
 from ekko_memory.service.extraction.lexicon import load_lexicon
+from ekko_memory.service.extraction.takeback import takes_back
 from ekko_memory.service.write_plan import Candidate, WriteContext
 
 Action = Literal["allow", "pending", "reject"]
@@ -35,6 +38,7 @@ RULE_TEXT = {
     "forget_many": "the forget request matched several memories",
     "scope_promotion": "it would move a memory into the user's long-term scope",
     "sensitive_delete": "it deletes sensitive personal data",
+    "unverified_value": "the value is not in the user's own words",
 }
 
 
@@ -62,9 +66,18 @@ def sensitive_kinds(node: MemoryNode, rule_sensitive_keys: Sequence[str] = ()) -
     kinds = intent.sensitive_identifiers(text)
     if node.key is not None and node.key in rule_sensitive_keys:
         kinds.append(node.key.replace("_", " "))
-    if node.scope != "session" and intent.mentions_health(text):
+    if node.scope != "session" and not passing(node) and intent.mentions_health(text):
         kinds.append("health")
     return kinds
+
+
+# A state that ends within this time is no health record (今天胃不舒服，少辣).
+PASSING = timedelta(days=15)
+
+
+def passing(node: MemoryNode) -> bool:
+    """A temporary state that ends soon (a cold this week, a sprain for two weeks)."""
+    return node.expires_at is not None and node.expires_at - node.created_at <= PASSING
 
 
 def mentions(node: MemoryNode, text: str) -> bool:
@@ -110,10 +123,12 @@ def clear_intent_about(target: MemoryNode, ctx: WriteContext) -> bool:
 
 
 def within_session(old: MemoryNode, new: MemoryNode) -> bool:
-    """One temporary state of this conversation replaced by another (少辣 today, then no
-    spice for a few days): session memories need no confirmation, and the history the
-    high-confidence rule guards is what outlives the conversation."""
-    return old.scope == "session" and new.scope == "session"
+    """One temporary state replaced by another (少辣 today, then no spice for a few days):
+    session memories and passing states need no confirmation, and the history the
+    high-confidence rule guards is what outlives them."""
+    if old.scope == "session" and new.scope == "session":
+        return True
+    return old.scope == new.scope and passing(old) and passing(new)
 
 
 def check_write(
@@ -131,6 +146,12 @@ def check_write(
         )
     if not ctx.is_agent:
         return ALLOW
+    if ctx.unverified:
+        return Verdict(
+            "pending",
+            "unverified_value",
+            f"{RULE_TEXT['unverified_value']} ({', '.join(ctx.unverified[:3])})",
+        )
     kinds = sensitive_kinds(node, cand.rule.sensitive_keys if cand.rule else ())
     if kinds:
         return Verdict(
@@ -166,7 +187,9 @@ def check_change(target: MemoryNode, ctx: WriteContext, *, high_confidence: floa
     if sensitive_kinds(target):
         return Verdict("pending", "sensitive_delete", RULE_TEXT["sensitive_delete"])
     if target.confidence >= high_confidence and not (
-        clear_intent_about(target, ctx) or intent.asks_to_forget(ctx.source_text)
+        clear_intent_about(target, ctx)
+        or intent.asks_to_forget(ctx.source_text)
+        or (ctx.actor == "extractor" and takes_back(ctx.source_text))
     ):
         return Verdict(
             "pending", "overwrite_high_confidence", RULE_TEXT["overwrite_high_confidence"]

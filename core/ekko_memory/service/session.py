@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from ekko_memory.errors import EkkoMemoryError, InvalidInput
 from ekko_memory.ids import is_valid_id, new_id
 from ekko_memory.models import (
+    REPORTED_BY_AGENT,
     MemoryContext,
     MemoryMessage,
     MemoryNode,
@@ -117,10 +118,12 @@ class MemorySession:
             self.session_id, user_message, user_id=self.user_id, workspace_id=self.workspace_id
         )
 
-    def after_reply(self) -> AfterReplyReport:
-        """Extraction and the summary chain for what is new, now (the runtime runs it in the background)."""
+    def after_reply(self, *, final: bool = False) -> AfterReplyReport:
+        """Extraction and the summary chain for what is new, now (the runtime runs it in the
+        background). ``final``: the conversation ends — extract from and summarize what is
+        new even when no trigger fired, so its summary holds its last turns."""
         return self.service.after_reply_runner.run(
-            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id
+            self.session_id, user_id=self.user_id, workspace_id=self.workspace_id, force=final
         )
 
     # --- tools ----------------------------------------------------------------------
@@ -131,11 +134,12 @@ class MemorySession:
 
         return dispatch(self, name, args)
 
-    def write_context(
-        self, source_ids: Sequence[str] | None, user_message: str | None
-    ) -> WriteContext:
-        """The provenance of an agent's write: the user's message(s) it rests on."""
-        logged = self.log_user_words(user_message)
+    def write_context(self, source_ids: Sequence[str] | None, reported: str | None) -> WriteContext:
+        """The provenance of an agent's write: the user's message(s) it rests on — the
+        session's newest user message unless ``source_ids`` name others — and the words
+        the agent reports the user said (``reported``, a tool call's ``userMessage``),
+        kept beside them as its report. Intent is judged from the logged user messages
+        alone: an agent's report of "记住…" is no request of the user's."""
         if source_ids:
             bad = [i for i in source_ids if not is_valid_id(i, "msg")]
             if bad:
@@ -151,24 +155,37 @@ class MemorySession:
                     f"unknown source messages in this session: {sorted(missing)[:3]}"
                 )
         else:
-            # The words just logged are the newest (no second read for them).
-            latest = logged or self.latest_user_message()
+            latest = self.latest_user_message()
             msgs = [latest] if latest is not None else []
-        text = "\n".join(m.content for m in msgs if m.role == "user")
+        users = [m for m in msgs if m.role == "user"]
+        report = self._keep_report(reported, users)
+        if report is not None and report.id not in {m.id for m in msgs}:
+            msgs.append(report)
         return WriteContext(
             actor="agent",
             session_id=self.session_id,
             user_id=self.user_id,
             workspace_id=self.workspace_id,
             source_message_ids=[m.id for m in msgs],
-            source_text=text,
+            source_text="\n".join(m.content for m in users),
         )
 
+    def _keep_report(
+        self, reported: str | None, users: Sequence[MemoryMessage]
+    ) -> MemoryMessage | None:
+        """The message that keeps the agent's report of the user's words (role "tool",
+        ``REPORTED_BY_AGENT``), so the user sees what the write rests on; none when the
+        user's own logged message says the same."""
+        if not reported or any(m.content == clean_text(reported) for m in users):
+            return None
+        return self._append_once("tool", reported, REPORTED_BY_AGENT)
+
     def log_user_words(self, text: str | None, *, required: bool = True) -> MemoryMessage | None:
-        """Append the user's words a tool call names (``userMessage``: clients without a
-        log, such as MCP) — once, when several calls of one turn pass the same words; the
-        message that holds them. A read (``required=False``) answers even when the log
-        cannot take them."""
+        """Append, as the user's own message, words a host vouches for: a tool call's
+        ``userMessage`` when the MCP server was started with ``--trust-user-message``
+        (its client keeps no log of its own). Once, when several calls of one turn pass
+        the same words; the message that holds them. A read (``required=False``) answers
+        even when the log cannot take them."""
         if not text:
             return None
         if not required:
@@ -176,14 +193,23 @@ class MemorySession:
                 return self.log_user_words(text)
             except EkkoMemoryError:
                 return None
+        return self._append_once("user", text, None)
+
+    def _append_once(self, role: Role, text: str, metadata: dict[str, Any] | None) -> MemoryMessage:
+        """Append ``text``, unless the session's newest message is the same one."""
         recent = self.service.list_recent_messages(session_id=self.session_id, limit=1)
-        if recent and recent[-1].role == "user" and recent[-1].content == clean_text(text):
-            return recent[-1]
-        return self.append_message("user", text)
+        last = recent[-1] if recent else None
+        if (
+            last is not None
+            and last.role == role
+            and last.content == clean_text(text)
+            and (last.metadata or None) == (metadata or None)
+        ):
+            return last
+        return self.append_message(role, text, metadata=metadata)
 
     def search(self, args: SearchArgs) -> dict[str, Any]:
-        """memory_search."""
-        self.log_user_words(args.user_message, required=False)
+        """memory_search (a read keeps no report of ``userMessage``)."""
         q = MemoryQuery.model_validate(
             {
                 **args.model_dump(exclude_unset=True, exclude={"user_message"}),
@@ -195,8 +221,8 @@ class MemorySession:
         return self.service.retrieve(q).to_json()
 
     def get(self, args: GetArgs) -> dict[str, Any]:
-        """memory_get: by id, or the best current node for type/key/value."""
-        self.log_user_words(args.user_message, required=False)
+        """memory_get: by id, or the best current node for type/key/value (a read keeps no
+        report of ``userMessage``)."""
         node: MemoryNode | None = None
         warnings: list[str] | None = None
         if args.id is not None:

@@ -37,6 +37,8 @@ class WriteContext:
     source_message_ids: list[str] = field(default_factory=list)
     # The text of the user's source messages: intent is judged from it, never from the agent.
     source_text: str = ""
+    # A model's value the user's words do not hold: it waits for the user, whatever else.
+    unverified: list[str] = field(default_factory=list)
 
     @property
     def viewer(self) -> Viewer:
@@ -179,7 +181,10 @@ def plan_node(
     # A temporary state stays temporary when the user asks to remember it too (记住，我今天胃
     # 不舒服): without its expiry it would become a long-term user memory, and replace the
     # lasting preference of a one-value key for good.
-    if ctx.is_agent and base is None:
+    # The extractor decides what is temporary itself (最近迷上了后摇 is a lasting taste): only
+    # an agent's proposal, or an extractor's constraint without an end, is read for it here.
+    reads_time = ctx.actor != "extractor" or (node_type == "constraint" and expires_at is None)
+    if ctx.is_agent and base is None and reads_time:
         until = intent.temporary_expiry(own_text, now, registry.temporary_words) or (
             intent.temporary_expiry(ctx.source_text, now, registry.temporary_words)
             if node_type == "constraint"
@@ -191,8 +196,10 @@ def plan_node(
                 expires_at = until
                 notes.append(f"temporary state: expires at {until.isoformat()}")
             if scope == "user":
-                scope = "session"
-                notes.append("temporary state kept in session scope")
+                # The workspace's conversations share it until it ends (a new one the same
+                # evening still knows the user is unwell); it never becomes long-term.
+                scope = "workspace"
+                notes.append("temporary state kept in workspace scope until it ends")
     if expires_at is not None and expires_at <= now:
         raise InvalidInput("expiresAt is in the past")
 
@@ -213,7 +220,13 @@ def plan_node(
             return getattr(draft, name)
         return getattr(base, name) if base is not None else default
 
-    session_id = (ctx.session_id or f.get("session_id")) if scope == "session" else None
+    # A temporary state keeps the conversation it came from (purging that session takes it
+    # along), though the workspace's other conversations see it while it lasts.
+    session_id = (
+        (ctx.session_id or f.get("session_id"))
+        if scope == "session" or (scope == "workspace" and expires_at is not None and ctx.is_agent)
+        else None
+    )
     fields = {
         "id": new_id("mem"),
         "parent_id": f.get("parent_id"),

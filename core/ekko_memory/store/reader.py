@@ -789,6 +789,27 @@ class StoreReader:
         rows = self.conn.execute(q.order_by(p.c.created_at, p.c.id)).mappings()
         return [row_to_pending(r) for r in rows]
 
+    def waiting_proposals(
+        self, *, requester: str, user_id: str | None, workspace_id: str | None, limit: int
+    ) -> list[PendingItem]:
+        """The newest ``limit`` writes still waiting that ``requester`` proposed in this
+        user's (and workspace's) conversations, newest first (the status index serves it)."""
+        rows = self._rows(
+            f"{_PENDING_SELECT} WHERE status = 'pending' AND kind = 'write'"
+            " AND requester = :requester"
+            " AND (CAST(:user_id AS TEXT) IS NULL OR user_id IS NULL OR user_id = :user_id)"
+            " AND (CAST(:workspace_id AS TEXT) IS NULL OR workspace_id IS NULL"
+            " OR workspace_id = :workspace_id)"
+            " ORDER BY created_at DESC, id DESC LIMIT :limit",
+            {
+                "requester": requester,
+                "user_id": user_id,
+                "workspace_id": workspace_id,
+                "limit": limit,
+            },
+        )
+        return [row_to_pending(dict(zip(_PENDING_COLUMNS, r, strict=True))) for r in rows]
+
     def pending_about(self, node_ids: Sequence[str]) -> list[PendingItem]:
         """Items still waiting that were filed against one of ``node_ids`` or name one as a
         target."""

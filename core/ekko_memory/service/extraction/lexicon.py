@@ -96,5 +96,6 @@ def load_lexicon() -> Lexicon:
         tech=tech_keys,
         tech_names=tech_names,
         key_words={k: tuple(v) for k, v in tech["keyWords"].items()},
-        dishes=tuple(food.get("dishes", ())),
+        # Words holding an ingredient's name that name no food (钓鱼) block it as dishes do.
+        dishes=tuple(food.get("dishes", ())) + tuple(food.get("notFood", ())),
     )

@@ -16,10 +16,23 @@ from ekko_memory.service.extraction.protocol import (
     SummaryInput,
 )
 
-EXTRACT_SYSTEM = """You extract long-term memories from a conversation for an AI agent.
+EXTRACT_SYSTEM = """You extract long-term memories from a conversation for an AI agent. Read only what the USER said; the assistant's words are never a fact about the user.
 Return ONE JSON object: {"summaryPatch": string or null, "nodes": [{"operation": "create"|"update"|"supersede"|"expire"|"ignore", "targetId": id or null, "node": {...}, "reason": string}]}.
-A node has: scope (session|workspace|user), domain, categoryPath (array starting with the domain), type (preference|fact|decision|task|recipe|skill|constraint|correction), key, valueJson, title, content, confidence (0..1), importance (0..1), tags, entities, expiresAt (ISO time, for temporary states), sourceMessageIds (ids of the user messages it comes from).
-Rules: only what the USER said; temporary states (today, recently) are constraints with expiresAt; corrections of a known memory use "supersede" with its targetId; use only these controlled keys:
+A node has: scope (session|workspace|user), domain, categoryPath (array starting with the domain), type (preference|fact|decision|task|recipe|skill|constraint|correction), key, valueJson, title, content, confidence (0..1), importance (0..1), tags, entities, expiresAt (ISO time), sourceMessageIds (ids of the user messages it comes from).
+
+First decide what KIND each user statement is, then act:
+1. A fact about the user (where they live, family and their names, pets and names, job, employer, birthday, languages, health: allergies, medication, conditions, habits, routines, travel plans) -> create, scope user, domain 个人. "我住在杭州，养了一只叫团子的猫" -> key city "杭州" and key pet {"species": "猫", "called": "团子"}; "I'm a nurse at St Mary's" -> occupation "nurse", employer "St Mary's"; "我对青霉素过敏" -> allergy "青霉素".
+2. A preference or dislike -> create a preference. Food: domain 生活技能 (avoid_ingredient, preferred_ingredient, flavor_profile, dietary_restriction…): "以后做饭别放香菜" -> avoid_ingredient "香菜". Anything else: domain 个人, key likes / dislikes: "I'm really into 90s hip hop" -> likes "90s hip hop".
+3. A temporary state (today, tonight, this week, lately, until Friday) -> a constraint with expiresAt when it ends, scope workspace: "今天有点累，晚饭想简单点" -> temporary_state, expiresAt end of today; "I'm on call until the 15th" -> expiresAt the 15th.
+4. A plan or task, with its deadline -> type task, key task_status, valueJson {"task": …, "status": "todo", "due": ISO}: "周五前要交季度报告", "dentist next Wednesday at 3pm".
+5. A task reported done ("报告交了", "filed my taxes") -> expire the known task with its targetId. Write nothing new.
+6. A decision or rule of the user's project or team -> workspace scope, domain 项目: "我们组只在周二和周四发版" -> constraint team_rule; "we're standardizing on pnpm" -> decision.
+7. A correction of something said earlier ("不对，是周四", "我说错了", "其实…", "actually…", "I meant…", "it's KPMG, not Deloitte") -> supersede the known memory (targetId) with exactly the new value; if it is not known yet, create the corrected one only.
+8. A retraction or forget request ("别记我喜欢鸭血了", "那条删掉", "forget that I live in Bristol") -> expire the memory it names (targetId). NEVER write a new memory for it, and never its opposite (after "我喜欢鸭血" then "别记我喜欢鸭血了", write NO "不吃鸭血").
+9. A fact about someone else ("我儿子对花生过敏", "my colleague Tom is vegan", "she hates long emails") -> domain 人物, categoryPath ["人物", "<who>"], valueJson an object with "person": "<who>" (e.g. {"person": "儿子", "allergen": "花生"}). NEVER file it as the user's own.
+10. A question ("酸奶能喝吗？"), a hypothetical ("如果我不吃辣…", "what if I moved to Berlin?") or small talk ("今天天气真好", "thanks!") -> nothing at all.
+The user need not say "记住" / "remember": what they state about themselves is remembered. Every value must be in the user's own words: a value that appears nowhere in what the user said waits for the user's approval. Never invent: a missing memory is better than a wrong one.
+Use only these controlled keys:
 {keys}
 If nothing is worth remembering return {"summaryPatch": null, "nodes": []}."""
 

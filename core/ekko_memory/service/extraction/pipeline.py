@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.errors import EkkoMemoryError, StoreUnavailable
+from ekko_memory.identity import value_identity
 from ekko_memory.ids import new_id
 from ekko_memory.models import (
     ExtractedNodeOperation,
@@ -28,14 +29,19 @@ from ekko_memory.models import (
     MemoryNode,
     MemoryNodeDraft,
     MemorySummary,
+    PendingItem,
 )
 from ekko_memory.schema import intent
 from ekko_memory.service.context_render import estimate_tokens
+from ekko_memory.service.extraction.grounding import ungrounded
+from ekko_memory.service.extraction.project import work_done
 from ekko_memory.service.extraction.protocol import ExtractionFailed, ExtractionInput, SummaryInput
 from ekko_memory.service.extraction.recorded import Recorded
-from ekko_memory.service.extraction.retraction import Retractions
-from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor, work_done
+from ekko_memory.service.extraction.retraction import Retractions, withdraw_item
+from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
+from ekko_memory.service.extraction.rule_summarizer import clipped_line
 from ekko_memory.service.governance import Governor, WriteOutcome, rejected
+from ekko_memory.service.unconfirmed import proposed_nodes
 from ekko_memory.service.write_plan import WriteContext, plan_node
 from ekko_memory.store.filters import NodeFilter, Viewer
 
@@ -63,6 +69,15 @@ _PREFERENCE = re.compile(
     r"|prefer|i like|i love|i hate|don'?t eat|\bno\s+\w+|less (?:spicy|oil|salt|sugar)",
     re.IGNORECASE,
 )
+
+
+def _restates(op: ExtractedNodeOperation, nodes: list[MemoryNode]) -> bool:
+    """The operation proposes again what one of ``nodes`` (waiting) already says: the same
+    key and value."""
+    return op.node.key is not None and any(
+        n.key == op.node.key and n.value_identity() == value_identity(op.node.value_json)
+        for n in nodes
+    )
 
 
 class StoreBusy(ExtractionFailed):
@@ -142,13 +157,19 @@ class AfterReply:
             return self._locks.setdefault(session_id, threading.Lock())
 
     def run(
-        self, session_id: str, *, user_id: str | None, workspace_id: str | None
+        self,
+        session_id: str,
+        *,
+        user_id: str | None,
+        workspace_id: str | None,
+        force: bool = False,
     ) -> AfterReplyReport:
-        """Extract and summarize what is new in the session, as the triggers say. Never raises."""
+        """Extract and summarize what is new in the session, as the triggers say (``force``:
+        whatever is new, triggers or not — a conversation that ends). Never raises."""
         report = AfterReplyReport(session_id)
         with self._lock(session_id):
             self._guarded(
-                report, lambda: self._run(session_id, user_id, workspace_id, report, force=False)
+                report, lambda: self._run(session_id, user_id, workspace_id, report, force=force)
             )
         return report
 
@@ -210,6 +231,10 @@ class AfterReply:
         fired = triggers_for(
             new, every=cfg.summary_every_messages, token_threshold=cfg.summary_token_threshold
         )
+        if not fired and isinstance(self.service.extractor, RuleBasedExtractor):
+            # The rules cost milliseconds: they read every turn (a task reported done
+            # needs the tasks to know it, which the trigger check does not read).
+            fired.append("every turn")
         if not fired and self._memorable(session_id, new):
             fired.append("memorable statement")
         report.triggers += fired
@@ -235,6 +260,8 @@ class AfterReply:
         users = [m for m in messages if m.role == "user"]
         if not users:
             return False
+        if any(self._rules().notable(m.content) for m in users):
+            return True
         found = self._rules().extract(
             ExtractionInput(
                 session_id=session_id,
@@ -261,14 +288,17 @@ class AfterReply:
     ) -> list[dict[str, Any]]:
         """Run the extractor over ``messages`` and apply its operations (governed)."""
         svc = self.service
+        viewer = Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
+        waiting = self._waiting(viewer)
         data = ExtractionInput(
             session_id=session_id,
             messages=messages,
             previous_summary=svc.get_latest_summary(session_id=session_id),
-            known_nodes=self._known(
-                Viewer(session_id=session_id, user_id=user_id, workspace_id=workspace_id)
-            ),
+            # What the user said before that still waits for approval is known too: a
+            # correction or a take-back of it changes the proposal, not a stored memory.
+            known_nodes=self._known(viewer) + [node for node, _ in waiting.values()],
             now=svc.now(),
+            earlier=self._earlier(session_id, messages),
         )
         try:
             extraction = svc.extractor.extract(data)
@@ -276,8 +306,13 @@ class AfterReply:
             raise
         except Exception as e:  # a broken extractor is a failed extraction, retried later
             raise ExtractionFailed(f"{type(e).__name__}: {e}") from e
+        withdrawn: list[dict[str, Any]] = []
         held: dict[str, list[str]] = {}
-        outcomes = self.apply(
+        try:
+            extraction, withdrawn = self._on_waiting(extraction, waiting, messages, held)
+        except StoreUnavailable as e:
+            raise StoreBusy(str(e), []) from e
+        outcomes = withdrawn + self.apply(
             extraction,
             messages,
             session_id=session_id,
@@ -296,6 +331,117 @@ class AfterReply:
             with self._guard:
                 self._patches.setdefault(session_id, []).append(patch)
         return outcomes
+
+    def _waiting(self, viewer: Viewer) -> dict[str, tuple[MemoryNode, PendingItem]]:
+        """This user's proposals still waiting (by the id their node would get): what they
+        said, not yet approved."""
+        out: dict[str, tuple[MemoryNode, PendingItem]] = {}
+        for name, store in self.service.stores():
+            if not store.health.readable:
+                continue
+            with store.read() as r:
+                items = r.waiting_proposals(
+                    requester="extractor",
+                    user_id=viewer.user_id,
+                    workspace_id=viewer.workspace_id,
+                    limit=100,
+                )
+            for item in items:
+                for node in proposed_nodes([item], self.service.now()):
+                    out[node.id] = (
+                        node.model_copy(update={"status": "active"}),
+                        item.model_copy(update={"store": name}),
+                    )
+        return out
+
+    def _earlier(self, session_id: str, messages: list[MemoryMessage]) -> list[MemoryMessage]:
+        """The session's last user messages before the batch (what a correction or a bare
+        take-back at its start refers to), oldest first."""
+        if not messages:
+            return []
+        with self.service.workspace_store.read() as r:
+            before = r.last_user_message_before(session_id, messages[0].created_at)
+        return [before] if before is not None else []
+
+    def _on_waiting(
+        self,
+        extraction: MemoryExtraction,
+        waiting: dict[str, tuple[MemoryNode, PendingItem]],
+        messages: list[MemoryMessage],
+        held: dict[str, list[str]],
+    ) -> tuple[MemoryExtraction, list[dict[str, Any]]]:
+        """Operations on a proposal still waiting: it is withdrawn (the user took it back or
+        said it again otherwise), and a replacement is proposed as new."""
+        if not waiting:
+            return extraction, []
+        said = next((m.content for m in reversed(messages) if m.role == "user"), "")
+        ops: list[ExtractedNodeOperation] = []
+        outcomes: list[dict[str, Any]] = []
+        later = list(extraction.nodes)
+        for i, op in enumerate(extraction.nodes):
+            hit = waiting.get(op.target_id or "")
+            if hit is None and op.operation == "create":
+                # A one-value fact said anew (我上周搬去佛山了 after 我在广州): what waited
+                # with the old value is withdrawn; the new statement waits in its place.
+                for old, old_item in list(waiting.values()):
+                    if self._replaces(op, old) and withdraw_item(
+                        self.service,
+                        old_item,
+                        f"the user said it anew (said: “{clipped_line(said, 60)}”)",
+                        messages[-1].id,
+                    ):
+                        outcomes.append(
+                            {
+                                "operation": "withdraw",
+                                "accepted": True,
+                                "status": "rejected",
+                                "pendingId": old_item.id,
+                                "reason": "said anew",
+                            }
+                        )
+            if hit is None:
+                again = [(n, it) for n, it in waiting.values() if _restates(op, [n])]
+                if op.operation == "create" and again:
+                    # Said again: the item waiting already holds it (a retraction before
+                    # this in the batch does not withdraw it).
+                    for _, it in again:
+                        held.setdefault(it.id, []).extend(op.node.source_message_ids or [])
+                    continue
+                ops.append(op)
+                continue
+            node, item = hit
+            if op.operation == "expire" and any(
+                o.operation == "create" and _restates(o, [node]) for o in later[i + 1 :]
+            ):
+                continue  # taken back, then said again in the same batch: it stays
+            why = f"the user {op.reason} (said: “{clipped_line(said, 60)}”)"
+            if withdraw_item(self.service, item, why, messages[-1].id if messages else None):
+                outcomes.append(
+                    {
+                        "operation": "withdraw",
+                        "accepted": True,
+                        "status": "rejected",
+                        "pendingId": item.id,
+                        "reason": why,
+                    }
+                )
+            if op.operation in ("supersede", "update"):
+                ops.append(op.model_copy(update={"operation": "create", "target_id": None}))
+        return extraction.model_copy(update={"nodes": ops}), outcomes
+
+    def _replaces(self, op: ExtractedNodeOperation, old: MemoryNode) -> bool:
+        """``op`` states a new value of the one-value fact ``old`` holds (same key)."""
+        new = op.node
+        if (
+            new.key is None
+            or new.key != old.key
+            or new.domain != old.domain
+            or new.type != old.type
+        ):
+            return False
+        if not self.service.registry.single_valued(old.domain, old.type, old.key or ""):
+            return False
+        return value_identity(new.value_json) != old.value_identity()
 
     def _known(self, viewer: Viewer) -> list[MemoryNode]:
         """The memories the extractor may build on (and an LLM extractor is shown): only
@@ -354,6 +500,12 @@ class AfterReply:
                     source_message_ids=[m.id for m in sources],
                     source_text="\n".join(m.content for m in sources),
                 )
+                if op.operation != "expire" and not isinstance(
+                    self.service.extractor, RuleBasedExtractor
+                ):
+                    # A model may state what nobody said: such a value waits for the user.
+                    said = "\n".join(m.content for m in users)
+                    ctx.unverified = ungrounded(op.node.value_json, said)
                 draft = op.node.model_copy(update={"source_message_ids": None})
                 outcome = self._left_alone(governor, recorded, op, draft, ctx, sources)
                 if outcome is None:

@@ -33,6 +33,10 @@ class ExtractionInput:
     # Current memories the new messages may correct or update (targets for supersede).
     known_nodes: list[MemoryNode]
     now: datetime
+    # The session's user messages just before ``messages`` (oldest first): what a
+    # correction (不对，是周四) or a take-back (刚才那条不算) of the first new message
+    # refers to.
+    earlier: list[MemoryMessage] = field(default_factory=list)
 
 
 class MemoryExtractor(Protocol):

@@ -178,34 +178,45 @@ class Retractions:
 
     def _reject(self, w: _Waiting, msg: MemoryMessage, why: str) -> bool:
         """Reject the item, audited in the same transaction; False if decided meanwhile."""
-        item, now = w.item, self.service.now()
-        with w.store.write() as tx:
-            if not tx.decide_pending(
-                item.id,
-                status="rejected",
-                decided_by=ACTOR,
-                at=now,
-                note=why,
-                result_node_id=None,
-            ):
-                return False
-            tx.add_audit(
-                "reject",
-                actor=ACTOR,
-                reason=why,
-                node_id=item.current_head_id or w.node.id,
-                session_id=item.session_id,
-                workspace_id=item.workspace_id,
-                user_id=item.user_id,
-                at=now,
-                payload={
-                    "pendingId": item.id,
-                    "kind": item.kind,
-                    "rule": item.rule,
-                    "withdrawnBy": msg.id,
-                },
-            )
-        return True
+        return withdraw_item(self.service, w.item, why, msg.id, store=w.store, node_id=w.node.id)
+
+
+def withdraw_item(
+    service: MemoryService,
+    item: PendingItem,
+    why: str,
+    message_id: str | None,
+    *,
+    store: SqlStore | None = None,
+    node_id: str | None = None,
+) -> bool:
+    """Reject a waiting item as the user's own withdrawal (their words took it back or
+    replaced it), audited in the same transaction; False if it was decided meanwhile."""
+    now = service.now()
+    if store is None:
+        store = service.user_store if item.store == "user" else service.workspace_store
+    with store.write() as tx:
+        if not tx.decide_pending(
+            item.id, status="rejected", decided_by=ACTOR, at=now, note=why, result_node_id=None
+        ):
+            return False
+        tx.add_audit(
+            "reject",
+            actor=ACTOR,
+            reason=why,
+            node_id=item.current_head_id or node_id or (item.node or {}).get("id"),
+            session_id=item.session_id,
+            workspace_id=item.workspace_id,
+            user_id=item.user_id,
+            at=now,
+            payload={
+                "pendingId": item.id,
+                "kind": item.kind,
+                "rule": item.rule,
+                "withdrawnBy": message_id,
+            },
+        )
+    return True
 
 
 def _subjects(node: MemoryNode) -> set[str]:

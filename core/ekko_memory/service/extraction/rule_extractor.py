@@ -1,48 +1,57 @@
-"""The default extractor: Chinese and English patterns, no network.
+"""The default extractor: reads each user message as statements, in Chinese and English,
+with no network.
 
-What it understands (one clause at a time, see docs/extraction.md for the full list):
-- cooking: ingredients to avoid / prefer / allow in small amounts (from a word list),
-  flavor (少油少辣, 不辣, less spicy…), cuisines; temporary states (今天/最近/先别…)
-  become constraints with an expiry; corrections of an earlier memory (香菜现在可以接受一点)
-  supersede it;
-- projects: technology decisions (数据库用 PostgreSQL, we use FastAPI), coding
-  constraints (必须/不能 + code words), tasks (TODO/待办/接下来要…) and their completion;
-- anything else the user explicitly asks to remember (记住…, remember…) as a note: the
-  project's (workspace scope, 项目/约定) when it speaks of the project (这个项目, 本仓库,
-  代码库, this repo…), else the user's (个人/笔记).
+A message is cut into clauses; each clause gets its subject (the user, someone in their life,
+a team's "we") and its kind (statement, question, supposition, request, take-back, someone
+else's words) before anything is extracted (``statements.py``). Then:
 
-What it does not: pronouns and references across clauses or messages, negation that
-spans clauses, ingredients or technologies missing from the word lists, quantities,
-dates beyond 今天/最近/这周 (today/tonight, for now/lately, this week…), sarcasm, hypotheticals ("如果我不吃香菜…"), and anything the
-assistant said (only user messages are read).
+- a take-back (别记我喜欢鸭血了, 刚才说的不算, forget that…) stops the memory it names, or the
+  one stated just before it, and writes nothing (``takeback.py``);
+- a correction that only gives the new value (不对，是周四; I meant Thursday) re-reads the
+  statement it corrects with that value, and the result replaces what that statement left;
+- questions, suppositions (如果…, what if…), requests and reported words write nothing;
+- a statement goes through the frames: food and cooking (``cooking.py``), the project's
+  decisions, rules and tasks (``project.py``), facts about a person (``facts.py``), likes
+  and dislikes (``preferences.py``), plans with their deadlines, routines and temporary
+  states (``plans.py``), the language replies should be in;
+- anything else the user asked to remember (记住…, remember…) is kept in their words as a
+  note: the project's when it speaks of the project, else the user's.
+
+docs/extraction.md says kind by kind what is understood and what is not, with the figures
+of the evaluation set (``make eval``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from itertools import groupby
 
-from ekko_memory.identity import canonical_name
-from ekko_memory.models import (
-    ExtractedNodeOperation,
-    MemoryExtraction,
-    MemoryMessage,
-    MemoryNode,
-    MemoryNodeDraft,
-)
+from ekko_memory.identity import value_identity
+from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
-from ekko_memory.schema.values import parse_flavor_text
+from ekko_memory.service.extraction import revisions
+from ekko_memory.service.extraction.cooking import CookingFrames
+from ekko_memory.service.extraction.facts import FactFrames, travel_plan
+from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
-from ekko_memory.service.extraction.protocol import ExtractionInput
-
-COOKING = ["生活技能", "做饭", "饮食偏好"]
-_CLAUSE = re.compile(r"[，,。.!！；;？?\n]+")
-_NEG = re.compile(
-    r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
+from ekko_memory.service.extraction.plans import (
+    plan,
+    reports_done,
+    routine,
+    task_matches,
+    temporary_state,
 )
+from ekko_memory.service.extraction.preferences import preference, reply_style, uses
+from ekko_memory.service.extraction.project import ProjectFrames, team_rule
+from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
+from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
+from ekko_memory.service.extraction.time_expressions import TimeMention
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 # Reply languages: the words for each, and its name (Chinese, English).
 _LANGUAGES = {
     ("中文", "汉语", "普通话", "chinese", "mandarin"): ("中文", "Chinese"),
@@ -57,142 +66,6 @@ _REPLY_LANG = re.compile(
     rf"|\b(?:reply|respond|answer|talk|write back)\b[^,.!?]{{0,12}}?\bin ({_LANGUAGE_WORDS})\b",
     re.IGNORECASE,
 )
-_ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
-_NOT_ALLERGIC = re.compile(r"不过敏|没有过敏|不会过敏|not allergic|no allerg|isn'?t allergic")
-_LIKE = re.compile(r"喜欢|爱吃|想吃|偏爱|多放|最爱|\blove\b|\blike\b|\bprefer\b|\benjoy\b")
-_ALLOW = re.compile(
-    r"现在可以|可以接受|能接受|可以吃|能吃了|可以放|不忌口|not anymore|can eat|is fine now|okay now|ok now"
-)
-_SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|a little|a bit|small amount")
-_FLAVOR_NEG = re.compile(
-    r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:能)?(?:推荐|做|吃|放|来)?(太)?(?:点|些)?"
-    r"(辣|油|咸|甜|麻|糖|盐)"
-)
-_DIM = {
-    "辣": "spicy",
-    "麻": "spicy",
-    "油": "oil",
-    "咸": "salt",
-    "盐": "salt",
-    "甜": "sugar",
-    "糖": "sugar",
-}
-# The English counterparts of _FLAVOR_NEG, which the level-before-dimension reading of
-# parse_flavor_text (less spicy, no spice) misses: "nothing spicy", "don't want anything
-# spicy", "skip the salt" (none); "nothing too spicy", "go easy on the oil" (low).
-_DIM_EN_WORDS = {
-    "spicy": "spicy",
-    "spice": "spicy",
-    "spices": "spicy",
-    "spiciness": "spicy",
-    "oily": "oil",
-    "oil": "oil",
-    "greasy": "oil",
-    "fatty": "oil",
-    "salty": "salt",
-    "salt": "salt",
-    "sweet": "sugar",
-    "sugar": "sugar",
-    "sugary": "sugar",
-}
-_FLAVOR_NEG_EN = re.compile(
-    r"\b(?:(?P<low>not too|nothing too|anything too|not very|not so|go easy on|easy on"
-    r"|cut down on|cut back on|keep (?:it|things) from being too)"
-    r"|(?P<none>nothing|avoid|skip|hold|without|no more"
-    r"|(?:don'?t|do not|can'?t|cannot|won'?t)\s+(?:want|have|eat|handle)\s+anything"
-    r"|(?:can'?t|cannot)\s+(?:handle|eat|take|stand)))"
-    rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
-)
-_DECIDE = re.compile(
-    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|adopt|migrate to"
-    # switch to, switched the database to: what is switched may stand between.
-    r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
-)
-# A technology the project stops using (我们不用 Redis 了, 弃用 MySQL, we stopped using Redis):
-# no decision to use it, and the decision that held it expires.
-_DROP = re.compile(
-    r"不用|不再用|不再使用|弃用|停用|放弃|去掉|移除|拿掉"
-    r"|\bstop(?:ped)? using\b|\bno longer (?:use|using)\b|\bnot using\b|\b(?:don'?t|do not) use\b"
-    r"|\bdrop(?:ped)?\b|\bremoved?\b|\bget(?:ting)? rid of\b"
-)
-# What the project moves to after dropping one (不用 PostgreSQL 了，改用 MySQL in one clause).
-_SWITCH = re.compile(
-    r"改用|换成|换用|改成|转用|迁移到|切换到|换到"
-    r"|\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[a-z.+#]+){0,3}?\s+to\b"
-)
-# 是 / is between a decision's topic and a technology: 我们的数据库是 PostgreSQL, our database
-# is PostgreSQL — not 不是, 是不是, 是否 or "is not".
-_COPULA = re.compile(r"(?<!不)是(?!不是|否)|\b(?:is|are|will be)\b(?!\s+not\b)")
-# The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
-_ROLE = re.compile(
-    r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
-    r"|\bas (?:an? |the |our )?([a-z]+(?: [a-z]+)?)",
-    re.IGNORECASE,
-)
-_RULE = re.compile(
-    r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
-)
-_CODE = re.compile(
-    r"代码|提交|接口|测试|依赖|兼容|版本|类型|注释|日志|API|commit|test|dependenc|compatib|lint|typ|review|merge|PR\b",
-    re.IGNORECASE,
-)
-_TASK = re.compile(
-    r"(?:TODO|待办|记一下要|接下来要|下一步要?|需要完成|要做的是|任务[:：]|to-?do:?|next,? i need to|need to)\s*[:：]?\s*(.+)",
-    re.IGNORECASE,
-)
-_DONE = re.compile(
-    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
-    # Two-character verbs of work (支付模块重构好了, 部署文档整理完了) and 搞定了, 上线了.
-    r"|(?:重构|优化|实现|部署|整理|准备|处理|更新|迁移|升级|配置|测试|修复|编写)(?:完|好)了"
-    r"|搞定了|上线了|合并了"
-    r"|\b(?:is|are|was|were|all) done\b"
-)
-
-
-def work_done(text: str) -> bool:
-    """The words report work done (写完了, 支付模块重构好了, finished, all done)."""
-    return bool(_DONE.search(text.casefold()))
-
-
-_LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
-_DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
-# A decision key's name in the title, (Chinese, English).
-_KEY_LABEL = {
-    "database": ("数据库", "Database"),
-    "framework": ("框架", "Framework"),
-    "language": ("编程语言", "Language"),
-    "deployment": ("部署", "Deployment"),
-    "ci": ("CI", "CI"),
-    "testing": ("测试框架", "Test framework"),
-}
-
-
-_LEVEL_EN = {
-    "none": "no",
-    "mild": "mild",
-    "low": "less",
-    "medium": "medium",
-    "high": "more",
-    "extra": "extra",
-}
-_DIM_EN = {"spicy": "spice", "oil": "oil", "salt": "salt", "sugar": "sugar"}
-
-
-def flavor_english(value: dict[str, str]) -> str:
-    """{'oil': 'low', 'spicy': 'low'} → less oil, less spice."""
-    return ", ".join(
-        f"{_LEVEL_EN.get(level, level)} {_DIM_EN.get(dim, dim)}" for dim, level in value.items()
-    )
-
-
-def flavor_words(value: dict[str, str]) -> str:
-    """{'oil': 'low', 'spicy': 'low'} → 少油少辣."""
-    return "".join(
-        _LEVEL_ZH.get(level, level) + _DIM_ZH.get(dim, dim) for dim, level in value.items()
-    )
-
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 # The request around a note, which is no part of what to remember: 记住，… before it, and
 # …，记住 / …, remember that for this project after it (the title is what was said).
 _NOTE_LEAD = re.compile(
@@ -207,87 +80,549 @@ _NOTE_TAIL = re.compile(
 )
 
 
-def _clip(text: str, limit: int = 40) -> str:
-    text = text.strip(" ，,。.!！；;")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass
-class _Found:
-    ops: list[ExtractedNodeOperation] = field(default_factory=list)
-
-    def add(self, operation: str, reason: str, target_id: str | None = None, **node: Any) -> None:
-        self.ops.append(
-            ExtractedNodeOperation(
-                operation=operation,  # type: ignore[arg-type]
-                target_id=target_id,
-                node=MemoryNodeDraft.model_validate(node),
-                reason=reason,
-            )
-        )
-
-
 class RuleBasedExtractor:
-    """Pattern extractor for Chinese and English (the default; no network)."""
+    """Statement extractor for Chinese and English (the default; no network)."""
 
     name = "rules"
 
     def __init__(self, registry: SchemaRegistry, lexicon: Lexicon | None = None) -> None:
         self.registry = registry
         self.lexicon = lexicon or load_lexicon()
-        self._zh = True
+        self.cooking = CookingFrames(self.lexicon)
+        self.project = ProjectFrames(self.lexicon)
+        self.facts = FactFrames(self._is_food)
+        # While a correction's message is read: the messages it corrects (what it states
+        # replaces what they stated under the same key).
+        self._correcting: list[str] = []
+        # The person the conversation last named (for 他/她/he/she in the next message).
+        self._last_person: Subject | None = None
 
-    def _t(self, zh: str, en: str) -> str:
-        """Titles and contents in the language the user wrote in."""
-        return zh if self._zh else en
+    def notable(self, text: str) -> bool:
+        """The words change what is remembered whatever is known: a take-back, a
+        correction, work reported done or a plan called off (the trigger check of an LLM
+        extractor, which must not miss what the rules see)."""
+        now = datetime.now().astimezone()
+        if (
+            revisions.CORRECTION_LEAD.search(text)
+            or revisions.old_and_new(text)
+            or revisions.UPDATE.search(text)
+        ):
+            return True
+        return any(takes_back(st.text) or reports_done(st) for st in read_statements(text, now))
+
+    def _is_food(self, text: str) -> bool:
+        return bool(self.lexicon.find_ingredients(text))
 
     def extract(self, data: ExtractionInput) -> MemoryExtraction:
         """Operations for every user message in the batch."""
-        found = _Found()
+        found = Found()
         known = list(data.known_nodes)
+        history = [m for m in data.earlier if m.role == "user"]
+        self._last_person = None
+        for earlier in history[-2:]:
+            people = [
+                st.subject
+                for st in read_statements(earlier.content, earlier.created_at)
+                if st.subject.kind == "person"
+            ]
+            self._last_person = people[-1] if people else self._last_person
         for msg in data.messages:
             if msg.role == "user":
-                self._message(msg, known, found)
+                self._message(msg, known, found, history)
+                history.append(msg)
         return MemoryExtraction(nodes=found.ops)
 
     # --- one message ----------------------------------------------------------------
 
-    def _message(self, msg: MemoryMessage, known: list[MemoryNode], found: _Found) -> None:
+    def _message(
+        self,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> None:
         text = msg.content.strip()
         if not text:
             return
         before = len(found.ops)
-        self._zh = bool(_CJK.search(text))
-        until = intent.temporary_expiry(text, msg.created_at, self.registry.temporary_words)
+        found.zh = bool(_CJK.search(text))
         src = [msg.id]
-        for clause in (c.strip() for c in _CLAUSE.split(text)):
-            if clause:
-                self._cooking(clause, text, until, src, known, found)
-                self._project(clause, src, known, found)
-                self._reply_language(clause, text, src, found)
-        if len(found.ops) == before and intent.has_explicit_intent(text):
-            note = _NOTE_TAIL.sub("", _NOTE_LEAD.sub("", text))
-            if note:
-                # 这个项目的… / this repo…: the project's note, kept in the workspace
-                # (design doc: 项目技术约束默认 workspace，不默认 user).
-                project = intent.mentions_project(text)
+        # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
+        statements = read_statements(text, msg.created_at, self._last_person)
+        people = [st.subject for st in statements if st.subject.kind == "person"]
+        if people:
+            self._last_person = people[-1]
+        kept: list[Statement] = []
+        refused: str | None = None
+        for st in statements:
+            if st.sentence == refused:
+                continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
+            if takes_back(st.text) or (takes_back(st.sentence) and st.index == 0):
+                self._take_back(st, msg, known, found, history)
+                after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+                if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
+                    refused = st.sentence
+            else:
+                kept.append(st)
+        consumed, corrected = self._correct(text, msg, known, found, history)
+        kept = [st for st in kept if st.index not in consumed]
+        self._correcting = corrected
+        try:
+            for _, group in groupby(kept, key=lambda s: s.sentence):
+                self._sentence(list(group), text, msg, known, found)
+        finally:
+            self._correcting = []
+        if (
+            len(found.ops) == before
+            and intent.has_explicit_intent(text)
+            and not any(takes_back(st.text) for st in statements)
+        ):
+            self._note(text, src, found)
+
+    def _usable(self, st: Statement) -> bool:
+        """Statements and what the user asked to remember; never questions, suppositions,
+        requests to the assistant, opinions or someone else's words."""
+        if st.hypothetical or st.reported:
+            return False
+        if st.remember and not st.request:
+            return not st.question
+        return st.is_claim
+
+    def _sentence(
+        self,
+        group: list[Statement],
+        text: str,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+    ) -> None:
+        usable = [st for st in group if self._usable(st)]
+        for st in group:
+            if st.request and not st.hypothetical and st not in usable:
+                # 以后回答我简短点 / use bullet points: a request about replies is a preference.
+                style = reply_style(st)
+                if style is not None:
+                    self._propose(style, [msg.id], known, found)
+        stated = False
+        # A list of things to do shares the time and the "must" said before it
+        # (这周要干三件事：交水电费、给车续保险、周五前交周报).
+        listing: list[TimeMention | None] = []
+        for st in usable:
+            n = len(found.ops)
+            if (
+                not listing
+                and found.ops[n - 1 :]
+                and found.ops[-1].node.type == "task"
+                and _CHORE_START.match(st.body.strip())
+            ):
+                # "buy a present before Sunday and mow the lawn": the "need to" carries on.
+                task = plan(st, msg.created_at, None, listed=True)
+                if task is not None:
+                    self._propose(task, [msg.id], known, found)
+                    stated = True
+                    continue
+            self._statement(st, text, msg, known, found, listing)
+            stated |= len(found.ops) > n
+        if not stated and usable:
+            state = temporary_state(
+                [st for st in usable if st.subject.kind != "person"] or usable, msg.created_at
+            )
+            if state is not None:
+                self._propose(state, [msg.id], known, found)
+
+    def _statement(
+        self,
+        st: Statement,
+        text: str,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        listing: list[TimeMention | None],
+    ) -> None:
+        src = [msg.id]
+        n = len(found.ops)
+        updated = revisions.updated_by(st.text, known)
+        if updated:
+            # 钢琴课改成周六上午: the memory of the piano lessons, in the user's new words.
+            for node in updated:
+                self._replace(node, st, src, found)
+            return
+        if not listing and (_LIST_LEAD.search(st.text) or _leads_a_list(st)):
+            # 这周要干三件事：… — what follows are the things to do, with this time.
+            listing.append(_list_time(st))
+            return
+        if st.subject.kind != "person" and (st.times or listing):
+            # A time, or an item of a list of things to do: a plan first (周五前要交周报).
+            task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
+            if task is not None:
+                self._propose(task, src, known, found)
+                return
+        if st.subject.kind != "person":
+            until = intent.temporary_expiry(
+                st.sentence, msg.created_at, self.registry.temporary_words
+            )
+            self.cooking.read(st.text, text, until, src, known, found)
+            self.project.read(st.text, src, known, found)
+            self._reply_language(st.text, text, src, found)
+            if len(found.ops) > n:
+                return
+            if reports_done(st):
+                for node in known:
+                    # "got Dad a new fishing reel, sorted": the sentence names what is done.
+                    if (
+                        node.type == "task"
+                        and node.status == "active"
+                        and task_matches(node, st.sentence)
+                    ):
+                        found.add("expire", "the user said it is done", target_id=node.id)
+                return
+        finding = self._first(st, msg.created_at)
+        for f in finding:
+            self._propose(f, src, known, found)
+
+    def _first(self, st: Statement, now: datetime) -> list[Finding]:
+        """What the first frame that reads the statement finds."""
+        facts = self.facts.read(st)
+        if (
+            st.subject.kind == "person"
+            and (st.negated or "过敏" in st.text)
+            and self._is_food(st.text)
+        ):
+            # 同事小王不吃牛肉: the person (and their name), and what they do not eat.
+            facts = [f for f in facts if f.key == "family_member"] + [self._person_food(st)]
+        if facts:
+            return facts
+        frames: list[Callable[[], Finding | None]] = [
+            lambda: travel_plan(st, st.times),
+            lambda: preference(st),
+            lambda: uses(st),
+            lambda: reply_style(st),
+            lambda: plan(st, now) if st.subject.kind != "person" else None,
+            lambda: routine(st),
+        ]
+        for frame in frames:
+            f = frame()
+            if f is not None:
+                return [f]
+        rule = team_rule(st)
+        if rule is not None:
+            return [rule]
+        about = self.facts.about_person(st)
+        return [about] if about is not None else []
+
+    def _person_food(self, st: Statement) -> Finding:
+        """我老婆不吃香菜: someone else's food, theirs (the user's cooking memories are the user's)."""
+        who = st.subject.person
+        foods = [self.lexicon.canonical(i) for i in self.lexicon.find_ingredients(st.text)]
+        return Finding(
+            type="fact",
+            domain="人物",
+            category=["人物", st.subject.relation or st.subject.name or "其他"],
+            key="dislikes",
+            value={"person": who, "thing": "、".join(foods)},
+            title=clip(st.text, 60),
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物", "饮食"],
+            entities=[who, *foods],
+            importance=0.8,
+            person=who,
+            reason="what someone in the user's life does not eat",
+        )
+
+    def _propose(self, f: Finding, src: list[str], known: list[MemoryNode], found: Found) -> None:
+        """Propose ``f``; a one-value fact of someone else (their age, school) replaces the
+        one known for the same person."""
+        target = None
+        if f.person and f.key in _PERSON_SINGLE:
+            target = next(
+                (
+                    n
+                    for n in known
+                    if n.status == "active"
+                    and n.domain == "人物"
+                    and n.key == f.key
+                    and isinstance(n.value_json, dict)
+                    and n.value_json.get("person") == f.person
+                ),
+                None,
+            )
+        if target is None and self._correcting and f.key == "pet" and isinstance(f.value, dict):
+            # 纠正一下，我家狗名字其实是来福: the dog known by another name is this one.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and n.key == "pet"
+                    and isinstance(n.value_json, dict)
+                    and n.value_json.get("species") == f.value.get("species")
+                ),
+                None,
+            )
+        if target is None and self._correcting and f.key is not None:
+            # 我说错了，是菠萝过敏: replaces what the corrected message said under this key.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and _same_kind(n, f)
+                    and (set(self._correcting) & set(n.source_message_ids))
+                ),
+                None,
+            )
+        if (
+            target is None
+            and f.key is not None
+            and not f.person
+            and self.registry.single_valued(f.domain, f.type, f.key)
+        ):
+            # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
+            # memories said with the old one stop quoting it.
+            old = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
+                    and n.value_identity() != value_identity(f.value)
+                ),
+                None,
+            )
+            if old is not None:
+                target = old
+                self._scrub([_value_words(old)], [old], known, found)
+        draft = {**f.draft(), "source_message_ids": src}
+        if any(op.node.key == f.key and op.node.value_json == f.value for op in found.ops):
+            return  # one sentence, one rule (团队新规矩：…，…，…)
+        if target is not None:
+            found.add("supersede", f.reason, target_id=target.id, **draft)
+        else:
+            found.add("create", f.reason, **draft)
+
+    # --- take-backs and corrections -------------------------------------------------
+
+    def _take_back(
+        self,
+        st: Statement,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> None:
+        """Stop what the take-back names — or what the message before it stated — and write
+        nothing for it."""
+        named = what_is_taken_back(st.text)
+        previous = next((m for m in reversed(history) if m.id != msg.id), None)
+        targets: list[MemoryNode] = []
+        if named:
+            targets = [n for n in known if n.status == "active" and names(n, named)]
+            # Proposed earlier in this batch and not written yet: dropped.
+            found.ops[:] = [
+                op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
+            ]
+        elif previous is not None:
+            targets = [
+                n for n in known if n.status == "active" and previous.id in n.source_message_ids
+            ]
+            found.ops[:] = [
+                op for op in found.ops if previous.id not in (op.node.source_message_ids or [])
+            ]
+        reason = "asked to forget it" if named else "took back what they had just said"
+        for node in targets:
+            found.add("expire", reason, target_id=node.id)
+        if named:
+            self._scrub([_value_words(n) for n in targets], targets, known, found)
+
+    def _scrub(
+        self, values: list[str], gone: list[MemoryNode], known: list[MemoryNode], found: Found
+    ) -> None:
+        """Memories said in the same breath as what was taken back or corrected keep their
+        own words, not the old value (我在阿里做产品经理's occupation, once the company is
+        corrected, no longer quotes 阿里)."""
+        sources = {i for n in gone for i in n.source_message_ids}
+        dropped = {n.id for n in gone}
+        for node in known:
+            if (
+                node.id in dropped
+                or node.status != "active"
+                or not sources & set(node.source_message_ids)
+            ):
+                continue
+            hit = [v for v in values if v and v in node.content and v not in node.title]
+            if hit:
                 found.add(
-                    "create",
-                    "the user asked to remember this",
-                    scope="workspace" if project else "user",
-                    domain="项目" if project else "个人",
-                    category_path=["项目", "约定"] if project else ["个人", "笔记"],
-                    type="fact",
-                    title=_clip(note),
-                    content=text,
-                    source_message_ids=src,
-                    confidence=0.9,
-                    importance=0.7,
+                    "update",
+                    "what it was said with was taken back",
+                    target_id=node.id,
+                    content=node.title,
                 )
 
-    # --- how to talk to the user ----------------------------------------------------
+    def _correct(
+        self,
+        text: str,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> tuple[set[int], list[str]]:
+        """A correction (不对，是周四; 是无锡不是苏州; sorry, I meant Birmingham): the statement it
+        corrects, read again with the new value, replaces what that statement left.
 
-    def _reply_language(self, clause: str, text: str, src: list[str], found: _Found) -> None:
+        Returns the clauses it consumed (their words were the correction) and the messages it
+        corrects (what the rest of the message states under a key replaces theirs)."""
+        pair = revisions.old_and_new(text)
+        lead = revisions.CORRECTION_LEAD.search(text)
+        if pair is None and lead is None and not revisions.bare_value(text, msg.created_at):
+            return set(), []
+        previous = [m for m in reversed(history) if m.id != msg.id][:3]
+        corrected_ids = [m.id for m in previous[:1]]
+        correction = text[lead.end() :] if lead is not None else text
+        while lead is not None:
+            # 哦不对，我打错了，是无锡: one lead after another, then the value.
+            more = revisions.CORRECTION_LEAD.match(correction)
+            if more is None or more.end() == 0:
+                break
+            correction = correction[more.end() :]
+        correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
+        candidates: list[tuple[str, str]] = []
+        if lead is not None and lead.start() > 0:
+            candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
+        candidates += [(m.content, m.id) for m in previous]
+        for said, said_id in candidates:
+            fixed = revisions.substituted(said, correction, pair)
+            if fixed is None or fixed == said:
+                continue
+            self._restate(fixed, said_id, msg, known, found)
+            if pair is not None and said_id != msg.id:
+                gone = [
+                    n
+                    for n in known
+                    if n.status == "active"
+                    and said_id in n.source_message_ids
+                    and pair[0] in f"{n.title}"
+                ]
+                self._scrub([pair[0]], gone, known, found)
+            if said_id == msg.id:
+                return {st.index for st in read_statements(text, msg.created_at)}, []
+            return self._clauses_of(text, lead, msg), [said_id]
+        if pair is not None:
+            # Said in an earlier conversation: the memory that holds the old value.
+            for node in known:
+                if node.status == "active" and pair[0] in f"{node.title} {node.content}":
+                    fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(
+                        pair[0], pair[1]
+                    )
+                    self._restate(fixed, None, msg, [node], found, target=node)
+                    return self._clauses_of(text, lead, msg), []
+        # A correction whose new value is a statement of its own (纠正一下，我家狗名字其实是
+        # 来福): what it states replaces what the corrected messages stated under its key.
+        return set(), (corrected_ids or ["*"]) if lead is not None else []
+
+    def _clauses_of(self, text: str, lead: re.Match[str] | None, msg: MemoryMessage) -> set[int]:
+        """The clauses a correction's own words take (the lead and the value after it)."""
+        end = lead.end() if lead is not None else 0
+        out = set()
+        for st in read_statements(text, msg.created_at):
+            out.add(st.index)
+            if text.find(st.text) + len(st.text) >= end:
+                break
+        return out
+
+    def _restate(
+        self,
+        fixed: str,
+        said_id: str | None,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        target: MemoryNode | None = None,
+    ) -> None:
+        """Read ``fixed`` (a corrected statement) as said now; what it states replaces what
+        the corrected one left under the same key."""
+        probe = Found(zh=found.zh)
+        self._message(msg.model_copy(update={"content": fixed}), [], probe, [])
+        if said_id == msg.id:
+            # Corrected within the message: nothing of its first reading is kept.
+            found.ops[:] = [
+                op for op in found.ops if msg.id not in (op.node.source_message_ids or [])
+            ]
+        elif said_id is not None:
+            found.ops[:] = [
+                op for op in found.ops if said_id not in (op.node.source_message_ids or [])
+            ]
+        for op in probe.ops:
+            old = target or next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and n.key == op.node.key
+                    and said_id is not None
+                    and said_id in n.source_message_ids
+                ),
+                None,
+            )
+            draft = op.node.model_dump(exclude_none=True)
+            if old is not None and op.operation == "create":
+                found.add("supersede", "corrected what they had said", target_id=old.id, **draft)
+            else:
+                found.ops.append(op)
+
+    def _replace(self, node: MemoryNode, st: Statement, src: list[str], found: Found) -> None:
+        """Replace ``node`` by the statement that updates it, in the user's words."""
+        said = clip(st.text, 120)
+        value: object = said
+        if isinstance(node.value_json, dict):
+            value = (
+                {**node.value_json, "task": said}
+                if "task" in node.value_json
+                else {**node.value_json, "value": said}
+            )
+        found.add(
+            "supersede",
+            "the user updated it",
+            target_id=node.id,
+            domain=node.domain,
+            category_path=node.category_path,
+            type=node.type,
+            key=node.key,
+            value_json=value,
+            title=said,
+            content=st.sentence if len(st.sentence) <= 200 else said,
+            tags=node.tags,
+            entities=node.entities,
+            source_message_ids=src,
+            confidence=node.confidence,
+            importance=node.importance,
+        )
+
+    # --- notes and reply language ---------------------------------------------------
+
+    def _note(self, text: str, src: list[str], found: Found) -> None:
+        note = _NOTE_TAIL.sub("", _NOTE_LEAD.sub("", text))
+        if not note:
+            return
+        # 这个项目的… / this repo…: the project's note, kept in the workspace
+        # (design doc: 项目技术约束默认 workspace，不默认 user).
+        project = intent.mentions_project(text)
+        found.add(
+            "create",
+            "the user asked to remember this",
+            scope="workspace" if project else "user",
+            domain="项目" if project else "个人",
+            category_path=["项目", "约定"] if project else ["个人", "笔记"],
+            type="fact",
+            title=clip(note),
+            content=text,
+            source_message_ids=src,
+            confidence=0.9,
+            importance=0.7,
+        )
+
+    def _reply_language(self, clause: str, text: str, src: list[str], found: Found) -> None:
         """以后回答我都用中文 / from now on, reply in English: the reply_language preference
         (its rule puts it in every context). Only as a standing request: 用中文回答我 alone
         asks for this one reply."""
@@ -304,445 +639,82 @@ class RuleBasedExtractor:
             category_path=["个人", "沟通"],
             type="preference",
             key="reply_language",
-            value_json=self._t(zh, en),
-            title=self._t(f"回复用{zh}", f"Reply in {en}"),
-            content=self._t(f"以后回答用户都用{zh}。", f"Always reply to the user in {en}."),
+            value_json=found.t(zh, en),
+            title=found.t(f"回复用{zh}", f"Reply in {en}"),
+            content=found.t(f"以后回答用户都用{zh}。", f"Always reply to the user in {en}."),
             tags=["沟通"],
             source_message_ids=src,
             confidence=0.95,
             importance=0.9,
         )
 
-    # --- cooking --------------------------------------------------------------------
 
-    def _cooking(
-        self,
-        clause: str,
-        text: str,
-        until: datetime | None,
-        src: list[str],
-        known: list[MemoryNode],
-        found: _Found,
-    ) -> None:
-        ingredients = self.lexicon.find_ingredients(clause)
-        # Flavor words (辣/油/咸/甜) are not ingredients here.
-        ingredients = [i for i in ingredients if i not in ("辣椒",) or "辣椒" in clause]
-        # An allergy is the strongest 忌口 (对花生过敏, allergic to peanuts).
-        allergic = bool(_ALLERGY.search(clause.casefold())) and not _NOT_ALLERGIC.search(
-            clause.casefold()
-        )
-        negated = allergic or bool(_NEG.search(clause.casefold()))
-        if ingredients and _ALLOW.search(clause.casefold()):
-            for name in ingredients:
-                self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
-            return
-        flavor = self._flavor(clause)
-        if flavor:
-            words = flavor_words(flavor)
-            if until is not None:
-                found.add(
-                    "create",
-                    "a temporary eating constraint the user stated",
-                    domain="生活技能",
-                    expires_at=until,
-                    category_path=COOKING,
-                    type="constraint",
-                    key="flavor_profile",
-                    value_json=flavor,
-                    title=self._t(f"暂时{words}", f"For now: {flavor_english(flavor)}"),
-                    content=self._t(
-                        f"用户说：{_clip(text, 120)}", f"The user said: {_clip(text, 120)}"
-                    ),
-                    tags=["临时", "口味"],
-                    entities=[words],
-                    source_message_ids=src,
-                    confidence=0.9,
-                    importance=0.9,
-                )
-            else:
-                found.add(
-                    "create",
-                    "a flavor preference the user stated",
-                    scope="user",
-                    domain="生活技能",
-                    category_path=COOKING,
-                    type="preference",
-                    key="flavor_profile",
-                    value_json=flavor,
-                    title=self._t(f"用户偏好{words}", f"Prefers {flavor_english(flavor)}"),
-                    content=self._t(
-                        f"推荐菜谱时优先{words}。", f"Recommend {flavor_english(flavor)} dishes."
-                    ),
-                    tags=["口味", "菜谱推荐"],
-                    entities=[_LEVEL_ZH.get(v, v) + _DIM_ZH.get(k, k) for k, v in flavor.items()],
-                    source_message_ids=src,
-                    confidence=0.95,
-                    importance=0.85,
-                )
-        for said in ingredients:
-            name = self.lexicon.canonical(said)
-            entities = list(dict.fromkeys([name, said]))
-            if allergic:
-                found.add(
-                    "create",
-                    "a food allergy the user stated",
-                    scope="user",
-                    domain="生活技能",
-                    category_path=COOKING,
-                    type="preference",
-                    key="avoid_ingredient",
-                    value_json=name,
-                    title=self._t(f"用户对{name}过敏", f"Allergic to {said}"),
-                    content=self._t(
-                        f"用户对{name}过敏，推荐菜谱时不能用{name}。",
-                        f"Allergic to {said}: never use it in recommended dishes.",
-                    ),
-                    tags=["过敏", "忌口", "菜谱推荐"],
-                    entities=entities,
-                    source_message_ids=src,
-                    confidence=0.98,
-                    importance=1.0,
-                )
-            elif negated:
-                kind = "constraint" if until is not None else "preference"
-                found.add(
-                    "create",
-                    "an ingredient the user does not want",
-                    expires_at=until,
-                    scope=None if until is not None else "user",
-                    domain="生活技能",
-                    category_path=COOKING,
-                    type=kind,
-                    key="avoid_ingredient",
-                    value_json=name,
-                    title=self._t(f"用户不吃{name}", f"Avoids {said}"),
-                    content=self._t(
-                        f"推荐菜谱时避免{name}。", f"Leave {said} out of recommended dishes."
-                    ),
-                    tags=["忌口", "菜谱推荐"],
-                    entities=entities,
-                    source_message_ids=src,
-                    confidence=0.98,
-                    importance=0.9,
-                )
-            elif _LIKE.search(clause.casefold()):
-                found.add(
-                    "create",
-                    "an ingredient the user likes",
-                    scope="user",
-                    domain="生活技能",
-                    category_path=COOKING,
-                    type="preference",
-                    key="preferred_ingredient",
-                    value_json=name,
-                    title=self._t(f"用户喜欢{name}", f"Likes {said}"),
-                    content=self._t(
-                        f"推荐菜谱时可以多用{name}。", f"Dishes with {said} are welcome."
-                    ),
-                    tags=["口味", "菜谱推荐"],
-                    entities=entities,
-                    source_message_ids=src,
-                    confidence=0.9,
-                    importance=0.6,
-                )
-        for cuisine in self.lexicon.find_cuisines(clause):
-            key = (
-                "disliked_cuisine"
-                if negated
-                else "preferred_cuisine"
-                if _LIKE.search(clause.casefold())
-                else None
-            )
-            if key is not None:
-                verb = "不喜欢" if negated else "喜欢"
-                verb_en = "Dislikes" if negated else "Likes"
-                found.add(
-                    "create",
-                    f"a cuisine the user {'dislikes' if negated else 'likes'}",
-                    scope="user",
-                    domain="生活技能",
-                    category_path=COOKING,
-                    type="preference",
-                    key=key,
-                    value_json=cuisine,
-                    title=self._t(f"用户{verb}{cuisine}", f"{verb_en} {cuisine}"),
-                    content=self._t(f"用户{verb}{cuisine}。", f"{verb_en} {cuisine}."),
-                    tags=["口味"],
-                    entities=[cuisine],
-                    source_message_ids=src,
-                    confidence=0.9,
-                    importance=0.6,
-                )
+# Words that open a list of things to do (这周要干三件事：, things to do this week:).
+_LIST_LEAD = re.compile(
+    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    re.IGNORECASE,
+)
 
-    def _flavor(self, clause: str) -> dict[str, str]:
-        value = {k: v for k, v in parse_flavor_text(clause).items()}
-        for m in _FLAVOR_NEG.finditer(clause):
-            # 别推荐太咸的 is "not too salty": low, like 别太咸.
-            low = m.group(1) in ("少", "不要太", "别太", "不太") or m.group(2) is not None
-            value.setdefault(_DIM[m.group(3)], "low" if low else "none")
-        for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
-            value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
-        return dict(sorted(value.items()))
 
-    def _allow(
-        self,
-        name: str,
-        said: str,
-        clause: str,
-        src: list[str],
-        known: list[MemoryNode],
-        found: _Found,
-    ) -> None:
-        target = next(
-            (
-                n
-                for n in known
-                if n.key in ("avoid_ingredient", "limit_ingredient")
-                and n.status == "active"
-                and _subject(n) == canonical_name(name)
-            ),
-            None,
-        )
-        if _SMALL.search(clause.casefold()):
-            node: dict[str, Any] = {
-                "domain": "生活技能",
-                "category_path": COOKING,
-                "type": "preference",
-                "key": "limit_ingredient",
-                "value_json": {"ingredient": name, "amount": "少量"},
-                "title": self._t(f"用户可接受少量{name}", f"A little {said} is fine"),
-                "content": self._t(
-                    f"{name}可以少放一点，但不要太多。", f"A little {said} is fine, not too much."
-                ),
-                "tags": ["忌口", "菜谱推荐"],
-                "entities": [name],
-                "source_message_ids": src,
-                "confidence": 0.95,
-                "importance": 0.85,
-            }
-            if target is not None:
-                found.add(
-                    "supersede", "the user corrected an earlier memory", target_id=target.id, **node
-                )
-            else:
-                found.add("create", "the user allows a small amount", scope="user", **node)
-        elif target is not None:
-            found.add("expire", f"the user no longer avoids {name}", target_id=target.id)
+# A clause that opens with a verb of a chore (mow the lawn, 给车续保险).
+_CHORE_START = re.compile(
+    r"^(?:also\s+|then\s+)?(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|schedule|arrange|move|sell|apply|register|charge|water|feed|walk)\b"
+    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还|退|修|洗|打电话|预约|报名|续)",
+    re.IGNORECASE,
+)
 
-    # --- projects -------------------------------------------------------------------
 
-    def _other_role(self, clause: str, key: str) -> str | None:
-        """The role a clause gives a technology when no decision key names it (用 Redis
-        做缓存: 缓存; Redis as a cache: cache), else None — 用 PostgreSQL 做数据库 and
-        用 Python 做后端 stay the technology's own decision."""
-        m = _ROLE.search(clause)
-        if m is None:
-            return None
-        role = (m.group(1) or m.group(2)).strip()
-        folded = role.casefold()
-        # Latin key words as whole words (ci is no part of "specific"), Chinese ones anywhere.
-        words = set(folded.split())
-        for w in (w.casefold() for ws in self.lexicon.key_words.values() for w in ws):
-            if (w in words) if w.isascii() else (w in folded):
-                return None
-        if any(folded in w.casefold() for w in self.lexicon.key_words.get(key, ())):
-            return None
-        return role
-
-    def _dropped(
-        self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: _Found
-    ) -> list[tuple[str, str]]:
-        """The technologies a clause chooses, in the order said. The ones it drops are not
-        chosen and their decisions expire: those named between the drop word and a switch
-        (我们不用 Redis 了; 不用 PostgreSQL 了改用 MySQL keeps MySQL; 用 PostgreSQL 不用 MySQL
-        keeps PostgreSQL), else the ones before it (Redis 弃用了). The ones a clause switches
-        away from are not chosen either (从 PostgreSQL 迁移到 MySQL, from Flask to FastAPI):
-        the one switched to replaces their decision."""
-        folded = clause.casefold()
-        at = {name: folded.find(name.casefold()) for name, _ in tech}
-        said = sorted(tech, key=lambda t: at[t[0]])
-        drop = _DROP.search(folded)
-        if drop is None:
-            switch = _SWITCH.search(folded)
-            after = [t for t in said if switch is not None and at[t[0]] >= switch.end()]
-            return after or said
-        switch = _SWITCH.search(folded, drop.end())
-        cut = switch.start() if switch else len(folded)
-        gone = {name for name, _ in tech if drop.end() <= at[name] < cut} or {
-            name for name, _ in tech if at[name] < drop.start()
-        }
-        for name in gone:
-            for node in known:
-                if (
-                    node.type == "decision"
-                    and node.status == "active"
-                    and _subject(node) == canonical_name(name)
-                ):
-                    found.add("expire", f"the project no longer uses {name}", target_id=node.id)
-        return [t for t in said if t[0] not in gone]
-
-    def _stated(self, folded: str, tech: list[tuple[str, str]]) -> bool:
-        """The clause says what a decision is: its topic word, then 是/is, then the name
-        (我们的数据库是 PostgreSQL, our database is PostgreSQL; not "PostgreSQL is slow", nor
-        the question 数据库是 PostgreSQL 吗)."""
-        if re.search(r"[吗么呢]\s*$", folded):
-            return False
-        for name, key in tech:
-            at = folded.find(name.casefold())
-            for word in self.lexicon.key_words.get(key, ()):
-                w = word.casefold()
-                found = (
-                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", folded)
-                    if w.isascii()
-                    else re.search(re.escape(w), folded)
-                )
-                if found and found.end() <= at and _COPULA.search(folded[found.end() : at]):
-                    return True
+def _leads_a_list(st: Statement) -> bool:
+    """A clause that a colon ends and that says there are things to do (这礼拜我得：…; To-do
+    before the move on the 21st: …; Tasks for this sprint: …)."""
+    after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+    if after[:1] not in (":", "："):
         return False
-
-    def _project(self, clause: str, src: list[str], known: list[MemoryNode], found: _Found) -> None:
-        folded = clause.casefold()
-        tech = self.lexicon.find_tech(clause)
-        if tech:
-            tech = self._dropped(clause, tech, known, found)
-            if not tech:
-                return
-        decided = _DECIDE.search(folded) or _SWITCH.search(folded) or self._stated(folded, tech)
-        if tech and decided and not _NEG.search(folded):
-            # One decision per key, the first said (我们用 FastAPI 和 PostgreSQL: both).
-            chosen: dict[str, str] = {}
-            for name, key in tech:
-                chosen.setdefault(key, name)
-            for key, name in chosen.items():
-                # A role (用 Redis 做缓存) belongs to the clause's one technology.
-                role = self._other_role(clause, key) if len(chosen) == 1 else None
-                if role is not None:
-                    # Redis as the cache: a choice of its own, beside the database.
-                    key, label = "tech_choice", role
-                else:
-                    label = self._t(*_KEY_LABEL.get(key, (key, key)))
-                found.add(
-                    "create",
-                    "a project decision the user stated",
-                    domain="项目",
-                    type="decision",
-                    key=key,
-                    value_json=name,
-                    title=self._t(f"{label}使用 {name}", f"{label}: {name}"),
-                    content=_clip(clause, 200),
-                    tags=["技术选型"],
-                    entities=[name],
-                    source_message_ids=src,
-                    confidence=0.9,
-                    importance=0.8,
-                )
-            return
-        if _RULE.search(folded) and _CODE.search(clause):
-            found.add(
-                "create",
-                "a project rule the user stated",
-                domain="项目",
-                type="constraint",
-                key="coding_rule",
-                value_json=_clip(clause, 200),
-                title=_clip(clause),
-                content=clause,
-                tags=["约束"],
-                source_message_ids=src,
-                confidence=0.9,
-                importance=0.8,
-            )
-            return
-        if _DONE.search(folded):
-            for task in known:
-                if (
-                    task.type == "task"
-                    and task.status == "active"
-                    and names_same_work(task.title, clause)
-                ):
-                    found.add("expire", "the user said the task is done", target_id=task.id)
-            return
-        m = _TASK.search(clause)
-        if m and m.group(1).strip():
-            what = _clip(m.group(1), 60)
-            found.add(
-                "create",
-                "a task the user mentioned",
-                domain="项目",
-                type="task",
-                key="task_status",
-                value_json={"task": what, "status": "todo"},
-                title=what,
-                content=clause,
-                tags=["任务"],
-                source_message_ids=src,
-                confidence=0.85,
-                importance=0.7,
-            )
+    return bool(
+        re.search(r"得|要|需要|要做|要办|待办|任务|清单|安排", st.text)
+        or re.search(
+            r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b",
+            st.text,
+            re.IGNORECASE,
+        )
+    )
 
 
-def _subject(node: MemoryNode) -> str:
+def _list_time(st: Statement) -> TimeMention | None:
+    """The time a list's lead gives its items (这周), if any."""
+    return next((t for t in st.times if not t.past and t.starts is not None), None)
+
+
+def _value_words(node: MemoryNode) -> str:
+    """The text a memory's value says (Bristol of a city, 阿里 of an employer)."""
     value = node.value_json
-    if isinstance(value, dict):
-        value = value.get("ingredient") or value.get("name") or ""
-    return canonical_name(str(value))
+    if isinstance(value, str):
+        return (
+            value
+            if not value.isascii()
+            else next((e for e in node.entities if e.casefold() == value.casefold()), value)
+        )
+    return ""
 
 
-# The verb a task's title starts with (写文档, 修复登录超时): the user who is done names
-# the object first and the verb after it (文档写完了, 登录超时修好了).
-_TASK_VERB = re.compile(
-    r"^(?:修复|完成|实现|处理|整理|准备|更新|添加|编写|写|做|改|修|搞|弄)(?=[\u4e00-\u9fff]{2})"
-)
+def _same_kind(node: MemoryNode, f: Finding) -> bool:
+    """A correction's statement and an earlier memory say the same kind of thing: the same
+    key, or both an allergy (菠萝过敏 corrects 对芒果过敏, a food one's key is the cooking
+    avoid_ingredient)."""
+    if node.key == f.key:
+        return True
+    allergy = {"allergy"}
+    return (node.key in allergy or "过敏" in node.tags) and (f.key in allergy or "过敏" in f.tags)
 
 
-# Latin words that name no piece of work ("the" is in every sentence).
-_STOPWORDS = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "with",
-        "this",
-        "that",
-        "these",
-        "those",
-        "are",
-        "was",
-        "were",
-        "our",
-        "all",
-        "from",
-        "into",
-        "onto",
-        "about",
-        "some",
-        "any",
-        "its",
-        "their",
-        "your",
-        "then",
-        "than",
-        "also",
-        "just",
-    ]
-)
+# One value per person: a new one replaces the old (their age, their school).
+_PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
 
 
-def _work_words(title: str) -> set[str]:
-    """A latin task title's words that name the work: no stop words, and no leading verb
-    when more follows (fix the login timeout: login, timeout)."""
-    words = [w for w in re.findall(r"[a-z0-9]{3,}", title.casefold()) if w not in _STOPWORDS]
-    return set(words[1:] if len(words) > 1 else words)
-
-
-def names_same_work(title: str, clause: str) -> bool:
-    """A task title and a clause share a word of the work (a latin word, whole), or the
-    title's object (the title without its leading verb) and the clause share two
-    2-character pieces — one when the object is a single word (文档 of 写文档)."""
-    words = _work_words(title)
-    cjk = re.findall(r"[\u4e00-\u9fff]+", _TASK_VERB.sub("", title.strip()))
-    grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
-    folded = clause.casefold()
-    need = min(2, len(grams))
-    said = set(re.findall(r"[a-z0-9]+", folded))
-    return bool(words & said) or (need > 0 and sum(g in clause for g in grams) >= need)
+def _op_mentions(op: object, named: str) -> bool:
+    node = getattr(op, "node", None)
+    if node is None:
+        return False
+    folded = named.casefold()
+    words = [*(node.entities or []), str(node.value_json or "")]
+    return any(w and str(w).casefold() in folded for w in words if len(str(w)) >= 2)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from ekko_memory.models import MemoryMessage, MemoryNode
+from ekko_memory.service.extraction.project import names_same_work
 from ekko_memory.service.extraction.protocol import SummaryDraft, SummaryInput
-from ekko_memory.service.extraction.rule_extractor import names_same_work
 
 # What the user is after: a request, or a goal stated as such (我的目标是…, 打算…) — the
 # words the after-reply trigger counts as a long-term goal.

@@ -1,0 +1,468 @@
+"""Frames for time: plans and tasks with their deadlines, tasks done, states that hold for
+a while (今天有点累, this week I'm off sugar), and routines (每周二打羽毛球).
+
+What decides is the time the statement carries and how it carries it (time_expressions):
+a deadline or a future point with something to do is a plan; 今天/最近/this week/until
+Friday on a state is a temporary state that ends then; 每天/every Tuesday is a routine.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from ekko_memory.models import MemoryNode
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+from ekko_memory.service.extraction.time_expressions import TimeMention, end_of_day
+
+_WEEKDAY_ZH = "一二三四五六日"
+_WEEKDAY_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+# Something to do: obligation, intention or an appointment.
+_TODO_ZH = re.compile(
+    r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
+)
+_TODO_EN = re.compile(
+    r"\b(?:have to|has to|need to|needs to|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
+    re.IGNORECASE,
+)
+# Work reported done: the verb with 完/好/了, or the English past of finishing.
+_DONE_VERBS_ZH = (
+    r"完成|做完|写完|弄完|搞完|改完|交上去|交上|提交|发出去|搞定|弄好|做好|写好|改好|修好|看完|考完|面完|开完|去过|去完|"
+    r"办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|买好|买到|订好|订完|约好|约上|卖掉|卖|收走|寄出|寄走|退掉|"
+    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂|换|装|洗|打扫|清理|搬|剪|扔|收拾|打印|签|填|报|缴|充|取|拿|进|买|订|约"
+)
+# Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
+# to do: 周五前要交上去).
+_DONE_ZH = re.compile(
+    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
+)
+_DONE_EN = re.compile(
+    r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off)\b",
+    re.IGNORECASE,
+)
+# Plans called off (出差取消了, the trip fell through): like work done, they leave the tasks.
+_CANCELLED = re.compile(
+    r"取消了|不去了|泡汤了|黄了|吹了|改期了|推迟了|延期了|不用去了|不办了|不弄了|作废了"
+    r"|\b(?:cancelled|canceled|called off|fell through|postponed|not (?:going|happening) (?:anymore|any more)|off now|scrapped)\b",
+    re.IGNORECASE,
+)
+# A state (tired, busy, sick, on a diet): words that describe how someone is.
+_ILL_ZH = re.compile(
+    r"感冒|发烧|咳嗽|头疼|头痛|嗓子疼|喉咙痛|拉肚子|胃疼|胃不舒服|肚子疼|不舒服|生病|牙疼|过敏了|扭伤|扭了|崴了|骨折|受伤|拉伤"
+)
+# Talk of the weather or of the moment's mood, and thanks: no state of the user worth keeping.
+_PASSING_TALK = re.compile(
+    r"天气|阳光|太阳|下雨|下雪|刮风|好热|好冷|晚安|早安|谢谢|辛苦|哈哈|心情|"
+    r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
+    re.IGNORECASE,
+)
+_ILL_EN = re.compile(
+    r"\b(?:have|got|caught|am fighting)\s+(?:a|the)\s+(?:cold|flu|fever|cough|sore throat|stomach bug|headache|migraine)\b|\bam (?:sick|ill|unwell|under the weather)\b"
+    r"|\b(?:sprained|twisted|broke|broken|pulled|strained|injured|hurt|fractured|tore|torn)\s+(?:my\s+)?(?:ankle|knee|wrist|back|shoulder|hamstring|calf|arm|leg|finger|toe|neck|foot|hand)\b",
+    re.IGNORECASE,
+)
+
+
+def _day_zh(when: datetime) -> str:
+    return f"{when.month}月{when.day}日（周{_WEEKDAY_ZH[when.weekday()]}）"
+
+
+def _day_en(when: datetime) -> str:
+    return f"{_WEEKDAY_EN[when.weekday()]} {when.strftime('%b')} {when.day}"
+
+
+def due_words(mention: TimeMention, zh: bool) -> str:
+    """How a due time reads in a memory: 3月6日（周五）前, 3月11日（周三）15:00, due Fri Mar 6."""
+    assert mention.starts is not None
+    when = mention.starts
+    day = _day_zh(when) if zh else _day_en(when)
+    if mention.has_clock:
+        day += f" {when.strftime('%H:%M')}"
+    span = mention.ends is not None and (mention.ends - when) > timedelta(days=1, hours=1)
+    if span and mention.ends is not None:
+        # 下周, 下个月, this weekend: a span, said from its first to its last day.
+        day += f"—{_day_zh(mention.ends) if zh else _day_en(mention.ends)}"
+    if mention.role == "deadline":
+        return f"{day}前" if zh else f"due {day}"
+    return day
+
+
+# An obligation strong enough to be a to-do without a date (旧冰箱得在搬家前卖掉, remind me
+# to call the plumber): must, have to, remind me, before an event.
+_MUST_WORDS_ZH = re.compile(
+    r"(?<![想只主重需不])要(?![是不么求紧命])(?=[\u4e00-\u9fff])|必须|需要|务必|记得|别忘了|别忘记|不能忘了?|提醒我"
+)
+
+
+class _MustZh:
+    """要/必须/记得…, and 得 where it means must (我得去银行, 旧冰箱得在搬家前卖掉) — not
+    the 得 after a verb or an adjective (嗓子哑得说不出话, 跑得很快)."""
+
+    @staticmethod
+    def search(text: str) -> bool:
+        if _MUST_WORDS_ZH.search(text):
+            return True
+        before = ("", "")
+        for word, pos in w.tag(text):
+            if word == "得" and pos == "ud" and before[1][:1] not in ("a", "v"):
+                return True
+            before = (word, pos)
+        return False
+
+
+_MUST_ZH = _MustZh()
+_MUST_EN = re.compile(
+    r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
+    re.IGNORECASE,
+)
+_BEFORE_SOMETHING = re.compile(
+    r"[\u4e00-\u9fff]{1,8}(?:之前|以前|前)|\b(?:before|by)\s+\w+", re.IGNORECASE
+)
+# What would happen otherwise (不然过期了还得补手续): no task of its own.
+_CONSEQUENCE = re.compile(r"^(?:不然|否则|要不然|要不|otherwise|or else)\b", re.IGNORECASE)
+_REMIND = re.compile(
+    r"^(?:please\s+)?remind me (?:to|that|about)\s+|^(?:请|麻烦)?提醒我(?:一下)?", re.IGNORECASE
+)
+
+
+def plan(
+    st: Statement, now: datetime, sentence_time: TimeMention | None = None, listed: bool = False
+) -> Finding | None:
+    """A plan or task the statement states (周五前要交季度报告, dentist next Wednesday at 3,
+    旧冰箱得在搬家前卖掉): something to do, with its time when one is said. The task keeps the
+    user's words; its due time is spelled out beside them.
+
+    ``sentence_time``: a time said earlier in the sentence for a list of things to do
+    (这周要干三件事：交水电费、给车续保险), which each item without its own time takes;
+    ``listed``: the statement is such an item."""
+    if st.subject.kind == "person" and not any(
+        t.role in ("point", "deadline") and not t.past for t in st.times
+    ):
+        return None  # my daughter's recital is Saturday at 2pm: a dated event the user goes to
+    body = _REMIND.sub("", st.body.strip()) if st.subject.kind != "person" else st.text
+    when = (
+        next(
+            (
+                t
+                for t in st.times
+                if t.role in ("deadline", "point", "until") and not t.past and t.starts is not None
+            ),
+            None,
+        )
+        or sentence_time
+    )
+    done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
+    must = bool((_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body) or listed)
+    todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
+    if (done is not None and not must) or (st.negated and not must):
+        return None
+    if _CONSEQUENCE.match(body):
+        return None
+    if when is not None:
+        if todo is None and not listed:
+            return None
+        if when.ends is None or when.ends < now:
+            return None
+    elif not (listed or _REMIND.search(st.body) or (must and _BEFORE_SOMETHING.search(body))):
+        # A "must" with no time is a task only with what it must come before (旧冰箱得在
+        # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
+        return None
+    words = _LEAD_JOIN.sub("", _REMIND.sub("", st.text))
+    words = w.clean_zh(words) if st.zh else w.clean_en(words)
+    if len(words) < 2:
+        return None
+    personal = not _project_words(st.text)
+    value: dict[str, object] = {"task": words, "status": "todo"}
+    expires = None
+    title = words
+    if when is not None and when.starts is not None and when.ends is not None:
+        due = due_words(when, st.zh)
+        title = f"{words}（{due}）" if st.zh else f"{words} ({due})"
+        value["due"] = when.ends.isoformat(timespec="minutes")
+        # A dated task stays in the context a day past its time; then it is history.
+        expires = max(when.ends, end_of_day(when.ends)) + timedelta(days=1)
+    return Finding(
+        type="task",
+        domain="个人" if personal else "项目",
+        category=["个人", "日程"] if personal else ["项目", "任务"],
+        key="task_status",
+        value=value,
+        title=title,
+        content=st.text,
+        statement=st,
+        scope="workspace",
+        expires_at=expires,
+        tags=["任务" if st.zh else "task"],
+        entities=sorted(_work_words(words, st.zh))[:4],
+        # Below the high-confidence line: the user reporting it done closes it unasked.
+        confidence=0.85,
+        importance=0.8,
+        reason="a plan or task the user mentioned" + (", with its time" if when else ""),
+    )
+
+
+_PROJECT_WORDS = re.compile(
+    r"项目|代码|接口|上线|发布|需求|版本|测试|部署|重构"
+    r"|\b(?:PR|bug|repo|release|deploy|sprint|ticket|feature|refactor|codebase|merge|migration|staging)s?\b",
+    re.IGNORECASE,
+)
+# Words that join a clause to the one before (另外, and also): no part of the task.
+_LEAD_JOIN = re.compile(
+    r"^(?:另外|还有|而且|然后|再就是|并且|还|也|and also|and|also|plus|then|but)[，,\s]*",
+    re.IGNORECASE,
+)
+
+
+def _project_words(text: str) -> bool:
+    return bool(_PROJECT_WORDS.search(text))
+
+
+def reports_done(st: Statement) -> bool:
+    """The statement reports work done (报告交了, finished the slides)."""
+    if st.question or st.hypothetical or st.subject.kind == "person":
+        return False
+    if st.zh and re.search(
+        r"(?:没|未|还没|还未|没有)(?:完成|做完|写完|交|弄完|搞定|办完|考完)", st.body
+    ):
+        return False
+    if not st.zh and re.search(
+        r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE
+    ):
+        return False
+    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body):
+        return False  # 得卖掉 is still to do
+    return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body) or _CANCELLED.search(st.body))
+
+
+def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
+    """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
+    off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
+    three days). ``statements``: the claims of one sentence, the first carrying the time."""
+    first = statements[0]
+    if first.subject.kind not in ("self", "we", "none") or (
+        first.subject.kind == "none" and first.explicit_subject
+    ):
+        return None
+    if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
+        (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
+    ):
+        return None
+    times = [t for st in statements for t in st.times]
+    bound = next(
+        (t for t in times if t.role in ("state", "until") and not t.past and t.ends is not None),
+        None,
+    )
+    ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
+    if bound is None and not ill:
+        return None
+    if any(t.role == "recurring" for t in times):
+        return None
+    if bound is not None and bound.ends is not None:
+        until = bound.ends
+        if bound.role == "until" or until - now < timedelta(hours=6):
+            until = max(until, end_of_day(now))
+    else:
+        until = end_of_day(now) + timedelta(days=3)
+    text = (
+        "，".join(st.text for st in statements)
+        if first.zh
+        else ", ".join(st.text for st in statements)
+    )
+    if len(text) < 4:
+        return None
+    zh = first.zh
+    return Finding(
+        type="constraint",
+        domain="个人",
+        category=["个人", "状态"],
+        key="temporary_state",
+        value=text,
+        title=text if len(text) <= 60 else text[:59] + "…",
+        content=(f"用户说：{text}" if zh else f"The user said: {text}"),
+        statement=first,
+        scope="workspace",
+        expires_at=until,
+        tags=["临时" if zh else "temporary"],
+        confidence=0.85,
+        importance=0.85,
+        reason="how the user is for now, until it ends",
+    )
+
+
+def routine(st: Statement) -> Finding | None:
+    """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
+    if st.subject.kind not in ("self", "we", "none") or st.negated:
+        return None
+    if not any(t.role == "recurring" for t in st.times):
+        return None
+    text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+    body = st.body.strip()
+    # A routine does something: not a bare state (我每天都很忙) or a question.
+    if len(body) < 3 or re.fullmatch(
+        r"(?:每天|平时|一般|通常|总是|经常)?都?(?:很|挺|比较|特别)?(?:忙|累|开心|无聊|困)[了啊的]*",
+        body,
+    ):
+        return None
+    return Finding(
+        type="fact",
+        domain="个人",
+        category=["个人", "习惯"],
+        key="routine",
+        value=text,
+        title=text if len(text) <= 60 else text[:59] + "…",
+        content=st.text,
+        statement=st,
+        scope="user",
+        tags=["习惯" if st.zh else "routine"],
+        importance=0.7,
+        reason="a routine the user described",
+    )
+
+
+# Words that name no piece of work: time, doing and finishing ("the report is done" and
+# "finish the report" share only "report").
+_NOT_WORK_ZH = frozenset(
+    [
+        "要",
+        "得",
+        "需要",
+        "必须",
+        "应该",
+        "打算",
+        "准备",
+        "计划",
+        "完成",
+        "做完",
+        "写完",
+        "交",
+        "交了",
+        "提交",
+        "搞定",
+        "弄完",
+        "已经",
+        "终于",
+        "今天",
+        "明天",
+        "后天",
+        "周五",
+        "周末",
+        "下周",
+        "这周",
+        "之前",
+        "以前",
+        "前",
+        "号",
+        "点",
+        "上午",
+        "下午",
+        "晚上",
+        "早上",
+        "我",
+        "我们",
+        "一下",
+        "一个",
+        "这个",
+        "那个",
+        "事情",
+        "东西",
+    ]
+)
+_NOT_WORK_EN = frozenset(
+    [
+        "have",
+        "need",
+        "must",
+        "should",
+        "will",
+        "going",
+        "gonna",
+        "finish",
+        "finished",
+        "done",
+        "submit",
+        "submitted",
+        "completed",
+        "book",
+        "booked",
+        "call",
+        "called",
+        "cancel",
+        "cancelled",
+        "canceled",
+        "pay",
+        "paid",
+        "send",
+        "sent",
+        "buy",
+        "bought",
+        "make",
+        "made",
+        "take",
+        "took",
+        "return",
+        "returned",
+        "pick",
+        "picked",
+        "renew",
+        "renewed",
+        "file",
+        "filed",
+        "sort",
+        "sorted",
+        "get",
+        "got",
+        "before",
+        "today",
+        "tomorrow",
+        "friday",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "saturday",
+        "sunday",
+        "week",
+        "month",
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "just",
+        "already",
+        "finally",
+    ]
+)
+
+
+def _work_words(text: str, zh: bool) -> set[str]:
+    text = re.sub(r"^(?:please\s+)?remind me to\s+", "", text, flags=re.IGNORECASE)
+    if zh:
+        return {
+            word
+            for word, pos in w.tag(text)
+            if len(word) >= 2
+            and pos[:1] in ("n", "v", "e", "x")
+            and pos != "t"
+            and word not in _NOT_WORK_ZH
+        } | {m.casefold() for m in re.findall(r"[A-Za-z]{3,}", text)}
+    return {
+        word[:5] for word in re.findall(r"[a-z]{3,}", text.casefold()) if word not in _NOT_WORK_EN
+    }
+
+
+def task_matches(task: MemoryNode, clause: str) -> bool:
+    """``clause`` (reporting work done) names ``task``: they share a word of the work (报告 of
+    季度报告周五前要交 and 报告交了; slides of "finished the slides")."""
+    value = task.value_json
+    said = value.get("task") if isinstance(value, dict) and value.get("task") else task.title
+    zh = bool(re.search(r"[\u4e00-\u9fff]", str(said) + clause))
+    mine, theirs = _work_words(str(said), zh), _work_words(clause, zh)
+    # 预算 of 预算那个搞定了 names 部门预算表: a Chinese word inside the task's word counts.
+    return bool(mine & theirs) or (
+        zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2)
+    )

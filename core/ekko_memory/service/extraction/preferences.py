@@ -1,0 +1,233 @@
+"""Frames for likes and dislikes beyond food (music, sports, tools, places, how they like
+answers): the verb of liking or disliking, and what follows it, in the user's words.
+
+Food is read by the cooking frames (ingredients, cuisines and flavors have keys of their own);
+these take what they leave.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+
+_DEGREE_ZH = (
+    r"(?:很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
+)
+_LIKE_ZH = re.compile(
+    rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?P<v>.+)$"
+    rf"|^(?:的)?(?:爱好|兴趣|兴趣爱好)(?:就)?(?:是|有)(?P<v2>.+)$"
+    rf"|^(?:最喜欢|最爱)的(?:(?P<what>[\u4e00-\u9fff]{{1,6}}?))?(?:就)?是(?P<v3>.+)$"
+    rf"|^(?:最近)?(?:在|一直在|天天|每天都在)?(?:循环|追|刷|沉迷|迷上|入坑了?|入了)(?P<v4>.+)$"
+    # 游泳倒是挺喜欢的: the thing first, then the liking.
+    rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:倒是|倒|就|还|也|是)?{_DEGREE_ZH}(?:喜欢|爱|热爱)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
+)
+_DISLIKE_ZH = re.compile(
+    rf"^{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|受不了|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|忍受不了|接受不了|不感冒|吃不惯|喝不惯|用不惯)(?P<v>.+)$"
+    rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?:不喜欢|讨厌|受不了|不爱|反感|吃不惯|喝不惯)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
+)
+_ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
+_LIKE_EN = re.compile(
+    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use)\s+(?P<v>.+)$"
+    r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
+    r"|^(?:am|is)\s+(?:a|an)\s+(?P<v3>[\w -]{2,20}?)\s+person\b"
+    r"|^(?P<v4>[\w -]{3,30}?)\s+is\s+(?:basically\s+|literally\s+|pretty\s+much\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam)\b",
+    re.IGNORECASE,
+)
+_DISLIKE_EN = re.compile(
+    rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of)\s+(?P<v>.+)$",
+    re.IGNORECASE,
+)
+# What is no thing liked: the verb's other uses (喜欢你, 爱说, I'd love to, I like that idea).
+_NOT_A_THING = re.compile(
+    r"^(?:你|您|这个|那个|这样|那样|这些|那些|它|他|她|吗|呢|的|了)$|^(?:to|it|that|this|you|them|him|her|the idea|your|how|what|when|if)\b",
+    re.IGNORECASE,
+)
+# How the user wants answers (回答简短点, keep it short, no emojis).
+_STYLE_ZH = re.compile(
+    r"(?:回答|回复|答复|说话|解释|写)[^，。！？]{0,6}?(?P<v>简短|简洁|短一?点|详细|具体|分点|列表|用表格|口语化|正式|直接|别啰嗦|不要啰嗦|少废话|带例子|举例子|通俗|专业)"
+    r"|(?P<v3>(?:别|不要|少|甭)(?:整|说|写|来|给我)?(?:那么多|太多|一堆)?(?:废话|铺垫|客套话?|长篇大论|车轱辘话|套话)|说重点|直接(?:说|给)?结论|长话短说|一句话说清楚?|简单说就行|挑重点说)"
+    r"|(?P<v2>不要|别|少)(?:用|带|加|发)?(?:表情|emoji|表情包)"
+)
+_STYLE_EN = re.compile(
+    r"\b(?:keep|make)\s+(?:it|answers|replies|responses|things)\s+(?P<v>short|brief|concise|simple|detailed)\b"
+    r"|\b(?P<v2>no emojis?|without emojis?|use bullet points|bullet points|be more concise|be concise|be brief|more detail|in detail|step by step|plain english|be direct)\b",
+    re.IGNORECASE,
+)
+
+
+# 宁坐高铁不坐飞机: the one rather than the other.
+_RATHER_ZH = re.compile(
+    r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})"
+)
+
+
+def _thing(raw: str, zh: bool) -> str:
+    value = w.clean_zh(raw) if zh else w.clean_en(raw)
+    if zh:
+        # 喜欢吃/听/看/玩/去 X: the verb belongs to the liking, X is the thing.
+        value = re.sub(
+            r"^(?:吃|喝|听|看|玩|打|去|用|做|逛|跑|读|骑|唱|画|弹|拍)(?=.{2,})",
+            lambda m: m.group(),
+            value,
+        )
+    return value
+
+
+def preference(st: Statement) -> Finding | None:
+    """A like or dislike of the statement's subject (我很喜欢听周杰伦, I hate jazz)."""
+    if st.subject.kind not in ("self", "none", "person") or st.question or st.hypothetical:
+        return None
+    if st.subject.kind == "none" and st.explicit_subject:
+        return None  # 她喜欢花 with nobody to name: not the user's
+    body = st.body.strip()
+    if st.zh:
+        dislike = _DISLIKE_ZH.match(body)
+        like = None if dislike else _LIKE_ZH.match(body)
+    else:
+        dislike = _DISLIKE_EN.match(body)
+        like = None if dislike else _LIKE_EN.match(body)
+    m = dislike or like
+    if m is None:
+        rather = _RATHER_ZH.search(body) if st.zh else None
+        if rather is None:
+            return None
+        thing = w.clean_zh(rather.group())
+        return Finding(
+            type="preference",
+            domain="个人",
+            category=["个人", "喜好"],
+            key="likes",
+            value=thing,
+            title=thing,
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["喜好"],
+            entities=[rather["a"]],
+            importance=0.6,
+            reason="what the user would rather",
+        )
+    if re.search(
+        r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE
+    ):
+        return None  # 也不是说我不爱听周杰伦: no dislike said
+    if like is not None and st.negated:
+        return None
+    if (
+        like is not None
+        and not st.zh
+        and not st.explicit_subject
+        and re.match(r"(?:like|likes)\b", body, re.IGNORECASE)
+    ):
+        return None  # "like 5 cups a day": like as a filler, not a liking
+    raw = next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "") or ""
+    thing = _thing(raw, st.zh)
+    if m.groupdict().get("what"):
+        thing = f"{m['what']}：{thing}" if st.zh else f"{m['what'].strip()}: {thing}"
+    if not thing or len(thing) > 60 or _NOT_A_THING.search(thing):
+        return None
+    key = "dislikes" if dislike else "likes"
+    zh, en = ("不喜欢", "Dislikes") if dislike else ("喜欢", "Likes")
+    if st.subject.kind == "person":
+        who = st.subject.person
+        return Finding(
+            type="fact",
+            domain="人物",
+            category=["人物", st.subject.relation or st.subject.name or "其他"],
+            key=key,
+            value={"person": who, "thing": thing},
+            title=f"我{who}{zh}{thing}" if st.zh else f"My {who} {en.lower()} {thing}",
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物"],
+            entities=[who, thing],
+            importance=0.6,
+            person=who,
+            reason="what someone in the user's life likes",
+        )
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "喜好"],
+        key=key,
+        value=thing,
+        title=f"{zh}{thing}" if st.zh else f"{en} {thing}",
+        content=st.text,
+        statement=st,
+        scope="user",
+        tags=["喜好" if st.zh else "likes"],
+        entities=[thing],
+        importance=0.6,
+        reason="what the user likes or dislikes",
+    )
+
+
+_USES_ZH = re.compile(
+    r"^[\u4e00-\u9fff]{0,5}?(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
+)
+_USES_EN = re.compile(
+    r"^(?:\w+\s+)?(?:use|uses|am\s+on|'m\s+on|switched\s+to|keep\s+(?:all\s+)?(?:my\s+)?\w+\s+in|do\s+everything\s+in|work\s+in|code\s+in|write\s+in)\s+(?P<v>(?-i:[A-Z])[\w.+#-]*(?:\s+(?-i:[A-Z0-9])[\w.+#-]*)*)",
+    re.IGNORECASE,
+)
+
+
+def uses(st: Statement) -> Finding | None:
+    """A tool or product the user uses (我用的是 Neovim, I keep my notes in Obsidian): what
+    to suggest around."""
+    if st.subject.kind not in ("self", "none", "we") or st.negated:
+        return None
+    m = (_USES_ZH if st.zh else _USES_EN).match(st.body.strip())
+    if m is None:
+        return None
+    thing = w.clean_zh(m["v"]) if st.zh else w.clean_en(m["v"])
+    if not thing or (
+        st.zh
+        and re.fullmatch(r"[\u4e00-\u9fff]+", thing)
+        and not re.search(r"[软件机器手机电脑系统]", thing)
+    ):
+        return None
+    said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "喜好"],
+        key="likes",
+        value=thing,
+        title=said if len(said) <= 60 else said[:59] + "…",
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["工具" if st.zh else "tools"],
+        entities=[thing],
+        importance=0.7,
+        reason="a tool the user uses",
+    )
+
+
+def reply_style(st: Statement) -> Finding | None:
+    """How the user wants to be answered (回答简短点, no emojis): a request to the assistant
+    that is itself the preference."""
+    if st.subject.kind == "person" or (st.question and not st.remember) or st.hypothetical:
+        return None
+    m = (_STYLE_ZH if st.zh else _STYLE_EN).search(st.text)
+    if m is None:
+        return None
+    said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "沟通"],
+        key="reply_style",
+        value=said,
+        title=said if len(said) <= 40 else said[:39] + "…",
+        content=st.text,
+        statement=st,
+        scope="user",
+        tags=["沟通"],
+        importance=0.8,
+        reason="how the user wants replies",
+    )

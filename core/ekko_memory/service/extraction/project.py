@@ -1,0 +1,376 @@
+"""Frames for the project at hand: technology decisions (数据库用 PostgreSQL, we use
+FastAPI, switched to MySQL), technologies dropped, coding rules (提交前必须跑测试), tasks
+(TODO, 接下来要…) and work reported done — the decision topics and technology names come
+from ``resources/lexicon/tech.json``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.identity import canonical_name
+from ekko_memory.models import MemoryNode
+from ekko_memory.service.extraction.findings import Finding, Found, clip, subject_name
+from ekko_memory.service.extraction.lexicon import Lexicon
+from ekko_memory.service.extraction.statements import Statement
+
+_NEG = re.compile(
+    r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
+)
+_DECIDE = re.compile(
+    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|adopt|migrate to"
+    # switch to, switched the database to: what is switched may stand between.
+    r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
+)
+# A technology the project stops using (我们不用 Redis 了, 弃用 MySQL, we stopped using Redis):
+# no decision to use it, and the decision that held it expires.
+_DROP = re.compile(
+    r"不用|不再用|不再使用|弃用|停用|放弃|去掉|移除|拿掉"
+    r"|\bstop(?:ped)? using\b|\bno longer (?:use|using)\b|\bnot using\b|\b(?:don'?t|do not) use\b"
+    r"|\bdrop(?:ped)?\b|\bremoved?\b|\bget(?:ting)? rid of\b"
+)
+# What the project moves to after dropping one (不用 PostgreSQL 了，改用 MySQL in one clause).
+_SWITCH = re.compile(
+    r"改用|换成|换用|改成|转用|迁移到|切换到|换到"
+    r"|\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[a-z.+#]+){0,3}?\s+to\b"
+)
+# 是 / is between a decision's topic and a technology: 我们的数据库是 PostgreSQL, our database
+# is PostgreSQL — not 不是, 是不是, 是否 or "is not".
+_COPULA = re.compile(r"(?<!不)是(?!不是|否)|\b(?:is|are|will be)\b(?!\s+not\b)")
+# The role a technology is chosen for: 用 Redis 做缓存, Redis 作为消息队列, Redis as a cache.
+_ROLE = re.compile(
+    r"(?:做|作为|当作?|用作|用于|来做)\s*([\u4e00-\u9fff]{2,6})"
+    r"|\bas (?:an? |the |our )?([a-z]+(?: [a-z]+)?)",
+    re.IGNORECASE,
+)
+_RULE = re.compile(
+    r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
+)
+_CODE = re.compile(
+    r"代码|提交|接口|测试|依赖|兼容|版本|类型|注释|日志|API|commit|test|dependenc|compatib|lint|typ|review|merge|PR\b",
+    re.IGNORECASE,
+)
+_TASK = re.compile(
+    r"(?:TODO|待办|记一下要|接下来要|下一步要?|需要完成|要做的是|任务[:：]|to-?do:?|next,? i need to)\s*[:：]?\s*(.+)",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"完成了|已完成|已经完成|(?:写|做|改|测|弄|搞|修)(?:完|好)了|finished|done with|completed"
+    # Two-character verbs of work (支付模块重构好了, 部署文档整理完了) and 搞定了, 上线了.
+    r"|(?:重构|优化|实现|部署|整理|准备|处理|更新|迁移|升级|配置|测试|修复|编写)(?:完|好)了"
+    r"|搞定了|上线了|合并了"
+    r"|\b(?:is|are|was|were|all) done\b"
+)
+
+
+def work_done(text: str) -> bool:
+    """The words report work done (写完了, 支付模块重构好了, finished, all done)."""
+    return bool(_DONE.search(text.casefold()))
+
+
+_KEY_LABEL = {
+    "database": ("数据库", "Database"),
+    "framework": ("框架", "Framework"),
+    "language": ("编程语言", "Language"),
+    "deployment": ("部署", "Deployment"),
+    "ci": ("CI", "CI"),
+    "testing": ("测试框架", "Test framework"),
+}
+
+
+class ProjectFrames:
+    """Reads a clause for the project's decisions, rules and tasks."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+
+    def _other_role(self, clause: str, key: str) -> str | None:
+        """The role a clause gives a technology when no decision key names it (用 Redis
+        做缓存: 缓存; Redis as a cache: cache), else None — 用 PostgreSQL 做数据库 and
+        用 Python 做后端 stay the technology's own decision."""
+        m = _ROLE.search(clause)
+        if m is None:
+            return None
+        role = (m.group(1) or m.group(2)).strip()
+        folded = role.casefold()
+        # Latin key words as whole words (ci is no part of "specific"), Chinese ones anywhere.
+        words = set(folded.split())
+        for w in (w.casefold() for ws in self.lexicon.key_words.values() for w in ws):
+            if (w in words) if w.isascii() else (w in folded):
+                return None
+        if any(folded in w.casefold() for w in self.lexicon.key_words.get(key, ())):
+            return None
+        return role
+
+    def _dropped(
+        self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: Found
+    ) -> list[tuple[str, str]]:
+        """The technologies a clause chooses, in the order said. The ones it drops are not
+        chosen and their decisions expire: those named between the drop word and a switch
+        (我们不用 Redis 了; 不用 PostgreSQL 了改用 MySQL keeps MySQL; 用 PostgreSQL 不用 MySQL
+        keeps PostgreSQL), else the ones before it (Redis 弃用了). The ones a clause switches
+        away from are not chosen either (从 PostgreSQL 迁移到 MySQL, from Flask to FastAPI):
+        the one switched to replaces their decision."""
+        folded = clause.casefold()
+        at = {name: folded.find(name.casefold()) for name, _ in tech}
+        said = sorted(tech, key=lambda t: at[t[0]])
+        drop = _DROP.search(folded)
+        if drop is None:
+            switch = _SWITCH.search(folded)
+            after = [t for t in said if switch is not None and at[t[0]] >= switch.end()]
+            return after or said
+        switch = _SWITCH.search(folded, drop.end())
+        cut = switch.start() if switch else len(folded)
+        gone = {name for name, _ in tech if drop.end() <= at[name] < cut} or {
+            name for name, _ in tech if at[name] < drop.start()
+        }
+        for name in gone:
+            for node in known:
+                if (
+                    node.type == "decision"
+                    and node.status == "active"
+                    and subject_name(node) == canonical_name(name)
+                ):
+                    found.add("expire", f"the project no longer uses {name}", target_id=node.id)
+        return [t for t in said if t[0] not in gone]
+
+    def _stated(self, folded: str, tech: list[tuple[str, str]]) -> bool:
+        """The clause says what a decision is: its topic word, then 是/is, then the name
+        (我们的数据库是 PostgreSQL, our database is PostgreSQL; not "PostgreSQL is slow", nor
+        the question 数据库是 PostgreSQL 吗)."""
+        if re.search(r"[吗么呢]\s*$", folded):
+            return False
+        for name, key in tech:
+            at = folded.find(name.casefold())
+            for word in self.lexicon.key_words.get(key, ()):
+                w = word.casefold()
+                found = (
+                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", folded)
+                    if w.isascii()
+                    else re.search(re.escape(w), folded)
+                )
+                if found and found.end() <= at and _COPULA.search(folded[found.end() : at]):
+                    return True
+        return False
+
+    def read(self, clause: str, src: list[str], known: list[MemoryNode], found: Found) -> None:
+        folded = clause.casefold()
+        tech = self.lexicon.find_tech(clause)
+        if tech:
+            tech = self._dropped(clause, tech, known, found)
+            if not tech:
+                return
+        decided = _DECIDE.search(folded) or _SWITCH.search(folded) or self._stated(folded, tech)
+        if tech and decided and not _NEG.search(folded):
+            # One decision per key, the first said (我们用 FastAPI 和 PostgreSQL: both).
+            chosen: dict[str, str] = {}
+            for name, key in tech:
+                chosen.setdefault(key, name)
+            for key, name in chosen.items():
+                # A role (用 Redis 做缓存) belongs to the clause's one technology.
+                role = self._other_role(clause, key) if len(chosen) == 1 else None
+                if role is not None:
+                    # Redis as the cache: a choice of its own, beside the database.
+                    key, label = "tech_choice", role
+                else:
+                    label = found.t(*_KEY_LABEL.get(key, (key, key)))
+                found.add(
+                    "create",
+                    "a project decision the user stated",
+                    domain="项目",
+                    type="decision",
+                    key=key,
+                    value_json=name,
+                    title=found.t(f"{label}使用 {name}", f"{label}: {name}"),
+                    content=clip(clause, 200),
+                    tags=["技术选型"],
+                    entities=[name],
+                    source_message_ids=src,
+                    confidence=0.9,
+                    importance=0.8,
+                )
+            return
+        if _RULE.search(folded) and _CODE.search(clause):
+            found.add(
+                "create",
+                "a project rule the user stated",
+                domain="项目",
+                type="constraint",
+                key="coding_rule",
+                value_json=clip(clause, 200),
+                title=clip(clause),
+                content=clause,
+                tags=["约束"],
+                source_message_ids=src,
+                confidence=0.9,
+                importance=0.8,
+            )
+            return
+        if _DONE.search(folded):
+            for task in known:
+                if (
+                    task.type == "task"
+                    and task.status == "active"
+                    and names_same_work(task.title, clause)
+                ):
+                    found.add("expire", "the user said the task is done", target_id=task.id)
+            return
+        m = _TASK.search(clause)
+        if m and m.group(1).strip():
+            what = clip(m.group(1), 60)
+            found.add(
+                "create",
+                "a task the user mentioned",
+                domain="项目",
+                type="task",
+                key="task_status",
+                value_json={"task": what, "status": "todo"},
+                title=what,
+                content=clause,
+                tags=["任务"],
+                source_message_ids=src,
+                confidence=0.85,
+                importance=0.7,
+            )
+
+
+_TASK_VERB = re.compile(
+    r"^(?:修复|完成|实现|处理|整理|准备|更新|添加|编写|写|做|改|修|搞|弄)(?=[\u4e00-\u9fff]{2})"
+)
+
+
+# Latin words that name no piece of work ("the" is in every sentence).
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "this",
+        "that",
+        "these",
+        "those",
+        "are",
+        "was",
+        "were",
+        "our",
+        "all",
+        "from",
+        "into",
+        "onto",
+        "about",
+        "some",
+        "any",
+        "its",
+        "their",
+        "your",
+        "then",
+        "than",
+        "also",
+        "just",
+    ]
+)
+
+
+def _work_words(title: str) -> set[str]:
+    """A latin task title's words that name the work: no stop words, and no leading verb
+    when more follows (fix the login timeout: login, timeout)."""
+    words = [w for w in re.findall(r"[a-z0-9]{3,}", title.casefold()) if w not in _STOPWORDS]
+    return set(words[1:] if len(words) > 1 else words)
+
+
+def names_same_work(title: str, clause: str) -> bool:
+    """A task title and a clause share a word of the work (a latin word, whole), or the
+    title's object (the title without its leading verb) and the clause share two
+    2-character pieces — one when the object is a single word (文档 of 写文档)."""
+    words = _work_words(title)
+    cjk = re.findall(r"[\u4e00-\u9fff]+", _TASK_VERB.sub("", title.strip()))
+    grams = {run[i : i + 2] for run in cjk for i in range(len(run) - 1)}
+    folded = clause.casefold()
+    need = min(2, len(grams))
+    said = set(re.findall(r"[a-z0-9]+", folded))
+    return bool(words & said) or (need > 0 and sum(g in clause for g in grams) >= need)
+
+
+# A rule or decision of a team (团队新规矩：…, 我们组定了个规矩：…, 架构评审的结论：…, new team rule:
+# …, we're standardizing on …): what follows is the rule, in the user's words.
+_TEAM_LEAD = re.compile(
+    r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都|商量好了?|说好了?|定好了?"
+    r"|\b(?:rule|rules|policy|decision|decided|agreed|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
+    re.IGNORECASE,
+)
+_TEAM_WHO = re.compile(
+    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|店里|店|生意|工作室|家里|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch|standup|stand-up|business|shop|store|studio|practice|firm|clients?|household)\b",
+    re.IGNORECASE,
+)
+
+
+_DECIDED = re.compile(
+    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)",
+    re.IGNORECASE,
+)
+_RULE_WORDS = re.compile(
+    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
+    re.IGNORECASE,
+)
+
+
+# …, remember that for this project: the request is no part of the rule.
+_REQUEST_TAIL = re.compile(
+    r"[，,;；\s]+(?:请|帮我)?(?:记住|记一下|记下|记得|记着)(?:了|哦|啊|吧|这个|这点)?[。.!！]*$"
+    r"|[,;\s]+(?:please\s+)?(?:remember|keep)(?:\s+(?:that|this|it))?(?:\s+in mind)?"
+    r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def team_rule(st: Statement) -> Finding | None:
+    """A rule or decision the user's team made (所有 PR 至少两个人 approve 才能合; no direct
+    pushes to main): a workspace constraint in the user's words."""
+    if (
+        st.subject.kind == "person"
+        or st.question
+        or st.hypothetical
+        or (st.negated and not _TEAM_LEAD.search(st.sentence))
+    ):
+        return None
+    sentence = _REQUEST_TAIL.sub("", st.sentence.strip())
+    if not (_TEAM_LEAD.search(st.text) and _TEAM_WHO.search(sentence)):
+        return None
+    said = clip(sentence, 200)
+    if len(said) < 6:
+        return None
+    if _DECIDED.search(sentence) and not _RULE_WORDS.search(sentence):
+        # 我们决定用 SQLAlchemy 2: a decision; 周五一律不上线: a rule to follow.
+        return Finding(
+            type="decision",
+            domain="项目",
+            category=["项目", "决策"],
+            key="team_decision",
+            value=said,
+            title=clip(said, 60),
+            content=said,
+            statement=st,
+            scope="workspace",
+            tags=["决策" if st.zh else "decision"],
+            entities=[],
+            confidence=0.9,
+            importance=0.8,
+            reason="a decision of the user's team",
+        )
+    return Finding(
+        type="constraint",
+        domain="项目",
+        category=["项目", "约定"],
+        key="team_rule",
+        value=said,
+        title=clip(said, 60),
+        content=said,
+        statement=st,
+        scope="workspace",
+        tags=["约定" if st.zh else "team rule"],
+        entities=[],
+        confidence=0.9,
+        importance=0.85,
+        reason="a rule or decision of the user's team",
+    )

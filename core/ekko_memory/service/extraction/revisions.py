@@ -1,0 +1,259 @@
+"""What the user changes of what they said: corrections and updates.
+
+- **Both values said** (是无锡不是苏州, it's KPMG, not Deloitte, his name's Dan, not Dave):
+  the statement that held the old value is read again with the new one.
+- **Only the new value** (不对，是周四; sorry, I meant Birmingham): it replaces the value of
+  the same kind (a time, a place, a name) in the statement just before.
+- **An update of a topic** (钢琴课改成周六上午; my Spanish class got moved to Tuesdays; 遛狗
+  时间变了，现在改成晚上8点): the memory that shares the topic's words is replaced by the new
+  statement, in the user's words.
+
+Whatever the way, the result replaces what the corrected statement left (a supersede of its
+memory, or of the proposal still waiting), and nothing of the old value stays in the context.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from ekko_memory.models import MemoryNode
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.time_expressions import find_times
+
+# A correction's opening words (不对，是…; sorry, I meant…), at the start of a clause.
+CORRECTION_LEAD = re.compile(
+    r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)[\u4e00-\u9fff]{0,6}?(?:不对|错了|有误)[，,。！!\s]*"
+    r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|等下|等一下|"
+    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
+    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"|(?:^|[,.;!?]\s*)i\s+meant\s+",
+    re.IGNORECASE,
+)
+# 不是X，是Y / 是Y不是X / not X but Y / Y, not X: both values said.
+NOT_BUT = re.compile(
+    r"不是(?P<old>[^，,。是!！]{1,12}?)[，,]?\s*(?:而)?是(?P<new>[^，,。！!]{1,12})"
+    r"|是(?P<new2>[^，,。！!不]{1,12}?)[，,]?\s*不是(?P<old2>[^，,。！!]{1,12})"
+    r"|(?P<new5>[^，,。！!\s]{1,12}?)[，,]\s*不是(?P<old5>[^，,。！!]{1,12})"
+    r"|\bnot\s+(?P<old3>[\w'. -]{1,30}?),?\s+but\s+(?P<new3>[\w'. -]{1,30})"
+    r"|(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
+    re.IGNORECASE,
+)
+# An update of something the user does or plans (改成, 换成, moved to, changed to).
+UPDATE = re.compile(
+    r"改成|改到|改为|换成|换到|调整|调到|调了|调时间|换时间|改时间|挪到|推迟到|提前到|变成|变了|改了|不再是|改作息|现在是|现在改"
+    r"|\b(?:moved to|changed to|switched to|rescheduled (?:to|for)|pushed (?:back )?to|brought forward to|is now|are now|now on|got moved|has moved|changed|instead)\b",
+    re.IGNORECASE,
+)
+
+
+def old_and_new(text: str) -> tuple[str, str] | None:
+    """(old, new) when the words give both (是无锡不是苏州 → (苏州, 无锡))."""
+    m = NOT_BUT.search(text)
+    if m is None:
+        return None
+    old = next((m[g] for g in ("old", "old2", "old5", "old3", "old4") if m.group(g)), "")
+    new = next((m[g] for g in ("new", "new2", "new5", "new3", "new4") if m.group(g)), "")
+    old, new = _bare(old), _bare(new)
+    return (old, new) if old and new and old != new else None
+
+
+def _bare(value: str) -> str:
+    value = re.sub(r"^(?:啊|哦|呃|嗯|那个|那家|这个)", "", value.strip(" ，,。.!！"))
+    value = re.sub(r"(?:啦|了|哦|呀|啊|的)$", "", value)
+    return value.strip()
+
+
+def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str | None:
+    """``said`` with the corrected value in place of the one it replaces, or None when the
+    correction does not fit it."""
+    if pair is not None:
+        old, new = pair
+        # 3pm not 2: "2" as said, with its am/pm (Saturday at 2pm → Saturday at 3pm).
+        unit = re.search(
+            rf"(?<![\w:]){re.escape(old)}(?:\s?[ap]\.?m\.?|点|:00)?(?![\w:])", said, re.IGNORECASE
+        )
+        if unit is not None:
+            return said[: unit.start()] + new + said[unit.end() :]
+        if old in said:
+            return _replace_unit(said, old, new)
+        folded = said.casefold()
+        if old.casefold() in folded:
+            at = folded.find(old.casefold())
+            return said[:at] + new + said[at + len(old) :]
+        return None
+    new_value = _bare(correction)
+    if not new_value or len(new_value) > 30:
+        return None
+    now = __import__("datetime").datetime.now().astimezone()
+    new_times = find_times(new_value, now)
+    if new_times and len(new_times[0].text) >= len(new_value) - 3:
+        old_times = find_times(said, now)
+        if old_times:
+            t = old_times[0]
+            return said[: t.start] + new_times[0].text + said[t.end :]
+        return None
+    zh = bool(re.search(r"[\u4e00-\u9fff]", said))
+    if zh:
+        place = w.place_at_start(new_value)
+        if place:
+            old_place = _first_place_zh(said)
+            if old_place:
+                return said.replace(old_place, place, 1)
+        return None
+    name = w.capitalized_phrase(new_value)
+    if name and len(name) >= 2 and name.casefold() not in ("i", "i'm", "it", "the"):
+        for candidate in re.findall(
+            r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+)*", said
+        ):
+            if candidate.casefold() not in ("i", "i'm") and candidate != name:
+                return said.replace(candidate, name, 1)
+    return None
+
+
+def _first_place_zh(text: str) -> str:
+    for word, pos in w.tag(text):
+        if pos == "ns" and len(word) >= 2:
+            return word
+    return ""
+
+
+def _replace_unit(said: str, old: str, new: str) -> str:
+    """Replace ``old`` — a whole time expression when it is part of one (March → April 28 in
+    "March 28" becomes "April 28", not "April 28 28")."""
+    now = __import__("datetime").datetime.now().astimezone()
+    for t in find_times(said, now):
+        if old in t.text and find_times(new, now):
+            return said[: t.start] + new + said[t.end :]
+    return said.replace(old, new, 1)
+
+
+# Words too common to tie an update to a memory.
+_COMMON_ZH = frozenset(
+    [
+        "时间",
+        "现在",
+        "以后",
+        "时候",
+        "事情",
+        "东西",
+        "这个",
+        "那个",
+        "一下",
+        "这边",
+        "那边",
+        "早上",
+        "晚上",
+        "上午",
+        "下午",
+        "每天",
+        "每周",
+        "周末",
+    ]
+)
+_COMMON_EN = frozenset(
+    [
+        "time",
+        "now",
+        "then",
+        "thing",
+        "things",
+        "stuff",
+        "that",
+        "this",
+        "there",
+        "here",
+        "with",
+        "from",
+        "have",
+        "been",
+        "into",
+        "onto",
+        "about",
+        "every",
+        "each",
+        "week",
+        "weeks",
+        "day",
+        "days",
+        "morning",
+        "evening",
+        "night",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "mondays",
+        "tuesdays",
+        "wednesdays",
+        "thursdays",
+        "fridays",
+        "saturdays",
+        "sundays",
+        "moved",
+        "changed",
+        "only",
+        "instead",
+        "also",
+        "just",
+        "heads",
+    ]
+)
+
+
+def topic_words(text: str) -> set[str]:
+    """The words of a text that name what it is about (钢琴课, Spanish class), not its time."""
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return {
+            word
+            for word, pos in w.tag(text)
+            if len(word) >= 2
+            and pos[:1] in ("n", "v", "e", "x")
+            and pos != "t"
+            and word not in _COMMON_ZH
+        }
+    return {x for x in re.findall(r"[a-z]{4,}", text.casefold()) if x not in _COMMON_EN}
+
+
+def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
+    """The memories an update of a topic replaces: active routines, tasks, plans and facts
+    that share a word of the topic with it (钢琴课改成周六上午 → 每周二和周四晚上学钢琴)."""
+    if UPDATE.search(text) is None:
+        return []
+    mine = topic_words(text)
+    if not mine:
+        return []
+    out = []
+    for node in nodes:
+        if node.status != "active" or node.key not in _UPDATABLE:
+            continue
+        theirs = topic_words(f"{node.title} {node.content}")
+        zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+        shared = mine & theirs or (
+            zh
+            and {a for a in mine for b in theirs if min(len(a), len(b)) >= 2 and (a in b or b in a)}
+        )
+        if shared:
+            out.append(node)
+    return out
+
+
+_UPDATABLE = frozenset(
+    {"routine", "task_status", "travel_plan", "personal_fact", "temporary_state"}
+)
+
+
+def bare_value(text: str, now: datetime) -> bool:
+    """The whole message is a value of its own (周四; the 15th; 无锡): in a chat, the answer
+    that corrects the statement just before."""
+    value = _bare(text)
+    if not value or len(value) > 12:
+        return False
+    times = find_times(value, now)
+    if times and len(times[0].text) >= len(value) - 1:
+        return True
+    return bool(re.search(r"[\u4e00-\u9fff]", value)) and w.place_at_start(value) == value

@@ -1,0 +1,735 @@
+"""A user message read as statements: who each clause is about and what kind of clause it is.
+
+The extractor never matches words against a whole message. It cuts the message into
+sentences and clauses, finds each clause's subject (the user, someone in their life, "we"
+of a team or family, or nobody named), and marks what the clause does: a question, a
+supposition (如果…的话, what if…), a request to the assistant, a take-back, a correction,
+a report of what someone else said. Only plain statements — and what the user asks to be
+remembered — become memories; the kind decides which frames may read them.
+
+Chinese drops the subject: a clause without one speaks of the last subject of its sentence
+(我住在杭州，养了一只猫 — both the user's), and a message's first clause of the user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import lru_cache
+from typing import Literal
+
+from ekko_memory.schema import intent
+from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
+
+SubjectKind = Literal["self", "we", "person", "none"]
+
+# People in someone's life, as Chinese speakers name them (the longest first).
+RELATIONS_ZH = [
+    "大儿子",
+    "小儿子",
+    "大女儿",
+    "小女儿",
+    "二儿子",
+    "二女儿",
+    "儿子",
+    "女儿",
+    "闺女",
+    "孩子",
+    "娃娃",
+    "小孩",
+    "宝宝",
+    "大宝",
+    "二宝",
+    "娃",
+    "老大",
+    "老二",
+    "老公",
+    "老婆",
+    "媳妇儿",
+    "媳妇",
+    "丈夫",
+    "妻子",
+    "爱人",
+    "对象",
+    "男朋友",
+    "女朋友",
+    "男友",
+    "女友",
+    "先生",
+    "太太",
+    "另一半",
+    "家那位",
+    "那口子",
+    "爸爸",
+    "妈妈",
+    "老爸",
+    "老妈",
+    "父亲",
+    "母亲",
+    "爸",
+    "妈",
+    "爹",
+    "娘",
+    "爷爷",
+    "奶奶",
+    "外公",
+    "外婆",
+    "姥姥",
+    "姥爷",
+    "公公",
+    "婆婆",
+    "岳父",
+    "岳母",
+    "丈母娘",
+    "老丈人",
+    "哥哥",
+    "姐姐",
+    "弟弟",
+    "妹妹",
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "表哥",
+    "表姐",
+    "表弟",
+    "表妹",
+    "堂哥",
+    "堂姐",
+    "舅舅",
+    "舅妈",
+    "叔叔",
+    "婶婶",
+    "阿姨",
+    "姑姑",
+    "姨妈",
+    "侄子",
+    "侄女",
+    "外甥",
+    "外甥女",
+    "孙子",
+    "孙女",
+    "同事",
+    "领导",
+    "老板",
+    "上司",
+    "经理",
+    "组长",
+    "下属",
+    "朋友",
+    "好朋友",
+    "闺蜜",
+    "兄弟",
+    "哥们",
+    "室友",
+    "同学",
+    "老师",
+    "邻居",
+    "家人",
+    "爸妈",
+    "父母",
+    "公婆",
+    "岳父母",
+    "孩子们",
+    "俩娃",
+    "两个娃",
+    "主子",
+    "猫咪",
+    "猫",
+    "狗狗",
+    "狗",
+    "宠物",
+    "柯基",
+    "金毛",
+    "泰迪",
+    "哈士奇",
+    "柴犬",
+    "拉布拉多",
+    "边牧",
+    "比熊",
+    "博美",
+    "萨摩耶",
+    "布偶",
+    "英短",
+    "美短",
+    "橘猫",
+    "狸花猫",
+    "暹罗猫",
+    "兔子",
+    "仓鼠",
+    "鹦鹉",
+]
+RELATIONS_EN = [
+    "husband",
+    "hubby",
+    "wife",
+    "wifey",
+    "partner",
+    "boyfriend",
+    "girlfriend",
+    "fiance",
+    "fiancee",
+    "spouse",
+    "son",
+    "sons",
+    "daughter",
+    "daughters",
+    "kid",
+    "kids",
+    "child",
+    "children",
+    "baby",
+    "toddler",
+    "mom",
+    "mum",
+    "mother",
+    "dad",
+    "father",
+    "parents",
+    "parent",
+    "grandma",
+    "grandmother",
+    "grandpa",
+    "grandfather",
+    "brother",
+    "sister",
+    "sibling",
+    "siblings",
+    "aunt",
+    "uncle",
+    "cousin",
+    "nephew",
+    "niece",
+    "grandson",
+    "granddaughter",
+    "colleague",
+    "coworker",
+    "co-worker",
+    "boss",
+    "manager",
+    "teammate",
+    "friend",
+    "roommate",
+    "flatmate",
+    "neighbor",
+    "neighbour",
+    "in-laws",
+    "buddy",
+    "pal",
+    "mate",
+    "bestie",
+    "bff",
+    "bf",
+    "gf",
+    "bro",
+    "sis",
+    "grandkids",
+    "grandson",
+    "teacher",
+    "doctor",
+    "dentist",
+    "therapist",
+    "landlord",
+    "landlady",
+    "neighbours",
+    "neighbors",
+    "team",
+    "teammates",
+    "mother-in-law",
+    "father-in-law",
+    "stepson",
+    "stepdaughter",
+    "cat",
+    "dog",
+    "puppy",
+    "kitten",
+    "pet",
+    "greyhound",
+    "labrador",
+    "lab",
+    "retriever",
+    "poodle",
+    "corgi",
+    "beagle",
+    "spaniel",
+    "terrier",
+    "husky",
+    "collie",
+    "dachshund",
+    "bulldog",
+    "rabbit",
+    "bunny",
+    "hamster",
+    "parrot",
+]
+_REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+
+# Discourse words before a subject (对了，我…; btw, I…).
+_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
+_LEAD_EN = r"(?:(?:from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
+
+_SUBJ_ZH = re.compile(
+    rf"^{_LEAD_ZH}"
+    rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
+    rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
+    rf"|(?P<you>你们|你|您)"
+    rf"|(?P<self>我|俺|本人|咱(?!们))"
+    rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
+    # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
+    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一])"
+    rf"|(?P<bare>(?:{_REL_ZH}))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
+    rf")"
+)
+_SUBJ_EN = re.compile(
+    rf"^{_LEAD_EN}"
+    rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
+    rf"|(?P<we>we|we're|we've|we'd|we'll|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
+    rf"|(?P<you>you|you're|you've|your)\b"
+    rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
+    rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
+    rf"|(?P<pron>he|she|he's|she's|they|they're|him|her)\b"
+    rf"|(?P<bare>(?:{_REL_EN}))(?='s\b|\s+(?:is|was|has|hates|loves|likes|can'?t|doesn'?t|won'?t|wants|needs|works|lives|turns|just|always|never|gets|takes|goes)\b)"
+    rf")",
+    re.IGNORECASE,
+)
+
+# A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
+_QUESTION_ZH = re.compile(
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"|([\u4e00-\u9fff])不\1"
+)
+_QUESTION_EN = re.compile(
+    r"\?\s*$|^(?:what|where|when|why|how|which|who|whom|whose)\b"
+    r"|^(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|have|has|am|isn't|aren't|don't|doesn't|didn't|won't|can't)\s+(?:i|you|we|it|he|she|they|there|this|that|these|those|my|your|our|the|a|an|anyone|anything|someone)\b"
+    r"|\bi (?:wonder|was wondering)\b|\bany (?:ideas|tips|suggestions|recommendations)\b",
+    re.IGNORECASE,
+)
+# A supposition: nothing in its sentence is a fact about anyone.
+_HYPOTHETICAL = re.compile(
+    r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
+    r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
+    re.IGNORECASE,
+)
+# A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
+# Only a request to remember, the thing said elsewhere (…, keep that in mind).
+_ASK_ONLY = re.compile(
+    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|记住|记一下|记着|记下来?|记好)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|比较|分析|生成|做个|来个|给个|出个|设计)"
+    r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
+    r"|^(?:i\s+)?(?:need|want|would like|'d like)\s+(?:some\s+)?(?:help|advice|ideas|suggestions|a hand|tips|recommendations)\b|^(?:need|want)\s+(?:help|advice|ideas)\b|^(?:想|想要|需要)(?:问|请教|咨询|求)",
+    re.IGNORECASE,
+)
+# Someone else's words or view reported: 我妈说…, my doctor said… (not the user's own fact).
+_REPORTED = re.compile(
+    r"(?:说|觉得|认为|建议|让我|叫我|希望我|要求我|问我)"
+    r"|\b(?:says?|said|thinks?|thought|told me|wants me|suggested|recommended|asked me)\b",
+    re.IGNORECASE,
+)
+# The user's opinion of something (我觉得这个方案不错): a view, not a fact about them.
+_OPINION = re.compile(
+    r"^(?:我|俺)?(?:觉得|认为|感觉|看来|估计|猜|相信|怀疑|以为)"
+    r"|^(?:i )?(?:think|feel like|guess|suppose|believe|reckon|doubt|bet)\b",
+    re.IGNORECASE,
+)
+# Negation as a word: 不/没/别 — not inside 不错, 不过, 没关系, 差不多.
+_NEG_ZH = re.compile(
+    r"(?<![差])(?:不|没|别|甭|莫|勿|未|非)(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
+    r"|不再|从不|从来不|再也不|并不|并没"
+)
+_NEG_EN = re.compile(
+    r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|won'?t|can'?t|cannot|couldn'?t|shouldn'?t|no longer|nor|neither|hardly|dont|cant|wont|ain'?t)\b",
+    re.IGNORECASE,
+)
+# Sentences end at their marks; a latin full stop only before a space (3.5 and e.g. stay),
+# not after a title or a one-letter abbreviation (Dr. Li, St. Mary's, U.S.).
+_SENTENCE = re.compile(
+    r"(?<=[。！？!?；;\n])"
+    r"|(?<![.\s][A-Za-z])(?<!\b(?:mr|ms|dr|st|mt|jr|sr|vs|no|co|eg|ie))(?<!\b(?:mrs|etc|inc|ltd))(?<=[.])(?=\s+\S)"
+    r"|(?<=[.])$",
+    re.IGNORECASE,
+)
+_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}")
+# English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
+# English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
+# when a new subject (or a question) follows.
+_CLAUSE_EN = re.compile(
+    r"\s*(?:[,;]|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
+    r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)"
+    # A list of things to do: "buy a present for Dad and mow the lawn".
+    r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# The request around what to remember (记住，…; please remember that …): the clause is read
+# without it, and counts as asked to be remembered.
+_REMEMBER_LEAD = re.compile(
+    r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来?|记得|记着|备注一下|帮我记录|记录一下)(?:一下)?[，,:：\s]*(?=\S)"
+    r"|^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note|for the record)(?:\s+that)?[,:\s]+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who a clause speaks of: the user (``self``), a group the user is in (``we``), one
+    person of their life (``person``: 儿子, my wife Anna), or nobody named (``none``)."""
+
+    kind: SubjectKind
+    relation: str = ""
+    name: str = ""
+
+    @property
+    def person(self) -> str:
+        """The person as the user named them: 儿子, 女儿朵朵, wife (Anna)."""
+        if self.kind != "person":
+            return ""
+        if self.name and self.relation:
+            return (
+                f"{self.relation}{self.name}"
+                if _CJK.search(self.relation)
+                else f"{self.relation} {self.name}"
+            )
+        return self.relation or self.name
+
+
+SELF = Subject("self")
+NOBODY = Subject("none")
+
+
+@dataclass
+class Statement:
+    """One clause of a user message with what the extractor needs to know about it."""
+
+    text: str
+    sentence: str
+    lang: Literal["zh", "en"]
+    subject: Subject
+    # The clause after its subject (对花生过敏, live in Hangzhou).
+    body: str
+    explicit_subject: bool
+    negated: bool
+    question: bool
+    hypothetical: bool
+    request: bool
+    reported: bool
+    opinion: bool
+    times: list[TimeMention] = field(default_factory=list)
+    index: int = 0
+    # The user asked for it to be remembered (记住…, remember that…).
+    remember: bool = False
+
+    @property
+    def zh(self) -> bool:
+        return self.lang == "zh"
+
+    @property
+    def is_claim(self) -> bool:
+        """A plain statement: not a question, supposition, request, report or opinion."""
+        return not (
+            self.question or self.hypothetical or self.request or self.reported or self.opinion
+        )
+
+    @property
+    def about_user(self) -> bool:
+        """It states something of the user (or of a "we" the user is in)."""
+        return self.subject.kind in ("self", "we") or (
+            self.subject.kind == "none" and not self.explicit_subject
+        )
+
+
+def sentences(text: str) -> list[str]:
+    """The message cut into sentences (kept with their end marks)."""
+    parts = [p.strip() for p in _SENTENCE.split(text)]
+    return [p for p in parts if p]
+
+
+def _clauses(sentence: str, zh: bool) -> list[str]:
+    if zh:
+        pieces = re.split(f"({_CLAUSE_ZH.pattern})", sentence)
+        parts: list[str] = []
+        joining = False
+        for i in range(0, len(pieces), 2):
+            text = pieces[i]
+            sep = pieces[i + 1] if i + 1 < len(pieces) else ""
+            if joining:
+                parts[-1] += text
+            else:
+                parts.append(text)
+            # 每周二、周四晚上上游泳课: a list of days inside one clause stays whole.
+            joining = sep.startswith("、") and bool(_SHORT_ITEM.fullmatch(text.strip()[-6:]))
+            if joining:
+                parts[-1] += "、"
+    else:
+        parts = _CLAUSE_EN.split(sentence)
+    return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+
+
+# The end of a piece before 、 that is an item of a list inside a clause (周二、周四; 我、老婆).
+_SHORT_ITEM = re.compile(
+    r".*?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[一二三四五六七八九十\d]+[号日点])"
+)
+
+
+_TOPIC_FIRST = re.compile(r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从])")
+_ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
+# A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
+_PRONOUN = "\x00pronoun"
+_LEAD_ZH_RE = re.compile(_LEAD_ZH)
+_LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
+
+
+def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
+    m = _SUBJ_ZH.match(clause)
+    topic = _TOPIC_FIRST.match(clause) if m is None else None
+    if topic is not None:
+        # 咖啡我只喝美式, 游泳我倒是挺喜欢: the thing first, then the user.
+        return SELF, clause[topic.end() :], True
+    if m is None:
+        return NOBODY, clause[_LEAD_ZH_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
+    body = clause[m.end() :].lstrip("的 ")
+    if m["rel"]:
+        assigned = _ASSIGNED.match(body)
+        if assigned:
+            # 老板让我周五前交报告: what someone has the user do is the user's to do.
+            return SELF, body[assigned.end() :], True
+        name = name_after(body)
+        if name:
+            body = body[len(name) :].lstrip("，, ")
+        return Subject("person", m["rel"], name), body, True
+    if m["bare"]:
+        rest = clause[m.end() :]
+        assigned = _ASSIGNED.match(rest)
+        if assigned:
+            return SELF, rest[assigned.end() :], True
+        if rest.startswith("的"):
+            # 娃的手抄报…: the child's thing, said by the user — the user's clause.
+            return SELF, clause, False
+        name = name_after(rest)
+        if not name and not re.match(
+            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest
+        ):
+            return NOBODY, clause, False
+        return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["pron"]:
+        return Subject("person", _PRONOUN), clause[m.end() :], True
+    if m["you"]:
+        return NOBODY, clause, True  # 你真靠谱: of the assistant, nothing of the user
+    if m["cname"]:
+        return Subject("person", "", m["cname"]), clause[m.end() :], True
+    if m["we"]:
+        return Subject("we"), body, True
+    return SELF, body, True
+
+
+# What follows a relation word and is no name (我老公今天…, 我女儿上学…).
+_NOT_NAME_TAGS = frozenset(
+    {"t", "v", "vn", "d", "p", "c", "r", "m", "f", "u", "uj", "ul", "y", "a", "ad", "s", "zg"}
+)
+_NOT_NAME_CHARS = re.compile(
+    r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
+)
+
+
+def name_after(text: str) -> str:
+    """A name right after a relation word (林晓 of 我媳妇林晓, 朵朵 of 闺女朵朵，今年五岁):
+    two or three characters up to a break, that the segmenter does not read as a time, a
+    verb or a function word; "" when none."""
+    from ekko_memory.service.extraction.words import tag
+
+    m = re.match(
+        r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text
+    )
+    nick = re.match(r"(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]", text)
+    if nick is not None:
+        return nick.group()  # 同事小王不吃牛肉: 小王
+    if m is None:
+        return ""
+    name = m.group(1)
+    if _NOT_NAME_CHARS.search(name[0]):
+        return ""
+    if re.fullmatch(r"(.)\1", name):
+        return name  # 朵朵, 乐乐: a child's name
+    if any(pos in _NOT_NAME_TAGS for _, pos in tag(name)):
+        return ""
+    return name
+
+
+def _subject_en(clause: str) -> tuple[Subject, str, bool]:
+    m = _SUBJ_EN.match(clause)
+    if m is None:
+        # A named person stating something of theirs: "Anna is allergic to shellfish".
+        named = re.match(
+            r"^([A-Z][a-z]+)(?:\s+(?:from|in|at|on)\s+(?:the\s+)?[\w-]+)?\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b|just\b|turns\b|needs\b|wants\b)",
+            clause,
+        )
+        if named and named[1].casefold() not in _NOT_NAMES:
+            return Subject("person", "", named[1]), clause[named.end() :], True
+        return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
+    body = clause[m.end() :].strip(" ,")
+    if m["rel"]:
+        return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
+    if m["bare"]:
+        body = re.sub(r"^'s\s+", "is ", body)
+        return Subject("person", m["bare"].casefold()), body, True
+    if m["you"]:
+        return NOBODY, clause, True
+    if m["mine"]:
+        return SELF, body, True  # my birthday's on the 9th of July
+    if m["pron"]:
+        word = m["pron"].casefold()
+        body = (
+            ("is " + body)
+            if word.endswith("'s")
+            else ("are " + body)
+            if word.endswith("'re")
+            else body
+        )
+        return Subject("person", _PRONOUN), body, True
+    if m["we"]:
+        return Subject("we"), body, True
+    word = m["self"].casefold()
+    if word in ("i'm", "im"):
+        body = "am " + body
+    elif word in ("i've", "ive"):
+        body = "have " + body
+    elif word == "i'd":
+        body = "would " + body
+    elif word == "i'll":
+        body = "will " + body
+    return SELF, body, True
+
+
+# What opens an English clause about something else than the speaker.
+_OTHER_START = re.compile(
+    r"^(?:the|a|an|this|that|these|those|it|it's|its|there|here|he|she|they|you|your|what|how|why|when|where|who|which|is|are|was|were|do|does|can|could|would|should|any|some|no|not|thanks|thank|hi|hello|hey|ok|okay|yes|yeah|lol|haha|please)\b",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset(
+    [
+        "it",
+        "this",
+        "that",
+        "there",
+        "here",
+        "what",
+        "which",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "today",
+        "tomorrow",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+)
+
+
+@lru_cache(maxsize=512)
+def _analyze(
+    text: str, before: Subject | None = None
+) -> tuple[tuple[str, str, Subject, str, bool], ...]:
+    """(clause, sentence, subject, body, explicit subject) for each clause; memoized: the
+    trigger check and the extractor read the same messages."""
+    out: list[tuple[str, str, Subject, str, bool]] = []
+    first = True
+    last_person: Subject | None = before
+    for sentence in sentences(text):
+        zh = bool(_CJK.search(sentence))
+        carried: Subject | None = None
+        for clause in _clauses(sentence, zh):
+            clause = _REMEMBER_LEAD.sub("", clause) or clause
+            subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
+            if subject.relation == _PRONOUN:
+                # they loved the jousting: of someone, never the user, even when unnamed.
+                subject = last_person or NOBODY
+                explicit = True
+            if not explicit:
+                if carried is not None:
+                    subject = carried
+                elif first and (zh or not _OTHER_START.match(clause)):
+                    # Chat drops the speaker: 住在杭州 or "been on sertraline for a year"
+                    # opening a message is the user's.
+                    subject = SELF
+            carried = subject
+            if subject.kind == "person":
+                last_person = subject
+            first = False
+            out.append((clause, sentence, subject, body, explicit))
+    return tuple(out)
+
+
+def read_statements(text: str, now: datetime, before: Subject | None = None) -> list[Statement]:
+    """The clauses of a user message, each with its subject and kind."""
+    out: list[Statement] = []
+    supposing: str | None = None
+    for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
+        zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
+        folded = clause.casefold()
+        # A supposition holds from the clause that makes it to the end of its sentence
+        # (我在备考公务员，万一考不上，…: the first clause is a fact).
+        if supposing != sentence:
+            supposing = sentence if _HYPOTHETICAL.search(clause) else None
+        hypothetical = supposing == sentence
+        question = bool(
+            (_QUESTION_ZH if zh else _QUESTION_EN).search(
+                clause if not zh else clause + _tail(sentence, clause)
+            )
+        )
+        if zh and sentence.rstrip().endswith(("?", "？")) and clause == _clauses(sentence, zh)[-1]:
+            question = True
+        request = bool(_REQUEST.search(body if explicit and subject.kind == "self" else clause))
+        remember = intent.has_explicit_intent(clause) or intent.has_explicit_intent(sentence)
+        out.append(
+            Statement(
+                text=clause,
+                sentence=sentence,
+                lang="zh" if zh else "en",
+                subject=subject,
+                body=body,
+                explicit_subject=explicit,
+                negated=bool((_NEG_ZH if zh else _NEG_EN).search(body if zh else folded)),
+                question=question and not remember,
+                hypothetical=hypothetical,
+                request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
+                reported=bool(_REPORTED.search(body)) and subject.kind == "person",
+                opinion=bool(_OPINION.search(body if explicit else clause)),
+                times=find_times(clause, now),
+                index=index,
+                remember=remember,
+            )
+        )
+    return out
+
+
+def _tail(sentence: str, clause: str) -> str:
+    """The end mark of ``clause``'s sentence when the clause ends it (a ? belongs to the
+    clause before it only)."""
+    rest = sentence[sentence.find(clause) + len(clause) :] if clause in sentence else ""
+    return rest.strip()[:1] if rest.strip()[:1] in ("?", "？") else ""
+
+
+def with_subject(statement: Statement, subject: Subject) -> Statement:
+    """The same clause read of another subject (我和老公都不吃辣: of each)."""
+    return replace(statement, subject=subject)

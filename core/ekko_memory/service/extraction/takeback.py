@@ -1,0 +1,140 @@
+"""Take-backs and forget requests: which clauses are one, and what they name.
+
+别记我喜欢鸭血了 takes back 我喜欢鸭血; 刚才说的那个不算 takes back the statement before it;
+forget that I live in Hangzhou names Hangzhou. A take-back is never itself a statement:
+nothing is extracted from it (before this, 别记我喜欢鸭血了 became "用户不吃鸭血").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.identity import same_names
+from ekko_memory.models import MemoryNode
+from ekko_memory.schema import intent
+
+# Asking not to keep something, with what follows it (别记我喜欢鸭血了).
+_DONT_KEEP_ZH = re.compile(
+    r"(?:别|不要|不用|不必|无需|甭|没必要)再?(?:帮我|给我)?(?:记住|记下来?|记录|记着|记得|记|存|保存|留着)(?!得)"
+)
+# Removing what was said (那条删掉, 刚才说的不算, 当我没说, 把…忘了).
+_DROP_ZH = re.compile(
+    r"(?:那条|这条|那句|这句|上一条|刚才(?:那条|那句|说的(?:那个|那条|那句)?|那个)?|之前说的|前面说的|那个记忆|这个记忆|那段|这段)[^，。！？]{0,6}?(?:删掉|删了|删除|去掉|撤回|作废|不算数?|别记了?|不用记了?|忘了吧|忘掉吧?|不对|取消)"
+    r"|当我没说|我收回|收回(?:这句|那句|刚才)|撤回(?:这句|那句|刚才)|忘掉|忘了吧|忘记(?:吧|它|这|那|我说)"
+    r"|(?:那个|这个|那件事|这件事|那些|这些)(?:就)?(?:删掉|删了|删除|去掉|抹掉|作废|不算数?|别记了?|不用记了?)"
+    r"|(?:删掉|删除|去掉|抹掉)(?:那条|这条|刚才|这个记忆|那个记忆|关于)"
+)
+_DROP_EN = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:please|just|and|so|now|oh|actually|wait)\s+)forget\b"
+    r"|\b(?:don'?t|do not|no need to|never)\s+(?:remember|record|save|note|store|keep)\b"
+    r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind (?:what i|the|that|about|my)\b"
+    r"|\b(?:delete|remove|erase|drop)\s+(?:that|this|it)\s+(?:memory|note|from (?:your )?memory)\b"
+    r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
+    r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b"
+    r"|(?:^|[,.;:!?]\s*|\b(?:wait|oh|actually|please|pls|just)\s+)(?:delete|remove|erase|scrap|drop|bin)\s+(?:that|it|this)\b"
+    r"|\b(?:delete|remove|erase|scrap)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry)\b"
+    r"|\b(?:ignore|forget|delete|drop|scrap|remove|disregard)\s+(?:the|that|this)\s+(?:bit|part|thing|stuff|line|detail)s?\s+(?:about|on|where)\b",
+    re.IGNORECASE,
+)
+# The take-back's own words, left out of what it names.
+_WORDS_ZH = re.compile(
+    r"别再?|不要再?|不用再?|不必|无需|甭|没必要|帮我|给我|记住|记下来?|记录|记着|记得|记|存|保存|留着|那条|这条|那句|这句|上一条|刚才|之前|前面|说的|那个|这个|记忆|删掉|删了|删除|去掉|撤回|作废|不算数?|忘了吧|忘掉吧?|忘记|忘了|当我没说|我收回|收回|取消|抹掉|关于|的事|这件事|那件事|这事|那事|吧|了|啦|呀|啊|哦|把|请|麻烦|也|就|算了|其实|对了"
+)
+_WORDS_EN = re.compile(
+    r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|bit|earlier|before|anymore|strike|unsay|right|true|can|you|could|would|'s|s)\b",
+    re.IGNORECASE,
+)
+
+
+def takes_back(text: str) -> bool:
+    """The clause takes something back or asks to forget it (别记…了, 那条删掉, 刚才说的不算,
+    forget that…, scratch that) — not 别忘了 or "I always forget to buy milk"."""
+    if re.search(r"别忘|不要忘|别忘记|don'?t forget|do not forget", text, re.IGNORECASE):
+        return False
+    return bool(
+        _DONT_KEEP_ZH.search(text)
+        or _DROP_ZH.search(text)
+        or _DROP_EN.search(text)
+        or intent.forgets_about(text)
+    )
+
+
+def what_is_taken_back(text: str) -> str:
+    """What the take-back names (我喜欢鸭血 of 别记我喜欢鸭血了; Hangzhou of "forget that I
+    live in Hangzhou"), "" when it names nothing (刚才那条删掉, scratch that): then it is
+    the statement just before it."""
+    rest = _WORDS_EN.sub(" ", _WORDS_ZH.sub(" ", text))
+    rest = re.sub(r"[\s，,。.!！?？:：;；~～\"'“”]+", " ", rest).strip()
+    # Left-overs too short to name anything (我, 那, a lone letter); one Chinese character
+    # can (葱的事忘掉吧).
+    left = re.sub(r"[\s我你他她它那这的]", "", rest)
+    return rest if len(left) >= 2 or re.fullmatch(r"[\u4e00-\u9fff]", left) else ""
+
+
+# The words that name what a memory is about, by its key (生日那个删掉吧: the birthday;
+# ignore the bit about where I live: the city).
+KEY_NAMES: dict[str, tuple[str, ...]] = {
+    "city": (
+        "住",
+        "住址",
+        "地址",
+        "城市",
+        "哪里",
+        "live",
+        "living",
+        "address",
+        "city",
+        "location",
+        "where i",
+    ),
+    "hometown": ("老家", "家乡", "hometown", "from"),
+    "birthday": ("生日", "出生", "birthday", "born", "birth"),
+    "age": ("年龄", "岁", "age", "old"),
+    "employer": ("公司", "单位", "工作", "company", "employer", "job", "work"),
+    "occupation": ("工作", "职业", "job", "work", "occupation"),
+    "pet": ("宠物", "猫", "狗", "pet", "cat", "dog"),
+    "travel_plan": ("旅行", "旅游", "出差", "行程", "trip", "travel", "flight"),
+    "allergy": ("过敏", "allerg"),
+    "medication": ("药", "medication", "medicine", "meds"),
+    "health_condition": ("病", "健康", "health", "condition"),
+    "phone": ("电话", "手机", "phone", "number"),
+    "email": ("邮箱", "email"),
+    "address": ("地址", "住址", "address"),
+    "language": ("语言", "语", "language"),
+    "vehicle": ("车", "car"),
+    "school": ("学校", "school"),
+}
+
+
+def _words(text: str) -> set[str]:
+    from ekko_memory.service.extraction.revisions import topic_words
+
+    return topic_words(text)
+
+
+def names(node: MemoryNode, named: str) -> bool:
+    """The take-back's words ``named`` name ``node``: a word the memory is about (its
+    value, entities, a word of its key's topic), or a word of the user's own words it holds
+    (我不喝酒那条去掉吧 names the memory of 我不喝酒，聚会一般都喝饮料)."""
+    folded = named.casefold()
+    value = node.value_json
+    about = [*node.entities]
+    if isinstance(value, str):
+        about.append(value)
+    elif isinstance(value, dict):
+        about += [v for v in value.values() if isinstance(v, str)]
+    # In any of its names: forget what I said about scallions names 葱.
+    if any(
+        name.casefold() in folded
+        for a in about
+        if a
+        for name in same_names(a)
+        if len(name) >= 2 or not name.isascii()
+    ):
+        return True
+    if node.key is not None and any(w in folded for w in KEY_NAMES.get(node.key, ())):
+        return True
+    said = f"{node.title} {node.content}".casefold()
+    if len(named.strip()) >= 2 and named.strip().casefold() in said:
+        return True
+    return bool(_words(named) & _words(f"{node.title} {node.content}"))
