@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.pg_cluster
 
 from datagen import QUERIES, make_nodes
+from fill import KEYWORD_ONLY
 from timing import measure_many
 
 from ekko_memory import MemoryService, open_memory
@@ -244,7 +245,7 @@ def main() -> None:
         "turns": TURNS,
     }
     with tempfile.TemporaryDirectory() as tmp:
-        mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home")
+        mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home", config=KEYWORD_ONLY)
         results["sqlite"] = run_backend("sqlite", mem, nodes)
         mem.close()
 
@@ -256,7 +257,7 @@ def main() -> None:
         cluster = start_cluster(autovacuum=True)
         url = cluster.url
     try:
-        mem = open_memory(url=url, namespace="bench")
+        mem = open_memory(url=url, namespace="bench", config=KEYWORD_ONLY)
         assert all(h.status == "ok" for h in mem.health().values()), mem.health()
         results["postgres"] = run_backend("postgres", mem, nodes)
         print("[postgres] tsvector vs pg_trgm…", file=sys.stderr, flush=True)

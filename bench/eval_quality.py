@@ -42,7 +42,7 @@ time.tzset()
 
 from ekko_memory import open_memory  # noqa: E402
 from ekko_memory.models import BrowseFilter, MemoryNode  # noqa: E402
-from ekko_memory.service.config import LlmConfig, MemoryConfig  # noqa: E402
+from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig  # noqa: E402
 from ekko_memory.service.context_render import estimate_tokens  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -275,6 +275,10 @@ class Outcome:
     context: str
     memories: list[str]
     turn_ms: list[float]
+    # Decisions, facts and relevant memories in the rendered context that hold none of the
+    # expected words (what the relevance floor is for; the profile, preferences, tasks and
+    # constraints keep their own rules and are not counted).
+    unrelated: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -315,10 +319,20 @@ def run_case(case: Case, config: MemoryConfig | None) -> Outcome:
                     turn_ms.append((time.perf_counter() - t0) * 1000)
             q = case.question
             clock.now = at(q.get("day", 0), q.get("time"))
+            if mem.semantic is not None:
+                # Every memory embedded, as in an agent that has been running a while
+                # (the indexer embeds in the background, seconds after each write).
+                mem.reindex()
             s = mem.session(f"{case.id}-q", user_id="u1", workspace_id="w1")
             s.append_message("user", q["text"])
             ctx = s.build_context(q["text"])
             text = ctx.render(max_tokens=RENDER_TOKENS)
+            rendered = set(ctx.rendered_memory_ids)
+            unrelated = [
+                node_text(n)
+                for n in (*ctx.facts, *ctx.relevant_nodes)
+                if n.id in rendered and not any(satisfied(node_text(n), e) for e in case.expect)
+            ]
             mine = held_as_own(mem)
         finally:
             mem.close()
@@ -332,6 +346,7 @@ def run_case(case: Case, config: MemoryConfig | None) -> Outcome:
         context=text,
         memories=mine,
         turn_ms=turn_ms,
+        unrelated=unrelated,
     )
 
 
@@ -433,6 +448,58 @@ def print_report(report: dict[str, Any]) -> None:
     )
 
 
+def compare_semantic(on: list[Outcome], off: list[Outcome]) -> dict[str, Any]:
+    """Semantic recall on against off, case by case: scores per kind and language, and the
+    unrelated memories each let into the contexts (on should keep out what off lets in)."""
+
+    def rates(group: list[tuple[Outcome, Outcome]]) -> dict[str, Any]:
+        return {
+            "cases": len(group),
+            "on": rate([a for a, _ in group], lambda o: o.passed),
+            "off": rate([b for _, b in group], lambda o: o.passed),
+            "unrelated_on": sum(len(a.unrelated) for a, _ in group),
+            "unrelated_off": sum(len(b.unrelated) for _, b in group),
+        }
+
+    pairs = list(zip(on, off, strict=True))
+    by_kind: dict[str, list[tuple[Outcome, Outcome]]] = defaultdict(list)
+    by_lang: dict[str, list[tuple[Outcome, Outcome]]] = defaultdict(list)
+    for a, b in pairs:
+        by_kind[a.case.kind].append((a, b))
+        by_lang[a.case.lang].append((a, b))
+    # Unrelated memories off let in that on let in too (the same text in the same case).
+    kept = [f"{a.case.id}: {t}" for a, b in pairs for t in a.unrelated if t in set(b.unrelated)]
+    return {
+        "overall": rates(pairs),
+        "by_kind": {k: rates(v) for k, v in sorted(by_kind.items())},
+        "by_language": {k: rates(v) for k, v in sorted(by_lang.items())},
+        "unrelated_off_lets_in_that_on_keeps": kept,
+        "passed_only_on": [a.case.id for a, b in pairs if a.passed and not b.passed],
+        "passed_only_off": [a.case.id for a, b in pairs if b.passed and not a.passed],
+    }
+
+
+def print_comparison(c: dict[str, Any]) -> None:
+    print(f"\nsemantic recall  {'cases':>6}{'on':>8}{'off':>8}{'unrel on':>10}{'unrel off':>11}")
+
+    def row(name: str, r: dict[str, Any]) -> None:
+        print(
+            f"{name:16} {r['cases']:>6}{r['on']:>7.1f}%{r['off']:>7.1f}%"
+            f"{r['unrelated_on']:>10}{r['unrelated_off']:>11}"
+        )
+
+    for kind, r in c["by_kind"].items():
+        row(kind, r)
+    for lang, r in c["by_language"].items():
+        row(lang, r)
+    row("overall", c["overall"])
+    print(
+        f"unrelated memories off let in that on kept: {len(c['unrelated_off_lets_in_that_on_keeps'])}; "
+        f"passed only with semantic recall: {len(c['passed_only_on'])}, "
+        f"only without: {len(c['passed_only_off'])}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the cases and print (and write) the scores."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -445,6 +512,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--llm-base-url", default=os.environ.get("LLM_BASE_URL") or None)
     p.add_argument("--llm-model", default=os.environ.get("LLM_MODEL") or None)
     p.add_argument("--llm-api-key", default=os.environ.get("LLM_API_KEY") or None)
+    p.add_argument(
+        "--semantic",
+        choices=("both", "on", "off"),
+        default="both",
+        help="semantic recall on, off, or both side by side (default: both; the report's "
+        "scores are semantic on, the product's default)",
+    )
     args = p.parse_args(argv)
 
     cases = load_cases(args.cases)
@@ -455,22 +529,24 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("no cases")
         return 1
-    config: MemoryConfig | None = None
+    llm: LlmConfig | None = None
     extractor = "rules"
     if args.llm_base_url:
         if not args.llm_model:
             p.error("--llm-model is needed with --llm-base-url")
-        config = MemoryConfig(
-            llm=LlmConfig(
-                base_url=args.llm_base_url, model=args.llm_model, api_key=args.llm_api_key
-            )
-        )
+        llm = LlmConfig(base_url=args.llm_base_url, model=args.llm_model, api_key=args.llm_api_key)
         extractor = f"llm:{args.llm_model}"
     started = time.perf_counter()
-    outcomes = []
-    for case in cases:
-        outcome = run_case(case, config)
-        outcomes.append(outcome)
+    sides = ("on", "off") if args.semantic == "both" else (args.semantic,)
+    by_side: dict[str, list[Outcome]] = {}
+    for side in sides:
+        config = MemoryConfig(
+            llm=llm, embedder=EmbedderConfig(provider="local" if side == "on" else "none")
+        )
+        by_side[side] = [run_case(case, config) for case in cases]
+    outcomes = by_side[sides[0]]
+    for outcome in outcomes:
+        case = outcome.case
         if args.verbose and not outcome.passed:
             print(f"\n✗ {case.id} ({case.kind}) {case.note}")
             print(f"  ask: {case.question['text']}")
@@ -484,8 +560,13 @@ def main(argv: list[str] | None = None) -> int:
             print("  memories: " + ("\n            ".join(outcome.memories) or "(none)"))
     report = summarize(outcomes)
     report["extractor"] = extractor
+    report["semantic"] = sides[0]
+    if len(sides) == 2:
+        report["semantic_comparison"] = compare_semantic(by_side["on"], by_side["off"])
     report["seconds"] = round(time.perf_counter() - started, 1)
     print_report(report)
+    if "semantic_comparison" in report:
+        print_comparison(report["semantic_comparison"])
     if not args.no_output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(

@@ -9,12 +9,18 @@ from datagen import make_nodes
 from ekko_memory import MemoryService, open_memory
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryMessage, MemorySummary
+from ekko_memory.service.config import EmbedderConfig, MemoryConfig
 from ekko_memory.timeutil import utcnow
 
+# Semantic recall off: the keyword path, and no indexer embedding the bulk load meanwhile.
+KEYWORD_ONLY = MemoryConfig(embedder=EmbedderConfig(provider="none"))
 
-def filled_service(folder: Path, count: int, *, seed: int = 7) -> MemoryService:
+
+def filled_service(
+    folder: Path, count: int, *, seed: int = 7, config: MemoryConfig | None = KEYWORD_ONLY
+) -> MemoryService:
     """A service whose stores hold ``count`` nodes in all (user scope in the user store)."""
-    mem = open_memory(folder / "ws", user_home=folder / "home")
+    mem = open_memory(folder / "ws", user_home=folder / "home", config=config)
     nodes = make_nodes(count, seed=seed)
     user = [n for n in nodes if n.scope == "user"]
     other = [n for n in nodes if n.scope != "user"]

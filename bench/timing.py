@@ -25,6 +25,7 @@ def _summary(samples: list[float]) -> dict[str, float]:
     return {
         "p50": round(statistics.median(samples), 3),
         "p95": round(samples[int(len(samples) * 0.95) - 1], 3),
+        "p99": round(samples[max(0, int(len(samples) * 0.99) - 1)], 3),
         "mean": round(statistics.fmean(samples), 3),
     }
 

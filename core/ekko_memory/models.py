@@ -38,7 +38,10 @@ NodeStatus = Literal["active", "superseded", "expired", "deleted"]
 Role = Literal["system", "user", "assistant", "tool"]
 # Where a node came from: conflict resolution ranks explicit user statements over inference.
 Origin = Literal["user_explicit", "user_edit", "inferred", "imported", "seed"]
-OmitReason = Literal["expired", "superseded", "low_confidence", "conflict_lost", "over_limit"]
+# low_relevance: semantic recall found the memory unrelated to the message (under the floor).
+OmitReason = Literal[
+    "expired", "superseded", "low_confidence", "conflict_lost", "over_limit", "low_relevance"
+]
 StoreStatus = Literal["ok", "disabled", "degraded"]
 
 SCOPES: tuple[Scope, ...] = ("session", "workspace", "user", "global")
@@ -1130,3 +1133,33 @@ class CompactReport(CamelModel):
     def freed_bytes(self) -> int:
         """Bytes given back by all stores."""
         return sum(s.freed_bytes for s in self.stores)
+
+
+class SimilarMemory(CamelModel):
+    """A memory near another in meaning (``mem.similar``): cosine similarity 0–1."""
+
+    node: MemoryNode
+    similarity: float
+
+
+class DuplicatePair(CamelModel):
+    """Two active memories that say nearly the same (``mem.duplicates``): what each is
+    about (category) and who wrote it (origin; the actor of its first audit event)."""
+
+    first: MemoryNode
+    second: MemoryNode
+    similarity: float
+    first_written_by: str | None = None
+    second_written_by: str | None = None
+
+
+class ReindexReport(CamelModel):
+    """What ``mem.reindex()`` did, per store: memories embedded, memories still without a
+    vector of the model, vectors removed (another model's, or all with ``force``)."""
+
+    model: str
+    embedded: dict[str, int] = Field(default_factory=dict)
+    remaining: dict[str, int] = Field(default_factory=dict)
+    removed: dict[str, int] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+    cancelled: bool = False

@@ -1,4 +1,5 @@
-"""Long work: export, import, purge (dry run, purge, verification), compacting the stores.
+"""Long work: export, import, purge (dry run, purge, verification), compacting the stores,
+embedding the memories for semantic recall.
 
 Each runs on the memory worker; progress reports come back to the GUI thread through
 the event loop, and a CancelToken stops an export, an import or a purge at the next
@@ -22,6 +23,7 @@ from ekko_memory import (
     PurgeFilter,
     PurgePlan,
     PurgeReport,
+    ReindexReport,
 )
 from ekko_memory_gui.controller import AppController
 
@@ -125,3 +127,28 @@ async def compact(
     report = await c.runner.call(mem.compact, progress=_relay(on_progress), cancel=cancel)
     await c.refresh_after_write()
     return report
+
+
+async def reindex(
+    c: AppController,
+    *,
+    force: bool = False,
+    on_progress: ProgressHandler | None = None,
+    cancel: CancelToken | None = None,
+) -> ReindexReport:
+    """Embed every memory semantic recall has no vector for yet (``force``: all again),
+    on the memory worker, with progress; the memories themselves do not change."""
+    mem = c.runner.memory
+    return await c.runner.call(
+        mem.reindex, force=force, progress=_relay(on_progress), cancel=cancel
+    )
+
+
+async def semantic_status(c: AppController) -> tuple[str | None, dict[str, tuple[int, int]]]:
+    """The embedder's model (None: semantic recall off) and, per store, how many memories
+    have a vector and how many wait for one."""
+    mem = c.runner.memory
+    recall = mem.semantic
+    if recall is None:
+        return None, {}
+    return recall.model, await c.runner.call(recall.status)

@@ -273,6 +273,9 @@ class MainWindow(QMainWindow):
         self.compact_action = QAction(icon("compact"), self.tr("Compact stores…"), self)
         self.compact_action.triggered.connect(self.compact_stores)
         file_menu.addAction(self.compact_action)
+        self.reindex_action = QAction(icon("compact"), self.tr("Semantic index…"), self)
+        self.reindex_action.triggered.connect(self.semantic_index)
+        file_menu.addAction(self.reindex_action)
         self.file_menu = file_menu
         file_menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
@@ -706,6 +709,20 @@ class MainWindow(QMainWindow):
 
         dialog = CompactDialog(self.controller, parent=self)
         return self._spawn(self._run_dialog(dialog), self.tr("Compact stores"))
+
+    def semantic_index(self) -> asyncio.Task[Any] | None:
+        """File > Semantic index: how far embedding is, and embedding the rest now."""
+        if not self.runner.attached:
+            return None
+        from ekko_memory_gui.views.dialogs.reindex_dialog import ReindexDialog
+
+        dialog = ReindexDialog(self.controller, parent=self)
+
+        async def run() -> bool:
+            await dialog.load_state()
+            return await self._run_dialog(dialog)
+
+        return self._spawn(run(), self.tr("Semantic index"))
 
     async def _run_dialog(self, dialog: Any) -> bool:
         try:

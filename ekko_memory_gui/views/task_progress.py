@@ -46,6 +46,8 @@ class TaskProgress(QWidget):
             "backups": self.tr("Checking backups"),
             "verifying": self.tr("Searching for what was purged"),
             "done": self.tr("Done"),
+            "workspace memories": self.tr("Embedding the workspace store's memories"),
+            "user memories": self.tr("Embedding the user store's memories"),
         }.get(stage, stage)
 
     def start(self, text: str, *, cancellable: bool, stopping: str | None = None) -> CancelToken:

@@ -807,7 +807,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="722"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="739"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -834,7 +834,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="453"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
@@ -869,184 +869,194 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <source>Semantic index…</source>
+        <translation>语义索引…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="281"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="283"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="286"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="284"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="746"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="763"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="298"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="307"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="330"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="344"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="345"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="346"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="355"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="806"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="358"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="823"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="356"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="359"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="447"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="450"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="468"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="471"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="487"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="507"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="514"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="490"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="510"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="517"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="499"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="557"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="756"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="502"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="560"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="773"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="537"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="639"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="642"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="681"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="684"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="690"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="693"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="699"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="702"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="708"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="711"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="725"/>
+        <source>Semantic index</source>
+        <translation>语义索引</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="742"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="728"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="745"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="732"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="749"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="736"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="753"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="739"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="756"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="742"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="759"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="799"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="816"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="808"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="825"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -2826,6 +2836,70 @@ This deletes them for good and cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>ReindexDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="24"/>
+        <source>Semantic index</source>
+        <translation>语义索引</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="29"/>
+        <source>Semantic recall finds memories by what they mean, in Chinese and English, even when a question shares no word with them. Each memory needs a vector from the embedding model first: new memories get one in the background; after a change of model every memory is embedded again. Until then a memory is found by its words.</source>
+        <translation>语义召回按意思查找记忆，中英文皆可，即使问题与记忆没有一个相同的词。每条记忆需要先由嵌入模型生成向量：新记忆会在后台生成；更换模型后，所有记忆都会重新生成。在此之前，记忆仍可按关键词找到。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="42"/>
+        <source>Embed now</source>
+        <translation>立即生成向量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="57"/>
+        <source>Semantic recall is off (EKKO_EMBEDDER=none, the configuration, or the &apos;semantic&apos; extra is not installed): memories are found by their words.</source>
+        <translation>语义召回已关闭（EKKO_EMBEDDER=none、配置文件，或未安装 &apos;semantic&apos; 扩展）：记忆按关键词查找。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="63"/>
+        <source>Model: {model}</source>
+        <translation>模型：{model}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="66"/>
+        <source>{store} store: {have} embedded, {missing} waiting</source>
+        <translation>{store}存储：已生成 {have} 条，待生成 {missing} 条</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="84"/>
+        <source>Embedding…</source>
+        <translation>正在生成向量…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="77"/>
+        <source>Embedding memories</source>
+        <translation>正在为记忆生成向量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="78"/>
+        <source>Stopping after this batch…</source>
+        <translation>本批完成后停止…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="92"/>
+        <source>Embedding failed: {error}</source>
+        <translation>生成向量失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="100"/>
+        <source>{done} memories embedded; {left} without a vector.</source>
+        <translation>已为 {done} 条记忆生成向量；{left} 条尚无向量。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="104"/>
+        <source>Cancelled: embed again to finish.</source>
+        <translation>已取消：再次生成即可完成。</translation>
+    </message>
+</context>
+<context>
     <name>SessionListModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/session_models.py" line="35"/>
@@ -3205,17 +3279,27 @@ This deletes them for good and cannot be undone.</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="64"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="49"/>
+        <source>Embedding the workspace store&apos;s memories</source>
+        <translation>正在为工作区存储的记忆生成向量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="50"/>
+        <source>Embedding the user store&apos;s memories</source>
+        <translation>正在为用户存储的记忆生成向量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="66"/>
         <source>This step runs in one transaction per store; it cannot stop halfway.</source>
         <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="85"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="94"/>
         <source>Stopping after this batch…</source>
         <translation>本批完成后停止…</translation>
     </message>

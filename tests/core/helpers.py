@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +113,14 @@ def raw_bytes(mem: MemoryService) -> bytes:
             if path.exists():
                 out += path.read_bytes()
     return out
+
+
+@contextmanager
+def keyword_path(mem: MemoryService) -> Iterator[None]:
+    """Inside, ``mem`` retrieves by keywords alone (semantic recall set aside): for tests of
+    the keyword rules themselves, which semantic recall adds the nearest in meaning to."""
+    recall, mem.semantic = mem.semantic, None
+    try:
+        yield
+    finally:
+        mem.semantic = recall

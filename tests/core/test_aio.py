@@ -174,7 +174,9 @@ def test_memories_opened_and_closed_leave_nothing_frozen_behind(tmp_path: Path) 
     frozen = gc.get_freeze_count()
     for i in range(1, 6):
         asyncio.run(open_and_close(i))
-    assert gc.get_freeze_count() == frozen
+    # Nothing new frozen (a frozen object whose last reference goes is still freed: the
+    # first memory's semantic indexer thread may end during the later ones).
+    assert gc.get_freeze_count() <= frozen
 
 
 def test_the_workspace_is_named_positionally_or_by_keyword(tmp_path: Path) -> None:

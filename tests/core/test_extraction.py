@@ -96,7 +96,7 @@ def test_english_conversation(mem: MemoryService) -> None:
     decision = [n for n in mem.workspace_store.list_active_nodes(limit=50) if n.key == "database"]
     assert [n.title for n in decision] == ["Database: PostgreSQL"]
     prompt = rt.before_model("What should I cook tonight?").prompt
-    assert prompt.startswith("Relevant memory (") and "相关记忆" not in prompt
+    assert prompt.startswith("Memory (") and "记忆（" not in prompt
 
 
 def test_nothing_to_remember_writes_nothing(mem: MemoryService) -> None:

@@ -298,6 +298,8 @@ def shared_service(backend: Backend) -> MemoryService:
                 },
             },
         )
+        # The seed's vector is written in the background: before the first count.
+        assert mem.semantic is None or mem.semantic.indexer.wait_idle(60)
         _shared[backend.name] = mem
     return _shared[backend.name]  # type: ignore[no-any-return]
 

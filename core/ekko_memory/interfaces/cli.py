@@ -4,8 +4,9 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, forget, export, import,
-purge, stats, compact, mcp, hermes (install | uninstall: Hermes Agent's memory provider,
-no memory opened). Tables for people by default; ``--json`` prints one JSON document on
+purge, stats, compact, reindex, duplicates, similar, mcp, hermes (install | uninstall:
+Hermes Agent's memory provider, no memory opened). Tables for people by default; ``--json``
+prints one JSON document on
 stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
 with ``--json``).
 
@@ -40,6 +41,7 @@ from typing import Any, NoReturn
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
 from ekko_memory.interfaces import cli_hermes
+from ekko_memory.interfaces import cli_semantic as sem
 from ekko_memory.interfaces import cli_transfer as t
 from ekko_memory.interfaces.cli_output import (
     ERROR_CODES,
@@ -279,6 +281,21 @@ def build_parser() -> argparse.ArgumentParser:
         t.compact,
         "give the space of deleted records back (SQLite VACUUM, PostgreSQL VACUUM FULL)",
     )
+
+    p = command(
+        "reindex",
+        sem.reindex,
+        "semantic recall: embed every memory without a vector of the current model",
+    )
+    p.add_argument("--force", action="store_true", help="embed every memory again")
+
+    p = command("duplicates", sem.duplicates, "pairs of active memories that say nearly the same")
+    p.add_argument("--threshold", type=float, default=None, help="similarity 0–1 (default 0.8)")
+    p.add_argument("--limit", type=int, default=100, help="at most this many pairs (default 100)")
+
+    p = command("similar", sem.similar, "the memories nearest one in meaning")
+    p.add_argument("id", help="memory id (mem_…)")
+    p.add_argument("--limit", type=int, default=10, help="at most this many (default 10)")
 
     p = command("mcp", t.mcp, "serve the four memory tools over MCP (stdio)")
     p.add_argument("--session", default="mcp", help="session id of the calls (default: mcp)")

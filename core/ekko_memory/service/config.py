@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ekko_memory.errors import InvalidInput
 
@@ -22,6 +22,33 @@ class LlmConfig(BaseModel):
     api_key: str | None = None
     timeout_s: float = Field(30.0, gt=0, le=600)
     max_retries: int = Field(2, ge=0, le=10)
+
+
+class EmbedderConfig(BaseModel):
+    """Semantic recall's embedder: the local model (the ``semantic`` extra), an
+    OpenAI-compatible ``/v1/embeddings`` endpoint (Ollama, LM Studio, vLLM, llama.cpp
+    server, OpenAI), or none (keyword search only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    provider: Literal["local", "openai", "none"] = "local"
+    # The endpoint's base URL (``…/v1``), the model's name and key (provider openai).
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = None
+    # Asked of the endpoint when set (OpenAI's text-embedding-3 models can shorten).
+    dimensions: int | None = Field(None, ge=8, le=8192)
+    # The longest a turn waits for its query's embedding before going on by keyword.
+    timeout_s: float = Field(1.0, gt=0, le=60)
+    # The relevance floor: a memory less similar than this to the message is not
+    # relevant to it (None: the model's own calibrated floor; see semantic/embedders.py).
+    min_similarity: float | None = Field(None, ge=-1, le=1)
+
+    @model_validator(mode="after")
+    def _endpoint(self) -> EmbedderConfig:
+        if self.provider == "openai" and not (self.base_url and self.model):
+            raise ValueError("the openai embedder needs base_url and model")
+        return self
 
 
 def _limits() -> dict[str, int]:
@@ -66,6 +93,8 @@ class MemoryConfig(BaseModel):
     # (several times its size), so a huge or hostile file is refused before it is read.
     import_max_mb: int = Field(IMPORT_MAX_MB, ge=1)
     llm: LlmConfig | None = None
+    # Semantic recall: on with the local model when it is installed (see EmbedderConfig).
+    embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)
 
     @field_validator("section_limits")
     @classmethod
@@ -85,7 +114,9 @@ class MemoryConfig(BaseModel):
 
 
 def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
-    """Config from ``config.json`` (if any), then ``EKKO_LLM_BASE_URL``/``_MODEL``/``_API_KEY``."""
+    """Config from ``config.json`` (if any), then ``EKKO_LLM_BASE_URL``/``_MODEL``/``_API_KEY``
+    and ``EKKO_EMBEDDER`` (``none`` turns semantic recall off, ``local``/``openai`` choose)
+    with ``EKKO_EMBEDDER_BASE_URL``/``_MODEL``/``_API_KEY``."""
     data: dict[str, Any] = {}
     path = workspace_ekko_dir / "config.json"
     if path.is_file():
@@ -97,6 +128,8 @@ def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
             raise InvalidInput(f"{path} must hold a JSON object of settings")
         if not isinstance(data.get("llm") or {}, dict):
             raise InvalidInput(f"{path}: llm must be an object (base_url, model, …)")
+        if not isinstance(data.get("embedder") or {}, dict):
+            raise InvalidInput(f"{path}: embedder must be an object (provider, base_url, …)")
     base = os.environ.get("EKKO_LLM_BASE_URL")
     model = os.environ.get("EKKO_LLM_MODEL")
     if base and model:
@@ -105,7 +138,28 @@ def load_config(workspace_ekko_dir: Path) -> MemoryConfig:
         if os.environ.get("EKKO_LLM_API_KEY"):
             llm["api_key"] = os.environ["EKKO_LLM_API_KEY"]
         data["llm"] = llm
+    embedder = _embedder_from_env(dict(data.get("embedder") or {}))
+    if embedder:
+        data["embedder"] = embedder
     try:
         return MemoryConfig.model_validate(data)
     except ValidationError as e:
         raise InvalidInput.of(str(path), e) from e
+
+
+def _embedder_from_env(embedder: dict[str, Any]) -> dict[str, Any]:
+    """The embedder settings with the environment's over the file's."""
+    base = os.environ.get("EKKO_EMBEDDER_BASE_URL")
+    model = os.environ.get("EKKO_EMBEDDER_MODEL")
+    if base and model:
+        embedder.update(provider="openai", base_url=base, model=model)
+        if os.environ.get("EKKO_EMBEDDER_API_KEY"):
+            embedder["api_key"] = os.environ["EKKO_EMBEDDER_API_KEY"]
+    chosen = os.environ.get("EKKO_EMBEDDER", "").strip().lower()
+    if chosen in ("none", "off", "0", "false"):
+        embedder["provider"] = "none"
+    elif chosen in ("local", "openai"):
+        embedder["provider"] = chosen
+    elif chosen:
+        raise InvalidInput(f"EKKO_EMBEDDER is none, local or openai; got {chosen!r}")
+    return embedder

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import ValidationError
 
@@ -15,6 +15,7 @@ from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound, StoreUna
 from ekko_memory.models import (
     SCOPES,
     CompactReport,
+    DuplicatePair,
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryMessage,
@@ -25,11 +26,14 @@ from ekko_memory.models import (
     NodeHistory,
     PendingItem,
     PendingStatus,
+    ReindexReport,
     Scope,
+    SimilarMemory,
     clean_text,
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.semantic.embedders import make_embedder
 from ekko_memory.service import compact as compaction
 from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
@@ -54,6 +58,12 @@ from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.problem import Problem
 from ekko_memory.store.sql_store import SqlStore, StoreHealth
 from ekko_memory.timeutil import utcnow
+
+if TYPE_CHECKING:
+    from ekko_memory.semantic.recall import SemanticRecall
+
+if TYPE_CHECKING:
+    from ekko_memory.semantic.recall import SemanticRecall
 
 StoreName = Literal["workspace", "user", "global"]
 
@@ -123,6 +133,10 @@ class MemoryService:
             self.summarizer = RuleBasedSummarizer()
         self.after_reply_runner = AfterReply(self)
         self._background: BackgroundWorker | None = None
+        # Semantic recall (None: off; the warning says why when it was asked for).
+        self.semantic: SemanticRecall | None = None
+        self.semantic_warning: str | None = None
+        self._start_semantic()
         # Export (JSON bundle, Markdown, CSV), import of bundles, and purge for good.
         self.exporter = Exporter(self)
         self.importer = Importer(self)
@@ -134,6 +148,16 @@ class MemoryService:
     def now(self) -> datetime:
         """The service clock (UTC); tests may replace ``clock``."""
         return self.clock()
+
+    def _start_semantic(self) -> None:
+        embedder, self.semantic_warning = make_embedder(self.config.embedder)
+        if embedder is None:
+            return
+        from ekko_memory.semantic.recall import SemanticRecall
+
+        # Its indexer starts with the first turn, search or write: a short command that
+        # does neither (the CLI's show, stats…) never loads the model.
+        self.semantic = SemanticRecall(self, embedder)
 
     def store_for_scope(self, scope: str) -> SqlStore:
         """Session and workspace scope live in the workspace store; user scope in the user store."""
@@ -244,6 +268,8 @@ class MemoryService:
         if self._background is not None:
             self._background.stop()
             self._background = None
+        if self.semantic is not None:
+            self.semantic.close()
         for _, store in self.stores():
             store.close()
         if self.global_store is not None:
@@ -411,6 +437,43 @@ class MemoryService:
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
                 ),
             )
+
+    # --- semantic recall ------------------------------------------------------------
+
+    def _recall(self) -> SemanticRecall:
+        if self.semantic is None:
+            raise InvalidInput(
+                self.semantic_warning
+                or "semantic recall is off (EKKO_EMBEDDER=none, or the config); install "
+                "'ekko-memory[semantic]' or configure an embedder to use it"
+            )
+        return self.semantic
+
+    def similar(self, node_id: str, limit: int = 10) -> list[SimilarMemory]:
+        """Active memories nearest ``node_id`` in meaning, most similar first."""
+        from ekko_memory.semantic.similar import similar
+
+        return similar(self._recall(), node_id, limit)
+
+    def duplicates(self, threshold: float | None = None, limit: int = 100) -> list[DuplicatePair]:
+        """Pairs of active memories that say nearly the same (similarity at or above
+        ``threshold``, 0.8 by default), most similar first."""
+        from ekko_memory.semantic.similar import DUPLICATE_THRESHOLD, duplicates
+
+        return duplicates(
+            self._recall(), DUPLICATE_THRESHOLD if threshold is None else threshold, limit
+        )
+
+    def reindex(
+        self,
+        *,
+        force: bool = False,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> ReindexReport:
+        """Embed every memory without a vector of the current model now (``force``: all
+        again), with progress; after a change of model, the old vectors go."""
+        return self._recall().reindex(force=force, progress=progress, cancel=cancel)
 
     def _recent_or_none(self, session_id: str) -> list[MemoryMessage]:
         """The session's recent messages, or none when even they cannot be read: when

@@ -7,7 +7,11 @@ ranked and conflict-resolved, with every left-out match explained.
 - ``relevant``: other full-text matches of the query text (outside the structured frame);
   when nothing holds all of its words, matches of any of them (a sentence, not keywords).
 - ``omitted``: matches left out, with the reason (expired, superseded, low_confidence,
-  conflict_lost, over_limit). Deleted nodes are never mentioned.
+  conflict_lost, over_limit, low_relevance). Deleted nodes are never mentioned.
+
+With semantic recall on, ``relevant`` also holds the memories nearest in meaning to the
+query text (any language), ranked with the keyword matches by relevance; a keyword match
+the model finds unrelated (under the relevance floor) is omitted as ``low_relevance``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ekko_memory.models import (
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
+from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
 from ekko_memory.store.sql_store import SqlStore
 
@@ -170,6 +175,10 @@ class Retriever:
                 # all of it, any of its keywords, with enough evidence each.
                 relevant_raw = self._gather(q, structured=False, text=q.query_text, any_term=True)
         omitted: list[OmittedNode] = []
+        warnings: list[str] = []
+        relevance: dict[str, float] = {}
+        if q.query_text and q.query_text.strip() and self.service.semantic is not None:
+            relevant_raw, relevance = self._semantic(q, exact_raw, relevant_raw, omitted, warnings)
         exact = self._screen(exact_raw, q, now, omitted)
         relevant = self._screen(relevant_raw, q, now, omitted)
         # Conflicts are resolved over both lists together: a relevant node cannot
@@ -180,7 +189,10 @@ class Retriever:
         exact_ids = {n.id for n in exact}
         exact = [n for n in resolution.kept if n.id in exact_ids]
         relevant = [n for n in resolution.kept if n.id not in exact_ids and n.id not in lost]
-        if q.query_text:
+        if relevance:
+            # Most related first, whatever the scope (conflicts were settled above).
+            relevant.sort(key=lambda n: -relevance.get(n.id, 0.0))
+        elif q.query_text:
             # Relevant nodes: scope first, then text relevance (the order search returned).
             order = {n.id: i for i, n in enumerate(relevant_raw)}
             relevant.sort(key=lambda n: (SCOPE_RANK.get(n.scope, 9), order.get(n.id, 0)))
@@ -192,8 +204,39 @@ class Retriever:
             exact=[n.seen_at(now) for n in exact[: q.limit]],
             relevant=[n.seen_at(now) for n in relevant[: q.limit]],
             omitted=omitted,
-            warnings=self.service.unread_warnings(q.scopes) or None,
+            warnings=[*self.service.unread_warnings(q.scopes), *warnings] or None,
         )
+
+    def _semantic(
+        self,
+        q: MemoryQuery,
+        exact: list[MemoryNode],
+        keyword: list[MemoryNode],
+        omitted: list[OmittedNode],
+        warnings: list[str],
+    ) -> tuple[list[MemoryNode], dict[str, float]]:
+        """The relevant nodes with the nearest in meaning added, all ranked by relevance
+        (keyword matches under the floor omitted as low_relevance); and their relevance."""
+        recall = self.service.semantic
+        assert recall is not None and q.query_text
+        stage = SemanticStage(recall, q.query_text, warnings)
+        if stage.vector() is None:
+            return keyword, {}
+        seen = {n.id for n in exact}
+        near: list[tuple[MemoryNode, float]] = []
+        for part in self.service.store_slices(q.scopes):
+            if part.name == "global":
+                continue
+            f = self._filter(q, part.scopes, structured=False)
+            with part.store.snapshot() as r:
+                rows = stage.nearest(part.name, part.store, r, f, q.limit * 2 + 10)  # type: ignore[arg-type]
+            near += [(row.node(), sim) for row, sim in rows if row.id not in seen]
+        near = [(n, sim) for n, sim in near if visible(n, q)]
+        sims = stage.similarity([(store_of(n.scope), n) for n in keyword])
+        sims.update((n.id, sim) for n, sim in near)
+        ranked, low = fuse(keyword, near, sims, stage.floor)
+        omitted.extend(omission(i, "low_relevance") for i in low)
+        return [n for n, _ in ranked], {n.id: score for n, score in ranked}
 
     def _screen(
         self, nodes: Iterable[MemoryNode], q: MemoryQuery, now: datetime, omitted: list[OmittedNode]

@@ -121,6 +121,10 @@ def _v10_link_import_rivals(conn: Connection, dialect: Dialect) -> None:
     link_rivals(StoreWriter(conn, dialect))
 
 
+def _v12_node_vectors(conn: Connection, dialect: Dialect) -> None:
+    tables.memory_node_vectors.create(conn, checkfirst=True)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -144,6 +148,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     # The lexicon's newer names (shellfish and 贝类, nuts and 坚果, gluten and 麸质 are one):
     # subjects stored under a word that is now another's synonym take the canonical name.
     (11, "value subjects name one thing once, with the newer synonyms", _v8_canonical_subjects),
+    (12, "vectors of memories for semantic recall", _v12_node_vectors),
 ]
 
 

@@ -67,6 +67,7 @@ _SCRUBBED = (
     "memory_summaries",
     # A failed job's error can quote a model's reply about the deleted memory.
     "memory_retry_queue",
+    "memory_node_vectors",
 )
 
 

@@ -148,6 +148,17 @@ class SqlStore:
         self._serial: threading.RLock | None = None
         # Connections held between the snapshot reads of the threads that read most.
         self._pins = ThreadPins()
+        # Told the ids of the nodes each committed write inserted or rewrote (semantic
+        # recall's indexer); called on the writing thread, after the commit: keep it short.
+        self.write_listeners: list[Callable[[list[str]], None]] = []
+
+    def tell_written(self, node_ids: list[str]) -> None:
+        """Tell the write listeners which nodes a commit inserted or rewrote."""
+        for listener in list(self.write_listeners):
+            try:
+                listener(node_ids)
+            except Exception:  # a listener's bug must not fail a write that committed
+                continue
 
     @property
     def health(self) -> StoreHealth:
@@ -939,7 +950,7 @@ class _Transaction(Generic[R]):
     ~40 µs a write transaction spent outside SQLite (measured, empty transactions).
     """
 
-    __slots__ = ("_conn", "_held", "_store", "_txn", "_view", "_write")
+    __slots__ = ("_conn", "_held", "_opened", "_store", "_txn", "_view", "_write")
 
     def __init__(self, store: SqlStore, view: type[R], *, write: bool) -> None:
         self._store = store
@@ -948,6 +959,7 @@ class _Transaction(Generic[R]):
         self._conn: Connection | None = None
         self._txn: RootTransaction | None = None
         self._held = False
+        self._opened: R | None = None
 
     def __enter__(self) -> R:
         store = self._store
@@ -968,7 +980,10 @@ class _Transaction(Generic[R]):
         except _db_errors(dialect) as e:
             self._close()
             raise store._translated(e) from e
-        return self._view(conn, dialect)  # type: ignore[return-value]
+        view = self._view(conn, dialect)
+        if self._write:
+            self._opened = view  # type: ignore[assignment]
+        return view  # type: ignore[return-value]
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
@@ -991,7 +1006,12 @@ class _Transaction(Generic[R]):
         if error is None:
             if self._write:
                 store.dialect.committed()
+                written = getattr(self._opened, "written_node_ids", None)
+                self._opened = None
+                if written and store.write_listeners:
+                    store.tell_written(written)
             return
+        self._opened = None
         _raise_as_store_error(store, error)
 
     def _close(self) -> None:

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Float,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Table,
     Text,
@@ -205,4 +206,22 @@ memory_retry_queue = Table(
     Column("next_attempt_at", Text, nullable=False),
     Column("created_at", Text, nullable=False),
     Index("idx_memory_retry_queue_next", "next_attempt_at"),
+)
+
+# Semantic recall: one vector per memory, of the embedder that wrote it (``model``), as
+# int8 components times ``scale`` (a quarter of float32's size). ``vid`` grows with every
+# vector written, so a reader that holds them in memory loads only the new ones.
+memory_node_vectors = Table(
+    "memory_node_vectors",
+    metadata,
+    Column("node_id", Text, primary_key=True),
+    Column("vid", Integer, nullable=False),
+    Column("model", Text, nullable=False),
+    Column("dim", Integer, nullable=False),
+    # A digest of the embedded text: a memory rewritten in place is embedded again.
+    Column("text_hash", Text, nullable=False),
+    Column("scale", Float, nullable=False),
+    Column("vector", LargeBinary, nullable=False),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_node_vectors_model_vid", "model", "vid"),
 )

@@ -30,6 +30,7 @@ from ekko_memory.store.rows import (
     node_to_row,
     summary_to_row,
 )
+from ekko_memory.store.vectors import VectorRow
 from ekko_memory.timeutil import to_db, utcnow
 
 n = t.memory_nodes
@@ -61,6 +62,15 @@ def written(node: MemoryNode) -> dict[str, Any]:
 
 class StoreWriter(StoreReader):
     """Reads and writes inside one write transaction; create through ``SqlStore.write()``."""
+
+    # Ids of the nodes this transaction inserted or rewrote (their text is new): what the
+    # store's commit listeners hear about (semantic recall embeds them).
+    written_node_ids: list[str] | None = None
+
+    def _wrote(self, ids: Iterable[str]) -> None:
+        if self.written_node_ids is None:
+            self.written_node_ids = []
+        self.written_node_ids.extend(ids)
 
     def insert_message(self, msg: MemoryMessage) -> None:
         """Append one raw message (never updated afterwards)."""
@@ -148,6 +158,7 @@ class StoreWriter(StoreReader):
             self.dialect.index_node(
                 self.conn, row["seq"], node.title, node.content, node.tags, node.entities, new=True
             )
+        self._wrote(node.id for node in nodes)
 
     def replace_node(self, node: MemoryNode) -> None:
         """Rewrite a node's row in place and reindex it (``upsert_node`` on an existing id)."""
@@ -156,6 +167,11 @@ class StoreWriter(StoreReader):
         self.conn.execute(update(n).where(n.c.id == node.id).values(**row))
         seq = self.node_seqs([node.id])[node.id]
         self.dialect.index_node(self.conn, seq, node.title, node.content, node.tags, node.entities)
+        # Its vector said the old text: embedded again (the node is found by keyword meanwhile).
+        self.conn.execute(
+            delete(t.memory_node_vectors).where(t.memory_node_vectors.c.node_id == node.id)
+        )
+        self._wrote([node.id])
 
     def set_node_status(
         self, node_id: str, status: str, at: datetime, *, expires_at: datetime | None = None
@@ -184,10 +200,63 @@ class StoreWriter(StoreReader):
         self.dialect.unindex_nodes(self.conn, list(seqs.values()))
         self.conn.execute(delete(n).where(n.c.id.in_(found)))
         self.conn.execute(delete(t.memory_usage).where(t.memory_usage.c.node_id.in_(found)))
+        self.conn.execute(
+            delete(t.memory_node_vectors).where(t.memory_node_vectors.c.node_id.in_(found))
+        )
         self.redact_references(found)
         # Later versions keep their link, but the old text is gone.
         self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
         return found
+
+    def put_vectors(self, rows: Sequence[VectorRow]) -> int:
+        """Store vectors (replacing a node's earlier one) for nodes that still hold the
+        text they were embedded from; returns how many were stored. A node deleted or
+        rewritten while its text was being embedded gets none (it is embedded again)."""
+        if not rows:
+            return 0
+        v = t.memory_node_vectors
+        current = self.vector_texts([r.node_id for r in rows])
+        fresh = [r for r in rows if current.get(r.node_id) == r.text_hash]
+        if not fresh:
+            return 0
+        ids = [r.node_id for r in fresh]
+        for chunk in chunks(ids):
+            self.conn.execute(delete(v).where(v.c.node_id.in_(chunk)))
+        # vids grow per model (what a reader loads by): the (model, vid) index answers.
+        models = {r.model for r in fresh}
+        vid = max(
+            int(
+                self._rows(
+                    "SELECT coalesce(max(vid), 0) FROM memory_node_vectors WHERE model = :m",
+                    {"m": m},
+                )[0][0]
+            )
+            for m in models
+        )
+        now = to_db(utcnow())
+        self.conn.execute(
+            v.insert(),
+            [
+                {
+                    "node_id": r.node_id,
+                    "vid": vid + i + 1,
+                    "model": r.model,
+                    "dim": r.dim,
+                    "text_hash": r.text_hash,
+                    "scale": r.scale,
+                    "vector": r.vector,
+                    "created_at": now,
+                }
+                for i, r in enumerate(fresh)
+            ],
+        )
+        return len(fresh)
+
+    def delete_vectors(self, model: str | None = None) -> int:
+        """Drop every vector (of ``model`` only, if given): a model change embeds anew."""
+        v = t.memory_node_vectors
+        q = delete(v) if model is None else delete(v).where(v.c.model == model)
+        return int(self.conn.execute(q).rowcount or 0)
 
     def redact_references(self, node_ids: Sequence[str]) -> None:
         """Scrub what this store says about nodes deleted for good (here, or in the other

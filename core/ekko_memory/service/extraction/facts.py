@@ -33,8 +33,8 @@ _ADV_EN = (
 )
 
 _RESIDE_ZH = re.compile(
-    rf"^{_ADV_ZH}(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
-    rf"|^{_ADV_ZH}家(?:在|住)\s*(?P<v2>.+)$"
+    rf"^{_ADV_ZH}(?:(?:跟|和|与|同)[\u4e00-\u9fff]{{1,4}}?(?:一起)?)?(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
+    rf"|^{_ADV_ZH}(?:新)?家(?:在|住)\s*(?P<v2>.+)$|^(?:新家|新房子?|家)(?:在|是在)\s*(?P<v5>.+)$"
     rf"|^{_ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
     rf"|^(?:平时|平常|常年|一直|长期|现在|目前|如今)?(?:都|人)?在(?P<v4>[\u4e00-\u9fff]{{2,6}}?)(?:这边|这儿|这里|呢)?$"
 )
@@ -199,7 +199,7 @@ _CARS_ZH = (
     r"雅阁|思域|朗逸|速腾|迈腾|帕萨特|宝来|轩逸|天籁|CR-V|RAV4|途观|汉兰达|宏光|Model\s?[3SXY]"
 )
 _VEHICLE_ZH = re.compile(
-    rf"^{_ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆)"
+    rf"^(?:的)?(?:车是|车子是|座驾是)?{_ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
     rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
 )
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
@@ -253,6 +253,15 @@ _BODY_ZH = re.compile(
 )
 _BODY_EN = re.compile(
     r"^(?:have|has|got)\s+(?:a\s+)?(?P<v>(?:bad|dodgy|weak|old|injured|busted|torn|slipped)\s+(?:knee|knees|back|ankle|ankles|shoulder|hip|hips|wrist|neck|disc|acl|meniscus|hamstring)(?:\s+injury)?)\b",
+    re.IGNORECASE,
+)
+
+
+_BUSINESS_ZH = re.compile(
+    r"^(?:在[\u4e00-\u9fff]{1,10}?)?(?:开了|开|经营|经营着|盘了)(?:一)?(?:家|个|间|爿)(?P<what>[\u4e00-\u9fffA-Za-z]{1,8}?(?:店|馆|铺|厅|坊|工作室|公司|超市|诊所|餐馆|饭店|小卖部|摊))"
+)
+_BUSINESS_EN = re.compile(
+    r"^(?:run|own|have|started|opened|manage)\s+(?:a|an|my own|our own)\s+(?:[\w-]+\s+){0,3}?(?P<what>shop|store|cafe|café|restaurant|bakery|studio|business|company|salon|bar|gym|clinic|practice|agency|startup|stall|farm|garage|workshop)\b(?:\s+in\s+(?P<place>.+))?",
     re.IGNORECASE,
 )
 
@@ -320,6 +329,7 @@ class FactFrames:
         return [
             self._allergy_zh,
             self._diet_zh,
+            self._business_zh,
             self._name_zh,
             self._living_zh,
             self._ongoing_zh,
@@ -343,6 +353,7 @@ class FactFrames:
         return [
             self._allergy_en,
             self._diet_en,
+            self._business_en,
             self._name_en,
             self._living_en,
             self._ongoing_en,
@@ -418,6 +429,59 @@ class FactFrames:
             entities=entities or [],
             importance=importance,
         )
+
+    # --- a business of one's own ---------------------------------------------------------
+
+    def _business_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我在小区门口开了家水果店，叫鲜果邦: the user's own business, in their words."""
+        m = _BUSINESS_ZH.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
+        name = re.match(
+            r"^[，,\s]*(?:叫|名叫|名字叫|店名叫?)([\u4e00-\u9fffA-Za-z0-9]{1,10})", after
+        )
+        said = w.clean_zh(body) + (f"，叫{name.group(1)}" if name else "")
+        return [
+            self.fact(
+                st,
+                "occupation",
+                said,
+                f"{{who}}{said}",
+                f"{{who}}: {said}",
+                category=["个人", "工作"],
+                entities=[m["what"], name.group(1) if name else ""],
+            )
+        ]
+
+    def _business_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BUSINESS_EN.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        said = w.clean_en(st.text)
+        out = [
+            self.fact(
+                st,
+                "occupation",
+                said,
+                f"{{who}}{said}",
+                said,
+                category=["个人", "工作"],
+                entities=[m["what"]],
+            )
+        ]
+        place = _english_place(m.groupdict().get("place") or "")
+        if place:
+            out.append(
+                self.fact(
+                    st, "city", place, f"{{who}}在{place}", said, importance=0.85, entities=[place]
+                )
+            )
+        return out
 
     # --- what they eat -------------------------------------------------------------------
 
@@ -861,7 +925,7 @@ class FactFrames:
         m = _AGE_ZH.match(body)
         if m is None or st.negated:
             return []
-        age = m["v"]
+        age = m["v"] or m["v2"]
         return [self.fact(st, "age", f"{age}岁", f"{{who}}{age}岁", f"{{who}}: {age} years old")]
 
     def _age_en(self, st: Statement, body: str) -> list[Finding]:

@@ -361,7 +361,15 @@ class AfterReply:
             return []
         with self.service.workspace_store.read() as r:
             before = r.last_user_message_before(session_id, messages[0].created_at)
-        return [before] if before is not None else []
+            recent = r.list_recent_messages(session_id, 8)
+        # The assistant's last words before the batch: what a short answer replies to
+        # (你住哪个城市？ → 成都).
+        asked = [
+            m for m in recent if m.role == "assistant" and m.created_at < messages[0].created_at
+        ][-1:]
+        return sorted(
+            [*([before] if before is not None else []), *asked], key=lambda m: m.created_at
+        )
 
     def _on_waiting(
         self,

@@ -13,13 +13,11 @@ from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import Statement
 
-_DEGREE_ZH = (
-    r"(?:很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
-)
+_DEGREE_ZH = r"(?:更|会|倒是|其实|很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
 _LIKE_ZH = re.compile(
-    rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?P<v>.+)$"
+    rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|偏好|倾向于|更倾向于?|看重|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?!的)(?P<v>.+)$"
     rf"|^(?:的)?(?:爱好|兴趣|兴趣爱好)(?:就)?(?:是|有)(?P<v2>.+)$"
-    rf"|^(?:最喜欢|最爱)的(?:(?P<what>[\u4e00-\u9fff]{{1,6}}?))?(?:就)?是(?P<v3>.+)$"
+    rf"|^(?:最|还是|更|比较)?(?:喜欢|爱)的(?:(?P<what>[\u4e00-\u9fff]{{1,6}}?))??(?:就|还)?是(?P<v3>.+)$"
     rf"|^(?:最近)?(?:在|一直在|天天|每天都在)?(?:循环|追|刷|沉迷|迷上|入坑了?|入了)(?P<v4>.+)$"
     # 游泳倒是挺喜欢的: the thing first, then the liking.
     rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:倒是|倒|就|还|也|是)?{_DEGREE_ZH}(?:喜欢|爱|热爱)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
@@ -53,7 +51,7 @@ _STYLE_ZH = re.compile(
 )
 _STYLE_EN = re.compile(
     r"\b(?:keep|make)\s+(?:it|answers|replies|responses|things)\s+(?P<v>short|brief|concise|simple|detailed)\b"
-    r"|\b(?P<v2>no emojis?|without emojis?|use bullet points|bullet points|be more concise|be concise|be brief|more detail|in detail|step by step|plain english|be direct)\b",
+    r"|\b(?P<v2>no emojis?|without emojis?|(?:stop|quit) using emojis?|don'?t use emojis?|no more emojis?|use bullet points|bullet points|be more concise|be concise|be brief|more detail|in detail|step by step|plain english|be direct)\b",
     re.IGNORECASE,
 )
 
@@ -62,6 +60,16 @@ _STYLE_EN = re.compile(
 _RATHER_ZH = re.compile(
     r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})"
 )
+
+
+def _verb(m: re.Match[str], default: str) -> str:
+    """The verb of liking as said (看重, 偏好, 只喝), 喜欢 when it was a topic-first 喜欢."""
+    verb = m.groupdict().get("verb") or ""
+    return (
+        verb
+        if verb and verb not in ("爱", "迷") and not verb.startswith(("喜欢", "不喜欢"))
+        else default
+    )
 
 
 def _thing(raw: str, zh: bool) -> str:
@@ -155,7 +163,7 @@ def preference(st: Statement) -> Finding | None:
         category=["个人", "喜好"],
         key=key,
         value=thing,
-        title=f"{zh}{thing}" if st.zh else f"{en} {thing}",
+        title=f"{_verb(m, zh)}{thing}" if st.zh else f"{en} {thing}",
         content=st.text,
         statement=st,
         scope="user",
@@ -167,7 +175,7 @@ def preference(st: Statement) -> Finding | None:
 
 
 _USES_ZH = re.compile(
-    r"^[\u4e00-\u9fff]{0,5}?(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
+    r"^[\u4e00-\u9fffA-Za-z ]{0,10}?(?:一直|平时|现在|目前|主要|都|日常)?(?:用的是|在用|用的|一直用|习惯用|只用|主力机是|主力是)\s*(?P<v>[A-Za-z][\w .+#-]{1,30}|[\u4e00-\u9fff]{2,8})"
 )
 _USES_EN = re.compile(
     r"^(?:\w+\s+)?(?:use|uses|am\s+on|'m\s+on|switched\s+to|keep\s+(?:all\s+)?(?:my\s+)?\w+\s+in|do\s+everything\s+in|work\s+in|code\s+in|write\s+in)\s+(?P<v>(?-i:[A-Z])[\w.+#-]*(?:\s+(?-i:[A-Z0-9])[\w.+#-]*)*)",

@@ -257,3 +257,66 @@ def bare_value(text: str, now: datetime) -> bool:
     if times and len(times[0].text) >= len(value) - 1:
         return True
     return bool(re.search(r"[\u4e00-\u9fff]", value)) and w.place_at_start(value) == value
+
+
+# What an assistant's question asks for, by its words (the slot a short answer fills).
+_SLOTS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "city",
+        re.compile(
+            r"哪个城市|哪座城市|住哪|住在哪|在哪个城市|哪里人|在哪儿住|\bwhich city\b|\bwhere (?:do|are) you (?:live|based|located)\b|\bwhat city\b|\bwhere are you\b|\btime ?zone\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "job",
+        re.compile(
+            r"做什么工作|什么工作|职业是|做哪行|干什么的|在哪(?:里|儿)?(?:工作|上班)|\bwhat do you do\b|\bwhat(?:'s| is) your (?:job|role|title)\b|\bwhere do you work\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "medicine",
+        re.compile(
+            r"什么药|哪种药|吃的药|药名|\bwhich (?:medication|medicine|drug)\b|\bwhat (?:medication|medicine|are you taking)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "when",
+        re.compile(
+            r"什么时候|哪天|几号|几月几|截止|deadline|\bwhen\b|\bwhat date\b|\bwhich day\b|\bdue\b",
+            re.IGNORECASE,
+        ),
+    ),
+]
+
+
+def asked_slot(asked: str) -> str | None:
+    """The slot the assistant's last question asks the user to fill, if it asks one."""
+    if not re.search(r"[？?]", asked):
+        return None
+    tail = re.split(r"[。.!！\n]", asked)[-2:]
+    for slot, pattern in _SLOTS:
+        if any(pattern.search(part) for part in tail):
+            return slot
+    return None
+
+
+def answer_statement(slot: str, said: str, zh: bool) -> str | None:
+    """The statement a short answer makes in reply to a question about ``slot``, with the
+    user's words kept (成都 → 我住在成都), or None when the answer is no such value."""
+    value = _bare(said)
+    if not value:
+        return None
+    if slot == "city":
+        return (
+            f"我住在{value}"
+            if zh and re.search(r"[\u4e00-\u9fff]", value)
+            else f"I live in {value[:1].upper()}{value[1:]}"
+        )
+    if slot == "job":
+        return f"我是{value}" if zh and re.search(r"[\u4e00-\u9fff]", value) else f"I'm a {value}"
+    if slot == "medicine":
+        return f"我在吃{value}，医生开的" if zh else f"I take {value}"
+    return None

@@ -126,10 +126,16 @@ class RuleBasedExtractor:
                 if st.subject.kind == "person"
             ]
             self._last_person = people[-1] if people else self._last_person
+        asked = next((m.content for m in reversed(data.earlier) if m.role == "assistant"), "")
         for msg in data.messages:
             if msg.role == "user":
+                before = len(found.ops)
                 self._message(msg, known, found, history)
+                if len(found.ops) == before and asked:
+                    self._answer(msg, asked, known, found, history)
                 history.append(msg)
+            elif msg.role == "assistant":
+                asked = msg.content
         return MemoryExtraction(nodes=found.ops)
 
     # --- one message ----------------------------------------------------------------
@@ -179,6 +185,37 @@ class RuleBasedExtractor:
         ):
             self._note(text, src, found)
 
+    def _answer(
+        self,
+        msg: MemoryMessage,
+        asked: str,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> None:
+        """A short answer to the assistant's question (你住哪个城市？ → 成都; what do you take?
+        → 氨氯地平，每天早上一片): read as the statement the question asks for, in the user's
+        words; never the assistant's."""
+        said = msg.content.strip()
+        if len(said) > 40 or not asked:
+            return
+        question = revisions.asked_slot(asked)
+        if question is None:
+            return
+        zh = bool(_CJK.search(said + asked))
+        if question == "when" and history:
+            # 帮我设计生日派对 … 哪天？ → 4月18号: the time completes what was said before it.
+            probe = Found(zh=found.zh)
+            self._message(
+                msg.model_copy(update={"content": f"{history[-1].content}，{said}"}), [], probe, []
+            )
+            found.ops += [op for op in probe.ops if op.node.key in _TIMED_KEYS]
+            return
+        statement = revisions.answer_statement(question, said, zh)
+        if statement is None:
+            return
+        self._message(msg.model_copy(update={"content": statement}), known, found, history)
+
     def _usable(self, st: Statement) -> bool:
         """Statements and what the user asked to remember; never questions, suppositions,
         requests to the assistant, opinions or someone else's words."""
@@ -197,6 +234,14 @@ class RuleBasedExtractor:
         found: Found,
     ) -> None:
         usable = [st for st in group if self._usable(st)]
+        lead = next(
+            (i for i, st in enumerate(group) if _LIST_LEAD.search(st.text) or _leads_a_list(st)),
+            None,
+        )
+        if lead is not None:
+            # TODO: write the docs — the items of a to-do list are orders to oneself.
+            items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
+            usable = [st for st in group if st in usable or st in items]
         for st in group:
             if st.request and not st.hypothetical and st not in usable:
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference.
@@ -649,6 +694,8 @@ class RuleBasedExtractor:
         )
 
 
+# The memories a time completes (a task's deadline, a trip, a birthday).
+_TIMED_KEYS = frozenset({"task_status", "travel_plan", "birthday"})
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).
 _LIST_LEAD = re.compile(
     r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",

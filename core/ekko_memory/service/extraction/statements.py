@@ -320,7 +320,7 @@ _ASK_ONLY = re.compile(
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
-    r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|比较|分析|生成|做个|来个|给个|出个|设计)"
+    r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|对比一下|分析一下|生成|做个|来个|给个|出个|设计)"
     r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
     r"|^(?:i\s+)?(?:need|want|would like|'d like)\s+(?:some\s+)?(?:help|advice|ideas|suggestions|a hand|tips|recommendations)\b|^(?:need|want)\s+(?:help|advice|ideas)\b|^(?:想|想要|需要)(?:问|请教|咨询|求)",
     re.IGNORECASE,
@@ -354,7 +354,7 @@ _SENTENCE = re.compile(
     r"|(?<=[.])$",
     re.IGNORECASE,
 )
-_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}")
+_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")
 # English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
@@ -449,6 +449,9 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)、])\s+")
+
+
 def _clauses(sentence: str, zh: bool) -> list[str]:
     if zh:
         pieces = re.split(f"({_CLAUSE_ZH.pattern})", sentence)
@@ -467,6 +470,7 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
                 parts[-1] += "、"
     else:
         parts = _CLAUSE_EN.split(sentence)
+    parts = [_BULLET.sub("", p) for p in parts if p]
     return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
 
 
@@ -476,7 +480,9 @@ _SHORT_ITEM = re.compile(
 )
 
 
-_TOPIC_FIRST = re.compile(r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从])")
+_TOPIC_FIRST = re.compile(
+    r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从更比特超真会平偏喜爱])"
+)
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"

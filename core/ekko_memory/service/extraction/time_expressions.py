@@ -484,12 +484,10 @@ def _find_zh(text: str, now: datetime) -> list[TimeMention]:
         if any(a <= m.start() < b for a, b in taken) or not (m["part"] or "点" in m.group()):
             continue
         hour = cn_number(m["h"])
-        if (
-            hour is None
-            or hour > 24
-            or (not m["part"] and m.group().endswith("点") is False and not m["m"])
-        ):
+        if hour is None or hour > 24:
             continue
+        if not m["part"] and not m["m"] and not m["h"].isdigit():
+            continue  # 小众一点, 快一点: "a bit", not one o'clock (一点半, 3点, 下午一点 are)
         clock = _zh_clock(text, m.start(), now.replace(hour=0, minute=0, second=0, microsecond=0))
         if clock is None:
             continue
