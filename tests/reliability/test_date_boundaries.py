@@ -34,17 +34,17 @@ BAD_DATES = [
 ]
 # Every date field of every kind of record a bundle carries.
 FIELDS = [
-    ("user", "nodes", "createdAt"),
-    ("user", "nodes", "updatedAt"),
-    ("user", "nodes", "expiresAt"),
-    ("user", "audit", "createdAt"),
-    ("user", "pending", "createdAt"),
-    ("user", "pending", "decidedAt"),
-    ("workspace", "messages", "createdAt"),
-    ("workspace", "summaries", "createdAt"),
-    ("workspace", "usage", "usedAt"),
-    ("workspace", "cursors", "messageCreatedAt"),
-    ("workspace", "cursors", "updatedAt"),
+    ("nodes", "createdAt"),
+    ("nodes", "updatedAt"),
+    ("nodes", "expiresAt"),
+    ("audit", "createdAt"),
+    ("pending", "createdAt"),
+    ("pending", "decidedAt"),
+    ("messages", "createdAt"),
+    ("summaries", "createdAt"),
+    ("usage", "usedAt"),
+    ("cursors", "messageCreatedAt"),
+    ("cursors", "updatedAt"),
 ]
 
 
@@ -54,16 +54,17 @@ def source(tmp_path: Path) -> tuple[Workspace, dict[str, Any]]:
     return seeded_bundle(tmp_path)
 
 
-@pytest.mark.parametrize(("store", "kind", "field"), FIELDS)
+@pytest.mark.parametrize(("kind", "field"), FIELDS)
 def test_a_bundle_with_a_date_out_of_range_changes_nothing(
-    tmp_path: Path, source: tuple[Workspace, dict[str, Any]], store: str, kind: str, field: str
+    tmp_path: Path, source: tuple[Workspace, dict[str, Any]], kind: str, field: str
 ) -> None:
     _, bundle = source
+    # The store whose records of this kind the seed wrote (the log lives in the workspace).
+    store = next(s for s in ("user", "workspace") if bundle["stores"][s][kind])
     target, _ = seeded(tmp_path / "target")
     before = snapshot(target)
     for value, why in BAD_DATES:
         records = bundle["stores"][store][kind]
-        assert records, (store, kind)
         bad = json.loads(json.dumps(bundle))
         bad["stores"][store][kind][-1][field] = value
         path = tmp_path / "bad.json"
