@@ -77,6 +77,7 @@ def _table(name: str) -> dict[str, str]:
                 "MemoryLabels", "moves a memory into your long-term scope"
             ),
             "sensitive_delete": _Q.translate("MemoryLabels", "deletes sensitive personal data"),
+            "unverified_value": _Q.translate("MemoryLabels", "not in your own words"),
         }
     elif name == "reason":
         # Why an item waits, as a sentence (the core's RULE_TEXT, translated).
@@ -99,6 +100,9 @@ def _table(name: str) -> dict[str, str]:
                 "MemoryLabels", "it would move a memory into your long-term (user) scope"
             ),
             "sensitive_delete": _Q.translate("MemoryLabels", "it deletes sensitive personal data"),
+            "unverified_value": _Q.translate(
+                "MemoryLabels", "the value is not in your own words; the model may have guessed it"
+            ),
             "global_scope": _Q.translate(
                 "MemoryLabels", "global memories ship with the app and are read-only"
             ),

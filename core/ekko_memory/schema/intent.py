@@ -17,7 +17,8 @@ _EXPLICIT = re.compile(
     r"(?:少|多放|多加|不吃|不放|不加|不喝|用|还是|推荐|回复|回答)"
     r"|今后|从今以后|从今往后|从现在起|从现在开始|从今天(?:起|开始)|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
     r"|\bremember\b|keep (?:(?:that|this|it) )?in mind|don'?t forget|do not forget|from now on|from today on|going forward|in the future"
-    r"|for future reference|make a note|note that|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
+    r"|for future reference|make a note|note that|note to self|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
+    r"|备忘一下|备注一下|给我备注"
     r"|never (?:use|give|recommend|suggest|reply|answer|write|do|again)",
     re.IGNORECASE,
 )

@@ -112,7 +112,7 @@ def node_line(node: MemoryNode, chinese: bool) -> QuotedLine:
     title, content = title.strip(), content.strip()
     if not content or len(content) > 160 or content.casefold() in title.casefold():
         text = title
-    elif not title or title.casefold() in content.casefold():
+    elif not title or title.rstrip("…").casefold() in content.casefold():
         text = content
     else:
         # The colon of the title's script (CI runs on GitHub Actions: …, 红烧肉做法：…).

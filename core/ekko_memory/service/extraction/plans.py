@@ -25,7 +25,7 @@ _TODO_ZH = re.compile(
     r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
-    r"\b(?:have to|has to|need to|needs to|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
+    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
     re.IGNORECASE,
 )
 # Work reported done: the verb with 完/好/了, or the English past of finishing.
@@ -166,7 +166,11 @@ def plan(
             return None
         if when.ends is None or when.ends < now:
             return None
-    elif not (listed or _REMIND.search(st.body) or (must and _BEFORE_SOMETHING.search(body))):
+    elif not (
+        listed
+        or _REMIND.search(st.body)
+        or (must and (st.remember or _BEFORE_SOMETHING.search(body)))
+    ):
         # A "must" with no time is a task only with what it must come before (旧冰箱得在
         # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
         return None
@@ -462,6 +466,11 @@ def task_matches(task: MemoryNode, clause: str) -> bool:
     said = value.get("task") if isinstance(value, dict) and value.get("task") else task.title
     zh = bool(re.search(r"[\u4e00-\u9fff]", str(said) + clause))
     mine, theirs = _work_words(str(said), zh), _work_words(clause, zh)
+    if zh and len(re.split(r"[，,。！!]", clause)[0]) <= 8:
+        # 卡办好了 after 明天得去银行办张卡: a short report names its thing in one character.
+        single = {word for word, pos in w.tag(str(said)) if len(word) == 1 and pos == "n"}
+        if single & {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}:
+            return True
     # 预算 of 预算那个搞定了 names 部门预算表: a Chinese word inside the task's word counts.
     return bool(mine & theirs) or (
         zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2)

@@ -316,7 +316,7 @@ _HYPOTHETICAL = re.compile(
 # A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
 # Only a request to remember, the thing said elsewhere (…, keep that in mind).
 _ASK_ONLY = re.compile(
-    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|记住|记一下|记着|记下来?|记好)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
+    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|note to self|memo|记住|记一下|记着|记下来?|记好|备忘一下|备注一下)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
@@ -370,7 +370,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 # without it, and counts as asked to be remembered.
 _REMEMBER_LEAD = re.compile(
     r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来?|记得|记着|备注一下|帮我记录|记录一下)(?:一下)?[，,:：\s]*(?=\S)"
-    r"|^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|make a note|for the record)(?:\s+that)?[,:\s]+(?=\S)",
+    r"|^(?:please\s+)?(?:remember|note to self|note(?! to self)|keep in mind|don'?t forget|make a note|for the record)(?:\s+that)?[,:\s]+(?=\S)",
     re.IGNORECASE,
 )
 
@@ -665,7 +665,8 @@ def _analyze(
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
         for clause in _clauses(sentence, zh):
-            clause = _REMEMBER_LEAD.sub("", clause) or clause
+            if not _ASK_ONLY.match(clause):  # remember that for this project: all request
+                clause = _REMEMBER_LEAD.sub("", clause) or clause
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
             if subject.relation == _PRONOUN:
                 # they loved the jousting: of someone, never the user, even when unnamed.
