@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, NamedTuple, Protocol, TypeVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -27,7 +28,7 @@ from pydantic.alias_generators import to_camel
 
 from ekko_memory.errors import InvalidInput
 from ekko_memory.identity import value_identity
-from ekko_memory.timeutil import to_utc
+from ekko_memory.timeutil import storable, to_utc
 
 Scope = Literal["session", "workspace", "user", "global"]
 NodeType = Literal[
@@ -187,15 +188,36 @@ def _category_path(value: list[str]) -> list[str]:
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
+    return None if value is None else storable(value)
 
 
 Title = Annotated[str, _bounded_text(MAX_TITLE_CHARS, allow_empty=False)]
 Content = Annotated[str, _bounded_text(MAX_CONTENT_CHARS)]
 StringList = Annotated[list[str], AfterValidator(_string_list)]
 CategoryPath = Annotated[list[str], AfterValidator(_category_path)]
-UtcDatetime = Annotated[datetime, AfterValidator(to_utc)]
+# Dates that name their time zone and that the stores can hold (``timeutil.storable``).
+UtcDatetime = Annotated[datetime, AfterValidator(storable)]
 OptUtcDatetime = Annotated[datetime | None, AfterValidator(_utc)]
+
+
+def _read(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+# A date read from a store, never taken from outside (what a summary of stored rows
+# shows): whatever an older release stored, as it is.
+ReadDatetime = Annotated[datetime | None, AfterValidator(_read)]
+
+
+def _date_alone(value: Any) -> Any:
+    """A date alone (``2026-01-31``) given to a filter means midnight UTC."""
+    if isinstance(value, str) and len(value.strip()) <= len("2026-01-31"):
+        return value.strip() + "T00:00:00Z"
+    return value
+
+
+# A bound of a filter (created before / after): as ``OptUtcDatetime``, or a date alone.
+FilterDatetime = Annotated[datetime | None, BeforeValidator(_date_alone), AfterValidator(_utc)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 
 
@@ -737,7 +759,7 @@ class NodeUsage(CamelModel):
 
     node_id: str
     count: int = 0
-    last_used_at: OptUtcDatetime = None
+    last_used_at: ReadDatetime = None
     recent_message_ids: list[str] = Field(default_factory=list)
 
 
@@ -782,8 +804,8 @@ class SessionSummaryInfo(CamelModel):
 
     session_id: str
     message_count: int
-    first_at: OptUtcDatetime = None
-    last_at: OptUtcDatetime = None
+    first_at: ReadDatetime = None
+    last_at: ReadDatetime = None
 
 
 # --- export, import and purge -------------------------------------------------------
@@ -869,10 +891,13 @@ class ImportReport(CamelModel):
     """What an import did, by kind of record (nodes, audit, messages, summaries, pending, usage, cursors).
 
     ``added``: new records; ``skipped``: already present (or refused, see ``notes``);
-    ``updated``: present records whose status the bundle moved on (a node superseded or
-    deleted since, a pending item decided since); ``superseded``: node ids that lost a
-    conflict with a newer node for the same key (imported or local). These count only
-    what was committed.
+    ``updated``: present records whose status the bundle moved on (a node superseded,
+    expired or deleted since, an older version a newer imported one continues);
+    ``superseded``: every node id the import left superseded — that lost a conflict with
+    a newer node for the same key (imported or local), that a newer imported version
+    continues, or that the bundle shows superseded since. These count only what was
+    committed. ``duplicates``: ids the bundle held more than once, by kind of record
+    (only the first was read).
 
     ``committed_stores``: the stores whose import was committed (a store the bundle has
     nothing for is in neither list). ``cancelled``: the import was cancelled;
@@ -887,6 +912,7 @@ class ImportReport(CamelModel):
     skipped: dict[str, list[str]] = Field(default_factory=dict)
     updated: dict[str, list[str]] = Field(default_factory=dict)
     superseded: list[str] = Field(default_factory=list)
+    duplicates: dict[str, list[str]] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     cancelled: bool = False
     committed_stores: list[StoreName] = Field(default_factory=list)
@@ -931,8 +957,8 @@ class PurgeFilter(CamelModel):
     user_id: str | None = None
     category_path_prefix: CategoryPath | None = None
     session_id: str | None = None
-    after: OptUtcDatetime = None
-    before: OptUtcDatetime = None
+    after: FilterDatetime = None
+    before: FilterDatetime = None
     query: Annotated[str, _bounded_text(2000)] | None = None
     include_messages: bool = False
     # Migration backups holding purged data are deleted (False: kept and reported).

@@ -273,6 +273,10 @@ def _problem_table() -> dict[str, str]:
         "folder_not_writable": _Q.translate(
             "StoreProblem", "{path} is not writable and holds no database yet"
         ),
+        "folder_on_read_only_mount": _Q.translate(
+            "StoreProblem",
+            "{path} is on a file system mounted read-only and holds no database yet",
+        ),
         "locked": _Q.translate(
             "StoreProblem",
             "{path} is locked by another program, which kept it for {seconds} s; close that"
@@ -308,6 +312,11 @@ def _problem_table() -> dict[str, str]:
             "StoreProblem",
             "{path} is read-only: memories can be read but not changed (fix the file's"
             " permissions to write)",
+        ),
+        "read_only_mount": _Q.translate(
+            "StoreProblem",
+            "{path} is on a file system mounted read-only: memories can be read but not"
+            " changed (mount it read-write to write)",
         ),
         "read_only_unreadable": _Q.translate(
             "StoreProblem", "{path} is read-only and cannot be opened ({detail})"
@@ -780,7 +789,12 @@ def local(dt: datetime) -> datetime:
     """A UTC time in the machine's time zone."""
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone()
+    try:
+        return dt.astimezone()
+    except (OverflowError, ValueError):
+        # An older release stored a date at the edge of what Python holds (9999-12-31):
+        # shown in UTC rather than not at all.
+        return dt
 
 
 def short_time(dt: datetime | None, now: datetime | None = None) -> str:

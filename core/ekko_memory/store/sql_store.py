@@ -118,6 +118,14 @@ def _file_sizes(paths: Sequence[Path]) -> dict[Path, int]:
     return sizes
 
 
+def mounted_read_only(folder: Path) -> bool:
+    """The folder lies on a file system mounted read-only (no permission would help)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): say what the permissions say
+        return False
+
+
 class SqlStore:
     """A memory store over one database; thread-safe (a connection per operation)."""
 
@@ -264,13 +272,16 @@ class SqlStore:
             )
         exists = path.exists()
         if (exists and not os.access(path, os.W_OK)) or not os.access(path.parent, os.W_OK):
+            mounted = mounted_read_only(path.parent)
             if not exists:
                 return disabled(
-                    "folder_not_writable",
-                    f"{path.parent} is not writable and holds no database yet",
+                    "folder_on_read_only_mount" if mounted else "folder_not_writable",
+                    f"{path.parent} is on a file system mounted read-only and holds no database yet"
+                    if mounted
+                    else f"{path.parent} is not writable and holds no database yet",
                     path=str(path.parent),
                 )
-            return cls._open_read_only(path, dialect)
+            return cls._open_read_only(path, dialect, mounted=mounted)
         engine = make_engine(path)
         try:
             report = migrations.migrate(engine, dialect)
@@ -321,7 +332,7 @@ class SqlStore:
         return store
 
     @classmethod
-    def _open_read_only(cls, path: Path, dialect: SqliteDialect) -> SqlStore:
+    def _open_read_only(cls, path: Path, dialect: SqliteDialect, *, mounted: bool) -> SqlStore:
         location = str(path)
         last_error = ""
         for mode in ("ro", "immutable"):
@@ -345,11 +356,20 @@ class SqlStore:
                 )
                 return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
             dialect.pin_file()
-            read_only = Problem(
-                "read_only_file",
-                f"{path} is read-only: memories can be read but not changed "
-                "(fix the file's permissions to write)",
-                {"path": location},
+            read_only = (
+                Problem(
+                    "read_only_mount",
+                    f"{path} is on a file system mounted read-only: memories can be read but"
+                    " not changed (mount it read-write to write)",
+                    {"path": location},
+                )
+                if mounted
+                else Problem(
+                    "read_only_file",
+                    f"{path} is read-only: memories can be read but not changed "
+                    "(fix the file's permissions to write)",
+                    {"path": location},
+                )
             )
             return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
         unreadable = Problem(
