@@ -88,3 +88,12 @@ def test_words_that_only_frame_or_ask_are_no_note(mem: MemoryService) -> None:
     assert [n.key for n in stored(mem)] == ["birthday"]
     say(mem, "We're out of coffee, I always forget it.", session="s2")
     assert not [n for n in stored(mem) if n.key == "routine"]
+
+
+def test_a_correction_that_names_its_topic_replaces_that_memory(mem: MemoryService) -> None:
+    """之前说的X我说错了: what the lead names, said in another conversation, is what changes,
+    though the new statement shares no word with it."""
+    say(mem, "我周末一般都去爬山。")
+    say(mem, "之前说的爬山我说错了，我周末一般是去游泳。", session="s2")
+    context = later(mem, "这周末有什么安排建议")
+    assert "游泳" in context and "爬山" not in context

@@ -256,7 +256,15 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         return None
     times = [t for st in statements for t in st.times]
     bound = next(
-        (t for t in times if t.role in ("state", "until") and not t.past and t.ends is not None),
+        (
+            t
+            for st in statements
+            for t in st.times
+            if t.role in ("state", "until")
+            and not t.past
+            and t.ends is not None
+            and not starts_then(st, t)
+        ),
         None,
     )
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
@@ -294,6 +302,42 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         importance=0.85,
         reason="how the user is for now, until it ends",
     )
+
+
+# Times that say "for now" without saying until when: a job held "currently" is no state.
+_VAGUE_NOW = re.compile(
+    r"最近|近来|近期|这阵|这段时间|目前|眼下|暂时|临时|现在|这些天|这几天|这两天|近日"
+    r"|currently|right now|at the moment|for now|lately|recently|these days|nowadays"
+    r"|for the time being|for the moment|for a while|temporarily",
+    re.IGNORECASE,
+)
+
+_FROM_ON = re.compile(
+    r"(?:\b(?:from|as of|starting|since|beginning)\s+|从|自|打|由)$", re.IGNORECASE
+)
+_ON_FROM = re.compile(r"'s\b|’s\b|\s*(?:起|开始|以后|之后|往后|的)|\s+on\b", re.IGNORECASE)
+
+
+def held_until(st: Statement, until_only: bool = False) -> datetime | None:
+    """When what ``st`` says stops holding, where it names it (my parents are visiting this
+    week: the week's end; 今晚头疼，回答短点: midnight); None when it names no end or only a
+    vague one (最近, currently). ``until_only``: only an end said as one (until Friday, 到周五)
+    counts — a decision made today holds past today."""
+    for t in st.times:
+        if t.role not in (("until",) if until_only else ("state", "until")) or t.past:
+            continue
+        if t.ends is not None and not _VAGUE_NOW.search(t.text) and not starts_then(st, t):
+            return t.ends
+    return None
+
+
+def starts_then(st: Statement, t: TimeMention) -> bool:
+    """``t`` is when something starts, not how long it holds (从今天起吃素, as of today,
+    today's meeting)."""
+    at = st.text.find(t.text)
+    if at < 0:
+        return False
+    return bool(_FROM_ON.search(st.text[:at]) or _ON_FROM.match(st.text[at + len(t.text) :]))
 
 
 def routine(st: Statement) -> Finding | None:

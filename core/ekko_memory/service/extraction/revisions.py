@@ -24,7 +24,7 @@ from ekko_memory.service.extraction.time_expressions import find_times
 
 # A correction's opening words (不对，是…; sorry, I meant…), at the start of a clause.
 CORRECTION_LEAD = re.compile(
-    r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)[\u4e00-\u9fff]{0,6}?(?:不对|错了|有误)[，,。！!\s]*"
+    r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
     r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
@@ -33,6 +33,14 @@ CORRECTION_LEAD = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)错了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
 )
+
+
+def named_topic(lead: re.Match[str]) -> str:
+    """What a correction's lead names as wrong (上次说的茶我说错了 → 茶), or ''."""
+    topic = lead.groupdict().get("topic") or ""
+    return re.sub(r"(?:我|你)?(?:说|讲|记|搞|打|写|弄)?$", "", topic)
+
+
 # 不是X，是Y / 是Y不是X / not X but Y / Y, not X: both values said.
 NOT_BUT = re.compile(
     r"不是(?P<old>[^，,。是!！]{1,12}?)[，,]?\s*(?:而)?是(?P<new>[^，,。！!]{1,12})"

@@ -38,6 +38,7 @@ from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.plans import (
+    held_until,
     plan,
     reports_done,
     routine,
@@ -47,12 +48,10 @@ from ekko_memory.service.extraction.plans import (
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.extraction.revising import Revising, _same_kind, _value_words
 from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import (
-    LAST_BIT,
-    names,
     takes_back,
-    what_is_taken_back,
 )
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
@@ -85,11 +84,6 @@ _KEEP = re.compile(
     r"|don'?t forget|do not forget|for the record|for future reference)\b",
     re.IGNORECASE,
 )
-# A take-back that points at what was just said (刚才说的…, that last bit).
-_POINTS_BACK = re.compile(
-    r"刚才|刚刚|上一句|前面说的|上面说的|\b(?:just said|just told you|last bit|that last|i just mentioned)\b",
-    re.IGNORECASE,
-)
 # A clause that only frames the rest of the sentence as standing (From now on, reply in
 # English): nothing of its own to keep.
 _FRAMING_ONLY = re.compile(
@@ -105,7 +99,7 @@ _NOTE_TAIL = re.compile(
 )
 
 
-class RuleBasedExtractor:
+class RuleBasedExtractor(Revising):
     """Statement extractor for Chinese and English (the default; no network)."""
 
     name = "rules"
@@ -119,6 +113,8 @@ class RuleBasedExtractor:
         # While a correction's message is read: the messages it corrects (what it states
         # replaces what they stated under the same key).
         self._correcting: list[str] = []
+        self._correcting_topic = ""
+        self._sentence_ends: datetime | None = None
         # The person the conversation last named (for 他/她/he/she in the next message).
         self._last_person: Subject | None = None
 
@@ -198,11 +194,14 @@ class RuleBasedExtractor:
         consumed, corrected = self._correct(text, msg, known, found, history)
         kept = [st for st in kept if st.index not in consumed]
         self._correcting = corrected
+        lead = revisions.CORRECTION_LEAD.search(text)
+        self._correcting_topic = revisions.named_topic(lead) if lead and corrected else ""
         try:
             for _, group in groupby(kept, key=lambda s: s.sentence):
                 self._sentence(list(group), text, msg, known, found)
         finally:
             self._correcting = []
+            self._correcting_topic = ""
         if (
             len(found.ops) == before
             and intent.has_explicit_intent(text)
@@ -259,6 +258,8 @@ class RuleBasedExtractor:
         found: Found,
     ) -> None:
         usable = [st for st in group if self._usable(st)]
+        # 今晚头疼，回答简短点: a request made for a state of now ends with it.
+        self._sentence_ends = next((e for s in group if (e := held_until(s)) is not None), None)
         lead = next(
             (i for i, st in enumerate(group) if _LIST_LEAD.search(st.text) or _leads_a_list(st)),
             None,
@@ -414,8 +415,17 @@ class RuleBasedExtractor:
 
     def _propose(self, f: Finding, src: list[str], known: list[MemoryNode], found: Found) -> None:
         """Propose ``f``; a one-value fact of someone else (their age, school) replaces the
-        one known for the same person."""
+        one known for the same person. What is said to hold until a time (my parents are
+        visiting this week) ends then, and replaces nothing lasting."""
         target = None
+        bounded = False
+        if f.expires_at is None and f.type != "task":
+            f.expires_at = (
+                self._sentence_ends
+                if f.key == "reply_style"
+                else held_until(f.statement, until_only=f.domain == "项目" or f.type == "decision")
+            )
+            bounded = f.expires_at is not None
         if f.person and f.key in _PERSON_SINGLE:
             target = next(
                 (
@@ -449,13 +459,21 @@ class RuleBasedExtractor:
                     n
                     for n in reversed(known)
                     if n.status == "active"
-                    and _same_kind(n, f)
+                    and (
+                        _same_kind(n, f)
+                        # 上次说的茶我说错了，我最爱的是普洱: the memory of what the lead names.
+                        or (
+                            bool(self._correcting_topic)
+                            and self._correcting_topic in f"{n.title} {n.content}"
+                        )
+                    )
                     and (set(self._correcting) & set(n.source_message_ids))
                 ),
                 None,
             )
         if (
             target is None
+            and not bounded
             and f.key is not None
             and not f.person
             and self.registry.single_valued(f.domain, f.type, f.key)
@@ -482,246 +500,6 @@ class RuleBasedExtractor:
             found.add("supersede", f.reason, target_id=target.id, **draft)
         else:
             found.add("create", f.reason, **draft)
-
-    # --- take-backs and corrections -------------------------------------------------
-
-    def _take_back(
-        self,
-        st: Statement,
-        msg: MemoryMessage,
-        known: list[MemoryNode],
-        found: Found,
-        history: list[MemoryMessage],
-    ) -> None:
-        """Stop what the take-back names — or what the message before it stated — and write
-        nothing for it."""
-        named = what_is_taken_back(st.text)
-        previous = next((m for m in reversed(history) if m.id != msg.id), None)
-        if LAST_BIT.search(st.sentence):
-            named = ""  # "that last bit" names no memory: the end of the message before
-        said: list[MemoryNode] = []
-        if previous is not None:
-            said = [
-                n for n in known if n.status == "active" and previous.id in n.source_message_ids
-            ]
-            if LAST_BIT.search(st.sentence):
-                # ignore that last bit: only what the message's last sentence stated.
-                parts = [p for p in re.split(r"(?<=[.!?。！？])\s*", previous.content) if p.strip()]
-                last = revisions.topic_words(parts[-1]) if parts else set()
-                said = [n for n in said if last & revisions.topic_words(f"{n.title} {n.content}")]
-        targets: list[MemoryNode] = []
-        if named:
-            targets = [n for n in known if n.status == "active" and names(n, named)]
-            # Proposed earlier in this batch and not written yet: dropped.
-            found.ops[:] = [
-                op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
-            ]
-            if not targets and _POINTS_BACK.search(st.text) and len(said) == 1:
-                # 刚才说的吃药那个你别记了: the one thing the message before it stated.
-                targets = said
-        elif previous is not None:
-            targets = said
-            found.ops[:] = [
-                op for op in found.ops if previous.id not in (op.node.source_message_ids or [])
-            ]
-        reason = "asked to forget it" if named else "took back what they had just said"
-        for node in targets:
-            found.add("expire", reason, target_id=node.id)
-        if named:
-            self._scrub([_value_words(n) for n in targets], targets, known, found)
-
-    def _scrub(
-        self, values: list[str], gone: list[MemoryNode], known: list[MemoryNode], found: Found
-    ) -> None:
-        """Memories said in the same breath as what was taken back or corrected keep their
-        own words, not the old value (我在阿里做产品经理's occupation, once the company is
-        corrected, no longer quotes 阿里)."""
-        sources = {i for n in gone for i in n.source_message_ids}
-        dropped = {n.id for n in gone} | {
-            op.target_id for op in found.ops if op.operation in ("supersede", "expire")
-        }
-        for node in known:
-            if (
-                node.id in dropped
-                or node.status != "active"
-                or not sources & set(node.source_message_ids)
-            ):
-                continue
-            hit = [v for v in values if v and v in node.content and v not in node.title]
-            if hit:
-                found.add(
-                    "update",
-                    "what it was said with was taken back",
-                    target_id=node.id,
-                    content=node.title,
-                )
-
-    def _correct(
-        self,
-        text: str,
-        msg: MemoryMessage,
-        known: list[MemoryNode],
-        found: Found,
-        history: list[MemoryMessage],
-    ) -> tuple[set[int], list[str]]:
-        """A correction (不对，是周四; 是无锡不是苏州; sorry, I meant Birmingham): the statement it
-        corrects, read again with the new value, replaces what that statement left.
-
-        Returns the clauses it consumed (their words were the correction) and the messages it
-        corrects (what the rest of the message states under a key replaces theirs)."""
-        pair = revisions.old_and_new(text)
-        lead = revisions.CORRECTION_LEAD.search(text)
-        if pair is None and lead is None and not revisions.bare_value(text, msg.created_at):
-            return set(), []
-        previous = [m for m in reversed(history) if m.id != msg.id][:3]
-        corrected_ids = [m.id for m in previous[:1]]
-        correction = text[lead.end() :] if lead is not None else text
-        while lead is not None:
-            # 哦不对，我打错了，是无锡: one lead after another, then the value.
-            more = revisions.CORRECTION_LEAD.match(correction)
-            if more is None or more.end() == 0:
-                break
-            correction = correction[more.end() :]
-        value_at = len(text) - len(correction.lstrip())
-        correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
-        candidates: list[tuple[str, str]] = []
-        if lead is not None and lead.start() > 0:
-            candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
-        candidates += [(m.content, m.id) for m in previous]
-        for said, said_id in candidates:
-            fixed = revisions.substituted(said, correction, pair)
-            if fixed is None or fixed == said:
-                continue
-            self._restate(fixed, said_id, msg, known, found)
-            if pair is not None and said_id != msg.id:
-                gone = [
-                    n
-                    for n in known
-                    if n.status == "active"
-                    and said_id in n.source_message_ids
-                    and pair[0] in f"{n.title}"
-                ]
-                self._scrub([pair[0]], gone, known, found)
-            if said_id == msg.id:
-                # 上三年级……哦不对，四年级了，…他不爱看书: the clauses up to the new value
-                # were restated; what follows is read as said.
-                end, at = value_at + len(correction), 0
-                taken: set[int] = set()
-                for st in read_statements(text, msg.created_at):
-                    found_at = text.find(st.text, at)
-                    at = found_at + len(st.text) if found_at >= 0 else at
-                    if found_at < end:
-                        taken.add(st.index)
-                return taken, []
-            return self._clauses_of(text, lead, msg), [said_id]
-        if pair is not None:
-            # Said in an earlier conversation: the memory that holds the old value.
-            for node in known:
-                if node.status == "active" and pair[0] in f"{node.title} {node.content}":
-                    fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(
-                        pair[0], pair[1]
-                    )
-                    self._restate(fixed, None, msg, [node], found, target=node)
-                    return self._clauses_of(text, lead, msg), []
-        if lead is not None and lead.start() > 0:
-            # 上回我媳妇名字打错了，是王莉: the memory of what the words before the lead name,
-            # said in an earlier conversation, with the new value in place of the old.
-            topic = revisions.topic_words(text[: lead.start()])
-            for node in reversed(known):
-                if node.status != "active" or not topic & revisions.topic_words(
-                    f"{node.title} {node.content}"
-                ):
-                    continue
-                fixed = revisions.substituted(node.title, correction, None)
-                if fixed is not None and fixed != node.title:
-                    self._restate(fixed, None, msg, [node], found, target=node)
-                    return self._clauses_of(text, lead, msg), []
-        # A correction whose new value is a statement of its own (纠正一下，我家狗名字其实是
-        # 来福): what it states replaces what the corrected messages stated under its key.
-        return set(), (corrected_ids or ["*"]) if lead is not None else []
-
-    def _clauses_of(self, text: str, lead: re.Match[str] | None, msg: MemoryMessage) -> set[int]:
-        """The clauses a correction's own words take (the lead and the value after it)."""
-        end = lead.end() if lead is not None else 0
-        out = set()
-        for st in read_statements(text, msg.created_at):
-            out.add(st.index)
-            if text.find(st.text) + len(st.text) >= end:
-                break
-        return out
-
-    def _restate(
-        self,
-        fixed: str,
-        said_id: str | None,
-        msg: MemoryMessage,
-        known: list[MemoryNode],
-        found: Found,
-        target: MemoryNode | None = None,
-    ) -> None:
-        """Read ``fixed`` (a corrected statement) as said now; what it states replaces what
-        the corrected one left under the same key."""
-        probe = Found(zh=found.zh)
-        self._message(msg.model_copy(update={"content": fixed}), [], probe, [])
-        if said_id == msg.id:
-            # Corrected within the message: nothing of its first reading is kept.
-            found.ops[:] = [
-                op for op in found.ops if msg.id not in (op.node.source_message_ids or [])
-            ]
-        elif said_id is not None:
-            found.ops[:] = [
-                op for op in found.ops if said_id not in (op.node.source_message_ids or [])
-            ]
-        for op in probe.ops:
-            old = target or next(
-                (
-                    n
-                    for n in reversed(known)
-                    if n.status == "active"
-                    and n.key == op.node.key
-                    and said_id is not None
-                    and said_id in n.source_message_ids
-                ),
-                None,
-            )
-            draft = op.node.model_dump(exclude_none=True)
-            if old is not None and op.operation == "create":
-                found.add("supersede", "corrected what they had said", target_id=old.id, **draft)
-            else:
-                found.ops.append(op)
-
-    def _replace(self, node: MemoryNode, st: Statement, src: list[str], found: Found) -> None:
-        """Replace ``node`` by the statement that updates it, in the user's words."""
-        said = st.text
-        rest = st.sentence[st.sentence.find(st.text) + len(st.text) :]
-        if not st.times and not re.search(r"\d", said) and rest.strip(" ，,"):
-            # 学校改作息了，下午三点半就放了: the topic, then its new value in the next clause.
-            said += rest[: len(rest) - len(rest.lstrip(" ，,"))]
-            said += re.split(r"[，,。.!！？?;；]", rest.lstrip(" ，,"), maxsplit=1)[0]
-        said = clip(said, 120)
-        value: object = said
-        if isinstance(node.value_json, dict):
-            field = next((f for f in ("task", "said") if f in node.value_json), "value")
-            value = {**node.value_json, field: said}
-        found.add(
-            "supersede",
-            "the user updated it",
-            target_id=node.id,
-            domain=node.domain,
-            category_path=node.category_path,
-            type=node.type,
-            key=node.key,
-            value_json=value,
-            title=said,
-            content=st.sentence if len(st.sentence) <= 200 else said,
-            tags=node.tags,
-            entities=node.entities,
-            source_message_ids=src,
-            confidence=node.confidence,
-            importance=node.importance,
-        )
-
-    # --- notes and reply language ---------------------------------------------------
 
     def _note(self, text: str, src: list[str], found: Found) -> None:
         note = _NOTE_TAIL.sub("", _NOTE_LEAD.sub("", text))
@@ -809,36 +587,5 @@ def _list_time(st: Statement) -> TimeMention | None:
     return next((t for t in st.times if not t.past and t.starts is not None), None)
 
 
-def _value_words(node: MemoryNode) -> str:
-    """The text a memory's value says (Bristol of a city, 阿里 of an employer)."""
-    value = node.value_json
-    if isinstance(value, str):
-        return (
-            value
-            if not value.isascii()
-            else next((e for e in node.entities if e.casefold() == value.casefold()), value)
-        )
-    return ""
-
-
-def _same_kind(node: MemoryNode, f: Finding) -> bool:
-    """A correction's statement and an earlier memory say the same kind of thing: the same
-    key, or both an allergy (菠萝过敏 corrects 对芒果过敏, a food one's key is the cooking
-    avoid_ingredient)."""
-    if node.key == f.key:
-        return True
-    allergy = {"allergy"}
-    return (node.key in allergy or "过敏" in node.tags) and (f.key in allergy or "过敏" in f.tags)
-
-
 # One value per person: a new one replaces the old (their age, their school).
 _PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
-
-
-def _op_mentions(op: object, named: str) -> bool:
-    node = getattr(op, "node", None)
-    if node is None:
-        return False
-    folded = named.casefold()
-    words = [*(node.entities or []), str(node.value_json or "")]
-    return any(w and str(w).casefold() in folded for w in words if len(str(w)) >= 2)

@@ -350,8 +350,10 @@ _NEG_EN = re.compile(
 # not after a title or a one-letter abbreviation (Dr. Li, St. Mary's, U.S.).
 _SENTENCE = re.compile(
     r"(?<=[。！？!?；;\n])"
-    r"|(?<![.\s][A-Za-z])(?<!\b(?:mr|ms|dr|st|mt|jr|sr|vs|no|co|eg|ie))(?<!\b(?:mrs|etc|inc|ltd))(?<=[.])(?=\s+\S)"
-    r"|(?<=[.])$",
+    r"|(?<![.\s][A-Za-z]\.)(?<!\b(?:mr|ms|dr|st|mt|jr|sr|vs|no|co|eg|ie)\.)(?<!\b(?:mrs|etc|inc|ltd)\.)(?<=[.])(?=\s+\S)"
+    r"|(?<=[.])$"
+    # An emoji that closes a thought before a new one (…at five-a-side 🤕 Any desk exercises?).
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])(?=\s+(?-i:[A-Z])|\s+[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
 _CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")

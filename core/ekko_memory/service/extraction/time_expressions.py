@@ -266,9 +266,12 @@ _ZH_CLOCK = re.compile(
 )
 _ZH_PART = re.compile(r"(?P<part>凌晨|早上|早晨|清早|一早|上午|中午|下午|傍晚|晚上|夜里|半夜)")
 _ZH_DAY_RE = re.compile(_ZH_DAY)
-# A state of now: 今天/今晚 (till midnight), 最近/这几天 (a few days), 这周 (the week), 这个月.
+# A state of now: 今天/今晚 (till midnight), 这几天 (a few days), 最近 (a couple of weeks: a
+# state one says has lasted a while lasts a while more), 这周 (the week), 这个月.
+LASTING_DAYS = 14
 _ZH_STATE = re.compile(
-    r"(?P<days>最近|近来|近期|这几天|这两天|这阵子|这阵|这段时间|这些天|暂时|临时|目前|眼下|近日)"
+    r"(?P<lasting>最近|近来|近期|这阵子|这阵|这段时间)"
+    r"|(?P<days>这几天|这两天|这些天|暂时|临时|目前|眼下|近日)"
     r"|(?P<week>这周|这个星期|这星期|这礼拜|本周|这一周)(?![一二三四五六日天末])"
     r"|(?P<month>这个月|本月|这一个月)(?!\d|[一二三四五六七八九十两]|底|初)"
 )
@@ -467,7 +470,9 @@ def _find_zh(text: str, now: datetime) -> list[TimeMention]:
         if any(a <= m.start() < b for a, b in taken):
             continue
         today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-        if m["days"]:
+        if m["lasting"]:
+            end = _day_span(today + timedelta(days=LASTING_DAYS))[1]
+        elif m["days"]:
             end = _day_span(today + timedelta(days=3))[1]
         elif m["week"]:
             end = _day_span(_week_start(now) + timedelta(days=6))[1]
@@ -532,7 +537,8 @@ _EN_CLOCK = re.compile(
     re.IGNORECASE,
 )
 _EN_STATE = re.compile(
-    r"\b(?P<days>lately|recently|these days|for now|for the time being|for the moment|for a while"
+    r"\b(?P<lasting>lately|recently|these days|for a while)\b"
+    r"|\b(?P<days>for now|for the time being|for the moment"
     r"|for a few days|for the next few days|for a couple of days|temporarily|at the moment|right now|currently)\b"
     r"|\b(?P<week>this week|all week|for the week)\b"
     r"|\b(?P<month>this month)\b"
@@ -687,7 +693,9 @@ def _find_en(text: str, now: datetime) -> list[TimeMention]:
         if any(a <= m.start() < b for a, b in taken):
             continue
         today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-        if m["days"]:
+        if m["lasting"]:
+            end = _day_span(today + timedelta(days=LASTING_DAYS))[1]
+        elif m["days"]:
             end = _day_span(today + timedelta(days=3))[1]
         elif m["week"]:
             end = _day_span(_week_start(now) + timedelta(days=6))[1]
