@@ -16,7 +16,7 @@ from ekko_memory.errors import InvalidInput, NotFound
 from ekko_memory.models import DuplicatePair, SimilarMemory
 from ekko_memory.semantic.vector_index import _simd, int8_dots
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import chunks
+from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.rows import NodeRow
 
 if TYPE_CHECKING:

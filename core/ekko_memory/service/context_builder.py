@@ -34,8 +34,9 @@ from ekko_memory.service import unconfirmed
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
-from ekko_memory.store.reader import RowHit, StoreReader
+from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.rows import NodeRow
+from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
 

@@ -42,7 +42,7 @@ from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import chunks
+from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.sql_store import SqlStore, delete_in
 
 if TYPE_CHECKING:

@@ -22,7 +22,8 @@ from ekko_memory.models import (
     trusted,
 )
 from ekko_memory.store import tables as t
-from ekko_memory.store.reader import StoreReader, chunks
+from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.rows import (
     SUMMARY_LISTS,
     dumps,
