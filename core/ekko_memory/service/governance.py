@@ -19,9 +19,10 @@ from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.schema.values import values_match
 from ekko_memory.service.permissions import Verdict, check_change, check_write, stricter
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
+from ekko_memory.store.chain_writes import delete_in, supersede_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.sql_store import SqlStore, delete_in, supersede_in
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import StoreWriter, written
 
 if TYPE_CHECKING:

@@ -55,8 +55,9 @@ from ekko_memory.service.runtime import BackgroundWorker
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
 from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.health import StoreHealth
 from ekko_memory.store.problem import Problem
-from ekko_memory.store.sql_store import SqlStore, StoreHealth
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
 
 if TYPE_CHECKING:

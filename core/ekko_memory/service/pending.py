@@ -11,7 +11,8 @@ from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor, merge_value
 from ekko_memory.service.permissions import ALLOW
 from ekko_memory.service.write_plan import WriteContext, plan_node
-from ekko_memory.store.sql_store import SqlStore, settle_pending
+from ekko_memory.store.chain_writes import settle_pending
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import StoreWriter
 
 if TYPE_CHECKING:

@@ -41,9 +41,10 @@ from ekko_memory.service.chains import chain_closure, chain_groups
 from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
+from ekko_memory.store.chain_writes import delete_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader_base import chunks
-from ekko_memory.store.sql_store import SqlStore, delete_in
+from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService

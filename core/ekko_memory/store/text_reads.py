@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement, Text, case, false, func, literal_column, or_, select, text
 
 from ekko_memory.store import tables as t
+from ekko_memory.store.driver_errors import db_errors
 from ekko_memory.store.filters import NodeFilter, where_clause
 from ekko_memory.store.reader_base import n
 from ekko_memory.store.search_reads import SearchReads
 from ekko_memory.store.search_text import query_terms
+from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
 from ekko_memory.store.user_text import (
     NODE_TEXT,
     SUMMARY_TEXT,
@@ -173,3 +176,19 @@ class TextReads(SearchReads):
             .where(fts.c.seq.not_in(select(n.c.seq).scalar_subquery()))
         )
         return int(self.conn.execute(q, params).scalar() or 0)
+
+
+def user_text_in_file(path: Path, texts: Sequence[str]) -> list[int] | None:
+    """Rows holding each text where user text lives (``StoreReader.user_text_occurrences``)
+    in a SQLite file opened as it is (a migration backup: never migrated, never written);
+    None when it cannot be read as a database of ours (a copy cut short, say)."""
+    engine = make_engine(path, mode="immutable")
+    dialect = SqliteDialect(None)
+    try:
+        with engine.connect() as conn:
+            reader = TextReads(conn, dialect)
+            return [sum(reader.user_text_occurrences(t).values()) for t in texts]
+    except db_errors(dialect):
+        return None
+    finally:
+        engine.dispose()
