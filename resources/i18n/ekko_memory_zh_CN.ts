@@ -569,7 +569,7 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxButton</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/inbox_button.py" line="24"/>
         <source>Inbox, {n} waiting</source>
         <translation>收件箱，{n} 项待处理</translation>
     </message>
@@ -746,307 +746,307 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="33"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="47"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="53"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="58"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="64"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="65"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="73"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="74"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="75"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="77"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="739"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="234"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="95"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="101"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="109"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="111"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="46"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="121"/>
         <source>Connect to PostgreSQL…</source>
         <translation>连接 PostgreSQL…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="125"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="128"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="267"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="132"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="270"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="135"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="139"/>
         <source>Compact stores…</source>
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="144"/>
         <source>Semantic index…</source>
         <translation>语义索引…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="150"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="155"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="763"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="361"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="162"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="171"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="307"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="179"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="189"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="195"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="196"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="204"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="222"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="218"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="223"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="232"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="358"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="823"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="421"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="235"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="450"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="40"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="471"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="61"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="490"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="510"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="517"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="81"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="112"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="502"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="560"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="773"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="371"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="137"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="642"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="684"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="33"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="693"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="42"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="702"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="51"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="711"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="60"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="725"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="74"/>
         <source>Semantic index</source>
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="742"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="745"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="749"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="753"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="351"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="756"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="759"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="816"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="825"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="423"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
