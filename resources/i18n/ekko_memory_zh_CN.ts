@@ -1561,704 +1561,704 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryLabels</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="38"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="39"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="40"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="41"/>
         <source>task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="42"/>
         <source>recipe</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="43"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="45"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="44"/>
         <source>constraint</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="46"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="45"/>
         <source>correction</source>
         <translation>更正</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="49"/>
         <source>session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="250"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="249"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="251"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="250"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="252"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="52"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="251"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="56"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="60"/>
         <source>pending</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="185"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="186"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="66"/>
         <source>long-term (user scope) without “remember”</source>
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="69"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="70"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="73"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="74"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="75"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="78"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="79"/>
         <source>not in your own words</source>
         <translation>不是你的原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="84"/>
         <source>a long-term (user scope) memory you did not ask to remember</source>
         <translation>这是一条长期（用户范围）记忆，而你没有要求记住它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="88"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="87"/>
         <source>it holds sensitive personal data</source>
         <translation>其中含有敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="89"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="88"/>
         <source>it would overwrite a high-confidence memory without a clear request</source>
         <translation>它会在没有明确要求的情况下覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="92"/>
         <source>a hard delete removes the memory for good</source>
         <translation>永久删除会彻底移除这条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="96"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="95"/>
         <source>the forget request matched several memories</source>
         <translation>这个遗忘请求匹配到了多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="98"/>
         <source>it would move a memory into your long-term (user) scope</source>
         <translation>它会把一条记忆移入你的长期（用户）范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="101"/>
         <source>it deletes sensitive personal data</source>
         <translation>它会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="103"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="102"/>
         <source>the value is not in your own words; the model may have guessed it</source>
         <translation>这个值不是你的原话，可能是模型猜的</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="148"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="105"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="113"/>
         <source>phone number</source>
         <translation>手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="121"/>
         <source>ID number</source>
         <translation>身份证号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="115"/>
         <source>bank card number</source>
         <translation>银行卡号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="116"/>
         <source>email address</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="117"/>
         <source>street address</source>
         <translation>住址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="119"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="118"/>
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="119"/>
         <source>phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="120"/>
         <source>address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="123"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="122"/>
         <source>email</source>
         <translation>邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="124"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="123"/>
         <source>birthday</source>
         <translation>生日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="125"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="124"/>
         <source>health condition</source>
         <translation>健康状况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="130"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="129"/>
         <source>Not valid</source>
         <translation>无效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="131"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="130"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="132"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="131"/>
         <source>Not allowed</source>
         <translation>不允许</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="133"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="132"/>
         <source>The store is unavailable</source>
         <translation>存储不可用</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="133"/>
         <source>Changed meanwhile</source>
         <translation>已被更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="139"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="138"/>
         <source>this is already the current version</source>
         <translation>这已经是当前版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="142"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="141"/>
         <source>the memory is deleted; restore it first</source>
         <translation>这条记忆已删除，请先恢复它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="145"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="144"/>
         <source>a newer version exists; restore that one instead</source>
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="151"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="150"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="157"/>
         <source>written by you</source>
         <translation>由你写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
         <source>edited by you</source>
         <translation>由你编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="159"/>
         <source>expired by you</source>
         <translation>由你设为过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="160"/>
         <source>deleted by you</source>
         <translation>由你删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="161"/>
         <source>restored by you</source>
         <translation>由你恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
         <source>approved by you</source>
         <translation>由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
         <source>rejected by you</source>
         <translation>由你拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
         <source>decided by you in a batch</source>
         <translation>由你批量处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
         <source>deleted permanently by you</source>
         <translation>由你永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="170"/>
         <source>purged by you</source>
         <translation>由你清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
         <source>forgotten by you from the command line</source>
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="177"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="178"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="184"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="222"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
         <source>withdrawn</source>
         <translation>已撤回</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="196"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="195"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="196"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="197"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="214"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="207"/>
         <source>the agent, reporting the user&apos;s words</source>
         <translation>智能体转述的用户原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="212"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="213"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="215"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="219"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="220"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="221"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="223"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="227"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="228"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="229"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="230"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="231"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="232"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="233"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="234"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="238"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="239"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="240"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="241"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="242"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="243"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="244"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="245"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="402"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="72"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="409"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="79"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="413"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="83"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="416"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="86"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="459"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="38"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="461"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="40"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="508"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="624"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="132"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="248"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="521"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="145"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="525"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="149"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="529"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="153"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="533"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="157"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="537"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="161"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="541"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="165"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="547"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="171"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="551"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="175"/>
         <source>the store {path} cannot be reached ({reason})</source>
         <translation>无法访问存储 {path}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="555"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="179"/>
         <source>the store {path} could not read or write its file ({reason})</source>
         <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="559"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="183"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="584"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="622"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="246"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="510"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="578"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="628"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="252"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="657"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="281"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="661"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="285"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="666"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="290"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="685"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="309"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="811"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="67"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="813"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="69"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="815"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="71"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="817"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="73"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="819"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="75"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="821"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="77"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2981,118 +2981,118 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreProblem</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="17"/>
         <source>{path} is a directory, not a database file; move it away</source>
         <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="272"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="20"/>
         <source>cannot create {path}: {detail}</source>
         <translation>无法创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="273"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="21"/>
         <source>{path} is not writable and holds no database yet</source>
         <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="276"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="24"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="29"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="286"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="34"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="289"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="37"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="294"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="42"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="299"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="47"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="302"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="50"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="55"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="312"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="60"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="63"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="321"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="69"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="322"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="70"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="323"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="71"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="326"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="74"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="331"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="79"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="335"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="83"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="340"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="88"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="347"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="95"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="353"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="101"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="104"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
