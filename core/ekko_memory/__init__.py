@@ -57,10 +57,12 @@ from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
 from ekko_memory.service.progress import CancelToken, Progress
 from ekko_memory.service.session import MemorySession
+from ekko_memory.timeutil import LATEST as LATEST_DATE
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "LATEST_DATE",
     "NODE_LIMITS",
     "NODE_TYPES",
     "STORED_SCOPES",

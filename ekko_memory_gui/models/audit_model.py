@@ -7,7 +7,7 @@ import json
 from ekko_memory import AuditEvent
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.object_table_model import Column, ObjectTableModel
-from ekko_memory_gui.qt import QObject
+from ekko_memory_gui.qt import QCoreApplication, QObject
 
 
 def _payload(e: AuditEvent) -> str | None:
@@ -29,6 +29,12 @@ def _event(e: AuditEvent) -> str:
 
 
 def _actor(e: AuditEvent) -> str:
+    imported = (e.payload or {}).get("imported") if e.actor == "import" else None
+    if isinstance(imported, dict) and isinstance(imported.get("actor"), str):
+        # Recorded elsewhere and imported: who it named there, never "you" here.
+        return QCoreApplication.translate("AuditTableModel", "{actor} (imported)").format(
+            actor=labels.actor_label(imported["actor"])
+        )
     return labels.actor_label("user" if _withdrawn(e) else e.actor)
 
 

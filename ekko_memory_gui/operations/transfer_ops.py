@@ -50,8 +50,11 @@ async def export(
     selection: ExportSelection,
     on_progress: ProgressHandler | None = None,
     cancel: CancelToken | None = None,
+    force: bool = False,
 ) -> ExportReport:
-    """Write a JSON bundle, Markdown or CSV; a cancelled export leaves no file."""
+    """Write a JSON bundle, Markdown or CSV; a cancelled export leaves no file. An existing
+    file is replaced only with ``force`` (after the user said so); a memory database or a
+    store's folder never."""
     mem = c.runner.memory
     return await c.runner.call(
         mem.exporter.export,
@@ -60,7 +63,14 @@ async def export(
         selection=selection,
         progress=_relay(on_progress),
         cancel=cancel,
+        force=force,
     )
+
+
+async def check_export_target(c: AppController, path: Path) -> None:
+    """Raises the core's InvalidInput when no export may write ``path`` whatever the user
+    says (a memory database, a store's folder); an existing ordinary file passes."""
+    await c.runner.call(c.runner.memory.exporter.target, path, force=True)
 
 
 async def import_bundle(

@@ -4,22 +4,27 @@
 <context>
     <name>AuditTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="35"/>
+        <source>{actor} (imported)</source>
+        <translation>{actor}（导入）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="48"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="46"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="52"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="47"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="53"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/audit_model.py" line="48"/>
+        <location filename="../../ekko_memory_gui/models/audit_model.py" line="54"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -352,7 +357,7 @@
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="205"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
@@ -377,32 +382,32 @@
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
         <source>Nothing was exported: choose a file to export to.</source>
         <translation>没有导出任何内容：请选择要导出到的文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="200"/>
         <source>Nothing was exported: {path} was kept as it is.</source>
         <translation>没有导出任何内容：{path} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="238"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="223"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="226"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="237"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="250"/>
         <source>the {store} store was skipped: {reason}</source>
         <translation>已跳过{store}存储：{reason}</translation>
     </message>
@@ -533,6 +538,11 @@ Every version above, its search index entries and usage records go, and its text
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="101"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="165"/>
+        <source>{n} records were in the bundle more than once; each was read once.</source>
+        <translation>备份包中有 {n} 条记录重复出现；每条只读取了一次。</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
@@ -1348,212 +1358,217 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryEditDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="93"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="94"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="95"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="102"/>
         <source>Written by you (actor: user). The agent sees it from its next turn.</source>
         <translation>由你写入（执行者：用户）。智能体从下一轮对话开始就能看到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="105"/>
         <source>Saving creates a new version that supersedes this one; the current version stays in the history and you can revert to it.</source>
         <translation>保存会创建一个取代当前版本的新版本；当前版本保留在历史中，可以随时回退。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="108"/>
         <source>Your changes are applied to the proposal, which is then approved (and recorded as approved by you).</source>
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
         <source>Expires at</source>
         <translation>过期时间点</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="162"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="180"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="194"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="196"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
         <source>(choose a key)</source>
         <translation>（请选择键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="312"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="302"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="313"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="303"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="314"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="315"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="426"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="428"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="440"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="451"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="454"/>
+        <source>The expiry is later than the year 9998: choose an earlier time.</source>
+        <translation>到期时间晚于 9998 年：请选择更早的时间。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="450"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="457"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="470"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="459"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="462"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="475"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="464"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="468"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="481"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="469"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="482"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="473"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="486"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="490"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -2233,32 +2248,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="72"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="69"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="74"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="76"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="73"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="78"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="80"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/values.py" line="77"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="82"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2997,102 +3012,112 @@ This deletes them for good and cannot be undone.</source>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="24"/>
+        <source>{path} is on a file system mounted read-only and holds no database yet</source>
+        <translation>{path} 位于以只读方式挂载的文件系统上，且尚无数据库</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="28"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="29"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="33"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="38"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="37"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="41"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="46"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="47"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="51"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="54"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="55"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="59"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="64"/>
+        <source>{path} is on a file system mounted read-only: memories can be read but not changed (mount it read-write to write)</source>
+        <translation>{path} 位于以只读方式挂载的文件系统上：可以读取记忆，但不能修改（以读写方式重新挂载后即可写入）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="69"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="72"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="69"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="78"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="79"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="80"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="83"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="88"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="83"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="92"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="88"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="97"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="95"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="104"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="101"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="110"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="104"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="113"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>

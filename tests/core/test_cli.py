@@ -308,7 +308,7 @@ def test_an_import_that_supersedes_many_lists_the_first_few(tmp_path: Path) -> N
     shown = here("import", str(bundle))
     assert shown.returncode == 0, shown.stderr
     (line,) = [x for x in shown.stdout.splitlines() if x.startswith("Superseded")]
-    assert line.startswith("Superseded by conflict rules (12): mem_")
+    assert line.startswith("Superseded by a newer version (12): mem_")
     assert line.count("mem_") == 10 and line.endswith("… and 2 more (--json lists them all)")
 
 

@@ -58,13 +58,28 @@ def test_round_trip_into_an_empty_workspace(
         dst = dump(getattr(other, f"{name}_store"))
         for kind in ("nodes", "messages", "summaries", "pending", "usage", "cursors"):
             assert dst[kind] == src[kind], (name, kind)
-        # The same audit trail, plus one event that records the import itself.
+        # The same audit trail, each event marked as imported (the actor it named kept
+        # in its payload), plus one event that records the import itself.
         extra = {k: v for k, v in dst["audit"].items() if k not in src["audit"]}
-        assert {k: dst["audit"][k] for k in src["audit"]} == src["audit"]
+        assert {k: dst["audit"][k] for k in src["audit"]} == {
+            k: {
+                **e,
+                "actor": "import",
+                "payload": {**e.get("payload", {}), "imported": {"actor": e["actor"]}},
+            }
+            for k, e in src["audit"].items()
+        }
         assert [e["eventType"] for e in extra.values()] == ["import"]
         assert report.count("added")["nodes" if name == "user" else "messages"] > 0
     assert [n.id for n in other.chain(sample.spicy_new)] == [sample.spicy_old, sample.spicy_new]
-    assert other.history(sample.spicy_new).audit == mem.history(sample.spicy_new).audit
+    there = mem.history(sample.spicy_new).audit
+    here = other.history(sample.spicy_new).audit
+    assert [(e.id, e.event_type, e.reason, e.created_at) for e in here] == [
+        (e.id, e.event_type, e.reason, e.created_at) for e in there
+    ]
+    assert [(e.actor, (e.payload or {})["imported"]) for e in here] == [
+        ("import", {"actor": e.actor}) for e in there
+    ]
     assert other.history(sample.cilantro).usage == mem.history(sample.cilantro).usage
     assert [p.id for p in other.pending()] == [sample.pending]
     assert report.superseded == [] and report.skipped == {}
@@ -634,7 +649,7 @@ def test_a_later_bundle_moves_state_forward(
     )
     assert edited.accepted, edited
     mem.actions.delete(sample.database)
-    mem.exporter.export(path)
+    mem.exporter.export(path, force=True)
     report = other.importer.import_bundle(path)
     assert edited.node_id in report.added["nodes"]
     assert sample.cilantro in report.updated["nodes"] and sample.database in report.updated["nodes"]

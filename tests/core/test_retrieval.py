@@ -999,7 +999,7 @@ def test_render_budget_is_checked_and_none_means_no_budget(mem: MemoryService) -
                     scope="workspace",
                     workspace_id="w1",
                     user_id=None,
-                    expires_at=mem.now().replace(year=9999),
+                    expires_at=mem.now().replace(year=9998),
                 ),
                 make_node(
                     type="constraint",
@@ -1022,7 +1022,7 @@ def test_render_budget_is_checked_and_none_means_no_budget(mem: MemoryService) -
     assert len(full) > len(ctx.render(max_tokens=100))
     assert [o for o in ctx.omitted if o.reason == "over_limit"]
     # A far expiry says its year; a near one need not.
-    assert "有效至 9999-" in full
+    assert "有效至 9998-" in full
     near = (mem.now() + timedelta(minutes=5)).astimezone()
     assert (
         f"有效至 {near.strftime('%m-%d') if near.year == datetime.now(near.tzinfo).year else near.strftime('%Y-%m-%d')}"

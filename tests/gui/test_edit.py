@@ -11,7 +11,18 @@ import pytest
 
 from ekko_memory import NODE_LIMITS
 from ekko_memory.demo import DemoReport
-from ekko_memory_gui.qt import QApplication, QDateTime, QDialog, QLabel, QPushButton, Qt
+from ekko_memory.models import MemoryNodeDraft
+from ekko_memory.timeutil import storable
+from ekko_memory_gui.qt import (
+    QApplication,
+    QDate,
+    QDateTime,
+    QDialog,
+    QLabel,
+    QPushButton,
+    Qt,
+    QTime,
+)
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
@@ -109,6 +120,25 @@ def test_the_form_follows_the_schema(qtbot: Any, window: MainWindow, demo: DemoR
     )
     dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("never"))
     assert dialog.expires_at() is None
+
+
+def test_the_latest_expiry_the_form_offers_is_one_the_store_holds(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """The date picker stops before the year 9999 (what the stores hold, in every time
+    zone): a far date typed in is pulled back, and what the form sends is accepted."""
+    rules = window.runner.memory.registry.rules
+    dialog = MemoryEditDialog(rules, mode="create", defaults={"domain": "杂项"})
+    qtbot.addWidget(dialog)
+    dialog.title_edit.setText("很久以后")
+    dialog.value_editor.set_value("x")
+    dialog.expiry_combo.setCurrentIndex(dialog.expiry_combo.findData("custom"))
+    dialog.expiry_edit.setDateTime(QDateTime(QDate(9999, 12, 31), QTime(23, 59)))
+    when = dialog.expires_at()
+    assert when is not None and when.year == 9998 and storable(when) == when
+    assert dialog.problem() is None
+    node = MemoryNodeDraft.model_validate({"expiresAt": dialog.values()["expiresAt"]})
+    assert node.expires_at == when
 
 
 def test_create_by_hand(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService) -> None:

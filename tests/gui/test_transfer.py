@@ -8,7 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import BrowseFilter, MemoryService, open_memory
+import pytest
+
+from ekko_memory import AuditEvent, BrowseFilter, InvalidInput, MemoryService, open_memory
 from ekko_memory.demo import DEMO_USER, DEMO_WORKSPACE, DemoReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.qt import QDialog, QPushButton
@@ -28,10 +30,16 @@ def _snapshot(mem: MemoryService) -> dict[str, Any]:
     return {
         "nodes": {(n.id, n.status, n.supersedes_id, n.title, str(n.value_json)) for n in nodes},
         "chains": {n.id: [v.id for v in mem.chain(n.id)] for n in nodes},
-        "audit": {(e.id, e.event_type, e.node_id, e.actor) for e in audit},
+        # An imported event is by the import; the actor it named there travels with it.
+        "audit": {(e.id, e.event_type, e.node_id, _named_actor(e)) for e in audit},
         "pending": {(p.id, p.status) for p in mem.pending(status=None)},
         "sessions": {(s.session_id, s.message_count) for s in mem.browse.sessions()},
     }
+
+
+def _named_actor(e: AuditEvent) -> str:
+    imported = (e.payload or {}).get("imported") if e.actor == "import" else None
+    return str(imported["actor"]) if isinstance(imported, dict) else e.actor
 
 
 def _export(
@@ -207,6 +215,38 @@ def test_an_export_asks_before_it_replaces_a_file_that_exists(
     assert report.path == str(tmp_path / "new.md") and len(dialogs.asked) == asked
     report, line = _export_over(qtbot, window, dialogs, "")
     assert report is None and "choose a file" in line
+
+
+def test_an_export_onto_a_store_is_refused_without_a_question(
+    qtbot: Any,
+    window: MainWindow,
+    dialogs: ScriptedDialogService,
+    demo: DemoReport,
+    tmp_path: Path,
+) -> None:
+    """The workspace's own database (or anything in a store's folder) is never offered to
+    be replaced: the dialog says why, asks nothing, and the store stays as it was."""
+    db = demo.workspace / ".ekko" / "memory.db"
+    size = db.stat().st_size
+    before = _snapshot(window.runner.memory)
+    lines: list[str] = []
+    for target in (db, demo.user_home / "notes.md"):
+        asked = len(dialogs.asked)
+
+        async def handler(dialog: QDialog, target: Path = target) -> bool:
+            assert isinstance(dialog, ExportDialog)
+            dialog.path_edit.setText(str(target))
+            with pytest.raises(InvalidInput, match="nothing was written"):
+                await dialog.start()
+            lines.append(dialog.result_label.text())
+            return False
+
+        dialogs.handlers.append(handler)
+        wait_task(qtbot, window.export_memories())
+        assert len(dialogs.asked) == asked
+        assert lines[-1].startswith("The export failed:") and str(target) in lines[-1], lines
+    assert db.stat().st_size >= size and _snapshot(window.runner.memory) == before
+    assert not (demo.user_home / "notes.md").exists()
 
 
 def test_switching_the_format_of_an_emptied_path_keeps_it_empty(

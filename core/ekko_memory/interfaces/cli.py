@@ -236,6 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("export", t.export, "write a JSON bundle (for import), Markdown or CSV")
     p.add_argument("--format", choices=("json", "md", "csv"), default="json")
     p.add_argument("--output", required=True, metavar="PATH", help="file to write (mode 0600)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the output file if it exists (never a memory database or a store's folder)",
+    )
     scope_options(p, live_only=True)
     p.add_argument("--no-messages", action="store_true", help="leave the message log out")
 
@@ -342,6 +347,14 @@ def open_for(args: argparse.Namespace) -> MemoryService:
         what = "is not a folder" if ws.exists() else "does not exist"
         raise CliError(EXIT_NOT_FOUND, f"workspace folder {ws} {what}")
     db = StorePaths.resolve(ws, args.user_home).workspace_db
+    for path, should in ((db, "memory database"), (db.parent, "folder .ekko")):
+        if path.exists() and path.is_dir() != (path == db.parent):
+            what = "a folder" if path.is_dir() else "a file"
+            raise CliError(
+                EXIT_FAILED,
+                f"{path} is {what} where the workspace's {should} should be; move it away",
+                error_code="store_unavailable",
+            )
     if args.command not in CREATING_COMMANDS and not db.is_file():
         raise CliError(
             EXIT_NOT_FOUND,

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from ekko_memory.errors import Conflict, NotFound
 from ekko_memory.interfaces.cli_output import EXIT_DECLINED, EXIT_USAGE, CliError, Output, plural
 from ekko_memory.interfaces.cli_table import clean_cell, render_fields, render_table
-from ekko_memory.models import NODE_STATUSES, BrowseFilter, MemoryNode, NodeHistory, PendingItem
+from ekko_memory.models import (
+    NODE_STATUSES,
+    AuditEvent,
+    BrowseFilter,
+    MemoryNode,
+    NodeHistory,
+    PendingItem,
+)
 from ekko_memory.service.forget import ForgetRequest, Forgetter, candidate_json
 from ekko_memory.service.pending import proposal_of, why_no_memory
 from ekko_memory.service.write_plan import WriteContext
@@ -180,6 +187,14 @@ def history(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
+def actor_text(e: AuditEvent) -> str:
+    """Who did it: an imported event names the actor it was recorded with elsewhere."""
+    imported = (e.payload or {}).get("imported") if e.actor == "import" else None
+    if isinstance(imported, dict) and isinstance(imported.get("actor"), str):
+        return f"{imported['actor']} (imported)"
+    return e.actor
+
+
 def history_text(h: NodeHistory, width: int) -> str:
     """The human rendering of a node's history."""
     created = {e.node_id: e for e in h.audit if e.event_type == "create"}
@@ -199,7 +214,7 @@ def history_text(h: NodeHistory, width: int) -> str:
                 v.title,
                 key_value(v),
                 when(v.created_at),
-                f"{ev.actor}: {ev.reason}" if ev else "",
+                f"{actor_text(ev)}: {ev.reason}" if ev else "",
             ]
         )
     lines.append(
@@ -214,7 +229,7 @@ def history_text(h: NodeHistory, width: int) -> str:
         render_table(
             ("TIME", "EVENT", "ACTOR", "MEMORY", "REASON"),
             [
-                [when(e.created_at), e.event_type, e.actor, e.node_id or "", e.reason]
+                [when(e.created_at), e.event_type, actor_text(e), e.node_id or "", e.reason]
                 for e in h.audit
             ],
             max_width=width,
@@ -302,8 +317,16 @@ def stats(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """stats: counts per store, pending items, file locations and health."""
     data = mem.browse.stats()
     open_items = len(mem.pending())
+    odd = mem.browse.odd_dates()
+    for name, columns in odd.items():
+        where = ", ".join(f"{c} ({n})" for c, n in columns.items())
+        out.note(
+            f"warning: the {name} store holds dates this release does not write, in {where}:"
+            " before the year 1000, in 9999, or no date (read as 1000-01-01). They are"
+            " read and exported as they are; an import refuses them until they are corrected"
+        )
     if out.as_json:
-        out.json({"stores": data, "pending": open_items})
+        out.json({"stores": data, "pending": open_items, "oddDates": odd})
         return 0
     for name, entry in data.items():
         status = entry["status"] + (f" ({entry['reason']})" if entry.get("reason") else "")

@@ -44,13 +44,11 @@ KIND_NAMES = {
 
 
 def parse_date(value: str) -> datetime:
-    """``2026-01-31`` (midnight UTC) or an ISO 8601 timestamp."""
+    """``2026-01-31`` (midnight UTC) or an ISO 8601 timestamp with its time zone."""
     try:
         return parse_iso(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a date (use YYYY-MM-DD or ISO 8601)"
-        ) from None
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _progress(out: Output) -> Any:
@@ -64,14 +62,18 @@ def _progress(out: Output) -> Any:
 
 
 def export(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
-    """export --format json|md|csv --output PATH [--scope …] [--category PATH]."""
+    """export --format json|md|csv --output PATH [--force] [--scope …] [--category PATH]."""
     selection = ExportSelection(
         scopes=args.scope,
         category_path_prefix=args.category,
         include_messages=not args.no_messages,
     )
     report = mem.exporter.export(
-        args.output, format=args.format, selection=selection, progress=_progress(out)
+        args.output,
+        format=args.format,
+        selection=selection,
+        progress=_progress(out),
+        force=args.force,
     )
     out.end_progress()
     for w in report.warnings:
@@ -92,6 +94,14 @@ SHOWN_ITEMS = 10
 def _more(total: int) -> str:
     """What is left out after the first ``SHOWN_ITEMS`` of ``total``."""
     return f"… and {total - SHOWN_ITEMS} more (--json lists them all)"
+
+
+def _listed(ids: list[str]) -> str:
+    """The first ``SHOWN_ITEMS`` ids, and how many more."""
+    shown = ids[:SHOWN_ITEMS]
+    if len(ids) > SHOWN_ITEMS:
+        shown = [*shown, _more(len(ids))]
+    return ", ".join(shown)
 
 
 def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
@@ -115,10 +125,15 @@ def import_bundle(mem: MemoryService, args: argparse.Namespace, out: Output) -> 
             render_table(("RECORDS", "ADDED", "SKIPPED", "UPDATED"), rows, max_width=out.width)
         )
     if report.superseded:
-        shown = report.superseded[:SHOWN_ITEMS]
-        if len(report.superseded) > SHOWN_ITEMS:
-            shown = [*shown, _more(len(report.superseded))]
-        out.text(f"\nSuperseded by conflict rules ({len(report.superseded)}): {', '.join(shown)}")
+        out.text(
+            f"\nSuperseded by a newer version ({len(report.superseded)}): "
+            + _listed(report.superseded)
+        )
+    duplicates = [i for ids in report.duplicates.values() for i in ids]
+    if duplicates:
+        out.text(
+            f"\nIn the bundle more than once, read once ({len(duplicates)}): {_listed(duplicates)}"
+        )
     for note in report.notes[:SHOWN_ITEMS]:
         out.note(f"note: {note}")
     if len(report.notes) > SHOWN_ITEMS:
@@ -236,10 +251,21 @@ def report_text(report: PurgeReport) -> str:
             f"kept: {f.text!r} is still held by {f.count} row(s) of {f.location.removeprefix('table:')}"
         )
     if not v.clean and not v.leaks:
-        lines.append(
-            "Some text is still held by records the filter did not cover (add --messages?)."
-        )
+        named = [f for f in v.kept if f.location.endswith(IDENTITY_SUFFIXES)]
+        if named:
+            lines.append(
+                "Session or owner ids still spell it: a purge removes text, not those names"
+                " (purge --session ID --messages removes a whole session)."
+            )
+        if len(named) < len(v.kept):
+            lines.append(
+                "Some text is still held by records the filter did not cover (add --messages?)."
+            )
     return "\n".join(lines)
+
+
+# Kept findings in these columns are ids that name a session or an owner.
+IDENTITY_SUFFIXES = (".session_id", ".workspace_id", ".user_id")
 
 
 # --- compact ------------------------------------------------------------------------------
@@ -259,7 +285,8 @@ def compact(mem: MemoryService, args: argparse.Namespace, out: Output) -> int:
     """compact: give the space of deleted records back (VACUUM), store by store."""
     report = mem.compact(progress=_progress(out))
     out.end_progress()
-    failed = [s for s in report.stores if s.status == "failed"]
+    # A store that could not be written (read-only, disabled) was not compacted either.
+    failed = [s for s in report.stores if s.status in ("failed", "skipped")]
     for entry in report.stores:
         for w in entry.warnings:
             out.note(f"warning: the {entry.store} store: {w}")
@@ -296,7 +323,14 @@ def compact_text(report: CompactReport) -> str:
         if not entry.files:  # a server: say what ran there
             lines += [f"  ran: {sql}" for sql in entry.ran]
     lines.append("")
-    lines.append(f"Freed {human_bytes(report.freed_bytes)}.")
+    not_run = [s.store for s in report.stores if s.status in ("failed", "skipped")]
+    if any(s.status == "compacted" for s in report.stores):
+        lines.append(f"Freed {human_bytes(report.freed_bytes)}.")
+    if not_run:
+        lines.append(
+            f"Could not compact the {' and the '.join(not_run)} store"
+            f"{'s' if len(not_run) > 1 else ''} (the reason is above): nothing was freed there."
+        )
     if report.cancelled:
         lines.append("Interrupted: the stores marked cancelled were not compacted.")
     return "\n".join(lines)

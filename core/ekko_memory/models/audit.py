@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ekko_memory.models.base import CamelModel, OptUtcDatetime, UtcDatetime
+from ekko_memory.models.base import CamelModel, OptUtcDatetime, ReadDatetime, UtcDatetime
 from ekko_memory.models.messages import MemoryMessage
 from ekko_memory.models.nodes import MemoryNode
 
@@ -81,7 +81,7 @@ class NodeUsage(CamelModel):
 
     node_id: str
     count: int = 0
-    last_used_at: OptUtcDatetime = None
+    last_used_at: ReadDatetime = None
     recent_message_ids: list[str] = Field(default_factory=list)
 
 

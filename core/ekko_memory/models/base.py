@@ -9,10 +9,10 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from ekko_memory.timeutil import to_utc
+from ekko_memory.timeutil import storable, to_utc
 
 Scope = Literal["session", "workspace", "user", "global"]
 NodeType = Literal[
@@ -131,6 +131,7 @@ def clean_json_value(value: Any, *, depth: int = 0) -> Any:
 
 def bounded_text(limit: int, *, allow_empty: bool = True) -> Any:
     """A validator for text cleaned of unstorable characters and at most ``limit`` long."""
+
     def check(value: str) -> str:
         value = clean_text(value)
         if not allow_empty and not value.strip():
@@ -174,15 +175,36 @@ def _category_path(value: list[str]) -> list[str]:
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    return None if value is None else to_utc(value)
+    return None if value is None else storable(value)
 
 
 Title = Annotated[str, bounded_text(MAX_TITLE_CHARS, allow_empty=False)]
 Content = Annotated[str, bounded_text(MAX_CONTENT_CHARS)]
 StringList = Annotated[list[str], AfterValidator(_string_list)]
 CategoryPath = Annotated[list[str], AfterValidator(_category_path)]
-UtcDatetime = Annotated[datetime, AfterValidator(to_utc)]
+# Dates that name their time zone and that the stores can hold (``timeutil.storable``).
+UtcDatetime = Annotated[datetime, AfterValidator(storable)]
 OptUtcDatetime = Annotated[datetime | None, AfterValidator(_utc)]
+
+
+def _read(value: datetime | None) -> datetime | None:
+    return None if value is None else to_utc(value)
+
+
+# A date read from a store, never taken from outside (what a summary of stored rows
+# shows): whatever an older release stored, as it is.
+ReadDatetime = Annotated[datetime | None, AfterValidator(_read)]
+
+
+def _date_alone(value: Any) -> Any:
+    """A date alone (``2026-01-31``) given to a filter means midnight UTC."""
+    if isinstance(value, str) and len(value.strip()) <= len("2026-01-31"):
+        return value.strip() + "T00:00:00Z"
+    return value
+
+
+# A bound of a filter (created before / after): as ``OptUtcDatetime``, or a date alone.
+FilterDatetime = Annotated[datetime | None, BeforeValidator(_date_alone), AfterValidator(_utc)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 
 

@@ -10,7 +10,7 @@ from ekko_memory.models.base import (
     CamelModel,
     NodeStatus,
     NodeType,
-    OptUtcDatetime,
+    ReadDatetime,
     Scope,
     bounded_text,
 )
@@ -46,5 +46,5 @@ class SessionSummaryInfo(CamelModel):
 
     session_id: str
     message_count: int
-    first_at: OptUtcDatetime = None
-    last_at: OptUtcDatetime = None
+    first_at: ReadDatetime = None
+    last_at: ReadDatetime = None

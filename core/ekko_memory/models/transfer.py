@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 from ekko_memory.models.base import (
     CamelModel,
     CategoryPath,
-    OptUtcDatetime,
+    FilterDatetime,
     Scope,
     StoreName,
     bounded_text,
@@ -53,10 +53,13 @@ class ImportReport(CamelModel):
     """What an import did, by kind of record (nodes, audit, messages, summaries, pending, usage, cursors).
 
     ``added``: new records; ``skipped``: already present (or refused, see ``notes``);
-    ``updated``: present records whose status the bundle moved on (a node superseded or
-    deleted since, a pending item decided since); ``superseded``: node ids that lost a
-    conflict with a newer node for the same key (imported or local). These count only
-    what was committed.
+    ``updated``: present records whose status the bundle moved on (a node superseded,
+    expired or deleted since, an older version a newer imported one continues);
+    ``superseded``: every node id the import left superseded — that lost a conflict with
+    a newer node for the same key (imported or local), that a newer imported version
+    continues, or that the bundle shows superseded since. These count only what was
+    committed. ``duplicates``: ids the bundle held more than once, by kind of record
+    (only the first was read).
 
     ``committed_stores``: the stores whose import was committed (a store the bundle has
     nothing for is in neither list). ``cancelled``: the import was cancelled;
@@ -71,6 +74,7 @@ class ImportReport(CamelModel):
     skipped: dict[str, list[str]] = Field(default_factory=dict)
     updated: dict[str, list[str]] = Field(default_factory=dict)
     superseded: list[str] = Field(default_factory=list)
+    duplicates: dict[str, list[str]] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     cancelled: bool = False
     committed_stores: list[StoreName] = Field(default_factory=list)
@@ -115,8 +119,8 @@ class PurgeFilter(CamelModel):
     user_id: str | None = None
     category_path_prefix: CategoryPath | None = None
     session_id: str | None = None
-    after: OptUtcDatetime = None
-    before: OptUtcDatetime = None
+    after: FilterDatetime = None
+    before: FilterDatetime = None
     query: Annotated[str, bounded_text(2000)] | None = None
     include_messages: bool = False
     # Migration backups holding purged data are deleted (False: kept and reported).

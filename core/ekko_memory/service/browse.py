@@ -213,6 +213,18 @@ class Browser:
         events.sort(key=lambda e: (e.created_at, e.id))
         return events[:limit]
 
+    def odd_dates(self) -> dict[str, dict[str, int]]:
+        """Per readable store, the date columns holding dates this release does not write
+        (and how many rows): written by an older release, or by hand. A full scan."""
+        out: dict[str, dict[str, int]] = {}
+        for name, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    found = r.odd_dates()
+                if found:
+                    out[name] = found
+        return out
+
     def stats(self) -> dict[str, Any]:
         """Counts per store and status, pending items, file locations and health."""
         out: dict[str, Any] = {}

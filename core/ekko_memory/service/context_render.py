@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ekko_memory.models import MemoryNode
 from ekko_memory.service.quoted_text import QuotedLine, is_plain, quote_line, quote_lines
+from ekko_memory.timeutil import local_time
 
 if TYPE_CHECKING:
     from ekko_memory.models import MemoryContext
@@ -118,7 +119,7 @@ def node_line(node: MemoryNode, chinese: bool) -> QuotedLine:
         text = f"{title}：{content}" if _CJK.match(title[-1]) else f"{title}: {content}"
     if node.expires_at is not None and not (node.type == "task" and _DUE_SAID.search(title)):
         # (A task's due time is in its title; its expiry, a day later, would only confuse.)
-        local = node.expires_at.astimezone()
+        local = local_time(node.expires_at)
         # The year only when it is not this one: a far expiry must not read as this year's.
         same_year = local.year == datetime.now(local.tzinfo).year
         until = local.strftime("%m-%d %H:%M" if same_year else "%Y-%m-%d %H:%M")

@@ -3,7 +3,9 @@
 The bundle is streamed store by store, each from one read snapshot, so a 100k-memory
 export never sits in memory and agents keep writing meanwhile. Every file is written
 to a temporary name with user-only permissions (0600) and renamed into place at the
-end: a cancelled or failed export leaves nothing behind.
+end: a cancelled or failed export leaves nothing behind, and no export replaces a store,
+writes into a store's folder, or replaces an existing file unless asked to
+(``service/export_target.py``).
 
 Bundle format (``format: ekko-memory-bundle``, ``version: 1``)::
 
@@ -45,6 +47,12 @@ from ekko_memory.models import (
     StoreProblemNote,
 )
 from ekko_memory.service.chains import chain_closure
+from ekko_memory.service.export_target import (
+    PARTS_FOLDER,
+    check_target,
+    sweep_stale_parts,
+    write_private,
+)
 from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
 from ekko_memory.store.filters import STATUS_RANK, NodeFilter, NodeOrder
 from ekko_memory.store.reader import StoreReader
@@ -118,42 +126,6 @@ def generator_name() -> str:
         return "ekko-memory"
 
 
-def write_private(path: Path, fill: Callable[[IO[str]], Any], *, encoding: str = "utf-8") -> Any:
-    """Write a text file readable by its owner only (0600), atomically; returns ``fill``'s result.
-
-    ``fill`` writes to a temporary file beside ``path`` that replaces ``path`` only when
-    it returns; on any exception (cancellation included) the temporary file is removed.
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-    try:
-        tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as e:
-        # Named by the file asked for, not the temporary one beside it.
-        raise InvalidInput(f"cannot write {path}: {e.strerror or e}") from e
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
-            result = fill(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return result
-
-
-def check_output_path(path: str | os.PathLike[str]) -> Path:
-    """An absolute output path whose folder exists and that is not a folder itself."""
-    target = Path(path).expanduser().absolute()
-    if target.is_dir():
-        raise InvalidInput(f"{target} is a folder; give a file name to write")
-    if not target.parent.is_dir():
-        raise InvalidInput(f"folder {target.parent} does not exist")
-    return target
-
-
 class Exporter:
     """Exports what the user selects; ``mem.exporter.export(path, format=...)``."""
 
@@ -168,12 +140,20 @@ class Exporter:
         selection: ExportSelection | None = None,
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
+        force: bool = False,
     ) -> ExportReport:
-        """Write the selection to ``path`` as a JSON bundle, Markdown or CSV (0600)."""
+        """Write the selection to ``path`` as a JSON bundle, Markdown or CSV (0600).
+
+        InvalidInput, with nothing written, when ``path`` is a store's database, lies in a
+        store's folder, or is any memory database; an existing file is replaced only with
+        ``force``. The part files that killed exports left behind are removed first.
+        """
         if format not in FORMATS:
             raise InvalidInput(f"unknown export format {format!r}; use json, md or csv")
         sel = selection or ExportSelection()
-        target = check_output_path(path)
+        target = self.target(path, force=force)
+        parts_dir = self.service.paths.state_dir / PARTS_FOLDER
+        sweep_stale_parts(parts_dir, beside=target)
         parts, notes = self._parts(sel)
         warnings = [text for text, _ in notes]
         problems = [problem for _, problem in notes]
@@ -186,7 +166,7 @@ class Exporter:
         # Spreadsheet programs read UTF-8 CSV correctly only with a byte-order mark.
         encoding = "utf-8-sig" if format == "csv" else "utf-8"
         try:
-            counts = write_private(target, writers[format], encoding=encoding)
+            counts = write_private(target, writers[format], parts=parts_dir, encoding=encoding)
         except Cancelled:  # raised inside a writer: the temporary file is already gone
             return ExportReport(
                 path=None,
@@ -203,6 +183,15 @@ class Exporter:
             bytes=target.stat().st_size,
             warnings=warnings,
             warning_problems=problems,
+        )
+
+    def target(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """The absolute file an export to ``path`` writes; InvalidInput saying why not (a
+        store's database or folder, a memory database; an existing file without ``force``).
+        Nothing is written: an app asks this before it asks to replace a file."""
+        where = self.service.paths
+        return check_target(
+            path, databases=where.database_files, folders=where.store_folders, force=force
         )
 
     # --- what goes in ---------------------------------------------------------------

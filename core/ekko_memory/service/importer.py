@@ -3,11 +3,13 @@
 Rules:
 
 - Everything is validated before anything is written; a bad bundle changes nothing.
+  A bundle carries data, never decisions or identity (``service/bundle.py``): its audit
+  events are marked as imported, its decided pending items are decided by ``import``.
 - Ids are kept. A record whose id is already present is skipped, so importing the same
-  bundle twice adds nothing. Exceptions, both about moving a record's state forward:
-  a node the bundle shows superseded / expired / deleted later than the local copy
-  takes that status, and a pending item the bundle shows decided takes that decision.
-  A present node whose content differs is kept as it is (noted in the report).
+  bundle twice adds nothing. The one exception moves a memory's state forward: a node
+  the bundle shows superseded / expired / deleted later than the identical local copy
+  takes that status. A present node whose content differs is kept as it is (noted in
+  the report). A pending item here is never decided by a bundle: the user decides it.
 - Nodes go to the store of their scope (session/workspace → workspace file, user →
   user file); global nodes are skipped (they ship with the app).
 - Conflicts: a new node that is the active head of its chain is checked against the
@@ -19,7 +21,14 @@ Rules:
   audited with actor ``import``, and listed in ``superseded``.
 - A new node whose older version is local and still active makes that version superseded.
   When the local chain moved on since (the memory was edited here and there), the local
-  head and the new node are rivals as above, noted in the report.
+  head and the new node are rivals as above, noted in the report. Only a newer version
+  of the same memory does so (``same_memory``): when the memory its link
+  (``supersedesId``) would retire has another type, key or domain (or, for a key that
+  holds many values, another value), or is current in the other store, the node comes
+  in without that link (noted) and nothing is retired.
+- ``superseded`` lists every memory the import left superseded: conflict losers, local
+  versions a newer imported version continues, and local copies the bundle shows
+  superseded since.
 - The two rivals become one history: the loser's chain is linked before the winner's own
   versions (``link_rivals``), as a governed write links a new value after the one it
   replaces. The winner's oldest version here that the loser's chain does not share gets
@@ -43,33 +52,18 @@ same bundle again completes it (what is already there is skipped).
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
-
-from ekko_memory.errors import InvalidInput, NotFound
-from ekko_memory.ids import is_valid_id
-from ekko_memory.models import (
-    AuditEvent,
-    ImportReport,
-    MemoryMessage,
-    MemoryNode,
-    MemorySummary,
-    PendingItem,
-    SessionCursor,
-    StoreName,
-    UsageRecord,
-    clean_json_value,
-)
-from ekko_memory.service.config import IMPORT_MAX_MB
-from ekko_memory.service.export import BUNDLE_FORMAT, BUNDLE_KINDS, BUNDLE_VERSION
+from ekko_memory.errors import InvalidInput
+from ekko_memory.models import ImportReport, MemoryNode, PendingItem, StoreName
+from ekko_memory.schema.normalize import conflict_identity
+from ekko_memory.schema.registry import SchemaRegistry
+from ekko_memory.service.bundle import StoreBundle, parse_bundle, read_bundle
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.progress import Cancelled, CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.ranking import priority_key
@@ -80,39 +74,13 @@ from ekko_memory.store.writer import StoreWriter
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
-M = TypeVar("M", bound=BaseModel)
-
-# Id prefix of each kind of record (cursors are keyed by session and kind).
-_PREFIX = {
-    "nodes": "mem",
-    "audit": "aud",
-    "messages": "msg",
-    "summaries": "sum",
-    "pending": "pnd",
-    "usage": "use",
-}
 # Records written between two progress reports (and cancellation checks).
 BATCH = 500
+# The statuses a bundle may move a memory here to (forward: none brings one back).
+_RETIRED = ("superseded", "expired", "deleted")
 # Why an import superseded one of two rivals (the audit's reason).
 _SAME_KEY = "import: another memory with the same key took precedence"
 _BRANCHED = "import: two versions continued this memory apart; the newer took precedence"
-
-
-@dataclass
-class _StoreBundle:
-    """The validated records bound for one store."""
-
-    nodes: list[MemoryNode] = field(default_factory=list)
-    audit: list[AuditEvent] = field(default_factory=list)
-    messages: list[MemoryMessage] = field(default_factory=list)
-    summaries: list[MemorySummary] = field(default_factory=list)
-    pending: list[PendingItem] = field(default_factory=list)
-    usage: list[UsageRecord] = field(default_factory=list)
-    cursors: list[SessionCursor] = field(default_factory=list)
-
-    @property
-    def size(self) -> int:
-        return sum(len(getattr(self, k)) for k in BUNDLE_KINDS)
 
 
 @dataclass
@@ -157,129 +125,6 @@ def _batches(records: list[Any]) -> list[list[Any]]:
     return [records[i : i + BATCH] for i in range(0, len(records), BATCH)]
 
 
-# \u0000 and \ud800-\udfff (a pair of them decodes to one character, which is harmless).
-_UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
-
-
-def read_bundle(
-    path: str | os.PathLike[str], *, max_mb: int = IMPORT_MAX_MB
-) -> tuple[dict[str, Any], int]:
-    """The parsed bundle and its format version; InvalidInput / NotFound with a clear reason.
-    A file over ``max_mb`` MiB is refused having read no more than that."""
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise NotFound(f"no bundle file at {p}")
-    try:
-        # A byte-order mark (a bundle saved again by a Windows editor) is not content.
-        text = _read_at_most(p, max_mb).decode("utf-8-sig")
-        data = json.loads(text)
-    except UnicodeDecodeError as e:
-        raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
-    except json.JSONDecodeError as e:
-        raise InvalidInput(
-            f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
-        ) from e
-    except (ValueError, RecursionError) as e:
-        # A number too long to convert, or arrays nested deeper than Python can parse.
-        raise InvalidInput(f"{p} is not a bundle this release can read ({e})") from e
-    except OSError as e:
-        raise InvalidInput(f"cannot read {p}: {e.strerror or e}") from e
-    if _UNSTORABLE_ESCAPE.search(text):
-        # JSON escapes can spell what no store holds (a lone surrogate, NUL): U+FFFD, as
-        # every other way in. Checked on the text first: cleaning walks the whole bundle.
-        try:
-            data = clean_json_value(data)
-        except ValueError as e:
-            raise InvalidInput(f"{p}: {e}") from e
-    if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
-        raise InvalidInput(
-            f'{p} is not an Ekko Memory bundle (expected "format": "{BUNDLE_FORMAT}"); '
-            "only JSON bundles made by export can be imported"
-        )
-    version = data.get("version")
-    if not isinstance(version, int) or version < 1:
-        raise InvalidInput(f"{p}: the bundle has no valid version number")
-    if version > BUNDLE_VERSION:
-        raise InvalidInput(
-            f"{p} uses bundle version {version}, newer than this release reads "
-            f"({BUNDLE_VERSION}); upgrade Ekko Memory to import it"
-        )
-    if not isinstance(data.get("stores"), dict):
-        raise InvalidInput(f'{p}: the bundle has no "stores" object')
-    return data, version
-
-
-def _read_at_most(p: Path, max_mb: int) -> bytes:
-    """The file's bytes; InvalidInput naming the limit when it holds more than ``max_mb``
-    MiB (read up to one byte past it: the size on disk can change, or lie, meanwhile)."""
-    limit = max_mb * 1024 * 1024
-    with p.open("rb") as fh:
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise InvalidInput(
-            f"{p} is larger than {max_mb} MiB, the most an import reads "
-            f"(import_max_mb in config.json raises it); nothing was imported"
-        )
-    return data
-
-
-def _validate(cls: type[M], record: object, where: str) -> M:
-    try:
-        return cls.model_validate(record)
-    except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"])
-        raise InvalidInput(f"{where}{'.' + loc if loc else ''}: {err['msg']}") from e
-
-
-def parse_bundle(data: dict[str, Any]) -> tuple[dict[StoreName, _StoreBundle], list[str]]:
-    """Validate every record; route nodes to the store of their scope. Nothing is written."""
-    out: dict[StoreName, _StoreBundle] = {"workspace": _StoreBundle(), "user": _StoreBundle()}
-    notes: list[str] = []
-    models: dict[str, type[BaseModel]] = {
-        "nodes": MemoryNode,
-        "audit": AuditEvent,
-        "messages": MemoryMessage,
-        "summaries": MemorySummary,
-        "pending": PendingItem,
-        "usage": UsageRecord,
-        "cursors": SessionCursor,
-    }
-    for store_name, section in data["stores"].items():
-        if store_name not in out:
-            raise InvalidInput(f"stores.{store_name}: unknown store (workspace or user)")
-        if not isinstance(section, dict):
-            raise InvalidInput(f"stores.{store_name} must be an object")
-        for kind, records in section.items():
-            if kind not in BUNDLE_KINDS:
-                raise InvalidInput(f"stores.{store_name}.{kind}: unknown kind of record")
-            if not isinstance(records, list):
-                raise InvalidInput(f"stores.{store_name}.{kind} must be a list")
-            for i, raw in enumerate(records):
-                where = f"stores.{store_name}.{kind}[{i}]"
-                record = _validate(models[kind], raw, where)
-                if kind in _PREFIX and not is_valid_id(getattr(record, "id", None), _PREFIX[kind]):
-                    raise InvalidInput(f"{where}.id: not a valid {_PREFIX[kind]}_… id")
-                if isinstance(record, PendingItem):
-                    record = record.model_copy(update={"store": None})
-                if isinstance(record, MemoryNode):
-                    if record.scope == "global":
-                        notes.append(
-                            f"skipped global memory {record.id} (global memories ship with the app)"
-                        )
-                        continue
-                    target: StoreName = "user" if record.scope == "user" else "workspace"
-                    out[target].nodes.append(record)
-                elif kind in ("messages", "summaries", "cursors"):
-                    getattr(out["workspace"], kind).append(record)
-                else:
-                    getattr(out[store_name], kind).append(record)
-    for part in out.values():
-        # Older versions first, so a chain is rebuilt in order.
-        part.nodes.sort(key=lambda n: (n.created_at, n.id))
-    return out, notes
-
-
 class Importer:
     """Imports JSON bundles; ``mem.importer.import_bundle(path)``."""
 
@@ -300,14 +145,15 @@ class Importer:
         report's ``committed_stores`` / ``cancelled_stores``).
         """
         data, version = read_bundle(path, max_mb=self.service.config.import_max_mb)
-        parts, notes = parse_bundle(data)
+        parsed = parse_bundle(data)
+        parts = parsed.stores
         for name, part in parts.items():
             store = self._store(name)
             if part.size and not store.health.writable:
                 raise InvalidInput(
                     f"the {name} store cannot be written ({store.health.reason}); nothing was imported"
                 ).for_store(name, store.health)
-        tally = _Tally(notes=notes)
+        tally = _Tally(notes=list(parsed.notes))
         ticker = _Ticker(Reporter(progress, cancel), sum(p.size for p in parts.values()))
         committed: list[StoreName] = []
         cancelled: list[StoreName] = []
@@ -321,7 +167,7 @@ class Importer:
             store_tally = _Tally()
             try:
                 with self._store(name).write() as w:
-                    self._import_store(w, part, store_tally, ticker)
+                    self._import_store(w, name, part, store_tally, ticker)
                     if store_tally.changed:
                         w.add_audit(
                             "import",
@@ -352,6 +198,7 @@ class Importer:
             skipped=tally.skipped,
             updated=tally.updated,
             superseded=tally.superseded,
+            duplicates=parsed.duplicates,
             notes=tally.notes,
             cancelled=bool(cancelled),
             committed_stores=committed,
@@ -364,12 +211,13 @@ class Importer:
     # --- one store, inside one write transaction -------------------------------------
 
     def _import_store(
-        self, w: StoreWriter, part: _StoreBundle, tally: _Tally, tick: _Ticker
+        self, w: StoreWriter, name: StoreName, part: StoreBundle, tally: _Tally, tick: _Ticker
     ) -> None:
         plain = self._plain
         plain(w, "messages", part.messages, "memory_messages", w.insert_messages, tally, tick)
         plain(w, "summaries", part.summaries, "memory_summaries", w.insert_summaries, tally, tick)
-        self._nodes(w, part.nodes, tally, tick)
+        other: StoreName = "user" if name == "workspace" else "workspace"
+        self._nodes(w, part.nodes, tally, tick, other)
         plain(w, "audit", part.audit, "memory_audit_events", w.insert_audit_events, tally, tick)
         self._pending(w, part.pending, tally, tick)
         plain(w, "usage", part.usage, "memory_usage", w.insert_usage, tally, tick)
@@ -377,8 +225,9 @@ class Importer:
             key = f"{cursor.session_id}:{cursor.kind}"
             tally.add("added" if w.insert_cursor(cursor) else "skipped", "cursors", key)
             tick()
-        # After the audit: a bundle's own rivalries (its audit names their winners) too.
-        link_rivals(w)
+        # After the audit: a bundle's own rivalries (its audit names their winners) too,
+        # when the two it names are values of one memory.
+        link_rivals(w, lambda a, b: rivals(self.service.registry, a, b))
 
     @staticmethod
     def _plain(
@@ -419,43 +268,43 @@ class Importer:
             present.add(item.id)
             tally.add("added", "pending", item.id)
             return
+        # Only the user decides an item waiting here; a bundle's decision is not theirs.
+        tally.add("skipped", "pending", item.id)
         local = w.get_pending(item.id)
-        decided = item.status != "pending" and item.decided_at is not None
-        if local is not None and local.status == "pending" and decided:
-            assert item.decided_at is not None
-            w.decide_pending(
-                item.id,
-                status=item.status,
-                decided_by=item.decided_by or ACTOR,
-                at=item.decided_at,
-                note=item.decision_note,
-                result_node_id=item.result_node_id,
+        if local is not None and local.status == "pending" and item.status != "pending":
+            tally.notes.append(
+                f"pending item {item.id} still waits for your decision here: the bundle shows"
+                f" it {item.status}, but an import does not decide"
             )
-            tally.add("updated", "pending", item.id)
-        else:
-            tally.add("skipped", "pending", item.id)
 
-    def _nodes(self, w: StoreWriter, nodes: list[MemoryNode], tally: _Tally, tick: _Ticker) -> None:
+    def _nodes(
+        self,
+        w: StoreWriter,
+        nodes: list[MemoryNode],
+        tally: _Tally,
+        tick: _Ticker,
+        other: StoreName,
+    ) -> None:
         present = w.existing_ids("memory_nodes", [n.id for n in nodes])
         now = self.service.now()
         governor = Governor(self.service)
         for node in nodes:
-            self._node(w, node, present, tally, now, governor)
+            if node.id in present:
+                self._update_present(w, node, tally)
+            else:
+                present.add(node.id)
+                self._node(w, self._checked_link(w, node, tally, other), tally, now, governor)
             tick()
 
     def _node(
         self,
         w: StoreWriter,
         node: MemoryNode,
-        present: set[str],
         tally: _Tally,
         now: datetime,
         governor: Governor,
     ) -> None:
-        if node.id in present:
-            self._update_present(w, node, tally)
-            return
-        present.add(node.id)
+        """A node not present here: inserted, settling what it continues or rivals."""
         older = w.get_node(node.supersedes_id) if node.supersedes_id else None
         branch = None
         if older is not None and older.status == "superseded":
@@ -499,6 +348,40 @@ class Importer:
                 payload={"supersededBy": node.id},
             )
             tally.add("updated", "nodes", older.id)
+            tally.superseded.append(older.id)
+
+    def _checked_link(
+        self, w: StoreWriter, node: MemoryNode, tally: _Tally, other: StoreName
+    ) -> MemoryNode:
+        """``node``, or ``node`` without its link to an older version (noted) when following
+        the link would retire what is not an older version of the same memory: a memory of
+        another type, key or domain, or a current memory of the other store."""
+        older_id = node.supersedes_id
+        if older_id is None:
+            return node
+        older = w.get_node(older_id)
+        if older is not None:
+            # What following the link retires here: the older version while it is
+            # current, else the version that continued it here since (``_node``).
+            retired = older if older.status in ("active", "expired") else None
+            if older.status == "superseded":
+                retired = self._local_head(w, older.id)
+            if retired is None or same_memory(self.service.registry, retired, node):
+                return node
+            why = f"{retired.id} is another memory (its type, key, domain or value differ)"
+        elif not self._store(other).health.readable:
+            why = f"{older_id} may be a memory of the {other} store, which cannot be read now"
+        else:
+            with self._store(other).read() as r:
+                elsewhere = r.get_node(older_id)
+            if elsewhere is None or elsewhere.status not in ("active", "expired"):
+                return node  # nothing current is retired by the link
+            why = f"{older_id} is a current memory of the {other} store"
+        tally.notes.append(
+            f"imported {node.id} without its link to an older version: {why},"
+            " which an import does not retire"
+        )
+        return node.model_copy(update={"supersedes_id": None})
 
     @staticmethod
     def _local_head(w: StoreWriter, node_id: str) -> MemoryNode | None:
@@ -537,13 +420,35 @@ class Importer:
         same_content = {k: v for k, v in local.to_json().items() if k not in state} == {
             k: v for k, v in node.to_json().items() if k not in state
         }
-        if same_content and node.updated_at > local.updated_at:
+        # Forward only: a bundle retires what it retired there since, it revives nothing.
+        forward = node.status in _RETIRED and node.status != local.status
+        if same_content and forward and node.updated_at > local.updated_at:
             w.set_node_status(node.id, node.status, node.updated_at, expires_at=node.expires_at)
             tally.add("updated", "nodes", node.id)
+            if node.status == "superseded" and local.status in ("active", "expired"):
+                tally.superseded.append(node.id)
+            else:
+                tally.notes.append(f"{node.id} is {node.status} now, as in the bundle")
             return
         tally.add("skipped", "nodes", node.id)
         if not same_content:
             tally.notes.append(f"kept the local version of {node.id}: it differs from the bundle's")
+
+
+def same_memory(registry: SchemaRegistry, older: MemoryNode, newer: MemoryNode) -> bool:
+    """Two versions of one memory: the same type, key and domain, and for a key that holds
+    many values, the same one (不吃葱 is no newer version of 不吃香菜)."""
+    if (older.type, older.key, older.domain) != (newer.type, newer.key, newer.domain):
+        return False
+    return rivals(registry, older, newer)
+
+
+def rivals(registry: SchemaRegistry, a: MemoryNode, b: MemoryNode) -> bool:
+    """Two values of one memory, as a governed write judges them: the same conflict
+    identity, or (keyless) the same type and domain."""
+    if a.key is None or b.key is None:
+        return a.key == b.key and (a.type, a.domain) == (b.type, b.domain)
+    return conflict_identity(registry, a) == conflict_identity(registry, b)
 
 
 def _merge(into: _Tally, part: _Tally) -> None:

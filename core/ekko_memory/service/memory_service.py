@@ -608,10 +608,20 @@ class MemoryService:
         edits: dict[str, Any] | None = None,
         note: str | None = None,
     ) -> dict[str, Any]:
-        """The user's decision on a pending item: ``{pendingId, status, nodeId?, deletedIds?}``."""
-        return pending_ops.decide(
-            self, pending_id, approve=approve, actor=actor, edits=edits, note=note
-        )
+        """The user's decision on a pending item: ``{pendingId, status, nodeId?, deletedIds?}``.
+
+        Raises only Ekko Memory's own errors: an item whose stored data cannot be applied
+        (written by another program, or by an older release) is InvalidInput, and
+        nothing is written."""
+        try:
+            return pending_ops.decide(
+                self, pending_id, approve=approve, actor=actor, edits=edits, note=note
+            )
+        except (ValidationError, ValueError, TypeError, KeyError) as e:
+            raise InvalidInput(
+                f"pending item {pending_id} cannot be decided: its stored data is not"
+                f" valid ({type(e).__name__}: {e}); nothing was written"
+            ) from e
 
     # --- messages -------------------------------------------------------------------
 

@@ -46,6 +46,21 @@ class StorePaths:
         """Where ``config.json`` is read from: ``<workspace>/.ekko``."""
         return self.workspace_db.parent
 
+    @property
+    def database_files(self) -> list[Path]:
+        """The stores' database files (an export never writes over them)."""
+        return [self.workspace_db, self.user_db]
+
+    @property
+    def store_folders(self) -> list[Path]:
+        """The folders holding the stores and their configuration (no export goes there)."""
+        return [self.workspace_db.parent, self.user_home]
+
+    @property
+    def state_dir(self) -> Path:
+        """The user's own folder of Ekko Memory: where exports under way are recorded."""
+        return self.user_home
+
     def open_stores(self) -> tuple[SqlStore, SqlStore]:
         """(workspace store, user store), each ok, read-only or disabled with a reason."""
         return SqlStore.open_sqlite(self.workspace_db), SqlStore.open_sqlite(self.user_db)
@@ -87,6 +102,21 @@ class DatabaseStores:
     def user_schema(self) -> str:
         """The schema of the user store."""
         return f"{self.namespace}_user"
+
+    @property
+    def database_files(self) -> list[Path]:
+        """No files: the stores live on the server."""
+        return []
+
+    @property
+    def store_folders(self) -> list[Path]:
+        """The folder holding the configuration (no export goes there)."""
+        return [self.config_dir]
+
+    @property
+    def state_dir(self) -> Path:
+        """Where exports under way are recorded: the configuration's folder."""
+        return self.config_dir
 
     def open_stores(self) -> tuple[SqlStore, SqlStore]:
         """(workspace store, user store); an unreachable server gives disabled stores."""

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from ekko_memory.errors import Conflict, NotFound, PermissionDenied
+from pydantic import ValidationError
+
+from ekko_memory.errors import (
+    Conflict,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    validation_text,
+)
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem
 from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor, merge_value
@@ -19,6 +27,8 @@ if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
 USER_ACTORS = frozenset({"user"})
+# A decision's note is bounded as a tool's reason is.
+MAX_NOTE_CHARS = 2000
 # Times an approval is planned again when another writer (another process: an agent, the
 # CLI) wrote the same memory between the approval's look and its write.
 REPLAN_ATTEMPTS = 3
@@ -53,6 +63,10 @@ def decide(
     if actor not in USER_ACTORS:
         raise PermissionDenied(
             "only the user decides pending items (actor='user'); agents cannot approve"
+        )
+    if note is not None and len(note) > MAX_NOTE_CHARS:
+        raise InvalidInput(
+            f"the note is {len(note)} characters long; the limit is {MAX_NOTE_CHARS}"
         )
     item, store = find_pending(service, pending_id)
     if item.status != "pending":
@@ -175,11 +189,21 @@ def _approve_write(
     if item.node is None:  # a hard delete of the memory it would change scrubbed it
         raise _moot(service, store, item, f"the memory {item.current_head_id} was deleted for good")
     filed = _filed_head(service, store, item)
-    proposed = MemoryNode.model_validate(item.node)
+    try:
+        proposed = MemoryNode.model_validate(item.node)
+    except ValidationError as e:
+        # Stored by an older release's import: no valid memory to write. Rejecting it works.
+        raise InvalidInput(
+            f"pending item {item.id} proposes no valid memory ({validation_text(e)});"
+            " reject it, nothing was written"
+        ) from e
     draft_fields = {
         k: v for k, v in proposed.model_dump().items() if k in MemoryNodeDraft.model_fields
     }
-    draft = MemoryNodeDraft.model_validate({**draft_fields, **(edits or {})})
+    try:
+        draft = MemoryNodeDraft.model_validate({**draft_fields, **(edits or {})})
+    except ValidationError as e:
+        raise InvalidInput.of("the edits", e) from e
     draft.source_message_ids = proposed.source_message_ids
     cand = plan_node(service.registry, draft, ctx, service.now())
     cand.node = cand.node.model_copy(

@@ -7,8 +7,9 @@ filter includes messages, source messages, summaries, retry jobs and cursors.
 chain never split; the message log before the memories that name its messages),
 reporting progress and stopping between batches when cancelled.
 Then it compacts the full-text index, VACUUMs, checkpoints the WAL, deletes migration
-backups that still hold purged data, and searches the tables, the index and the files'
-raw bytes for the purged text (``service/purge_verify.py``).
+backups that still hold purged data and the temporary files killed exports left, and
+searches the tables, the index, the files' raw bytes and the temporary files of exports
+still running for the purged text (``service/purge_verify.py``).
 
 Which messages go (``include_messages``): the source messages of purged memories, and —
 when the filter does not name a category or a user and its scopes include the log's
@@ -38,6 +39,7 @@ from ekko_memory.models import (
     StoreName,
 )
 from ekko_memory.service.chains import chain_closure, chain_groups
+from ekko_memory.service.export_target import PARTS_FOLDER, live_parts, sweep_stale_parts
 from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
@@ -45,6 +47,7 @@ from ekko_memory.store.chain_writes import delete_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.writer import REDACTED
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -279,6 +282,13 @@ class Purger:
                 "cancelled: what was purged is gone for good; run the purge again to finish"
             )
         touched = [self._store(n) for n in STORES if n in run.touched]
+        query = plan.filter.query
+        if query:
+            # The record of this purge (and the rows it scrubbed) must not name the query
+            # in their session or owner ids.
+            for store in touched:
+                with store.write() as w:
+                    w.forget_identities_in_audit(query, (REASON, REDACTED))
         for i, store in enumerate(touched):
             rep("compacting", i, len(touched))
             report.warnings += self._scrub(store)
@@ -295,11 +305,21 @@ class Purger:
                 f"{len(report.backups_kept)} migration backups still hold purged data "
                 "(kept because remove_backups is off)"
             )
+        # A killed export's temporary file holds exported memories: gone with the purge.
+        parts = self.service.paths.state_dir / PARTS_FOLDER
+        for path in sweep_stale_parts(parts):
+            report.warnings.append(
+                f"removed the temporary file of an export that was killed: {path}"
+            )
         if not cancelled:
             rep("verifying", 0, 1)
             readable = [s for _, s in self.service.stores() if s.health.readable]
             report.verification = verify_purge(
-                readable, plan.needles, query=plan.filter.query, kept_backups=report.backups_kept
+                readable,
+                plan.needles,
+                query=plan.filter.query,
+                kept_backups=report.backups_kept,
+                exports=live_parts(parts),
             )
         rep("done", 1, 1)
         return report

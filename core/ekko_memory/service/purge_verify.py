@@ -1,9 +1,12 @@
 """After a purge: look for the purged text everywhere it could hide, and clear backups.
 
 Three places are searched for each text: the tables (every column where user text can
-live, ``store/user_text.py``: not the ids, scopes or actors that can spell the same word),
+live, ``store/user_text.py``: not the ids, scopes or actors that can spell the same word;
+for the purge's query also the session, workspace and user ids, which can be named
+after it and which a purge does not rename),
 the full-text index (matches whose node is gone), and the raw bytes of the database file
-and its write-ahead log. User text still held by a live row is reported as ``kept``;
+and its write-ahead log (and the temporary files of exports still running). User text
+still held by a live row is reported as ``kept``;
 bytes in the file that no live row explains (in any column), and index matches, leak.
 Migration backups that still hold purged text (read as databases, like the tables) or
 ids are deleted (or reported), and
@@ -100,9 +103,11 @@ def verify_purge(
     *,
     query: str | None,
     kept_backups: Sequence[str] = (),
+    exports: Sequence[Path] = (),
 ) -> PurgeVerification:
-    """Search the stores for ``texts`` after a purge (see the module docstring)."""
-    files = [f for s in stores for f in s.files()]
+    """Search the stores for ``texts`` after a purge (see the module docstring);
+    ``exports``: the temporary files of exports still running, searched as raw bytes."""
+    files = [f for s in stores for f in s.files()] + list(exports)
     needles = [t.encode("utf-8") for t in texts]
     in_files = {f: count_in_file(f, needles) for f in files}
     in_files.update((Path(p), backup_hits(Path(p), texts)) for p in kept_backups)
@@ -123,6 +128,13 @@ def verify_purge(
                 # user's text kept.
                 live = live or bool(r.text_occurrences(text)) or r.schema_spells(text)
                 orphans += r.orphan_index_hits(text)
+        if text == query:
+            # The query also names sessions and owners (a session called after it): ids a
+            # purge of text does not rename, which the report must not call gone.
+            for store in stores:
+                with store.read() as r:
+                    for column, n in r.identity_occurrences(text).items():
+                        rows[column] = rows.get(column, 0) + n
         for table, n in sorted(rows.items()):
             kept.append(PurgeFinding(text=_shown(text), location=f"table:{table}", count=n))
         if rows and text == query:
@@ -131,7 +143,8 @@ def verify_purge(
             leaks.append(PurgeFinding(text=_shown(text), location="search-index", count=orphans))
         for f, counts in in_files.items():
             backup = str(f) in kept_backups
-            # Bytes of a live row are expected in the database file; anywhere else they leak.
+            # Bytes of a live row are expected in the database file (and in an export
+            # running now); anywhere else they leak.
             if counts[i] and (backup or not live):
                 where = f"backup:{f}" if backup else f"file:{f}"
                 leaks.append(PurgeFinding(text=_shown(text), location=where, count=counts[i]))

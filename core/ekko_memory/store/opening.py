@@ -24,6 +24,14 @@ if TYPE_CHECKING:
     from ekko_memory.store.sql_store import SqlStore
 
 
+def mounted_read_only(folder: Path) -> bool:
+    """The folder lies on a file system mounted read-only (no permission would help)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): say what the permissions say
+        return False
+
+
 def open_sqlite(cls: type[SqlStore], path: Path) -> SqlStore:
     """Open (creating and migrating) the SQLite file at ``path``; never raises."""
     path = Path(path)
@@ -50,13 +58,16 @@ def open_sqlite(cls: type[SqlStore], path: Path) -> SqlStore:
         )
     exists = path.exists()
     if (exists and not os.access(path, os.W_OK)) or not os.access(path.parent, os.W_OK):
+        mounted = mounted_read_only(path.parent)
         if not exists:
             return disabled(
-                "folder_not_writable",
-                f"{path.parent} is not writable and holds no database yet",
+                "folder_on_read_only_mount" if mounted else "folder_not_writable",
+                f"{path.parent} is on a file system mounted read-only and holds no database yet"
+                if mounted
+                else f"{path.parent} is not writable and holds no database yet",
                 path=str(path.parent),
             )
-        return _open_read_only(cls, path, dialect)
+        return _open_read_only(cls, path, dialect, mounted=mounted)
     engine = make_engine(path)
     try:
         report = migrations.migrate(engine, dialect)
@@ -107,7 +118,9 @@ def open_sqlite(cls: type[SqlStore], path: Path) -> SqlStore:
     return store
 
 
-def _open_read_only(cls: type[SqlStore], path: Path, dialect: SqliteDialect) -> SqlStore:
+def _open_read_only(
+    cls: type[SqlStore], path: Path, dialect: SqliteDialect, *, mounted: bool
+) -> SqlStore:
     location = str(path)
     last_error = ""
     for mode in ("ro", "immutable"):
@@ -131,11 +144,20 @@ def _open_read_only(cls: type[SqlStore], path: Path, dialect: SqliteDialect) -> 
             )
             return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
         dialect.pin_file()
-        read_only = Problem(
-            "read_only_file",
-            f"{path} is read-only: memories can be read but not changed "
-            "(fix the file's permissions to write)",
-            {"path": location},
+        read_only = (
+            Problem(
+                "read_only_mount",
+                f"{path} is on a file system mounted read-only: memories can be read but"
+                " not changed (mount it read-write to write)",
+                {"path": location},
+            )
+            if mounted
+            else Problem(
+                "read_only_file",
+                f"{path} is read-only: memories can be read but not changed "
+                "(fix the file's permissions to write)",
+                {"path": location},
+            )
         )
         return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
     unreadable = Problem(

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 # The kinds of store problems. The specifics (``Problem.args``) each one names:
-#   directory, folder_not_writable, read_only_file, file_replaced: path
+#   directory, folder_not_writable, folder_on_read_only_mount, read_only_file,
+#   read_only_mount, file_replaced: path
 #   folder_uncreatable, io, not_a_database, read_only_unreadable: path, detail
 #   locked: path, seconds
 #   newer_schema: version, latest
@@ -24,6 +25,7 @@ ReasonCode = Literal[
     "directory",
     "folder_uncreatable",
     "folder_not_writable",
+    "folder_on_read_only_mount",
     "locked",
     "io",
     "not_a_database",
@@ -32,6 +34,7 @@ ReasonCode = Literal[
     "migration_failed",
     "readonly_needs_upgrade",
     "read_only_file",
+    "read_only_mount",
     "read_only_unreadable",
     "file_replaced",
     "became_read_only",

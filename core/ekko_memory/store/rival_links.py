@@ -14,6 +14,7 @@ releases' imports left recorded only in the loser's audit (``supersededBy``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,21 +24,26 @@ if TYPE_CHECKING:
 
 # The actor of an import's audit events (the rivalries it settled are its ``supersede``s).
 IMPORT_ACTOR = "import"
+# Whether two nodes (a loser, its winner) are values of one memory.
+Rivals = Callable[["MemoryNode", "MemoryNode"], bool]
 
 
-def link_rivals(w: StoreWriter) -> int:
+def link_rivals(w: StoreWriter, same: Rivals | None = None) -> int:
     """Inside a write transaction: link each rival an import superseded before the version
-    that won over it (see the module docstring); how many were linked."""
+    that won over it (see the module docstring); how many were linked. ``same``: whether
+    a loser and its winner are two values of one memory (None: every recorded pair is)."""
     linked = 0
     for loser, winner in w.rivals_left_behind(IMPORT_ACTOR):
-        links = _links(w, loser, winner)
+        links = _links(w, loser, winner, same)
         for node_id, older_id in links:
             w.set_supersedes(node_id, older_id)
         linked += bool(links)
     return linked
 
 
-def _links(r: StoreReader, loser_id: str, winner_id: str) -> list[tuple[str, str]]:
+def _links(
+    r: StoreReader, loser_id: str, winner_id: str, same: Rivals | None
+) -> list[tuple[str, str]]:
     """The (version, its new older version) links that put the loser's chain before the
     winner's own versions; none when the two cannot be joined into one line."""
     losers = _versions_back(r, loser_id)
@@ -45,6 +51,8 @@ def _links(r: StoreReader, loser_id: str, winner_id: str) -> list[tuple[str, str
     lost = {v.id for v in losers}
     if not losers or not winners or winner_id in lost or loser_id in {v.id for v in winners}:
         return []  # a version gone, or the two are one chain already
+    if same is not None and not same(losers[0], winners[0]):
+        return []  # not two values of one memory (a bundle's audit can name any two ids)
     # Newest first: the winner's own versions end where it branched off the loser's chain.
     own = winners[: next((i for i, v in enumerate(winners) if v.id in lost), len(winners))]
     first = own[-1]

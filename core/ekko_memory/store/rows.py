@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ekko_memory.identity import canonical_json, node_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary, trusted
 from ekko_memory.store import tables
-from ekko_memory.timeutil import from_db, to_db
+from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 # Column orders of the raw-driver read path (rows arrive as tuples in this order).
 NODE_COLUMNS: tuple[str, ...] = tuple(c.name for c in tables.memory_nodes.columns)
@@ -262,7 +262,7 @@ class NodeRow(tuple[Any, ...]):
     @property
     def updated_at(self) -> datetime:
         """When the node was last written."""
-        return datetime.fromisoformat(self[_UPDATED_AT])
+        return from_db_required(self[_UPDATED_AT])
 
     @property
     def expires_at(self) -> datetime | None:
@@ -282,7 +282,7 @@ class NodeRow(tuple[Any, ...]):
         """As MemoryNode.is_expired."""
         expires = self[_EXPIRES_AT]
         return self.status == "expired" or (
-            expires is not None and datetime.fromisoformat(expires) <= now
+            expires is not None and from_db_required(expires) <= now
         )
 
     def value_identity(self) -> str:

@@ -30,7 +30,11 @@ from ekko_memory.timeutil import to_db
 _JSON_SYNTAX = frozenset('[]{}:,"\\ \t\r\n')
 
 
-def _holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bool]:
+# The columns that name a record's session and owners (ids people and hosts choose).
+IDENTITY_COLUMNS = ("session_id", "workspace_id", "user_id")
+
+
+def holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bool]:
     """Any of ``cols`` holds ``text_`` as a substring. A ``*_json`` column is searched for
     the text as JSON spells it inside a string (quotes and backslashes escaped), and not
     for JSON punctuation alone: a purge of "[" planned every memory (each has a tag list)."""
@@ -52,7 +56,7 @@ class TextReads(SearchReads):
         content, value, tags and entities (so a word only in the value is found too)."""
         found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
         cols = [n.c[name] for name in NODE_TEXT]
-        q = select(n.c.id).where(where_clause(f), _holding(cols, text_))
+        q = select(n.c.id).where(where_clause(f), holding(cols, text_))
         found += self.conn.execute(q).scalars()
         return list(dict.fromkeys(found))
 
@@ -81,7 +85,7 @@ class TextReads(SearchReads):
     def summary_ids_with_text(self, text_: str, session_id: str | None = None) -> list[str]:
         """Summaries whose text (summary, goal or any list) holds ``text_``."""
         s = t.memory_summaries
-        q = select(s.c.id).where(_holding([s.c[name] for name in SUMMARY_TEXT], text_))
+        q = select(s.c.id).where(holding([s.c[name] for name in SUMMARY_TEXT], text_))
         if session_id is not None:
             q = q.where(s.c.session_id == session_id)
         return list(self.conn.execute(q).scalars())
@@ -93,7 +97,7 @@ class TextReads(SearchReads):
             cols = [c for c in table.c if isinstance(c.type, Text)]
             if not cols:
                 continue
-            q = select(func.count()).select_from(table).where(_holding(cols, text_))
+            q = select(func.count()).select_from(table).where(holding(cols, text_))
             count = int(self.conn.execute(q).scalar() or 0)
             if count:
                 out[table.name] = count
@@ -108,13 +112,13 @@ class TextReads(SearchReads):
         out: dict[str, int] = {}
         for name, where in USER_TEXT.items():
             table = t.metadata.tables[name]
-            plain = _holding([table.c[c] for c in where.plain], text_)
+            plain = holding([table.c[c] for c in where.plain], text_)
             reasons = [table.c[c] for c in where.reasons]
             mixed = [table.c[c] for c in where.mixed]
             # An audit reason is read with its event's type (``reason_user_text``).
             kind = table.c.event_type if "event_type" in table.c else literal_column("NULL")
             q = select(case((plain, 1), else_=0), kind, *reasons, *mixed).where(
-                plain | _holding(reasons, text_) | _holding(mixed, text_)
+                plain | holding(reasons, text_) | holding(mixed, text_)
             )
             split = 2 + len(reasons)
             count = sum(
@@ -126,6 +130,40 @@ class TextReads(SearchReads):
             )
             if count:
                 out[name] = count
+        return out
+
+    def odd_dates(self) -> dict[str, int]:
+        """Rows per ``table.column`` whose stored date is not one this release writes: a
+        year before 1000 or in 9999 (older releases stored them), or no date at all (a
+        file edited by hand; it reads as the year 1000). A scan of every date column."""
+        out: dict[str, int] = {}
+        for table in t.metadata.sorted_tables:
+            for col in table.c:
+                if not col.name.endswith("_at") or not isinstance(col.type, Text):
+                    continue
+                odd = or_(
+                    func.length(col) != len("2026-01-31T00:00:00.000000Z"),
+                    col < "1000-01-01",
+                    col >= "9999-01-01",
+                )
+                q = select(func.count()).select_from(table).where(col.is_not(None), odd)
+                count = int(self.conn.execute(q).scalar() or 0)
+                if count:
+                    out[f"{table.name}.{col.name}"] = count
+        return out
+
+    def identity_occurrences(self, text_: str) -> dict[str, int]:
+        """Rows per ``table.column`` whose session, workspace or user id holds ``text_``:
+        names of sessions and owners, which a purge of text does not rename."""
+        out: dict[str, int] = {}
+        for table in t.metadata.sorted_tables:
+            for name in IDENTITY_COLUMNS:
+                if name not in table.c:
+                    continue
+                q = select(func.count()).select_from(table).where(holding([table.c[name]], text_))
+                count = int(self.conn.execute(q).scalar() or 0)
+                if count:
+                    out[f"{table.name}.{name}"] = count
         return out
 
     def _in_json(self, raw: str | None, text_: str) -> bool:

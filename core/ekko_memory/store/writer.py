@@ -31,6 +31,7 @@ from ekko_memory.store.rows import (
     node_to_row,
     summary_to_row,
 )
+from ekko_memory.store.text_reads import holding
 from ekko_memory.store.vectors import VectorRow
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -286,6 +287,21 @@ class StoreWriter(StoreReader):
                 self.conn.execute(
                     update(a).where(col.in_(chunk)).values(reason=REDACTED, payload_json=None)
                 )
+
+    def forget_identities_in_audit(self, text_: str, reasons: Sequence[str]) -> int:
+        """Clear the session, workspace and user ids that hold ``text_`` in the audit rows
+        whose reason is one of ``reasons`` (a purge's own rows, the rows it scrubbed): a
+        purge of a word must not leave it in the record of that purge. Rows changed."""
+        a = t.memory_audit_events
+        changed = 0
+        for col in (a.c.session_id, a.c.workspace_id, a.c.user_id):
+            result = self.conn.execute(
+                update(a)
+                .where(a.c.reason.in_(list(reasons)), holding([col], text_))
+                .values({col.name: None})
+            )
+            changed += result.rowcount or 0
+        return changed
 
     def add_audit(
         self,

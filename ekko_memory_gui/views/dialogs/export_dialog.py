@@ -185,6 +185,13 @@ class ExportDialog(TaskDialog):
         self.open_folder.setVisible(False)
         text = self.path_edit.text().strip()
         path = Path(text).expanduser()
+        if text:
+            try:
+                # Never a memory database or a store's folder: said before any question.
+                await transfer_ops.check_export_target(self.controller, path)
+            except Exception as e:
+                self._failed(e)
+                raise
         if not text or not await self._may_write(path):
             self.progress.setVisible(False)
             self.result_label.setText(
@@ -204,13 +211,11 @@ class ExportDialog(TaskDialog):
                 selection=self.selection(),
                 on_progress=self.progress.update,
                 cancel=token,
+                # The user chose to replace an existing file (``_may_write`` asked).
+                force=True,
             )
         except Exception as e:
-            self.progress.setVisible(False)
-            self.result_label.setText(
-                self.tr("The export failed: {error}").format(error=labels.error_text(e))
-            )
-            self.export_button.setEnabled(True)
+            self._failed(e)
             raise
         self.report = report
         self.progress.finish(cancelled=report.cancelled)
@@ -225,6 +230,14 @@ class ExportDialog(TaskDialog):
             self.open_folder.setVisible(True)
         self.export_button.setEnabled(True)
         return report
+
+    def _failed(self, error: Exception) -> None:
+        """Say why nothing was written (the core's refusal, in the UI's language)."""
+        self.progress.setVisible(False)
+        self.result_label.setText(
+            self.tr("The export failed: {error}").format(error=labels.error_text(error))
+        )
+        self.export_button.setEnabled(True)
 
     def warning_lines(self, report: ExportReport) -> list[str]:
         """What the export left out and why (a store that cannot be read), in the UI's

@@ -158,6 +158,13 @@ class ImportDialog(TaskDialog):
                     n=len(r.superseded)
                 )
             )
+        duplicates = sum(len(ids) for ids in r.duplicates.values())
+        if duplicates:
+            lines.append(
+                self.tr(
+                    "{n} records were in the bundle more than once; each was read once."
+                ).format(n=duplicates)
+            )
         lines += r.notes
         if r.cancelled:
             lines.insert(0, self.cancel_text(r))

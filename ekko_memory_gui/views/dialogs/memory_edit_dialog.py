@@ -11,7 +11,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, Literal
 
-from ekko_memory import NODE_LIMITS, NODE_TYPES, STORED_SCOPES, MemoryNode, MemorySchemaRule
+from ekko_memory import (
+    LATEST_DATE,
+    NODE_LIMITS,
+    NODE_TYPES,
+    STORED_SCOPES,
+    MemoryNode,
+    MemorySchemaRule,
+)
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import (
     QComboBox,
@@ -32,6 +39,8 @@ from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
 from ekko_memory_gui.views.widgets import text_label
 
 Mode = Literal["create", "edit", "approve"]
+# The latest expiry the form offers: a day before the last date the stores hold.
+LAST_EXPIRY = (LATEST_DATE - timedelta(days=1)).timestamp()
 NO_KEY = ""
 # Fields compared to find what an edit changed (camelCase, as the core takes them).
 FIELDS = (
@@ -150,6 +159,8 @@ class MemoryEditDialog(QDialog):
         self.expiry_edit.setAccessibleName(self.tr("Expires at"))
         self.expiry_edit.setCalendarPopup(True)
         self.expiry_edit.setDisplayFormat("yyyy-MM-dd HH:mm")
+        # The last date the stores hold (``timeutil.LATEST``), in any time zone.
+        self.expiry_edit.setMaximumDateTime(QDateTime.fromSecsSinceEpoch(int(LAST_EXPIRY)))
         expiry_row = QHBoxLayout()
         expiry_row.addWidget(self.expiry_combo)
         expiry_row.addWidget(self.expiry_edit, 1)
@@ -439,6 +450,8 @@ class MemoryEditDialog(QDialog):
         if key is not None and self.value_editor.value() is None:
             return self.tr("Enter a value: the key {key} needs one.").format(key=key)
         expires = self.expires_at()
+        if expires is not None and expires.timestamp() > LAST_EXPIRY:
+            return self.tr("The expiry is later than the year 9998: choose an earlier time.")
         if (
             expires is not None
             and expires <= datetime.now(UTC)

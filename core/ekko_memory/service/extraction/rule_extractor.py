@@ -11,7 +11,7 @@ else's words) before anything is extracted (``statements.py``). Then:
   statement it corrects with that value, and the result replaces what that statement left;
 - questions, suppositions (如果…, what if…), requests and reported words write nothing;
 - a statement goes through the frames: food and cooking (``cooking.py``), the project's
-  decisions, rules and tasks (``project.py``), facts about a person (``facts.py``), likes
+  decisions, rules and tasks (``project.py``), facts about a person (``facts/``), likes
   and dislikes (``preferences.py``), plans with their deadlines, routines and temporary
   states (``plans.py``), the language replies should be in;
 - anything else the user asked to remember (记住…, remember…) is kept in their words as a
@@ -70,6 +70,21 @@ _REPLY_LANG = re.compile(
 # …，记住 / …, remember that for this project after it (the title is what was said).
 _NOTE_LEAD = re.compile(
     r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
+    re.IGNORECASE,
+)
+# Asked to keep a thing (记住, remember, note to self) — not a standing request (以后少放点)
+# whose clauses the other frames read.
+_KEEP = re.compile(
+    r"记住|记一下|记下|记得|记着|备忘|备注|帮我记录|记录一下|别忘|不要忘"
+    r"|\b(?:remember|keep (?:(?:that|this|it) )?in mind|note to self|make a note|note that"
+    r"|don'?t forget|do not forget|for the record|for future reference)\b",
+    re.IGNORECASE,
+)
+# A clause that only frames the rest of the sentence as standing (From now on, reply in
+# English): nothing of its own to keep.
+_FRAMING_ONLY = re.compile(
+    r"^(?:from now on|from today on|going forward|in the future|for future reference|"
+    r"以后|今后|从今以后|从今往后|从现在起|从现在开始|从今天(?:起|开始)|往后|永远)[\s,.，。!！]*$",
     re.IGNORECASE,
 )
 _NOTE_TAIL = re.compile(
@@ -267,7 +282,13 @@ class RuleBasedExtractor:
                     stated = True
                     continue
             self._statement(st, text, msg, known, found, listing)
-            if st.remember and len(found.ops) == n and not st.question:
+            if (
+                st.remember
+                and len(found.ops) == n
+                and not st.question
+                and _KEEP.search(st.sentence)
+                and not _FRAMING_ONLY.match(st.text)
+            ):
                 # 请记住剪刀在微波炉下面的抽屉里: what was asked to be kept and no frame read,
                 # kept in the user's words.
                 self._note(st.text, [msg.id], found)

@@ -665,7 +665,8 @@ def _analyze(
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
         for clause in _clauses(sentence, zh):
-            clause = _REMEMBER_LEAD.sub("", clause) or clause
+            if not _ASK_ONLY.match(clause):  # remember that for this project: all request
+                clause = _REMEMBER_LEAD.sub("", clause) or clause
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
             if subject.relation == _PRONOUN:
                 # they loved the jousting: of someone, never the user, even when unnamed.

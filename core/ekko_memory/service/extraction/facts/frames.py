@@ -1,0 +1,127 @@
+"""The fact frames in the order they read a clause (the first that reads it wins), and
+what the user says of someone that no frame reads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.facts.building import category_of
+from ekko_memory.service.extraction.facts.health import HealthFrames
+from ekko_memory.service.extraction.facts.people import PeopleFrames
+from ekko_memory.service.extraction.facts.places import PlaceFrames
+from ekko_memory.service.extraction.facts.work import WorkFrames
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+
+# Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
+_META = re.compile(
+    r"打错|说错|写错|搞错|记错|手滑|口误|错别字|\b(?:typo|autocorrect|misspel|mistyp|my bad|i meant)\b",
+    re.IGNORECASE,
+)
+
+# Relation words too vague to keep a person's facts under (老师 in 我问老师…).
+_NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
+
+
+class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
+    """Reads one statement for facts of its subject; call ``read``."""
+
+    def read(self, st: Statement) -> list[Finding]:
+        """The facts ``st`` states of its subject (empty when it states none)."""
+        if st.subject.kind not in ("self", "person", "we") and not (
+            st.subject.kind == "none" and not st.explicit_subject
+        ):
+            return []
+        body = st.body.strip()
+        named: list[Finding] = []
+        if st.subject.kind == "person" and st.subject.name and st.subject.relation:
+            # 我媳妇林晓, my wife Priya: the person and their name.
+            named = self._named(st, st.subject.relation, st.subject.name)
+        if not body:
+            return named
+        frames = self._zh_frames() if st.zh else self._en_frames()
+        for frame in frames:
+            found = frame(st, body)
+            if found:
+                return named + found
+        return named
+
+    def about_person(self, st: Statement) -> Finding | None:
+        """What the user says of someone in their life that no frame reads (安安超级挑食,
+        she wants everything in three bullets max): kept in the user's words, under them."""
+        if st.subject.kind != "person" or not st.body.strip() or st.question or st.hypothetical:
+            return None
+        if not st.explicit_subject:
+            return None  # 沙发上全是 after 我家猫掉毛: a clause that does not name them says too little
+        said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+        if len(said) < 4 or len(st.body.strip()) < 3:
+            return None
+        if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
+            return None
+        return Finding(
+            type="fact",
+            domain="人物",
+            category=["人物", category_of(st.subject)],
+            key="person_fact",
+            value={"person": st.subject.person, "said": said},
+            title=said if len(said) <= 60 else said[:59] + "…",
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["人物"],
+            entities=[st.subject.person],
+            importance=0.7,
+            person=st.subject.person,
+            reason="what the user said about someone in their life",
+        )
+
+    # Ordered: the first frame that reads a clause wins (过敏 before 有; 在…上班 before 在).
+    def _zh_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
+        return [
+            self._allergy_zh,
+            self._diet_zh,
+            self._business_zh,
+            self._name_zh,
+            self._living_zh,
+            self._ongoing_zh,
+            self._kin_zh,
+            self._pet_zh,
+            self._married_zh,
+            self._residence_zh,
+            self._hometown_zh,
+            self._birthday_zh,
+            self._age_zh,
+            self._school_zh,
+            self._work_zh,
+            self._job_zh,
+            self._language_zh,
+            self._condition_zh,
+            self._medicine_zh,
+            self._vehicle_zh,
+        ]
+
+    def _en_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
+        return [
+            self._allergy_en,
+            self._diet_en,
+            self._business_en,
+            self._name_en,
+            self._living_en,
+            self._ongoing_en,
+            self._kin_en,
+            self._pet_en,
+            self._married_en,
+            self._residence_en,
+            self._hometown_en,
+            self._birthday_en,
+            self._age_en,
+            self._school_en,
+            self._work_en,
+            self._job_en,
+            self._language_en,
+            self._condition_en,
+            self._medicine_en,
+            self._vehicle_en,
+        ]

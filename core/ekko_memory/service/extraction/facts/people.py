@@ -1,0 +1,332 @@
+"""Frames for the people and pets in the user's life and for who someone is: names,
+family, partner, pets, birthday and age."""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.facts.building import ADV_ZH, FactBuilder, category_of
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement, Subject
+
+_DATE_ZH = r"(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?|(?:农历)?[正腊一二三四五六七八九十冬]{1,2}月[初十廿]{0,1}[一二三四五六七八九十]{1,2}"
+
+_BIRTHDAY_ZH = re.compile(
+    rf"^(?:的)?生日(?:是|在)?\s*(?P<v>{_DATE_ZH})|^(?P<v2>{_DATE_ZH})(?:过)?生日|^(?:出生于|生于|出生在)\s*(?P<v3>{_DATE_ZH})"
+)
+
+_BIRTHDAY_EN = re.compile(
+    r"^(?:'s\s+)?birthday\s+is\s+(?:on\s+)?(?P<v>.+)$|^(?:was|were)\s+born\s+on\s+(?P<v2>.+)$"
+    r"|^birthday'?s\s+(?:on\s+)?(?P<v3>.+)$",
+    re.IGNORECASE,
+)
+
+_AGE_ZH = re.compile(
+    r"^(?:今年|现在|已经)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$"
+)
+
+_AGE_EN = re.compile(
+    r"^(?:am|is|are|just\s+turned|turned|turns)\s+(?P<v>\d{1,3})(?:\s+(?:years?|yrs?)\s+old|\s+y/?o)?$",
+    re.IGNORECASE,
+)
+
+_COUNT_ZH = r"(?:一个|两个|三个|四个|俩|仨|个|一|二|两|三|一对)?"
+
+_HAVE_KIN_ZH = re.compile(
+    rf"^{ADV_ZH}(?:有|生了|养了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+_NAMED_ZH = re.compile(
+    r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)"
+)
+
+_HAVE_KIN_EN = re.compile(
+    r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
+    re.IGNORECASE,
+)
+
+_NAMED_EN = re.compile(
+    r"^(?:'s\s+name\s+is|is\s+called|is\s+named|goes\s+by)\s+(?P<v>[A-Z][\w-]+)", re.IGNORECASE
+)
+
+_MARRIED_ZH = re.compile(
+    r"^(?:已经|刚)?(?P<v>结婚了|已婚|离婚了|离异|单身|订婚了|恋爱了|有对象了?)"
+)
+
+_MARRIED_EN = re.compile(
+    r"^(?:am|is|are|just\s+got|got)\s+(?P<v>married|divorced|single|engaged|widowed|separated)\b",
+    re.IGNORECASE,
+)
+
+_PET_ZH = re.compile(
+    rf"^(?:家里|家里面|我家|家)?{ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+_PET_EN = re.compile(
+    rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves|have\s+got|has\s+got)\s+(?:a|an|one|two|three|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)}))\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
+    re.IGNORECASE,
+)
+
+_PET_NAMES_ZH = re.compile(
+    r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)(?=$|[，,、。！!？?和跟的\s])"
+)
+
+_PET_NAMES_EN = re.compile(
+    r"\b(?:named|called|(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+are))\s+(?P<name>[A-Z][\w-]*)"
+    r"|^\s*,?\s*(?P<name2>[A-Z][\w-]*)(?:\s*(?:,|and|&)\s*(?P<name3>[A-Z][\w-]*))?\s*$"
+)
+
+
+class PeopleFrames(FactBuilder):
+    """Names, family, marriage, pets, birthday and age of a statement's subject."""
+
+    def _birthday_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _BIRTHDAY_ZH.match(body)
+        if m is None:
+            return []
+        day = m["v"] or m["v2"] or m["v3"]
+        return [
+            self.fact(
+                st,
+                "birthday",
+                day,
+                f"{{who}}的生日是{day}",
+                f"{{who}}: birthday {day}",
+                tags=["生日"],
+                entities=[day],
+            )
+        ]
+
+    def _birthday_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BIRTHDAY_EN.match(body)
+        if m is None:
+            return []
+        day = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
+        if not re.search(
+            r"\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec",
+            day,
+            re.IGNORECASE,
+        ):
+            return []
+        return [
+            self.fact(
+                st,
+                "birthday",
+                day,
+                f"{{who}}的生日是{day}",
+                f"{{who}}: birthday {day}",
+                tags=["birthday"],
+                entities=[day],
+            )
+        ]
+
+    def _age_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _AGE_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        age = m["v"] or m["v2"]
+        return [self.fact(st, "age", f"{age}岁", f"{{who}}{age}岁", f"{{who}}: {age} years old")]
+
+    def _age_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _AGE_EN.match(body)
+        if m is None or st.negated or not 0 < int(m["v"]) < 120:
+            return []
+        return [
+            self.fact(
+                st,
+                "age",
+                f"{m['v']} years old",
+                f"{{who}}{m['v']}岁",
+                f"{{who}}: {m['v']} years old",
+            )
+        ]
+
+    def _married_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _MARRIED_ZH.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        return [
+            self.fact(st, "relationship_status", m["v"], f"{{who}}{m['v']}", f"{{who}}: {m['v']}")
+        ]
+
+    def _married_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _MARRIED_EN.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        word = m["v"].casefold()
+        return [
+            self.fact(
+                st,
+                "relationship_status",
+                word,
+                f"{{who}}{word}",
+                f"{{who}} am {word}",
+            )
+        ]
+
+    def _name_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我女儿叫朵朵 (a person subject and a name), 我家猫叫咪咪."""
+        if st.subject.kind != "person" or st.negated:
+            return []
+        m = _NAMED_ZH.match(body)
+        if m is None:
+            return []
+        name = w.clean_zh(m["v"])
+        if not name or name in ("什么", "啥", "谁"):
+            return []
+        return self._named(st, st.subject.relation, name)
+
+    def _name_en(self, st: Statement, body: str) -> list[Finding]:
+        if st.subject.kind != "person" or st.negated:
+            return []
+        m = _NAMED_EN.match(body)
+        if m is None:
+            return []
+        return self._named(st, st.subject.relation, m["v"])
+
+    def _named(self, st: Statement, relation: str, name: str) -> list[Finding]:
+        species_zh = relation if relation in w.PETS_ZH else ""
+        species_en = relation if relation.casefold() in w.PETS_EN else ""
+        if species_zh or species_en:
+            return [self._pet(st, species_zh or species_en, name)]
+        owner = Subject("person", relation, name)
+        who = owner.person
+        return [
+            Finding(
+                type="fact",
+                domain="人物",
+                category=["人物", category_of(owner)],
+                key="family_member",
+                value={"person": relation or name, "called": name},
+                title=f"{'我' if st.zh else 'My '}{relation}叫{name}"
+                if st.zh
+                else f"My {relation} is called {name}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["人物"],
+                entities=[who, name, relation],
+                importance=0.8,
+                person=relation or name,
+                reason="someone in the user's life and their name",
+            )
+        ]
+
+    def _kin_zh(self, st: Statement, body: str) -> list[Finding]:
+        if st.subject.kind not in ("self", "none", "we") or st.negated:
+            return []
+        m = _HAVE_KIN_ZH.match(body)
+        if m is None:
+            return []
+        rel, count, name = m["rel"], m["n"] or "", m["name"] or ""
+        if name:
+            return self._named(st, rel, w.clean_zh(name))
+        phrase = f"{count}{rel}".strip()
+        return [
+            Finding(
+                type="fact",
+                domain="人物",
+                category=["人物", "家人"],
+                key="family_member",
+                value={"person": rel, "count": phrase},
+                title=f"我有{phrase}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["人物", "家人"],
+                entities=[rel],
+                importance=0.8,
+                person=rel,
+                reason="someone in the user's life",
+            )
+        ]
+
+    def _kin_en(self, st: Statement, body: str) -> list[Finding]:
+        if st.subject.kind not in ("self", "we") or st.negated:
+            return []
+        m = _HAVE_KIN_EN.match(body)
+        if m is None:
+            return []
+        rel = m["rel"].casefold()
+        phrase = f"{m['n']} {rel}"
+        if m["name"]:
+            phrase += f" ({m['name']})"
+        return [
+            Finding(
+                type="fact",
+                domain="人物",
+                category=["人物", "家人"],
+                key="family_member",
+                value={"person": rel, "count": phrase},
+                title=f"I have {phrase}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["人物", "家人"],
+                entities=[rel, m["name"] or ""],
+                importance=0.8,
+                person=rel,
+                reason="someone in the user's life",
+            )
+        ]
+
+    def _pet(self, st: Statement, species: str, name: str) -> Finding:
+        value = {"species": species, "called": name} if name else {"species": species}
+        zh = f"养了一只{species}" + (f"，叫{name}" if name else "")
+        en = f"Has a {species}" + (f" named {name}" if name else "")
+        return Finding(
+            type="fact",
+            domain="个人",
+            category=["个人", "宠物"],
+            key="pet",
+            value=value,
+            title=zh if st.zh else en,
+            content=st.text,
+            statement=st,
+            scope="user",
+            tags=["宠物" if st.zh else "pet"],
+            entities=[species, name],
+            importance=0.75,
+            reason="the user's pet",
+        )
+
+    def _pet_zh(self, st: Statement, body: str) -> list[Finding]:
+        if st.subject.kind not in ("self", "none", "we") or st.negated:
+            return []
+        m = _PET_ZH.match(body)
+        if m is None:
+            return []
+        species = (
+            (m["adj"] or "") + m["species"] if m["adj"] and len(m["adj"]) <= 2 else m["species"]
+        )
+        names = [w.clean_zh(m["name"])] if m["name"] else []
+        # 家里有两只猫，大的叫可乐，小的叫雪碧: the names follow in the sentence.
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
+        names += [n["name"] for n in _PET_NAMES_ZH.finditer(after)]
+        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
+            self._pet(st, species, "")
+        ]
+
+    def _pet_en(self, st: Statement, body: str) -> list[Finding]:
+        if st.subject.kind not in ("self", "we") or st.negated:
+            return []
+        m = _PET_EN.match(body)
+        if m is None:
+            return []
+        names = [m["name"]] if m["name"] else []
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
+        for n in _PET_NAMES_EN.finditer(after):
+            names += [x for x in (n["name"], n["name2"], n["name3"]) if x]
+        species = m["species"].casefold()
+        return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
+            self._pet(st, species, "")
+        ]

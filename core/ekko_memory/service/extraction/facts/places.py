@@ -1,0 +1,211 @@
+"""Frames for where one lives: city, hometown, living situation, and the car one drives."""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.facts.building import ADV_EN, ADV_ZH, FactBuilder, english_place
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+
+_RESIDE_ZH = re.compile(
+    rf"^{ADV_ZH}(?:(?:跟|和|与|同)[\u4e00-\u9fff]{{1,4}}?(?:一起)?)?(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
+    rf"|^{ADV_ZH}(?:新)?家(?:在|住)\s*(?P<v2>.+)$|^(?:新家|新房子?|家)(?:在|是在)\s*(?P<v5>.+)$"
+    rf"|^{ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
+    rf"|^(?:平时|平常|常年|一直|长期|现在|目前|如今)?(?:都|人)?在(?P<v4>[\u4e00-\u9fff]{{2,6}}?)(?:这边|这儿|这里|呢)?$"
+)
+
+_MOVE_ZH = re.compile(
+    rf"^{ADV_ZH}(?:上个?月|上周|上礼拜|上星期|前几天|前天|昨天|去年|前阵子|最近|今年|年初)?(?:已经|刚)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
+)
+
+_RESIDE_EN = re.compile(
+    rf"^(?:am\s+|are\s+|is\s+)?{ADV_EN}(?:live|living|lives|reside|residing|resides|based|located|settled|staying)\s+(?:in|at|near|outside|around)\s+(?P<v>.+)$"
+    rf"|^(?:have|has|had)?\s*{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
+    rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$",
+    re.IGNORECASE,
+)
+
+_HOMETOWN_ZH = re.compile(
+    rf"^{ADV_ZH}(?:是|算是)(?P<v>.+?)人$|^(?:的)?老家(?:是|在)\s*(?P<v2>.+)$|^{ADV_ZH}(?:来自|出生在|出生于|生在|生于)\s*(?P<v3>.+)$"
+    rf"|^{ADV_ZH}在(?P<v4>.+?)(?:长大|出生)"
+)
+
+_HOMETOWN_EN = re.compile(
+    rf"^(?:am|is|are)\s+{ADV_EN}from\s+(?P<v>.+)$|^{ADV_EN}(?:come|comes|came)\s+from\s+(?P<v2>.+)$"
+    rf"|^(?:was|were)\s+(?:born|raised)(?:\s+and\s+raised)?\s+in\s+(?P<v3>.+)$|^{ADV_EN}grew\s+up\s+in\s+(?P<v4>.+)$",
+    re.IGNORECASE,
+)
+
+_CARS_ZH = (
+    "车|汽车|SUV|电车|轿车|特斯拉|比亚迪|蔚来|理想|小鹏|问界|极氪|小米SU7|宝马|奔驰|奥迪|丰田|本田|大众|日产|马自达|"
+    "现代|起亚|福特|别克|雪佛兰|凯迪拉克|沃尔沃|路虎|保时捷|吉利|长城|哈弗|奇瑞|长安|五菱|荣威|红旗|卡罗拉|凯美瑞|"
+    r"雅阁|思域|朗逸|速腾|迈腾|帕萨特|宝来|轩逸|天籁|CR-V|RAV4|途观|汉兰达|宏光|Model\s?[3SXY]"
+)
+
+_VEHICLE_ZH = re.compile(
+    rf"^(?:的)?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
+    rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
+)
+
+_CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
+
+_VEHICLE_EN = re.compile(
+    rf"^(?:drive|drives|have|has|own|owns|bought|got)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*))?)\b",
+    re.IGNORECASE,
+)
+
+_LIVING_ZH = re.compile(
+    r"^(?:现在|目前|一直)?(?:一个人住|独居|自己住|一个人生活|和(?:爸妈|父母|室友|对象|男朋友|女朋友|老公|老婆|家人|孩子|公婆|朋友)(?:一起)?住|跟(?:爸妈|父母|室友|对象|男朋友|女朋友|老公|老婆|家人|孩子|公婆|朋友)(?:一起)?住|合租|租房住?|住(?:在)?(?:宿舍|学校|公司宿舍|出租屋))"
+)
+
+_LIVING_EN = re.compile(
+    r"^(?:live|living)\s+(?:alone|on my own|by myself|with (?:my\s+)?(?:partner|parents|mum|mom|dad|roommates?|flatmates?|boyfriend|girlfriend|husband|wife|kids|family|in-laws|sister|brother|friends?))\b",
+    re.IGNORECASE,
+)
+
+
+class PlaceFrames(FactBuilder):
+    """Home city, hometown, living situation and vehicle of a statement's subject."""
+
+    def _living_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _LIVING_ZH.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        said = w.clean_zh(m.group())
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75
+            )
+        ]
+
+    def _living_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _LIVING_EN.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        said = w.clean_en(m.group())
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}} {said}", importance=0.75
+            )
+        ]
+
+    def _residence_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _RESIDE_ZH.match(body) or _MOVE_ZH.match(body)
+        if m is None:
+            return []
+        place = w.place_at_start(
+            w.clean_zh(
+                m["v"]
+                or m.groupdict().get("v2")
+                or m.groupdict().get("v3")
+                or m.groupdict().get("v4")
+                or ""
+            )
+        )
+        if not place:
+            return []
+        moved = body.lstrip("现在目前已经刚").startswith(("搬", "迁", "调"))
+        return [
+            self.fact(
+                st,
+                "city",
+                place,
+                f"{{who}}住在{place}",
+                f"{{who}} live in {place}",
+                importance=0.85,
+                entities=[place],
+                tags=["搬家"] if moved else [],
+            )
+        ]
+
+    def _residence_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _RESIDE_EN.match(body)
+        if m is None or st.negated:
+            return []
+        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
+        place = english_place(raw)
+        if not place:
+            # a small flat in Edinburgh: the place is the last proper name.
+            inner = re.findall(
+                r"\b(?:in|near|outside)\s+((?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", raw
+            )
+            place = inner[-1] if inner else ""
+        if not place:
+            return []
+        verb = "lives" if st.subject.kind == "person" else "live"
+        said = w.clean_en(st.text)
+        # The user's words when they say more than the place (a small flat in Edinburgh).
+        title = (
+            said
+            if st.subject.kind != "person"
+            and len(said) <= 80
+            and said.casefold() != f"i live in {place}".casefold()
+            else f"{{who}} {verb} in {place}"
+        )
+        return [
+            self.fact(
+                st, "city", place, f"{{who}}住在{place}", title, importance=0.85, entities=[place]
+            )
+        ]
+
+    def _hometown_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _HOMETOWN_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        raw = next((m[g] for g in ("v", "v2", "v3", "v4") if m.groupdict().get(g)), "")
+        place = w.place_at_start(w.clean_zh(raw))
+        if not place:
+            return []
+        return [
+            self.fact(
+                st,
+                "hometown",
+                place,
+                f"{{who}}老家是{place}",
+                f"{{who}} come from {place}",
+                entities=[place],
+            )
+        ]
+
+    def _hometown_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _HOMETOWN_EN.match(body)
+        if m is None or st.negated:
+            return []
+        raw = w.clean_en(next((m[g] for g in ("v", "v2", "v3", "v4") if m.groupdict().get(g)), ""))
+        place = english_place(raw)
+        if not place:
+            return []
+        return [
+            self.fact(
+                st,
+                "hometown",
+                place,
+                f"{{who}}来自{place}",
+                f"{{who}} come from {place}",
+                entities=[place],
+            )
+        ]
+
+    def _vehicle_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _VEHICLE_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        car = m["v"].strip()
+        return [
+            self.fact(
+                st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]
+
+    def _vehicle_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _VEHICLE_EN.match(body)
+        if m is None or st.negated:
+            return []
+        car = m["v"].strip()
+        return [
+            self.fact(
+                st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]

@@ -1,0 +1,69 @@
+"""A trip the user plans, with where and when."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.facts.building import ADV_ZH, english_place
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+from ekko_memory.service.extraction.time_expressions import TimeMention
+
+_TRAVEL_ZH = re.compile(
+    rf"^{ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:带[\u4e00-\u9fff]{{1,5}}?|和[\u4e00-\u9fff]{{1,5}}?|跟[\u4e00-\u9fff]{{1,5}}?)?(?:一起)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|了|$|，)"
+    rf"|^{ADV_ZH}(?:要|会|打算|准备|计划)?(?:出差|旅游|度假)(?:去)?(?P<v2>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:了|$)"
+)
+
+_TRAVEL_EN = re.compile(
+    r"^(?:am|are|will\s+be|'ll\s+be)?\s*(?:going|flying|traveling|travelling|heading|driving|off|leaving|moving|taking\s+a\s+trip|visiting)\s+(?:to\s+|for\s+)?(?P<v>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|today|tonight|with|and)\b|$)"
+    r"|^(?:have|has)?\s*(?:booked|got|have)\s+(?:a|my|our|the)\s+(?:flight|trip|ticket|tickets|train)\s+to\s+(?P<v2>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)"
+    r"|^(?:will|'ll|am\s+going\s+to|plan\s+to|want\s+to|gonna)\s+(?:visit|go\s+to|fly\s+to|travel\s+to|be\s+in)\s+(?P<v3>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)",
+    re.IGNORECASE,
+)
+
+
+def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
+    """A trip the user plans (下个月去日本, flying to Tokyo next Friday): where and when, kept
+    until a day after it (a trip said without a time is no plan we can date: not read)."""
+    if st.subject.kind not in ("self", "we", "none") or st.negated:
+        return None
+    when = next(
+        (
+            t
+            for t in times
+            if t.role in ("point", "deadline") and not t.past and t.starts is not None
+        ),
+        None,
+    )
+    if when is None or when.ends is None:
+        return None
+    text = st.body.replace(when.text, " ").strip()
+    m = (_TRAVEL_ZH if st.zh else _TRAVEL_EN).match(re.sub(r"\s+", " ", text).strip())
+    if m is None:
+        return None
+    raw = next((m[g] for g in ("v", "v2", "v3") if m.groupdict().get(g)), "")
+    place = w.place_at_start(w.clean_zh(raw)) if st.zh else english_place(w.clean_en(raw))
+    if not place:
+        return None
+    starts = when.starts
+    assert starts is not None  # a point or a deadline always has its day
+    day = f"{starts.month}月{starts.day}日" if st.zh else f"{starts.strftime('%b')} {starts.day}"
+    title = f"{day}去{place}" if st.zh else f"Trip to {place} ({day})"
+    return Finding(
+        type="fact",
+        domain="个人",
+        category=["个人", "出行"],
+        key="travel_plan",
+        value={"destination": place, "when": starts.date().isoformat()},
+        title=title,
+        content=st.text,
+        statement=st,
+        scope="user",
+        expires_at=when.ends + timedelta(days=1),
+        tags=["出行" if st.zh else "travel"],
+        entities=[place],
+        importance=0.8,
+        reason="a trip the user plans",
+    )

@@ -1,0 +1,513 @@
+"""Frames for what one does: job and workplace, one's own business, school, languages
+and what one is working towards."""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.service.extraction import words as w
+from ekko_memory.service.extraction.facts.building import (
+    ADV_EN,
+    ADV_ZH,
+    FactBuilder,
+    english_place,
+    lower_org,
+)
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+
+_JOB_SUFFIX_ZH = (
+    r"(?:工程师|程序员|设计师|产品经理|项目经理|经理|总监|主管|老师|教师|教授|医生|大夫|护士|药剂师|律师|会计|"
+    r"司机|厨师|记者|编辑|作家|研究员|博士生|研究生|本科生|大学生|高中生|初中生|小学生|学生|店主|主播|博主|"
+    r"模特|演员|歌手|保安|保姆|军人|警察|公务员|自由职业者?|全职妈妈|全职爸爸|全职太太|宝妈|创业者|农民|"
+    r"外卖员|快递员|销售|运营|码农|社畜|打工人|画家|摄影师|翻译|导游|空姐|空乘|飞行员|消防员|兽医|心理咨询师|"
+    r"分析师|咨询师|架构师|建筑师|会计师|审计|HR|hr|财务|前端|后端|全栈|测试|实习生|老板|老师傅|师傅|工人|老湿|"
+    r"[\u4e00-\u9fff]{1,3}(?:师|员|生|家|工|官|长))"
+)
+
+_JOB_ZH = re.compile(
+    rf"^{ADV_ZH}(?:是|当|做|在当)(?:一名|一个|一位|个|名|位|一)?(?P<v>[\u4e00-\u9fffA-Za-z]{{0,8}}?{_JOB_SUFFIX_ZH})(?:的|呢|啊|哦|了|$)"
+    rf"|^{ADV_ZH}(?:是做|是搞|是干|做|搞|干)(?P<v2>[\u4e00-\u9fffA-Za-z]{{1,6}}?)(?:的|这一?行|工作|相关的?工作)$"
+    rf"|^(?:的)?(?:工作|职业|本职)(?:是|是做)(?P<v3>.+)$"
+    rf"|^{ADV_ZH}退休了?$"
+)
+
+_WORK_AT_ZH = re.compile(
+    rf"^{ADV_ZH}(?:是)?在(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
+    rf"|^{ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
+)
+
+_JOB_EN = re.compile(
+    rf"^(?:am|is|are)\s+{ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
+    rf"|^{ADV_EN}(?:work|works|working)\s+as\s+(?:a|an)?\s*(?P<v2>.+?)(?:\s+(?:at|for|in)\s+(?P<org2>.+))?$"
+    rf"|^(?:am|is|are)\s+(?P<retired>retired|unemployed|between jobs|self-employed)$",
+    re.IGNORECASE,
+)
+
+_WORK_AT_EN = re.compile(
+    rf"^{ADV_EN}(?:work|works|working|intern|interning)\s+(?:at|for)\s+(?P<v>.+)$"
+    rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:joined|started\s+at|started\s+working\s+at)\s+(?P<v2>.+)$",
+    re.IGNORECASE,
+)
+
+_LANGUAGE_ZH = re.compile(
+    rf"^{ADV_ZH}(?:会说|会讲|能说|能讲|说|讲|懂|会|精通|擅长|熟悉|在学|正在学|学|自学|学了(?:\S{{1,3}}年)?)(?P<v>.+)$"
+    rf"|^(?:的)?母语是(?P<v2>.+)$"
+)
+
+# 普通话还行, 英文就只能看看: a language and how well, said after it.
+_LANGUAGE_LEVEL_ZH = re.compile(
+    r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))(?:的话)?(?:也|就|都|还|倒是|说得|讲得|水平)?(?P<lvl>还行|一般|还可以|流利|很溜|挺好|不错|很好|只能看看|能看懂|看得懂|听得懂|会一点|一点点|不太会说?|不太行|很差|很烂|不好|马马虎虎|凑合)"
+)
+
+_LANGUAGE_LEVEL_EN = re.compile(
+    r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$",
+    re.IGNORECASE,
+)
+
+_LANGUAGE_EN = re.compile(
+    rf"^{ADV_EN}(?:can\s+)?(?:speak|speaks|am\s+learning|is\s+learning|learning|am\s+fluent\s+in|am\s+studying|study|know|understand)\s+(?P<v>.+)$"
+    rf"|^(?:'s\s+)?native\s+language\s+is\s+(?P<v2>.+)$|^(?:am|is)\s+a\s+native\s+(?P<v3>\w+)\s+speaker$",
+    re.IGNORECASE,
+)
+
+_SCHOOL_ZH = re.compile(
+    rf"^{ADV_ZH}(?:在|读|上|念)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,12}}?(?:大学|学院|中学|小学|幼儿园|高中|初中|一中|二中|附中|实验学校|学校))(?:读书|上学|读|念书|上|念)?"
+    rf"|^{ADV_ZH}(?:在读|读|上|念|在上|在念|考了?)(?:在职)?(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班|E?MBA|MPA|MPAcc|研究生|硕士|博士|本科|大专|夜大|函授|成人本科|专升本)"
+    rf"|^(?:是)?(?P<v3>[\u4e00-\u9fff]{{2,10}}(?:大学|学院))毕业的?"
+)
+
+_SCHOOL_EN = re.compile(
+    r"^(?:am|is|are)\s+(?:in|a)\s+(?P<v>(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d+(?:st|nd|rd|th))\s+grade(?:r)?|(?:freshman|sophomore|junior|senior)(?:\s+in\s+(?:high\s+school|college))?|kindergarten|preschool|year\s+\d+)"
+    r"|^(?:go|goes|went)\s+to\s+(?P<v2>[A-Z][\w ]*?(?:School|University|College|Academy|Kindergarten|Institute))"
+    r"|^(?:study|studies|studying|am\s+studying)\s+(?P<v3>[\w ]+?)\s+at\s+(?P<at>[A-Z][\w ]+)",
+    re.IGNORECASE,
+)
+
+_ONGOING_ZH = re.compile(
+    rf"^{ADV_ZH}(?:最近|这段时间|今年)?(?:在|正在)(?:准备|备考|备战|学|练|复习|找工作|找房|装修|减肥|健身|备孕|考|读|写|筹备|创业|攒钱|存钱|戒烟|戒酒|戒糖|控糖|带娃|养病|康复|调理|学车|考驾照|考证|考研|考公|跑|做)"
+)
+
+_GOAL_ZH = re.compile(r"(?:目标|目标是|想考|打算考)[^，。！？]{1,16}")
+
+_ONGOING_EN = re.compile(
+    r"^(?:am|is|are)\s+(?:currently\s+|now\s+|still\s+)?(?:training\s+for|studying\s+for|preparing\s+for|learning\s+(?:to\s+)?\w+|saving\s+(?:up\s+)?for|working\s+(?:on|towards?)|trying\s+to\s+(?:lose|quit|get|learn|save)|doing\s+(?:a|an|my)\s+\w+|applying\s+(?:for|to)|renovating|house[- ]hunting|job[- ]hunting|pregnant|expecting)\b",
+    re.IGNORECASE,
+)
+
+_BUSINESS_ZH = re.compile(
+    r"^(?:在[\u4e00-\u9fff]{1,10}?)?(?:开了|开|经营|经营着|盘了)(?:一)?(?:家|个|间|爿)(?P<what>[\u4e00-\u9fffA-Za-z]{1,8}?(?:店|馆|铺|厅|坊|工作室|公司|超市|诊所|餐馆|饭店|小卖部|摊))"
+)
+
+_BUSINESS_EN = re.compile(
+    r"^(?:run|own|have|started|opened|manage)\s+(?:a|an|my own|our own)\s+(?:[\w-]+\s+){0,3}?(?P<what>shop|store|cafe|café|restaurant|bakery|studio|business|company|salon|bar|gym|clinic|practice|agency|startup|stall|farm|garage|workshop)\b(?:\s+in\s+(?P<place>.+))?",
+    re.IGNORECASE,
+)
+
+# Where one lives rather than works for (在上海做产品经理 is a city, not a company).
+_PROVINCES = re.compile(
+    r"^(?:北京|上海|天津|重庆|广州|深圳|杭州|南京|苏州|成都|武汉|西安|长沙|郑州|青岛|厦门|宁波|合肥|福州|济南|沈阳|大连|"
+    r"昆明|哈尔滨|长春|石家庄|太原|南昌|南宁|贵阳|兰州|海口|三亚|香港|澳门|台北|东莞|佛山|无锡|珠海|"
+    r"[\u4e00-\u9fff]{1,3}(?:省|市|区|县))"
+)
+
+_NOT_WORKPLACES = frozenset(
+    [
+        "家",
+        "家里",
+        "这",
+        "那",
+        "这里",
+        "那里",
+        "这边",
+        "那边",
+        "外地",
+        "外面",
+        "公司",
+        "单位",
+        "老家",
+        "本地",
+        "国外",
+        "附近",
+    ]
+)
+
+
+class WorkFrames(FactBuilder):
+    """Job, workplace, business, school, languages and goals of a statement's subject."""
+
+    def _business_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我在小区门口开了家水果店，叫鲜果邦: the user's own business, in their words."""
+        m = _BUSINESS_ZH.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
+        name = re.match(
+            r"^[，,\s]*(?:叫|名叫|名字叫|店名叫?)([\u4e00-\u9fffA-Za-z0-9]{1,10})", after
+        )
+        said = w.clean_zh(body) + (f"，叫{name.group(1)}" if name else "")
+        return [
+            self.fact(
+                st,
+                "occupation",
+                said,
+                f"{{who}}{said}",
+                f"{{who}}: {said}",
+                category=["个人", "工作"],
+                entities=[m["what"], name.group(1) if name else ""],
+            )
+        ]
+
+    def _business_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BUSINESS_EN.match(body)
+        if m is None or st.negated or st.subject.kind == "person":
+            return []
+        said = w.clean_en(st.text)
+        out = [
+            self.fact(
+                st,
+                "occupation",
+                said,
+                f"{{who}}{said}",
+                said,
+                category=["个人", "工作"],
+                entities=[m["what"]],
+            )
+        ]
+        place = english_place(m.groupdict().get("place") or "")
+        if place:
+            out.append(
+                self.fact(
+                    st, "city", place, f"{{who}}在{place}", said, importance=0.85, entities=[place]
+                )
+            )
+        return out
+
+    def _ongoing_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我在准备考研，目标浙大计算机: what the user is busy with for a while (and its goal)."""
+        m = _ONGOING_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        said = w.clean_zh(body)
+        after = (
+            st.sentence[st.sentence.find(st.text) + len(st.text) :]
+            if st.text in st.sentence
+            else ""
+        )
+        goal = _GOAL_ZH.search(after)
+        if goal:
+            said += f"，{w.clean_zh(goal.group())}"
+        if len(said) < 3 or len(said) > 60:
+            return []
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}}: {said}", importance=0.75
+            )
+        ]
+
+    def _ongoing_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _ONGOING_EN.match(body)
+        if m is None or st.negated:
+            return []
+        said = w.clean_en(body)
+        said = re.sub(r"^(?:am|is|are)\s+", "", said)
+        if len(said) < 6 or len(said) > 80:
+            return []
+        return [
+            self.fact(
+                st,
+                "personal_fact",
+                said,
+                f"{{who}}{said}",
+                f"{{who}}: {said}" if st.subject.kind == "person" else f"{{who}}'m {said}",
+                importance=0.75,
+            )
+        ]
+
+    def _work_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _WORK_AT_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        where = w.clean_zh(m["v"] or m["v2"] or "")
+        out: list[Finding] = []
+        place = w.place_at_start(where)
+        rest_after = w.clean_zh(m.groupdict().get("rest") or "")
+        if (
+            place == where
+            and re.search(_JOB_SUFFIX_ZH + "$", rest_after)
+            and not _PROVINCES.search(where)
+        ):
+            # 我在阿里做产品经理: a job done at X makes X the workplace, though X names a place too.
+            place = ""
+        org = (
+            ""
+            if place == where
+            else w.org_at_start(where)
+            or (where if 2 <= len(where) <= 10 and where not in _NOT_WORKPLACES else "")
+        )
+        if org and len(org) >= len(where) - 2:
+            out.append(
+                self.fact(
+                    st,
+                    "employer",
+                    org,
+                    f"{{who}}在{org}工作",
+                    f"{{who}} work at {org}",
+                    category=["个人", "工作"],
+                    entities=[org],
+                )
+            )
+        elif place:
+            out.append(
+                self.fact(
+                    st,
+                    "personal_fact",
+                    f"在{place}工作",
+                    f"{{who}}在{place}工作",
+                    f"{{who}} work in {place}",
+                    category=["个人", "工作"],
+                    entities=[place],
+                )
+            )
+        rest = w.clean_zh(m.groupdict().get("rest") or "")
+        job = re.match(r"^(?:一名|一个|个|名)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})$", rest)
+        if (
+            out
+            and job
+            and (
+                re.search(_JOB_SUFFIX_ZH + "$", job["v"])
+                or body[len(m["v"] or "") + 1 :].startswith(("当", "做"))
+            )
+        ):
+            title = job["v"]
+            out.append(
+                self.fact(
+                    st,
+                    "occupation",
+                    title,
+                    f"{{who}}的工作是{title}",
+                    f"{{who}} work as {title}",
+                    category=["个人", "工作"],
+                )
+            )
+        return out
+
+    def _job_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _JOB_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        if body.rstrip("了").endswith("退休"):
+            return [
+                self.fact(
+                    st,
+                    "occupation",
+                    "已退休",
+                    "{who}已退休",
+                    "{who} retired",
+                    category=["个人", "工作"],
+                )
+            ]
+        job = w.clean_zh(m["v"] or m["v2"] or m["v3"] or "")
+        if not job or job in ("人", "一个人", "好人") or len(job) > 12:
+            return []
+        if m["v2"] and not re.search(r"[\u4e00-\u9fffA-Za-z]{2}", job):
+            return []
+        return [
+            self.fact(
+                st,
+                "occupation",
+                job,
+                f"{{who}}是{job}" if not m["v2"] else f"{{who}}做{job}",
+                f"{{who}} work as {job}",
+                category=["个人", "工作"],
+            )
+        ]
+
+    def _work_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _WORK_AT_EN.match(body)
+        if m is None or st.negated:
+            return []
+        org = w.capitalized_phrase(m["v"] or m["v2"] or "") or lower_org(m["v"] or m["v2"] or "")
+        if not org:
+            return []
+        return [
+            self.fact(
+                st,
+                "employer",
+                org,
+                f"{{who}}在{org}工作",
+                f"{{who}} work at {org}",
+                category=["个人", "工作"],
+                entities=[org],
+            )
+        ]
+
+    def _job_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _JOB_EN.match(body)
+        if m is None or st.negated:
+            return []
+        if m["retired"]:
+            word = m["retired"].casefold()
+            return [
+                self.fact(
+                    st,
+                    "occupation",
+                    word,
+                    f"{{who}}{'已退休' if word == 'retired' else word}",
+                    f"{{who}}: {word}",
+                    category=["个人", "工作"],
+                )
+            ]
+        job = w.clean_en(m["v"] or m["v2"] or "")
+        head = job.split()[-1].casefold() if job else ""
+        if m["v"] and head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
+            return []
+        if not job or len(job) > 40:
+            return []
+        out = [
+            self.fact(
+                st,
+                "occupation",
+                job,
+                f"{{who}}是{job}",
+                f"{{who}} work as a {job}"
+                if st.subject.kind != "person"
+                else f"{{who}} is a {job}",
+                category=["个人", "工作"],
+            )
+        ]
+        org = w.capitalized_phrase(m["org"] or m["org2"] or "")
+        if org:
+            out.append(
+                self.fact(
+                    st,
+                    "employer",
+                    org,
+                    f"{{who}}在{org}工作",
+                    f"{{who}} work at {org}",
+                    category=["个人", "工作"],
+                    entities=[org],
+                )
+            )
+        place = english_place(w.clean_en(m.groupdict().get("place") or ""))
+        if place:
+            # a teacher in Bristol: where the user lives and works, in their words.
+            out.append(
+                self.fact(
+                    st,
+                    "city",
+                    place,
+                    f"{{who}}在{place}",
+                    w.clean_en(st.text),
+                    importance=0.85,
+                    entities=[place],
+                )
+            )
+        return out
+
+    def _school_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _SCHOOL_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        school = m["v"] or m["v2"] or m["v3"]
+        return [
+            self.fact(
+                st,
+                "school",
+                school,
+                f"{{who}}在读{school}" if not m["v3"] else f"{{who}}{school}毕业",
+                f"{{who}}: {school}",
+                entities=[school],
+            )
+        ]
+
+    def _school_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _SCHOOL_EN.match(body)
+        if m is None or st.negated:
+            return []
+        school = w.clean_en(m["v"] or m["v2"] or f"{m['v3']} at {m['at']}")
+        return [
+            self.fact(
+                st, "school", school, f"{{who}}：{school}", f"{{who}}: {school}", entities=[school]
+            )
+        ]
+
+    def _language_zh(self, st: Statement, body: str) -> list[Finding]:
+        lvl = _LANGUAGE_LEVEL_ZH.match(body)
+        if lvl is not None and w.language_names_zh(lvl["v"]):
+            lang, level = lvl["v"], lvl["lvl"]
+            return [
+                self.fact(
+                    st,
+                    "language",
+                    f"{lang}（{level}）",
+                    f"{{who}}的{lang}{level}",
+                    f"{{who}}: {lang} ({level})",
+                    category=["个人", "语言"],
+                    entities=[lang],
+                )
+            ]
+        m = _LANGUAGE_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        langs = w.language_names_zh(m["v"] or m["v2"] or "")
+        if not langs:
+            return []
+        verb = (
+            "母语是" if m["v2"] else "在学" if re.match(r"^(?:正在|在)?学|自学", body) else "会说"
+        )
+        return [
+            self.fact(
+                st,
+                "language",
+                f"{lang}（{'母语' if verb == '母语是' else '在学' if verb == '在学' else '会说'}）",
+                f"{{who}}{verb}{lang}",
+                f"{{who}}: {lang}",
+                category=["个人", "语言"],
+                entities=[lang],
+            )
+            for lang in langs
+        ]
+
+    def _language_en(self, st: Statement, body: str) -> list[Finding]:
+        lvl = _LANGUAGE_LEVEL_EN.match(body)
+        if lvl is not None and w.language_names_en(lvl["v"]):
+            lang, level = lvl["v"], " ".join(lvl["lvl"].split())
+            return [
+                self.fact(
+                    st,
+                    "language",
+                    f"{lang} ({level})",
+                    f"{{who}}会一点{lang}",
+                    f"{{who}}: {level} {lang}",
+                    category=["个人", "语言"],
+                    entities=[lang],
+                )
+            ]
+        m = _LANGUAGE_EN.match(body)
+        if m is None or st.negated:
+            return []
+        langs = w.language_names_en(m["v"] or m["v2"] or m["v3"] or "")
+        if not langs:
+            return []
+        learning = bool(
+            re.match(r"^(?:am\s+|is\s+)?(?:learning|studying)|^study", body, re.IGNORECASE)
+        )
+        native = bool(m["v2"] or m["v3"])
+        level = "native" if native else "learning" if learning else "speaks"
+        return [
+            self.fact(
+                st,
+                "language",
+                f"{lang} ({level})",
+                f"{{who}}会说{lang}",
+                f"{{who}}: {lang} ({level})",
+                category=["个人", "语言"],
+                entities=[lang],
+            )
+            for lang in langs
+        ]
