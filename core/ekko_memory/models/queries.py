@@ -22,6 +22,7 @@ from ekko_memory.models.base import (
     clean_text,
     trusted,
 )
+from ekko_memory.models.context_render import RENDER_NOTES, render_context
 from ekko_memory.models.messages import MemoryMessage, MemorySummary
 from ekko_memory.models.nodes import MemoryNode
 
@@ -144,8 +145,6 @@ class MemoryContext(CamelModel):
         is reported as over_limit. Memories are quoted as data (no line breaks, hidden
         characters or template tokens of their own); the diagnostics name those whose
         text quoting changed."""
-        from ekko_memory.service.context_render import RENDER_NOTES, render_context
-
         if max_tokens is not None and (
             isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 0
         ):

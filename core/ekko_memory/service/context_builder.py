@@ -41,8 +41,8 @@ from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import StoreName
     from ekko_memory.service.memory_service import MemoryService
+    from ekko_memory.service.semantic.recall import StoreName
 
 T = TypeVar("T")
 # Node types that have their own section; everything else is "relevant".
