@@ -1622,20 +1622,20 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="249"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="209"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="250"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="251"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1646,19 +1646,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="57"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="139"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="58"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="140"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="141"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
@@ -1669,13 +1669,13 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="61"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="145"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="62"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="146"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
@@ -1760,8 +1760,8 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>这个值不是你的原话，可能是模型猜的</translation>
     </message>
     <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="40"/>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="105"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
@@ -1847,304 +1847,324 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已被更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="138"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="33"/>
         <source>this is already the current version</source>
         <translation>这已经是当前版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="141"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="34"/>
         <source>the memory is deleted; restore it first</source>
         <translation>这条记忆已删除，请先恢复它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="144"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="37"/>
         <source>a newer version exists; restore that one instead</source>
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="150"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="53"/>
+        <source>the store {path} cannot be reached ({detail})</source>
+        <translation>无法访问存储 {path}（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="56"/>
+        <source>the store {path} could not read or write its file ({detail})</source>
+        <translation>存储 {path} 无法读写它的文件（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="60"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="63"/>
+        <source>already expired</source>
+        <translation>已经过期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="65"/>
         <source>written by you</source>
         <translation>由你写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="66"/>
         <source>edited by you</source>
         <translation>由你编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="67"/>
         <source>expired by you</source>
         <translation>由你设为过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="68"/>
         <source>deleted by you</source>
         <translation>由你删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="69"/>
         <source>restored by you</source>
         <translation>由你恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="70"/>
         <source>approved by you</source>
         <translation>由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="71"/>
         <source>rejected by you</source>
         <translation>由你拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="72"/>
         <source>decided by you in a batch</source>
         <translation>由你批量处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="73"/>
         <source>deleted permanently by you</source>
         <translation>由你永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="74"/>
         <source>purged by you</source>
         <translation>由你清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="75"/>
         <source>forgotten by you from the command line</source>
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="177"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="135"/>
+        <source>{text} (reason {code})</source>
+        <translation>{text}（原因代码 {code}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="137"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="138"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="142"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="143"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="144"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="148"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="149"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="151"/>
         <source>withdrawn</source>
         <translation>已撤回</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="195"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="155"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="196"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="156"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="157"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
         <source>the agent, reporting the user&apos;s words</source>
         <translation>智能体转述的用户原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="219"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="220"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="227"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="231"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="192"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="193"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="194"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="72"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="75"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="82"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="83"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="86"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="86"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="89"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
@@ -2154,96 +2174,86 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="43"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="132"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="248"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="194"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="145"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="23"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="149"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="26"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="153"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="29"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="43"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="44"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="45"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="50"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="175"/>
-        <source>the store {path} cannot be reached ({reason})</source>
-        <translation>无法访问存储 {path}（{reason}）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="179"/>
-        <source>the store {path} could not read or write its file ({reason})</source>
-        <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="32"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="208"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="192"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="115"/>
         <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="134"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="202"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="252"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="198"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="84"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="285"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="87"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="290"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="81"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="309"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="78"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>

@@ -10,6 +10,7 @@ from pydantic import Field
 from ekko_memory.models.base import CamelModel, OptUtcDatetime, ReadDatetime, UtcDatetime
 from ekko_memory.models.messages import MemoryMessage
 from ekko_memory.models.nodes import MemoryNode
+from ekko_memory.models.reasons import read_stored_reason
 
 AuditEventType = Literal[
     "create",
@@ -41,6 +42,14 @@ class AuditEvent(CamelModel):
     reason: str
     payload: dict[str, Any] | None = None
     created_at: UtcDatetime
+    # ``reason`` as a code and its specifics (``models.reasons.STORED_REASONS``) when the
+    # core wrote it, for an interface to word; None for a reason someone typed.
+    reason_code: str | None = None
+    reason_params: dict[str, str] = Field(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        if self.reason_code is None:
+            self.reason_code, self.reason_params = read_stored_reason(self.reason)
 
 
 PendingKind = Literal["write", "hard_delete", "forget_many", "scope_promotion"]
@@ -74,6 +83,32 @@ class PendingItem(CamelModel):
     result_node_id: str | None = None
     # Which store holds it ("workspace" or "user"); filled when read.
     store: str | None = None
+    # The specifics of ``rule`` ``reason`` names, e.g. ``{"kinds": "phone number, id card"}``
+    # for sensitive_data, ``{"values": …}`` for unverified_value.
+    reason_params: dict[str, str] = Field(default_factory=dict)
+    # ``decision_note`` as a code and params (``models.reasons.STORED_REASONS``) when the
+    # core wrote it (a withdrawal by the user's words, "approved by the user").
+    decision_code: str | None = None
+    decision_params: dict[str, str] = Field(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        if not self.reason_params and self.rule in _LISTING_RULES:
+            listed = _listed(self.reason)
+            if listed is not None:
+                self.reason_params = {_LISTING_RULES[self.rule]: listed}
+        if self.decision_code is None:
+            self.decision_code, self.decision_params = read_stored_reason(self.decision_note)
+
+
+# The rules whose reason ends with what it found, in brackets ("… (phone number, email)").
+_LISTING_RULES = {"sensitive_data": "kinds", "unverified_value": "values"}
+
+
+def _listed(reason: str) -> str | None:
+    reason = reason.strip()
+    if not reason.endswith(")") or "(" not in reason:
+        return None
+    return reason[reason.rindex("(") + 1 : -1]
 
 
 class NodeUsage(CamelModel):

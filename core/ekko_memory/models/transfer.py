@@ -10,6 +10,8 @@ from ekko_memory.models.base import (
     CamelModel,
     CategoryPath,
     FilterDatetime,
+    NodeStatus,
+    Role,
     Scope,
     StoreName,
     bounded_text,
@@ -160,6 +162,11 @@ class PurgeTarget(CamelModel):
     id: str
     action: Literal["delete", "scrub"] = "delete"
     label: str = ""
+    # What ``label`` is made of, for an interface to word: a memory's title and status
+    # ("title (status)"), a message's text and role ("role: text").
+    text: str = ""
+    status: NodeStatus | None = None
+    role: Role | None = None
 
 
 class PurgePlan(CamelModel):

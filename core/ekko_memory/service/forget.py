@@ -125,7 +125,9 @@ class Forgetter:
             if node.status not in _statuses(req.mode) or node.status == "superseded":
                 return []
             if node.scope == "global":
-                raise InvalidInput("global memories are read-only (shipped with the app)")
+                raise InvalidInput("global memories are read-only (shipped with the app)").because(
+                    "node.global_read_only"
+                )
             return [node]
         if not any(
             (

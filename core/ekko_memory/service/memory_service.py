@@ -167,7 +167,7 @@ class MemoryService:
         if scope in ("session", "workspace"):
             return self.workspace_store
         if scope == "global":
-            raise InvalidInput("global memories are read-only")
+            raise InvalidInput("global memories are read-only").because("node.global_read_only")
         raise InvalidInput(f"unknown scope {scope!r}")
 
     def stores(self) -> list[tuple[Literal["workspace", "user"], SqlStore]]:

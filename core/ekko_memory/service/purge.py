@@ -133,7 +133,14 @@ class Purger:
                 here = sorted(r.iter_nodes_by_id(sorted(ids)), key=lambda n: (n.created_at, n.id))
                 nodes += here
                 targets += [
-                    PurgeTarget(store=name, kind="node", id=n.id, label=f"{n.title} ({n.status})")
+                    PurgeTarget(
+                        store=name,
+                        kind="node",
+                        id=n.id,
+                        label=f"{n.title} ({n.status})",
+                        text=n.title,
+                        status=n.status,
+                    )
                     for n in here
                 ]
                 targets += [
@@ -192,7 +199,12 @@ class Purger:
             messages = sorted(found.values(), key=lambda m: (m.created_at, m.id))
             targets += [
                 PurgeTarget(
-                    store="workspace", kind="message", id=m.id, label=f"{m.role}: {m.content[:60]}"
+                    store="workspace",
+                    kind="message",
+                    id=m.id,
+                    label=f"{m.role}: {m.content[:60]}",
+                    text=m.content[:60],
+                    role=m.role,
                 )
                 for m in messages
             ]

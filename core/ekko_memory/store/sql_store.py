@@ -310,13 +310,13 @@ class SqlStore:
             return StoreUnavailable(
                 f"memory store at {self.health.location} stayed locked by another process; "
                 "nothing was written, try again"
-            )
+            ).because("store.locked", path=self.health.location)
         if kind == "unreachable":
             # Not a lasting state: the pool reconnects once the server is back.
             return StoreUnavailable(
                 f"memory store at {self.health.location} cannot be reached ({driver_message(e)}); "
                 "nothing was written, try again"
-            )
+            ).because("store.unreachable", path=self.health.location, detail=driver_message(e))
         if kind == "readonly":
             self.health.set_problem(
                 "readonly",
@@ -333,7 +333,7 @@ class SqlStore:
                 f"memory store at {self.health.location} could not read or write its file"
                 f" ({driver_message(e)}: a full disk or quota, a file size limit or a failing drive);"
                 " nothing was written, try again"
-            )
+            ).because("store.io", path=self.health.location, detail=driver_message(e))
         if kind == "corrupt":
             self.health.set_problem(
                 "degraded",

@@ -21,6 +21,7 @@ from ekko_memory.models import (
     UsageRecord,
     trusted,
 )
+from ekko_memory.models.reasons import read_stored_reason
 from ekko_memory.store import tables as t
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import chunks
@@ -318,6 +319,7 @@ class StoreWriter(StoreReader):
         at: datetime | None = None,
     ) -> AuditEvent:
         """Append an audit event (inside the caller's transaction)."""
+        code, params = read_stored_reason(reason)
         event = trusted(
             AuditEvent,
             dict(
@@ -335,6 +337,8 @@ class StoreWriter(StoreReader):
                 reason=reason,
                 payload=payload,
                 created_at=at or utcnow(),
+                reason_code=code,
+                reason_params=params,
             ),
         )
         self.dialect.execute(

@@ -2,30 +2,33 @@
 and short renderings of values and times, translated.
 
 The core speaks English in its free-text fields (a pending item's ``reason``, an error's
-message); where it also gives a machine-readable code (``PendingItem.rule``, the error's
-``code``, an outcome's ``status``) the app shows its own translated words for the code
-and keeps only the specifics (ids, the kinds of sensitive data) from the core's text.
+message) and gives a code beside each with its specifics as params (``PendingItem.rule``
+and ``reason_params``, an error's ``code`` and ``reason_code``/``reason_args``, an audit
+event's ``reason_code``, an outcome's ``status`` and ``reason_code``): the app shows its
+own translated words for the code and never reads meaning out of the English.
 
 ``vocabulary`` holds the words for codes (built once per language: ``reset()`` after a
 language switch, because the memory table asks for them for every row),
-``store_problems`` why a store is not ok, ``core_text`` the core's sentences and
-``values`` values and times.
+``reasons`` the core's reason codes, ``store_problems`` why a store is not ok,
+``core_text`` errors, outcomes and records worded from their codes, and ``values``
+values and times.
 """
 
 from __future__ import annotations
 
 from ekko_memory_gui.models.labels.core_text import (
-    core_message,
+    decision_text,
     error_text,
+    event_reason,
     health_text,
     is_withdrawal,
     note_problem,
     outage_text,
     outcome_text,
     purge_target_text,
-    reason_text,
     why_text,
 )
+from ekko_memory_gui.models.labels.reasons import reason_label, reason_table, reason_words
 from ekko_memory_gui.models.labels.store_problems import problem_table, store_problem
 from ekko_memory_gui.models.labels.values import (
     full_time,
@@ -62,9 +65,10 @@ __all__ = [
     "actor_label",
     "author_label",
     "cached",
-    "core_message",
+    "decision_text",
     "error_text",
     "event_label",
+    "event_reason",
     "full_time",
     "health_text",
     "is_withdrawal",
@@ -77,8 +81,10 @@ __all__ = [
     "pretty_json",
     "problem_table",
     "purge_target_text",
+    "reason_label",
     "reason_sentence",
-    "reason_text",
+    "reason_table",
+    "reason_words",
     "record_count",
     "record_label",
     "relative_time",

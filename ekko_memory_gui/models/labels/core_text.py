@@ -3,15 +3,14 @@ the user's own actions, why a pending item waits, a purge's record labels."""
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from ekko_memory import validation_text
+from ekko_memory_gui.models.labels.reasons import reason_label, reason_words
 from ekko_memory_gui.models.labels.store_problems import store_problem
-from ekko_memory_gui.models.labels.values import local
 from ekko_memory_gui.models.labels.vocabulary import (
     reason_sentence,
     role_label,
@@ -23,22 +22,26 @@ from ekko_memory_gui.models.labels.vocabulary import (
 from ekko_memory_gui.qt import QCoreApplication as _Q
 
 
-def why_text(rule: str, reason: str) -> str:
+def why_text(rule: str, reason: str, params: Mapping[str, str] | None = None) -> str:
     """Why an item waits, in the UI's language, keeping the specifics the core named.
 
-    The core's reason is ``RULE_TEXT[rule]`` plus, for sensitive data, the kinds in
-    brackets: ``sensitive personal data (phone number, phone)``. A known rule becomes the
-    translated sentence with the kinds translated; an unknown rule shows the core's text.
+    ``rule`` is the code (``PendingItem.rule``), ``params`` its specifics
+    (``PendingItem.reason_params``: the kinds of sensitive data, the values not in the
+    user's words). A known rule becomes the translated sentence with the kinds translated;
+    an unknown rule shows the core's text.
     """
     sentence = reason_sentence(rule)
     if sentence is None:
         return reason or rule.replace("_", " ")
-    if reason.endswith(")") and "(" in reason:
-        kinds = reason[reason.rindex("(") + 1 : -1].split(",")
+    params = params or {}
+    if "kinds" in params:
         sep = _Q.translate("MemoryLabels", ", ")
-        named = sep.join(sensitive_label(k) for k in kinds if k.strip())
+        listed = sep.join(sensitive_label(k) for k in params["kinds"].split(",") if k.strip())
+    else:
+        listed = params.get("values", "")
+    if listed:
         sentence = _Q.translate("MemoryLabels", "{sentence} ({kinds})").format(
-            sentence=sentence, kinds=named
+            sentence=sentence, kinds=listed
         )
     return sentence
 
@@ -47,7 +50,7 @@ def health_text(health: Any) -> str:
     """Why a store (its ``StoreHealth``) is not ok, in the UI's language (the core's
     ``reason`` for a problem the app does not know)."""
     said = store_problem(getattr(health, "reason_code", None), getattr(health, "reason_args", None))
-    return said if said is not None else core_message(health.reason or "")
+    return said if said is not None else (health.reason or "")
 
 
 def note_problem(note: Any) -> str | None:
@@ -88,113 +91,42 @@ def _store_refusal(error: BaseException) -> str | None:
     )
 
 
-# "pending item pnd_… is already approved" and friends: the specifics are ids and statuses.
-_MESSAGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^pending item (\S+) is already (\w+)$"), "already"),
-    (re.compile(r"^pending item (\S+) was decided meanwhile$"), "meanwhile"),
-    (
-        re.compile(
-            r"^memory (\S+) is an old version; (?:edit|change) its current version (\S+)(?: instead)?$"
-        ),
-        "old",
-    ),
-    (re.compile(r"^memory (\S+) is deleted$"), "deleted"),
-    (re.compile(r"^folder (.+) does not exist$"), "folder"),
-    # A file given to Import that is not a bundle.
-    (re.compile(r"^(.+) is not valid JSON \((.*)\)$", re.DOTALL), "not_json"),
-    (
-        re.compile(r"^(.+) is not an Ekko Memory bundle \(expected .*\); .*$", re.DOTALL),
-        "not_bundle",
-    ),
-    # A store that did not answer (the core says so with its location and the driver's words).
-    (re.compile(r"^memory store at (.+) stayed locked by another process$"), "locked"),
-    (re.compile(r"^memory store at (.+) cannot be reached \((.*)\)$", re.DOTALL), "unreachable"),
-    (
-        re.compile(r"^memory store at (.+) could not read or write its file \((.*)\)$", re.DOTALL),
-        "io",
-    ),
-)
 # How the core ends a refusal that wrote nothing ("try again": the cause may pass).
 _NOTHING_WRITTEN = "; nothing was written"
 _TRY_AGAIN = "; nothing was written, try again"
 
 
-def core_message(text: str) -> str:
-    """A message of the core in the UI's language when it is one the app knows, else as is."""
-    text = text.strip()
-    for suffix in (_TRY_AGAIN, _NOTHING_WRITTEN):
-        if text.endswith(suffix):
-            inner = text.removesuffix(suffix)
-            said = core_message(inner)
-            if said == inner:
-                return text  # not one the app knows: the core's words, whole
-            template = (
-                _Q.translate("MemoryLabels", "{reason}; nothing was written, try again")
-                if suffix == _TRY_AGAIN
-                else _Q.translate("MemoryLabels", "{reason}; nothing was written")
-            )
-            return template.format(reason=said)
-    known = table("message").get(text)
-    if known is not None:
-        return known
-    for pattern, kind in _MESSAGE_PATTERNS:
-        m = pattern.match(text)
-        if m is None:
-            continue
-        if kind == "already":
-            return _Q.translate("MemoryLabels", "pending item {id} is already {status}").format(
-                id=m.group(1), status=status_label(m.group(2))
-            )
-        if kind == "meanwhile":
-            return _Q.translate(
-                "MemoryLabels", "pending item {id} was decided meanwhile (by someone else)"
-            ).format(id=m.group(1))
-        if kind == "old":
-            return _Q.translate(
-                "MemoryLabels", "memory {id} is an old version; change its current version {head}"
-            ).format(id=m.group(1), head=m.group(2))
-        if kind == "folder":
-            return _Q.translate("MemoryLabels", "the folder {path} does not exist").format(
-                path=m.group(1)
-            )
-        if kind == "not_json":
-            return _Q.translate("MemoryLabels", "{path} is not valid JSON ({detail})").format(
-                path=m.group(1), detail=m.group(2)
-            )
-        if kind == "not_bundle":
-            return _Q.translate(
-                "MemoryLabels",
-                "{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can "
-                "be imported",
-            ).format(path=m.group(1))
-        if kind == "locked":
-            return _Q.translate(
-                "MemoryLabels", "another program kept the store {path} locked"
-            ).format(path=m.group(1))
-        if kind == "unreachable":
-            return _Q.translate(
-                "MemoryLabels", "the store {path} cannot be reached ({reason})"
-            ).format(path=m.group(1), reason=m.group(2))
-        if kind == "io":
-            return _Q.translate(
-                "MemoryLabels",
-                "the store {path} could not read or write its file ({reason})",
-            ).format(path=m.group(1), reason=m.group(2))
-        return _Q.translate("MemoryLabels", "memory {id} is deleted").format(id=m.group(1))
-    return text
+def _error_words(error: BaseException) -> str | None:
+    """An error's reason code (``EkkoMemoryError.because``) in the UI's language, with the
+    core's ending of a write that wrote nothing; None when it has none the app words."""
+    said = reason_words(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
+    if said is None:
+        return None
+    return _ending(str(error), said)
+
+
+def _ending(core: str, said: str) -> str:
+    """``said`` with the ending ("nothing was written", "try again") ``core`` has."""
+    if core.endswith(_TRY_AGAIN):
+        return _Q.translate("MemoryLabels", "{reason}; nothing was written, try again").format(
+            reason=said
+        )
+    if core.endswith(_NOTHING_WRITTEN):
+        return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=said)
+    return said
 
 
 def error_text(error: BaseException) -> str:
     """An error of the core for people: its kind translated (by ``code``), then its message
-    (translated when it is a common one, else the core's words). Data the core's models
+    (its reason code in the UI's words when it has one the app knows, else the core's). Data the core's models
     refused (a pydantic ValidationError) reads as invalid input: its complaints in one
     line, without the input echoed or pydantic's links."""
     if isinstance(error, ValidationError):
         code: Any = "invalid_input"
-        message = core_message(validation_text(error))
+        message = validation_text(error)
     else:
         code = getattr(error, "code", None)
-        message = core_message(str(error))
+        message = _error_words(error) or str(error)
         refusal = _store_refusal(error)
         if refusal is not None:
             message = refusal
@@ -216,31 +148,45 @@ def outage_text(error: BaseException) -> str:
     refusal = _store_refusal(error)
     if refusal is not None:
         return refusal
+    said = reason_words(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
+    if said is not None:
+        return said
     detail = str(error).strip()
     while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
         detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
-    return core_message(detail)
+    return detail
 
 
 def outcome_text(
-    status: str, rule: str | None, reason: str, cause: BaseException | None = None
+    status: str,
+    rule: str | None,
+    reason: str,
+    cause: BaseException | None = None,
+    code: str | None = None,
+    params: Mapping[str, str] | None = None,
 ) -> str:
     """Why a write of the user's was not done (or did nothing), in the UI's language.
 
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
     (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
     ``cause``: the error that refused it (a store's names its problem by code).
+    ``code``/``params``: the outcome's reason code (``WriteOutcome.reason_code``).
     """
     detail, again = reason.strip(), False
     # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
     while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
         again = again or detail.endswith(_TRY_AGAIN)
         detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
+    if code is None and cause is not None:
+        code = getattr(cause, "reason_code", None)
+        params = getattr(cause, "reason_args", None)
     if rule is not None and reason_sentence(rule) is not None:
         text = reason_sentence(rule) or ""
     else:
         refusal = _store_refusal(cause) if cause is not None else None
-        text = refusal if refusal is not None else core_message(detail)
+        if refusal is None:
+            refusal = reason_words(code, params)
+        text = refusal if refusal is not None else detail
         head = table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)
@@ -253,75 +199,30 @@ def outcome_text(
     return text
 
 
-# The core's reason for a revert: the version's time in UTC (" UTC" since it says so) and id.
-_REVERTED = re.compile(
-    r"^reverted to the version of (\d{4}-\d\d-\d\d \d\d:\d\d)(?: UTC)? \((\S+)\)$"
-)
+def is_withdrawal(code: str | None) -> bool:
+    """The reason code (of a decision note or an audit reason) is the user's withdrawal of
+    a pending item by their own words in the conversation."""
+    return code is not None and code.startswith("withdrawn.")
 
 
-# The core's reasons when the user takes back, in the conversation, what still waited for
-# their approval (service/extraction/retraction.py): the item is rejected as the user's
-# decision, with the user's words quoted.
-_WITHDRAWN = re.compile(
-    r"^the user (?:took it back: (?P<detail>.+?)|(?P<forget>asked to forget it)"
-    r"|(?P<just>took back what they had just said)) \(said: “(?P<said>.*)”\)$",
-    re.DOTALL,
-)
+def event_reason(event: Any) -> str:
+    """Why an audit event was written (an ``AuditEvent``): its reason code in the UI's
+    words (a revert's time in local time, a withdrawal with the user's words), a reason
+    someone typed as written."""
+    return reason_label(event.reason_code, event.reason_params, event.reason)
 
 
-def is_withdrawal(reason: str | None) -> bool:
-    """The reason (a decision note or an audit reason) is the user's withdrawal of a
-    pending item by their own words in the conversation."""
-    return reason is not None and _WITHDRAWN.match(reason.strip()) is not None
+def decision_text(item: Any) -> str:
+    """Why a pending item was decided (a ``PendingItem``'s decision note), as
+    ``event_reason`` words it."""
+    return reason_label(item.decision_code, item.decision_params, item.decision_note or "")
 
 
-def _withdrawal_text(m: re.Match[str]) -> str:
-    said = m.group("said")
-    if m.group("forget"):
-        return _Q.translate(
-            "MemoryLabels", "you asked to forget it in the conversation (you said: “{said}”)"
-        ).format(said=said)
-    if m.group("just"):
-        return _Q.translate(
-            "MemoryLabels", "you took back what you had just said (you said: “{said}”)"
-        ).format(said=said)
-    # The detail is the core's English reading of the words (the project no longer uses
-    # MySQL); a translation may leave it out, the user's own words say it.
-    return _Q.translate(
-        "MemoryLabels", "you took it back in the conversation: {detail} (you said: “{said}”)"
-    ).format(detail=m.group("detail"), said=said)
-
-
-def reason_text(reason: str) -> str:
-    """Why a version or an audit event was written: the reasons of the user's own actions
-    in the UI's language (a revert's time in local time, a withdrawal by the user's words
-    with the words), anything else as written."""
-    known = table("why").get(reason.strip())
-    if known is not None:
-        return known
-    withdrawn = _WITHDRAWN.match(reason.strip())
-    if withdrawn is not None:
-        return _withdrawal_text(withdrawn)
-    m = _REVERTED.match(reason.strip())
-    if m is None:
-        return reason
-    when = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
-    return _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})").format(
-        when=local(when).strftime("%Y-%m-%d %H:%M"), id=m.group(2)
-    )
-
-
-_NODE_LABEL = re.compile(r"^(.*) \((active|superseded|expired|deleted)\)$", re.DOTALL)
-_MESSAGE_LABEL = re.compile(r"^(system|user|assistant|tool): (.*)$", re.DOTALL)
-
-
-def purge_target_text(kind: str, label: str) -> str:
-    """A purge target's description with the core's words for status and role translated
-    (``title (superseded)``, ``user: text``)."""
-    node = _NODE_LABEL.match(label) if kind == "node" else None
-    if node is not None:
-        return f"{node.group(1)} ({status_label(node.group(2))})"
-    message = _MESSAGE_LABEL.match(label) if kind == "message" else None
-    if message is not None:
-        return f"{role_label(message.group(1))}: {message.group(2)}"
-    return label
+def purge_target_text(target: Any) -> str:
+    """A purge target's description (a ``PurgeTarget``) with the status of a memory and
+    the role of a message in the UI's words (``title (superseded)``, ``user: text``)."""
+    if target.status is not None:
+        return f"{target.text} ({status_label(target.status)})"
+    if target.role is not None:
+        return f"{role_label(target.role)}: {target.text}"
+    return str(target.label)

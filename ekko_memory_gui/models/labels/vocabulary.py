@@ -132,46 +132,6 @@ def table(name: str) -> dict[str, str]:
             "store_unavailable": _Q.translate("MemoryLabels", "The store is unavailable"),
             "conflict": _Q.translate("MemoryLabels", "Changed meanwhile"),
         }
-    elif name == "message":
-        # Whole messages of the core that the app's own actions commonly meet.
-        table = {
-            "this is already the current version": _Q.translate(
-                "MemoryLabels", "this is already the current version"
-            ),
-            "the memory is deleted; restore it first": _Q.translate(
-                "MemoryLabels", "the memory is deleted; restore it first"
-            ),
-            "a newer version exists; restore that one instead": _Q.translate(
-                "MemoryLabels", "a newer version exists; restore that one instead"
-            ),
-            "global memories are read-only": _Q.translate(
-                "MemoryLabels", "global memories ship with the app and are read-only"
-            ),
-            "already remembered; nothing new was written": _Q.translate(
-                "MemoryLabels", "already remembered; nothing new was written"
-            ),
-        }
-    elif name == "why":
-        # The reasons the core and the app write for the user's own actions.
-        table = {
-            "created by the user": _Q.translate("MemoryLabels", "written by you"),
-            "edited by the user": _Q.translate("MemoryLabels", "edited by you"),
-            "expired by the user": _Q.translate("MemoryLabels", "expired by you"),
-            "deleted by the user": _Q.translate("MemoryLabels", "deleted by you"),
-            "restored by the user": _Q.translate("MemoryLabels", "restored by you"),
-            "approved by the user": _Q.translate("MemoryLabels", "approved by you"),
-            "rejected by the user": _Q.translate("MemoryLabels", "rejected by you"),
-            "decided in a batch by the user": _Q.translate(
-                "MemoryLabels", "decided by you in a batch"
-            ),
-            "deleted permanently by the user": _Q.translate(
-                "MemoryLabels", "deleted permanently by you"
-            ),
-            "purged by the user": _Q.translate("MemoryLabels", "purged by you"),
-            "forgotten by the user from the command line": _Q.translate(
-                "MemoryLabels", "forgotten by you from the command line"
-            ),
-        }
     elif name == "event":
         table = {
             "create": _Q.translate("MemoryLabels", "created"),
