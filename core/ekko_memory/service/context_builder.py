@@ -239,10 +239,12 @@ class ContextBuilder:
             hints,
         )
         shadow = unconfirmed.shadowed(svc.registry, said)
+        # 周四 after 每周二晚上七点去上瑜伽课: the memory a waiting correction would replace.
+        replaced = {n.supersedes_id for n in said if n.supersedes_id}
         omitted: list[OmittedNode] = []
-        if shadow:
+        if shadow or replaced:
             for node_id, row in list(candidates.items()):
-                if conflict_identity(svc.registry, row) in shadow:
+                if node_id in replaced or conflict_identity(svc.registry, row) in shadow:
                     del candidates[node_id]
                     omitted.append(omission(node_id, "conflict_lost"))
 

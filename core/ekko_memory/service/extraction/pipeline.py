@@ -386,18 +386,24 @@ class AfterReply:
         ops: list[ExtractedNodeOperation] = []
         outcomes: list[dict[str, Any]] = []
         later = list(extraction.nodes)
+        gone: set[str] = set()
         for i, op in enumerate(extraction.nodes):
             hit = waiting.get(op.target_id or "")
             if hit is None and op.operation == "create":
                 # A one-value fact said anew (我上周搬去佛山了 after 我在广州): what waited
                 # with the old value is withdrawn; the new statement waits in its place.
                 for old, old_item in list(waiting.values()):
-                    if self._replaces(op, old) and withdraw_item(
-                        self.service,
-                        old_item,
-                        f"the user said it anew (said: “{clipped_line(said, 60)}”)",
-                        messages[-1].id,
+                    if (
+                        old_item.id not in gone
+                        and self._replaces(op, old)
+                        and withdraw_item(
+                            self.service,
+                            old_item,
+                            f"the user said it anew (said: “{clipped_line(said, 60)}”)",
+                            messages[-1].id,
+                        )
                     ):
+                        gone.add(old_item.id)
                         outcomes.append(
                             {
                                 "operation": "withdraw",
@@ -418,11 +424,14 @@ class AfterReply:
                 ops.append(op)
                 continue
             node, item = hit
+            if item.id in gone:
+                continue  # withdrawn by an earlier operation of this batch
             if op.operation == "expire" and any(
                 o.operation == "create" and _restates(o, [node]) for o in later[i + 1 :]
             ):
                 continue  # taken back, then said again in the same batch: it stays
-            why = f"the user {op.reason} (said: “{clipped_line(said, 60)}”)"
+            why = f"withdrawn by the user's words: {op.reason} (said: “{clipped_line(said, 60)}”)"
+            gone.add(item.id)
             if withdraw_item(self.service, item, why, messages[-1].id if messages else None):
                 outcomes.append(
                     {
@@ -433,8 +442,23 @@ class AfterReply:
                         "reason": why,
                     }
                 )
-            if op.operation in ("supersede", "update"):
+            if op.operation == "supersede":
                 ops.append(op.model_copy(update={"operation": "create", "target_id": None}))
+            elif op.operation == "update":
+                # An update names only what changes: the waiting node, changed so, waits anew.
+                fields = {
+                    k: v for k, v in node.model_dump().items() if k in MemoryNodeDraft.model_fields
+                }
+                changed = op.node.model_dump(exclude_unset=True)
+                ops.append(
+                    op.model_copy(
+                        update={
+                            "operation": "create",
+                            "target_id": None,
+                            "node": MemoryNodeDraft.model_validate({**fields, **changed}),
+                        }
+                    )
+                )
         return extraction.model_copy(update={"nodes": ops}), outcomes
 
     def _replaces(self, op: ExtractedNodeOperation, old: MemoryNode) -> bool:

@@ -310,6 +310,13 @@ def routine(st: Statement) -> Finding | None:
         body,
     ):
         return None
+    if re.search(
+        r"\b(?:it|that|this|them|those|these)(?:\s+(?:up|out|over|again|wrong))?[.!]*$"
+        r"|(?:这个|那个|它|这事|那事)[了啊的呢]*$",
+        body,
+        re.IGNORECASE,
+    ):
+        return None  # I always mix it up: of something said before, nothing on its own
     return Finding(
         type="fact",
         domain="个人",

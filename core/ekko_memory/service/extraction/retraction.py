@@ -30,6 +30,7 @@ from ekko_memory.schema import intent
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import clipped_line
+from ekko_memory.service.extraction.takeback import LAST_BIT
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -153,7 +154,8 @@ class Retractions:
                         hits.setdefault(
                             w.item.id, (w, f"the user asked to forget it (said: “{said}”)")
                         )
-            elif intent.takes_back(text):
+            elif intent.takes_back(text) and not LAST_BIT.search(text):
+                # (ignore that last bit: the rules above found what the end of it stated)
                 before = self._previous_user_message(session_id, msg)
                 for w in waiting:
                     if before is not None and before.id in w.item.source_message_ids:

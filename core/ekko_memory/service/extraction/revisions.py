@@ -28,7 +28,9 @@ CORRECTION_LEAD = re.compile(
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
     r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
-    r"|(?:^|[,.;!?]\s*)i\s+meant\s+",
+    r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
+    # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
+    r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)错了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
 )
 # 不是X，是Y / 是Y不是X / not X but Y / Y, not X: both values said.
@@ -89,11 +91,19 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     now = __import__("datetime").datetime.now().astimezone()
     new_times = find_times(new_value, now)
     if new_times and len(new_times[0].text) >= len(new_value) - 3:
+        new_text = new_times[0].text
+        for shape in _TIME_SHAPES:
+            # 周四 for 每周二晚上七点: the weekday, and only it, in place of the old one.
+            if shape.fullmatch(new_text) and (hit := shape.search(said)) is not None:
+                return said[: hit.start()] + new_text + said[hit.end() :]
         old_times = find_times(said, now)
         if old_times:
-            t = old_times[0]
-            return said[: t.start] + new_times[0].text + said[t.end :]
+            t = max(old_times, key=lambda t: t.end - t.start)
+            return said[: t.start] + new_text + said[t.end :]
         return None
+    counted = _recount(said, new_value)
+    if counted is not None:
+        return counted
     zh = bool(re.search(r"[\u4e00-\u9fff]", said))
     if zh:
         place = w.place_at_start(new_value)
@@ -101,6 +111,20 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             old_place = _first_place_zh(said)
             if old_place:
                 return said.replace(old_place, place, 1)
+        tags = w.tag(new_value)
+        if len(tags) == 1 and tags[0][1] == "nr":
+            # 是王莉 for 我媳妇叫王丽: a name for the name said.
+            # The name that shares a character with the new one (王丽 → 王莉: a misspelling).
+            old_name = next(
+                (
+                    word
+                    for word, pos in w.tag(said)
+                    if pos == "nr" and word != new_value and set(word) & set(new_value)
+                ),
+                "",
+            )
+            if old_name and old_name != new_value:
+                return said.replace(old_name, new_value, 1)
         return None
     name = w.capitalized_phrase(new_value)
     if name and len(name) >= 2 and name.casefold() not in ("i", "i'm", "it", "the"):
@@ -110,6 +134,37 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             if candidate.casefold() not in ("i", "i'm") and candidate != name:
                 return said.replace(candidate, name, 1)
     return None
+
+
+# Parts of a time a correction replaces on their own: a weekday, a clock time, a date.
+_TIME_SHAPES = [
+    re.compile(r"(?:周|星期|礼拜)[一二三四五六日天1-7]"),
+    re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE),
+    re.compile(
+        r"(?:早上|上午|中午|下午|晚上)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:[:：]\d{2}|点(?:半|一刻|\d{1,2}分?)?)"
+    ),
+    re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE),
+    re.compile(
+        r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?"
+    ),
+]
+_NUMERAL = r"(?:\d+(?:[.,]\d+)*|[零一二两三四五六七八九十百千万半]+)"
+_COUNTED = re.compile(
+    rf"^(?P<n>{_NUMERAL})(?P<unit>[\u4e00-\u9fff]{{1,3}}|\s*[a-z]{{2,10}})$", re.I
+)
+
+
+def _recount(said: str, new_value: str) -> str | None:
+    """``said`` with a count in the correction's unit set to its number (8岁 → 9岁,
+    三年级 → 四年级, 3 kids → 2 kids); None when ``said`` has no count in that unit."""
+    m = _COUNTED.match(new_value)
+    if m is None:
+        return None
+    unit = m["unit"].strip()
+    old = re.search(rf"(?<![\d.,]){_NUMERAL}(?=\s*{re.escape(unit)})", said, re.IGNORECASE)
+    if old is None or old[0] == m["n"]:
+        return None
+    return said[: old.start()] + m["n"] + said[old.end() :]
 
 
 def _first_place_zh(text: str) -> str:
@@ -243,7 +298,7 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
 
 
 _UPDATABLE = frozenset(
-    {"routine", "task_status", "travel_plan", "personal_fact", "temporary_state"}
+    {"routine", "task_status", "travel_plan", "personal_fact", "person_fact", "temporary_state"}
 )
 
 

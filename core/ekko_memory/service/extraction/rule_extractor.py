@@ -48,7 +48,12 @@ from ekko_memory.service.extraction.preferences import preference, reply_style, 
 from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
-from ekko_memory.service.extraction.takeback import names, takes_back, what_is_taken_back
+from ekko_memory.service.extraction.takeback import (
+    LAST_BIT,
+    names,
+    takes_back,
+    what_is_taken_back,
+)
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -78,6 +83,11 @@ _KEEP = re.compile(
     r"记住|记一下|记下|记得|记着|备忘|备注|帮我记录|记录一下|别忘|不要忘"
     r"|\b(?:remember|keep (?:(?:that|this|it) )?in mind|note to self|make a note|note that"
     r"|don'?t forget|do not forget|for the record|for future reference)\b",
+    re.IGNORECASE,
+)
+# A take-back that points at what was just said (刚才说的…, that last bit).
+_POINTS_BACK = re.compile(
+    r"刚才|刚刚|上一句|前面说的|上面说的|\b(?:just said|just told you|last bit|that last|i just mentioned)\b",
     re.IGNORECASE,
 )
 # A clause that only frames the rest of the sentence as standing (From now on, reply in
@@ -288,6 +298,7 @@ class RuleBasedExtractor:
                 and not st.question
                 and _KEEP.search(st.sentence)
                 and not _FRAMING_ONLY.match(st.text)
+                and (len(st.text) >= 4 if st.zh else len(st.text.split()) >= 2)
             ):
                 # 请记住剪刀在微波炉下面的抽屉里: what was asked to be kept and no frame read,
                 # kept in the user's words.
@@ -486,6 +497,18 @@ class RuleBasedExtractor:
         nothing for it."""
         named = what_is_taken_back(st.text)
         previous = next((m for m in reversed(history) if m.id != msg.id), None)
+        if LAST_BIT.search(st.sentence):
+            named = ""  # "that last bit" names no memory: the end of the message before
+        said: list[MemoryNode] = []
+        if previous is not None:
+            said = [
+                n for n in known if n.status == "active" and previous.id in n.source_message_ids
+            ]
+            if LAST_BIT.search(st.sentence):
+                # ignore that last bit: only what the message's last sentence stated.
+                parts = [p for p in re.split(r"(?<=[.!?。！？])\s*", previous.content) if p.strip()]
+                last = revisions.topic_words(parts[-1]) if parts else set()
+                said = [n for n in said if last & revisions.topic_words(f"{n.title} {n.content}")]
         targets: list[MemoryNode] = []
         if named:
             targets = [n for n in known if n.status == "active" and names(n, named)]
@@ -493,10 +516,11 @@ class RuleBasedExtractor:
             found.ops[:] = [
                 op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
             ]
+            if not targets and _POINTS_BACK.search(st.text) and len(said) == 1:
+                # 刚才说的吃药那个你别记了: the one thing the message before it stated.
+                targets = said
         elif previous is not None:
-            targets = [
-                n for n in known if n.status == "active" and previous.id in n.source_message_ids
-            ]
+            targets = said
             found.ops[:] = [
                 op for op in found.ops if previous.id not in (op.node.source_message_ids or [])
             ]
@@ -513,7 +537,9 @@ class RuleBasedExtractor:
         own words, not the old value (我在阿里做产品经理's occupation, once the company is
         corrected, no longer quotes 阿里)."""
         sources = {i for n in gone for i in n.source_message_ids}
-        dropped = {n.id for n in gone}
+        dropped = {n.id for n in gone} | {
+            op.target_id for op in found.ops if op.operation in ("supersede", "expire")
+        }
         for node in known:
             if (
                 node.id in dropped
@@ -556,6 +582,7 @@ class RuleBasedExtractor:
             if more is None or more.end() == 0:
                 break
             correction = correction[more.end() :]
+        value_at = len(text) - len(correction.lstrip())
         correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
         if lead is not None and lead.start() > 0:
@@ -576,7 +603,16 @@ class RuleBasedExtractor:
                 ]
                 self._scrub([pair[0]], gone, known, found)
             if said_id == msg.id:
-                return {st.index for st in read_statements(text, msg.created_at)}, []
+                # 上三年级……哦不对，四年级了，…他不爱看书: the clauses up to the new value
+                # were restated; what follows is read as said.
+                end, at = value_at + len(correction), 0
+                taken: set[int] = set()
+                for st in read_statements(text, msg.created_at):
+                    found_at = text.find(st.text, at)
+                    at = found_at + len(st.text) if found_at >= 0 else at
+                    if found_at < end:
+                        taken.add(st.index)
+                return taken, []
             return self._clauses_of(text, lead, msg), [said_id]
         if pair is not None:
             # Said in an earlier conversation: the memory that holds the old value.
@@ -585,6 +621,19 @@ class RuleBasedExtractor:
                     fixed = node.content.replace(pair[0], pair[1]) or node.title.replace(
                         pair[0], pair[1]
                     )
+                    self._restate(fixed, None, msg, [node], found, target=node)
+                    return self._clauses_of(text, lead, msg), []
+        if lead is not None and lead.start() > 0:
+            # 上回我媳妇名字打错了，是王莉: the memory of what the words before the lead name,
+            # said in an earlier conversation, with the new value in place of the old.
+            topic = revisions.topic_words(text[: lead.start()])
+            for node in reversed(known):
+                if node.status != "active" or not topic & revisions.topic_words(
+                    f"{node.title} {node.content}"
+                ):
+                    continue
+                fixed = revisions.substituted(node.title, correction, None)
+                if fixed is not None and fixed != node.title:
                     self._restate(fixed, None, msg, [node], found, target=node)
                     return self._clauses_of(text, lead, msg), []
         # A correction whose new value is a statement of its own (纠正一下，我家狗名字其实是
@@ -643,14 +692,17 @@ class RuleBasedExtractor:
 
     def _replace(self, node: MemoryNode, st: Statement, src: list[str], found: Found) -> None:
         """Replace ``node`` by the statement that updates it, in the user's words."""
-        said = clip(st.text, 120)
+        said = st.text
+        rest = st.sentence[st.sentence.find(st.text) + len(st.text) :]
+        if not st.times and not re.search(r"\d", said) and rest.strip(" ，,"):
+            # 学校改作息了，下午三点半就放了: the topic, then its new value in the next clause.
+            said += rest[: len(rest) - len(rest.lstrip(" ，,"))]
+            said += re.split(r"[，,。.!！？?;；]", rest.lstrip(" ，,"), maxsplit=1)[0]
+        said = clip(said, 120)
         value: object = said
         if isinstance(node.value_json, dict):
-            value = (
-                {**node.value_json, "task": said}
-                if "task" in node.value_json
-                else {**node.value_json, "value": said}
-            )
+            field = next((f for f in ("task", "said") if f in node.value_json), "value")
+            value = {**node.value_json, field: said}
         found.add(
             "supersede",
             "the user updated it",

@@ -268,7 +268,7 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
@@ -285,7 +285,7 @@ _SUBJ_ZH = re.compile(
 _SUBJ_EN = re.compile(
     rf"^{_LEAD_EN}"
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
-    rf"|(?P<we>we|we're|we've|we'd|we'll|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
+    rf"|(?P<we>we're|we've|we'd|we'll|we|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<you>you|you're|you've|your)\b"
     rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
     rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
@@ -529,6 +529,9 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
+        word = m["we"].casefold()
+        if word in ("we're", "we've", "we'd", "we'll"):
+            body = {"re": "are ", "ve": "have ", "d": "would ", "ll": "will "}[word[3:]] + body
         return Subject("we"), body, True
     return SELF, body, True
 

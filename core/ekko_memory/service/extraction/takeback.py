@@ -138,3 +138,10 @@ def names(node: MemoryNode, named: str) -> bool:
     if len(named.strip()) >= 2 and named.strip().casefold() in said:
         return True
     return bool(_words(named) & _words(f"{node.title} {node.content}"))
+
+
+# A take-back of the end of the message before (ignore that last bit, 最后那句不算).
+LAST_BIT = re.compile(
+    r"最后(?:那|一)句|后面那句|后半句|\b(?:last bit|last part|last sentence|last thing i said)\b",
+    re.IGNORECASE,
+)

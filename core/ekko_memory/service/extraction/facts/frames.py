@@ -35,6 +35,10 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
         ):
             return []
         body = st.body.strip()
+        for t in st.times:
+            # 我上周跳槽去拼多多了: when it happened opens the body; the frame reads the rest.
+            if t.past and body.startswith(t.text) and len(body) > len(t.text):
+                body = body[len(t.text) :].lstrip(" ，,")
         named: list[Finding] = []
         if st.subject.kind == "person" and st.subject.name and st.subject.relation:
             # 我媳妇林晓, my wife Priya: the person and their name.

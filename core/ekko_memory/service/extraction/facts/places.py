@@ -17,12 +17,12 @@ _RESIDE_ZH = re.compile(
 )
 
 _MOVE_ZH = re.compile(
-    rf"^{ADV_ZH}(?:上个?月|上周|上礼拜|上星期|前几天|前天|昨天|去年|前阵子|最近|今年|年初)?(?:已经|刚)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
+    rf"^{ADV_ZH}(?:上个?月|上周|上礼拜|上星期|前几天|前天|昨天|去年|前阵子|最近|今年|年初)?(?:已经|刚)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)了?\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
 )
 
 _RESIDE_EN = re.compile(
     rf"^(?:am\s+|are\s+|is\s+)?{ADV_EN}(?:live|living|lives|reside|residing|resides|based|located|settled|staying)\s+(?:in|at|near|outside|around)\s+(?P<v>.+)$"
-    rf"|^(?:have|has|had)?\s*{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
+    rf"|^(?:have|has|had)?\s*(?:(?:\w+\s+){{1,4}}?and\s+)?{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
     rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$",
     re.IGNORECASE,
 )

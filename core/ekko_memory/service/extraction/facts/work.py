@@ -74,6 +74,7 @@ _LANGUAGE_EN = re.compile(
 _SCHOOL_ZH = re.compile(
     rf"^{ADV_ZH}(?:在|读|上|念)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,12}}?(?:大学|学院|中学|小学|幼儿园|高中|初中|一中|二中|附中|实验学校|学校))(?:读书|上学|读|念书|上|念)?"
     rf"|^{ADV_ZH}(?:在读|读|上|念|在上|在念|考了?)(?:在职)?(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班|E?MBA|MPA|MPAcc|研究生|硕士|博士|本科|大专|夜大|函授|成人本科|专升本)"
+    rf"|^{ADV_ZH}(?:是|都|已经)?(?P<v4>(?:大|高|初)[一二三四]|[一二三四五六]年级)了?$"
     rf"|^(?:是)?(?P<v3>[\u4e00-\u9fff]{{2,10}}(?:大学|学院))毕业的?"
 )
 
@@ -238,10 +239,11 @@ class WorkFrames(FactBuilder):
         rest_after = w.clean_zh(m.groupdict().get("rest") or "")
         if (
             place == where
-            and re.search(_JOB_SUFFIX_ZH + "$", rest_after)
+            and (m["v2"] or re.search(_JOB_SUFFIX_ZH + "$", rest_after))
             and not _PROVINCES.search(where)
         ):
-            # 我在阿里做产品经理: a job done at X makes X the workplace, though X names a place too.
+            # 我在阿里做产品经理, 跳槽到京东: a job done at X, or joined, makes X the
+            # workplace, though X names a place too.
             place = ""
         org = (
             ""
@@ -413,7 +415,7 @@ class WorkFrames(FactBuilder):
         m = _SCHOOL_ZH.match(body)
         if m is None or st.negated:
             return []
-        school = m["v"] or m["v2"] or m["v3"]
+        school = m["v"] or m["v2"] or m["v4"] or m["v3"]
         return [
             self.fact(
                 st,
