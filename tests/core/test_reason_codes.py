@@ -59,3 +59,29 @@ def test_a_revert_and_a_duplicate_carry_their_codes(mem: MemoryService) -> None:
         mem.actions.edit(first["nodeId"], {"title": "旧版本"})
     assert raised.value.reason_code == "node.old_version"
     assert raised.value.reason_args == {"id": first["nodeId"], "head": reverted.node_id}
+
+
+def test_a_tool_error_carries_its_reason_code(mem: MemoryService) -> None:
+    """An agent's call refused for a reason with a code (an old version) says the code
+    beside the English message."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    node = {
+        "scope": "workspace",
+        "domain": "项目",
+        "categoryPath": ["项目"],
+        "type": "decision",
+        "key": "database",
+        "valueJson": "SQLite",
+        "title": "数据库用 SQLite",
+    }
+    first = propose(s, "记住，数据库用 SQLite。", **node)
+    mem.actions.edit(first["nodeId"], {"title": "数据库：SQLite"})
+    s.append_message("user", "把它过期吧")
+    out = s.call_tool(
+        "memory_propose_update",
+        {"operation": "expire", "targetId": first["nodeId"], "reason": "用户说过期"},
+    )
+    assert out["error"]["code"] == "conflict", out
+    assert out["error"]["reasonCode"] == "node.old_version"
+    assert out["error"]["reasonParams"]["id"] == first["nodeId"]
+    assert "old version" in out["error"]["message"]

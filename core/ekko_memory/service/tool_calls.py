@@ -140,7 +140,10 @@ def refusal_as_error(result: dict[str, Any]) -> dict[str, Any]:
         return result
     rule = result.get("rule")
     code = _REFUSAL_CODES.get(str(rule), rule if rule in _ERROR_CODES else "rejected")
-    return {**result, "error": {"code": code, "message": result["reason"]}}
+    error = {"code": code, "message": result["reason"]}
+    if "reasonCode" in result:
+        error |= {"reasonCode": result["reasonCode"], "reasonParams": result["reasonParams"]}
+    return {**result, "error": error}
 
 
 def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
@@ -284,6 +287,11 @@ def dispatch(
                 if name == "memory_propose_update"
                 else "; nothing was deleted"
             )
-        return error_result(e.code, message, **negative)
+        out = error_result(e.code, message, **negative)
+        if e.reason_code is not None:
+            # Why, as a code with its specifics (models/reasons.py, store/problem.py).
+            out["error"]["reasonCode"] = e.reason_code
+            out["error"]["reasonParams"] = dict(e.reason_args or {})
+        return out
     except Exception as e:  # the agent must never see a traceback
         return error_result("internal_error", f"{type(e).__name__}: {e}", **negative)
