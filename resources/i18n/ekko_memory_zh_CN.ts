@@ -1937,7 +1937,12 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="135"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="90"/>
+        <source>you said it anew in the conversation (you said: “{said}”)</source>
+        <translation>你在对话中重新说了一遍（你说：“{said}”）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="138"/>
         <source>{text} (reason {code})</source>
         <translation>{text}（原因代码 {code}）</translation>
     </message>

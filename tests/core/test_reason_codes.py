@@ -22,6 +22,27 @@ def test_a_stored_reason_reads_back_to_its_code(code: str) -> None:
     assert read_stored_reason(stored_reason(code, **params)) == (code, params)
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (
+            "withdrawn by the user's words: took back what they had just said (said: “算了”)",
+            "withdrawn.just_said",
+        ),
+        (
+            "withdrawn by the user's words: asked to forget it (said: “算了”)",
+            "withdrawn.asked_to_forget",
+        ),
+        ("withdrawn by the user's words: no MySQL (said: “算了”)", "withdrawn.took_back"),
+        ("reverted to the version of 2026-01-02 03:04 (mem_1)", "user.reverted"),
+    ],
+)
+def test_other_wordings_read_back_to_their_code(text: str, code: str) -> None:
+    """The extraction pipeline words a withdrawal its own way; an older release wrote a
+    revert's time without UTC: the same codes."""
+    assert read_stored_reason(text)[0] == code
+
+
 def test_a_decided_item_says_so_by_code(mem: MemoryService) -> None:
     _, _, held = low_then_held_hot(mem)
     mem.decide(held["pendingId"], approve=False, actor="user")

@@ -84,11 +84,23 @@ STORED_REASONS: dict[str, str] = {
     "withdrawn.took_back": "the user took it back: {detail} (said: “{said}”)",
     "withdrawn.asked_to_forget": "the user asked to forget it (said: “{said}”)",
     "withdrawn.just_said": "the user took back what they had just said (said: “{said}”)",
+    "withdrawn.said_anew": "the user said it anew (said: “{said}”)",
 }
 
-# Older wordings of a stored code, read back to it (a revert's time did not say UTC).
-_OLDER_WORDINGS: tuple[tuple[str, str], ...] = (
+# Other wordings of a stored code, read back to it: what the extraction pipeline writes
+# for a withdrawal ("withdrawn by the user's words: …", the specific ones before the
+# general one), and a revert's time before it said UTC.
+_OTHER_WORDINGS: tuple[tuple[str, str], ...] = (
     ("user.reverted", "reverted to the version of {when} ({id})"),
+    (
+        "withdrawn.asked_to_forget",
+        "withdrawn by the user's words: asked to forget it (said: “{said}”)",
+    ),
+    (
+        "withdrawn.just_said",
+        "withdrawn by the user's words: took back what they had just said (said: “{said}”)",
+    ),
+    ("withdrawn.took_back", "withdrawn by the user's words: {detail} (said: “{said}”)"),
 )
 
 # Codes of withdrawals: the user took back, in the conversation, what still waited.
@@ -109,7 +121,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 @functools.cache
 def _stored_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    wordings = [*STORED_REASONS.items(), *_OLDER_WORDINGS]
+    wordings = [*STORED_REASONS.items(), *_OTHER_WORDINGS]
     return tuple((code, _pattern(t)) for code, t in wordings)
 
 

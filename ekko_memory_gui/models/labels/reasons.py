@@ -87,6 +87,9 @@ def _build() -> dict[str, str]:
         "withdrawn.just_said": _Q.translate(
             "MemoryLabels", "you took back what you had just said (you said: “{said}”)"
         ),
+        "withdrawn.said_anew": _Q.translate(
+            "MemoryLabels", "you said it anew in the conversation (you said: “{said}”)"
+        ),
     }
 
 
