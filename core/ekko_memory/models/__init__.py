@@ -8,9 +8,11 @@ before anything touches the database.
 One module per concept: ``base`` (literal types, limits, validated fields,
 ``CamelModel``), ``messages`` (the log and its summaries), ``nodes`` (memories),
 ``queries`` (queries, results, the per-turn context), ``extraction``, ``schema_rule``,
-``audit`` (audit events, pending items, usage, history), ``browse``, ``reasons``,
-``transfer`` (export, import, purge) and ``maintenance`` (compaction, the semantic
-index). Everything is importable from ``ekko_memory.models``.
+``audit`` (audit events, pending items, usage, history), ``browse``, ``reasons``
+(store problem notes and the reason codes), ``transfer`` (export, import, purge) and
+``maintenance`` (compaction, the semantic index); ``context_render`` and ``quoted_text``
+render a ``MemoryContext`` as prompt text (pure functions of the models). Every type is
+importable from ``ekko_memory.models``.
 """
 
 from __future__ import annotations
