@@ -41,10 +41,11 @@ $(HERMES_STAMP): pyproject.toml
 
 hermes-venv: $(HERMES_STAMP) ## build/hermes-venv: hermes-agent $(HERMES_VERSION) + this checkout, for tests/hermes
 
-lint: $(STAMP) ## ruff lint + format check, mypy strict on the core
+lint: $(STAMP) ## ruff lint + format check, mypy strict on the core, the layer contracts
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 format: $(STAMP) ## apply ruff's fixes and formatting
 	$(BIN)/ruff check --fix .

@@ -31,8 +31,8 @@ from fill import filled_service
 from timing import measure_side_by_side, ratio
 
 from ekko_memory import MemoryService
-from ekko_memory.semantic.embedders import LocalEmbedder
-from ekko_memory.semantic.recall import SemanticRecall
+from ekko_memory.service.semantic.embedders import LocalEmbedder
+from ekko_memory.service.semantic.recall import SemanticRecall
 from ekko_memory.store.sqlite_dialect import VOCAB_TABLE
 from ekko_memory.store.vectors import VectorRow
 

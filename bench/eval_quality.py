@@ -42,8 +42,8 @@ time.tzset()
 
 from ekko_memory import open_memory  # noqa: E402
 from ekko_memory.models import BrowseFilter, MemoryNode  # noqa: E402
+from ekko_memory.models.context_render import estimate_tokens  # noqa: E402
 from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig  # noqa: E402
-from ekko_memory.service.context_render import estimate_tokens  # noqa: E402
 
 HERE = Path(__file__).parent
 CASES = HERE / "eval" / "cases"

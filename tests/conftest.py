@@ -54,7 +54,7 @@ def _semantic_model_loaded() -> None:
     """The local embedding model in memory before the first test, as in an agent that has
     been running a while: until it has loaded (~3 s, in the background) a turn takes the
     keyword path, and which tests ran first would decide what a context holds."""
-    from ekko_memory.semantic.embedders import local_available, warm_local_model
+    from ekko_memory.service.semantic.embedders import local_available, warm_local_model
 
     if local_available():
         warm_local_model()
@@ -72,7 +72,7 @@ def _semantic_indexing_as_written(
     if request.node.get_closest_marker("background_indexing") is not None:
         return
     try:
-        from ekko_memory.semantic.recall import EMBED_BATCH, Indexer
+        from ekko_memory.service.semantic.recall import EMBED_BATCH, Indexer
     except ImportError:  # the semantic extra is not installed
         return
 

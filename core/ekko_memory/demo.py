@@ -1,4 +1,5 @@
-"""A demo workspace with realistic memories, written through the public API only.
+"""A demo workspace with realistic memories, written through the public API only
+(``ekko_memory``'s exports; the import-linter contracts in pyproject.toml hold it to that).
 
 Used by ``ekko-memory-gui --demo`` (and usable from the CLI or a notebook): two sessions
 with messages, replies and summaries; Chinese and English memories under
@@ -16,15 +17,14 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ekko_memory import MemoryService, MemorySession, MemorySummary, open_memory
+
+# Record ids have one format across the stores; the demo's summaries are spelled in it.
 from ekko_memory.ids import new_id
-from ekko_memory.models import MemorySummary
-from ekko_memory.service.memory_service import MemoryService, open_memory
-from ekko_memory.service.session import MemorySession
-from ekko_memory.timeutil import utcnow
 
 DEMO_USER = "u-demo"
 DEMO_WORKSPACE = "w-demo"
@@ -671,7 +671,7 @@ def create_demo_workspace(
         return report
     mem = open_memory(workspace, user_home=home)
     try:
-        start = utcnow() - timedelta(days=24)
+        start = datetime.now(UTC) - timedelta(days=24)
         with _clock(mem, start) as clock:
             _cooking(mem, report, clock)
             clock.now = start + timedelta(days=2, hours=3)

@@ -11,13 +11,21 @@ class EkkoMemoryError(Exception):
     """Base class of every error raised on purpose by the core."""
 
     code = "error"
-    # When a store's problem is why (its ``StoreHealth.status``, ``reason_code`` and
-    # ``reason_args``): an interface can word it in the user's language. ``store``: the
+    # Why, as a code and its specifics, for an interface to word in the user's language:
+    # a store's problem (its ``StoreHealth.status``, ``reason_code`` and ``reason_args``)
+    # or a reason of ``models.reasons.ERROR_REASONS`` (``because``). ``store``: the
     # store (workspace, user) a whole operation was refused for, as it cannot be written.
     status: str | None = None
     reason_code: str | None = None
     reason_args: dict[str, str] | None = None
     store: str | None = None
+
+    def because(self, code: str, **params: object) -> Self:
+        """This error with its reason as a code and its specifics (the codes are
+        ``ekko_memory.models.reasons.ERROR_REASONS``), beside the English message."""
+        self.reason_code = code
+        self.reason_args = {name: str(value) for name, value in params.items()}
+        return self
 
     def for_store(self, store: str, health: Any) -> Self:
         """This error with the problem of ``store`` (its ``StoreHealth``) attached."""

@@ -51,7 +51,7 @@ class AuditTableModel(ObjectTableModel[AuditEvent]):
                 ),
                 Column(self.tr("Event"), _event),
                 Column(self.tr("Actor"), _actor),
-                Column(self.tr("Reason"), lambda e: labels.reason_text(e.reason), tooltip=_payload),
+                Column(self.tr("Reason"), labels.event_reason, tooltip=_payload),
             ],
             parent,
         )

@@ -6,6 +6,7 @@ change watcher to look at once, so every view refreshes from the same change set
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,11 +27,15 @@ class Outcome:
     notes: tuple[str, ...] = ()
     rule: str | None = None  # the refusal's code: a permission rule or an error code
     cause: BaseException | None = field(default=None, compare=False)  # the error that refused it
+    code: str | None = None  # the reason's code (a duplicate's, the refusing error's)
+    params: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def text(self) -> str:
         """Why it was not done (or did nothing), in the UI's language."""
-        return labels.outcome_text(self.status, self.rule, self.reason, self.cause)
+        return labels.outcome_text(
+            self.status, self.rule, self.reason, self.cause, self.code, self.params
+        )
 
 
 def _outcome(o: Any) -> Outcome:
@@ -43,6 +48,8 @@ def _outcome(o: Any) -> Outcome:
         notes=tuple(o.notes or ()),
         rule=getattr(o, "rule", None),
         cause=getattr(o, "cause", None),
+        code=getattr(o, "reason_code", None),
+        params=dict(getattr(o, "reason_params", None) or {}),
     )
 
 

@@ -305,10 +305,10 @@ class InboxView(QWidget):
             if item.decided_by in (None, "user")
             else labels.actor_label(item.decided_by)
         )
-        if item.status == "rejected" and labels.is_withdrawal(item.decision_note):
+        if item.status == "rejected" and labels.is_withdrawal(item.decision_code):
             # The user took it back in the conversation (the agent's chat), in their words.
             text = self.tr("“{name}” was withdrawn while you were editing it: {why}.")
-            return text.format(name=name, why=labels.reason_text(item.decision_note or ""))
+            return text.format(name=name, why=labels.decision_text(item))
         if item.status == "approved":
             text = self.tr("“{name}” was approved by {who} while you were editing it.")
         elif item.status == "rejected":

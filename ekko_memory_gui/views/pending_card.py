@@ -156,7 +156,7 @@ class PendingCard(QFrame):
 
         why = text_label(
             self.tr("Why it waits: {reason}. Requested by {who}.").format(
-                reason=labels.why_text(item.rule, item.reason),
+                reason=labels.why_text(item.rule, item.reason, item.reason_params),
                 who=labels.actor_label(item.requester),
             ),
             role="muted",

@@ -58,7 +58,7 @@ def version_entries(
             VersionEntry(
                 node=node,
                 actor=birth.actor if birth else ("user" if approved else "—"),
-                reason=labels.reason_text(birth.reason) if birth else "",
+                reason=labels.event_reason(birth) if birth else "",
                 approved_by_user=approved,
                 is_head=i == len(chain) - 1,
                 is_shown=node.id == shown_id,

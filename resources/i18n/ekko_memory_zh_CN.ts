@@ -579,7 +579,7 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxButton</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/inbox_button.py" line="24"/>
         <source>Inbox, {n} waiting</source>
         <translation>收件箱，{n} 项待处理</translation>
     </message>
@@ -756,307 +756,307 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="33"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="47"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="53"/>
         <source>Search memories (香菜, database…)  Ctrl+F</source>
         <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="58"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="64"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="65"/>
         <source>All scopes</source>
         <translation>全部范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="73"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="218"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="74"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="75"/>
         <source>Including history</source>
         <translation>包含历史</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="77"/>
         <source>Including history shows superseded, expired and deleted versions, greyed</source>
         <translation>包含历史时，会以灰色显示被取代、过期和已删除的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="229"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="739"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="234"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="95"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="101"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="109"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="251"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="111"/>
         <source>Open workspace…</source>
         <translation>打开工作区…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="254"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="116"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="46"/>
         <source>Opening a workspace</source>
         <translation>正在打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="257"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="121"/>
         <source>Connect to PostgreSQL…</source>
         <translation>连接 PostgreSQL…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="125"/>
         <source>Open recent</source>
         <translation>最近打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="128"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="267"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="132"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="270"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="135"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="273"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="139"/>
         <source>Compact stores…</source>
         <translation>压缩存储…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="144"/>
         <source>Semantic index…</source>
         <translation>语义索引…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="281"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="150"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="286"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="155"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="287"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="763"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="361"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="162"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="171"/>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="307"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="179"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="189"/>
         <source>Restore from trash</source>
         <translation>从回收站恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="195"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="196"/>
         <source>Find</source>
         <translation>查找</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="204"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="333"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="222"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="218"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="348"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="223"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="349"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="232"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="358"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="823"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="421"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="359"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="235"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="450"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="40"/>
         <source>No recent workspaces</source>
         <translation>没有最近的工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="471"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="61"/>
         <source>Open workspace</source>
         <translation>打开工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="490"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="510"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="517"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="81"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="112"/>
         <source>Connecting to PostgreSQL</source>
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="502"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="560"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="773"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="371"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="540"/>
+        <location filename="../../ekko_memory_gui/views/store_switching.py" line="137"/>
         <source>Opening the store again</source>
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="642"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="684"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="33"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="693"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="42"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="702"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="51"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="711"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="60"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="725"/>
+        <location filename="../../ekko_memory_gui/views/file_dialogs.py" line="74"/>
         <source>Semantic index</source>
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="742"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="745"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="749"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="753"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="351"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="756"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="759"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="816"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="825"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="423"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1576,704 +1576,719 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryLabels</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="39"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="38"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="39"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="41"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="40"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="41"/>
         <source>task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="42"/>
         <source>recipe</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="44"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="43"/>
         <source>skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="45"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="44"/>
         <source>constraint</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="46"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="45"/>
         <source>correction</source>
         <translation>更正</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="49"/>
         <source>session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="250"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="209"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="203"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="251"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="51"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="53"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="252"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="52"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="56"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="58"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="139"/>
         <source>superseded</source>
         <translation>已被取代</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="59"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="58"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="140"/>
         <source>expired</source>
         <translation>已过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="60"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="141"/>
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="60"/>
         <source>pending</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="62"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="186"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="61"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="145"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="63"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="146"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="66"/>
         <source>long-term (user scope) without “remember”</source>
         <translation>长期记忆（用户范围），但用户没说“记住”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="69"/>
         <source>sensitive personal data</source>
         <translation>敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="70"/>
         <source>would overwrite a high-confidence memory</source>
         <translation>会覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="73"/>
         <source>hard delete</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="74"/>
         <source>forget request matched several memories</source>
         <translation>遗忘请求匹配到多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="76"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="75"/>
         <source>moves a memory into your long-term scope</source>
         <translation>会把记忆移入你的长期范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="79"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="78"/>
         <source>deletes sensitive personal data</source>
         <translation>会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="80"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="79"/>
         <source>not in your own words</source>
         <translation>不是你的原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="85"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="84"/>
         <source>a long-term (user scope) memory you did not ask to remember</source>
         <translation>这是一条长期（用户范围）记忆，而你没有要求记住它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="88"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="87"/>
         <source>it holds sensitive personal data</source>
         <translation>其中含有敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="89"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="88"/>
         <source>it would overwrite a high-confidence memory without a clear request</source>
         <translation>它会在没有明确要求的情况下覆盖一条高置信度的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="93"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="92"/>
         <source>a hard delete removes the memory for good</source>
         <translation>永久删除会彻底移除这条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="96"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="95"/>
         <source>the forget request matched several memories</source>
         <translation>这个遗忘请求匹配到了多条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="99"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="98"/>
         <source>it would move a memory into your long-term (user) scope</source>
         <translation>它会把一条记忆移入你的长期（用户）范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="102"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="101"/>
         <source>it deletes sensitive personal data</source>
         <translation>它会删除敏感个人信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="103"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="102"/>
         <source>the value is not in your own words; the model may have guessed it</source>
         <translation>这个值不是你的原话，可能是模型猜的</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="106"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="148"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="40"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="105"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="113"/>
         <source>phone number</source>
         <translation>手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="115"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="122"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="114"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="121"/>
         <source>ID number</source>
         <translation>身份证号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="116"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="115"/>
         <source>bank card number</source>
         <translation>银行卡号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="117"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="116"/>
         <source>email address</source>
         <translation>电子邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="118"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="117"/>
         <source>street address</source>
         <translation>住址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="119"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="118"/>
         <source>health</source>
         <translation>健康</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="120"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="119"/>
         <source>phone</source>
         <translation>电话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="120"/>
         <source>address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="123"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="122"/>
         <source>email</source>
         <translation>邮箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="124"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="123"/>
         <source>birthday</source>
         <translation>生日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="125"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="124"/>
         <source>health condition</source>
         <translation>健康状况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="130"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="129"/>
         <source>Not valid</source>
         <translation>无效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="131"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="130"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="132"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="131"/>
         <source>Not allowed</source>
         <translation>不允许</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="133"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="132"/>
         <source>The store is unavailable</source>
         <translation>存储不可用</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="133"/>
         <source>Changed meanwhile</source>
         <translation>已被更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="139"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="33"/>
         <source>this is already the current version</source>
         <translation>这已经是当前版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="142"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="34"/>
         <source>the memory is deleted; restore it first</source>
         <translation>这条记忆已删除，请先恢复它</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="145"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="37"/>
         <source>a newer version exists; restore that one instead</source>
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="151"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="53"/>
+        <source>the store {path} cannot be reached ({detail})</source>
+        <translation>无法访问存储 {path}（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="56"/>
+        <source>the store {path} could not read or write its file ({detail})</source>
+        <translation>存储 {path} 无法读写它的文件（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="60"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="63"/>
+        <source>already expired</source>
+        <translation>已经过期</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="65"/>
         <source>written by you</source>
         <translation>由你写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="66"/>
         <source>edited by you</source>
         <translation>由你编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="67"/>
         <source>expired by you</source>
         <translation>由你设为过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="161"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="68"/>
         <source>deleted by you</source>
         <translation>由你删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="162"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="69"/>
         <source>restored by you</source>
         <translation>由你恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="70"/>
         <source>approved by you</source>
         <translation>由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="71"/>
         <source>rejected by you</source>
         <translation>由你拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="165"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="72"/>
         <source>decided by you in a batch</source>
         <translation>由你批量处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="73"/>
         <source>deleted permanently by you</source>
         <translation>由你永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="74"/>
         <source>purged by you</source>
         <translation>由你清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="75"/>
         <source>forgotten by you from the command line</source>
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="178"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="90"/>
+        <source>you said it anew in the conversation (you said: “{said}”)</source>
+        <translation>你在对话中重新说了一遍（你说：“{said}”）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="138"/>
+        <source>{text} (reason {code})</source>
+        <translation>{text}（原因代码 {code}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="137"/>
         <source>created</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="138"/>
         <source>updated</source>
         <translation>更新</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="142"/>
         <source>deleted permanently</source>
         <translation>已永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="184"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="143"/>
         <source>restored</source>
         <translation>已恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="185"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="144"/>
         <source>sent to the inbox</source>
         <translation>送入收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="188"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="148"/>
         <source>purged</source>
         <translation>已清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="149"/>
         <source>reverted</source>
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="151"/>
         <source>withdrawn</source>
         <translation>已撤回</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="196"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="155"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="197"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="156"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="157"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
         <source>assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="205"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="215"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
         <source>tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
         <source>the agent, reporting the user&apos;s words</source>
         <translation>智能体转述的用户原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="212"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="213"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="214"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="216"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="220"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="231"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="192"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="193"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="194"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="411"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="75"/>
         <source>the {store} store cannot be written ({reason})</source>
         <translation>{store}存储无法写入（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="418"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="82"/>
         <source>memory store disabled: {reason}</source>
         <translation>存储已停用：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="422"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="86"/>
         <source>memory store at {location} is readonly: {reason}</source>
         <translation>存储 {location} 是只读的：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="425"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="89"/>
         <source>memory store at {location} is degraded: {reason}</source>
         <translation>存储 {location} 已降级：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="468"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="38"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="470"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="43"/>
         <source>{sentence} ({kinds})</source>
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="517"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="633"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="111"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="194"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="530"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="23"/>
         <source>pending item {id} is already {status}</source>
         <translation>待确认项 {id} 已是“{status}”状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="534"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="26"/>
         <source>pending item {id} was decided meanwhile (by someone else)</source>
         <translation>待确认项 {id} 已被（其他人）处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="538"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="29"/>
         <source>memory {id} is an old version; change its current version {head}</source>
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="542"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="43"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="546"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="44"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="550"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="45"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="556"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="50"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="560"/>
-        <source>the store {path} cannot be reached ({reason})</source>
-        <translation>无法访问存储 {path}（{reason}）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="564"/>
-        <source>the store {path} could not read or write its file ({reason})</source>
-        <translation>存储 {path} 无法读写它的文件（{reason}）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="568"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="32"/>
         <source>memory {id} is deleted</source>
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="593"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="631"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="192"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="519"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="587"/>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="637"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="115"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="198"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="666"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="84"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="670"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="87"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="675"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="81"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="694"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="78"/>
         <source>reverted to the version of {when} ({id})</source>
         <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="825"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="72"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="827"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="74"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="829"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="76"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="831"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="78"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="833"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="80"/>
         <source>in {amount}</source>
         <translation>{amount}后</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="835"/>
+        <location filename="../../ekko_memory_gui/models/labels/values.py" line="82"/>
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
@@ -2996,128 +3011,128 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>StoreProblem</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="269"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="17"/>
         <source>{path} is a directory, not a database file; move it away</source>
         <translation>{path} 是一个文件夹，不是数据库文件；请把它移走</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="272"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="20"/>
         <source>cannot create {path}: {detail}</source>
         <translation>无法创建文件夹 {path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="273"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="21"/>
         <source>{path} is not writable and holds no database yet</source>
         <translation>文件夹 {path} 不可写，里面还没有数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="276"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="24"/>
         <source>{path} is on a file system mounted read-only and holds no database yet</source>
         <translation>{path} 位于以只读方式挂载的文件系统上，且尚无数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="280"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="28"/>
         <source>{path} is locked by another program, which kept it for {seconds} s; close that program (or wait) and open it again</source>
         <translation>{path} 被另一个程序锁住，已等待 {seconds} 秒；请关闭该程序（或稍候）后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="285"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="33"/>
         <source>{path} could not be read or written ({detail}: a full disk or quota, a file size limit or a failing drive); free some space and open it again</source>
         <translation>无法读写 {path}（磁盘或配额已满、文件大小达到上限，或硬盘出现故障）；请腾出一些空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="290"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="38"/>
         <source>{path} is not a readable Ekko Memory database ({detail})</source>
         <translation>{path} 不是可读取的记忆库文件（可能已损坏，或是其他程序的文件）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="293"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="41"/>
         <source>the database uses schema version {version}, newer than this release&apos;s {latest}; upgrade Ekko Memory to open it</source>
         <translation>数据库的结构版本为 {version}，比本版本支持的 {latest} 更新；请升级本应用后再打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="298"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="46"/>
         <source>could not back the file up before upgrading it from schema version {version} ({detail}); the file was left as it was: free some disk space and open it again</source>
         <translation>从结构版本 {version} 升级前无法备份文件（{detail}）；文件保持原样：请腾出一些磁盘空间后重新打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="303"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="51"/>
         <source>migration from schema version {version} failed: {detail}</source>
         <translation>从结构版本 {version} 升级失败（{detail}）；文件保持原样</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="306"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="54"/>
         <source>{path} is read-only and has schema version {version}, but this release needs {latest}; make it writable to upgrade it</source>
         <translation>{path} 是只读的，结构版本为 {version}，而本版本需要 {latest}；请让它可写，以便升级</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="59"/>
         <source>{path} is read-only: memories can be read but not changed (fix the file&apos;s permissions to write)</source>
         <translation>{path} 是只读的：可以读取记忆，但不能修改（修改文件权限后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="316"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="64"/>
         <source>{path} is on a file system mounted read-only: memories can be read but not changed (mount it read-write to write)</source>
         <translation>{path} 位于以只读方式挂载的文件系统上：可以读取记忆，但不能修改（以读写方式重新挂载后即可写入）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="321"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="69"/>
         <source>{path} is read-only and cannot be opened ({detail})</source>
         <translation>{path} 是只读的，且无法打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="324"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="72"/>
         <source>{path} was deleted, moved or replaced by another program while it was open; nothing more is read from or written to the file that was there: open the store again</source>
         <translation>{path} 在打开期间被其他程序删除、移动或替换；不会再读写原来的文件：请重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="330"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="78"/>
         <source>{location} became read-only ({detail})</source>
         <translation>{location} 变成了只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="331"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="79"/>
         <source>{location} is damaged ({detail})</source>
         <translation>{location} 已损坏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="332"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="80"/>
         <source>PostgreSQL support needs psycopg: pip install &apos;ekko-memory[postgres]&apos;</source>
         <translation>使用 PostgreSQL 需要 psycopg：pip install &apos;ekko-memory[postgres]&apos;</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="335"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="83"/>
         <source>the database&apos;s encoding is {encoding}, but Ekko Memory stores Chinese text and needs UTF8 (CREATE DATABASE … ENCODING &apos;UTF8&apos;)</source>
         <translation>数据库的编码是 {encoding}，但存储中文需要 UTF8（CREATE DATABASE … ENCODING &apos;UTF8&apos;）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="340"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="88"/>
         <source>the server is read-only (a standby?): memories can be read but not changed</source>
         <translation>服务器是只读的（备用服务器？）：可以读取记忆，但不能修改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="344"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="92"/>
         <source>the server is read-only (a standby?) and the store has schema version {version}, but this release needs {latest}</source>
         <translation>服务器是只读的（备用服务器？），存储的结构版本为 {version}，而本版本需要 {latest}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="349"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="97"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <translation>无法连接数据库服务器 {location}（服务器是否在运行？地址、用户名和密码是否正确？）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="356"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="104"/>
         <source>cannot connect to PostgreSQL at {location}: {detail} (is the server running and the URL, user and password right?)</source>
         <comment>the server refused the login</comment>
         <translation>数据库服务器 {location} 拒绝了登录：请检查用户名和密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="362"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="110"/>
         <source>PostgreSQL at {location} refused the store: {detail}</source>
         <translation>数据库服务器 {location} 拒绝了存储：{detail}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels.py" line="365"/>
+        <location filename="../../ekko_memory_gui/models/labels/store_problems.py" line="113"/>
         <source>global memories ship with the app and are read-only</source>
         <translation>全局记忆随应用提供，只读</translation>
     </message>

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ekko_memory.service.quoted_text import _HIDDEN_CLASS, QuotedLine, quote_line, quote_lines
+from ekko_memory.models.quoted_text import _HIDDEN_CLASS, QuotedLine, quote_line, quote_lines
 
 
 @pytest.mark.parametrize(

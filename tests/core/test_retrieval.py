@@ -535,7 +535,7 @@ def test_over_limit_when_the_budget_is_small(mem: MemoryService) -> None:
     text = ctx.render(max_tokens=60)
     over = [o.node_id for o in ctx.omitted if o.reason == "over_limit"]
     assert over and len(ctx.rendered_memory_ids) + len(over) == 6
-    from ekko_memory.service.context_render import estimate_tokens
+    from ekko_memory.models.context_render import estimate_tokens
 
     assert estimate_tokens(text) <= 60
     assert set(ctx.rendered_memory_ids).isdisjoint(over)
@@ -1075,6 +1075,15 @@ def test_tools_say_when_a_store_could_not_be_read(tmp_path) -> None:  # type: ig
     )
     assert forgot["deletedIds"] == [] and "user store disabled" in forgot["warnings"][0]
     mem.close()
+
+
+def test_the_published_schemas_are_the_tools_the_service_runs() -> None:
+    """The schemas (interfaces) and the dispatcher (service) name the same four tools, in
+    one order: a tool added to one and not the other is caught here."""
+    from ekko_memory import TOOL_NAMES, TOOL_SCHEMAS
+    from ekko_memory.service.tool_calls import TOOL_NAMES as RUN
+
+    assert tuple(t["function"]["name"] for t in TOOL_SCHEMAS) == TOOL_NAMES == RUN
 
 
 def test_memory_search_accepts_the_limit_its_schema_publishes(mem: MemoryService) -> None:

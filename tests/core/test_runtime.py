@@ -124,7 +124,7 @@ def test_a_tight_budget_keeps_the_newest_turns_of_the_summary(mem: MemoryService
     """The README's pattern sends the prompt and the current message only: when the summary
     must be shortened, its newest turns are the ones the model needs (the rule summarizer
     keeps them too), with the goal and a mark where the older part was cut."""
-    from ekko_memory.service.context_render import estimate_tokens
+    from ekko_memory.models.context_render import estimate_tokens
 
     rt = AgentRuntime(mem, "s1", user_id="u1", workspace_id="w1", background=False)
     for i in range(24):
@@ -148,7 +148,7 @@ def test_an_english_summary_is_cut_from_its_start_too() -> None:
     from datetime import UTC, datetime
 
     from ekko_memory import MemoryContext, MemorySummary
-    from ekko_memory.service.context_render import estimate_tokens
+    from ekko_memory.models.context_render import estimate_tokens
 
     turns = "\n".join(f"User: step {i} of the migration, what next?" for i in range(40))
     ctx = MemoryContext(

@@ -28,9 +28,9 @@ import pytest
 from ekko_memory import MemoryService
 from ekko_memory.interfaces.cli import main
 from ekko_memory.models import MemoryNode, MemoryQuery
-from ekko_memory.semantic.embedders import LocalEmbedder
 from ekko_memory.service.config import EmbedderConfig, MemoryConfig
 from ekko_memory.service.progress import Progress
+from ekko_memory.service.semantic.embedders import LocalEmbedder
 from tests.backends import Backend, raw_pages
 from tests.core.factories import make_node
 

@@ -13,6 +13,7 @@ import pytest
 
 from ekko_memory import Conflict, ImportReport, InvalidInput, NotFound
 from ekko_memory.demo import DemoReport
+from ekko_memory.models.reasons import read_stored_reason
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.qt import QApplication, QDialog, QLabel, QLocale, QTranslator
 from ekko_memory_gui.services.translation import install_translation, remove_translation
@@ -75,12 +76,15 @@ def test_the_chinese_inbox_says_why_each_item_waits_in_chinese(
 
 def test_errors_and_refusals_in_chinese(qtbot: Any, chinese: None, window: MainWindow) -> None:
     assert (
-        labels.error_text(Conflict("pending item pnd_1 is already approved"))
+        labels.error_text(
+            Conflict("pending item pnd_1 is already approved").because(
+                "pending.already_decided", id="pnd_1", status="approved"
+            )
+        )
         == "已被更改：待确认项 pnd_1 已是“已批准”状态"
     )
-    assert labels.error_text(InvalidInput("this is already the current version")) == (
-        "无效：这已经是当前版本"
-    )
+    current = InvalidInput("this is already the current version").because("node.already_current")
+    assert labels.error_text(current) == ("无效：这已经是当前版本")
     # An uncommon message keeps the core's words after the translated kind.
     assert labels.error_text(NotFound("no memory 'mem_x'")) == "未找到：no memory 'mem_x'"
     assert (
@@ -90,10 +94,16 @@ def test_errors_and_refusals_in_chinese(qtbot: Any, chinese: None, window: MainW
         == "全局记忆随应用提供，只读；没有写入任何内容"
     )
     assert labels.outcome_text(
-        "duplicate", None, "already remembered; nothing new was written"
+        "duplicate",
+        None,
+        "already remembered; nothing new was written",
+        code="write.already_remembered",
     ) == ("已经记住了，没有写入新内容")
     # Errors reported through the runner reach the status line in Chinese.
-    window.runner.report("批准", Conflict("pending item pnd_1 was decided meanwhile"))
+    meanwhile = Conflict("pending item pnd_1 was decided meanwhile").because(
+        "pending.decided_meanwhile", id="pnd_1"
+    )
+    window.runner.report("批准", meanwhile)
     assert window.status.error.text() == "批准: 已被更改：待确认项 pnd_1 已被（其他人）处理"
 
 
@@ -128,12 +138,19 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
     assert shown == [f"存储不可用：另一个程序一直锁着存储 {path}；没有写入任何内容，请重试"]
     # The status line words a failed action the same way.
     err = labels.error_text(
-        _store_unavailable(path, "stayed locked by another process; nothing was written, try again")
+        _store_unavailable(
+            path,
+            "stayed locked by another process; nothing was written, try again",
+            "store.locked",
+        )
     )
     assert err == shown[0]
     unreachable = labels.error_text(
         _store_unavailable(
-            "db.example.org/ekko", "cannot be reached (timeout); nothing was written, try again"
+            "db.example.org/ekko",
+            "cannot be reached (timeout); nothing was written, try again",
+            "store.unreachable",
+            detail="timeout",
         )
     )
     assert unreachable == (
@@ -141,11 +158,13 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
     )
 
 
-def _store_unavailable(location: str, what: str) -> Exception:
-    """A StoreUnavailable as the store words it."""
+def _store_unavailable(location: str, what: str, code: str, **params: str) -> Exception:
+    """A StoreUnavailable as the store words it, with its reason code."""
     from ekko_memory import StoreUnavailable
 
-    return StoreUnavailable(f"memory store at {location} {what}")
+    return StoreUnavailable(f"memory store at {location} {what}").because(
+        code, path=location, **params
+    )
 
 
 def test_the_reasons_of_the_users_own_changes_read_in_chinese(
@@ -181,7 +200,11 @@ def test_the_reasons_of_the_users_own_changes_read_in_chinese(
     model = window.detail_pane.audit_model
     reasons = {model.index(r, 3).data() for r in range(model.rowCount())}
     assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
-    assert labels.reason_text("用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
+    # A reason someone typed has no code: shown as written.
+    assert read_stored_reason("用户更正：香菜可以接受少量") == (None, {})
+    assert (
+        labels.reason_label(None, {}, "用户更正：香菜可以接受少量") == "用户更正：香菜可以接受少量"
+    )
     # The ids the memory is bound to are named in Chinese too (they read "user u-demo").
     assert window.detail_pane.ids.toPlainText().splitlines()[1:] == ["用户 u-demo"]
 
@@ -190,8 +213,11 @@ def test_an_unknown_rule_shows_the_core_text() -> None:
     assert labels.why_text("new_rule", "a reason the app does not know") == (
         "a reason the app does not know"
     )
+    # The kinds come from the item's params (PendingItem.reason_params), not its English.
     assert labels.why_text(
-        "sensitive_data", "sensitive personal data (phone number, iris scan)"
+        "sensitive_data",
+        "sensitive personal data (phone number, iris scan)",
+        {"kinds": "phone number, iris scan"},
     ) == ("it holds sensitive personal data (phone number, iris scan)")
 
 
@@ -368,10 +394,14 @@ def test_an_item_the_user_took_back_in_the_conversation_reads_as_their_withdrawa
     [withdrawn] = [row for row in rows if "算了" in row[3]]
     assert withdrawn[1:] == ["已撤回", "你", "你收回了刚才说的话（你说：“算了，不用记了。”）"]
     # The other readings of the words, in Chinese too (the core's English detail left out).
-    assert labels.reason_text(
+    took_back = (
         "the user took it back: the project no longer uses MySQL (said: “我们不用 MySQL 了。”)"
-    ) == ("你在对话中收回了它（你说：“我们不用 MySQL 了。”）")
-    assert labels.reason_text("the user asked to forget it (said: “MySQL 的事忘掉吧。”)") == (
+    )
+    assert labels.reason_label(*read_stored_reason(took_back), took_back) == (
+        "你在对话中收回了它（你说：“我们不用 MySQL 了。”）"
+    )
+    forget = "the user asked to forget it (said: “MySQL 的事忘掉吧。”)"
+    assert labels.reason_label(*read_stored_reason(forget), forget) == (
         "你在对话中要求忘掉它（你说：“MySQL 的事忘掉吧。”）"
     )
     # The note when the edit form was open as it was withdrawn.

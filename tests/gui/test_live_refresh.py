@@ -153,7 +153,7 @@ BULK_THEN_DELETE = textwrap.dedent(
     from ekko_memory import open_memory
     from ekko_memory.ids import new_id
     from ekko_memory.models import MemoryNode
-    from ekko_memory.store.sql_store import delete_in
+    from ekko_memory.store.chain_writes import delete_in
     from ekko_memory.timeutil import utcnow
 
     mem = open_memory(sys.argv[1], user_home=sys.argv[2])

@@ -294,7 +294,7 @@ def test_the_app_has_words_for_every_problem_the_core_names(language: str) -> No
     keeps the core's words); in Chinese no sentence has English left but the commands and
     SQL it quotes."""
     codes = get_args(ReasonCode)
-    table = labels._table("problem")
+    table = labels.problem_table()
     assert sorted(c for c in codes if c not in table) == ["bad_url"]
     if language == "en":
         return

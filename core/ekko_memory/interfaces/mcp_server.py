@@ -43,7 +43,7 @@ from mcp.shared.exceptions import MCPError
 
 from ekko_memory.interfaces.aio import AsyncMemory
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS, dispatch, tool_error
-from ekko_memory.service.context_render import RENDER_NOTES
+from ekko_memory.models.context_render import RENDER_NOTES
 from ekko_memory.service.memory_service import MemoryService
 from ekko_memory.service.session import MemorySession
 

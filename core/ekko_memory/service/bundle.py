@@ -132,8 +132,9 @@ def read_bundle(
     except UnicodeDecodeError as e:
         raise InvalidInput(f"{p} is not UTF-8 text ({e.reason})") from e
     except json.JSONDecodeError as e:
-        raise InvalidInput(
-            f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        detail = f"line {e.lineno}, column {e.colno}: {e.msg}"
+        raise InvalidInput(f"{p} is not valid JSON ({detail})").because(
+            "import.not_json", path=p, detail=detail
         ) from e
     except (ValueError, RecursionError) as e:
         # A number too long to convert, or arrays nested deeper than Python can parse.
@@ -151,7 +152,7 @@ def read_bundle(
         raise InvalidInput(
             f'{p} is not an Ekko Memory bundle (expected "format": "{BUNDLE_FORMAT}"); '
             "only JSON bundles made by export can be imported"
-        )
+        ).because("import.not_a_bundle", path=p)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise InvalidInput(f"{p}: the bundle has no valid version number")

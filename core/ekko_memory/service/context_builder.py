@@ -34,14 +34,15 @@ from ekko_memory.service import unconfirmed
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
-from ekko_memory.store.reader import RowHit, StoreReader
+from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.rows import NodeRow
+from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import StoreName
     from ekko_memory.service.memory_service import MemoryService
+    from ekko_memory.service.semantic.recall import StoreName
 
 T = TypeVar("T")
 # Node types that have their own section; everything else is "relevant".

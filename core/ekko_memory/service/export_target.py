@@ -57,7 +57,9 @@ def check_target(
     if target.is_dir():
         raise InvalidInput(f"{target} is a folder; give a file name to write")
     if not target.parent.is_dir():
-        raise InvalidInput(f"folder {target.parent} does not exist")
+        raise InvalidInput(f"folder {target.parent} does not exist").because(
+            "export.folder_missing", path=target.parent
+        )
     # Where the bytes would go: through a symbolic link, to the file it names.
     real = target.resolve()
     guarded = {_resolved(db.with_name(db.name + c)) for db in databases for c in _COMPANIONS}

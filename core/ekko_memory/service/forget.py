@@ -22,8 +22,8 @@ from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors
 from ekko_memory.service.retrieval import value_hint, viewer_of, visible
 from ekko_memory.service.write_plan import WriteContext
+from ekko_memory.store.chain_writes import delete_in, settle_pending
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.sql_store import delete_in, settle_pending
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -125,7 +125,9 @@ class Forgetter:
             if node.status not in _statuses(req.mode) or node.status == "superseded":
                 return []
             if node.scope == "global":
-                raise InvalidInput("global memories are read-only (shipped with the app)")
+                raise InvalidInput("global memories are read-only (shipped with the app)").because(
+                    "node.global_read_only"
+                )
             return [node]
         if not any(
             (

@@ -19,9 +19,10 @@ from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.schema.values import values_match
 from ekko_memory.service.permissions import Verdict, check_change, check_write, stricter
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
+from ekko_memory.store.chain_writes import delete_in, supersede_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.sql_store import SqlStore, delete_in, supersede_in
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import StoreWriter, written
 
 if TYPE_CHECKING:
@@ -65,9 +66,21 @@ class WriteOutcome:
     # The error that refused it (not in ``to_json``): a store's says why in codes
     # (``StoreUnavailable.reason_code``) an interface can word in the user's language.
     cause: BaseException | None = field(default=None, compare=False, repr=False)
+    # ``reason`` as a code and its specifics (``models.reasons``): a duplicate's, or the
+    # refusing error's (``EkkoMemoryError.reason_code``); a rule's is ``rule``.
+    reason_code: str | None = None
+    reason_params: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.reason_code is None and self.cause is not None:
+            code = getattr(self.cause, "reason_code", None)
+            if code is not None:
+                self.reason_code = code
+                self.reason_params = dict(getattr(self.cause, "reason_args", None) or {})
 
     def to_json(self) -> dict[str, Any]:
-        """``{accepted, nodeId?, reason, status, pendingId?, supersededId?, rule?, notes?}``."""
+        """``{accepted, nodeId?, reason, status, pendingId?, supersededId?, rule?,
+        reasonCode?, reasonParams?, notes?}``."""
         out: dict[str, Any] = {
             "accepted": self.accepted,
             "status": self.status,
@@ -81,6 +94,9 @@ class WriteOutcome:
         ):
             if value is not None:
                 out[key] = value
+        if self.reason_code is not None:
+            out["reasonCode"] = self.reason_code
+            out["reasonParams"] = self.reason_params
         if self.notes:
             out["notes"] = self.notes
         return out
@@ -142,11 +158,19 @@ class Governor:
                 head = self.service.head_of(target.id)
                 raise Conflict(
                     f"memory {target_id} is an old version; change its current version {head.id} instead"
-                )
+                ).because("node.old_version", id=target_id, head=head.id)
             if target.status == "deleted":
-                raise Conflict(f"memory {target_id} is deleted")
+                raise Conflict(f"memory {target_id} is deleted").because(
+                    "node.deleted", id=target_id
+                )
             if operation == "expire" and target.status == "expired":
-                return WriteOutcome(True, "duplicate", "already expired", node_id=target.id)
+                return WriteOutcome(
+                    True,
+                    "duplicate",
+                    "already expired",
+                    node_id=target.id,
+                    reason_code="write.already_expired",
+                )
             if operation in ("update", "supersede"):
                 return self._replace(target, draft, ctx, reason)
             return self._change_status(
@@ -170,6 +194,7 @@ class Governor:
                     "already remembered; nothing new was written",
                     node_id=match.id,
                     notes=cand.notes,
+                    reason_code="write.already_remembered",
                 )
             verdict = check_write(
                 cand, ctx, replaces=match, high_confidence=self.service.config.high_confidence

@@ -33,7 +33,6 @@ from ekko_memory.models import (
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
-from ekko_memory.semantic.embedders import make_embedder
 from ekko_memory.service import compact as compaction
 from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
@@ -52,18 +51,20 @@ from ekko_memory.service.progress import CancelToken, ProgressCallback
 from ekko_memory.service.purge import Purger
 from ekko_memory.service.retrieval import Retriever, StoreSlice
 from ekko_memory.service.runtime import BackgroundWorker
+from ekko_memory.service.semantic.embedders import make_embedder
 from ekko_memory.service.session import MemorySession
 from ekko_memory.service.user_actions import UserActions
 from ekko_memory.store.filters import NodeFilter
+from ekko_memory.store.health import StoreHealth
 from ekko_memory.store.problem import Problem
-from ekko_memory.store.sql_store import SqlStore, StoreHealth
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import SemanticRecall
+    from ekko_memory.service.semantic.recall import SemanticRecall
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import SemanticRecall
+    from ekko_memory.service.semantic.recall import SemanticRecall
 
 StoreName = Literal["workspace", "user", "global"]
 
@@ -153,7 +154,7 @@ class MemoryService:
         embedder, self.semantic_warning = make_embedder(self.config.embedder)
         if embedder is None:
             return
-        from ekko_memory.semantic.recall import SemanticRecall
+        from ekko_memory.service.semantic.recall import SemanticRecall
 
         # Its indexer starts with the first turn, search or write: a short command that
         # does neither (the CLI's show, stats…) never loads the model.
@@ -166,7 +167,7 @@ class MemoryService:
         if scope in ("session", "workspace"):
             return self.workspace_store
         if scope == "global":
-            raise InvalidInput("global memories are read-only")
+            raise InvalidInput("global memories are read-only").because("node.global_read_only")
         raise InvalidInput(f"unknown scope {scope!r}")
 
     def stores(self) -> list[tuple[Literal["workspace", "user"], SqlStore]]:
@@ -451,14 +452,14 @@ class MemoryService:
 
     def similar(self, node_id: str, limit: int = 10) -> list[SimilarMemory]:
         """Active memories nearest ``node_id`` in meaning, most similar first."""
-        from ekko_memory.semantic.similar import similar
+        from ekko_memory.service.semantic.similar import similar
 
         return similar(self._recall(), node_id, limit)
 
     def duplicates(self, threshold: float | None = None, limit: int = 100) -> list[DuplicatePair]:
         """Pairs of active memories that say nearly the same (similarity at or above
         ``threshold``, 0.8 by default), most similar first."""
-        from ekko_memory.semantic.similar import DUPLICATE_THRESHOLD, duplicates
+        from ekko_memory.service.semantic.similar import DUPLICATE_THRESHOLD, duplicates
 
         return duplicates(
             self._recall(), DUPLICATE_THRESHOLD if threshold is None else threshold, limit

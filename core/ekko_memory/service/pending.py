@@ -19,7 +19,8 @@ from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor, merge_value
 from ekko_memory.service.permissions import ALLOW
 from ekko_memory.service.write_plan import WriteContext, plan_node
-from ekko_memory.store.sql_store import SqlStore, settle_pending
+from ekko_memory.store.chain_writes import settle_pending
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import StoreWriter
 
 if TYPE_CHECKING:
@@ -70,7 +71,9 @@ def decide(
     item, store = find_pending(service, pending_id)
     if item.status != "pending":
         why = f" ({item.decision_note})" if item.status == "expired" and item.decision_note else ""
-        raise Conflict(f"pending item {pending_id} is already {item.status}{why}")
+        raise Conflict(f"pending item {pending_id} is already {item.status}{why}").because(
+            "pending.already_decided", id=pending_id, status=item.status
+        )
     now = service.now()
     reason = note or ("approved by the user" if approve else "rejected by the user")
     if not approve:
@@ -83,7 +86,9 @@ def decide(
                 note=note,
                 result_node_id=None,
             ):
-                raise Conflict(f"pending item {pending_id} was decided meanwhile")
+                raise Conflict(f"pending item {pending_id} was decided meanwhile").because(
+                    "pending.decided_meanwhile", id=pending_id
+                )
             w.add_audit(
                 "reject",
                 actor=actor,
@@ -111,7 +116,9 @@ def decide(
         except _Replan:
             item, store = find_pending(service, pending_id)
             if item.status != "pending":
-                raise Conflict(f"pending item {pending_id} was decided meanwhile") from None
+                raise Conflict(f"pending item {pending_id} was decided meanwhile").because(
+                    "pending.decided_meanwhile", id=pending_id
+                ) from None
     try:
         return _approve_write(service, item, store, ctx, reason, edits)
     except _Replan:
@@ -140,7 +147,9 @@ def _recorder(
             note=reason,
             result_node_id=result,
         ):
-            raise Conflict(f"pending item {item.id} was decided meanwhile")
+            raise Conflict(f"pending item {item.id} was decided meanwhile").because(
+                "pending.decided_meanwhile", id=item.id
+            )
         w.add_audit(
             "approve",
             actor=actor,

@@ -43,9 +43,10 @@ from ekko_memory.service.export_target import PARTS_FOLDER, live_parts, sweep_st
 from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
+from ekko_memory.store.chain_writes import delete_in
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import chunks
-from ekko_memory.store.sql_store import SqlStore, delete_in
+from ekko_memory.store.reader_base import chunks
+from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import REDACTED
 
 if TYPE_CHECKING:
@@ -132,7 +133,14 @@ class Purger:
                 here = sorted(r.iter_nodes_by_id(sorted(ids)), key=lambda n: (n.created_at, n.id))
                 nodes += here
                 targets += [
-                    PurgeTarget(store=name, kind="node", id=n.id, label=f"{n.title} ({n.status})")
+                    PurgeTarget(
+                        store=name,
+                        kind="node",
+                        id=n.id,
+                        label=f"{n.title} ({n.status})",
+                        text=n.title,
+                        status=n.status,
+                    )
                     for n in here
                 ]
                 targets += [
@@ -191,7 +199,12 @@ class Purger:
             messages = sorted(found.values(), key=lambda m: (m.created_at, m.id))
             targets += [
                 PurgeTarget(
-                    store="workspace", kind="message", id=m.id, label=f"{m.role}: {m.content[:60]}"
+                    store="workspace",
+                    kind="message",
+                    id=m.id,
+                    label=f"{m.role}: {m.content[:60]}",
+                    text=m.content[:60],
+                    role=m.role,
                 )
                 for m in messages
             ]

@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ekko_memory.models import PurgeFinding, PurgeVerification
-from ekko_memory.store.sql_store import SqlStore, user_text_in_file
+from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.text_reads import user_text_in_file
 
 # Shown in reports: enough to recognise the text, not a copy of a long message.
 _SHOWN = 40

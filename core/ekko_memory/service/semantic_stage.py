@@ -18,8 +18,8 @@ from ekko_memory.store.rows import NodeRow
 if TYPE_CHECKING:
     import numpy as np
 
-    from ekko_memory.semantic.recall import SemanticRecall, StoreName
-    from ekko_memory.semantic.vector_index import VectorIndex
+    from ekko_memory.service.semantic.recall import SemanticRecall, StoreName
+    from ekko_memory.service.semantic.vector_index import VectorIndex
     from ekko_memory.store.reader import StoreReader
     from ekko_memory.store.sql_store import SqlStore
 

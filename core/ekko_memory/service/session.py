@@ -22,10 +22,16 @@ from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.pending import proposal_of, why_no_memory
 from ekko_memory.service.retrieval import visible
+from ekko_memory.service.tool_calls import (
+    ForgetArgs,
+    GetArgs,
+    ProposeArgs,
+    SearchArgs,
+    dispatch,
+)
 from ekko_memory.service.write_plan import WriteContext
 
 if TYPE_CHECKING:
-    from ekko_memory.interfaces.tools import ForgetArgs, GetArgs, ProposeArgs, SearchArgs
     from ekko_memory.service.extraction.pipeline import AfterReplyReport
     from ekko_memory.service.memory_service import MemoryService
 
@@ -130,8 +136,6 @@ class MemorySession:
 
     def call_tool(self, name: str, args: Any) -> dict[str, Any]:
         """Run one of the four memory tools: JSON dict in, JSON dict out, never raises."""
-        from ekko_memory.interfaces.tools import dispatch
-
         return dispatch(self, name, args)
 
     def write_context(self, source_ids: Sequence[str] | None, reported: str | None) -> WriteContext:

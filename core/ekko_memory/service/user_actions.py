@@ -62,7 +62,7 @@ class UserActions:
         if node.id != node_id:
             raise Conflict(
                 f"memory {node_id} is an old version; edit its current version {node.id}"
-            )
+            ).because("node.old_version", id=node_id, head=node.id)
         return Governor(self.service).propose(
             "update", d, self._ctx(node), target_id=node_id, reason=reason
         )
@@ -72,9 +72,11 @@ class UserActions:
         old, _ = self.service.locate(version_id)
         head = self.service.head_of(version_id)
         if head.id == old.id:
-            raise InvalidInput("this is already the current version")
+            raise InvalidInput("this is already the current version").because(
+                "node.already_current"
+            )
         if head.status == "deleted":
-            raise Conflict("the memory is deleted; restore it first")
+            raise Conflict("the memory is deleted; restore it first").because("node.restore_first")
         draft = MemoryNodeDraft.model_validate({f: getattr(old, f) for f in CONTENT_FIELDS})
         if old.expires_at is not None and old.expires_at <= self.service.now():
             draft.expires_at = None
@@ -115,7 +117,9 @@ class UserActions:
         if node.status != "deleted":
             raise InvalidInput(f"memory {node_id} is {node.status}, not deleted")
         if self.service.head_of(node_id).id != node_id:
-            raise Conflict("a newer version exists; restore that one instead")
+            raise Conflict("a newer version exists; restore that one instead").because(
+                "node.newer_version_exists"
+            )
         now = self.service.now()
         with self.service.store_for_scope(node.scope).write() as w:
             status = (

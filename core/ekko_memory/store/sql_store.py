@@ -5,11 +5,15 @@ Opening never raises: a directory where the file should be, a corrupt or foreign
 file, a read-only file, an unreachable server, a newer schema or a failed migration
 each give a store whose ``health`` says what is wrong (disabled or read-only) and the
 agent goes on.
+
+Its parts live beside it: ``opening`` (open a file, memory or server schema),
+``health`` (``StoreHealth``), ``transactions`` (the read, write and snapshot context
+managers), ``chain_writes`` (supersede, delete and settle inside a write) and
+``driver_errors``.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -17,82 +21,31 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from sqlalchemy import Engine, exc
-from sqlalchemy.engine import Connection, RootTransaction
+from sqlalchemy import Engine
 
 from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound, StoreUnavailable
-from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary, PendingItem
-from ekko_memory.store import migrations, postgres_dialect, sqlite_dialect
+from ekko_memory.models import MemoryMessage, MemoryNode, MemorySummary
+from ekko_memory.store import migrations, opening
+from ekko_memory.store.chain_writes import delete_in, supersede_in
 from ekko_memory.store.dialect import Dialect
+from ekko_memory.store.driver_errors import db_errors, driver_message
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.postgres_dialect import PostgresDialect
-from ekko_memory.store.problem import Problem, ReasonCode
+from ekko_memory.store.health import StoreHealth
+from ekko_memory.store.problem import Problem
 from ekko_memory.store.reader import StoreReader
-from ekko_memory.store.sqlite_dialect import SqliteDialect, make_engine
-from ekko_memory.store.thread_pins import Pin, ThreadPins
+from ekko_memory.store.thread_pins import ThreadPins
+from ekko_memory.store.transactions import Snapshot, Transaction
 from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
-HealthStatus = Literal["ok", "readonly", "degraded", "disabled"]
 T = TypeVar("T")
 # Results a frozen store remembers (per question; a question is a few hundred bytes).
 FROZEN_MEMO_ENTRIES = 1024
 # How often a store disabled for a passing reason (its server down, its file locked at
 # open) tries to open again, in the background.
 REOPEN_EVERY_S = 5.0
-
-
-@dataclass
-class StoreHealth:
-    """Whether a store can be read and written, and if not, why and how to fix it."""
-
-    status: HealthStatus
-    location: str
-    reason: str | None = None
-    schema_version: int | None = None
-    backup: Path | None = None
-    warnings: list[str] = field(default_factory=list)
-    # The kind of problem ``reason`` words and the specifics it names (see
-    # ``store.problem``): for an interface that says it in the user's language.
-    reason_code: ReasonCode | None = None
-    reason_args: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def of(
-        cls,
-        status: HealthStatus,
-        location: str,
-        problem: Problem,
-        schema_version: int | None = None,
-    ) -> StoreHealth:
-        """A store's health with ``problem`` as its reason (its sentence, code and specifics)."""
-        return cls(
-            status,
-            location,
-            problem.text,
-            schema_version,
-            reason_code=problem.code,
-            reason_args=dict(problem.args),
-        )
-
-    def set_problem(self, status: HealthStatus, problem: Problem) -> None:
-        """The store turned ``status`` for ``problem`` (found while it was in use)."""
-        self.status = status
-        self.reason = problem.text
-        self.reason_code = problem.code
-        self.reason_args = dict(problem.args)
-
-    @property
-    def readable(self) -> bool:
-        """Reads are possible (ok, read-only or degraded)."""
-        return self.status != "disabled"
-
-    @property
-    def writable(self) -> bool:
-        """Writes are possible."""
-        return self.status == "ok"
 
 
 @dataclass
@@ -116,14 +69,6 @@ def _file_sizes(paths: Sequence[Path]) -> dict[Path, int]:
         except FileNotFoundError:
             continue
     return sizes
-
-
-def mounted_read_only(folder: Path) -> bool:
-    """The folder lies on a file system mounted read-only (no permission would help)."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError):  # no statvfs (Windows): say what the permissions say
-        return False
 
 
 class SqlStore:
@@ -241,232 +186,23 @@ class SqlStore:
         self._memo[key] = value
         return value
 
-    # --- opening --------------------------------------------------------------------
+    # --- opening (store/opening.py) -----------------------------------------------
 
     @classmethod
     def open_sqlite(cls, path: Path) -> SqlStore:
         """Open (creating and migrating) the SQLite file at ``path``; never raises."""
-        path = Path(path)
-        location = str(path)
-        dialect = SqliteDialect(path)
-
-        def disabled(code: ReasonCode, reason: str, **args: str) -> SqlStore:
-            problem = Problem(code, reason, {"path": location, **args})
-            return cls(None, dialect, StoreHealth.of("disabled", location, problem))
-
-        if path.is_dir():
-            return disabled(
-                "directory", f"{path} is a directory, not a database file; move it away"
-            )
-        try:
-            if not path.parent.exists():
-                # The folder holds private data: only its owner may list or read it.
-                path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
-        except OSError as e:
-            detail = str(e.strerror or e)
-            return disabled(
-                "folder_uncreatable",
-                f"cannot create {path.parent}: {detail}",
-                path=str(path.parent),
-                detail=detail,
-            )
-        exists = path.exists()
-        if (exists and not os.access(path, os.W_OK)) or not os.access(path.parent, os.W_OK):
-            mounted = mounted_read_only(path.parent)
-            if not exists:
-                return disabled(
-                    "folder_on_read_only_mount" if mounted else "folder_not_writable",
-                    f"{path.parent} is on a file system mounted read-only and holds no database yet"
-                    if mounted
-                    else f"{path.parent} is not writable and holds no database yet",
-                    path=str(path.parent),
-                )
-            return cls._open_read_only(path, dialect, mounted=mounted)
-        engine = make_engine(path)
-        try:
-            report = migrations.migrate(engine, dialect)
-            cls._probe(engine)
-        except migrations.MigrationError as e:
-            engine.dispose()
-            return cls(None, dialect, StoreHealth.of("disabled", location, e.problem))
-        except _db_errors(dialect) as e:
-            engine.dispose()
-            kind = dialect.classify_error(e)
-            if kind == "busy":
-                seconds = f"{sqlite_dialect.BUSY_TIMEOUT_MS / 1000:g}"
-                return disabled(
-                    "locked",
-                    f"{path} is locked by another program, which kept it for"
-                    f" {seconds} s; close that program (or wait) and open it again",
-                    seconds=seconds,
-                )._reopenable(lambda: cls.open_sqlite(path))
-            if kind == "io":
-                return disabled(
-                    "io",
-                    f"{path} could not be read or written ({_orig(e)}: a full disk or quota,"
-                    " a file size limit or a failing drive); free some space and open it again",
-                    detail=_orig(e),
-                )._reopenable(lambda: cls.open_sqlite(path))
-            return disabled(
-                "not_a_database",
-                f"{path} is not a readable Ekko Memory database ({_orig(e)})",
-                detail=_orig(e),
-            )
-        dialect.pin_file()
-        # The file holds private data: readable by its owner only (SQLite creates it, and its
-        # -wal and -shm files, with the process umask).
-        for private in (
-            path,
-            path.with_name(path.name + "-wal"),
-            path.with_name(path.name + "-shm"),
-        ):
-            try:
-                if private.exists() and private.stat().st_mode & 0o077:
-                    private.chmod(0o600)
-            except OSError:
-                pass
-        store = cls(
-            engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
-        )
-        store._analyze_if_needed(report)
-        return store
-
-    @classmethod
-    def _open_read_only(cls, path: Path, dialect: SqliteDialect, *, mounted: bool) -> SqlStore:
-        location = str(path)
-        last_error = ""
-        for mode in ("ro", "immutable"):
-            engine = make_engine(path, mode=mode)  # type: ignore[arg-type]
-            try:
-                with engine.connect() as conn:
-                    version = migrations.current_version(conn)
-                    conn.exec_driver_sql("SELECT count(*) FROM memory_nodes").scalar()
-            except _db_errors(dialect) as e:
-                engine.dispose()
-                last_error = _orig(e)
-                continue
-            latest = migrations.latest_version()
-            if version != latest:
-                engine.dispose()
-                needs_upgrade = Problem(
-                    "readonly_needs_upgrade",
-                    f"{path} is read-only and has schema version {version}, but this release "
-                    f"needs {latest}; make it writable to upgrade it",
-                    {"path": location, "version": str(version), "latest": str(latest)},
-                )
-                return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
-            dialect.pin_file()
-            read_only = (
-                Problem(
-                    "read_only_mount",
-                    f"{path} is on a file system mounted read-only: memories can be read but"
-                    " not changed (mount it read-write to write)",
-                    {"path": location},
-                )
-                if mounted
-                else Problem(
-                    "read_only_file",
-                    f"{path} is read-only: memories can be read but not changed "
-                    "(fix the file's permissions to write)",
-                    {"path": location},
-                )
-            )
-            return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
-        unreadable = Problem(
-            "read_only_unreadable",
-            f"{path} is read-only and cannot be opened ({last_error})",
-            {"path": location, "detail": last_error},
-        )
-        return cls(None, dialect, StoreHealth.of("disabled", location, unreadable))
+        return opening.open_sqlite(cls, path)
 
     @classmethod
     def open_in_memory(cls) -> SqlStore:
         """A private in-memory store (tests, read-only seed data)."""
-        dialect = SqliteDialect(None)
-        engine = make_engine(None)
-        report = migrations.migrate(engine, dialect)
-        store = cls(engine, dialect, StoreHealth("ok", ":memory:", None, report.to_version))
-        store._serial = threading.RLock()
-        return store
+        return opening.open_in_memory(cls)
 
     @classmethod
     def open_postgres(cls, url: str, *, schema: str) -> SqlStore:
         """Open (creating and migrating) the store in ``schema`` of the PostgreSQL database at
         ``url``; never raises: an unreachable server or a refused migration disables it."""
-        try:
-            url = postgres_dialect.normalize_url(url)
-            dialect = PostgresDialect(url, schema)
-        except ValueError as e:
-            bad_url = Problem("bad_url", str(e), {"detail": str(e)})
-            return cls(None, _NoDialect(), StoreHealth.of("disabled", "postgresql", bad_url))
-        location = dialect.location
-
-        def disabled(problem: Problem) -> SqlStore:
-            return cls(None, dialect, StoreHealth.of("disabled", location, problem))
-
-        try:
-            engine = postgres_dialect.make_engine(url, schema)
-        except ImportError:
-            return disabled(
-                Problem(
-                    "no_driver",
-                    "PostgreSQL support needs psycopg: pip install 'ekko-memory[postgres]'",
-                )
-            )
-        try:
-            with engine.connect() as conn:
-                problem = dialect.server_problem(conn)
-                read_only = dialect.is_read_only(conn)
-            if problem is not None:
-                engine.dispose()
-                return disabled(problem)
-            if read_only:
-                return cls._open_server_read_only(engine, dialect)
-            report = migrations.migrate(engine, dialect)
-            cls._probe(engine)
-        except migrations.MigrationError as e:
-            engine.dispose()
-            return disabled(e.problem)
-        except exc.DBAPIError as e:
-            engine.dispose()
-            store = disabled(dialect.describe_error(e))
-            if dialect.classify_error(e) in ("unreachable", "busy"):
-                # The server may be starting, or restarting: try again (see ``health``).
-                store._reopenable(lambda: cls.open_postgres(url, schema=schema))
-            return store
-        store = cls(
-            engine, dialect, StoreHealth("ok", location, None, report.to_version, report.backup)
-        )
-        store._analyze_if_needed(report)
-        return store
-
-    @classmethod
-    def _open_server_read_only(cls, engine: Engine, dialect: PostgresDialect) -> SqlStore:
-        location = dialect.location
-        with engine.connect() as conn:
-            version = migrations.current_version(conn)
-        latest = migrations.latest_version()
-        if version != latest:
-            engine.dispose()
-            needs_upgrade = Problem(
-                "server_readonly_needs_upgrade",
-                f"the server is read-only (a standby?) and the store has schema version "
-                f"{version}, but this release needs {latest}",
-                {"version": str(version), "latest": str(latest)},
-            )
-            return cls(None, dialect, StoreHealth.of("disabled", location, needs_upgrade))
-        read_only = Problem(
-            "server_read_only",
-            "the server is read-only (a standby?): memories can be read but not changed",
-        )
-        return cls(engine, dialect, StoreHealth.of("readonly", location, read_only, version))
-
-    @staticmethod
-    def _probe(engine: Engine) -> None:
-        # Touch every table once so a truncated or foreign file is caught at open.
-        with engine.connect() as conn:
-            for table in ("memory_nodes", "memory_messages", "memory_audit_events"):
-                conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
+        return opening.open_postgres(cls, url, schema=schema)
 
     def _analyze_if_needed(self, report: migrations.MigrationReport) -> None:
         # Without planner statistics the planner picks indexes by ORDER BY, not by
@@ -531,21 +267,21 @@ class SqlStore:
             return None
         return self.dialect.change_count()
 
-    def read(self) -> _Transaction[StoreReader]:
+    def read(self) -> Transaction[StoreReader]:
         """A read transaction (one consistent snapshot): ``with store.read() as r: ...``."""
-        return _Transaction(self, StoreReader, write=False)
+        return Transaction(self, StoreReader, write=False)
 
-    def snapshot(self) -> _Snapshot | _Transaction[StoreReader]:
+    def snapshot(self) -> Snapshot | Transaction[StoreReader]:
         """As ``read``, for the hot path (a turn's context, a search): on a SQLite file, on
         a connection this thread keeps between reads (``thread_pins``), begun and ended
         on the driver; elsewhere, exactly ``read``."""
         if self._serial is None and self.dialect.pins_reads:
-            return _Snapshot(self)
+            return Snapshot(self)
         return self.read()
 
-    def write(self) -> _Transaction[StoreWriter]:
+    def write(self) -> Transaction[StoreWriter]:
         """A write transaction: commits when the block ends, rolls back on any exception."""
-        return _Transaction(self, StoreWriter, write=True)
+        return Transaction(self, StoreWriter, write=True)
 
     @contextmanager
     def raw(self) -> Iterator[Any]:
@@ -564,7 +300,7 @@ class SqlStore:
             yield
         except EkkoMemoryError:
             raise
-        except _db_errors(self.dialect) as e:
+        except db_errors(self.dialect) as e:
             raise self._translated(e) from e
 
     def _translated(self, e: BaseException) -> EkkoMemoryError:
@@ -574,20 +310,20 @@ class SqlStore:
             return StoreUnavailable(
                 f"memory store at {self.health.location} stayed locked by another process; "
                 "nothing was written, try again"
-            )
+            ).because("store.locked", path=self.health.location)
         if kind == "unreachable":
             # Not a lasting state: the pool reconnects once the server is back.
             return StoreUnavailable(
-                f"memory store at {self.health.location} cannot be reached ({_orig(e)}); "
+                f"memory store at {self.health.location} cannot be reached ({driver_message(e)}); "
                 "nothing was written, try again"
-            )
+            ).because("store.unreachable", path=self.health.location, detail=driver_message(e))
         if kind == "readonly":
             self.health.set_problem(
                 "readonly",
                 Problem(
                     "became_read_only",
-                    f"{self.health.location} became read-only ({_orig(e)})",
-                    {"location": self.health.location, "detail": _orig(e)},
+                    f"{self.health.location} became read-only ({driver_message(e)})",
+                    {"location": self.health.location, "detail": driver_message(e)},
                 ),
             )
             return self._unavailable(f"{self.health.reason}; nothing was written")
@@ -595,22 +331,22 @@ class SqlStore:
             # Not a lasting state (the file itself passed its checks): try again later.
             return StoreUnavailable(
                 f"memory store at {self.health.location} could not read or write its file"
-                f" ({_orig(e)}: a full disk or quota, a file size limit or a failing drive);"
+                f" ({driver_message(e)}: a full disk or quota, a file size limit or a failing drive);"
                 " nothing was written, try again"
-            )
+            ).because("store.io", path=self.health.location, detail=driver_message(e))
         if kind == "corrupt":
             self.health.set_problem(
                 "degraded",
                 Problem(
                     "damaged",
-                    f"{self.health.location} is damaged ({_orig(e)})",
-                    {"location": self.health.location, "detail": _orig(e)},
+                    f"{self.health.location} is damaged ({driver_message(e)})",
+                    {"location": self.health.location, "detail": driver_message(e)},
                 ),
             )
             return self._unavailable(self.health.reason or "")
         if kind == "integrity":
-            return Conflict(f"write refused by the database: {_orig(e)}")
-        return StoreUnavailable(f"memory store error: {_orig(e)}")
+            return Conflict(f"write refused by the database: {driver_message(e)}")
+        return StoreUnavailable(f"memory store error: {driver_message(e)}")
 
     # --- the design doc's MemoryStore -----------------------------------------------
 
@@ -802,317 +538,3 @@ class SqlStore:
             if not self.dialect.checkpoint(raw):
                 warnings.append(self.dialect.checkpoint_warning)
         return warnings
-
-
-def user_text_in_file(path: Path, texts: Sequence[str]) -> list[int] | None:
-    """Rows holding each text where user text lives (``StoreReader.user_text_occurrences``)
-    in a SQLite file opened as it is (a migration backup: never migrated, never written);
-    None when it cannot be read as a database of ours (a copy cut short, say)."""
-    engine = make_engine(path, mode="immutable")
-    dialect = SqliteDialect(None)
-    try:
-        with engine.connect() as conn:
-            reader = StoreReader(conn, dialect)
-            return [sum(reader.user_text_occurrences(t).values()) for t in texts]
-    except _db_errors(dialect):
-        return None
-    finally:
-        engine.dispose()
-
-
-def supersede_in(
-    w: StoreWriter, old: MemoryNode, new: MemoryNode, *, actor: str, reason: str
-) -> None:
-    """Inside a write transaction: old → superseded, new inserted with ``supersedesId``, both audited."""
-    if new.supersedes_id != old.id:
-        new = new.model_copy(update={"supersedes_id": old.id})
-    w.set_node_status(old.id, "superseded", new.created_at)
-    w.insert_nodes([new])
-    w.add_audit(
-        "supersede",
-        actor=actor,
-        reason=reason,
-        node=old,
-        at=new.created_at,
-        payload={"supersededBy": new.id},
-    )
-    w.add_audit(
-        "create",
-        actor=actor,
-        reason=reason,
-        node=new,
-        at=new.created_at,
-        payload={"supersedes": old.id, "node": written(new)},
-    )
-
-
-def delete_in(
-    w: StoreWriter,
-    node: MemoryNode,
-    *,
-    mode: Literal["soft", "hard"],
-    actor: str,
-    reason: str,
-    at: datetime | None = None,
-    settle: bool = True,
-) -> None:
-    """Inside a write transaction: soft or hard delete one node, audited (at ``at``, default now).
-
-    Changes to the node that wait for the user (a new version, an expiry) no longer apply:
-    they are settled as expired (``settle``; a purge removes them instead). Deletes that
-    wait stay: a soft-deleted memory can still be deleted for good, an approved delete
-    skips what is gone, and the approval of a delete runs through here itself.
-    """
-    now = at or utcnow()
-    if mode == "soft":
-        if node.status == "deleted":
-            return
-        w.set_node_status(node.id, "deleted", now)
-        w.add_audit(
-            "delete",
-            actor=actor,
-            reason=reason,
-            node=node,
-            at=now,
-            payload={"mode": "soft", "from": node.status},
-        )
-    elif mode == "hard":
-        w.hard_delete_nodes([node.id])
-        w.add_audit(
-            "hard_delete",
-            actor=actor,
-            reason=reason,
-            node_id=node.id,
-            at=now,
-            session_id=node.session_id,
-            workspace_id=node.workspace_id,
-            user_id=node.user_id,
-            payload={"mode": "hard"},
-        )
-    else:
-        raise InvalidInput(f"unknown delete mode {mode!r}")
-    if settle:
-        gone = "deleted for good" if mode == "hard" else "deleted"
-        # Changes filed against an older version wait for this memory too (an edit since
-        # moved it on); the chain back is short.
-        chain = [node.id]
-        older = node.supersedes_id
-        while older is not None and older not in chain and len(chain) < SETTLE_CHAIN:
-            chain.append(older)
-            previous = w.get_node(older)
-            older = previous.supersedes_id if previous is not None else None
-        for item in w.pending_about(chain):
-            if item.operation != "delete":
-                settle_pending(
-                    w,
-                    item,
-                    reason=f"no longer applies: the memory it would change ({node.id}) was {gone}",
-                    actor=actor,
-                    at=now,
-                )
-
-
-def settle_pending(
-    w: StoreWriter, item: PendingItem, *, reason: str, actor: str, at: datetime | None = None
-) -> bool:
-    """Inside a write transaction: close a pending item that no longer applies (status
-    ``expired``, the reason as its note), audited; False if it was decided meanwhile."""
-    now = at or utcnow()
-    if not w.decide_pending(
-        item.id, status="expired", decided_by=actor, at=now, note=reason, result_node_id=None
-    ):
-        return False
-    w.add_audit(
-        "expire",
-        actor=actor,
-        reason=f"pending item {item.id} {reason}",
-        node_id=item.current_head_id or next(iter(item.target_ids), None),
-        session_id=item.session_id,
-        workspace_id=item.workspace_id,
-        user_id=item.user_id,
-        at=now,
-        payload={"pendingId": item.id, "kind": item.kind, "rule": item.rule, "status": "expired"},
-    )
-    return True
-
-
-# How far back a delete looks for changes filed against older versions of the memory.
-SETTLE_CHAIN = 50
-
-R = TypeVar("R", bound=StoreReader)
-
-
-class _Transaction(Generic[R]):
-    """One transaction on a pooled connection, as a plain context manager.
-
-    Not a generator-based ``contextmanager``: this is on every read and write, and the
-    generator machinery plus a nested error-translating context cost ~10 µs of the
-    ~40 µs a write transaction spent outside SQLite (measured, empty transactions).
-    """
-
-    __slots__ = ("_conn", "_held", "_opened", "_store", "_txn", "_view", "_write")
-
-    def __init__(self, store: SqlStore, view: type[R], *, write: bool) -> None:
-        self._store = store
-        self._view = view
-        self._write = write
-        self._conn: Connection | None = None
-        self._txn: RootTransaction | None = None
-        self._held = False
-        self._opened: R | None = None
-
-    def __enter__(self) -> R:
-        store = self._store
-        engine = store._require(write=self._write)
-        dialect = store.dialect
-        if store._serial is not None:
-            store._serial.acquire()
-            self._held = True
-        try:
-            options = dialect.write_options if self._write else dialect.read_options
-            self._conn = conn = engine.connect()
-            if options:
-                conn.execution_options(**options)
-            self._txn = conn.begin()
-        except EkkoMemoryError:
-            self._close()
-            raise
-        except _db_errors(dialect) as e:
-            self._close()
-            raise store._translated(e) from e
-        view = self._view(conn, dialect)
-        if self._write:
-            self._opened = view  # type: ignore[assignment]
-        return view  # type: ignore[return-value]
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
-    ) -> None:
-        store = self._store
-        txn = self._txn
-        try:
-            if error is None:
-                assert txn is not None
-                txn.commit()
-            elif txn is not None and txn.is_active:
-                txn.rollback()
-        except _db_errors(store.dialect) as e:
-            self._close()
-            if error is None:
-                raise store._translated(e) from e
-            # The rollback failed too: report the body's error, translated below.
-        else:
-            self._close()
-        if error is None:
-            if self._write:
-                store.dialect.committed()
-                written = getattr(self._opened, "written_node_ids", None)
-                self._opened = None
-                if written and store.write_listeners:
-                    store.tell_written(written)
-            return
-        self._opened = None
-        _raise_as_store_error(store, error)
-
-    def _close(self) -> None:
-        conn, self._conn, self._txn = self._conn, None, None
-        try:
-            if conn is not None:
-                try:
-                    conn.close()
-                except _db_errors(self._store.dialect):
-                    pass  # a dead connection: the pool drops it
-        finally:
-            if self._held:
-                self._held = False
-                assert self._store._serial is not None
-                self._store._serial.release()
-
-
-class _Snapshot:
-    """A read transaction on the calling thread's pinned connection (``thread_pins``),
-    begun and ended with a bare BEGIN/ROLLBACK (a read keeps nothing); through the pool
-    when the thread's pin is busy (a nested read). Errors mean what they mean in
-    ``_Transaction``."""
-
-    __slots__ = ("_inner", "_pin", "_store")
-
-    def __init__(self, store: SqlStore) -> None:
-        self._store = store
-        self._pin: Pin | None = None
-        self._inner: _Transaction[StoreReader] | None = None
-
-    def __enter__(self) -> StoreReader:
-        store = self._store
-        engine = store._require(write=False)
-        try:
-            pin = store._pins.take(engine)
-        except _db_errors(store.dialect) as e:
-            raise store._translated(e) from e
-        if pin is None:
-            self._inner = inner = _Transaction(store, StoreReader, write=False)
-            return inner.__enter__()
-        try:
-            pin.driver.execute("BEGIN")
-        except _db_errors(store.dialect) as e:
-            store._pins.give_back(pin, broken=True)
-            raise store._translated(e) from e
-        pin.snapshot_open = True
-        self._pin = pin
-        return StoreReader(pin.conn, store.dialect)
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
-    ) -> None:
-        if self._inner is not None:
-            self._inner.__exit__(kind, error, tb)
-            return
-        store, pin = self._store, self._pin
-        assert pin is not None
-        self._pin = None
-        pin.snapshot_open = False
-        broken = False
-        try:
-            if pin.conn.in_transaction():
-                # A query went through SQLAlchemy, which then counts the driver's
-                # transaction as its own: end it there, so both agree it is over.
-                pin.conn.rollback()
-            elif pin.driver.in_transaction:
-                pin.driver.execute("ROLLBACK")
-        except _db_errors(store.dialect) as e:
-            broken = True
-            if error is None:
-                store._pins.give_back(pin, broken=True)
-                raise store._translated(e) from e
-        store._pins.give_back(pin, broken=broken)
-        if error is not None:
-            _raise_as_store_error(store, error)
-
-
-def _raise_as_store_error(store: SqlStore, error: BaseException) -> None:
-    """Raise what a transaction body's ``error`` means to callers (a driver error as the
-    store's own); return for any other error, which propagates as it is."""
-    if isinstance(error, _db_errors(store.dialect)) and not isinstance(error, EkkoMemoryError):
-        raise store._translated(error) from error
-    if isinstance(error, UnicodeEncodeError):
-        # A lone surrogate in an id or a filter (the driver cannot encode it as UTF-8).
-        raise InvalidInput(
-            f"text with a lone surrogate ({error.object[error.start : error.end]!r})"
-            " cannot be stored or looked up"
-        ) from error
-
-
-def _db_errors(dialect: Dialect) -> tuple[type[BaseException], ...]:
-    """SQLAlchemy's wrapped driver errors plus those the dialect's driver raises bare."""
-    return (exc.DBAPIError, *dialect.driver_errors)
-
-
-def _orig(e: BaseException) -> str:
-    return " ".join(str(getattr(e, "orig", None) or e).split())
-
-
-class _NoDialect(SqliteDialect):
-    """The dialect of a store that never opened (its URL was unusable): nothing to release."""
-
-    def __init__(self) -> None:
-        super().__init__(None)

@@ -21,8 +21,10 @@ from ekko_memory.models import (
     UsageRecord,
     trusted,
 )
+from ekko_memory.models.reasons import read_stored_reason
 from ekko_memory.store import tables as t
-from ekko_memory.store.reader import StoreReader, chunks, holding
+from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.rows import (
     SUMMARY_LISTS,
     dumps,
@@ -30,6 +32,7 @@ from ekko_memory.store.rows import (
     node_to_row,
     summary_to_row,
 )
+from ekko_memory.store.text_reads import holding
 from ekko_memory.store.vectors import VectorRow
 from ekko_memory.timeutil import to_db, utcnow
 
@@ -316,6 +319,7 @@ class StoreWriter(StoreReader):
         at: datetime | None = None,
     ) -> AuditEvent:
         """Append an audit event (inside the caller's transaction)."""
+        code, params = read_stored_reason(reason)
         event = trusted(
             AuditEvent,
             dict(
@@ -333,6 +337,8 @@ class StoreWriter(StoreReader):
                 reason=reason,
                 payload=payload,
                 created_at=at or utcnow(),
+                reason_code=code,
+                reason_params=params,
             ),
         )
         self.dialect.execute(

@@ -300,7 +300,7 @@ class PurgeDialog(TaskDialog):
                     labels.store_label(t.store),
                     action,
                     t.id,
-                    labels.purge_target_text(t.kind, t.label),
+                    labels.purge_target_text(t),
                 )
             ):
                 self.targets.setItem(i, j, QTableWidgetItem(value))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 from ekko_memory.models import MemoryContext, MemoryNode
-from ekko_memory.service.context_render import HEADER, node_line
+from ekko_memory.models.context_render import HEADER, node_line
 
 # Every section of the context that lists memories (constraints, profile, preferences…).
 NODE_SECTIONS = tuple(

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from ekko_memory.models import ReindexReport
-from ekko_memory.semantic.embedders import (
+from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
+from ekko_memory.service.semantic.embedders import (
     Breaker,
     Embedder,
     EmbeddingFailed,
@@ -35,8 +36,7 @@ from ekko_memory.semantic.embedders import (
     local_model_loaded,
     warm_local_model,
 )
-from ekko_memory.semantic.vector_index import VectorIndex, int8_dots
-from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
+from ekko_memory.service.semantic.vector_index import VectorIndex, int8_dots
 from ekko_memory.store.vectors import encode_rows, node_text, text_hash
 
 if TYPE_CHECKING:

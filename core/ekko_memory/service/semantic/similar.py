@@ -14,13 +14,13 @@ import numpy as np
 
 from ekko_memory.errors import InvalidInput, NotFound
 from ekko_memory.models import DuplicatePair, SimilarMemory
-from ekko_memory.semantic.vector_index import _simd, int8_dots
+from ekko_memory.service.semantic.vector_index import _simd, int8_dots
 from ekko_memory.store.filters import NodeFilter
-from ekko_memory.store.reader import chunks
+from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.rows import NodeRow
 
 if TYPE_CHECKING:
-    from ekko_memory.semantic.recall import SemanticRecall
+    from ekko_memory.service.semantic.recall import SemanticRecall
 
 # Pairs at or above this similarity are reported as near duplicates by default (USE:
 # a paraphrase of one sentence scores ~0.8, two memories about one topic ~0.5).

@@ -1,0 +1,181 @@
+"""Full-text search of memory nodes: the index ranks, the filter joins, a
+substring scan when no word is searchable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import lru_cache, partial
+from typing import Any
+
+from ekko_memory.models import MemoryNode
+from ekko_memory.store.filters import NodeFilter, like_escape, live_condition, where_sql
+from ekko_memory.store.reader_base import NODE_COLUMNS_N, NODE_SELECT, ReaderBase
+from ekko_memory.store.rows import NodeRow, node_from_tuple
+from ekko_memory.store.search_text import (
+    choose_keywords,
+    count_cap,
+    message_terms,
+    query_terms,
+    supports,
+)
+from ekko_memory.timeutil import to_db
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A node found by full-text search and its rank (lower is better)."""
+
+    node: MemoryNode
+    rank: float
+
+
+# A search statement and its parameters (None: nothing to search for).
+SearchSql = tuple[str, dict[str, Any]] | None
+
+
+@dataclass(frozen=True)
+class RowHit:
+    """A search match as an untyped row (``NodeRow.node()`` types it) and its rank."""
+
+    row: NodeRow
+    rank: float
+
+
+# A search's filter joined to the index, for the filters callers keep from turn to turn.
+_joined_where = lru_cache(maxsize=256)(partial(where_sql, alias="n"))
+
+# A turn searches each store as of one instant: its text is formatted once.
+_instant_text = lru_cache(maxsize=8)(to_db)
+
+
+class SearchReads(ReaderBase):
+    """Full-text and keyword search within a filter."""
+
+    def search_nodes(
+        self,
+        query: str,
+        f: NodeFilter,
+        *,
+        limit: int = 20,
+        prefix_last: bool = False,
+        any_term: bool = False,
+    ) -> list[SearchHit]:
+        """Full-text search (Chinese included) within a filter, best first.
+
+        The index ranks first and only its best ``cap`` matches are joined with the node
+        table; if the filter leaves too few, the search runs again uncapped. A query with
+        no searchable word (only punctuation or emoji) falls back to a substring scan.
+        """
+        return [
+            SearchHit(node_from_tuple(h.row), h.rank)
+            for h in self.search_rows(
+                query, f, limit=limit, prefix_last=prefix_last, any_term=any_term
+            )
+        ]
+
+    def search_rows(
+        self,
+        query: str,
+        f: NodeFilter,
+        *,
+        limit: int = 20,
+        prefix_last: bool = False,
+        any_term: bool = False,
+        live_at: datetime | None = None,
+    ) -> list[RowHit]:
+        """As ``search_nodes``, as untyped rows (for callers that keep only a few).
+
+        ``any_term`` searches for any keyword of a chat message (``message_terms``),
+        leaving out words too common to rank (``choose_keywords``), and keeps the hits
+        with enough evidence (``supports``); a message without keywords finds nothing.
+        ``live_at`` is ``f.live_at`` for a filter the caller keeps from turn to turn (its
+        statement is then built once).
+        """
+        if any_term:
+            return self._keyword_search(query, f, limit, live_at)
+        search = partial(self.dialect.search_sql, query_terms(query, prefix_last=prefix_last))
+        hits = self._ranked(search, f, limit, live_at)
+        if hits is None:
+            live = f if live_at is None else replace(f, live_at=live_at)
+            return self._substring_search(query, live, limit)
+        return hits
+
+    def _keyword_search(
+        self, message: str, f: NodeFilter, limit: int, live_at: datetime | None
+    ) -> list[RowHit]:
+        words = message_terms(message)
+        if not words.terms:
+            return []
+        counts = self.dialect.term_counts(self.conn, words.terms, count_cap())
+        terms, window = choose_keywords(words.terms, counts)
+        if not terms:
+            return []  # no node holds any of the words: nothing to search
+        search = partial(self.dialect.search_sql, terms, any_term=True, window=window)
+        hits = self._ranked(search, f, limit, live_at) or []
+        return [h for h in hits if supports(words, h.row.labels(), h.row.content)]
+
+    def _ranked(
+        self,
+        search: Callable[..., SearchSql],
+        f: NodeFilter,
+        limit: int,
+        live_at: datetime | None,
+    ) -> list[RowHit] | None:
+        """The best ``limit`` matches within the filter: first among the index's best
+        ``cap``; when the filter leaves too few and the index held more, among all. None
+        when no term is searchable (a PostgreSQL lexeme has a size limit)."""
+        cap = max(limit * 5, 100)
+        found = search(cap=cap)
+        if found is None:
+            return None
+        hits = self._fts_join(found, f, limit, live_at)
+        if len(hits) < limit:
+            # Were there more matches than the cap let through? Counting needs no ranking.
+            counting = search(cap=cap, ranked=False)
+            assert counting is not None
+            count_sql, count_params = counting
+            matched = self._rows(f"SELECT count(*) FROM ({count_sql}) AS capped", count_params)
+            if matched[0][0] >= cap:
+                uncapped = search(cap=None)
+                assert uncapped is not None
+                hits = self._fts_join(uncapped, f, limit, live_at)
+        return hits
+
+    def _fts_join(
+        self,
+        found: tuple[str, dict[str, Any]],
+        f: NodeFilter,
+        limit: int,
+        live_at: datetime | None,
+    ) -> list[RowHit]:
+        fts_sql, params = found
+        try:
+            cond, filter_params = _joined_where(f)
+        except TypeError:  # a filter holding lists cannot be a cache key
+            cond, filter_params = where_sql(f, alias="n")
+        params = {**params, **filter_params, "lim": limit}
+        if live_at is not None:
+            cond += f" AND {live_condition('n.')}"
+            params["f_live"] = _instant_text(live_at)
+        sql = (
+            f"SELECT {NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts "
+            f"JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond} "
+            "ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
+        )
+        # The trailing rank column rides along: NodeRow reads columns by position.
+        return [RowHit(NodeRow(r), float(r[-1])) for r in self._rows(sql, params)]
+
+    def _substring_search(self, query: str, f: NodeFilter, limit: int) -> list[RowHit]:
+        needle = query.strip()
+        if not needle:
+            return []
+        cond, params = where_sql(f)
+        params.update(needle=f"%{like_escape(needle)}%", lim=limit)
+        rows = self._node_rows(
+            f"{NODE_SELECT} WHERE {cond} AND (title LIKE :needle ESCAPE '\\' OR content LIKE :needle ESCAPE '\\')"
+            " ORDER BY updated_at DESC LIMIT :lim",
+            params,
+        )
+        return [RowHit(r, 0.0) for r in rows]
