@@ -6,11 +6,20 @@ from typing import Any, Self
 
 from pydantic import ValidationError
 
+# How a refusal that wrote nothing ends its English message, for agents that read it;
+# interfaces read ``EkkoMemoryError.nothing_written``/``retry`` and ``detail`` instead.
+NOTHING_WRITTEN = "; nothing was written"
+TRY_AGAIN = "; nothing was written, try again"
+
 
 class EkkoMemoryError(Exception):
     """Base class of every error raised on purpose by the core."""
 
     code = "error"
+    # Whether the refusal wrote nothing, and whether trying again may work (the cause may
+    # pass: a busy store, a memory another program keeps changing).
+    nothing_written = False
+    retry = False
     # Why, as a code and its specifics, for an interface to word in the user's language:
     # a store's problem (its ``StoreHealth.status``, ``reason_code`` and ``reason_args``)
     # or a reason of ``models.reasons.ERROR_REASONS`` (``because``). ``store``: the
@@ -25,6 +34,24 @@ class EkkoMemoryError(Exception):
         ``ekko_memory.models.reasons.ERROR_REASONS``), beside the English message."""
         self.reason_code = code
         self.reason_args = {name: str(value) for name, value in params.items()}
+        return self
+
+    @property
+    def detail(self) -> str:
+        """The message without the ending that says nothing was written."""
+        text = str(self)
+        for ending in (TRY_AGAIN, NOTHING_WRITTEN):
+            if self.nothing_written and text.endswith(ending):
+                return text.removesuffix(ending)
+        return text
+
+    def unwritten(self, *, retry: bool = False) -> Self:
+        """This error as a refusal that wrote nothing (``retry``: trying again may work),
+        its message ending in the words that say so."""
+        if not self.nothing_written:
+            ending = TRY_AGAIN if retry else NOTHING_WRITTEN
+            self.args = (f"{self.args[0] if self.args else ''}{ending}", *self.args[1:])
+        self.nothing_written, self.retry = True, retry or self.retry
         return self
 
     def for_store(self, store: str, health: Any) -> Self:

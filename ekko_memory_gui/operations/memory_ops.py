@@ -29,12 +29,20 @@ class Outcome:
     cause: BaseException | None = field(default=None, compare=False)  # the error that refused it
     code: str | None = None  # the reason's code (a duplicate's, the refusing error's)
     params: Mapping[str, str] = field(default_factory=dict, compare=False)
+    detail: str = ""  # the reason without the core's "nothing was written"
+    retry: bool = False  # trying again may work
 
     @property
     def text(self) -> str:
         """Why it was not done (or did nothing), in the UI's language."""
         return labels.outcome_text(
-            self.status, self.rule, self.reason, self.cause, self.code, self.params
+            self.status,
+            self.rule,
+            self.detail or self.reason,
+            self.cause,
+            self.code,
+            self.params,
+            self.retry,
         )
 
 
@@ -50,6 +58,8 @@ def _outcome(o: Any) -> Outcome:
         cause=getattr(o, "cause", None),
         code=getattr(o, "reason_code", None),
         params=dict(getattr(o, "reason_params", None) or {}),
+        detail=str(getattr(o, "detail", "") or o.reason),
+        retry=bool(getattr(o, "retry", False)),
     )
 
 
@@ -59,7 +69,15 @@ async def _write_form(c: AppController, action: Any, *args: Any, **kwargs: Any) 
     try:
         out = _outcome(await c.runner.call(action, *args, **kwargs))
     except EkkoMemoryError as e:
-        return Outcome(accepted=False, status="rejected", reason=str(e), rule=e.code, cause=e)
+        return Outcome(
+            accepted=False,
+            status="rejected",
+            reason=str(e),
+            rule=e.code,
+            cause=e,
+            detail=e.detail,
+            retry=e.retry,
+        )
     await c.refresh_after_write()
     return out
 

@@ -182,6 +182,10 @@ def test_decisions(on_backend: tuple[Cli, Sample], backend: Backend, tmp_path: P
     assert cli.json("show", shown)["status"] == "active"
     again = cli("approve", sample.pending)
     one_line(again.returncode, again.stderr, 1, "already approved")
+    # A script reads why as a code with its specifics, as the agent tools say it.
+    error = cli.json("approve", sample.pending, code=1)["error"]
+    assert error["code"] == "conflict" and error["reasonCode"] == "pending.already_decided"
+    assert error["reasonParams"] == {"id": sample.pending, "status": "approved"}
     mem = backend.open_memory(tmp_path)
     try:
         node = mem.get_node(approved["nodeId"])

@@ -140,7 +140,7 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
     err = labels.error_text(
         _store_unavailable(
             path,
-            "stayed locked by another process; nothing was written, try again",
+            "stayed locked by another process",
             "store.locked",
         )
     )
@@ -148,7 +148,7 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
     unreachable = labels.error_text(
         _store_unavailable(
             "db.example.org/ekko",
-            "cannot be reached (timeout); nothing was written, try again",
+            "cannot be reached (timeout)",
             "store.unreachable",
             detail="timeout",
         )
@@ -159,11 +159,14 @@ def test_a_form_refused_under_another_programs_lock_says_so_in_chinese_once(
 
 
 def _store_unavailable(location: str, what: str, code: str, **params: str) -> Exception:
-    """A StoreUnavailable as the store words it, with its reason code."""
+    """A StoreUnavailable as the store words it: a refusal that wrote nothing and may
+    work when tried again, with its reason code."""
     from ekko_memory import StoreUnavailable
 
-    return StoreUnavailable(f"memory store at {location} {what}").because(
-        code, path=location, **params
+    return (
+        StoreUnavailable(f"memory store at {location} {what}")
+        .unwritten(retry=True)
+        .because(code, path=location, **params)
     )
 
 

@@ -190,10 +190,11 @@ def test_a_batch_that_fails_in_part_names_the_items_by_their_titles(
 
     def locked(self: Any, pending_id: str, *args: Any, **kwargs: Any) -> Any:
         if pending_id == stuck:
-            raise StoreUnavailable(
-                "memory store at /x/memory.db stayed locked by another process; "
-                "nothing was written, try again"
-            ).because("store.locked", path="/x/memory.db")
+            raise (
+                StoreUnavailable("memory store at /x/memory.db stayed locked by another process")
+                .unwritten(retry=True)
+                .because("store.locked", path="/x/memory.db")
+            )
         return decide(self, pending_id, *args, **kwargs)
 
     monkeypatch.setattr(type(mem), "decide", locked)

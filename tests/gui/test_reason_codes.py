@@ -50,15 +50,30 @@ def test_a_code_without_words_shows_a_generic_label(language: str) -> None:
 
 
 def test_an_error_is_worded_from_its_code_not_its_message(language: str) -> None:
-    """The English is irrelevant to the app: a message the core rewords reads the same."""
-    error = Conflict("any English at all; nothing was written").because(
-        "pending.already_decided", id="pnd_1", status="approved"
+    """The English is irrelevant to the app: a message the core rewords reads the same, and
+    whether the refusal wrote nothing (or may work when tried again) is read from the
+    error's flags, never from how its message ends."""
+    error = (
+        Conflict("any English at all")
+        .unwritten()
+        .because("pending.already_decided", id="pnd_1", status="approved")
     )
     text = labels.error_text(error)
     if language == "en":
         assert "pending item pnd_1 is already approved; nothing was written" in text
     else:
         assert "pnd_1" in text and "已批准" in text and "any English" not in text
+    # The same words at the end of a message that did not set the flag say nothing.
+    worded = Conflict("x; nothing was written, try again").because(
+        "pending.already_decided", id="pnd_1", status="approved"
+    )
+    assert "nothing was written" not in labels.error_text(worded)
+    again = Conflict("x").unwritten(retry=True).because("pending.decided_meanwhile", id="pnd_1")
+    said = labels.error_text(again)
+    if language == "en":
+        assert said.endswith("; nothing was written, try again")
+    else:
+        assert "x" not in said and said.endswith("，请重试")
 
 
 def test_every_error_code_is_raised_by_the_core() -> None:

@@ -7,8 +7,9 @@ Commands: search, show, history, pending, approve, reject, forget, export, impor
 purge, stats, compact, reindex, duplicates, similar, mcp, hermes (install | uninstall:
 Hermes Agent's memory provider, no memory opened). Tables for people by default; ``--json``
 prints one JSON document on
-stdout for scripts. Every error is one line on stderr (and ``{"error": …}`` on stdout
-with ``--json``).
+stdout for scripts. Every error is one line on stderr (and ``{"error": {code, message,
+reasonCode?, reasonParams?}}`` on stdout with ``--json``: the reason code the agent
+tools give, for a script to word or branch on).
 
 Exit codes: 0 done; 1 failed (store unavailable or damaged, a conflict, purged text
 still found in the files, a store that could not be compacted); 2 bad arguments or invalid input; 3 not found (no such id,
@@ -432,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as e:
         return _fail(out, e.exit_code, e.error_code, str(e))
     except EkkoMemoryError as e:
-        return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e))
+        return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e), e)
     except KeyboardInterrupt:
         return _fail(out, EXIT_INTERRUPTED, "interrupted", "interrupted")
     except OSError as e:  # a file the command reads or writes: one line, no traceback
@@ -440,10 +441,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(out, EXIT_FAILED, "os_error", f"{e.strerror or e}{where}")
 
 
-def _fail(out: Output, exit_code: int, code: str, message: str) -> int:
+def _fail(
+    out: Output, exit_code: int, code: str, message: str, error: EkkoMemoryError | None = None
+) -> int:
     message = " ".join(message.split())
     if out.as_json:
-        out.json({"error": {"code": code, "message": message}})
+        body: dict[str, Any] = {"code": code, "message": message}
+        if error is not None and error.reason_code is not None:
+            # Why, as a code with its specifics, as the agent tools say it (models/reasons.py).
+            body["reasonCode"] = error.reason_code
+            body["reasonParams"] = dict(error.reason_args or {})
+        out.json({"error": body})
     out.note(f"ekko-memory: error: {message}")
     return exit_code
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from ekko_memory.errors import Conflict, EkkoMemoryError, InvalidInput, NotFound
+from ekko_memory.errors import NOTHING_WRITTEN, Conflict, EkkoMemoryError, InvalidInput, NotFound
 from ekko_memory.identity import node_subject, value_subject
 from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
@@ -70,8 +70,14 @@ class WriteOutcome:
     # refusing error's (``EkkoMemoryError.reason_code``); a rule's is ``rule``.
     reason_code: str | None = None
     reason_params: dict[str, str] = field(default_factory=dict)
+    # A refusal's ``reason`` without the ending agents read ("; nothing was written"),
+    # and whether trying again may work: what an interface words in its own language.
+    detail: str = ""
+    retry: bool = False
 
     def __post_init__(self) -> None:
+        if not self.detail:
+            self.detail = self.reason
         if self.reason_code is None and self.cause is not None:
             code = getattr(self.cause, "reason_code", None)
             if code is not None:
@@ -106,9 +112,13 @@ def rejected(
     reason: str, rule: str | None = None, cause: BaseException | None = None
 ) -> WriteOutcome:
     """A proposal refused; nothing was written (said once: a store's error says it already)."""
-    if "nothing was written" not in reason:
-        reason += "; nothing was written"
-    return WriteOutcome(False, "rejected", reason, rule=rule, cause=cause)
+    detail, retry = reason, False
+    if isinstance(cause, EkkoMemoryError) and cause.nothing_written:
+        detail, retry = cause.detail, cause.retry
+    elif NOTHING_WRITTEN in reason:
+        detail = reason.split(NOTHING_WRITTEN, 1)[0]
+    said = reason if NOTHING_WRITTEN in reason else detail + NOTHING_WRITTEN
+    return WriteOutcome(False, "rejected", said, rule=rule, cause=cause, detail=detail, retry=retry)
 
 
 def same_binding(a: MemoryNode, b: MemoryNode) -> bool:

@@ -620,8 +620,8 @@ class MemoryService:
         except (ValidationError, ValueError, TypeError, KeyError) as e:
             raise InvalidInput(
                 f"pending item {pending_id} cannot be decided: its stored data is not"
-                f" valid ({type(e).__name__}: {e}); nothing was written"
-            ) from e
+                f" valid ({type(e).__name__}: {e})"
+            ).unwritten() from e
 
     # --- messages -------------------------------------------------------------------
 

@@ -124,8 +124,8 @@ def decide(
     except _Replan:
         raise Conflict(
             f"pending item {pending_id}: the memory it would write keeps changing"
-            " (another program is writing it); nothing was written, try again"
-        ) from None
+            " (another program is writing it)"
+        ).unwritten(retry=True) from None
 
 
 def _recorder(
@@ -314,7 +314,7 @@ def _moot(service: MemoryService, store: SqlStore, item: PendingItem, gone: str)
     """Settle an item that no longer applies (expired, audited); the ``Conflict`` to raise."""
     with store.write() as w:
         settle_pending(w, item, reason=f"no longer applies: {gone}", actor="user", at=service.now())
-    return Conflict(f"pending item {item.id} no longer applies: {gone}; nothing was written")
+    return Conflict(f"pending item {item.id} no longer applies: {gone}").unwritten()
 
 
 def _approve_change(

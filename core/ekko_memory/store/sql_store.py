@@ -307,16 +307,22 @@ class SqlStore:
         """What a driver error means to the caller (and to the store's health)."""
         kind = self.dialect.classify_error(e)
         if kind == "busy":
-            return StoreUnavailable(
-                f"memory store at {self.health.location} stayed locked by another process; "
-                "nothing was written, try again"
-            ).because("store.locked", path=self.health.location)
+            return (
+                StoreUnavailable(
+                    f"memory store at {self.health.location} stayed locked by another process"
+                )
+                .unwritten(retry=True)
+                .because("store.locked", path=self.health.location)
+            )
         if kind == "unreachable":
             # Not a lasting state: the pool reconnects once the server is back.
-            return StoreUnavailable(
-                f"memory store at {self.health.location} cannot be reached ({driver_message(e)}); "
-                "nothing was written, try again"
-            ).because("store.unreachable", path=self.health.location, detail=driver_message(e))
+            return (
+                StoreUnavailable(
+                    f"memory store at {self.health.location} cannot be reached ({driver_message(e)})"
+                )
+                .unwritten(retry=True)
+                .because("store.unreachable", path=self.health.location, detail=driver_message(e))
+            )
         if kind == "readonly":
             self.health.set_problem(
                 "readonly",
@@ -326,14 +332,17 @@ class SqlStore:
                     {"location": self.health.location, "detail": driver_message(e)},
                 ),
             )
-            return self._unavailable(f"{self.health.reason}; nothing was written")
+            return self._unavailable(self.health.reason or "").unwritten()
         if kind == "io":
             # Not a lasting state (the file itself passed its checks): try again later.
-            return StoreUnavailable(
-                f"memory store at {self.health.location} could not read or write its file"
-                f" ({driver_message(e)}: a full disk or quota, a file size limit or a failing drive);"
-                " nothing was written, try again"
-            ).because("store.io", path=self.health.location, detail=driver_message(e))
+            return (
+                StoreUnavailable(
+                    f"memory store at {self.health.location} could not read or write its file"
+                    f" ({driver_message(e)}: a full disk or quota, a file size limit or a failing drive)"
+                )
+                .unwritten(retry=True)
+                .because("store.io", path=self.health.location, detail=driver_message(e))
+            )
         if kind == "corrupt":
             self.health.set_problem(
                 "degraded",

@@ -91,27 +91,22 @@ def _store_refusal(error: BaseException) -> str | None:
     )
 
 
-# How the core ends a refusal that wrote nothing ("try again": the cause may pass).
-_NOTHING_WRITTEN = "; nothing was written"
-_TRY_AGAIN = "; nothing was written, try again"
-
-
 def _error_words(error: BaseException) -> str | None:
     """An error's reason code (``EkkoMemoryError.because``) in the UI's language, with the
-    core's ending of a write that wrote nothing; None when it has none the app words."""
+    core's "nothing was written" when it wrote nothing; None when it has none the app words."""
     said = reason_words(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
     if said is None:
         return None
-    return _ending(str(error), said)
+    return _ending(said, getattr(error, "nothing_written", False), getattr(error, "retry", False))
 
 
-def _ending(core: str, said: str) -> str:
-    """``said`` with the ending ("nothing was written", "try again") ``core`` has."""
-    if core.endswith(_TRY_AGAIN):
+def _ending(said: str, unwritten: bool, retry: bool) -> str:
+    """``said`` with the words for a refusal that wrote nothing (``retry``: try again)."""
+    if unwritten and retry:
         return _Q.translate("MemoryLabels", "{reason}; nothing was written, try again").format(
             reason=said
         )
-    if core.endswith(_NOTHING_WRITTEN):
+    if unwritten:
         return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=said)
     return said
 
@@ -129,11 +124,8 @@ def error_text(error: BaseException) -> str:
         message = _error_words(error) or str(error)
         refusal = _store_refusal(error)
         if refusal is not None:
-            message = refusal
-            if str(error).endswith(_NOTHING_WRITTEN):
-                message = _Q.translate("MemoryLabels", "{reason}; nothing was written").format(
-                    reason=refusal
-                )
+            # A store that refused for a lasting reason: trying again does not help.
+            message = _ending(refusal, getattr(error, "nothing_written", False), False)
     head = table("error").get(code) if isinstance(code, str) else None
     if head is None:
         return message
@@ -151,32 +143,27 @@ def outage_text(error: BaseException) -> str:
     said = reason_words(getattr(error, "reason_code", None), getattr(error, "reason_args", None))
     if said is not None:
         return said
-    detail = str(error).strip()
-    while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
-        detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
-    return detail
+    return str(getattr(error, "detail", error)).strip()
 
 
 def outcome_text(
     status: str,
     rule: str | None,
-    reason: str,
+    detail: str,
     cause: BaseException | None = None,
     code: str | None = None,
     params: Mapping[str, str] | None = None,
+    retry: bool = False,
 ) -> str:
     """Why a write of the user's was not done (or did nothing), in the UI's language.
 
     ``rule`` is the refusal's code: a permission rule (``global_scope``…) or an error code
-    (``invalid_input``, ``conflict``…); the core's reason ends in "; nothing was written".
+    (``invalid_input``, ``conflict``…); ``detail`` the core's reason without its "nothing
+    was written" (``WriteOutcome.detail``), ``retry`` whether trying again may work.
     ``cause``: the error that refused it (a store's names its problem by code).
     ``code``/``params``: the outcome's reason code (``WriteOutcome.reason_code``).
     """
-    detail, again = reason.strip(), False
-    # A store's refusal reaches a write's outcome with the outcome's ending added to its own.
-    while detail.endswith((_TRY_AGAIN, _NOTHING_WRITTEN)):
-        again = again or detail.endswith(_TRY_AGAIN)
-        detail = detail.removesuffix(_TRY_AGAIN).removesuffix(_NOTHING_WRITTEN)
+    detail = detail.strip()
     if code is None and cause is not None:
         code = getattr(cause, "reason_code", None)
         params = getattr(cause, "reason_args", None)
@@ -190,13 +177,7 @@ def outcome_text(
         head = table("error").get(rule or "")
         if head is not None:
             text = _Q.translate("MemoryLabels", "{kind}: {message}").format(kind=head, message=text)
-    if status == "rejected" and again:
-        return _Q.translate("MemoryLabels", "{reason}; nothing was written, try again").format(
-            reason=text
-        )
-    if status == "rejected":
-        return _Q.translate("MemoryLabels", "{reason}; nothing was written").format(reason=text)
-    return text
+    return _ending(text, status == "rejected", retry)
 
 
 def is_withdrawal(code: str | None) -> bool:
