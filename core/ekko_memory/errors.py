@@ -94,6 +94,9 @@ class StoreUnavailable(EkkoMemoryError):
     """The store is disabled, read-only or failing; nothing was written."""
 
     code = "store_unavailable"
+    # The message says where the store is before why ("memory store at … is readonly: …");
+    # otherwise the reason is the whole message (the file became read-only, damaged).
+    located = False
 
 
 class PermissionDenied(EkkoMemoryError):

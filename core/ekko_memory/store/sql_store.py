@@ -247,13 +247,16 @@ class SqlStore:
             raise self._unavailable(f"memory store disabled: {problem}")
         if write and not self.health.writable:
             raise self._unavailable(
-                f"memory store at {self.health.location} is {self.health.status}: {self.health.reason}"
+                f"memory store at {self.health.location} is {self.health.status}: {self.health.reason}",
+                located=True,
             )
         return self.engine
 
-    def _unavailable(self, message: str) -> StoreUnavailable:
-        """A refusal for the reason the store's health gives, with its code attached."""
+    def _unavailable(self, message: str, *, located: bool = False) -> StoreUnavailable:
+        """A refusal for the reason the store's health gives, with its code attached
+        (``located``: the message names the store's location before the reason)."""
         error = StoreUnavailable(message)
+        error.located = located
         health = self._health
         error.status = health.status
         error.reason_code = health.reason_code

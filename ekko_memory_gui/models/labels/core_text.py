@@ -80,7 +80,7 @@ def _store_refusal(error: BaseException) -> str | None:
     location = args.get("path") or args.get("location") or ""
     if status == "disabled":
         return _Q.translate("MemoryLabels", "memory store disabled: {reason}").format(reason=said)
-    if not str(error).startswith("memory store at "):
+    if not getattr(error, "located", False):
         return said  # the reason is the whole message (the file became read-only, damaged)
     if status == "readonly":
         return _Q.translate(
