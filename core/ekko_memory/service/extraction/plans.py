@@ -348,6 +348,13 @@ def routine(st: Statement) -> Finding | None:
         return None
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     body = st.body.strip()
+    if _only_how_often(st, body):
+        # 主要练力量，一周三次: how often, of what the clause before says.
+        before = _clause_before(st)
+        if not before:
+            return None
+        text = w.clean_zh(f"{before}，{st.text}") if st.zh else w.clean_en(f"{before}, {st.text}")
+        body = f"{before} {body}"
     # A routine does something: not a bare state (我每天都很忙) or a question.
     if len(body) < 3 or re.fullmatch(
         r"(?:每天|平时|一般|通常|总是|经常)?都?(?:很|挺|比较|特别)?(?:忙|累|开心|无聊|困)[了啊的]*",
@@ -375,6 +382,28 @@ def routine(st: Statement) -> Finding | None:
         importance=0.7,
         reason="a routine the user described",
     )
+
+
+def _only_how_often(st: Statement, body: str) -> bool:
+    """The clause says how often and nothing of what (一周三次, twice a week)."""
+    rest = body
+    for t in st.times:
+        rest = rest.replace(t.text, " ")
+    rest = re.sub(
+        r"(?:左右|上下|的样子|大概|差不多|基本上?|都|吧|啊|呢|了)|\b(?:times?|or so|about|roughly)\b",
+        " ",
+        rest,
+    )
+    return not re.search(r"[\u4e00-\u9fffA-Za-z]{2,}", rest)
+
+
+def _clause_before(st: Statement) -> str:
+    """The clause before ``st`` in its sentence (主要练力量 of 主要练力量，一周三次), if any."""
+    at = st.sentence.find(st.text)
+    if at <= 0:
+        return ""
+    pieces = [p.strip() for p in re.split(r"[，,；;、]", st.sentence[:at]) if p.strip()]
+    return pieces[-1] if pieces else ""
 
 
 # Words that name no piece of work: time, doing and finishing ("the report is done" and

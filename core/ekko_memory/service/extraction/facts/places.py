@@ -106,6 +106,11 @@ class PlaceFrames(FactBuilder):
         )
         if not place:
             return []
+        v4 = m.groupdict().get("v4")
+        if v4 and place != w.clean_zh(v4):
+            # 在上海工作, 在上海读书: being somewhere to do something says where the user
+            # works or studies, not where they live.
+            return []
         moved = body.lstrip("现在目前已经刚").startswith(("搬", "迁", "调"))
         return [
             self.fact(

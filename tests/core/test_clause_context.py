@@ -1,0 +1,39 @@
+"""A clause read with the words around it: being somewhere to work is no home (在上海工作
+is not 住在上海), and "how often" alone (一周三次) is kept with what it is of, or not at all."""
+
+from __future__ import annotations
+
+import pytest
+
+from ekko_memory import MemoryService
+from tests.core.test_statement_kinds import say, stored
+
+
+@pytest.mark.parametrize("said", ["我在上海工作。", "我在上海读书。"])
+def test_being_somewhere_to_do_something_is_not_living_there(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in stored(mem) if n.key == "city"], [n.title for n in stored(mem)]
+    assert not [n for n in stored(mem) if "住在" in n.title + n.content]
+
+
+def test_a_place_said_alone_is_still_where_one_is(mem: MemoryService) -> None:
+    say(mem, "我人在上海。")
+    assert [n for n in stored(mem) if n.key == "city" and "上海" in str(n.value_json)]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("主要练力量，一周三次。", "主要练力量，一周三次"),
+        ("I mostly lift, three times a week.", "I mostly lift, three times a week"),
+    ],
+)
+def test_how_often_is_kept_with_what_it_is_of(mem: MemoryService, said: str, kept: str) -> None:
+    say(mem, said)
+    routines = [n.title for n in stored(mem) if n.key == "routine"]
+    assert routines == [kept], [n.title for n in stored(mem)]
+
+
+def test_how_often_alone_is_not_a_memory(mem: MemoryService) -> None:
+    say(mem, "一周三次吧。")
+    assert not [n for n in stored(mem) if n.key == "routine"], [n.title for n in stored(mem)]
