@@ -97,3 +97,44 @@ def test_a_correction_that_names_its_topic_replaces_that_memory(mem: MemoryServi
     say(mem, "之前说的爬山我说错了，我周末一般是去游泳。", session="s2")
     context = later(mem, "这周末有什么安排建议")
     assert "游泳" in context and "爬山" not in context
+
+
+def test_leaving_a_job_makes_where_one_is_now_the_workplace(mem: MemoryService) -> None:
+    say(mem, "我在美团做产品经理，最近需求评审开得我怀疑人生。")
+    say(mem, "我从美团离职了，现在在拼多多，还是做产品，节奏比之前还快。", session="s2")
+    assert values(mem, "employer") == ["拼多多"]
+    context = later(mem, "帮我写条朋友圈，介绍下我现在的工作")
+    assert "拼多多" in context and "美团" not in context
+
+
+def test_a_move_said_with_finally_replaces_the_old_city(mem: MemoryService) -> None:
+    say(mem, "I live in Austin and the pollen right now is killing me.")
+    say(mem, "We finally moved to Denver last weekend! Boxes everywhere", session="s2")
+    assert values(mem, "city") == ["denver"]
+    context = later(mem, "What's the weather usually like where I live this time of year?")
+    assert "Denver" in context and "Austin" not in context
+
+
+def test_a_name_typed_wrong_before_is_corrected_by_its_new_spelling(mem: MemoryService) -> None:
+    say(mem, "我家狗叫豆豆，柯基，特别能吃，最近胖了。")
+    say(mem, "诶跟你说下，我家狗其实叫逗逗，逗比的逗，之前打错字了", session="s2")
+    names = [n.value_json["called"] for n in stored(mem) if n.key == "pet"]
+    assert names == ["逗逗"], names
+
+
+def test_a_correction_that_names_the_old_value_again_replaces_it(mem: MemoryService) -> None:
+    """是头孢 青霉素我没事的; I'm not fully vegan, I'm pescatarian: the old value, named in the
+    correction, is what it corrects — in the same conversation or days later."""
+    say(mem, "我对青霉素过敏，上次输液起了一身疹子", "啊不对不对 我说错了 是头孢 青霉素我没事的")
+    assert [n.title for n in stored(mem) if "过敏" in n.title] == ["我对头孢过敏"]
+    say(mem, "I'm vegan, any quick high-protein lunches?", session="s2")
+    say(
+        mem,
+        "Actually I should clarify, I'm not fully vegan, I'm pescatarian. I eat fish and eggs,"
+        " just no meat",
+        session="s3",
+    )
+    diets = [n.title for n in stored(mem) if n.key == "dietary_restriction"]
+    assert diets == ["Diet: pescatarian"], diets
+    context = later(mem, "Plan my dinners for this week")
+    assert "pescatarian" in context and "vegan" not in context.replace("not fully vegan", "")

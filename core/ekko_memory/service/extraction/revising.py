@@ -135,12 +135,20 @@ class Revising:
             correction = correction[more.end() :]
         value_at = len(text) - len(correction.lstrip())
         correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
+        if re.match(r"[\u4e00-\u9fff]", correction):
+            # Chat puts a space where a comma goes (是头孢 青霉素我没事的).
+            correction = re.split(r"\s+", correction, maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
         if lead is not None and lead.start() > 0:
             candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
         candidates += [(m.content, m.id) for m in previous]
+        after = text[value_at + len(correction) :]
         for said, said_id in candidates:
             fixed = revisions.substituted(said, correction, pair)
+            if fixed is None and pair is None:
+                # 是头孢 青霉素我没事的: the word the correction names again is the old one.
+                old = revisions.named_again(said, after, correction)
+                fixed = said.replace(old, revisions.bare(correction), 1) if old else None
             if fixed is None or fixed == said:
                 continue
             self._restate(fixed, said_id, msg, known, found)

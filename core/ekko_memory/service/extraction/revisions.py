@@ -30,7 +30,7 @@ CORRECTION_LEAD = re.compile(
     r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
-    r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)错了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
+    r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)错(?:字|话|名字)?了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
 )
 
@@ -65,11 +65,12 @@ def old_and_new(text: str) -> tuple[str, str] | None:
         return None
     old = next((m[g] for g in ("old", "old2", "old5", "old3", "old4") if m.group(g)), "")
     new = next((m[g] for g in ("new", "new2", "new5", "new3", "new4") if m.group(g)), "")
-    old, new = _bare(old), _bare(new)
+    old, new = bare(old), bare(new)
     return (old, new) if old and new and old != new else None
 
 
-def _bare(value: str) -> str:
+def bare(value: str) -> str:
+    """A corrected value without its filler (啊, 那个, 了, 的)."""
     value = re.sub(r"^(?:啊|哦|呃|嗯|那个|那家|这个)", "", value.strip(" ，,。.!！"))
     value = re.sub(r"(?:啦|了|哦|呀|啊|的)$", "", value)
     return value.strip()
@@ -93,7 +94,7 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             at = folded.find(old.casefold())
             return said[:at] + new + said[at + len(old) :]
         return None
-    new_value = _bare(correction)
+    new_value = bare(correction)
     if not new_value or len(new_value) > 30:
         return None
     now = __import__("datetime").datetime.now().astimezone()
@@ -313,7 +314,7 @@ _UPDATABLE = frozenset(
 def bare_value(text: str, now: datetime) -> bool:
     """The whole message is a value of its own (周四; the 15th; 无锡): in a chat, the answer
     that corrects the statement just before."""
-    value = _bare(text)
+    value = bare(text)
     if not value or len(value) > 12:
         return False
     times = find_times(value, now)
@@ -369,7 +370,7 @@ def asked_slot(asked: str) -> str | None:
 def answer_statement(slot: str, said: str, zh: bool) -> str | None:
     """The statement a short answer makes in reply to a question about ``slot``, with the
     user's words kept (成都 → 我住在成都), or None when the answer is no such value."""
-    value = _bare(said)
+    value = bare(said)
     if not value:
         return None
     if slot == "city":
@@ -383,3 +384,24 @@ def answer_statement(slot: str, said: str, zh: bool) -> str | None:
     if slot == "medicine":
         return f"我在吃{value}，医生开的" if zh else f"I take {value}"
     return None
+
+
+def mentions(text: str, word: str) -> bool:
+    """``text`` names ``word``: Chinese anywhere, a Latin word as a whole word, any case."""
+    if len(word.strip()) < 2:
+        return False
+    if re.search(r"[\u4e00-\u9fff]", word):
+        return word in text
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def named_again(said: str, after: str, correction: str) -> str:
+    """The noun of ``said`` that the words ``after`` a correction's new value name again
+    (我对青霉素过敏 … 是头孢 青霉素我没事的 → 青霉素), or ""."""
+    new = bare(correction)
+    if not new or not re.search(r"[\u4e00-\u9fff]", new):
+        return ""
+    for word, pos in w.tag(said):
+        if len(word) >= 2 and pos[:1] == "n" and word != new and word in after:
+            return word
+    return ""

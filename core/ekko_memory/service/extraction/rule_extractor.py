@@ -114,6 +114,7 @@ class RuleBasedExtractor(Revising):
         # replaces what they stated under the same key).
         self._correcting: list[str] = []
         self._correcting_topic = ""
+        self._correcting_text = ""
         self._sentence_ends: datetime | None = None
         # The person the conversation last named (for 他/她/he/she in the next message).
         self._last_person: Subject | None = None
@@ -196,12 +197,14 @@ class RuleBasedExtractor(Revising):
         self._correcting = corrected
         lead = revisions.CORRECTION_LEAD.search(text)
         self._correcting_topic = revisions.named_topic(lead) if lead and corrected else ""
+        self._correcting_text = text if corrected else ""
         try:
             for _, group in groupby(kept, key=lambda s: s.sentence):
                 self._sentence(list(group), text, msg, known, found)
         finally:
             self._correcting = []
             self._correcting_topic = ""
+            self._correcting_text = ""
         if (
             len(found.ops) == before
             and intent.has_explicit_intent(text)
@@ -468,6 +471,21 @@ class RuleBasedExtractor(Revising):
                         )
                     )
                     and (set(self._correcting) & set(n.source_message_ids))
+                ),
+                None,
+            )
+        if target is None and self._correcting_text and f.key is not None:
+            # I'm not fully vegan, I'm pescatarian; 是头孢 青霉素我没事的: a correction that
+            # names the old value replaces the memory of the same kind that holds it,
+            # whenever it was said.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.status == "active"
+                    and _same_kind(n, f)
+                    and n.value_identity() != value_identity(f.value)
+                    and revisions.mentions(self._correcting_text, _value_words(n))
                 ),
                 None,
             )

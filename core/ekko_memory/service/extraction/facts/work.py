@@ -37,6 +37,10 @@ _WORK_AT_ZH = re.compile(
     rf"|^{ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 
+# Where one is now (现在在拼多多), and the words of leaving a job that make it a workplace.
+_NOW_AT_ZH = re.compile(r"^(?:现在|目前|如今)(?:已经|又)?在[\u4e00-\u9fffA-Za-z]{2,10}$")
+_LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
+
 _JOB_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
     rf"|^{ADV_EN}(?:work|works|working)\s+as\s+(?:a|an)?\s*(?P<v2>.+?)(?:\s+(?:at|for|in)\s+(?P<org2>.+))?$"
@@ -231,6 +235,10 @@ class WorkFrames(FactBuilder):
 
     def _work_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_ZH.match(body)
+        if m is None and _NOW_AT_ZH.match(body) and _LEFT_JOB_ZH.search(st.sentence):
+            # 我从美团离职了，现在在拼多多: where one is now, said after leaving a job, is
+            # the new workplace.
+            m = _WORK_AT_ZH.match(body + "上班")
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
