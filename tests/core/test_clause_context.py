@@ -37,3 +37,11 @@ def test_how_often_is_kept_with_what_it_is_of(mem: MemoryService, said: str, kep
 def test_how_often_alone_is_not_a_memory(mem: MemoryService) -> None:
     say(mem, "一周三次吧。")
     assert not [n for n in stored(mem) if n.key == "routine"], [n.title for n in stored(mem)]
+
+
+@pytest.mark.parametrize("said", ["早啊 今天天儿真好", "是啊 今天天真好，春天终于来了"])
+def test_a_greeting_about_the_weather_is_not_a_state_of_the_user(
+    mem: MemoryService, said: str
+) -> None:
+    say(mem, said)
+    assert not stored(mem), [n.title for n in stored(mem)]

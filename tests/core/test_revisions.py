@@ -138,3 +138,20 @@ def test_a_correction_that_names_the_old_value_again_replaces_it(mem: MemoryServ
     assert diets == ["Diet: pescatarian"], diets
     context = later(mem, "Plan my dinners for this week")
     assert "pescatarian" in context and "vegan" not in context.replace("not fully vegan", "")
+
+
+def test_that_one_deleted_after_the_reply_is_what_the_user_said_before(
+    mem: MemoryService,
+) -> None:
+    """那条删掉吧 comes after the assistant's reply: "that one" is the user's message before
+    it, not the reply."""
+    say(mem, "记一下我现在体重78公斤，三月开始减肥", "哎 那条删掉吧 不想天天看到这个数")
+    assert not [n for n in stored(mem) if "78" in n.title + n.content]
+    assert "78" not in later(mem, "帮我算算我每天该喝多少水")
+
+
+def test_scratch_the_thing_drops_a_plan_said_days_before(mem: MemoryService) -> None:
+    say(mem, "I'm going to start keto next week, cutting out bread and pasta completely")
+    say(mem, "Scratch the keto thing, my doctor said no because of my kidneys", session="s2")
+    assert not [n for n in stored(mem) if "keto" in n.title.casefold()]
+    assert "keto" not in later(mem, "What should I make for lunch today?").casefold()

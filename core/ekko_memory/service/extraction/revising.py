@@ -20,6 +20,12 @@ _POINTS_BACK = re.compile(
 )
 
 
+# A take-back that points at one thing said (那条删掉, delete that one).
+_THAT_ONE = re.compile(
+    r"^\W*(?:哎|唉|嗯|啊|呃)?\W*(?:那条|这条|那句|这句)|\b(?:that|this) one\b", re.IGNORECASE
+)
+
+
 class Revising:
     """Take-backs, corrections and updates; the extractor supplies ``_message``."""
 
@@ -47,7 +53,8 @@ class Revising:
         """Stop what the take-back names — or what the message before it stated — and write
         nothing for it."""
         named = what_is_taken_back(st.text)
-        previous = next((m for m in reversed(history) if m.id != msg.id), None)
+        # What the user said last (the assistant's reply between states nothing of theirs).
+        previous = next((m for m in reversed(history) if m.id != msg.id and m.role == "user"), None)
         if LAST_BIT.search(st.sentence):
             named = ""  # "that last bit" names no memory: the end of the message before
         said: list[MemoryNode] = []
@@ -69,6 +76,10 @@ class Revising:
             ]
             if not targets and _POINTS_BACK.search(st.text) and len(said) == 1:
                 # 刚才说的吃药那个你别记了: the one thing the message before it stated.
+                targets = said
+            elif not targets and _THAT_ONE.search(st.text):
+                # 那条删掉吧 不想天天看到这个数: "that one" and why, naming no memory — what
+                # the user's message before it stated.
                 targets = said
         elif previous is not None:
             targets = said

@@ -32,7 +32,7 @@ _DROP_EN = re.compile(
     r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
     r"|\bthat'?s not (?:right|true) anymore\b|\bstrike that\b|\bunsay that\b"
     r"|(?:^|[,.;:!?]\s*|\b(?:wait|oh|actually|please|pls|just)\s+)(?:delete|remove|erase|scrap|drop|bin)\s+(?:that|it|this)\b"
-    r"|\b(?:delete|remove|erase|scrap)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry)\b"
+    r"|\b(?:delete|remove|erase|scrap|scratch|drop|forget)\s+(?:the|that|my)\s+[\w' -]{2,30}?\s+(?:thing|bit|part|trip|note|memory|one|info|detail|details|entry|idea|plan)\b"
     r"|\b(?:ignore|forget|delete|drop|scrap|remove|disregard)\s+(?:the|that|this)\s+(?:bit|part|thing|stuff|line|detail)s?\s+(?:about|on|where)\b",
     re.IGNORECASE,
 )
