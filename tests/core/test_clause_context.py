@@ -100,3 +100,18 @@ def test_a_choice_made_is_a_decision(mem: MemoryService, said: str) -> None:
     say(mem, said)
     [decision] = [n for n in stored(mem) if n.type == "decision"]
     assert "postgres" in str(decision.value_json).casefold()
+
+
+@pytest.mark.parametrize(
+    "said", ["今天跟房东聊了下，他说不涨租，我这个月底前得去把房租合同续签了", "周五前得把猫粮买了"]
+)
+def test_a_deadline_with_a_must_is_a_task_whatever_the_work(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    tasks = [n for n in stored(mem) if n.type == "task"]
+    assert len(tasks) == 1 and tasks[0].value_json["due"], [n.title for n in stored(mem)]
+
+
+@pytest.mark.parametrize("said", ["我跑得很快", "嗓子哑得说不出话"])
+def test_de_after_a_verb_is_no_must(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in stored(mem) if n.type == "task"]

@@ -94,6 +94,8 @@ def due_words(mention: TimeMention, zh: bool) -> str:
 # to call the plumber): must, have to, remind me, before an event.
 _MUST_WORDS_ZH = re.compile(
     r"(?<![想只主重需不])要(?![是不么求紧命])(?=[\u4e00-\u9fff])|必须|需要|务必|记得|别忘了|别忘记|不能忘了?|提醒我"
+    # 得 as must after a deadline or the one who must (周五前得…, 我得…, 还得…).
+    r"|(?:(?<=前)|(?<=我)|(?<=俺)|(?<=还)|(?<=也)|^)得(?=去|把|先|再|赶紧|抓紧|尽快|[\u4e00-\u9fff]{2})(?!很|太|好|多|不)"
 )
 
 
@@ -162,7 +164,8 @@ def plan(
     if _CONSEQUENCE.match(body):
         return None
     if when is not None:
-        if todo is None and not listed:
+        if todo is None and not listed and not (must and when.role == "deadline"):
+            # A deadline with a must (月底前得去把合同续签了) is a to-do whatever the work.
             return None
         if when.ends is None or when.ends < now:
             return None
