@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ekko_memory import MemoryService
-from tests.core.test_statement_kinds import say, stored
+from tests.core.test_statement_kinds import later, say, stored
 
 
 @pytest.mark.parametrize("said", ["我在上海工作。", "我在上海读书。"])
@@ -115,3 +115,11 @@ def test_a_deadline_with_a_must_is_a_task_whatever_the_work(mem: MemoryService, 
 def test_de_after_a_verb_is_no_must(mem: MemoryService, said: str) -> None:
     say(mem, said)
     assert not [n for n in stored(mem) if n.type == "task"]
+
+
+def test_a_state_beside_a_plan_is_kept_too(mem: MemoryService) -> None:
+    """这周在成都出差，周六才回北京: where the user is this week, and when they go back."""
+    say(mem, "这周在成都出差，周六才回北京")
+    titles = [n.title for n in stored(mem)]
+    assert "这周在成都出差" in titles and any(t.endswith("回北京") for t in titles), titles
+    assert "成都" in later(mem, "晚上附近有啥好吃的推荐")

@@ -273,7 +273,7 @@ class RuleBasedExtractor(Revising):
             None,
         )
         if lead is not None:
-            # TODO: write the docs — the items of a to-do list are orders to oneself.
+            # The items of a to-do list are orders to oneself.
             items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
             usable = [st for st in group if st in usable or st in items]
         for st in group:
@@ -286,6 +286,8 @@ class RuleBasedExtractor(Revising):
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
         listing: list[TimeMention | None] = []
+        quiet: list[Statement] = []  # the clauses nothing was read from
+        first = len(found.ops)
         for st in usable:
             n = len(found.ops)
             if (
@@ -301,6 +303,8 @@ class RuleBasedExtractor(Revising):
                     stated = True
                     continue
             self._statement(st, text, msg, known, found, listing)
+            if len(found.ops) == n:
+                quiet.append(st)
             if (
                 st.remember
                 and len(found.ops) == n
@@ -313,9 +317,17 @@ class RuleBasedExtractor(Revising):
                 # kept in the user's words.
                 self._note(st.text, [msg.id], found)
             stated |= len(found.ops) > n
-        if not stated and usable:
+        # 这周在成都出差，周六才回北京: the clauses nothing else read may still say a state.
+        # A state the sentence's other reading already bounds (今天胃不舒服，少辣: less spice
+        # until tonight) is not said twice.
+        bounded = any(
+            op.node.expires_at is not None and op.node.type == "constraint"
+            for op in found.ops[first:]
+        )
+        unread = usable if not stated else [] if bounded else quiet
+        if unread:
             state = temporary_state(
-                [st for st in usable if st.subject.kind != "person"] or usable, msg.created_at
+                [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
             )
             if state is not None:
                 self._propose(state, [msg.id], known, found)

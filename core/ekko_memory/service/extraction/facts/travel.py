@@ -50,7 +50,9 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
     starts = when.starts
     assert starts is not None  # a point or a deadline always has its day
     day = f"{starts.month}月{starts.day}日" if st.zh else f"{starts.strftime('%b')} {starts.day}"
-    title = f"{day}去{place}" if st.zh else f"Trip to {place} ({day})"
+    # 周六才回北京: going back is no trip out.
+    back = st.zh and re.search(rf"回{re.escape(raw[:2])}", text) is not None
+    title = f"{day}{'回' if back else '去'}{place}" if st.zh else f"Trip to {place} ({day})"
     return Finding(
         type="fact",
         domain="个人",
