@@ -42,7 +42,9 @@ INGREDIENTS = [
     "蘑菇",
 ]
 TICK = 0.002
-MAX_STALL = 0.020
+# A loop blocked by a store call stalls for hundreds of ms; a loaded 2-core machine's
+# scheduling noise reaches ~30 ms (measured under CI-like load). Between the two.
+MAX_STALL = 0.060
 
 
 class StallMonitor:
@@ -126,7 +128,7 @@ def test_hundred_concurrent_calls_and_the_loop_never_stalls(tmp_path: Path) -> N
     stalls = []
     # This machine is shared (2 CPUs, other test suites running): an OS scheduling hiccup
     # can delay any thread. A facade that blocks the loop stalls it by hundreds of ms in
-    # every run; noise does not repeat, so the best of three runs must stay under 20 ms.
+    # every run; noise does not repeat, so the best of three runs must stay under MAX_STALL.
     for attempt in range(3):
         results, monitor, threads, loop_thread = scenario(tmp_path / f"run{attempt}")
         assert len(results) == 100
@@ -152,7 +154,7 @@ def test_the_monitor_sees_a_blocking_call() -> None:
         monitor = StallMonitor()
         monitor.start()
         await asyncio.sleep(0.01)
-        time.sleep(0.05)
+        time.sleep(0.15)
         await asyncio.sleep(0.01)
         await monitor.stop()
         return monitor.max_stall

@@ -39,7 +39,9 @@ def test_how_often_alone_is_not_a_memory(mem: MemoryService) -> None:
     assert not [n for n in stored(mem) if n.key == "routine"], [n.title for n in stored(mem)]
 
 
-@pytest.mark.parametrize("said", ["早啊 今天天儿真好", "是啊 今天天真好，春天终于来了"])
+@pytest.mark.parametrize(
+    "said", ["早啊 今天天儿真好", "是啊 今天天真好，春天终于来了", "最近这天忽冷忽热的，烦死了"]
+)
 def test_a_greeting_about_the_weather_is_not_a_state_of_the_user(
     mem: MemoryService, said: str
 ) -> None:

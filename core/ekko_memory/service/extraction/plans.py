@@ -55,7 +55,7 @@ _ILL_ZH = re.compile(
 )
 # Talk of the weather or of the moment's mood, and thanks: no state of the user worth keeping.
 _PASSING_TALK = re.compile(
-    r"天气|天儿|天真好|天不错|阳光|太阳|下雨|下雪|刮风|好热|好冷|晚安|早安|早啊|早上好|谢谢|辛苦|哈哈|心情|"
+    r"天气|天儿|天真好|天不错|这天|忽冷忽热|降温|升温|阳光|太阳|下雨|下雪|刮风|好热|好冷|晚安|早安|早啊|早上好|谢谢|辛苦|哈哈|心情|"
     r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
     re.IGNORECASE,
 )
