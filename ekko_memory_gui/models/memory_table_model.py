@@ -19,6 +19,7 @@ from typing import Any
 
 from ekko_memory import BrowseFilter, BrowseSort, MemoryNode
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.match_reason import why_matched
 from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -276,6 +277,9 @@ class MemoryTableModel(QAbstractTableModel):
             return row
         if role == _TOOLTIP:
             if col == 0:
+                text = self._filter.text if self._filter is not None else None
+                if text and text.strip():  # a search: say where it found the memory
+                    return f"{row.content or row.title}\n{why_matched(row, text)}"
                 return row.content or row.title
             if col == 4:
                 return row.value_tip

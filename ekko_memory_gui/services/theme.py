@@ -155,6 +155,10 @@ def stylesheet_for(c: ThemeColors) -> str:
     QPlainTextEdit#valueView {{ background: {c.alt_base}; border: 1px solid {c.border};
         border-radius: 6px; }}
     QStatusBar {{ background: {c.window}; border-top: 1px solid {c.border}; }}
+    QCheckBox::indicator:unchecked {{ width: 14px; height: 14px; border-radius: 3px;
+        border: 1px solid {c.muted}; background: {c.base}; }}
+    QCheckBox::indicator:unchecked:hover {{ border-color: {c.accent}; }}
+    QCheckBox::indicator:unchecked:disabled {{ border-color: {c.border}; }}
     QProgressBar#busyBar {{ border: none; background: {c.border}; max-height: 3px; }}
     QProgressBar#busyBar::chunk {{ background: {c.accent}; }}
     """
