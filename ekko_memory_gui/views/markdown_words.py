@@ -18,21 +18,18 @@ def _when(dt: datetime | None) -> str:
 def markdown_words() -> MarkdownWords:
     """Every word of the file, translated now."""
 
-    def t(text: str) -> str:
-        return _Q.translate("MarkdownExport", text)
-
     return MarkdownWords(
-        heading=t("Ekko Memory export"),
-        exported=t("Exported {when}."),
-        selected=t("{n} selected memories."),
-        no_memories=t("No memories."),
-        updated=t("updated {when}"),
-        expires=t("expires {when}"),
-        confidence=t("confidence {n}"),
-        importance=t("importance {n}"),
-        tags=t("tags: {list}"),
-        entities=t("entities: {list}"),
-        uncategorized=t("Uncategorized"),
+        heading=_Q.translate("MarkdownExport", "Ekko Memory export"),
+        exported=_Q.translate("MarkdownExport", "Exported {when}."),
+        selected=_Q.translate("MarkdownExport", "{n} selected memories."),
+        no_memories=_Q.translate("MarkdownExport", "No memories."),
+        updated=_Q.translate("MarkdownExport", "updated {when}"),
+        expires=_Q.translate("MarkdownExport", "expires {when}"),
+        confidence=_Q.translate("MarkdownExport", "confidence {n}"),
+        importance=_Q.translate("MarkdownExport", "importance {n}"),
+        tags=_Q.translate("MarkdownExport", "tags: {list}"),
+        entities=_Q.translate("MarkdownExport", "entities: {list}"),
+        uncategorized=_Q.translate("MarkdownExport", "Uncategorized"),
         separator=_Q.translate("MemoryLabels", ", "),
         types=dict(table("type")),
         scopes=dict(table("scope")),

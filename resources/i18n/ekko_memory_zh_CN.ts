@@ -465,6 +465,12 @@ Every version above, its search index entries and usage records go, and its text
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
     </message>
+    <message>
+        <source>You approve {n} items; {k} of them delete for good:
+{memories}</source>
+        <translation>你要批准 {n} 项；其中 {k} 项会永久删除：
+{memories}</translation>
+    </message>
 </context>
 <context>
     <name>ImportDialog</name>
@@ -574,6 +580,37 @@ Every version above, its search index entries and usage records go, and its text
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="157"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
+    </message>
+    <message>
+        <source>What the import did</source>
+        <translation>导入的结果</translation>
+    </message>
+</context>
+<context>
+    <name>InboxBatch</name>
+    <message>
+        <source>{n} of them save or change a memory.</source>
+        <translation>其中 {n} 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <source>1 of them saves or changes a memory.</source>
+        <translation>其中 1 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <source>{n} of them delete memories.</source>
+        <translation>其中 {n} 项会删除记忆。</translation>
+    </message>
+    <message>
+        <source>1 of them deletes memories.</source>
+        <translation>其中 1 项会删除记忆。</translation>
+    </message>
+    <message>
+        <source>{n} of them hold sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 {n} 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
+    </message>
+    <message>
+        <source>1 of them holds sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 1 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
     </message>
 </context>
 <context>
@@ -1063,6 +1100,80 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>Ekko Memory {version}
 
 为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中，或你连接的 PostgreSQL 数据库中。</translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownExport</name>
+    <message>
+        <source>Ekko Memory export</source>
+        <translation>Ekko Memory 导出</translation>
+    </message>
+    <message>
+        <source>Exported {when}.</source>
+        <translation>导出于 {when}。</translation>
+    </message>
+    <message>
+        <source>{n} selected memories.</source>
+        <translation>选中的 {n} 条记忆。</translation>
+    </message>
+    <message>
+        <source>No memories.</source>
+        <translation>没有记忆。</translation>
+    </message>
+    <message>
+        <source>updated {when}</source>
+        <translation>更新于 {when}</translation>
+    </message>
+    <message>
+        <source>expires {when}</source>
+        <translation>过期于 {when}</translation>
+    </message>
+    <message>
+        <source>confidence {n}</source>
+        <translation>置信度 {n}</translation>
+    </message>
+    <message>
+        <source>importance {n}</source>
+        <translation>重要性 {n}</translation>
+    </message>
+    <message>
+        <source>tags: {list}</source>
+        <translation>标签：{list}</translation>
+    </message>
+    <message>
+        <source>entities: {list}</source>
+        <translation>实体：{list}</translation>
+    </message>
+    <message>
+        <source>Uncategorized</source>
+        <translation>未分类</translation>
+    </message>
+</context>
+<context>
+    <name>MatchReason</name>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Found in its tags or entities, or by a word that means the same</source>
+        <translation>在标签或实体中找到，或通过同义词找到</translation>
+    </message>
+    <message>
+        <source>Found in: {fields}</source>
+        <translation>匹配位置：{fields}</translation>
     </message>
 </context>
 <context>
@@ -2859,6 +2970,45 @@ This deletes them for good and cannot be undone.</source>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
+    <message>
+        <source>Also the messages and their summaries</source>
+        <translation>同时清除消息及其摘要</translation>
+    </message>
+</context>
+<context>
+    <name>RecordKinds</name>
+    <message>
+        <source>Memories (every version)</source>
+        <translation>记忆（含所有版本）</translation>
+    </message>
+    <message>
+        <source>History entries</source>
+        <translation>历史记录条目</translation>
+    </message>
+    <message>
+        <source>Conversation messages</source>
+        <translation>对话消息</translation>
+    </message>
+    <message>
+        <source>Conversation summaries</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <source>Inbox items</source>
+        <translation>收件箱条目</translation>
+    </message>
+    <message>
+        <source>Uses in replies</source>
+        <translation>在回复中的使用</translation>
+    </message>
+    <message>
+        <source>Reading positions</source>
+        <translation>读取位置</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
 </context>
 <context>
     <name>ReindexDialog</name>
@@ -2922,6 +3072,33 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="104"/>
         <source>Cancelled: embed again to finish.</source>
         <translation>已取消：再次生成即可完成。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchHint</name>
+    <message>
+        <source>Search memories (香菜, database…)  Ctrl+F</source>
+        <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Search memories (香菜, database…)</source>
+        <translation>搜索记忆（香菜、database…）</translation>
+    </message>
+    <message>
+        <source>Search memories  Ctrl+F</source>
+        <translation>搜索记忆  Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Search memories (Ctrl+F)</source>
+        <translation>搜索记忆（Ctrl+F）</translation>
     </message>
 </context>
 <context>

@@ -212,6 +212,8 @@ class MemoryEditDialog(QDialog):
         self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.form_scroll.setWidget(form_box)
+        # Tab goes from field to field (the area scrolls to each), not to the area itself.
+        self.form_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
         layout.addWidget(self.form_scroll, 1)
