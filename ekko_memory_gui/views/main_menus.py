@@ -172,7 +172,7 @@ class MainMenus:
         )
         self.delete_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.delete_action.triggered.connect(lambda: self._on_selected(self.delete_memory))
+        self.delete_action.triggered.connect(self._delete_pressed)
         self.list_pane.table.addAction(self.delete_action)
         self.edit_menu.addAction(self.delete_action)
         self.hard_delete_action = QAction(
@@ -235,6 +235,12 @@ class MainMenus:
             lambda: self._spawn(self._about(), _Q.translate("MainWindow", "About"))
         )
         help_menu.addAction(about)
+
+    def _delete_pressed(self) -> None:
+        """Del: every selected memory to the trash (several: see ``MemorySelection``)."""
+        if self.pages.currentWidget() is self.memory_split and self.selection.delete_pressed():
+            return
+        self._on_selected(self.delete_memory)
 
     def finish_menus(self) -> None:
         """Put Quit last in the File menu (after sections other parts added)."""

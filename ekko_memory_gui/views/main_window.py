@@ -37,6 +37,7 @@ from ekko_memory_gui.views.main_menus import MainMenus
 from ekko_memory_gui.views.memory_actions import MemoryActions
 from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
+from ekko_memory_gui.views.memory_selection import MemorySelection
 from ekko_memory_gui.views.sessions_view import SessionsView
 from ekko_memory_gui.views.status_bar import StoreStatusBar
 from ekko_memory_gui.views.store_switching import StoreSwitching
@@ -129,6 +130,7 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.setStatusBar(self.status)
         self._build_toolbar()
         self._build_menus()
+        self.selection = MemorySelection(self)
         self._connect()
         self._restore_layout()
 

@@ -2509,6 +2509,141 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
 </context>
 <context>
+    <name>MemorySelection</name>
+    <message>
+        <source>Ctrl+click or Shift+click selects several memories; the Menu key or Shift+F10 opens what can be done with them.</source>
+        <translation>按住 Ctrl 或 Shift 单击可选择多条记忆；按菜单键或 Shift+F10 打开可对它们执行的操作。</translation>
+    </message>
+    <message>
+        <source>Actions on the selection</source>
+        <translation>对所选内容的操作</translation>
+    </message>
+    <message>
+        <source>Actions on the selected memories</source>
+        <translation>对所选记忆的操作</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>Move {n} to trash</source>
+        <translation>将 {n} 条移到回收站</translation>
+    </message>
+    <message>
+        <source>Move to category…</source>
+        <translation>移动到分类…</translation>
+    </message>
+    <message>
+        <source>Export selection…</source>
+        <translation>导出所选…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>The agent may read it but never change or delete it</source>
+        <translation>智能体可以读取，但不能修改或删除</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Delete permanently…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <source>built in, read-only</source>
+        <translation>内置，只读</translation>
+    </message>
+    <message>
+        <source>an earlier version</source>
+        <translation>较早的版本</translation>
+    </message>
+    <message>
+        <source>in the trash or gone</source>
+        <translation>已在回收站或已不存在</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>Left as they were: {list}</source>
+        <translation>未作更改：{list}</translation>
+    </message>
+    <message>
+        <source>Moving memories to the trash</source>
+        <translation>正在将记忆移到回收站</translation>
+    </message>
+    <message>
+        <source>Undo delete of {n} memories</source>
+        <translation>撤销删除 {n} 条记忆</translation>
+    </message>
+    <message>
+        <source>Undo delete of “{title}”</source>
+        <translation>撤销删除“{title}”</translation>
+    </message>
+    <message>
+        <source>Moved {n} memories to the trash. Ctrl+Z brings them back.</source>
+        <translation>已将 {n} 条记忆移到回收站。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <source>Moving memories to a category</source>
+        <translation>正在将记忆移动到分类</translation>
+    </message>
+    <message>
+        <source>Undo move of {n} memories</source>
+        <translation>撤销移动 {n} 条记忆</translation>
+    </message>
+    <message>
+        <source>Moved {n} memories to {path}.</source>
+        <translation>已将 {n} 条记忆移动到 {path}。</translation>
+    </message>
+    <message>
+        <source>Exporting the selection</source>
+        <translation>正在导出所选内容</translation>
+    </message>
+    <message>
+        <source>Export the selected memories</source>
+        <translation>导出所选记忆</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>Export selection</source>
+        <translation>导出所选</translation>
+    </message>
+    <message>
+        <source>Exported {n} memories to {path}.</source>
+        <translation>已导出 {n} 条记忆到 {path}。</translation>
+    </message>
+    <message>
+        <source>Pinning memories</source>
+        <translation>正在固定记忆</translation>
+    </message>
+    <message>
+        <source>Pinned {n} memories: the agent can read them but not change them.</source>
+        <translation>已固定 {n} 条记忆：智能体可以读取，但不能修改。</translation>
+    </message>
+    <message>
+        <source>Unpinned {n} memories.</source>
+        <translation>已取消固定 {n} 条记忆。</translation>
+    </message>
+</context>
+<context>
     <name>MemoryTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
@@ -2577,6 +2712,41 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <location filename="../../ekko_memory_gui/models/session_models.py" line="163"/>
         <source>Loading messages</source>
         <translation>正在加载消息</translation>
+    </message>
+</context>
+<context>
+    <name>MoveDialog</name>
+    <message>
+        <source>Move to category</source>
+        <translation>移动到分类</translation>
+    </message>
+    <message>
+        <source>Move {n} memories to the category below. Each gets a new version there; the earlier one stays in its history, and Ctrl+Z moves them back.</source>
+        <translation>将 {n} 条记忆移动到下面的分类。每条都会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <source>Move this memory to the category below. It gets a new version there; the earlier one stays in its history, and Ctrl+Z moves it back.</source>
+        <translation>将这条记忆移动到下面的分类。它会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <source>&amp;Category (domain / category / …):</source>
+        <translation>分类（领域 / 分类 / …）(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>for example 项目 / 架构</source>
+        <translation>例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
     </message>
 </context>
 <context>
