@@ -25,6 +25,7 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.inbox_batch_text import batch_effects
@@ -169,6 +170,8 @@ class InboxView(QWidget):
             self.cards.append(card)
         # Tab in reading order: the cards, top to bottom, after the batch buttons above.
         chain_tabs(self.reject_shown, [w for c in self.cards for w in c.tab_widgets()])
+        for card in self.cards:
+            fill_accessible(card)
         self.empty.setVisible(not self.entries)
         self.scroll.setVisible(bool(self.entries))
         self._update_buttons()

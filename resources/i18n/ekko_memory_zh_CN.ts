@@ -2,6 +2,409 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Accessible</name>
+    <message>
+        <source>The workspace shown; opens the list of workspaces to switch to</source>
+        <translation>当前显示的工作区；打开可切换的工作区列表</translation>
+    </message>
+    <message>
+        <source>Finds memories by the words of their title, content, value, tags and entities. Ctrl+F comes here, Esc clears it</source>
+        <translation>按标题、内容、值、标签和实体中的词查找记忆。Ctrl+F 跳到这里，Esc 清空</translation>
+    </message>
+    <message>
+        <source>Shows the memories of one scope only</source>
+        <translation>只显示某一范围的记忆</translation>
+    </message>
+    <message>
+        <source>Active memories only, or every version: superseded, expired and deleted ones too</source>
+        <translation>只显示有效的记忆，或显示所有版本：包括已被取代、已过期和已删除的</translation>
+    </message>
+    <message>
+        <source>What the agent asked to save or delete, waiting for you (Ctrl+I)</source>
+        <translation>智能体请求保存或删除、等待你处理的内容（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>Categories and how many memories each holds; choose one to list them</source>
+        <translation>各分类及其记忆数量；选择一个即可列出其中的记忆</translation>
+    </message>
+    <message>
+        <source>Edit this memory; saving makes a new version (Enter)</source>
+        <translation>编辑这条记忆；保存会生成新版本（Enter）</translation>
+    </message>
+    <message>
+        <source>Move this memory to the trash (Del); Ctrl+Z brings it back</source>
+        <translation>把这条记忆移到回收站（Del）；按 Ctrl+Z 可恢复</translation>
+    </message>
+    <message>
+        <source>Bring this memory back from the trash</source>
+        <translation>从回收站恢复这条记忆</translation>
+    </message>
+    <message>
+        <source>Delete this memory and every version of it for good (Shift+Del)</source>
+        <translation>永久删除这条记忆及其所有版本（Shift+Del）</translation>
+    </message>
+    <message>
+        <source>The memory&apos;s value, to read and copy</source>
+        <translation>记忆的值，可阅读和复制</translation>
+    </message>
+    <message>
+        <source>The memory&apos;s ids, to read and copy</source>
+        <translation>记忆的标识，可阅读和复制</translation>
+    </message>
+    <message>
+        <source>What happened to this memory and its versions, newest first</source>
+        <translation>这条记忆及其版本的经历，最新的在前</translation>
+    </message>
+    <message>
+        <source>The conversations with the agent; choose one to read it</source>
+        <translation>与智能体的对话；选择一个即可阅读</translation>
+    </message>
+    <message>
+        <source>The messages of the conversation chosen</source>
+        <translation>所选对话的消息</translation>
+    </message>
+    <message>
+        <source>The summaries the agent made of the conversation</source>
+        <translation>智能体为这段对话做的摘要</translation>
+    </message>
+    <message>
+        <source>Opens the folder of the store</source>
+        <translation>打开存储所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Opens the stores again</source>
+        <translation>重新打开存储</translation>
+    </message>
+    <message>
+        <source>Shows the waiting items of one category</source>
+        <translation>只显示某一分类中等待处理的条目</translation>
+    </message>
+    <message>
+        <source>Approves the items whose box is ticked, after one confirmation</source>
+        <translation>确认一次后，批准已勾选的条目</translation>
+    </message>
+    <message>
+        <source>Rejects the items whose box is ticked: nothing of them is kept</source>
+        <translation>拒绝已勾选的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <source>Approves every item shown, after a confirmation saying what each does</source>
+        <translation>批准所有显示的条目，确认时会说明每一项的作用</translation>
+    </message>
+    <message>
+        <source>Rejects every item shown: nothing of them is kept</source>
+        <translation>拒绝所有显示的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <source>Ticks this item for Approve selected or Reject selected</source>
+        <translation>勾选此条目，用于“批准所选”或“拒绝所选”</translation>
+    </message>
+    <message>
+        <source>Rejects this item: the memory is left as it is</source>
+        <translation>拒绝此条目：记忆保持不变</translation>
+    </message>
+    <message>
+        <source>Change what will be saved, then approve it</source>
+        <translation>先修改要保存的内容，再批准</translation>
+    </message>
+    <message>
+        <source>Approves this item: the agent&apos;s change is made</source>
+        <translation>批准此条目：执行智能体的更改</translation>
+    </message>
+    <message>
+        <source>A bundle with everything, that Import reads back</source>
+        <translation>包含全部内容的数据包，可通过“导入”读回</translation>
+    </message>
+    <message>
+        <source>A document to read, in the UI&apos;s language</source>
+        <translation>供阅读的文档，使用界面语言</translation>
+    </message>
+    <message>
+        <source>A table for a spreadsheet program</source>
+        <translation>供电子表格程序使用的表格</translation>
+    </message>
+    <message>
+        <source>Which memories go into the file</source>
+        <translation>哪些记忆写入文件</translation>
+    </message>
+    <message>
+        <source>Also the messages the memories were learned from</source>
+        <translation>同时包含记忆所依据的消息</translation>
+    </message>
+    <message>
+        <source>The file to write</source>
+        <translation>要写入的文件</translation>
+    </message>
+    <message>
+        <source>Opens the folder of the written file</source>
+        <translation>打开已写入文件所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Writes the file</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>Stops the work at its next safe point</source>
+        <translation>在下一个安全点停止工作</translation>
+    </message>
+    <message>
+        <source>The bundle file to read</source>
+        <translation>要读取的数据包文件</translation>
+    </message>
+    <message>
+        <source>How many records of each kind were added, skipped and updated</source>
+        <translation>每类记录新增、跳过和更新的数量</translation>
+    </message>
+    <message>
+        <source>Reads the bundle into this workspace</source>
+        <translation>把数据包读入这个工作区</translation>
+    </message>
+    <message>
+        <source>Where the purged words were looked for afterwards, and what was found</source>
+        <translation>清除后在哪些地方查找了被清除的词，以及找到了什么</translation>
+    </message>
+    <message>
+        <source>Everything the purge would delete, one row each</source>
+        <translation>清除会删除的所有内容，每项一行</translation>
+    </message>
+    <message>
+        <source>Purge memories of this scope</source>
+        <translation>清除此范围的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories of this workspace id</source>
+        <translation>只包括此工作区标识的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories of this user id</source>
+        <translation>只包括此用户标识的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories in this category</source>
+        <translation>只包括此分类中的记忆</translation>
+    </message>
+    <message>
+        <source>Only what comes from this conversation</source>
+        <translation>只包括来自此对话的内容</translation>
+    </message>
+    <message>
+        <source>Only memories holding these words</source>
+        <translation>只包括含有这些词的记忆</translation>
+    </message>
+    <message>
+        <source>Also delete the migration backups that still hold the purged text</source>
+        <translation>同时删除仍含有被清除文本的迁移备份</translation>
+    </message>
+    <message>
+        <source>Lists what would go, without deleting anything</source>
+        <translation>列出会被删除的内容，但不删除任何东西</translation>
+    </message>
+    <message>
+        <source>Deletes for good what the dry run listed</source>
+        <translation>永久删除试运行列出的内容</translation>
+    </message>
+    <message>
+        <source>A short title for the memory</source>
+        <translation>记忆的简短标题</translation>
+    </message>
+    <message>
+        <source>The memory in a sentence or more</source>
+        <translation>用一句或几句话写下的记忆</translation>
+    </message>
+    <message>
+        <source>The broad area: 生活技能, 项目…</source>
+        <translation>大的领域：生活技能、项目…</translation>
+    </message>
+    <message>
+        <source>What kind of memory: preference, fact, task…</source>
+        <translation>记忆的类型：偏好、事实、任务…</translation>
+    </message>
+    <message>
+        <source>Where it is filed, parts separated by /</source>
+        <translation>归档的位置，各级用 / 分隔</translation>
+    </message>
+    <message>
+        <source>What the value is about; one memory per key is current</source>
+        <translation>值所描述的内容；每个键只有一条当前记忆</translation>
+    </message>
+    <message>
+        <source>The value as JSON</source>
+        <translation>以 JSON 表示的值</translation>
+    </message>
+    <message>
+        <source>The values, separated by commas</source>
+        <translation>各个值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Ticked for yes</source>
+        <translation>勾选表示“是”</translation>
+    </message>
+    <message>
+        <source>The value as a number</source>
+        <translation>以数字表示的值</translation>
+    </message>
+    <message>
+        <source>The value as text</source>
+        <translation>以文本表示的值</translation>
+    </message>
+    <message>
+        <source>The fields of the value and what each holds</source>
+        <translation>值的各字段及其内容</translation>
+    </message>
+    <message>
+        <source>Adds a field to the value</source>
+        <translation>为值添加一个字段</translation>
+    </message>
+    <message>
+        <source>Removes the selected field of the value</source>
+        <translation>删除值中所选的字段</translation>
+    </message>
+    <message>
+        <source>Who the memory is for: you, this workspace…</source>
+        <translation>记忆适用于谁：你、这个工作区…</translation>
+    </message>
+    <message>
+        <source>How sure the memory is, from 0 to 1</source>
+        <translation>记忆的可信程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <source>How much the memory matters, from 0 to 1</source>
+        <translation>记忆的重要程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <source>Words to find the memory by, separated by commas</source>
+        <translation>用来查找记忆的词，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>People, places and things it is about, separated by commas</source>
+        <translation>记忆涉及的人、地点和事物，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>When the memory stops being used</source>
+        <translation>记忆何时停止使用</translation>
+    </message>
+    <message>
+        <source>The date and time it expires</source>
+        <translation>过期的日期和时间</translation>
+    </message>
+    <message>
+        <source>Saves the memory</source>
+        <translation>保存记忆</translation>
+    </message>
+    <message>
+        <source>What compacting freed, file by file</source>
+        <translation>压缩按文件释放的空间</translation>
+    </message>
+    <message>
+        <source>Rewrites the store files smaller</source>
+        <translation>重写存储文件，使其更小</translation>
+    </message>
+    <message>
+        <source>Computes the meaning vectors of the memories now</source>
+        <translation>立即计算记忆的语义向量</translation>
+    </message>
+    <message>
+        <source>The whole address of the database, postgresql://…</source>
+        <translation>数据库的完整地址，postgresql://…</translation>
+    </message>
+    <message>
+        <source>The computer the database runs on</source>
+        <translation>数据库所在的计算机</translation>
+    </message>
+    <message>
+        <source>The port the database listens on</source>
+        <translation>数据库监听的端口</translation>
+    </message>
+    <message>
+        <source>The name of the database</source>
+        <translation>数据库的名称</translation>
+    </message>
+    <message>
+        <source>The user to sign in as</source>
+        <translation>登录所用的用户</translation>
+    </message>
+    <message>
+        <source>The user&apos;s password</source>
+        <translation>用户的密码</translation>
+    </message>
+    <message>
+        <source>Keeps this workspace apart from others in the same database</source>
+        <translation>在同一数据库中把这个工作区与其他工作区分开</translation>
+    </message>
+    <message>
+        <source>Connects and opens the workspace</source>
+        <translation>连接并打开工作区</translation>
+    </message>
+    <message>
+        <source>Type what is asked to enable Delete permanently</source>
+        <translation>输入所要求的内容后，“永久删除”才可用</translation>
+    </message>
+    <message>
+        <source>Also delete the messages the memory was learned from</source>
+        <translation>同时删除记忆所依据的消息</translation>
+    </message>
+    <message>
+        <source>Deletes for good; this cannot be undone</source>
+        <translation>永久删除；无法撤销</translation>
+    </message>
+    <message>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>Moves the memories there</source>
+        <translation>把记忆移动到那里</translation>
+    </message>
+    <message>
+        <source>Makes this version the current one again, as a new version</source>
+        <translation>以新版本的方式，让这个版本重新成为当前版本</translation>
+    </message>
+    <message>
+        <source>A message the memory was learned from; Enter opens the conversation</source>
+        <translation>记忆所依据的一条消息；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <source>A reply that used the memory; Enter opens the conversation</source>
+        <translation>用到这条记忆的一条回复；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <source>A version of the memory; Enter shows it</source>
+        <translation>记忆的一个版本；按 Enter 显示</translation>
+    </message>
+    <message>
+        <source>Category of the items shown</source>
+        <translation>所显示条目的分类</translation>
+    </message>
+    <message>
+        <source>What compacting did</source>
+        <translation>压缩的结果</translation>
+    </message>
+    <message>
+        <source>What the purge left</source>
+        <translation>清除后的检查结果</translation>
+    </message>
+    <message>
+        <source>Database URL</source>
+        <translation>数据库地址</translation>
+    </message>
+    <message>
+        <source>Closes this window</source>
+        <translation>关闭此窗口</translation>
+    </message>
+    <message>
+        <source>Closes this window without a change</source>
+        <translation>不做更改，关闭此窗口</translation>
+    </message>
+    <message>
+        <source>{name} ({shortcut})</source>
+        <translation>{name}（{shortcut}）</translation>
+    </message>
+    <message>
+        <source>{name}, in “{place}”</source>
+        <translation>{name}，位于“{place}”</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/audit_model.py" line="35"/>

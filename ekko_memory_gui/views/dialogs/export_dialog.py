@@ -26,6 +26,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.markdown_words import markdown_words
 from ekko_memory_gui.views.widgets import text_label
@@ -125,8 +126,10 @@ class ExportDialog(TaskDialog):
         layout.addWidget(self.result_label)
         layout.addWidget(self.open_folder)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
-    # --- choices --------------------------------------------------------------------
+        # --- choices --------------------------------------------------------------------
 
     def format(self) -> str:
         return str(self.format_buttons.checkedButton().property("format"))

@@ -17,6 +17,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.widgets import text_label
 
 CONFIRM_WORD = "DELETE"
@@ -92,6 +93,8 @@ class HardDeleteDialog(QDialog):
         # The dialog opens in the field to type in (the first control, the checkbox, had the
         # focus: typing needed a Tab, and Space ticked deleting the messages too).
         self.confirmation.setFocus()
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     def _text(self, chain: list[MemoryNode]) -> str:
         head = chain[-1]

@@ -24,6 +24,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.record_kinds import kind_header, record_kind_label
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
@@ -83,6 +84,8 @@ class ImportDialog(TaskDialog):
         layout.addWidget(self.table)
         layout.addWidget(self.summary)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     async def _browse(self) -> None:
         start = self.controller.workspace.start_folder if self.controller.workspace else None

@@ -38,6 +38,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.screen_fit import fit_to_screen
 from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
 from ekko_memory_gui.views.widgets import text_label
@@ -229,6 +230,8 @@ class MemoryEditDialog(QDialog):
         self.path_edit.editingFinished.connect(self._schema_changed)
         self.key_combo.currentIndexChanged.connect(lambda _i: self._key_chosen())
         self.expiry_combo.currentIndexChanged.connect(lambda _i: self._expiry_changed())
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     @staticmethod
     def _unit_spin(name: str) -> QDoubleSpinBox:

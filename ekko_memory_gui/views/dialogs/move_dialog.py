@@ -11,6 +11,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.widgets import text_label
 
 SEPARATOR = " / "
@@ -61,6 +62,8 @@ class MoveDialog(QDialog):
         if line is not None:
             line.setPlaceholderText(self.tr("for example 项目 / 架构"))
             line.setAccessibleName(self.tr("Category"))
+            # Enter in the field moves (once there is a category), as OK does.
+            line.returnPressed.connect(self._accept)
         label.setBuddy(self.combo)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -69,6 +72,7 @@ class MoveDialog(QDialog):
         self.ok_button.setText(self.tr("Move"))
         self.ok_button.setObjectName("moveButton")
         self.ok_button.setEnabled(False)
+        self.ok_button.setDefault(True)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         self.combo.editTextChanged.connect(lambda _t: self._check())
@@ -78,6 +82,8 @@ class MoveDialog(QDialog):
         layout.addWidget(self.combo)
         layout.addWidget(self.buttons)
         self.combo.setFocus()
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     def path(self) -> list[str]:
         return parse_path(self.combo.currentText())

@@ -38,6 +38,7 @@ from ekko_memory_gui.qt import (
     QWidget,
 )
 from ekko_memory_gui.services.fonts import mono_font
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.screen_fit import fit_to_screen
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import section_title, text_label
@@ -225,12 +226,14 @@ class PurgeDialog(TaskDialog):
         self._sessions_task = controller.runner.spawn(
             self._load_sessions(), self.tr("Loading sessions")
         )
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     async def _load_sessions(self) -> None:
         for s in await browse_ops.sessions(self.controller.runner):
             self.session_combo.addItem(f"{s.session_id} ({s.message_count})", s.session_id)
 
-    # --- the filter -----------------------------------------------------------------
+        # --- the filter -----------------------------------------------------------------
 
     def filter(self) -> PurgeFilter:
         """The form as a PurgeFilter (raises ValueError when nothing is named)."""
