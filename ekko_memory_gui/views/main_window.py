@@ -31,6 +31,7 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.icons import app_icon
 from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.advanced_menu import build_advanced_menu
 from ekko_memory_gui.views.category_pane import Branch, CategoryPane
 from ekko_memory_gui.views.file_dialogs import FileDialogs
 from ekko_memory_gui.views.inbox_view import InboxView
@@ -132,6 +133,7 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self._build_toolbar()
         self._build_menus()
         self.selection = MemorySelection(self)
+        self.advanced_menu = build_advanced_menu(self)
         # A name and a description for every control, in the UI's language.
         fill_accessible(self)
         self._connect()

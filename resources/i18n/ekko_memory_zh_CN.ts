@@ -405,6 +405,17 @@
     </message>
 </context>
 <context>
+    <name>AdvancedMenu</name>
+    <message>
+        <source>&amp;Advanced</source>
+        <translation>高级(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Deletes for good what matches filters of ids, dates and words, with a dry run and a report of what is left</source>
+        <translation>按标识、日期和词语筛选并永久删除匹配的内容，先试运行，最后报告剩下的内容</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/audit_model.py" line="35"/>
