@@ -337,6 +337,8 @@ def test_unticked_checkboxes_are_visible_in_dark_mode(qtbot: Any, qapp: QApplica
         qtbot.waitExposed(box)
         assert not box.isChecked()
         assert _indicator_contrast(box) >= 60
+        box.setChecked(True)  # ticked: a filled box with its mark, as visible
+        assert _indicator_contrast(box) >= 60
     finally:
         apply_theme(qapp, "light")
 
