@@ -61,6 +61,7 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ACCESSIBLE_DESCRIPTION = int(Qt.ItemDataRole.AccessibleDescriptionRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -275,6 +276,9 @@ class MemoryTableModel(QAbstractTableModel):
             return row.id
         if role == OBJECT_ROLE:
             return row
+        if role == _ACCESSIBLE_DESCRIPTION and col == 0:
+            text = self._filter.text if self._filter is not None else None
+            return why_matched(row, text) if text and text.strip() else None
         if role == _TOOLTIP:
             if col == 0:
                 text = self._filter.text if self._filter is not None else None

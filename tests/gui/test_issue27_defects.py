@@ -151,6 +151,31 @@ def test_search_finds_what_the_list_shows_and_says_why(
     assert pick(language, en="Found in: title", zh="匹配位置：标题") in tip
 
 
+def test_a_value_written_meanwhile_is_found(qtbot: Any, window: MainWindow) -> None:
+    """What the search read of the values is read again once the stores change."""
+    _search(qtbot, window, "pepper")
+    assert titles(window) == []
+    mem = window.runner.memory
+    out = mem.actions.create(
+        {
+            "title": "少放胡椒",
+            "content": "做菜少放胡椒。",
+            "domain": "生活技能",
+            "type": "preference",
+            "categoryPath": ["生活技能", "做饭", "饮食偏好"],
+            "valueJson": {"pepper": "low"},
+        }
+    )
+    assert out.accepted
+    window.search_field.clear()
+    wait_task(qtbot, window.apply_filter())
+    _search(qtbot, window, "pepper")
+    assert titles(window) == ["少放胡椒"]
+    model = window.list_pane.table.model()
+    why = model.index(0, 0).data(Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert why == "Found in: value"
+
+
 def _bundle(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, path: Path) -> None:
     async def export(dialog: QDialog) -> bool:
         assert isinstance(dialog, ExportDialog)
