@@ -367,10 +367,22 @@ def derived_description(w: QWidget, name: str, known: dict[str, str]) -> str:
     return _Q.translate("Accessible", "{name}, in “{place}”").format(name=name, place=place)
 
 
+# The translated tables, made once per language (the inbox fills each card it builds).
+_tables: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+
+
+def _translated_tables() -> tuple[dict[str, str], dict[str, str]]:
+    """(descriptions, names) in the language installed now."""
+    language = _Q.translate("Accessible", "Closes this window")  # differs by language
+    tables = _tables.get(language)
+    if tables is None:
+        tables = _tables[language] = (_descriptions(), _names())
+    return tables
+
+
 def fill_accessible(root: QWidget) -> None:
     """Give every control under ``root`` a name and a description where it has none."""
-    known = _descriptions()
-    names = _names()
+    known, names = _translated_tables()
     for w in controls(root):
         name = w.accessibleName()
         if not name:
