@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QContextMenuEvent
 
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.qt import QAction, QApplication, QDialog, QMenu, Qt
@@ -212,3 +213,41 @@ def test_the_menu_opens_from_the_keyboard(qtbot: Any, window: MainWindow) -> Non
 def test_parse_path() -> None:
     assert parse_path(" 项目 /架构／ 数据库 ") == ["项目", "架构", "数据库"]
     assert parse_path(" / ") == []
+
+
+def test_the_menu_key_opens_the_menu_on_the_selection(qtbot: Any, window: MainWindow) -> None:
+    ids = _select(qtbot, window, CORIANDER, SCALLION)
+    table = window.list_pane.table
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    # The Menu key: the window system turns it into a context menu event (QTest does not).
+    row = table.visualRect(table.currentIndex())
+    QApplication.sendEvent(
+        table.viewport(),
+        QContextMenuEvent(
+            QContextMenuEvent.Reason.Keyboard,
+            row.center(),
+            table.viewport().mapToGlobal(row.center()),
+        ),
+    )
+    menu = window.selection.menu
+    assert isinstance(menu, QMenu)
+    qtbot.waitUntil(menu.isVisible)
+    assert window.selection.selected_ids() == ids  # the key kept the selection
+    qtbot.keyClick(menu, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not menu.isVisible())
+
+
+def test_an_earlier_version_in_the_selection_is_left_as_it_was(
+    qtbot: Any, window: MainWindow
+) -> None:
+    """Under "Including history" a superseded version can be selected: trashing it alone
+    could never be undone, so it is skipped and named."""
+    window.status_combo.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: "用户不吃香菜" in titles(window), timeout=5000)
+    ids = _select(qtbot, window, "用户不吃香菜", SCALLION)
+    wait_task(qtbot, window.selection.trash(ids))
+    result = window.selection.last_result
+    assert result is not None and len(result.done) == 1
+    assert [code for _, code in result.skipped] == ["not_current"]
+    assert "an earlier version" in window.status.note.text()
