@@ -400,3 +400,21 @@ def test_including_history_counts_agree_with_the_list(qtbot: Any, window: MainWi
             lambda c=count: window.list_pane.count_label.text() == f"{c.data()} memories"
         )
         assert window.list_pane.model.rowCount() == int(count.data())
+
+
+def test_a_cancelled_markdown_export_leaves_no_file(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    from ekko_memory import CancelToken
+    from ekko_memory_gui.operations.markdown_export import export_markdown
+    from ekko_memory_gui.views.markdown_words import markdown_words
+    from tests.gui.conftest import run
+
+    token = CancelToken()
+    token.cancel()
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = folder / "never.md"
+    report = run(qtbot, export_markdown(window.controller, target, markdown_words(), cancel=token))
+    assert report.cancelled and report.path is None and not target.exists()
+    assert not list(folder.iterdir())  # no part file either
