@@ -152,6 +152,10 @@ class CategoryTreeModel(QAbstractItemModel):
                 return b.name
             if b.kind == KIND_SESSIONS:
                 return ""
+            # Under "Including history" the list shows every version: so does the count
+            # (it showed the active ones while the list below counted all of them).
+            if self._with_history and b.kind in (KIND_DOMAIN, KIND_CATEGORY, KIND_ALL):
+                return str(b.total)
             return str(b.count)
         if role == KIND_ROLE:
             return b.kind

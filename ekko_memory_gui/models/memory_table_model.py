@@ -19,6 +19,7 @@ from typing import Any
 
 from ekko_memory import BrowseFilter, BrowseSort, MemoryNode
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.match_reason import why_matched
 from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -60,6 +61,7 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ACCESSIBLE_DESCRIPTION = int(Qt.ItemDataRole.AccessibleDescriptionRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -274,8 +276,14 @@ class MemoryTableModel(QAbstractTableModel):
             return row.id
         if role == OBJECT_ROLE:
             return row
+        if role == _ACCESSIBLE_DESCRIPTION and col == 0:
+            text = self._filter.text if self._filter is not None else None
+            return why_matched(row, text) if text and text.strip() else None
         if role == _TOOLTIP:
             if col == 0:
+                text = self._filter.text if self._filter is not None else None
+                if text and text.strip():  # a search: say where it found the memory
+                    return f"{row.content or row.title}\n{why_matched(row, text)}"
                 return row.content or row.title
             if col == 4:
                 return row.value_tip

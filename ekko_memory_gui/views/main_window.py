@@ -30,6 +30,8 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import app_icon
+from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.advanced_menu import build_advanced_menu
 from ekko_memory_gui.views.category_pane import Branch, CategoryPane
 from ekko_memory_gui.views.file_dialogs import FileDialogs
 from ekko_memory_gui.views.inbox_view import InboxView
@@ -37,6 +39,7 @@ from ekko_memory_gui.views.main_menus import MainMenus
 from ekko_memory_gui.views.memory_actions import MemoryActions
 from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
+from ekko_memory_gui.views.memory_selection import MemorySelection
 from ekko_memory_gui.views.sessions_view import SessionsView
 from ekko_memory_gui.views.status_bar import StoreStatusBar
 from ekko_memory_gui.views.store_switching import StoreSwitching
@@ -129,6 +132,10 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.setStatusBar(self.status)
         self._build_toolbar()
         self._build_menus()
+        self.selection = MemorySelection(self)
+        self.advanced_menu = build_advanced_menu(self)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
         self._connect()
         self._restore_layout()
 

@@ -30,6 +30,7 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.fonts import mono_font
 from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.column_fit import fit_columns
 from ekko_memory_gui.views.supersede_chain_view import SupersedeChainView
 from ekko_memory_gui.views.widgets import (
     FlowLayout,
@@ -407,6 +408,7 @@ class MemoryDetailPane(QWidget):
             self.used_in.addWidget(self._message_link(m))
 
         self.audit_model.set_items(h.audit)
+        fit_columns(self.audit, [0, 1, 2])
         rows = self.audit_model.rowCount()
         self.audit.setFixedHeight(
             self.audit.horizontalHeader().height()

@@ -2,6 +2,420 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Accessible</name>
+    <message>
+        <source>The workspace shown; opens the list of workspaces to switch to</source>
+        <translation>当前显示的工作区；打开可切换的工作区列表</translation>
+    </message>
+    <message>
+        <source>Finds memories by the words of their title, content, value, tags and entities. Ctrl+F comes here, Esc clears it</source>
+        <translation>按标题、内容、值、标签和实体中的词查找记忆。Ctrl+F 跳到这里，Esc 清空</translation>
+    </message>
+    <message>
+        <source>Shows the memories of one scope only</source>
+        <translation>只显示某一范围的记忆</translation>
+    </message>
+    <message>
+        <source>Active memories only, or every version: superseded, expired and deleted ones too</source>
+        <translation>只显示有效的记忆，或显示所有版本：包括已被取代、已过期和已删除的</translation>
+    </message>
+    <message>
+        <source>What the agent asked to save or delete, waiting for you (Ctrl+I)</source>
+        <translation>智能体请求保存或删除、等待你处理的内容（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>Categories and how many memories each holds; choose one to list them</source>
+        <translation>各分类及其记忆数量；选择一个即可列出其中的记忆</translation>
+    </message>
+    <message>
+        <source>Edit this memory; saving makes a new version (Enter)</source>
+        <translation>编辑这条记忆；保存会生成新版本（Enter）</translation>
+    </message>
+    <message>
+        <source>Move this memory to the trash (Del); Ctrl+Z brings it back</source>
+        <translation>把这条记忆移到回收站（Del）；按 Ctrl+Z 可恢复</translation>
+    </message>
+    <message>
+        <source>Bring this memory back from the trash</source>
+        <translation>从回收站恢复这条记忆</translation>
+    </message>
+    <message>
+        <source>Delete this memory and every version of it for good (Shift+Del)</source>
+        <translation>永久删除这条记忆及其所有版本（Shift+Del）</translation>
+    </message>
+    <message>
+        <source>The memory&apos;s value, to read and copy</source>
+        <translation>记忆的值，可阅读和复制</translation>
+    </message>
+    <message>
+        <source>The memory&apos;s ids, to read and copy</source>
+        <translation>记忆的标识，可阅读和复制</translation>
+    </message>
+    <message>
+        <source>What happened to this memory and its versions, newest first</source>
+        <translation>这条记忆及其版本的经历，最新的在前</translation>
+    </message>
+    <message>
+        <source>The conversations with the agent; choose one to read it</source>
+        <translation>与智能体的对话；选择一个即可阅读</translation>
+    </message>
+    <message>
+        <source>The messages of the conversation chosen</source>
+        <translation>所选对话的消息</translation>
+    </message>
+    <message>
+        <source>The summaries the agent made of the conversation</source>
+        <translation>智能体为这段对话做的摘要</translation>
+    </message>
+    <message>
+        <source>Opens the folder of the store</source>
+        <translation>打开存储所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Opens the stores again</source>
+        <translation>重新打开存储</translation>
+    </message>
+    <message>
+        <source>Shows the waiting items of one category</source>
+        <translation>只显示某一分类中等待处理的条目</translation>
+    </message>
+    <message>
+        <source>Approves the items whose box is ticked, after one confirmation</source>
+        <translation>确认一次后，批准已勾选的条目</translation>
+    </message>
+    <message>
+        <source>Rejects the items whose box is ticked: nothing of them is kept</source>
+        <translation>拒绝已勾选的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <source>Approves every item shown, after a confirmation saying what each does</source>
+        <translation>批准所有显示的条目，确认时会说明每一项的作用</translation>
+    </message>
+    <message>
+        <source>Rejects every item shown: nothing of them is kept</source>
+        <translation>拒绝所有显示的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <source>Ticks this item for Approve selected or Reject selected</source>
+        <translation>勾选此条目，用于“批准所选”或“拒绝所选”</translation>
+    </message>
+    <message>
+        <source>Rejects this item: the memory is left as it is</source>
+        <translation>拒绝此条目：记忆保持不变</translation>
+    </message>
+    <message>
+        <source>Change what will be saved, then approve it</source>
+        <translation>先修改要保存的内容，再批准</translation>
+    </message>
+    <message>
+        <source>Approves this item: the agent&apos;s change is made</source>
+        <translation>批准此条目：执行智能体的更改</translation>
+    </message>
+    <message>
+        <source>A bundle with everything, that Import reads back</source>
+        <translation>包含全部内容的数据包，可通过“导入”读回</translation>
+    </message>
+    <message>
+        <source>A document to read, in the UI&apos;s language</source>
+        <translation>供阅读的文档，使用界面语言</translation>
+    </message>
+    <message>
+        <source>A table for a spreadsheet program</source>
+        <translation>供电子表格程序使用的表格</translation>
+    </message>
+    <message>
+        <source>Which memories go into the file</source>
+        <translation>哪些记忆写入文件</translation>
+    </message>
+    <message>
+        <source>Also the messages the memories were learned from</source>
+        <translation>同时包含记忆所依据的消息</translation>
+    </message>
+    <message>
+        <source>The file to write</source>
+        <translation>要写入的文件</translation>
+    </message>
+    <message>
+        <source>Opens the folder of the written file</source>
+        <translation>打开已写入文件所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Writes the file</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>Stops the work at its next safe point</source>
+        <translation>在下一个安全点停止工作</translation>
+    </message>
+    <message>
+        <source>The bundle file to read</source>
+        <translation>要读取的数据包文件</translation>
+    </message>
+    <message>
+        <source>How many records of each kind were added, skipped and updated</source>
+        <translation>每类记录新增、跳过和更新的数量</translation>
+    </message>
+    <message>
+        <source>Reads the bundle into this workspace</source>
+        <translation>把数据包读入这个工作区</translation>
+    </message>
+    <message>
+        <source>Where the purged words were looked for afterwards, and what was found</source>
+        <translation>清除后在哪些地方查找了被清除的词，以及找到了什么</translation>
+    </message>
+    <message>
+        <source>Everything the purge would delete, one row each</source>
+        <translation>清除会删除的所有内容，每项一行</translation>
+    </message>
+    <message>
+        <source>Purge memories of this scope</source>
+        <translation>清除此范围的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories of this workspace id</source>
+        <translation>只包括此工作区标识的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories of this user id</source>
+        <translation>只包括此用户标识的记忆</translation>
+    </message>
+    <message>
+        <source>Only memories in this category</source>
+        <translation>只包括此分类中的记忆</translation>
+    </message>
+    <message>
+        <source>Only what comes from this conversation</source>
+        <translation>只包括来自此对话的内容</translation>
+    </message>
+    <message>
+        <source>Only memories holding these words</source>
+        <translation>只包括含有这些词的记忆</translation>
+    </message>
+    <message>
+        <source>Also delete the migration backups that still hold the purged text</source>
+        <translation>同时删除仍含有被清除文本的迁移备份</translation>
+    </message>
+    <message>
+        <source>Lists what would go, without deleting anything</source>
+        <translation>列出会被删除的内容，但不删除任何东西</translation>
+    </message>
+    <message>
+        <source>Deletes for good what the dry run listed</source>
+        <translation>永久删除试运行列出的内容</translation>
+    </message>
+    <message>
+        <source>A short title for the memory</source>
+        <translation>记忆的简短标题</translation>
+    </message>
+    <message>
+        <source>The memory in a sentence or more</source>
+        <translation>用一句或几句话写下的记忆</translation>
+    </message>
+    <message>
+        <source>The broad area: 生活技能, 项目…</source>
+        <translation>大的领域：生活技能、项目…</translation>
+    </message>
+    <message>
+        <source>What kind of memory: preference, fact, task…</source>
+        <translation>记忆的类型：偏好、事实、任务…</translation>
+    </message>
+    <message>
+        <source>Where it is filed, parts separated by /</source>
+        <translation>归档的位置，各级用 / 分隔</translation>
+    </message>
+    <message>
+        <source>What the value is about; one memory per key is current</source>
+        <translation>值所描述的内容；每个键只有一条当前记忆</translation>
+    </message>
+    <message>
+        <source>The value as JSON</source>
+        <translation>以 JSON 表示的值</translation>
+    </message>
+    <message>
+        <source>The values, separated by commas</source>
+        <translation>各个值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Ticked for yes</source>
+        <translation>勾选表示“是”</translation>
+    </message>
+    <message>
+        <source>The value as a number</source>
+        <translation>以数字表示的值</translation>
+    </message>
+    <message>
+        <source>The value as text</source>
+        <translation>以文本表示的值</translation>
+    </message>
+    <message>
+        <source>The fields of the value and what each holds</source>
+        <translation>值的各字段及其内容</translation>
+    </message>
+    <message>
+        <source>Adds a field to the value</source>
+        <translation>为值添加一个字段</translation>
+    </message>
+    <message>
+        <source>Removes the selected field of the value</source>
+        <translation>删除值中所选的字段</translation>
+    </message>
+    <message>
+        <source>Who the memory is for: you, this workspace…</source>
+        <translation>记忆适用于谁：你、这个工作区…</translation>
+    </message>
+    <message>
+        <source>How sure the memory is, from 0 to 1</source>
+        <translation>记忆的可信程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <source>How much the memory matters, from 0 to 1</source>
+        <translation>记忆的重要程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <source>Words to find the memory by, separated by commas</source>
+        <translation>用来查找记忆的词，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>People, places and things it is about, separated by commas</source>
+        <translation>记忆涉及的人、地点和事物，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>When the memory stops being used</source>
+        <translation>记忆何时停止使用</translation>
+    </message>
+    <message>
+        <source>The date and time it expires</source>
+        <translation>过期的日期和时间</translation>
+    </message>
+    <message>
+        <source>Saves the memory</source>
+        <translation>保存记忆</translation>
+    </message>
+    <message>
+        <source>What compacting freed, file by file</source>
+        <translation>压缩按文件释放的空间</translation>
+    </message>
+    <message>
+        <source>Rewrites the store files smaller</source>
+        <translation>重写存储文件，使其更小</translation>
+    </message>
+    <message>
+        <source>Computes the meaning vectors of the memories now</source>
+        <translation>立即计算记忆的语义向量</translation>
+    </message>
+    <message>
+        <source>The whole address of the database, postgresql://…</source>
+        <translation>数据库的完整地址，postgresql://…</translation>
+    </message>
+    <message>
+        <source>The computer the database runs on</source>
+        <translation>数据库所在的计算机</translation>
+    </message>
+    <message>
+        <source>The port the database listens on</source>
+        <translation>数据库监听的端口</translation>
+    </message>
+    <message>
+        <source>The name of the database</source>
+        <translation>数据库的名称</translation>
+    </message>
+    <message>
+        <source>The user to sign in as</source>
+        <translation>登录所用的用户</translation>
+    </message>
+    <message>
+        <source>The user&apos;s password</source>
+        <translation>用户的密码</translation>
+    </message>
+    <message>
+        <source>Keeps this workspace apart from others in the same database</source>
+        <translation>在同一数据库中把这个工作区与其他工作区分开</translation>
+    </message>
+    <message>
+        <source>Connects and opens the workspace</source>
+        <translation>连接并打开工作区</translation>
+    </message>
+    <message>
+        <source>Type what is asked to enable Delete permanently</source>
+        <translation>输入所要求的内容后，“永久删除”才可用</translation>
+    </message>
+    <message>
+        <source>Also delete the messages the memory was learned from</source>
+        <translation>同时删除记忆所依据的消息</translation>
+    </message>
+    <message>
+        <source>Deletes for good; this cannot be undone</source>
+        <translation>永久删除；无法撤销</translation>
+    </message>
+    <message>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>Moves the memories there</source>
+        <translation>把记忆移动到那里</translation>
+    </message>
+    <message>
+        <source>Makes this version the current one again, as a new version</source>
+        <translation>以新版本的方式，让这个版本重新成为当前版本</translation>
+    </message>
+    <message>
+        <source>A message the memory was learned from; Enter opens the conversation</source>
+        <translation>记忆所依据的一条消息；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <source>A reply that used the memory; Enter opens the conversation</source>
+        <translation>用到这条记忆的一条回复；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <source>A version of the memory; Enter shows it</source>
+        <translation>记忆的一个版本；按 Enter 显示</translation>
+    </message>
+    <message>
+        <source>Category of the items shown</source>
+        <translation>所显示条目的分类</translation>
+    </message>
+    <message>
+        <source>What compacting did</source>
+        <translation>压缩的结果</translation>
+    </message>
+    <message>
+        <source>What the purge left</source>
+        <translation>清除后的检查结果</translation>
+    </message>
+    <message>
+        <source>Database URL</source>
+        <translation>数据库地址</translation>
+    </message>
+    <message>
+        <source>Closes this window</source>
+        <translation>关闭此窗口</translation>
+    </message>
+    <message>
+        <source>Closes this window without a change</source>
+        <translation>不做更改，关闭此窗口</translation>
+    </message>
+    <message>
+        <source>{name} ({shortcut})</source>
+        <translation>{name}（{shortcut}）</translation>
+    </message>
+    <message>
+        <source>{name}, in “{place}”</source>
+        <translation>{name}，位于“{place}”</translation>
+    </message>
+</context>
+<context>
+    <name>AdvancedMenu</name>
+    <message>
+        <source>&amp;Advanced</source>
+        <translation>高级(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Deletes for good what matches filters of ids, dates and words, with a dry run and a report of what is left</source>
+        <translation>按标识、日期和词语筛选并永久删除匹配的内容，先试运行，最后报告剩下的内容</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/audit_model.py" line="35"/>
@@ -465,6 +879,12 @@ Every version above, its search index entries and usage records go, and its text
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
     </message>
+    <message>
+        <source>You approve {n} items; {k} of them delete for good:
+{memories}</source>
+        <translation>你要批准 {n} 项；其中 {k} 项会永久删除：
+{memories}</translation>
+    </message>
 </context>
 <context>
     <name>ImportDialog</name>
@@ -574,6 +994,37 @@ Every version above, its search index entries and usage records go, and its text
         <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="157"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
+    </message>
+    <message>
+        <source>What the import did</source>
+        <translation>导入的结果</translation>
+    </message>
+</context>
+<context>
+    <name>InboxBatch</name>
+    <message>
+        <source>{n} of them save or change a memory.</source>
+        <translation>其中 {n} 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <source>1 of them saves or changes a memory.</source>
+        <translation>其中 1 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <source>{n} of them delete memories.</source>
+        <translation>其中 {n} 项会删除记忆。</translation>
+    </message>
+    <message>
+        <source>1 of them deletes memories.</source>
+        <translation>其中 1 项会删除记忆。</translation>
+    </message>
+    <message>
+        <source>{n} of them hold sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 {n} 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
+    </message>
+    <message>
+        <source>1 of them holds sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 1 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
     </message>
 </context>
 <context>
@@ -1063,6 +1514,80 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>Ekko Memory {version}
 
 为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中，或你连接的 PostgreSQL 数据库中。</translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownExport</name>
+    <message>
+        <source>Ekko Memory export</source>
+        <translation>Ekko Memory 导出</translation>
+    </message>
+    <message>
+        <source>Exported {when}.</source>
+        <translation>导出于 {when}。</translation>
+    </message>
+    <message>
+        <source>{n} selected memories.</source>
+        <translation>选中的 {n} 条记忆。</translation>
+    </message>
+    <message>
+        <source>No memories.</source>
+        <translation>没有记忆。</translation>
+    </message>
+    <message>
+        <source>updated {when}</source>
+        <translation>更新于 {when}</translation>
+    </message>
+    <message>
+        <source>expires {when}</source>
+        <translation>过期于 {when}</translation>
+    </message>
+    <message>
+        <source>confidence {n}</source>
+        <translation>置信度 {n}</translation>
+    </message>
+    <message>
+        <source>importance {n}</source>
+        <translation>重要性 {n}</translation>
+    </message>
+    <message>
+        <source>tags: {list}</source>
+        <translation>标签：{list}</translation>
+    </message>
+    <message>
+        <source>entities: {list}</source>
+        <translation>实体：{list}</translation>
+    </message>
+    <message>
+        <source>Uncategorized</source>
+        <translation>未分类</translation>
+    </message>
+</context>
+<context>
+    <name>MatchReason</name>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Found in its tags or entities, or by a word that means the same</source>
+        <translation>在标签或实体中找到，或通过同义词找到</translation>
+    </message>
+    <message>
+        <source>Found in: {fields}</source>
+        <translation>匹配位置：{fields}</translation>
     </message>
 </context>
 <context>
@@ -2398,6 +2923,141 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
 </context>
 <context>
+    <name>MemorySelection</name>
+    <message>
+        <source>Ctrl+click or Shift+click selects several memories; the Menu key or Shift+F10 opens what can be done with them.</source>
+        <translation>按住 Ctrl 或 Shift 单击可选择多条记忆；按菜单键或 Shift+F10 打开可对它们执行的操作。</translation>
+    </message>
+    <message>
+        <source>Actions on the selection</source>
+        <translation>对所选内容的操作</translation>
+    </message>
+    <message>
+        <source>Actions on the selected memories</source>
+        <translation>对所选记忆的操作</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>Move {n} to trash</source>
+        <translation>将 {n} 条移到回收站</translation>
+    </message>
+    <message>
+        <source>Move to category…</source>
+        <translation>移动到分类…</translation>
+    </message>
+    <message>
+        <source>Export selection…</source>
+        <translation>导出所选…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>The agent may read it but never change or delete it</source>
+        <translation>智能体可以读取，但不能修改或删除</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Delete permanently…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <source>built in, read-only</source>
+        <translation>内置，只读</translation>
+    </message>
+    <message>
+        <source>an earlier version</source>
+        <translation>较早的版本</translation>
+    </message>
+    <message>
+        <source>in the trash or gone</source>
+        <translation>已在回收站或已不存在</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>Left as they were: {list}</source>
+        <translation>未作更改：{list}</translation>
+    </message>
+    <message>
+        <source>Moving memories to the trash</source>
+        <translation>正在将记忆移到回收站</translation>
+    </message>
+    <message>
+        <source>Undo delete of {n} memories</source>
+        <translation>撤销删除 {n} 条记忆</translation>
+    </message>
+    <message>
+        <source>Undo delete of “{title}”</source>
+        <translation>撤销删除“{title}”</translation>
+    </message>
+    <message>
+        <source>Moved {n} memories to the trash. Ctrl+Z brings them back.</source>
+        <translation>已将 {n} 条记忆移到回收站。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <source>Moving memories to a category</source>
+        <translation>正在将记忆移动到分类</translation>
+    </message>
+    <message>
+        <source>Undo move of {n} memories</source>
+        <translation>撤销移动 {n} 条记忆</translation>
+    </message>
+    <message>
+        <source>Moved {n} memories to {path}.</source>
+        <translation>已将 {n} 条记忆移动到 {path}。</translation>
+    </message>
+    <message>
+        <source>Exporting the selection</source>
+        <translation>正在导出所选内容</translation>
+    </message>
+    <message>
+        <source>Export the selected memories</source>
+        <translation>导出所选记忆</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>Export selection</source>
+        <translation>导出所选</translation>
+    </message>
+    <message>
+        <source>Exported {n} memories to {path}.</source>
+        <translation>已导出 {n} 条记忆到 {path}。</translation>
+    </message>
+    <message>
+        <source>Pinning memories</source>
+        <translation>正在固定记忆</translation>
+    </message>
+    <message>
+        <source>Pinned {n} memories: the agent can read them but not change them.</source>
+        <translation>已固定 {n} 条记忆：智能体可以读取，但不能修改。</translation>
+    </message>
+    <message>
+        <source>Unpinned {n} memories.</source>
+        <translation>已取消固定 {n} 条记忆。</translation>
+    </message>
+</context>
+<context>
     <name>MemoryTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
@@ -2466,6 +3126,41 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <location filename="../../ekko_memory_gui/models/session_models.py" line="163"/>
         <source>Loading messages</source>
         <translation>正在加载消息</translation>
+    </message>
+</context>
+<context>
+    <name>MoveDialog</name>
+    <message>
+        <source>Move to category</source>
+        <translation>移动到分类</translation>
+    </message>
+    <message>
+        <source>Move {n} memories to the category below. Each gets a new version there; the earlier one stays in its history, and Ctrl+Z moves them back.</source>
+        <translation>将 {n} 条记忆移动到下面的分类。每条都会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <source>Move this memory to the category below. It gets a new version there; the earlier one stays in its history, and Ctrl+Z moves it back.</source>
+        <translation>将这条记忆移动到下面的分类。它会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <source>&amp;Category (domain / category / …):</source>
+        <translation>分类（领域 / 分类 / …）(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>for example 项目 / 架构</source>
+        <translation>例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>移动</translation>
     </message>
 </context>
 <context>
@@ -2859,6 +3554,45 @@ This deletes them for good and cannot be undone.</source>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
     </message>
+    <message>
+        <source>Also the messages and their summaries</source>
+        <translation>同时清除消息及其摘要</translation>
+    </message>
+</context>
+<context>
+    <name>RecordKinds</name>
+    <message>
+        <source>Memories (every version)</source>
+        <translation>记忆（含所有版本）</translation>
+    </message>
+    <message>
+        <source>History entries</source>
+        <translation>历史记录条目</translation>
+    </message>
+    <message>
+        <source>Conversation messages</source>
+        <translation>对话消息</translation>
+    </message>
+    <message>
+        <source>Conversation summaries</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <source>Inbox items</source>
+        <translation>收件箱条目</translation>
+    </message>
+    <message>
+        <source>Uses in replies</source>
+        <translation>在回复中的使用</translation>
+    </message>
+    <message>
+        <source>Reading positions</source>
+        <translation>读取位置</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
 </context>
 <context>
     <name>ReindexDialog</name>
@@ -2922,6 +3656,33 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="104"/>
         <source>Cancelled: embed again to finish.</source>
         <translation>已取消：再次生成即可完成。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchHint</name>
+    <message>
+        <source>Search memories (香菜, database…)  Ctrl+F</source>
+        <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Search memories (香菜, database…)</source>
+        <translation>搜索记忆（香菜、database…）</translation>
+    </message>
+    <message>
+        <source>Search memories  Ctrl+F</source>
+        <translation>搜索记忆  Ctrl+F</translation>
+    </message>
+    <message>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Search memories (Ctrl+F)</source>
+        <translation>搜索记忆（Ctrl+F）</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@ from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.models.category_tree_model import CategoryTreeModel
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.models.pending_model import PendingListModel
+from ekko_memory_gui.models.roles import COUNT_ROLE
 from ekko_memory_gui.models.session_models import (
     MessageListModel,
     SessionListModel,
@@ -126,7 +127,9 @@ def test_category_tree_model(qtbot: Any, qtmodeltester: Any, opened: AppControll
     names = [model.index(r, 0, project).data() for r in range(model.rowCount(project))]
     assert "架构" in names
     arch = model.index_for_key("category/项目/项目/架构")
-    assert arch.siblingAtColumn(1).data() == "2"
+    # With history the count is of every version, as the list below it counts them.
+    assert arch.siblingAtColumn(1).data() == "3"  # PostgreSQL, then SQLite, and the FastAPI
+    assert arch.data(COUNT_ROLE) == 2  # active
     assert model.parent(arch) == project
     # A refresh merges: new counts, a new branch, nothing collapses.
     active = [*counts.active]
