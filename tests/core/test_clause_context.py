@@ -45,3 +45,25 @@ def test_a_greeting_about_the_weather_is_not_a_state_of_the_user(
 ) -> None:
     say(mem, said)
     assert not stored(mem), [n.title for n in stored(mem)]
+
+
+def test_an_answer_about_the_users_cat_is_the_cats(mem: MemoryService) -> None:
+    """它几岁、叫什么名字？ → 叫煤球，三岁了，英短蓝猫: the cat is three and called 煤球; the
+    user is not three, and 英短蓝猫 is a breed, not a cat called 蓝猫."""
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    s.append_message("user", "我家猫最近掉毛掉得厉害，沙发上全是毛，咋整啊")
+    s.append_message(
+        "assistant", "换毛期掉毛多是正常的。方便说下它几岁、是长毛还是短毛，叫什么名字吗？"
+    )
+    s.after_reply()
+    s.append_message("user", "叫煤球，三岁了，英短蓝猫，平时挺懒的就知道睡")
+    s.append_message("assistant", "英短掉毛确实比较明显，每天梳五分钟就行。")
+    s.after_reply()
+    pets = [n.value_json for n in stored(mem) if n.key == "pet"]
+    assert pets == [{"species": "猫", "called": "煤球"}], pets
+    assert not [n for n in stored(mem) if n.title.startswith("我三岁")]
+
+
+def test_a_breed_before_its_kind_is_no_subject(mem: MemoryService) -> None:
+    say(mem, "柯基犬很可爱")
+    assert not stored(mem), [n.title for n in stored(mem)]

@@ -33,6 +33,7 @@ from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service.extraction import revisions
+from ekko_memory.service.extraction.answers import about_the_asked
 from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
@@ -152,6 +153,10 @@ class RuleBasedExtractor(Revising):
         for msg in data.messages:
             if msg.role == "user":
                 before = len(found.ops)
+                said = about_the_asked(msg.content, asked, history[-1].content if history else "")
+                if said is not None:
+                    # 它几岁？ → 叫煤球，三岁了: the answer is of the cat the user spoke of.
+                    msg = msg.model_copy(update={"content": said})
                 self._message(msg, known, found, history)
                 if len(found.ops) == before and asked:
                     self._answer(msg, asked, known, found, history)
