@@ -67,3 +67,36 @@ def test_an_answer_about_the_users_cat_is_the_cats(mem: MemoryService) -> None:
 def test_a_breed_before_its_kind_is_no_subject(mem: MemoryService) -> None:
     say(mem, "柯基犬很可爱")
     assert not stored(mem), [n.title for n in stored(mem)]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "title"),
+    [
+        ("写代码我习惯用 vim，IDE 太重了", "likes", "写代码我习惯用 vim"),
+        ("I'm more of a tea person honestly, coffee makes me jittery", "likes", "Likes tea"),
+        ("Anything but horror please, I can't do jump scares.", "dislikes", "Dislikes horror"),
+        ("俺不爱坐飞机，起飞降落耳朵疼得受不了，能坐高铁就坐高铁", "likes", "能坐高铁就坐高铁"),
+    ],
+)
+def test_preferences_said_the_way_people_say_them(
+    mem: MemoryService, said: str, key: str, title: str
+) -> None:
+    say(mem, said)
+    assert title in [n.title for n in stored(mem) if n.key == key], [n.title for n in stored(mem)]
+    # 疼得受不了 is pain, not a dislike of 起飞降落耳朵.
+    assert not [n for n in stored(mem) if "耳朵" in n.title]
+
+
+def test_someones_words_about_the_user_are_not_the_users_topic(mem: MemoryService) -> None:
+    say(mem, "他说我很胖")
+    assert not stored(mem), [n.title for n in stored(mem)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["数据库最后选了 PostgreSQL，MongoDB 那套方案被否了", "We went with Postgres for the database"],
+)
+def test_a_choice_made_is_a_decision(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    [decision] = [n for n in stored(mem) if n.type == "decision"]
+    assert "postgres" in str(decision.value_json).casefold()

@@ -24,18 +24,20 @@ _LIKE_ZH = re.compile(
 )
 _DISLIKE_ZH = re.compile(
     rf"^{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|受不了|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|忍受不了|接受不了|不感冒|吃不惯|喝不惯|用不惯)(?P<v>.+)$"
-    rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?:不喜欢|讨厌|受不了|不爱|反感|吃不惯|喝不惯)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
+    rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?<!得)(?:不喜欢|讨厌|受不了|不爱|反感|吃不惯|喝不惯)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
 )
 _ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
 _LIKE_EN = re.compile(
     rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use)\s+(?P<v>.+)$"
     r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
-    r"|^(?:am|is)\s+(?:a|an)\s+(?P<v3>[\w -]{2,20}?)\s+person\b"
+    r"|^(?:am|is)\s+(?:more\s+of\s+)?(?:a|an)\s+(?P<v3>[\w -]{2,20}?)\s+person\b"
     r"|^(?P<v4>[\w -]{3,30}?)\s+is\s+(?:basically\s+|literally\s+|pretty\s+much\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam)\b",
     re.IGNORECASE,
 )
 _DISLIKE_EN = re.compile(
-    rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of)\s+(?P<v>.+)$",
+    rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of|can'?t\s+do|cannot\s+do|can'?t\s+handle)\s+(?P<v>.+)$"
+    # Anything but horror please: what is ruled out of a request.
+    r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$",
     re.IGNORECASE,
 )
 # What is no thing liked: the verb's other uses (喜欢你, 爱说, I'd love to, I like that idea).
@@ -59,6 +61,8 @@ _STYLE_EN = re.compile(
 # 宁坐高铁不坐飞机: the one rather than the other.
 _RATHER_ZH = re.compile(
     r"宁(?:可|愿)?(?P<a>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:也)?(?:不|不要|不想)(?P<b>[\u4e00-\u9fffA-Za-z]{1,8})"
+    # 能坐高铁就坐高铁: whenever one can, the same thing.
+    r"|^(?:能|只要能|可以)(?P<a2>(?P<verb>[\u4e00-\u9fff])[\u4e00-\u9fffA-Za-z]{1,6}?)就(?:尽量)?(?P=a2)"
 )
 
 
@@ -114,7 +118,7 @@ def preference(st: Statement) -> Finding | None:
             statement=st,
             scope="user",
             tags=["喜好"],
-            entities=[rather["a"]],
+            entities=[rather["a"] or rather["a2"]],
             importance=0.6,
             reason="what the user would rather",
         )

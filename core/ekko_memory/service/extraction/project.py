@@ -18,7 +18,7 @@ _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
 )
 _DECIDE = re.compile(
-    r"用|使用|采用|选用|选择|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|adopt|migrate to"
+    r"用|使用|采用|选用|选择|选了|选定|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|went with|chose|picked|adopt|migrate to"
     # switch to, switched the database to: what is switched may stand between.
     r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
 )

@@ -484,7 +484,9 @@ _SHORT_ITEM = re.compile(
 
 
 _TOPIC_FIRST = re.compile(
-    r"^[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从更比特超真会平偏喜爱])"
+    # Not someone's words or doing (他说我很胖, 你让我…): then the user is no subject.
+    r"^(?![^我俺]*(?:说|觉得|认为|告诉|问|让|叫|他|她|你))"
+    r"[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从更比特超真会平偏喜爱习常经通每用向基早])"
 )
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
