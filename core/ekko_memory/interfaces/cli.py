@@ -3,7 +3,8 @@
     ekko-memory --workspace DIR [--user-home DIR] COMMAND [--json] ...
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
-Commands: search, show, history, pending, approve, reject, forget, export, import,
+Commands: search, show, history, pending, approve, reject, pin, unpin, pause, resume,
+forget, export, import,
 purge, stats, compact, reindex, duplicates, similar, mcp, hermes (install | uninstall:
 Hermes Agent's memory provider, no memory opened). Tables for people by default; ``--json``
 prints one JSON document on
@@ -40,6 +41,7 @@ from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_controls as ctl
 from ekko_memory.interfaces import cli_hermes
 from ekko_memory.interfaces import cli_semantic as sem
 from ekko_memory.interfaces import cli_transfer as t
@@ -211,6 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
         p = command(name, fn, f"{verb} a pending item (your decision, as the user)")
         p.add_argument("id", help="pending id (pnd_…)")
         p.add_argument("--note", help="why (kept in the audit trail)")
+
+    p = command("pin", ctl.pin, "pin a memory: agents may read it but never change or delete it")
+    p.add_argument("id", help="memory id (mem_…)")
+    p = command("unpin", ctl.unpin, "unpin a memory: agents may change it again")
+    p.add_argument("id", help="memory id (mem_…)")
+    command("pause", ctl.pause, "pause memory: agents neither read nor write it until resume")
+    command("resume", ctl.resume, "resume memory: agents read and write it again")
 
     p = command(
         "forget",
@@ -432,7 +441,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as e:
         return _fail(out, e.exit_code, e.error_code, str(e))
     except EkkoMemoryError as e:
-        return _fail(out, _EXIT_FOR_CODE.get(e.code, EXIT_FAILED), e.code, str(e))
+        return _fail(
+            out,
+            _EXIT_FOR_CODE.get(e.code, EXIT_FAILED),
+            e.code,
+            str(e),
+            reason=(e.reason_code, dict(e.reason_args or {})) if e.reason_code else None,
+        )
     except KeyboardInterrupt:
         return _fail(out, EXIT_INTERRUPTED, "interrupted", "interrupted")
     except OSError as e:  # a file the command reads or writes: one line, no traceback
@@ -440,10 +455,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(out, EXIT_FAILED, "os_error", f"{e.strerror or e}{where}")
 
 
-def _fail(out: Output, exit_code: int, code: str, message: str) -> int:
+def _fail(
+    out: Output,
+    exit_code: int,
+    code: str,
+    message: str,
+    *,
+    reason: tuple[str, dict[str, str]] | None = None,
+) -> int:
     message = " ".join(message.split())
     if out.as_json:
-        out.json({"error": {"code": code, "message": message}})
+        error: dict[str, Any] = {"code": code, "message": message}
+        if reason is not None:
+            # Why, as a code with its specifics (models/reasons.py).
+            error |= {"reasonCode": reason[0], "reasonParams": reason[1]}
+        out.json({"error": error})
     out.note(f"ekko-memory: error: {message}")
     return exit_code
 
