@@ -246,4 +246,7 @@ def test_while_paused_the_agent_neither_reads_nor_writes(mem: MemoryService) -> 
     # Resumed, the agent reads and writes again.
     mem.resume()
     assert s.call_tool("memory_get", {"id": node_id})["found"]
-    assert rt.before_model("今晚吃什么？").context.diagnostics.enabled
+    resumed = rt.before_model("今晚吃什么？").context
+    assert resumed.diagnostics.enabled and resumed.diagnostics.reason_code is None
+    assert resumed.diagnostics.store_status == "ok", resumed.diagnostics
+    assert node_id in resumed.rendered_memory_ids or "香菜" in resumed.render()
