@@ -214,3 +214,38 @@ def test_rejecting_sensitive_data_can_remove_it_from_the_log(mem: MemoryService)
     )
     plain = mem.decide(again["pendingId"], approve=False)
     assert "removedMessages" not in plain and "13900139000" in _messages(mem)[-1]
+
+
+def test_an_item_rejected_earlier_can_still_leave_the_log(mem: MemoryService) -> None:
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    held = propose(
+        s,
+        "记住我的身份证号是110101199003071234",
+        scope="user",
+        domain="个人",
+        type="fact",
+        title="用户身份证号 110101199003071234",
+    )
+    assert held["status"] == "pending", held
+    mem.decide(held["pendingId"], approve=False)
+    assert b"110101199003071234" in raw(mem)
+    report = mem.remove_pending_from_log(held["pendingId"])
+    assert report.counts()["message"] == 1
+    assert report.verification is not None and report.verification.clean
+    assert b"110101199003071234" not in raw(mem)
+    with pytest.raises(NotFound):
+        mem.remove_pending_from_log("pnd_nothing")
+
+
+def test_a_reply_that_used_the_memory_meanwhile_does_not_outdate_the_preview(
+    mem: MemoryService,
+) -> None:
+    sample = seed(mem)
+    preview = mem.preview_forget_about(node_ids=[sample.database])
+    # A reply that used the memory adds a usage row, no memory, message or summary.
+    s = mem.session("s1", user_id="u1", workspace_id="w1")
+    mem.record_usage(mem.list_recent_messages("s1", 1)[0], [sample.database])
+    assert mem.preview_forget_about(node_ids=[sample.database]).token == preview.token
+    result = mem.forget_previewed(preview)
+    assert result.memories == 1 and mem.get_node(sample.database) is None
+    assert s.call_tool("memory_get", {"id": sample.database})["found"] is False

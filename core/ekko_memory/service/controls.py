@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.errors import PermissionDenied, StoreUnavailable
-from ekko_memory.models import MemoryNode, PauseState
+from ekko_memory.models import MemoryContext, MemoryContextDiagnostics, MemoryNode, PauseState
 from ekko_memory.models.reasons import stored_reason
 from ekko_memory.store import marks
 from ekko_memory.store.sql_store import SqlStore
@@ -89,6 +89,20 @@ class Controls:
                 return marks.get_setting(r.conn, _SETTING)
         except StoreUnavailable:
             return None
+
+    def paused_context(self) -> MemoryContext | None:
+        """The empty context of a paused memory (None when it is not paused, or a store
+        cannot say: the context then meets the store and says why)."""
+        try:
+            if not self.is_paused():
+                return None
+        except Exception:
+            return None
+        return MemoryContext(
+            diagnostics=MemoryContextDiagnostics(
+                enabled=False, warnings=[str(paused_error())], reason_code="memory.paused"
+            )
+        )
 
     def is_paused(self) -> bool:
         """``pause_state().paused``."""

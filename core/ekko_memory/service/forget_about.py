@@ -32,10 +32,17 @@ MAX_TITLES = 20
 ALL_SCOPES = ["session", "workspace", "user"]
 
 
+# The records a preview shows (and its token covers): a new usage row or audit entry of
+# the same memories (a reply that used one meanwhile) does not make it outdated.
+SHOWN_KINDS = ("node", "message", "summary")
+
+
 def _token(plan: PurgePlan) -> str:
-    """A digest of every record the plan names: the same records, the same token."""
+    """A digest of the memories, messages and summaries the plan names: the same ones,
+    the same token."""
     h = hashlib.sha256()
-    for t in sorted(plan.targets, key=lambda t: (t.store, t.kind, t.id, t.action)):
+    shown = [t for t in plan.targets if t.kind in SHOWN_KINDS]
+    for t in sorted(shown, key=lambda t: (t.store, t.kind, t.id, t.action)):
         h.update(f"{t.store}\0{t.kind}\0{t.id}\0{t.action}\n".encode())
     return h.hexdigest()[:32]
 

@@ -29,6 +29,7 @@ from ekko_memory.models import (
     PauseState,
     PendingItem,
     PendingStatus,
+    PurgeReport,
     ReindexReport,
     Scope,
     SimilarMemory,
@@ -42,7 +43,7 @@ from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
-from ekko_memory.service.controls import Controls, paused_error
+from ekko_memory.service.controls import Controls
 from ekko_memory.service.export import Exporter
 from ekko_memory.service.extraction.llm_client import ChatClient
 from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
@@ -432,17 +433,9 @@ class MemoryService:
         """The per-turn context; never raises (diagnostics explain what went wrong).
         While memory is paused it is empty: ``diagnostics.enabled`` is false and
         ``diagnostics.reason_code`` is ``memory.paused``."""
-        try:
-            if self.controls.is_paused():
-                return MemoryContext(
-                    diagnostics=MemoryContextDiagnostics(
-                        enabled=False,
-                        warnings=[str(paused_error())],
-                        reason_code="memory.paused",
-                    )
-                )
-        except Exception:  # a store that cannot say: not paused, as far as it can tell
-            pass
+        paused = self.controls.paused_context()
+        if paused is not None:
+            return paused
         try:
             return ContextBuilder(self).build(
                 session_id, user_message, user_id=user_id, workspace_id=workspace_id
@@ -459,10 +452,9 @@ class MemoryService:
     # --- what agents may do: pause ---------------------------------------------------
 
     def pause(self) -> PauseState:
-        """Pause memory: until ``resume()``, agents neither read nor write it (the context
-        is empty, after-reply work stores nothing, the tools, the MCP server and the
-        Hermes provider refuse with reason code ``memory.paused``). Kept in the stores,
-        so every process sees it; audited. The user's own actions still work."""
+        """Pause memory: until ``resume()``, agents neither read nor write it (reason code
+        ``memory.paused``; see ``service/controls.py``). Kept in the stores, so every
+        process sees it; audited. The user's own actions still work."""
         return self.controls.set_paused(True)
 
     def resume(self) -> PauseState:
@@ -483,13 +475,11 @@ class MemoryService:
         include_messages: bool = True,
     ) -> ForgetPreview:
         """What forgetting everything about ``word`` (or the memories ``node_ids``) would
-        remove, in counts: memories (``versions`` counts each one's versions), messages of
-        the conversation log and summaries; nothing changes. A word matches in any case,
-        a Latin word only whole ("salt", not "salty"), Chinese as a substring (香菜 in
-        不吃香菜). ``include_messages`` (default): the conversation text that mentions
-        the word (for a selection, the messages the memories came from) and the
-        summaries built on it or quoting it go too. Pass the preview to
-        ``forget_previewed``."""
+        remove, in counts (memories, their versions, messages, summaries); nothing changes.
+        Any case; a Latin word only whole, Chinese as a substring. ``include_messages``:
+        the conversation text that mentions it and the summaries built on it or quoting
+        it go too (for a selection: the messages the memories came from). See
+        ``service/forget_about.py``; pass the preview to ``forget_previewed``."""
         return forget_about.preview(
             self, word=word, node_ids=node_ids, include_messages=include_messages
         )
@@ -707,7 +697,7 @@ class MemoryService:
                 self, pending_id, approve=approve, actor=actor, edits=edits, note=note
             )
             if remove_from_log:
-                report = forget_about.remove_item_messages(self, pending_id)
+                report = self.remove_pending_from_log(pending_id)
                 out["removedMessages"] = report.counts()["message"]
                 out["purge"] = report.model_dump(mode="json", by_alias=True)
             return out
@@ -716,6 +706,12 @@ class MemoryService:
                 f"pending item {pending_id} cannot be decided: its stored data is not"
                 f" valid ({type(e).__name__}: {e}); nothing was written"
             ) from e
+
+    def remove_pending_from_log(self, pending_id: str) -> PurgeReport:
+        """Purge from the conversation log the messages a pending item came from (sensitive
+        data the user rejected, or rejects now), with the summaries built on them and the
+        items quoting them; the purge's report (its verification searched the files)."""
+        return forget_about.remove_item_messages(self, pending_id)
 
     # --- messages -------------------------------------------------------------------
 
