@@ -147,6 +147,7 @@ def test_the_hermes_provider_honours_pause(mem: MemoryService) -> None:
         got = bridge.call_tool("memory_get", {"id": node_id})
         assert got["error"]["reasonCode"] == "memory.paused"
         bridge.sync_turn("今晚吃什么？", "番茄炒蛋。")
+        assert bridge.pre_compress() == ""
         bridge.end_session()
         assert mem.background.wait_idle(10)
         assert mem.list_recent_messages("h1", 50) == []  # the turn was not logged

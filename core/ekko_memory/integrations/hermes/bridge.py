@@ -429,7 +429,7 @@ class HermesBridge:
     def pre_compress(self) -> str:
         """Ekko's latest summary of the conversation, for Hermes's compression summary."""
         session = self._current_session()
-        if session is None:
+        if session is None or self._paused(session):
             return ""
         try:
             summary = session.service.get_latest_summary(session.session_id)
