@@ -238,3 +238,44 @@ def test_cli_pause_as_a_real_process(workspace: Path, tmp_path: Path) -> None:
         [*run, "resume", "--json"], capture_output=True, text=True, timeout=60, env=env
     )
     assert resumed.returncode == 0 and json.loads(resumed.stdout)["paused"] is False
+
+
+def test_cli_forget_about_a_word_and_delete_all(
+    backend: Backend,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from tests.core.helpers import raw_bytes
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    from tests.core.sample_data import seed
+
+    mem = backend.open_memory(tmp_path)
+    seed(mem)
+    mem.close()
+    code, doc = _cli(backend, tmp_path, capsys, "forget-about", "香菜", "--dry-run")
+    assert code == 0 and doc["dryRun"] is True
+    assert (doc["memories"], doc["versions"], doc["messages"], doc["summaries"]) == (1, 1, 2, 1)
+    assert doc["titles"] == ["用户不吃香菜"] and "plan" not in doc
+    # Without --yes the question is asked; no answer means no.
+    code, doc = _cli(backend, tmp_path, capsys, "forget-about", "香菜")
+    assert code == 4 and doc["error"]["code"] == "declined"
+    code, doc = _cli(backend, tmp_path, capsys, "forget-about", "香菜", "--yes")
+    assert code == 0 and doc["memories"] == 1 and doc["messages"] == 2
+    assert doc["report"]["verification"]["clean"] is True
+    mem = backend.open_memory(tmp_path)
+    assert "香菜".encode() not in raw_bytes(mem)
+    mem.close()
+    code, doc = _cli(backend, tmp_path, capsys, "forget-about")
+    assert code == 2 and doc["error"]["code"] == "invalid_input"
+    code, doc = _cli(backend, tmp_path, capsys, "delete-all", "--yes")
+    assert code == 0 and doc["memories"] == 3 and doc["summaries"] == 1
+    mem = backend.open_memory(tmp_path)
+    try:
+        assert mem.list_recent_messages("s1", 50) == []
+        assert mem.preview_delete_all().empty
+    finally:
+        mem.close()

@@ -4,7 +4,7 @@
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
 Commands: search, show, history, pending, approve, reject, pin, unpin, pause, resume,
-forget, export, import,
+forget-about, delete-all, forget, export, import,
 purge, stats, compact, reindex, duplicates, similar, mcp, hermes (install | uninstall:
 Hermes Agent's memory provider, no memory opened). Tables for people by default; ``--json``
 prints one JSON document on
@@ -220,6 +220,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", help="memory id (mem_…)")
     command("pause", ctl.pause, "pause memory: agents neither read nor write it until resume")
     command("resume", ctl.resume, "resume memory: agents read and write it again")
+    p = command(
+        "forget-about",
+        ctl.forget_about,
+        "forget everything about a word (or memories by --id): memories, versions, messages, "
+        "summaries, after a preview",
+        check=ctl.check_forget_about,
+    )
+    p.add_argument("word", nargs="?", help="a word: Chinese anywhere, a Latin word whole")
+    p.add_argument("--id", action="append", help="a memory to forget (repeatable)")
+    about = p
+    p = command(
+        "delete-all",
+        ctl.delete_all,
+        "delete all memories (and the conversation log and summaries), after a preview",
+    )
+    for forgetting in (about, p):
+        forgetting.add_argument(
+            "--keep-messages",
+            action="store_true",
+            help="keep the conversation log and summaries (memories only)",
+        )
+        forgetting.add_argument(
+            "--dry-run", action="store_true", help="show the counts; change nothing"
+        )
+        forgetting.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     p = command(
         "forget",
