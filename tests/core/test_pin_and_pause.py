@@ -250,3 +250,26 @@ def test_while_paused_the_agent_neither_reads_nor_writes(mem: MemoryService) -> 
     assert resumed.diagnostics.enabled and resumed.diagnostics.reason_code is None
     assert resumed.diagnostics.store_status == "ok", resumed.diagnostics
     assert node_id in resumed.rendered_memory_ids or "香菜" in resumed.render()
+
+
+def test_a_pin_follows_a_memory_the_user_moves_into_the_other_store(mem: MemoryService) -> None:
+    created = mem.actions.create(
+        {
+            "scope": "workspace",
+            "domain": "项目",
+            "type": "decision",
+            "key": "database",
+            "valueJson": "PostgreSQL",
+            "title": "数据库用 PostgreSQL",
+        },
+        workspace_id="w1",
+        user_id="u1",
+    )
+    assert created.node_id is not None
+    mem.actions.pin(created.node_id)
+    moved = mem.actions.edit(created.node_id, {"scope": "user"})
+    assert moved.accepted and moved.node_id is not None, moved
+    node = mem.get_node(moved.node_id)
+    assert node is not None and node.scope == "user"
+    assert mem.actions.is_pinned(moved.node_id)
+    assert set(mem.actions.pinned()) == {moved.node_id}
