@@ -246,5 +246,6 @@ memory_marks = Table(
     Column("other_id", Text, primary_key=True, server_default=""),
     Column("actor", Text, nullable=False),
     Column("created_at", Text, nullable=False),
+    Index("idx_memory_marks_node", "node_id"),
     Index("idx_memory_marks_other", "other_id"),
 )
