@@ -164,7 +164,7 @@ class PurgeFilter(CamelModel):
             )
         ):
             raise ValueError(
-                "name what to purge: scopes, workspace, user, category, session, dates, a query or memories"
+                "name what to purge: scopes, workspace, user, category, session, dates or a query"
             )
         if self.message_ids and not self.include_messages:
             raise ValueError("message ids name messages: set include_messages")
