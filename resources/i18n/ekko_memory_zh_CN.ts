@@ -2817,6 +2817,78 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
+    <message>
+        <source>you pinned memory {id}: the agent may read it but not change or delete it</source>
+        <translation>你已固定记忆 {id}：助手可以读取，但不能修改或删除</translation>
+    </message>
+    <message>
+        <source>memory is paused: the agent neither reads nor writes it until you resume it</source>
+        <translation>记忆已暂停：恢复之前，助手既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <source>what would be forgotten changed since the preview; preview again</source>
+        <translation>预览之后要遗忘的内容有了变化，请重新预览</translation>
+    </message>
+    <message>
+        <source>pinned by you</source>
+        <translation>你已固定</translation>
+    </message>
+    <message>
+        <source>unpinned by you</source>
+        <translation>你已取消固定</translation>
+    </message>
+    <message>
+        <source>memory paused by you</source>
+        <translation>你暂停了记忆</translation>
+    </message>
+    <message>
+        <source>memory resumed by you</source>
+        <translation>你恢复了记忆</translation>
+    </message>
+    <message>
+        <source>merged by you into {id}</source>
+        <translation>你将其合并到 {id}</translation>
+    </message>
+    <message>
+        <source>you undid the merge into {id}</source>
+        <translation>你撤销了合并到 {id}</translation>
+    </message>
+    <message>
+        <source>you marked it as no duplicate of {id}</source>
+        <translation>你标记它与 {id} 不重复</translation>
+    </message>
+    <message>
+        <source>you marked it as a possible duplicate of {id} again</source>
+        <translation>你重新标记它可能与 {id} 重复</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <source>unpinned</source>
+        <translation>已取消固定</translation>
+    </message>
+    <message>
+        <source>memory paused</source>
+        <translation>记忆已暂停</translation>
+    </message>
+    <message>
+        <source>memory resumed</source>
+        <translation>记忆已恢复</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>已合并</translation>
+    </message>
+    <message>
+        <source>merge undone</source>
+        <translation>已撤销合并</translation>
+    </message>
+    <message>
+        <source>marked as no duplicate</source>
+        <translation>已标记为不重复</translation>
+    </message>
 </context>
 <context>
     <name>MemoryListPane</name>

@@ -71,6 +71,7 @@ from ekko_memory.models.base import (
     trusted,
 )
 from ekko_memory.models.browse import BrowseFilter, CategoryCount, SessionSummaryInfo
+from ekko_memory.models.controls import ForgetKind, ForgetPreview, ForgetResult, PauseState
 from ekko_memory.models.extraction import (
     ExtractedNodeOperation,
     ExtractionOperation,
@@ -155,6 +156,9 @@ __all__ = [
     "ExportSelection",
     "ExtractedNodeOperation",
     "ExtractionOperation",
+    "ForgetKind",
+    "ForgetPreview",
+    "ForgetResult",
     "ImportReport",
     "MemoryContext",
     "MemoryContextDiagnostics",
@@ -176,6 +180,7 @@ __all__ = [
     "OmittedNode",
     "OptUtcDatetime",
     "Origin",
+    "PauseState",
     "PendingItem",
     "PendingKind",
     "PendingOperation",

@@ -294,6 +294,7 @@ class ContextBuilder:
                 "warnings": self.warnings,
                 "retrieved_node_count": len(used),
                 "omitted_node_count": len(omitted),
+                "reason_code": None,
             },
             every_field=True,
         )

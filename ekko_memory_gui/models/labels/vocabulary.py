@@ -147,6 +147,13 @@ def table(name: str) -> dict[str, str]:
             "import": _Q.translate("MemoryLabels", "imported"),
             "purge": _Q.translate("MemoryLabels", "purged"),
             "revert": _Q.translate("MemoryLabels", "reverted"),
+            "pin": _Q.translate("MemoryLabels", "pinned"),
+            "unpin": _Q.translate("MemoryLabels", "unpinned"),
+            "pause": _Q.translate("MemoryLabels", "memory paused"),
+            "resume": _Q.translate("MemoryLabels", "memory resumed"),
+            "merge": _Q.translate("MemoryLabels", "merged"),
+            "unmerge": _Q.translate("MemoryLabels", "merge undone"),
+            "dismiss": _Q.translate("MemoryLabels", "marked as no duplicate"),
             # A reject the user made by taking the item back in the conversation.
             "withdraw": _Q.translate("MemoryLabels", "withdrawn"),
         }
