@@ -1,0 +1,128 @@
+"""build_context on PostgreSQL beside SQLite at the same size: p50/p95/p99 and, on
+PostgreSQL, the round trips of each turn counted on the wire (libpq's protocol trace,
+``tests/pg_wire.py``), keyword path (semantic recall off).
+
+The same synthetic nodes (``datagen.py``) and 40-message session as ``bench_backends.py``
+go into both backends; six sentence turns (``bench_backends.TURNS``). Round trips are
+counted in the steady state (after a warm-up turn per message) and on a cold turn (the
+store's term and topic-size caches emptied first: the most a turn makes).
+
+PostgreSQL is a throwaway loopback cluster (``tests/pg_cluster.py``) unless ``--pg-url``
+names a server; ``--keep`` reuses a namespace already filled by an earlier run there.
+
+Run: .venv/bin/python bench/bench_pg_context.py [--nodes 100000] [--pg-url URL] [--no-sqlite]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.pg_cluster
+
+from bench_backends import TURNS, fill
+from datagen import make_nodes
+from fill import KEYWORD_ONLY
+from timing import measure_many
+
+from ekko_memory import MemoryService, open_memory
+from tests.pg_wire import WireCounter
+
+
+def turn(mem: MemoryService, text: str) -> Any:
+    return mem.build_context("s1", text, user_id="u1", workspace_id="w1")
+
+
+def forget_counts(mem: MemoryService) -> None:
+    """Empty the caches of plan-steering counts (term counts, topic sizes)."""
+    for _, store in mem.stores():
+        for cache_name in ("term_cache", "topic_sizes"):
+            cache = getattr(store.dialect, cache_name, None)
+            if cache is not None:
+                cache._counts.clear()
+
+
+def round_trips(mem: MemoryService, wire: WireCounter) -> dict[str, Any]:
+    steady, cold = [], []
+    for text in TURNS:
+        turn(mem, text)
+        mark = wire.mark()
+        turn(mem, text)
+        steady.append(wire.since(mark))
+    for text in TURNS:
+        forget_counts(mem)
+        mark = wire.mark()
+        turn(mem, text)
+        cold.append(wire.since(mark))
+    return {
+        "steady_per_turn": steady,
+        "steady_max": max(steady),
+        "cold_per_turn": cold,
+        "cold_max": max(cold),
+    }
+
+
+def timed(mem: MemoryService, rounds: int) -> dict[str, float]:
+    return measure_many([lambda t=t: turn(mem, t) for t in TURNS], rounds=rounds)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nodes", type=int, default=100_000)
+    ap.add_argument("--pg-url", default=None)
+    ap.add_argument("--namespace", default="ctxbench")
+    ap.add_argument("--keep", action="store_true", help="reuse a filled namespace")
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--no-sqlite", action="store_true")
+    ap.add_argument(
+        "--out", type=Path, default=Path(__file__).parent / "results" / "pg_context.json"
+    )
+    args = ap.parse_args()
+    nodes = make_nodes(args.nodes)
+    results: dict[str, Any] = {"nodes": args.nodes, "turns": TURNS, "rounds": args.rounds}
+
+    cluster = None
+    url = args.pg_url
+    if url is None:
+        from tests.pg_cluster import start_cluster
+
+        cluster = start_cluster(autovacuum=True)
+        url = cluster.url
+    wire = WireCounter()
+    try:
+        with wire:
+            mem = open_memory(url=url, namespace=args.namespace, config=KEYWORD_ONLY)
+        assert all(h.status == "ok" for h in mem.health().values()), mem.health()
+        if not args.keep:
+            print(f"[postgres] filling {len(nodes)} nodes…", file=sys.stderr, flush=True)
+            fill(mem, nodes)
+        results["postgres"] = {
+            "round_trips": round_trips(mem, wire),
+            "build_context_ms": timed(mem, args.rounds),
+        }
+        print(json.dumps(results["postgres"]), file=sys.stderr, flush=True)
+        mem.close()
+    finally:
+        wire.close()
+        if cluster is not None:
+            cluster.stop()
+
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as tmp:
+            mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home", config=KEYWORD_ONLY)
+            print(f"[sqlite] filling {len(nodes)} nodes…", file=sys.stderr, flush=True)
+            fill(mem, nodes)
+            results["sqlite"] = {"build_context_ms": timed(mem, args.rounds)}
+            mem.close()
+    print(json.dumps(results, ensure_ascii=False, indent=2))
+    args.out.parent.mkdir(exist_ok=True)
+    args.out.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
