@@ -79,9 +79,11 @@ def nodes(count: int = 1500) -> list[MemoryNode]:
             "task": f"完成{tech}的{en} 任务{i}",
             "constraint": f"{tech}必须有测试 {i}",
         }[ntype]
-        # Kafka only in other users' and other workspaces' memories.
-        extra = " Kafka 消息队列" if i % 3 == 0 and i % 2 == 1 else ""
-        content = f"{title}。记录于会话 {i % 7}，涉及{food}、{dish}和{tech}，关键词 {en} corpus{extra}。"
+        # Kafka mostly in other users' and other workspaces' memories, in their titles: the
+        # few of this user's (below) rank past the capped search.
+        if i % 3 == 0 and i % 2 == 1:
+            title += " Kafka 消息队列"
+        content = f"{title}。记录于会话 {i % 7}，涉及{food}、{dish}和{tech}，关键词 {en} corpus。"
         updated = NOW - timedelta(minutes=rng.randint(0, 60 * 24 * 365))
         scope = "user" if domain != "项目" else rng.choice(["workspace", "session"])
         user = "u2" if i % 2 == 1 and i % 3 == 0 else "u1"
@@ -112,6 +114,30 @@ def nodes(count: int = 1500) -> list[MemoryNode]:
                     else (NOW - timedelta(days=1))
                     if i % 29 == 0
                     else None,
+                }
+            )
+        )
+    filler = "这是一段很长的记录，" * 30
+    for j in range(12):
+        scope = "user" if j % 2 else "workspace"
+        at = NOW - timedelta(days=j + 1)
+        out.append(
+            MemoryNode.model_validate(
+                {
+                    "id": f"mem_corpus_kafka_{j:02d}",
+                    "workspace_id": "w1" if scope == "workspace" else None,
+                    "user_id": "u1",
+                    "scope": scope,
+                    "domain": "项目",
+                    "category_path": ["项目", "架构"],
+                    "type": "fact",
+                    "title": f"服务之间的通信 {j}",
+                    "content": f"{filler}服务之间用 Kafka 消息队列通信（{j}）。{filler}",
+                    "status": "active",
+                    "confidence": 0.9,
+                    "importance": 0.5,
+                    "created_at": at,
+                    "updated_at": at,
                 }
             )
         )
@@ -209,6 +235,7 @@ def contexts(mem: MemoryService) -> dict[str, Any]:
 
 
 def _generate(argv: list[str]) -> None:
+    import secrets
     import tempfile
 
     from ekko_memory import open_memory
@@ -229,7 +256,8 @@ def _generate(argv: list[str]) -> None:
         cluster = start_cluster()
         url = cluster.url
     try:
-        mem = open_memory(url=url, namespace="corpus_gen", config=config)
+        namespace = f"corpus_{secrets.token_hex(4)}"
+        mem = open_memory(url=url, namespace=namespace, config=config)
         seed(mem)
         answers["postgres"] = contexts(mem)
         mem.close()

@@ -39,6 +39,7 @@ from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.turn_reads import KeywordAsk, NodeAsk, TurnAsk, WaitingAsk, read_turn
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -355,6 +356,26 @@ class ContextBuilder:
         cfg = self.service.config
         store = self.service.workspace_store
         nodes: list[NodeRow] = []
+        if self._batched(store):
+            ask = TurnAsk(
+                recent=(session_id, cfg.recent_messages),
+                summary_of=session_id,
+                nodes=[
+                    NodeAsk(session_filter(self.viewer, session_id), 30, "recent"),
+                    *(
+                        NodeAsk(
+                            topic_filter(self.viewer, "workspace", node_type), self._limit(section)
+                        )
+                        for node_type, section in WORKSPACE_SECTIONS
+                    ),
+                    *(NodeAsk(f, limit) for f, limit in self._hinted_filters("workspace", hints)),
+                ],
+                keywords=self._keyword_ask(("session", "workspace"), text),
+                waiting=self._waiting_ask(),
+            )
+            got = read_turn(store, ask)
+            nodes = [row for part in got.nodes for row in part]
+            return got.recent, got.summary, nodes, got.hits, got.waiting
         with store.snapshot() as r:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
@@ -376,7 +397,43 @@ class ContextBuilder:
     ) -> tuple[list[NodeRow], list[RowHit], list[PendingItem]]:
         cfg = self.service.config
         nodes: list[NodeRow] = []
-        with self.service.user_store.snapshot() as r:
+        store = self.service.user_store
+        if self._batched(store):
+            asks = [NodeAsk(f, limit) for f, limit in self._hinted_filters("user", hints)]
+            asks += [
+                NodeAsk(
+                    topic_filter(
+                        self.viewer,
+                        "user",
+                        rule.type,
+                        rule.domain,
+                        tuple(rule.category_path_prefix or ()),
+                    ),
+                    self._limit("preferences"),
+                )
+                for rule in self.service.registry.always_in_context_rules()
+            ]
+            if not hints:
+                asks.append(
+                    NodeAsk(
+                        topic_filter(self.viewer, "user", "preference"), self._limit("preferences")
+                    )
+                )
+            got = read_turn(
+                store,
+                TurnAsk(
+                    nodes=asks,
+                    keywords=self._keyword_ask(("user",), text),
+                    waiting=self._waiting_ask(),
+                ),
+            )
+            parts = got.nodes
+            if not hints:
+                # Nothing points at a topic: the user's most important preferences only.
+                top = parts.pop()
+                parts.append([n for n in top if n.importance >= cfg.topicless_min_importance])
+            return [row for part in parts for row in part], got.hits, got.waiting
+        with store.snapshot() as r:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
                 nodes += r.find_node_rows(
@@ -401,6 +458,28 @@ class ContextBuilder:
             waiting = self._waiting(r)
         return nodes, hits, waiting
 
+    def _batched(self, store: SqlStore) -> bool:
+        """Whether this turn reads ``store`` in one round trip (``store.turn_reads``): a
+        PostgreSQL store, on the keyword path (the semantic stage reads in a transaction)."""
+        return store.dialect.name == "postgresql" and self.semantic is None
+
+    def _keyword_ask(self, scopes: tuple[str, ...], text: str) -> KeywordAsk | None:
+        """``_search_in``'s search, for a batched read."""
+        if not text:
+            return None
+        return KeywordAsk(
+            text, keyword_filter(self.viewer, scopes), self._limit("relevant_nodes"), self.now
+        )
+
+    def _waiting_ask(self) -> WaitingAsk:
+        """``_waiting``'s read, for a batched read."""
+        return WaitingAsk(
+            "extractor",
+            self.viewer.user_id,
+            self.viewer.workspace_id,
+            self.service.config.section_limits["unconfirmed"] * 4,
+        )
+
     def _waiting(self, r: StoreReader) -> list[PendingItem]:
         """What the extractor read from this user's words that waits for their approval."""
         return r.waiting_proposals(
@@ -424,18 +503,20 @@ class ContextBuilder:
                 live_at=self.now,
             )
 
+    def _hinted_filters(
+        self, scope: str, hints: list[tuple[str, ...]]
+    ) -> list[tuple[NodeFilter, int]]:
+        # Recipes and skills come in through the text search, not by topic alone.
+        return [
+            (topic_filter(self.viewer, scope, node_type, path[0], path), self._limit(section))
+            for path in hints
+            for node_type, section in (("constraint", "constraints"), ("preference", "preferences"))
+        ]
+
     def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[NodeRow]:
         out: list[NodeRow] = []
-        for path in hints:
-            # Recipes and skills come in through the text search, not by topic alone.
-            for node_type, section in (
-                ("constraint", "constraints"),
-                ("preference", "preferences"),
-            ):
-                out += r.find_node_rows(
-                    topic_filter(self.viewer, scope, node_type, path[0], path),
-                    limit=self._limit(section),
-                )
+        for f, limit in self._hinted_filters(scope, hints):
+            out += r.find_node_rows(f, limit=limit)
         return out
 
     def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:

@@ -1,0 +1,95 @@
+"""build_context gives the contexts it gave before PostgreSQL's reads were batched, and
+on PostgreSQL a turn makes at most four round trips (counted on the wire).
+
+The contexts of ``context_corpus.MESSAGES`` on its deterministic store were generated
+from the implementation before the batching (``tests/core/data/context_answers.json``,
+per backend: FTS5 and tsvector rank differently).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ekko_memory import MemoryService
+from ekko_memory.service.config import EmbedderConfig, MemoryConfig
+from tests.backends import Backend, PgServer
+from tests.core import context_corpus
+from tests.core.context_corpus import ANSWERS, MESSAGES
+
+KEYWORD_ONLY = MemoryConfig(embedder=EmbedderConfig(provider="none"))
+MAX_ROUND_TRIPS = 4
+
+
+@pytest.fixture
+def corpus(backend: Backend, tmp_path: Path) -> Iterator[MemoryService]:
+    mem = backend.open_memory(tmp_path, config=KEYWORD_ONLY)
+    context_corpus.seed(mem)
+    yield mem
+
+
+def forget_counts(mem: MemoryService) -> None:
+    """Empty the caches of plan-steering counts: a turn then counts everything again."""
+    for _, store in mem.stores():
+        for name in ("term_cache", "topic_sizes"):
+            cache = getattr(store.dialect, name, None)
+            if cache is not None:
+                cache._counts.clear()
+
+
+def test_contexts_are_the_ones_before_the_batching(
+    backend: Backend, corpus: MemoryService
+) -> None:
+    expected: dict[str, Any] = json.loads(ANSWERS.read_text())[backend.name]
+    forget_counts(corpus)
+    got = context_corpus.contexts(corpus)
+    assert sorted(got) == sorted(expected)
+    for text in MESSAGES:
+        assert got[text] == expected[text], text
+
+
+def test_contexts_hold_with_cold_and_warm_count_caches(
+    backend: Backend, corpus: MemoryService
+) -> None:
+    """The choices the server makes (keywords, topic statements) are those the cached
+    counts make: the same context either way."""
+    expected: dict[str, Any] = json.loads(ANSWERS.read_text())[backend.name]
+    for text in MESSAGES:
+        forget_counts(corpus)
+        cold = corpus.build_context("s1", text, user_id="u1", workspace_id="w1")
+        warm = corpus.build_context("s1", text, user_id="u1", workspace_id="w1")
+        assert cold.model_dump(mode="json") == expected[text], text
+        assert warm == cold, text
+
+
+@pytest.mark.postgres
+def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_path: Path) -> None:
+    from tests.pg_wire import WireCounter
+
+    backend = Backend("postgres", pg_server)
+    wire = WireCounter()
+    try:
+        with wire:
+            mem = backend.open_memory(tmp_path, config=KEYWORD_ONLY)
+            context_corpus.seed(mem)
+        for text in MESSAGES:
+            for cold in (True, False):
+                if cold:
+                    forget_counts(mem)
+                mark = wire.mark()
+                mem.build_context("s1", text, user_id="u1", workspace_id="w1")
+                trips = wire.since(mark)
+                assert trips <= MAX_ROUND_TRIPS, (text, cold, wire.queries(mark))
+        # What a steady turn sends: one statement per store, no BEGIN, COMMIT or ping.
+        mark = wire.mark()
+        mem.build_context("s1", MESSAGES[1], user_id="u1", workspace_id="w1")
+        sent = wire.queries(mark)
+        assert wire.since(mark) == 2, sent
+        assert not [q for q in sent if "BEGIN" in q or "COMMIT" in q or q.strip() == '";"']
+    finally:
+        backend.close_all()
+        wire.close()
