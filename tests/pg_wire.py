@@ -92,5 +92,6 @@ class WireCounter:
         return [
             line.split("\t", 4)[-1]
             for line in self.lines(mark)
-            if "\tF\t" in line and ("\tQuery\t" in line or "\tParse\t" in line or "\tBind\t" in line)
+            if "\tF\t" in line
+            and ("\tQuery\t" in line or "\tParse\t" in line or "\tBind\t" in line)
         ]

@@ -30,6 +30,8 @@ same rows the separate statements returned (``tests/core/test_context_answers.py
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -38,12 +40,6 @@ from ekko_memory.models import MemoryMessage, MemorySummary, PendingItem
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
-from ekko_memory.store.postgres_dialect import (
-    MAX_LEXEME_BYTES,
-    RANK_WEIGHTS,
-    _lexeme,
-    _pyformat,
-)
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
     NODE_COLUMNS_N,
@@ -61,8 +57,8 @@ from ekko_memory.store.rows import (
 )
 from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import (
-    RANKED_MATCHES,
     MessageTerms,
+    choose_keywords,
     count_cap,
     message_terms,
     supports,
@@ -70,6 +66,8 @@ from ekko_memory.store.search_text import (
 from ekko_memory.timeutil import to_db
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from ekko_memory.store.sql_store import SqlStore
 
 # Columns read back as floats (JSON writes 1.0 as 1).
@@ -211,74 +209,67 @@ def _node_part(st: _Statement, store: SqlStore, ask: NodeAsk) -> tuple[int, Any]
 
 
 def _keyword_part(
-    st: _Statement, store: SqlStore, ask: KeywordAsk
-) -> tuple[int, MessageTerms, list[str]] | None:
-    """The keyword search's column (None: the message has no keyword): the counts made
-    here, the hits, and the uncapped hits when the capped ones were too few."""
+    st: _Statement, store: SqlStore, conn: Connection, ask: KeywordAsk
+) -> tuple[int, MessageTerms] | None:
+    """The keyword search's column (None: nothing to search for): the hits among the
+    index's best ``cap``, and all of them when those were too few but the index held more.
+
+    The terms are chosen here, from their counts (``PostgresDialect.term_counts``: one
+    more round trip when some are not cached), not by the server: a tsquery the planner
+    sees (a bound value of a statement planned for its values) is estimated from the
+    column's statistics, and a frequent word's newest matches are then read by a backward
+    scan of the newest rows (3.5 ms), where a tsquery computed in the statement was
+    estimated at 200 matches and all 7 000 were ranked (29 ms; measured at 100k)."""
     words = message_terms(ask.message)
     if not words.terms:
         return None
-    searchable = [t for t in words.terms if len(t.encode()) <= MAX_LEXEME_BYTES]
-    known, unknown = store.dialect.term_cache.get(list(dict.fromkeys(searchable)))
-    values = []
-    params: dict[str, Any] = {"cap": count_cap(), "budget": RANKED_MATCHES}
-    for i, term in enumerate(searchable):
-        params |= {f"t{i}": term, f"q{i}": _lexeme(term), f"k{i}": known.get(term)}
-        values.append(f"({i}, CAST(:t{i} AS text), CAST(:q{i} AS text), CAST(:k{i} AS bigint))")
-    if not values:
-        values.append("(0, NULL::text, NULL::text, 0::bigint)")
+    counts = store.dialect.term_counts(conn, words.terms, count_cap())
+    terms, window = choose_keywords(words.terms, counts)
+    if not terms:
+        return None
+    limit = ask.limit
+    cap = max(limit * 5, 100)
+    dialect = store.dialect
+    found = dialect.search_sql(terms, any_term=True, window=window, cap=cap)
+    counting = dialect.search_sql(terms, any_term=True, window=window, cap=cap, ranked=False)
+    uncapped = dialect.search_sql(terms, any_term=True, window=window, cap=None)
+    assert found is not None and counting is not None and uncapped is not None
     cond, filter_params = where_sql(ask.f, alias="n")
     cond += f" AND {live_condition('n.')}"
-    params |= filter_params
-    params |= {"f_live": to_db(ask.live_at), "lim": ask.limit, "fcap": max(ask.limit * 5, 100)}
-    params["window"] = RANKED_MATCHES
-    query = "(SELECT CAST(query AS tsquery) FROM pick)"
-    windowed = "(SELECT windowed FROM pick)"
-    rank = f"-ts_rank('{RANK_WEIGHTS}', doc, {query}, 1) AS rank"
-    match = f"FROM memory_nodes_fts WHERE doc @@ {query}"
-    newest = f"SELECT seq, {rank} {match} ORDER BY seq DESC LIMIT :window"
+    filter_params = {**filter_params, "f_live": to_db(ask.live_at), "lim": limit}
 
-    def joined(fts: str) -> str:
-        return (
-            f"SELECT {NODE_COLUMNS_N}, CAST(fts.rank AS float8) AS rank FROM ({fts}) AS fts"
+    def joined(search: tuple[str, dict[str, Any]]) -> str:
+        fts_sql, params = search
+        return st.bind(
+            f"SELECT {NODE_COLUMNS_N}, CAST(fts.rank AS float8) AS rank FROM ({fts_sql}) AS fts"
             f" JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond}"
-            " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
+            " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim",
+            {**params, **filter_params},
         )
 
-    capped = (
-        f"SELECT * FROM (SELECT seq, {rank} {match} ORDER BY rank LIMIT :fcap) AS a"
-        f" WHERE NOT {windowed} UNION ALL SELECT * FROM (SELECT seq, rank FROM ({newest})"
-        f" AS newest ORDER BY rank LIMIT :fcap) AS b WHERE {windowed}"
+    # A word in at least ``cap`` nodes (its count is capped above that) makes at least as
+    # many matches: the count of them all is needed only when every word is rarer.
+    common = any(counts.get(t.tokens[0], 0) >= cap for t in terms)
+    count_sql, count_params = counting
+    enough = (
+        "true"
+        if common
+        else st.bind(
+            f"((SELECT count(*) FROM ({count_sql}) AS capped) >= :cap)",
+            {**count_params, "cap": cap},
+        )
     )
-    uncapped = (
-        f"SELECT * FROM (SELECT seq, {rank} {match}) AS a WHERE NOT {windowed}"
-        f" UNION ALL SELECT * FROM ({newest}) AS b WHERE {windowed}"
-    )
+    lim = st.bind(":lim", {"lim": limit})
     hit_columns = [*NODE_COLUMNS, "rank"]
+    # CASE decides in order: the count runs only when the hits were too few, the
+    # uncapped search only when the index held more.
     sql = (
-        f"(WITH terms(pos, term, q, known) AS (VALUES {', '.join(values)}),"
-        " counted AS MATERIALIZED (SELECT pos, term, q, known, coalesce(known, (SELECT count(*)"
-        " FROM (SELECT 1 FROM memory_nodes_fts WHERE doc @@ CAST(terms.q AS tsquery)"
-        " LIMIT :cap) AS m)) AS n FROM terms WHERE term IS NOT NULL),"
-        " ranked AS MATERIALIZED (SELECT pos, term, q, n, sum(n) OVER (ORDER BY n, pos"
-        " ROWS UNBOUNDED PRECEDING) AS total FROM counted WHERE n > 0),"
-        " chosen AS MATERIALIZED (SELECT pos, q FROM ranked WHERE term IN"
-        " (SELECT term FROM ranked WHERE total <= :budget)),"
-        " pick AS MATERIALIZED (SELECT CASE WHEN EXISTS (SELECT 1 FROM chosen)"
-        " THEN (SELECT string_agg(q, ' | ' ORDER BY pos) FROM chosen)"
-        " ELSE (SELECT string_agg(q, ' | ' ORDER BY pos) FROM ranked) END AS query,"
-        " NOT EXISTS (SELECT 1 FROM chosen) AS windowed),"
-        f" hits AS MATERIALIZED ({joined(capped)}),"
-        " again AS MATERIALIZED (SELECT CASE WHEN (SELECT count(*) FROM hits) >= :lim"
-        f" THEN false ELSE (SELECT count(*) {match}) >= :fcap END AS more)"
-        " SELECT json_build_array("
-        "(SELECT coalesce(json_agg(json_build_array(term, n)), '[]'::json) FROM counted"
-        " WHERE known IS NULL),"
-        f" {_json_rows(hit_columns, 'SELECT * FROM hits', 'h')},"
-        " CASE WHEN (SELECT more FROM again) THEN"
-        f" {_json_rows(hit_columns, joined(uncapped), 'u')} END))"
+        f"(WITH hits AS MATERIALIZED ({joined(found)}) SELECT json_build_array("
+        f"{_json_rows(hit_columns, 'SELECT * FROM hits', 'h')},"
+        f" CASE WHEN (SELECT count(*) FROM hits) >= {lim} THEN NULL WHEN NOT {enough}"
+        f" THEN NULL ELSE {_json_rows(hit_columns, joined(uncapped), 'u')} END))"
     )
-    return st.add(st.bind(sql, params)), words, searchable
+    return st.add(sql), words
 
 
 def _node_row(values: list[Any]) -> NodeRow:
@@ -292,7 +283,13 @@ def _hit(values: list[Any]) -> RowHit:
 
 
 def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
-    """Everything ``ask`` asks of ``store`` (a PostgreSQL store), in one round trip."""
+    """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one statement, after the
+    count of the message's words not cached (one more round trip, when there are any)."""
+    with _kept(store) as conn:
+        return _read(store, conn, ask)
+
+
+def _read(store: SqlStore, conn: Connection, ask: TurnAsk) -> TurnRows:
     st = _Statement()
     recent_at = summary_at = waiting_at = None
     if ask.recent is not None:
@@ -319,7 +316,7 @@ def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
             )
         )
     node_parts = [_node_part(st, store, node_ask) for node_ask in ask.nodes]
-    keyword = _keyword_part(st, store, ask.keywords) if ask.keywords is not None else None
+    keyword = _keyword_part(st, store, conn, ask.keywords) if ask.keywords is not None else None
     if ask.waiting is not None:
         w = ask.waiting
         waiting_at = st.add(
@@ -344,23 +341,23 @@ def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     out = TurnRows()
     if not st.columns:
         return out
-    row = _run(store, st.sql(), st.params)
+    # Planned for its values: psycopg would prepare a statement it sees repeatedly, and
+    # a generic plan of a capped count is a sequential scan (PostgresDialect.fetch).
+    row = store.dialect.fetch(conn, st.sql(), st.params, reuse_plan=False)[0]
     if recent_at is not None:
         out.recent = [message_from_tuple(tuple(r)) for r in reversed(row[recent_at])]
     if summary_at is not None and row[summary_at]:
         out.summary = summary_from_tuple(tuple(row[summary_at][0]))
-    for (at, topic), _ask in zip(node_parts, ask.nodes, strict=True):
+    for at, topic in node_parts:
         value = row[at]
         if topic is not None:
             ranged, value = value
             store.dialect.topic_sizes.put({topic: int(bool(ranged))})
         out.nodes.append([_node_row(r) for r in value])
     if keyword is not None:
-        at, words, _ = keyword
-        counted, capped, uncapped = row[at]
-        store.dialect.term_cache.put({term: int(n) for term, n in counted})
-        found = uncapped if uncapped is not None else capped
-        hits = [_hit(r) for r in found]
+        at, words = keyword
+        capped, uncapped = row[at]
+        hits = [_hit(r) for r in (uncapped if uncapped is not None else capped)]
         out.hits = [h for h in hits if supports(words, h.row.labels(), h.row.content)]
     if waiting_at is not None:
         out.waiting = [
@@ -369,9 +366,11 @@ def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     return out
 
 
-def _run(store: SqlStore, sql: str, params: dict[str, Any]) -> tuple[Any, ...]:
-    """The statement's one row, on this thread's kept connection in autocommit (through
-    a pooled one in a transaction when that is busy: a nested read)."""
+@contextmanager
+def _kept(store: SqlStore) -> Iterator[Connection]:
+    """This thread's kept connection to ``store`` in autocommit: each statement its own
+    snapshot, no BEGIN or COMMIT, no pool ping (a pooled connection in a read transaction
+    when it is busy: a nested read)."""
     engine = store._require(write=False)
     try:
         pin = store._pins.take(engine)
@@ -379,29 +378,27 @@ def _run(store: SqlStore, sql: str, params: dict[str, Any]) -> tuple[Any, ...]:
         raise _translated(store, e) from e
     if pin is None:
         with store.read() as r:
-            return tuple(r._rows(sql, params, reuse_plan=False)[0])
+            yield r.conn
+        return
     driver = pin.driver
     try:
         driver.autocommit = True
         try:
-            cur = driver.cursor()
-            try:
-                cur.execute(_pyformat(sql), params, prepare=False)
-                found = cur.fetchone()
-            finally:
-                cur.close()
+            yield pin.conn
         finally:
             driver.autocommit = False
     except BaseException as e:
-        store._pins.give_back(pin, broken=True)
-        raise _translated(store, e) from e
+        store._pins.give_back(pin, broken=_driver_error(e))
+        if _driver_error(e):
+            raise _translated(store, e) from e
+        raise
     store._pins.give_back(pin)
-    assert found is not None
-    return tuple(found)
+
+
+def _driver_error(e: BaseException) -> bool:
+    return type(e).__module__.startswith(("psycopg", "sqlalchemy"))
 
 
 def _translated(store: SqlStore, e: BaseException) -> BaseException:
     """The store's own error for a driver's (others as they are)."""
-    if type(e).__module__.startswith(("psycopg", "sqlalchemy")):
-        return store._translated(e)
-    return e
+    return store._translated(e) if _driver_error(e) else e
