@@ -28,9 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.pg_clus
 from bench_backends import TURNS, fill
 from datagen import make_nodes
 from fill import KEYWORD_ONLY
-from timing import measure_many
+from timing import measure_many, measure_side_by_side
 
 from ekko_memory import MemoryService, open_memory
+from ekko_memory.service.context_builder import ContextBuilder
 from tests.pg_wire import WireCounter
 
 
@@ -71,13 +72,46 @@ def timed(mem: MemoryService, rounds: int) -> dict[str, float]:
     return measure_many([lambda t=t: turn(mem, t) for t in TURNS], rounds=rounds)
 
 
+def batched(on: bool) -> None:
+    ContextBuilder.batch_postgres = on
+
+
+def postgres_sides(
+    mem: MemoryService, wire: WireCounter, rounds: int, block: int
+) -> dict[str, Any]:
+    """The batched read and the reads one by one (the code before it), round trips and
+    timings in alternating blocks (``timing.measure_side_by_side``: a machine that speeds
+    up or slows down during the run shifts both alike)."""
+    out: dict[str, Any] = {}
+    for label, on in (("one_by_one", False), ("batched", True)):
+        batched(on)
+        out[label] = {"round_trips": round_trips(mem, wire)}
+
+    def side(on: bool) -> list[Any]:
+        def run(text: str) -> Any:
+            batched(on)
+            return turn(mem, text)
+
+        return [lambda t=t: run(t) for t in TURNS]
+
+    timings = measure_side_by_side(
+        {"one_by_one": side(False), "batched": side(True)}, rounds=rounds, block=block
+    )
+    batched(True)
+    for label, summary in timings.items():
+        out[label]["build_context_ms"] = {k: v for k, v in summary.items() if k != "each"}
+        out[label]["per_turn_p50_ms"] = [each["p50"] for each in summary["each"]]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes", type=int, default=100_000)
     ap.add_argument("--pg-url", default=None)
     ap.add_argument("--namespace", default="ctxbench")
     ap.add_argument("--keep", action="store_true", help="reuse a filled namespace")
-    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=60)
+    ap.add_argument("--block", type=int, default=10)
     ap.add_argument("--no-sqlite", action="store_true")
     ap.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results" / "pg_context.json"
@@ -101,10 +135,7 @@ def main() -> None:
         if not args.keep:
             print(f"[postgres] filling {len(nodes)} nodes…", file=sys.stderr, flush=True)
             fill(mem, nodes)
-        results["postgres"] = {
-            "round_trips": round_trips(mem, wire),
-            "build_context_ms": timed(mem, args.rounds),
-        }
+        results["postgres"] = postgres_sides(mem, wire, args.rounds, args.block)
         print(json.dumps(results["postgres"]), file=sys.stderr, flush=True)
         mem.close()
     finally:

@@ -1,9 +1,9 @@
 """Round trips to PostgreSQL, counted on the wire: libpq's own protocol trace of every
 psycopg connection opened while a ``WireCounter`` is installed.
 
-A round trip ends with the server's ``ReadyForQuery``: one per simple query (``BEGIN``,
-``COMMIT``), one per extended-protocol ``Sync`` (a statement with parameters, a prepare),
-one per pool ping. Counting those messages counts what crossed the wire, whatever
+A round trip is a simple ``Query`` (``BEGIN``, ``COMMIT``, a pool ping) or an
+extended-protocol ``Sync`` (a statement with parameters, a prepare; a pipeline of
+statements ends with one), each answered by one ``ReadyForQuery``. Counting those messages counts what crossed the wire, whatever
 layer (SQLAlchemy, the store's raw-driver reads, a pinned connection) sent it.
 
     with WireCounter() as wire:
@@ -83,8 +83,15 @@ class WireCounter:
             return f.read().decode("utf-8", "replace").splitlines()
 
     def since(self, mark: int) -> int:
-        """Round trips completed after ``mark``: the server's ``ReadyForQuery`` messages."""
-        return sum(1 for line in self.lines(mark) if "\tB\t" in line and "ReadyForQuery" in line)
+        """Round trips begun after ``mark``: the client's simple ``Query`` and extended
+        protocol ``Sync`` messages, each answered by one ``ReadyForQuery``. (Counted at
+        the client's side: libpq reads a ``ReadyForQuery`` only as the next command
+        starts, so the server's side would count one call's last answer in the next.)"""
+        return sum(
+            1
+            for line in self.lines(mark)
+            if "\tF\t" in line and ("\tQuery\t" in line or line.rstrip().endswith("\tSync"))
+        )
 
     def queries(self, mark: int) -> list[str]:
         """What the client sent after ``mark``, one line per message that asked for an

@@ -108,6 +108,10 @@ def session_filter(viewer: Viewer, session_id: str) -> NodeFilter:
 class ContextBuilder:
     """Builds MemoryContext for one turn of one session."""
 
+    # Read a PostgreSQL store's part of a turn in one statement (off: the reads one by
+    # one in a transaction, as on SQLite; bench/bench_pg_context.py compares the two).
+    batch_postgres = True
+
     def __init__(self, service: MemoryService) -> None:
         self.service = service
         self.warnings: list[str] = []
@@ -461,7 +465,7 @@ class ContextBuilder:
     def _batched(self, store: SqlStore) -> bool:
         """Whether this turn reads ``store`` in one round trip (``store.turn_reads``): a
         PostgreSQL store, on the keyword path (the semantic stage reads in a transaction)."""
-        return store.dialect.name == "postgresql" and self.semantic is None
+        return self.batch_postgres and store.dialect.name == "postgresql" and self.semantic is None
 
     def _keyword_ask(self, scopes: tuple[str, ...], text: str) -> KeywordAsk | None:
         """``_search_in``'s search, for a batched read."""

@@ -7,30 +7,33 @@ when the filter leaves too few hits, the uncapped search then) and the waiting
 proposals. Asked one by one, on PostgreSQL each was a round trip, with a pool ping,
 BEGIN and COMMIT around them: 24–31 a turn at 100k memories (``bench_pg_context.py``).
 
-Here they go as one statement: every answer a JSON column of one row (rows as arrays in
-their usual column order), the data-dependent steps decided by the server —
+Here they go in one pipeline (psycopg's pipeline mode: every statement sent at once, one
+``Sync``, the answers read together), between a ``BEGIN ISOLATION LEVEL REPEATABLE READ
+READ ONLY`` and a ``COMMIT`` sent in the same pipeline (one snapshot, as before), on the
+connection the reading thread keeps (``thread_pins``: no pool ping). Each statement is
+the one the reads one by one sent, prepared as they were (their generic plans spare the
+planning: one statement holding them all was planned afresh each turn, 3–17 ms). The
+steps that depended on an answer are decided by the server inside the statements:
 
-- the keyword choice (``search_text.choose_keywords``): the message's terms are counted
-  in the statement (counts cached by ``term_cache`` are passed in), ordered by count, and
-  the tsquery built from those that fit the ranking budget (or all of them, ranking only
-  the newest matches);
-- the count of matches when the filter leaves fewer hits than asked, and the uncapped
-  search after it (``SearchReads._ranked``), each run only when needed (an InitPlan is
-  evaluated when first used, and a CASE branch only when taken);
-- a hinted topic's choice of statement (``NodeReads._small_topic``), when not cached:
-  computed from the same capped counts, both statements present, only the chosen one run.
+- the count of all matches when the filter left fewer hits than asked, and the uncapped
+  search after it (``SearchReads._ranked``): one statement, each part run only when
+  needed (a CASE branch only when taken, a one-time filter before a subquery);
+- a hinted topic's choice of statement (``NodeReads._small_topic``) when it is not
+  cached: computed from the same capped counts, both statements present behind it, only
+  the chosen one run, the choice returned (and cached a minute).
 
-One statement sees one snapshot, so it runs outside any transaction (autocommit): no
-BEGIN and COMMIT. It runs on the connection the reading thread keeps (``thread_pins``):
-no pool ping. It is planned for its values each time (never prepared): a generic plan of
-a capped count is a sequential scan (see ``PostgresDialect.fetch``). The answers are the
-same rows the separate statements returned (``tests/core/test_context_answers.py``).
+Only the keyword choice (``search_text.choose_keywords``) stays before the pipeline: the
+message's words not cached are counted in one more round trip, and the tsquery is a value
+the planner sees (a tsquery computed inside the statement was estimated at 200 matches,
+and a frequent word's 7 000 were all ranked: 29 ms, against 3.5 for a backward scan of
+the newest rows, measured at 100k). The answers are the rows the reads one by one
+returned (``tests/core/test_context_answers.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -40,6 +43,7 @@ from ekko_memory.models import MemoryMessage, MemorySummary, PendingItem
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
+from ekko_memory.store.postgres_dialect import _pyformat
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
     NODE_COLUMNS_N,
@@ -47,33 +51,18 @@ from ekko_memory.store.reader_base import (
     PENDING_SELECT,
     SUMMARY_SELECT,
 )
-from ekko_memory.store.rows import (
-    MESSAGE_COLUMNS,
-    NODE_COLUMNS,
-    SUMMARY_COLUMNS,
-    NodeRow,
-    message_from_tuple,
-    summary_from_tuple,
-)
-from ekko_memory.store.search_reads import RowHit
-from ekko_memory.store.search_text import (
-    MessageTerms,
-    choose_keywords,
-    count_cap,
-    message_terms,
-    supports,
-)
-from ekko_memory.timeutil import to_db
+from ekko_memory.store.rows import NodeRow, message_from_tuple, summary_from_tuple
+from ekko_memory.store.search_reads import RowHit, _instant_text, _joined_where
+from ekko_memory.store.search_text import choose_keywords, count_cap, message_terms, supports
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ekko_memory.store.sql_store import SqlStore
 
-# Columns read back as floats (JSON writes 1.0 as 1).
-_FLOAT_AT = tuple(NODE_COLUMNS.index(c) for c in ("confidence", "importance"))
 # ``:name`` outside quotes, not a ``::type`` cast (as postgres_dialect._NAMED).
 _NAMED = re.compile(r"('(?:[^']|'')*')|(?<![:\w]):([A-Za-z_]\w*)")
+BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 
 @dataclass(frozen=True)
@@ -127,44 +116,31 @@ class TurnRows:
     waiting: list[PendingItem] = field(default_factory=list)
 
 
-def _json_rows(columns: list[str] | tuple[str, ...], sql: str, alias: str = "q") -> str:
-    """A scalar subquery: the rows of ``sql`` as a JSON array of arrays, in its order."""
-    cols = ", ".join(f"{alias}.{c}" for c in columns)
-    return (
-        f"(SELECT coalesce(json_agg(json_build_array({cols})), '[]'::json) FROM ({sql}) AS {alias})"
-    )
+def _renamed(sql: str, prefix: str) -> str:
+    """``sql`` with every ``:name`` parameter as ``:<prefix>name``."""
+
+    def swap(m: re.Match[str]) -> str:
+        return m.group(1) if m.group(1) is not None else f":{prefix}{m.group(2)}"
+
+    return _NAMED.sub(swap, sql)
 
 
+@dataclass
 class _Statement:
-    """Parts of one statement, each with its own parameter names."""
-
-    def __init__(self) -> None:
-        self.columns: list[str] = []
-        self.params: dict[str, Any] = {}
-        self._n = 0
-
-    def bind(self, sql: str, params: dict[str, Any]) -> str:
-        """``sql`` with its parameters renamed apart from every other part's."""
-        self._n += 1
-        prefix = f"b{self._n}_"
-
-        def swap(m: re.Match[str]) -> str:
-            return m.group(1) if m.group(1) is not None else f":{prefix}{m.group(2)}"
-
-        self.params.update({prefix + k: v for k, v in params.items()})
-        return _NAMED.sub(swap, sql)
-
-    def add(self, sql: str) -> int:
-        self.columns.append(sql)
-        return len(self.columns) - 1
-
-    def sql(self) -> str:
-        return "SELECT " + ", ".join(self.columns)
+    sql: str
+    params: dict[str, Any]
+    reuse_plan: bool
+    read: Callable[[list[tuple[Any, ...]]], None]
 
 
-def _node_part(st: _Statement, store: SqlStore, ask: NodeAsk) -> tuple[int, Any]:
-    """A node query's column; with the topic key to cache when its choice is made here."""
+def _node_statement(store: SqlStore, ask: NodeAsk, into: list[NodeRow]) -> _Statement:
+    """``find_node_rows``'s statement (the topic's choice made by the server when it is
+    not cached)."""
     f, limit, order = ask.f, ask.limit, ask.order
+
+    def read(rows: list[tuple[Any, ...]]) -> None:
+        into.extend(NodeRow(r) for r in rows)
+
     key = _topic_key(f) if order == "priority" else None
     known = store.dialect.topic_sizes.cached((key, limit)) if key is not None else None
     if key is None or known is not None:
@@ -173,156 +149,160 @@ def _node_part(st: _Statement, store: SqlStore, ask: NodeAsk) -> tuple[int, Any]
             sql, params = _cached_node_query(f, limit, 0, order, ranged)
         except TypeError:  # a filter holding lists cannot be a cache key
             sql, params = _node_query(f, limit, 0, order, ranged)
-        return st.add(_json_rows(NODE_COLUMNS, st.bind(sql, dict(params)))), None
-    # The choice of NodeReads._small_topic, made by the server from the same counts.
+        return _Statement(sql, dict(params), True, read)
+    # NodeReads._small_topic's choice, made by the server from the same capped counts.
     scope, domain, node_type, statuses, prefix = key
     group = NodeFilter(scopes=(scope,), domain=domain, types=(node_type,), statuses=statuses)
     topic_cond, topic_params = where_sql(
         replace(group, category_prefix=prefix), category_range=True
     )
     group_cond, group_params = where_sql(group)
-    topic = st.bind(
-        f"SELECT count(*) AS c FROM (SELECT 1 FROM memory_nodes WHERE {topic_cond}"
-        " LIMIT :cap) AS t",
-        {**topic_params, "cap": TOPIC_CAP + 1},
-    )
-    need = st.bind("c * c / :lim + 1", {"lim": limit})
-    lim = st.bind(":lim", {"lim": limit})
-    grouped = st.bind(
-        f"SELECT count(*) FROM (SELECT 1 FROM memory_nodes WHERE {group_cond}"
-        " LIMIT (SELECT NEED FROM topic)) AS g",
-        group_params,
-    ).replace("NEED", need)
-    choice = (
-        f"WITH topic AS ({topic}) SELECT CASE WHEN c > {TOPIC_CAP} THEN false"
-        f" WHEN c < {lim} THEN true ELSE ({grouped}) >= {need} END AS ranged FROM topic"
-    )
-    by_range = _json_rows(NODE_COLUMNS, st.bind(*_node_query(f, limit, 0, order, True)))
-    by_priority = _json_rows(NODE_COLUMNS, st.bind(*_node_query(f, limit, 0, order, False)))
-    return (
-        st.add(
-            f"(WITH pick AS ({choice}) SELECT json_build_array((SELECT ranged FROM pick),"
-            f" CASE WHEN (SELECT ranged FROM pick) THEN {by_range} ELSE {by_priority} END))"
-        ),
-        (key, limit),
+    by_range, range_params = _node_query(f, limit, 0, order, True)
+    by_priority, priority_params = _node_query(f, limit, 0, order, False)
+    params = {
+        **{"t_" + k: v for k, v in topic_params.items()},
+        **{"g_" + k: v for k, v in group_params.items()},
+        **{"r_" + k: v for k, v in range_params.items()},
+        **{"p_" + k: v for k, v in priority_params.items()},
+        "cap": TOPIC_CAP + 1,
+        "lim": limit,
+    }
+    need = "c * c / :lim + 1"
+    sql = (
+        "WITH topic AS (SELECT count(*) AS c FROM (SELECT 1 FROM memory_nodes WHERE"
+        f" {_renamed(topic_cond, 't_')} LIMIT :cap) AS t),"
+        f" pick AS MATERIALIZED (SELECT CASE WHEN c > {TOPIC_CAP} THEN false"
+        " WHEN c < :lim THEN true ELSE (SELECT count(*) FROM (SELECT 1 FROM memory_nodes"
+        f" WHERE {_renamed(group_cond, 'g_')} LIMIT (SELECT {need} FROM topic)) AS g)"
+        f" >= {need} END AS ranged FROM topic)"
+        " SELECT q.*, pick.ranged FROM pick LEFT JOIN LATERAL ("
+        f"SELECT * FROM ({_renamed(by_range, 'r_')}) AS r WHERE pick.ranged"
+        f" UNION ALL SELECT * FROM ({_renamed(by_priority, 'p_')}) AS p"
+        " WHERE NOT pick.ranged) AS q ON true"
     )
 
+    def read_choice(rows: list[tuple[Any, ...]]) -> None:
+        # One row at least (the choice's, with no node when the topic is empty).
+        store.dialect.topic_sizes.put({(key, limit): int(bool(rows[0][-1]))})
+        read([r for r in rows if r[0] is not None])
 
-def _keyword_part(
-    st: _Statement, store: SqlStore, conn: Connection, ask: KeywordAsk
-) -> tuple[int, MessageTerms] | None:
-    """The keyword search's column (None: nothing to search for): the hits among the
-    index's best ``cap``, and all of them when those were too few but the index held more.
+    return _Statement(sql, params, False, read_choice)
 
-    The terms are chosen here, from their counts (``PostgresDialect.term_counts``: one
-    more round trip when some are not cached), not by the server: a tsquery the planner
-    sees (a bound value of a statement planned for its values) is estimated from the
-    column's statistics, and a frequent word's newest matches are then read by a backward
-    scan of the newest rows (3.5 ms), where a tsquery computed in the statement was
-    estimated at 200 matches and all 7 000 were ranked (29 ms; measured at 100k)."""
+
+def _keyword_statement(
+    store: SqlStore, conn: Connection, ask: KeywordAsk, into: list[RowHit]
+) -> _Statement | None:
+    """``search_rows(…, any_term=True)``'s statements in one (None: nothing to search):
+    the hits among the index's best ``cap``, or, when those were too few and the index
+    held ``cap`` matches or more, among all of them."""
     words = message_terms(ask.message)
     if not words.terms:
         return None
-    counts = store.dialect.term_counts(conn, words.terms, count_cap())
+    dialect = store.dialect
+    counts = dialect.term_counts(conn, words.terms, count_cap())
     terms, window = choose_keywords(words.terms, counts)
     if not terms:
         return None
     limit = ask.limit
     cap = max(limit * 5, 100)
-    dialect = store.dialect
     found = dialect.search_sql(terms, any_term=True, window=window, cap=cap)
     counting = dialect.search_sql(terms, any_term=True, window=window, cap=cap, ranked=False)
     uncapped = dialect.search_sql(terms, any_term=True, window=window, cap=None)
     assert found is not None and counting is not None and uncapped is not None
-    cond, filter_params = where_sql(ask.f, alias="n")
+    try:
+        cond, filter_params = _joined_where(ask.f)
+    except TypeError:  # a filter holding lists cannot be a cache key
+        cond, filter_params = where_sql(ask.f, alias="n")
     cond += f" AND {live_condition('n.')}"
-    filter_params = {**filter_params, "f_live": to_db(ask.live_at), "lim": limit}
+    params: dict[str, Any] = {
+        **filter_params,
+        **found[1],
+        "f_live": _instant_text(ask.live_at),
+        "lim": limit,
+        "cap": cap,
+    }
 
-    def joined(search: tuple[str, dict[str, Any]]) -> str:
-        fts_sql, params = search
-        return st.bind(
-            f"SELECT {NODE_COLUMNS_N}, CAST(fts.rank AS float8) AS rank FROM ({fts_sql}) AS fts"
+    def joined(fts_sql: str) -> str:
+        return (
+            f"SELECT {NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts"
             f" JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond}"
-            " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim",
-            {**params, **filter_params},
+            " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
         )
 
-    # A word in at least ``cap`` nodes (its count is capped above that) makes at least as
-    # many matches: the count of them all is needed only when every word is rarer.
+    # A word in ``cap`` nodes or more (its count is capped above that) makes as many
+    # matches: all of them are counted only when every word is rarer.
     common = any(counts.get(t.tokens[0], 0) >= cap for t in terms)
-    count_sql, count_params = counting
-    enough = (
-        "true"
-        if common
-        else st.bind(
-            f"((SELECT count(*) FROM ({count_sql}) AS capped) >= :cap)",
-            {**count_params, "cap": cap},
-        )
-    )
-    lim = st.bind(":lim", {"lim": limit})
-    hit_columns = [*NODE_COLUMNS, "rank"]
-    # CASE decides in order: the count runs only when the hits were too few, the
-    # uncapped search only when the index held more.
+    enough = "true" if common else f"(SELECT count(*) FROM ({counting[0]}) AS capped) >= :cap"
+    # The same tsquery in all three (``:fts_query``); the window, if any, too.
     sql = (
-        f"(WITH hits AS MATERIALIZED ({joined(found)}) SELECT json_build_array("
-        f"{_json_rows(hit_columns, 'SELECT * FROM hits', 'h')},"
-        f" CASE WHEN (SELECT count(*) FROM hits) >= {lim} THEN NULL WHEN NOT {enough}"
-        f" THEN NULL ELSE {_json_rows(hit_columns, joined(uncapped), 'u')} END))"
+        f"WITH hits AS MATERIALIZED ({joined(found[0])}),"
+        " again AS MATERIALIZED (SELECT CASE WHEN (SELECT count(*) FROM hits) >= :lim"
+        f" THEN false ELSE {enough} END AS more)"
+        " SELECT * FROM hits WHERE NOT (SELECT more FROM again)"
+        f" UNION ALL SELECT * FROM ({joined(uncapped[0])}) AS u"
+        " WHERE (SELECT more FROM again)"
     )
-    return st.add(sql), words
 
+    def read(rows: list[tuple[Any, ...]]) -> None:
+        hits = [RowHit(NodeRow(r), float(r[-1])) for r in rows]
+        into.extend(h for h in hits if supports(words, h.row.labels(), h.row.content))
 
-def _node_row(values: list[Any]) -> NodeRow:
-    for i in _FLOAT_AT:
-        values[i] = float(values[i])
-    return NodeRow(values)
-
-
-def _hit(values: list[Any]) -> RowHit:
-    return RowHit(_node_row(values), float(values[-1]))
+    return _Statement(sql, params, True, read)
 
 
 def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
-    """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one statement, after the
+    """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one pipeline, after the
     count of the message's words not cached (one more round trip, when there are any)."""
-    with _kept(store) as conn:
-        return _read(store, conn, ask)
+    with _kept(store) as (conn, in_transaction):
+        out = TurnRows()
+        statements: list[_Statement] = []
+        if ask.recent is not None:
+            session_id, count = ask.recent
 
+            def read_recent(rows: list[tuple[Any, ...]]) -> None:
+                out.recent = [message_from_tuple(r) for r in reversed(rows)]
 
-def _read(store: SqlStore, conn: Connection, ask: TurnAsk) -> TurnRows:
-    st = _Statement()
-    recent_at = summary_at = waiting_at = None
-    if ask.recent is not None:
-        session_id, count = ask.recent
-        recent_at = st.add(
-            _json_rows(
-                MESSAGE_COLUMNS,
-                st.bind(
+            statements.append(
+                _Statement(
                     f"{MESSAGE_SELECT} WHERE session_id = :sid"
                     " ORDER BY created_at DESC, id DESC LIMIT :lim",
                     {"sid": session_id, "lim": count},
-                ),
+                    True,
+                    read_recent,
+                )
             )
-        )
-    if ask.summary_of is not None:
-        summary_at = st.add(
-            _json_rows(
-                SUMMARY_COLUMNS,
-                st.bind(
+        if ask.summary_of is not None:
+
+            def read_summary(rows: list[tuple[Any, ...]]) -> None:
+                out.summary = summary_from_tuple(rows[0]) if rows else None
+
+            statements.append(
+                _Statement(
                     f"{SUMMARY_SELECT} WHERE session_id = :sid AND stale = 0"
                     " ORDER BY created_at DESC, id DESC LIMIT 1",
                     {"sid": ask.summary_of},
-                ),
+                    True,
+                    read_summary,
+                )
             )
-        )
-    node_parts = [_node_part(st, store, node_ask) for node_ask in ask.nodes]
-    keyword = _keyword_part(st, store, conn, ask.keywords) if ask.keywords is not None else None
-    if ask.waiting is not None:
-        w = ask.waiting
-        waiting_at = st.add(
-            _json_rows(
-                PENDING_COLUMNS,
-                st.bind(
+        for node_ask in ask.nodes:
+            part: list[NodeRow] = []
+            out.nodes.append(part)
+            statements.append(_node_statement(store, node_ask, part))
+        if ask.keywords is not None:
+            search = _keyword_statement(store, conn, ask.keywords, out.hits)
+            if search is not None:
+                statements.append(search)
+        if ask.waiting is not None:
+            w = ask.waiting
+
+            def read_waiting(rows: list[tuple[Any, ...]]) -> None:
+                out.waiting = [
+                    row_to_pending(dict(zip(PENDING_COLUMNS, r, strict=True))) for r in rows
+                ]
+
+            statements.append(
+                _Statement(
                     f"{PENDING_SELECT} WHERE status = 'pending' AND kind = 'write'"
                     " AND requester = :requester"
                     " AND (CAST(:user_id AS TEXT) IS NULL OR user_id IS NULL OR user_id = :user_id)"
@@ -335,70 +315,70 @@ def _read(store: SqlStore, conn: Connection, ask: TurnAsk) -> TurnRows:
                         "workspace_id": w.workspace_id,
                         "limit": w.limit,
                     },
-                ),
+                    True,
+                    read_waiting,
+                )
             )
-        )
-    out = TurnRows()
-    if not st.columns:
+        if in_transaction:  # a nested read: in a transaction of its own already
+            for st in statements:
+                st.read(store.dialect.fetch(conn, st.sql, st.params, reuse_plan=st.reuse_plan))
+        else:
+            for st, rows in zip(statements, _pipelined(conn, statements), strict=True):
+                st.read(rows)
         return out
-    # Planned for its values: psycopg would prepare a statement it sees repeatedly, and
-    # a generic plan of a capped count is a sequential scan (PostgresDialect.fetch).
-    row = store.dialect.fetch(conn, st.sql(), st.params, reuse_plan=False)[0]
-    if recent_at is not None:
-        out.recent = [message_from_tuple(tuple(r)) for r in reversed(row[recent_at])]
-    if summary_at is not None and row[summary_at]:
-        out.summary = summary_from_tuple(tuple(row[summary_at][0]))
-    for at, topic in node_parts:
-        value = row[at]
-        if topic is not None:
-            ranged, value = value
-            store.dialect.topic_sizes.put({topic: int(bool(ranged))})
-        out.nodes.append([_node_row(r) for r in value])
-    if keyword is not None:
-        at, words = keyword
-        capped, uncapped = row[at]
-        hits = [_hit(r) for r in (uncapped if uncapped is not None else capped)]
-        out.hits = [h for h in hits if supports(words, h.row.labels(), h.row.content)]
-    if waiting_at is not None:
-        out.waiting = [
-            row_to_pending(dict(zip(PENDING_COLUMNS, r, strict=True))) for r in row[waiting_at]
-        ]
+
+
+def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tuple[Any, ...]]]:
+    """Every statement's rows, sent in one pipeline inside one read-only snapshot."""
+    driver: Any = conn.connection.dbapi_connection
+    cursors = []
+    with driver.pipeline():
+        driver.execute(BEGIN)
+        for st in statements:
+            cur = driver.cursor()
+            # Prepared once psycopg has seen it a few times, unless it must be planned
+            # for its values (PostgresDialect.fetch).
+            cur.execute(_pyformat(st.sql), st.params, prepare=None if st.reuse_plan else False)
+            cursors.append(cur)
+        driver.execute("COMMIT")
+    out = []
+    for cur in cursors:
+        out.append(list(cur.fetchall()))
+        cur.close()
     return out
 
 
 @contextmanager
-def _kept(store: SqlStore) -> Iterator[Connection]:
-    """This thread's kept connection to ``store`` in autocommit: each statement its own
-    snapshot, no BEGIN or COMMIT, no pool ping (a pooled connection in a read transaction
-    when it is busy: a nested read)."""
+def _kept(store: SqlStore) -> Iterator[tuple[Connection, bool]]:
+    """This thread's kept connection to ``store``, in autocommit (the pipeline begins and
+    commits its own snapshot), and False; when that is busy (a nested read), a pooled
+    connection in a read transaction, and True."""
     engine = store._require(write=False)
     try:
         pin = store._pins.take(engine)
     except Exception as e:
-        raise _translated(store, e) from e
+        if _driver_error(e):
+            raise store._translated(e) from e
+        raise
     if pin is None:
         with store.read() as r:
-            yield r.conn
+            yield r.conn, True
         return
     driver = pin.driver
     try:
         driver.autocommit = True
         try:
-            yield pin.conn
+            yield pin.conn, False
         finally:
             driver.autocommit = False
     except BaseException as e:
-        store._pins.give_back(pin, broken=_driver_error(e))
+        # A failed pipeline leaves its transaction aborted: the connection goes.
+        store._pins.give_back(pin, broken=True)
         if _driver_error(e):
-            raise _translated(store, e) from e
+            raise store._translated(e) from e
         raise
     store._pins.give_back(pin)
 
 
 def _driver_error(e: BaseException) -> bool:
     return type(e).__module__.startswith(("psycopg", "sqlalchemy"))
-
-
-def _translated(store: SqlStore, e: BaseException) -> BaseException:
-    """The store's own error for a driver's (others as they are)."""
-    return store._translated(e) if _driver_error(e) else e
