@@ -180,10 +180,10 @@ def pending(i: int, scope: str, title: str, key: str, value: str) -> PendingItem
     )
 
 
-def seed(mem: MemoryService) -> None:
+def seed(mem: MemoryService, count: int = 1500) -> None:
     """Write the corpus, a session log with its summary and waiting proposals."""
     mem.clock = lambda: NOW
-    batch = nodes()
+    batch = nodes(count)
     for store, part in (
         (mem.user_store, [n for n in batch if n.scope == "user"]),
         (mem.workspace_store, [n for n in batch if n.scope != "user"]),

@@ -17,6 +17,7 @@ import pytest
 
 from ekko_memory import MemoryService
 from ekko_memory.service.config import EmbedderConfig, MemoryConfig
+from ekko_memory.service.context_builder import ContextBuilder
 from tests.backends import Backend, PgServer
 from tests.core import context_corpus
 from tests.core.context_corpus import ANSWERS, MESSAGES
@@ -97,3 +98,32 @@ def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_p
     finally:
         backend.close_all()
         wire.close()
+
+
+@pytest.mark.postgres
+def test_postgres_batched_read_with_semantic_recall_finds_what_the_reads_one_by_one_find(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    """Semantic recall on: the nearest memories' rows are read in the pipeline too; the
+    contexts are those of the reads one by one (the code before, kept behind a switch)."""
+    backend = Backend("postgres", pg_server)
+    try:
+        mem = backend.open_memory(tmp_path)
+        assert mem.semantic is not None
+        context_corpus.seed(mem, 300)
+        mem.semantic.reindex()  # a bulk write is left for reindex
+        mem.semantic.load_vectors()
+        questions = [*MESSAGES, "服务之间怎么通信？", "晚饭有什么清淡的菜推荐？"]
+        got = {}
+        for batched in (False, True):
+            ContextBuilder.batch_postgres = batched
+            got[batched] = [
+                mem.build_context("s1", text, user_id="u1", workspace_id="w1") for text in questions
+            ]
+        for text, before, now in zip(questions, got[False], got[True], strict=True):
+            assert not now.diagnostics.warnings, (text, now.diagnostics.warnings)
+            assert now == before, text
+        assert any(c.relevant_nodes for c in got[True])
+    finally:
+        ContextBuilder.batch_postgres = True
+        backend.close_all()

@@ -13,6 +13,7 @@ resolution; only the nodes that make it into the context become ``MemoryNode``s.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -122,6 +123,8 @@ class ContextBuilder:
         # The semantic stage (None: off, or no message to compare with).
         self.semantic: SemanticStage | None = None
         self.vector_hits: list[tuple[NodeRow, float]] = []
+        # The similarity of the ids a batched read looks up (``_near_ask``).
+        self._near_sims: dict[str, float] = {}
 
     def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
         try:
@@ -376,8 +379,10 @@ class ContextBuilder:
                 ],
                 keywords=self._keyword_ask(("session", "workspace"), text),
                 waiting=self._waiting_ask(),
+                near=self._near_ask("workspace", store, ("session", "workspace")),
             )
             got = read_turn(store, ask)
+            self._near_found(got.near)
             nodes = [row for part in got.nodes for row in part]
             return got.recent, got.summary, nodes, got.hits, got.waiting
         with store.snapshot() as r:
@@ -429,8 +434,10 @@ class ContextBuilder:
                     nodes=asks,
                     keywords=self._keyword_ask(("user",), text),
                     waiting=self._waiting_ask(),
+                    near=self._near_ask("user", store, ("user",)),
                 ),
             )
+            self._near_found(got.near)
             parts = got.nodes
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
@@ -463,9 +470,32 @@ class ContextBuilder:
         return nodes, hits, waiting
 
     def _batched(self, store: SqlStore) -> bool:
-        """Whether this turn reads ``store`` in one round trip (``store.turn_reads``): a
-        PostgreSQL store, on the keyword path (the semantic stage reads in a transaction)."""
-        return self.batch_postgres and store.dialect.name == "postgresql" and self.semantic is None
+        """Whether this turn reads ``store`` in one pipeline (``store.turn_reads``)."""
+        return self.batch_postgres and store.dialect.name == "postgresql"
+
+    def _near_ask(
+        self, name: StoreName, store: SqlStore, scopes: tuple[str, ...]
+    ) -> Callable[[StoreReader], tuple[list[str], NodeFilter]] | None:
+        """``_nearest``'s search, for a batched read: the ids nearest the message (their
+        rows are read in the pipeline, through the keyword search's filter)."""
+        stage = self.semantic
+        if stage is None:
+            return None
+
+        def ask(r: StoreReader) -> tuple[list[str], NodeFilter]:
+            sims = stage.nearest_ids(name, store, r, self._limit("relevant_nodes") * 2)
+            self._near_sims = sims
+            return list(sims), replace(keyword_filter(self.viewer, scopes), live_at=self.now)
+
+        return ask
+
+    def _near_found(self, rows: list[NodeRow]) -> None:
+        """``_nearest``'s result from the rows a batched read found."""
+        if self.semantic is not None and self._near_sims:
+            self.vector_hits += self.semantic.nearest_rows(
+                rows, self._near_sims, self._limit("relevant_nodes") * 2
+            )
+        self._near_sims = {}
 
     def _keyword_ask(self, scopes: tuple[str, ...], text: str) -> KeywordAsk | None:
         """``_search_in``'s search, for a batched read."""

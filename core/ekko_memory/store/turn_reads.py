@@ -44,9 +44,11 @@ from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, whe
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
 from ekko_memory.store.postgres_dialect import _pyformat
+from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
     NODE_COLUMNS_N,
+    NODE_SELECT,
     PENDING_COLUMNS,
     PENDING_SELECT,
     SUMMARY_SELECT,
@@ -103,6 +105,9 @@ class TurnAsk:
     nodes: list[NodeAsk] = field(default_factory=list)
     keywords: KeywordAsk | None = None
     waiting: WaitingAsk | None = None
+    # Asked first, with a reader on the same connection (the semantic stage's vectors
+    # brought up to date): ids whose rows ``f`` lets through are read (``TurnRows.near``).
+    near: Callable[[StoreReader], tuple[list[str], NodeFilter]] | None = None
 
 
 @dataclass
@@ -114,6 +119,7 @@ class TurnRows:
     nodes: list[list[NodeRow]] = field(default_factory=list)
     hits: list[RowHit] = field(default_factory=list)
     waiting: list[PendingItem] = field(default_factory=list)
+    near: list[NodeRow] = field(default_factory=list)
 
 
 def _renamed(sql: str, prefix: str) -> str:
@@ -293,6 +299,18 @@ def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
             search = _keyword_statement(store, conn, ask.keywords, out.hits)
             if search is not None:
                 statements.append(search)
+        if ask.near is not None:
+            ids, f = ask.near(StoreReader(conn, store.dialect))
+            if ids:
+                cond, params = where_sql(replace(f, ids=ids))
+                statements.append(
+                    _Statement(
+                        f"{NODE_SELECT} WHERE {cond}",
+                        params,
+                        True,
+                        lambda rows: out.near.extend(NodeRow(r) for r in rows),
+                    )
+                )
         if ask.waiting is not None:
             w = ask.waiting
 
