@@ -127,3 +127,30 @@ def test_postgres_batched_read_with_semantic_recall_finds_what_the_reads_one_by_
     finally:
         ContextBuilder.batch_postgres = True
         backend.close_all()
+
+
+@pytest.mark.postgres
+def test_postgres_turn_survives_its_kept_connection_being_killed(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    """The connection a thread keeps between turns is not pinged before each: one the
+    server closed fails, and the turn reads again on a new one (no warning, no loss)."""
+    from sqlalchemy import create_engine
+
+    backend = Backend("postgres", pg_server)
+    try:
+        mem = backend.open_memory(tmp_path, config=KEYWORD_ONLY)
+        context_corpus.seed(mem, 200)
+        before = mem.build_context("s1", MESSAGES[1], user_id="u1", workspace_id="w1")
+        admin = create_engine(pg_server.url)
+        with admin.connect() as conn:
+            conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'ekko-memory' AND pid <> pg_backend_pid()"
+            )
+        admin.dispose()
+        after = mem.build_context("s1", MESSAGES[1], user_id="u1", workspace_id="w1")
+        assert after.diagnostics.warnings == []
+        assert after == before
+    finally:
+        backend.close_all()

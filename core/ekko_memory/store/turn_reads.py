@@ -258,7 +258,22 @@ def _keyword_statement(
 
 def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one pipeline, after the
-    count of the message's words not cached (one more round trip, when there are any)."""
+    count of the message's words not cached (one more round trip, when there are any).
+
+    A kept connection is not pinged before use (the pool pings those it hands out): one
+    the server closed meanwhile (a restart, a terminated backend) fails its first
+    statement, and the turn reads again on a new one, as the pool would have."""
+    try:
+        return _read_turn(store, ask)
+    except _LostConnection:
+        return _read_turn(store, ask)
+
+
+class _LostConnection(Exception):
+    """A kept connection that had served before turned out closed by the server."""
+
+
+def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     with _kept(store) as (conn, in_transaction):
         out = TurnRows()
         statements: list[_Statement] = []
@@ -383,6 +398,7 @@ def _kept(store: SqlStore) -> Iterator[tuple[Connection, bool]]:
             yield r.conn, True
         return
     driver = pin.driver
+    served = pin.conn.info.get(_SERVED, False)
     try:
         driver.autocommit = True
         try:
@@ -393,9 +409,16 @@ def _kept(store: SqlStore) -> Iterator[tuple[Connection, bool]]:
         # A failed pipeline leaves its transaction aborted: the connection goes.
         store._pins.give_back(pin, broken=True)
         if _driver_error(e):
+            if served and getattr(driver, "broken", False):
+                raise _LostConnection() from e
             raise store._translated(e) from e
         raise
+    pin.conn.info[_SERVED] = True
     store._pins.give_back(pin)
+
+
+# A kept connection's ``info`` key: it has served a turn (it was checked when taken).
+_SERVED = "ekko_turn_served"
 
 
 def _driver_error(e: BaseException) -> bool:
