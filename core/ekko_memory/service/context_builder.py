@@ -12,7 +12,10 @@ resolution; only the nodes that make it into the context become ``MemoryNode``s.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
@@ -106,6 +109,23 @@ def session_filter(viewer: Viewer, session_id: str) -> NodeFilter:
     return NodeFilter(session_id=session_id, viewer=viewer)
 
 
+_side_reader: tuple[int, ThreadPoolExecutor] | None = None
+_side_lock = threading.Lock()
+
+
+def side_reader() -> ThreadPoolExecutor:
+    """The threads that read a turn's user store beside its workspace store (PostgreSQL;
+    each keeps its own connection): made again in a forked child, whose copy has none."""
+    global _side_reader
+    with _side_lock:
+        if _side_reader is None or _side_reader[0] != os.getpid():
+            _side_reader = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=4, thread_name_prefix="ekko-side-read"),
+            )
+        return _side_reader[1]
+
+
 class ContextBuilder:
     """Builds MemoryContext for one turn of one session."""
 
@@ -123,16 +143,21 @@ class ContextBuilder:
         # The semantic stage (None: off, or no message to compare with).
         self.semantic: SemanticStage | None = None
         self.vector_hits: list[tuple[NodeRow, float]] = []
-        # The similarity of the ids a batched read looks up (``_near_ask``).
-        self._near_sims: dict[str, float] = {}
+        # Per store: the similarity of the ids a batched read looks up (``_near_ask``),
+        # and the rows it found (added to ``vector_hits`` in store order).
+        self._near_sims: dict[str, dict[str, float]] = {}
+        self._near_hits: dict[str, list[tuple[NodeRow, float]]] = {}
 
-    def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
+    def _try(
+        self, what: str, fn: Callable[[], T], default: T, warnings: list[str] | None = None
+    ) -> T:
+        sink = self.warnings if warnings is None else warnings
         try:
             return fn()
         except EkkoMemoryError as e:
-            self.warnings.append(f"{what}: {e}")
+            sink.append(f"{what}: {e}")
         except Exception as e:  # a retrieval bug must not take the agent down
-            self.warnings.append(f"{what} failed: {type(e).__name__}: {e}")
+            sink.append(f"{what} failed: {type(e).__name__}: {e}")
         return default
 
     def build(
@@ -181,6 +206,21 @@ class ContextBuilder:
         hits: list[RowHit] = []
         waiting: list[PendingItem] = []
         # One read transaction per store: every query of a turn sees one snapshot.
+        user_read: Future[tuple[list[NodeRow], list[RowHit], list[PendingItem]] | None] | None
+        user_read = None
+        user_warnings: list[str] = []
+        if ws.health.readable and us.health.readable and self._batched(ws) and self._batched(us):
+            # Two servers' (or one server's two schemas') work at once: the user store is
+            # read on a helper thread while this one reads the workspace.
+            if self.semantic is not None:
+                self.semantic.vector()  # waited for here, once
+            user_read = side_reader().submit(
+                self._try,
+                "user memories",
+                lambda: self._read_user(text, hints),
+                None,
+                user_warnings,
+            )
         if ws.health.readable:
             got = self._try(
                 "workspace memories", lambda: self._read_workspace(session_id, text, hints), None
@@ -190,8 +230,14 @@ class ContextBuilder:
                 found += nodes
                 hits += ws_hits
                 waiting += ws_waiting
+            self.vector_hits += self._near_hits.pop("workspace", [])
         if us.health.readable:
-            got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            if user_read is not None:
+                got_user = user_read.result()
+                self.warnings += user_warnings
+            else:
+                got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            self.vector_hits += self._near_hits.pop("user", [])
             if got_user is not None:
                 found += got_user[0]
                 hits += got_user[1]
@@ -382,7 +428,7 @@ class ContextBuilder:
                 near=self._near_ask("workspace", store, ("session", "workspace")),
             )
             got = read_turn(store, ask)
-            self._near_found(got.near)
+            self._near_found("workspace", got.near)
             nodes = [row for part in got.nodes for row in part]
             return got.recent, got.summary, nodes, got.hits, got.waiting
         with store.snapshot() as r:
@@ -437,7 +483,7 @@ class ContextBuilder:
                     near=self._near_ask("user", store, ("user",)),
                 ),
             )
-            self._near_found(got.near)
+            self._near_found("user", got.near)
             parts = got.nodes
             if not hints:
                 # Nothing points at a topic: the user's most important preferences only.
@@ -484,18 +530,18 @@ class ContextBuilder:
 
         def ask(r: StoreReader) -> tuple[list[str], NodeFilter]:
             sims = stage.nearest_ids(name, store, r, self._limit("relevant_nodes") * 2)
-            self._near_sims = sims
+            self._near_sims[name] = sims
             return list(sims), replace(keyword_filter(self.viewer, scopes), live_at=self.now)
 
         return ask
 
-    def _near_found(self, rows: list[NodeRow]) -> None:
+    def _near_found(self, name: StoreName, rows: list[NodeRow]) -> None:
         """``_nearest``'s result from the rows a batched read found."""
-        if self.semantic is not None and self._near_sims:
-            self.vector_hits += self.semantic.nearest_rows(
-                rows, self._near_sims, self._limit("relevant_nodes") * 2
+        sims = self._near_sims.pop(name, None)
+        if self.semantic is not None and sims:
+            self._near_hits[name] = self.semantic.nearest_rows(
+                rows, sims, self._limit("relevant_nodes") * 2
             )
-        self._near_sims = {}
 
     def _keyword_ask(self, scopes: tuple[str, ...], text: str) -> KeywordAsk | None:
         """``_search_in``'s search, for a batched read."""
