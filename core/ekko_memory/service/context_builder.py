@@ -129,8 +129,9 @@ def side_reader() -> ThreadPoolExecutor:
 class ContextBuilder:
     """Builds MemoryContext for one turn of one session."""
 
-    # Read a PostgreSQL store's part of a turn in one statement (off: the reads one by
-    # one in a transaction, as on SQLite; bench/bench_pg_context.py compares the two).
+    # Read a PostgreSQL store's part of a turn in one pipeline, both stores at once
+    # (``store.turn_reads``; off: the reads one by one in a transaction per store, one
+    # store after the other, as on SQLite; bench/bench_pg_context.py compares the two).
     batch_postgres = True
 
     def __init__(self, service: MemoryService) -> None:
