@@ -104,22 +104,7 @@ def postgres_sides(
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nodes", type=int, default=100_000)
-    ap.add_argument("--pg-url", default=None)
-    ap.add_argument("--namespace", default="ctxbench")
-    ap.add_argument("--keep", action="store_true", help="reuse a filled namespace")
-    ap.add_argument("--rounds", type=int, default=60)
-    ap.add_argument("--block", type=int, default=10)
-    ap.add_argument("--no-sqlite", action="store_true")
-    ap.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results" / "pg_context.json"
-    )
-    args = ap.parse_args()
-    nodes = make_nodes(args.nodes)
-    results: dict[str, Any] = {"nodes": args.nodes, "turns": TURNS, "rounds": args.rounds}
-
+def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
     cluster = None
     url = args.pg_url
     if url is None:
@@ -133,21 +118,41 @@ def main() -> None:
             mem = open_memory(url=url, namespace=args.namespace, config=KEYWORD_ONLY)
         assert all(h.status == "ok" for h in mem.health().values()), mem.health()
         if not args.keep:
-            print(f"[postgres] filling {len(nodes)} nodes…", file=sys.stderr, flush=True)
-            fill(mem, nodes)
-        results["postgres"] = postgres_sides(mem, wire, args.rounds, args.block)
-        print(json.dumps(results["postgres"]), file=sys.stderr, flush=True)
+            print(f"[postgres] filling {args.nodes} nodes…", file=sys.stderr, flush=True)
+            fill(mem, make_nodes(args.nodes))
+        out = postgres_sides(mem, wire, args.rounds, args.block)
+        print(json.dumps(out), file=sys.stderr, flush=True)
         mem.close()
+        return out
     finally:
         wire.close()
         if cluster is not None:
             cluster.stop()
 
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nodes", type=int, default=100_000)
+    ap.add_argument("--pg-url", default=None)
+    ap.add_argument("--namespace", default="ctxbench")
+    ap.add_argument("--keep", action="store_true", help="reuse a filled namespace")
+    ap.add_argument("--rounds", type=int, default=60)
+    ap.add_argument("--block", type=int, default=10)
+    ap.add_argument("--no-sqlite", action="store_true")
+    ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument(
+        "--out", type=Path, default=Path(__file__).parent / "results" / "pg_context.json"
+    )
+    args = ap.parse_args()
+    results: dict[str, Any] = {"nodes": args.nodes, "turns": TURNS, "rounds": args.rounds}
+
+    if not args.no_postgres:
+        results["postgres"] = run_postgres(args)
     if not args.no_sqlite:
         with tempfile.TemporaryDirectory() as tmp:
             mem = open_memory(Path(tmp) / "ws", user_home=Path(tmp) / "home", config=KEYWORD_ONLY)
-            print(f"[sqlite] filling {len(nodes)} nodes…", file=sys.stderr, flush=True)
-            fill(mem, nodes)
+            print(f"[sqlite] filling {args.nodes} nodes…", file=sys.stderr, flush=True)
+            fill(mem, make_nodes(args.nodes))
             results["sqlite"] = {"build_context_ms": timed(mem, args.rounds)}
             mem.close()
     print(json.dumps(results, ensure_ascii=False, indent=2))
