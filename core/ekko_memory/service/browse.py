@@ -183,6 +183,28 @@ class Browser:
         with store.read() as r:
             return r.get_messages(list(message_ids)[:500])
 
+    def used_in_reply(self, message_id: str) -> list[MemoryNode]:
+        """The memories that fed one reply (the context it was written with), as they are
+        now, most important first; memories deleted for good since are left out."""
+        ids: list[str] = []
+        for _, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    ids += r.usage_for_message(message_id)
+        nodes = [n for n in (self.service.get_node(i) for i in dict.fromkeys(ids)) if n]
+        return sorted(nodes, key=lambda n: (-n.importance, n.title))
+
+    def last_used(self, node_ids: Sequence[str]) -> dict[str, datetime]:
+        """When each memory last fed a reply (those never used are left out)."""
+        out: dict[str, datetime] = {}
+        for _, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    for node_id, when in r.last_used(node_ids).items():
+                        if node_id not in out or out[node_id] < when:
+                            out[node_id] = when
+        return out
+
     def summaries(self, session_id: str) -> list[MemorySummary]:
         """A session's summary chain, oldest first (stale ones included and flagged)."""
         with self.service.workspace_store.read() as r:

@@ -29,6 +29,7 @@ from ekko_memory.models import (
     ReindexReport,
     Scope,
     SimilarMemory,
+    Understanding,
     clean_text,
 )
 from ekko_memory.resources import resource_path
@@ -438,6 +439,17 @@ class MemoryService:
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
                 ),
             )
+
+    # --- a sentence, understood ------------------------------------------------------
+
+    def understand(self, text: str) -> Understanding:
+        """The memories a sentence proposes (category, kind, key and value, expiry), read by
+        the extractor as a user's message would be, normalized under the schema; nothing is
+        written. A sentence nothing understands comes back as one note (``understood``
+        False). Empty or oversized text is InvalidInput."""
+        from ekko_memory.service.understand import understand
+
+        return understand(self, text)
 
     # --- semantic recall ------------------------------------------------------------
 
