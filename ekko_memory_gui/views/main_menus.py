@@ -235,6 +235,7 @@ class MainMenus:
             lambda: self._spawn(self._about(), _Q.translate("MainWindow", "About"))
         )
         help_menu.addAction(about)
+        self.help_menu = help_menu
 
     def finish_menus(self) -> None:
         """Put Quit last in the File menu (after sections other parts added)."""

@@ -45,32 +45,32 @@
 <context>
     <name>CategoryTreeModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="63"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="64"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="64"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="65"/>
         <source>Trash</source>
         <translation>回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="141"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="141"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="176"/>
         <source>{active} active, {total} with history</source>
         <translation>{active} 条有效，含历史共 {total} 条</translation>
     </message>
@@ -410,6 +410,65 @@
         <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="250"/>
         <source>the {store} store was skipped: {reason}</source>
         <translation>已跳过{store}存储：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunPanel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="121"/>
+        <source>Welcome to Ekko Memory</source>
+        <translation>欢迎使用 Ekko Memory</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="125"/>
+        <source>Ekko is your AI agent&apos;s long-term memory, kept on this computer. When you tell your agent “I don&apos;t eat cilantro” or “reply in English from now on”, it remembers that here, and uses it in later conversations. You can read, change and delete every memory in this window; changes the agent is not sure about wait in the Inbox for you.</source>
+        <translation>Ekko 是你的 AI 助手的长期记忆，保存在这台电脑上。当你告诉助手“我不吃香菜”或“以后用英文回答”，它会记在这里，并在以后的对话中用上。你可以在这个窗口里查看、修改和删除每一条记忆；助手拿不准的改动会在收件箱里等你确认。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="134"/>
+        <source>Command for Hermes Agent</source>
+        <translation>Hermes Agent 的安装命令</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="136"/>
+        <source>Configuration for MCP clients</source>
+        <translation>MCP 客户端的配置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="139"/>
+        <source>Open the demo</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="143"/>
+        <source>A sample workspace with memories, conversations and inbox items</source>
+        <translation>一个示例工作区，包含记忆、对话和待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="146"/>
+        <source>Add a memory yourself</source>
+        <translation>自己添加一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="157"/>
+        <source>Connect your agent</source>
+        <translation>连接你的助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="161"/>
+        <source>Hermes Agent: run this once in a terminal (in Hermes&apos;s own environment), then start Hermes again:</source>
+        <translation>Hermes Agent：在终端里（Hermes 自己的环境中）运行一次下面的命令，然后重新启动 Hermes：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="170"/>
+        <source>Claude Desktop, Cursor and other MCP clients: add this to the client&apos;s MCP configuration (Claude Desktop: claude_desktop_config.json; Cursor: .cursor/mcp.json), then restart the client:</source>
+        <translation>Claude Desktop、Cursor 等 MCP 客户端：把下面的内容加入客户端的 MCP 配置（Claude Desktop：claude_desktop_config.json；Cursor：.cursor/mcp.json），然后重启客户端：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="180"/>
+        <source>Help ▸ User guide walks through the rest: the inbox, editing and forgetting, export and backups.</source>
+        <translation>其余内容见“帮助 ▸ 用户指南”：收件箱、修改和遗忘、导出和备份。</translation>
     </message>
 </context>
 <context>
@@ -807,7 +866,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="366"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -884,10 +943,76 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="75"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="103"/>
+        <source>User guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="62"/>
+        <source>Show built-in memories</source>
+        <translation>显示内置记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="66"/>
+        <source>Recipes and cooking tips that ship with Ekko; they are not your memories</source>
+        <translation>Ekko 自带的菜谱和烹饪技巧；它们不是你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="159"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
+        <source>Open the demo</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="96"/>
+        <source>Opening the user guide</source>
+        <translation>正在打开用户指南</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="104"/>
+        <source>The user guide is not installed with this copy of Ekko Memory; it is docs/user-guide.md in the source.</source>
+        <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="133"/>
+        <source>{keys} — Search</source>
+        <translation>{keys} — 搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="144"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
         <source>Undo</source>
         <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="146"/>
+        <source>Esc — Clear the search</source>
+        <translation>Esc — 清空搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
+        <source>Tab — Next pane; arrows move inside a list or the tree</source>
+        <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="166"/>
+        <source>Preparing the demo…</source>
+        <translation>正在准备示例…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
+        <source>Opening the demo</source>
+        <translation>正在打开示例</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="162"/>
@@ -952,7 +1077,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="421"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="449"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -979,8 +1104,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="226"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="371"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="236"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="401"/>
         <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
@@ -991,7 +1116,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="335"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
@@ -1021,42 +1146,42 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="370"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="373"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="377"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="351"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="381"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="384"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="387"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="442"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="451"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1202,155 +1327,170 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="70"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="95"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="97"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="99"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="101"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="149"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="150"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="151"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="199"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
-        <source>Content</source>
-        <translation>内容</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="155"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="156"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="157"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="149"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="200"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="163"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="224"/>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="227"/>
+        <source>Key, value, confidence, importance, scope, tags and ids of this memory</source>
+        <translation>这条记忆的键、值、置信度、重要度、范围、标签和 ID</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="230"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="232"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="236"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="192"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="234"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="224"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="153"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="245"/>
         <source>Memory details</source>
         <translation>记忆详情</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="279"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="303"/>
-        <source>store: {store}</source>
-        <translation>存储：{store}</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="343"/>
         <source>Expiry set: {when} ({at})</source>
         <translation>设定的过期时间：{when}（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="349"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="332"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="355"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="371"/>
+        <source>{scope} · store: {store}</source>
+        <translation>{scope} · 存储：{store}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="385"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="418"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="454"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="483"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="395"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="426"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="429"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1622,20 +1762,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="212"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1758,6 +1897,26 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="102"/>
         <source>the value is not in your own words; the model may have guessed it</source>
         <translation>这个值不是你的原话，可能是模型猜的</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
+        <source>Agent</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="166"/>
+        <source>Tool</source>
+        <translation>工具</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="40"/>
@@ -1973,7 +2132,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
@@ -2013,143 +2172,132 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
-        <source>assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
-        <source>tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="168"/>
         <source>the agent, reporting the user&apos;s words</source>
         <translation>智能体转述的用户原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
         <source>agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="176"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>inferred by the agent</source>
         <translation>智能体推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="184"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="192"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="193"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="194"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="195"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="206"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
@@ -2296,67 +2444,67 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="58"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="92"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="185"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="192"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="194"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="201"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="204"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="206"/>
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="208"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="210"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="210"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="308"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2365,7 +2513,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="330"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2374,7 +2522,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="336"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2383,12 +2531,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="339"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="345"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2398,64 +2546,363 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
 </context>
 <context>
+    <name>MemorySentences</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="37"/>
+        <source>spice</source>
+        <translation>辣</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="38"/>
+        <source>oil</source>
+        <translation>油</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="39"/>
+        <source>salt</source>
+        <translation>盐</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="40"/>
+        <source>sugar</source>
+        <translation>糖</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="41"/>
+        <source>vinegar</source>
+        <translation>醋</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="42"/>
+        <source>less {what}</source>
+        <translation>少{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="43"/>
+        <source>no {what}</source>
+        <translation>不放{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="44"/>
+        <source>more {what}</source>
+        <translation>多{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="45"/>
+        <source>some {what}</source>
+        <translation>适量{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="46"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="47"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="48"/>
+        <source>Japanese</source>
+        <translation>日文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="49"/>
+        <source>{first}, {then}</source>
+        <translation>{first}{then}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="94"/>
+        <source>、</source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="121"/>
+        <source>Only a little {ingredient}</source>
+        <translation>{ingredient}只放一点</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="124"/>
+        <source>{amount} {ingredient} is fine</source>
+        <translation>可以接受{amount}{ingredient}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="134"/>
+        <source>Replies in {language}</source>
+        <translation>用{language}回复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="144"/>
+        <source>{person} is called {name}</source>
+        <translation>{person}叫{name}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="154"/>
+        <source>{task} (done)</source>
+        <translation>{task}（已完成）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="159"/>
+        <source>Doesn&apos;t eat {v}</source>
+        <translation>不吃{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="169"/>
+        <source>Likes {v}</source>
+        <translation>喜欢{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
+        <source>Diet: {v}</source>
+        <translation>饮食：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
+        <source>Likes {v} food</source>
+        <translation>喜欢{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="166"/>
+        <source>Replies: {v}</source>
+        <translation>回复：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="167"/>
+        <source>Call me {v}</source>
+        <translation>称呼我{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
+        <source>Time zone: {v}</source>
+        <translation>时区：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="170"/>
+        <source>Dislikes {v}</source>
+        <translation>不喜欢{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="171"/>
+        <source>Allergic to {v}</source>
+        <translation>对{v}过敏</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="218"/>
+        <source>Life skills</source>
+        <translation>生活技能</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="219"/>
+        <source>Cooking</source>
+        <translation>做饭</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="220"/>
+        <source>Food preferences</source>
+        <translation>饮食偏好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="221"/>
+        <source>Recipes</source>
+        <translation>菜谱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="222"/>
+        <source>Cooking tips</source>
+        <translation>烹饪技巧</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="223"/>
+        <source>Personal</source>
+        <translation>个人</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="224"/>
+        <source>Communication</source>
+        <translation>沟通</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="225"/>
+        <source>Likes</source>
+        <translation>喜好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="226"/>
+        <source>Current state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="227"/>
+        <source>Schedule</source>
+        <translation>日程</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="228"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="229"/>
+        <source>People</source>
+        <translation>人物</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="230"/>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="231"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="232"/>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="233"/>
+        <source>Deployment</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="234"/>
+        <source>Collaboration</source>
+        <translation>协作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="235"/>
+        <source>Rules</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="259"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="260"/>
+        <source>You, to the agent</source>
+        <translation>你（对助手说的）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="261"/>
+        <source>The agent</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="262"/>
+        <source>Built in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="263"/>
+        <source>Imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
+        <source>until {time} today</source>
+        <translation>今天 {time} 前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
+        <source>until {day}</source>
+        <translation>到{day}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <source>until {date}</source>
+        <translation>到 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="286"/>
+        <source>Mon</source>
+        <translation>周一</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
+        <source>Tue</source>
+        <translation>周二</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
+        <source>Wed</source>
+        <translation>周三</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
+        <source>Thu</source>
+        <translation>周四</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
+        <source>Fri</source>
+        <translation>周五</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
+        <source>Sat</source>
+        <translation>周六</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="292"/>
+        <source>Sun</source>
+        <translation>周日</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <source>waiting for you</source>
+        <translation>等你确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="315"/>
+        <source>used recently</source>
+        <translation>最近用过</translation>
+    </message>
+</context>
+<context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
-        <source>Title</source>
-        <translation>标题</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
-        <source>Scope</source>
-        <translation>范围</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
-        <source>Key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="204"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
-        <source>Confidence</source>
-        <translation>置信度</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="200"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
-        <source>Importance</source>
-        <translation>重要性</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="201"/>
+        <source>Category</source>
+        <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
-        <source>Updated</source>
-        <translation>更新时间</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="202"/>
+        <source>From</source>
+        <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
-        <source>Expires</source>
-        <translation>过期时间</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="203"/>
+        <source>Changed</source>
+        <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="359"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="387"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="404"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="433"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2463,7 +2910,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MessageListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="174"/>
         <source>Loading messages</source>
         <translation>正在加载消息</translation>
     </message>
@@ -2925,19 +3372,87 @@ This deletes them for good and cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>SentenceDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="139"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="150"/>
+        <source>Say it as you would to your agent: “I don&apos;t eat cilantro”, “Reply in English from now on”. Ekko shows what it understood before saving.</source>
+        <translation>像对助手说话一样写下来：“我不吃香菜”“以后用英文回答”。保存前，Ekko 会告诉你它理解到了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="157"/>
+        <source>我不吃香菜 · I prefer short answers</source>
+        <translation>我不吃香菜 · 回答简短一些</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="158"/>
+        <source>What to remember</source>
+        <translation>要记住的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="160"/>
+        <source>One sentence; Ekko reads it and shows what it will remember</source>
+        <translation>一句话；Ekko 会读懂它，并显示将要记住的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="177"/>
+        <source>More fields…</source>
+        <translation>更多字段…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="180"/>
+        <source>The full form: key, value, scope, confidence and expiry</source>
+        <translation>完整表单：键、值、范围、置信度和过期时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="229"/>
+        <source>Reading…</source>
+        <translation>正在理解…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="231"/>
+        <source>Reading a sentence</source>
+        <translation>正在理解一句话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="258"/>
+        <source>Ekko understood:</source>
+        <translation>Ekko 理解为：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="260"/>
+        <source>Ekko understood {n} memories:</source>
+        <translation>Ekko 理解出 {n} 条记忆：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="265"/>
+        <source>Ekko found no preference, fact or plan it knows in this sentence: it will be kept as a note in your own words.</source>
+        <translation>Ekko 没有在这句话里找到它认识的偏好、事实或计划：它会按你的原话保存为一条笔记。</translation>
+    </message>
+</context>
+<context>
     <name>SessionListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="35"/>
-        <source>Session</source>
-        <translation>会话</translation>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="36"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="37"/>
-        <source>Messages</source>
-        <translation>消息</translation>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="38"/>
+        <source>{n} messages</source>
+        <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="41"/>
+        <source>Started</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="47"/>
         <source>Last active</source>
         <translation>最近活动</translation>
     </message>
@@ -2945,67 +3460,109 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="134"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="196"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="152"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="201"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="163"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="206"/>
+        <source>Memories this reply used</source>
+        <translation>这条回复用到的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
+        <source>Select one of the agent&apos;s replies; Enter opens a memory</source>
+        <translation>选择助手的一条回复；按 Enter 打开一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="317"/>
+        <source>Select one of the agent&apos;s replies to see the memories it used.</source>
+        <translation>选择助手的一条回复，查看它用到的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="209"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="229"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="273"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="289"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="290"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="291"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="292"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="293"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="294"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="295"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="321"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="336"/>
+        <source>This reply used {n} memories (Enter opens one):</source>
+        <translation>这条回复用到了 {n} 条记忆（按 Enter 打开）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="338"/>
+        <source>This reply used 1 memory (Enter opens it):</source>
+        <translation>这条回复用到了 1 条记忆（按 Enter 打开）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="340"/>
+        <source>This reply used no memory.</source>
+        <translation>这条回复没有用到记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="343"/>
+        <source>Loading the memories a reply used</source>
+        <translation>正在加载回复用到的记忆</translation>
     </message>
 </context>
 <context>
@@ -3155,11 +3712,6 @@ This deletes them for good and cannot be undone.</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
-        <source>PostgreSQL {server}</source>
-        <translation>PostgreSQL {server}</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
         <source>workspace</source>
         <translation>工作区</translation>
@@ -3170,42 +3722,52 @@ This deletes them for good and cannot be undone.</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="153"/>
-        <source>store ok</source>
-        <translation>存储正常</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
-        <source>{n} active</source>
-        <translation>{n} 条有效</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="61"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="147"/>
         <source>store unavailable: {reason}. Press F5 to try again.</source>
         <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
+        <source>Saved in the PostgreSQL database {server}</source>
+        <translation>已保存在 PostgreSQL 数据库 {server}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
+        <source>Saved on this computer</source>
+        <translation>已保存在本机</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="191"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="193"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>
@@ -3213,12 +3775,12 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SummaryListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="68"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="70"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
@@ -3330,6 +3892,46 @@ This deletes them for good and cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>UnderstoodMemory</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="84"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="85"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="74"/>
+        <source>Until</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="79"/>
+        <source>Always (until you change it)</source>
+        <translation>一直有效（直到你修改）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="80"/>
+        <source>Until the end of today</source>
+        <translation>到今天结束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="81"/>
+        <source>For a week</source>
+        <translation>一周</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="86"/>
+        <source>Lasts</source>
+        <translation>有效期</translation>
+    </message>
+</context>
+<context>
     <name>ValueEditor</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="98"/>
@@ -3405,6 +4007,24 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="258"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
+    </message>
+</context>
+<context>
+    <name>_CopyBlock</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="83"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="84"/>
+        <source>Copy: {what}</source>
+        <translation>复制：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="99"/>
+        <source>Copied</source>
+        <translation>已复制</translation>
     </message>
 </context>
 </TS>

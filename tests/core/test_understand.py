@@ -84,3 +84,13 @@ def test_the_memories_a_reply_used(mem: MemoryService) -> None:
     assert mem.browse.used_in_reply("msg_unknown") == []
     last = mem.browse.last_used([node_id, "mem_unknown"])
     assert set(last) == {node_id}
+
+
+def test_sessions_carry_their_first_words(mem: MemoryService) -> None:
+    s = mem.session("s-long", user_id="u1")
+    s.append_message("system", "You are a helpful assistant.")
+    s.append_message("user", "今晚   想吃点清淡的，\n有什么推荐？" + "很" * 80)
+    (info,) = [i for i in mem.browse.sessions() if i.session_id == "s-long"]
+    assert info.first_words is not None
+    assert info.first_words.startswith("今晚 想吃点清淡的， 有什么推荐？")
+    assert len(info.first_words) == 60 and info.first_words.endswith("…")

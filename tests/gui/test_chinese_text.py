@@ -376,6 +376,9 @@ def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
     the Revert button). The id now wraps, and stays whole for copying."""
     scroll = detail_at_1000_px(qtbot, window, demo)
     pane = window.detail_pane
+    pane.details.set_open(True)  # the ids are under Details
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    qtbot.waitUntil(lambda: pane.ids.width() <= scroll.viewport().width(), timeout=2000)
     assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
     assert pane.ids.toPlainText().splitlines()[0] == demo.node_ids["some_coriander"]
     assert pane.ids.width() <= scroll.viewport().width()

@@ -46,6 +46,19 @@ class ChangeToken:
     parts: tuple[Any, ...]
 
 
+# How much of a session's first message names it in a list.
+FIRST_WORDS_CHARS = 60
+
+
+def _first_words(messages: Sequence[MemoryMessage]) -> str | None:
+    """The first user message (else the first message) on one line, shortened."""
+    first = next((m for m in messages if m.role == "user"), messages[0] if messages else None)
+    if first is None:
+        return None
+    text = " ".join(first.content.split())
+    return text if len(text) <= FIRST_WORDS_CHARS else text[: FIRST_WORDS_CHARS - 1] + "…"
+
+
 class Browser:
     """Read-only listing over the service's stores."""
 
@@ -161,6 +174,7 @@ class Browser:
                     message_count=s.message_count,
                     first_at=s.first_at,
                     last_at=s.last_at,
+                    first_words=_first_words(r.list_messages(s.session_id, offset=0, limit=5)),
                 )
                 for s in r.list_sessions(limit)
             ]
