@@ -108,7 +108,9 @@ class HelpMenus:
                 ),
             )
             return
-        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        # A small file shipped with the app: read here (the loop's default executor is a
+        # pool of QThreads under qasync, left running at exit).
+        text = path.read_text(encoding="utf-8")
         dialog = GuideDialog(text, self)
         try:
             await self.controller.dialogs.run(dialog)

@@ -35,8 +35,8 @@ from ekko_memory_gui.views.widgets import shorten, text_label
 _HEADER_PADDING = 30
 _WIDTHS = {
     "sentence": 300,
-    "category": 130,
-    "author": 90,
+    "category": 180,
+    "author": 100,
     "updated": 90,
     "badges": 150,
 }

@@ -2096,12 +2096,17 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="90"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="79"/>
+        <source>reverted to the version of {when}</source>
+        <translation>回退到 {when} 的版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="91"/>
         <source>you said it anew in the conversation (you said: “{said}”)</source>
         <translation>你在对话中重新说了一遍（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="138"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="139"/>
         <source>{text} (reason {code})</source>
         <translation>{text}（原因代码 {code}）</translation>
     </message>
@@ -2391,24 +2396,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="85"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="87"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="88"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="81"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="82"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="78"/>
-        <source>reverted to the version of {when} ({id})</source>
-        <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/values.py" line="72"/>
@@ -2649,6 +2649,7 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="169"/>
         <source>Likes {v}</source>
         <translation>喜欢{v}</translation>
@@ -2657,11 +2658,6 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
         <source>Diet: {v}</source>
         <translation>饮食：{v}</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
-        <source>Likes {v} food</source>
-        <translation>喜欢{v}</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="166"/>
@@ -2780,91 +2776,87 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="259"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="261"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="260"/>
-        <source>You, to the agent</source>
-        <translation>你（对助手说的）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="261"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="262"/>
         <source>The agent</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="262"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="263"/>
         <source>Built in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="263"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="264"/>
         <source>Imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
         <source>until {time} today</source>
         <translation>今天 {time} 前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
         <source>until {day}</source>
         <translation>到{day}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
         <source>until {date}</source>
         <translation>到 {date}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="286"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
         <source>Mon</source>
         <translation>周一</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
         <source>Tue</source>
         <translation>周二</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
         <source>Wed</source>
         <translation>周三</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
         <source>Thu</source>
         <translation>周四</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
         <source>Fri</source>
         <translation>周五</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="292"/>
         <source>Sat</source>
         <translation>周六</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="292"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="293"/>
         <source>Sun</source>
         <translation>周日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
         <source>waiting for you</source>
         <translation>等你确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="316"/>
         <source>used recently</source>
         <translation>最近用过</translation>
     </message>
@@ -3788,27 +3780,27 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SupersedeChainView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="180"/>
         <source>now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="186"/>
         <source>{actor}, approved by you</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="203"/>
         <source>Version {when}: {title}, press Enter to view it</source>
         <translation>版本 {when}：{title}，按回车键查看</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="209"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="213"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>

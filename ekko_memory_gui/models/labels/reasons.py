@@ -75,7 +75,8 @@ def _build() -> dict[str, str]:
         "user.forgot_from_cli": _Q.translate(
             "MemoryLabels", "forgotten by you from the command line"
         ),
-        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})"),
+        # A date, not the version's id: history speaks in dates and titles.
+        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when}"),
         # withdrawals: the user took back, in the conversation, what still waited. The
         # detail is the core's English reading of the words; the user's own words say it.
         "withdrawn.took_back": _Q.translate(

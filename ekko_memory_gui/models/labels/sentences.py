@@ -161,7 +161,7 @@ _RENDER: dict[str, Callable[[Any], str | None]] = {
     "limit_ingredient": _limit,
     "flavor_profile": _flavor,
     "dietary_restriction": _plain(lambda: _Q.translate("MemorySentences", "Diet: {v}")),
-    "preferred_cuisine": _plain(lambda: _Q.translate("MemorySentences", "Likes {v} food")),
+    "preferred_cuisine": _plain(lambda: _Q.translate("MemorySentences", "Likes {v}")),
     "reply_language": _reply_language,
     "reply_style": _plain(lambda: _Q.translate("MemorySentences", "Replies: {v}")),
     "preferred_name": _plain(lambda: _Q.translate("MemorySentences", "Call me {v}")),
@@ -257,7 +257,8 @@ def author_text(origin: str) -> str:
         "authors",
         lambda: {
             "user_edit": _Q.translate("MemorySentences", "You"),
-            "user_explicit": _Q.translate("MemorySentences", "You, to the agent"),
+            # The user asked the agent to remember it: the user's words.
+            "user_explicit": _Q.translate("MemorySentences", "You"),
             "inferred": _Q.translate("MemorySentences", "The agent"),
             "seed": _Q.translate("MemorySentences", "Built in"),
             "imported": _Q.translate("MemorySentences", "Imported"),
