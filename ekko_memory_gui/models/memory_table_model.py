@@ -121,7 +121,8 @@ def make_row(
         shown_badges = (labels.status_label(status), *shown_badges)
     display = (
         sentence,
-        sentences.category_text(node.category_path),
+        # The category's own name (its path in the tooltip): the list fits 1024 px.
+        sentences.category_label(node.category_path[-1]) if node.category_path else "",
         sentences.author_text(node.origin),
         _when(node.updated_at, now),
         " · ".join(shown_badges),
@@ -292,7 +293,7 @@ class MemoryTableModel(QAbstractTableModel):
         if role == _TOOLTIP:
             if col == 0:
                 return row.content or row.title
-            return (row.category_tip, row.author_tip, row.updated_tip, None, None)[col]
+            return (None, row.category_tip, row.author_tip, row.updated_tip, None)[col]
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:

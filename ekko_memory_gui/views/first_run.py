@@ -43,15 +43,11 @@ def ekko_command() -> str:
 
 def mcp_snippet(workspace: str) -> str:
     """An MCP client's configuration entry (Claude Desktop, Cursor…) for this workspace."""
-    entry = {
-        "mcpServers": {
-            "ekko-memory": {
-                "command": ekko_command(),
-                "args": ["--workspace", workspace, "mcp", "--user-id", "me"],
-            }
-        }
-    }
-    return json.dumps(entry, indent=2, ensure_ascii=False)
+    args = ["--workspace", workspace, "mcp", "--user-id", "me"]
+    entry = {"mcpServers": {"ekko-memory": {"command": ekko_command(), "args": "ARGS"}}}
+    # The arguments on one line: the entry stays short enough to read at a glance.
+    one_line = json.dumps(args, ensure_ascii=False)
+    return json.dumps(entry, indent=2, ensure_ascii=False).replace('"ARGS"', one_line)
 
 
 async def prepare_demo() -> tuple[Path, Path]:

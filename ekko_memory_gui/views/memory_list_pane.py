@@ -35,10 +35,10 @@ from ekko_memory_gui.views.widgets import shorten, text_label
 _HEADER_PADDING = 30
 _WIDTHS = {
     "sentence": 300,
-    "category": 180,
-    "author": 100,
+    "category": 120,
+    "author": 70,
     "updated": 90,
-    "badges": 150,
+    "badges": 110,
 }
 
 

@@ -143,6 +143,7 @@ class SessionsView(QWidget):
         self.sessions.setModel(self.sessions_model)
         self.sessions.verticalHeader().setVisible(False)
         self.sessions.setShowGrid(False)
+        self.sessions.setWordWrap(False)  # first words end in "…", one line each
         self.sessions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.sessions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.sessions.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -962,8 +962,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="78"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="156"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="161"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -983,34 +983,34 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="135"/>
         <source>{keys} — Search</source>
         <translation>{keys} — 搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="146"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
         <source>Esc — Clear the search</source>
         <translation>Esc — 清空搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
         <source>Tab — Next pane; arrows move inside a list or the tree</source>
         <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="168"/>
         <source>Preparing the demo…</source>
         <translation>正在准备示例…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="172"/>
         <source>Opening the demo</source>
         <translation>正在打开示例</translation>
     </message>
@@ -2184,7 +2184,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="168"/>
         <source>the agent, reporting the user&apos;s words</source>
-        <translation>智能体转述的用户原话</translation>
+        <translation>助手转述的用户原话</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
@@ -2194,7 +2194,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
         <source>agent</source>
-        <translation>智能体</translation>
+        <translation>助手</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
@@ -2219,7 +2219,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>inferred by the agent</source>
-        <translation>智能体推断</translation>
+        <translation>助手推断</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="184"/>
@@ -2685,178 +2685,188 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>对{v}过敏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="218"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="204"/>
+        <source>Tomato and egg stir-fry</source>
+        <translation>番茄炒蛋</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="207"/>
+        <source>Blanch meat first to take away the smell</source>
+        <translation>焯水去腥</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="238"/>
         <source>Life skills</source>
         <translation>生活技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="219"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="239"/>
         <source>Cooking</source>
         <translation>做饭</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="220"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="240"/>
         <source>Food preferences</source>
         <translation>饮食偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="221"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="241"/>
         <source>Recipes</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="222"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="242"/>
         <source>Cooking tips</source>
         <translation>烹饪技巧</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="223"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="243"/>
         <source>Personal</source>
         <translation>个人</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="244"/>
         <source>Communication</source>
         <translation>沟通</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="225"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="245"/>
         <source>Likes</source>
         <translation>喜好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="226"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="246"/>
         <source>Current state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="227"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="247"/>
         <source>Schedule</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="228"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="248"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="229"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="249"/>
         <source>People</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="230"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="250"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="231"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="251"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="232"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="252"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="233"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="253"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="234"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="254"/>
         <source>Collaboration</source>
         <translation>协作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="235"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="255"/>
         <source>Rules</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="259"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="261"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="262"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
         <source>The agent</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="263"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
         <source>Built in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="264"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
         <source>Imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="297"/>
         <source>until {time} today</source>
         <translation>今天 {time} 前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="301"/>
         <source>until {day}</source>
         <translation>到{day}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="302"/>
         <source>until {date}</source>
         <translation>到 {date}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="307"/>
         <source>Mon</source>
         <translation>周一</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
         <source>Tue</source>
         <translation>周二</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
         <source>Wed</source>
         <translation>周三</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
         <source>Thu</source>
         <translation>周四</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
         <source>Fri</source>
         <translation>周五</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="292"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
         <source>Sat</source>
         <translation>周六</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="293"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="313"/>
         <source>Sun</source>
         <translation>周日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="330"/>
         <source>waiting for you</source>
         <translation>等你确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="332"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="316"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
         <source>used recently</source>
         <translation>最近用过</translation>
     </message>

@@ -294,9 +294,7 @@ def test_ctrl_c_copies_the_selected_row(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClick(window.list_pane.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     text = QGuiApplication.clipboard().text()
     # The row as it reads: the sentence, its category, who wrote it…, and the id.
-    assert text.startswith("Doesn't eat 葱\tCooking › Food preferences\t") and text.endswith(
-        node_id
-    )
+    assert text.startswith("Doesn't eat 葱\tFood preferences\tYou\t") and text.endswith(node_id)
 
 
 def test_an_empty_workspace_explains_what_memories_are(

@@ -84,8 +84,12 @@ def test_the_list_shows_each_memory_as_a_sentence(
     )
     assert _cell(window, ids["no_scallion"], 0) == _say(language, "Doesn't eat 葱", "不吃葱")
     # Built-in category names in the UI's language; who wrote it; badges.
-    assert _cell(window, ids["light_taste"], 1) == _say(
-        language, "Cooking › Food preferences", "做饭 › 饮食偏好"
+    assert _cell(window, ids["light_taste"], 1) == _say(language, "Food preferences", "饮食偏好")
+    tip = window.list_pane.model.index(_row(window, ids["light_taste"]), 1).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    assert tip == _say(
+        language, "Life skills / Cooking / Food preferences", "生活技能 / 做饭 / 饮食偏好"
     )
     assert _cell(window, ids["cantonese"], 2) == _say(language, "You", "你")
     assert _cell(window, ids["framework"], 2) == _say(language, "The agent", "助手")
@@ -306,8 +310,11 @@ def test_an_empty_workspace_shows_the_first_run(
     assert {
         pane.model.index(r, 0).data(OBJECT_ROLE).scope for r in range(pane.model.rowCount())
     } == {"global"}
+    # Built-in content follows the UI's language.
+    shown = {pane.model.index(r, 0).data() for r in range(pane.model.rowCount())}
+    assert _say(language, "Tomato and egg stir-fry", "番茄炒蛋") in shown
     assert _say(language, "Recipes", "菜谱") in {
-        pane.model.index(r, 1).data().split(" › ")[-1] for r in range(pane.model.rowCount())
+        pane.model.index(r, 1).data() for r in range(pane.model.rowCount())
     }
     window.builtin_action.trigger()
     qtbot.waitUntil(lambda: pane.stack.currentWidget() is pane.first_run, timeout=10000)
@@ -404,6 +411,25 @@ def test_a_reply_lists_the_memories_it_used(
     view.messages.setCurrentIndex(model.index(0, 0))
     assert view.used.count() == 0
     assert view.used_note.text().startswith(_say(language, "Select one", "选择助手"))
+
+
+def test_the_badges_have_words_for_pinned_and_until(language: str) -> None:
+    from datetime import UTC, datetime
+
+    from ekko_memory_gui.models.labels import sentences as words
+
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    said = words.badges(
+        expires_at=now + timedelta(days=30),
+        pinned=True,
+        waiting=True,
+        last_used=now - timedelta(days=1),
+        now=now,
+    )
+    assert said[:2] == _say(language, ["waiting for you", "pinned"], ["等你确认", "已固定"])
+    assert said[2].startswith(_say(language, "until ", "到 ")) and "12-31" in said[2]
+    assert said[3] == _say(language, "used recently", "最近用过")
+    assert words.badges(expires_at=None, pinned=False, waiting=False, last_used=None, now=now) == []
 
 
 def test_the_tree_names_built_in_categories_in_the_ui_language(

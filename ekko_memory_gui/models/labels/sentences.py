@@ -196,8 +196,28 @@ def memory_sentence(*, type: str, key: str | None, value: Any, title: str, conte
     return text
 
 
+def _built_in() -> dict[str, str]:
+    """The memories shipped with the app (resources/global), by id, in the UI's language."""
+    return cached(
+        "built_in",
+        lambda: {
+            "mem_00000000000000000000000001": _Q.translate(
+                "MemorySentences", "Tomato and egg stir-fry"
+            ),
+            "mem_00000000000000000000000002": _Q.translate(
+                "MemorySentences", "Blanch meat first to take away the smell"
+            ),
+        },
+    )
+
+
 def node_sentence(node: Any) -> str:
-    """``memory_sentence`` of a ``MemoryNode`` (or a draft with the same fields)."""
+    """``memory_sentence`` of a ``MemoryNode`` (or a draft with the same fields); a
+    built-in memory in the UI's language."""
+    if getattr(node, "scope", None) == "global":
+        found = _built_in().get(str(getattr(node, "id", "")))
+        if found:
+            return found
     return memory_sentence(
         type=str(getattr(node, "type", "") or ""),
         key=getattr(node, "key", None),
