@@ -156,10 +156,11 @@ def make_row(
 
 
 def _when(dt: datetime, now: datetime) -> str:
-    """When a memory changed: "3 h ago" this week, its date before."""
+    """When a memory changed: "3 h ago" this week, its day before (the time in the tooltip)."""
     if timedelta(0) <= now - dt < timedelta(days=7):
         return labels.relative_time(dt, now)
-    return labels.short_time(dt, now)
+    at = labels.local(dt)
+    return at.strftime("%m-%d") if at.year == labels.local(now).year else at.strftime("%Y-%m-%d")
 
 
 def matches_status(node: MemoryNode, f: BrowseFilter, now: datetime) -> bool:

@@ -47,7 +47,9 @@ class GuideDialog(QDialog):
         self.browser.setObjectName("guideText")
         self.browser.setOpenExternalLinks(True)
         self.browser.setAccessibleName(_Q.translate("MainWindow", "User guide"))
-        self.browser.setMarkdown(text)
+        # The screenshots are for the web page; in the app the window itself is there.
+        shown = "\n".join(line for line in text.splitlines() if not line.strip().startswith("!["))
+        self.browser.setMarkdown(shown)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

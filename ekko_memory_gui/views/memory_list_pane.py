@@ -35,10 +35,10 @@ from ekko_memory_gui.views.widgets import shorten, text_label
 _HEADER_PADDING = 30
 _WIDTHS = {
     "sentence": 300,
-    "category": 120,
-    "author": 70,
-    "updated": 90,
-    "badges": 110,
+    "category": 110,
+    "author": 60,
+    "updated": 60,
+    "badges": 100,
 }
 
 

@@ -364,6 +364,7 @@ def test_help_opens_the_user_guide_and_lists_the_shortcuts(
     wait_task(qtbot, window.open_user_guide())
     (text,) = shown
     assert "Ekko" in text and "ekko-memory hermes install --activate" in text
+    assert "screenshots/first-run" not in text  # the pictures are for the web page
     wait_task(qtbot, window.show_shortcuts())
     title, lines = dialogs.informed[-1]
     assert title == _say(language, "Keyboard shortcuts", "键盘快捷键")
