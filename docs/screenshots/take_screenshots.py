@@ -131,7 +131,7 @@ def run_scene(name: str, demo_dir: str) -> None:
         sentence = {
             ("new_memory", "en"): "I don't eat celery",
             ("new_memory", "zh_CN"): "今天胃不舒服，别放辣",
-        }.get((scene, language), "下周三去医院复查")
+        }.get((scene, language), "今天天气不错，适合散步")
 
         async def prepare(dialog: QDialog) -> None:
             d: Any = dialog
