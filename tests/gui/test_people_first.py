@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtGui import QAccessible
 
 from ekko_memory import BrowseFilter
 from ekko_memory.demo import DemoReport
@@ -23,13 +24,14 @@ from ekko_memory_gui.qt import (
     QLocale,
     Qt,
     QTranslator,
+    QWidget,
 )
 from ekko_memory_gui.services.translation import install_translation, remove_translation
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.dialogs.sentence_dialog import SentenceDialog, UnderstoodMemory
 from ekko_memory_gui.views.help_menus import GuideDialog
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, run, sentences, wait_task
+from tests.gui.conftest import ScriptedDialogService, run, sentences, type_text, wait_task
 
 EN, ZH = "en", "zh_CN"
 
@@ -440,3 +442,59 @@ def test_the_tree_names_built_in_categories_in_the_ui_language(
     top = [model.index(r, 0).data() for r in range(model.rowCount())]
     assert _say(language, "Life skills", "生活技能") in top
     assert _say(language, "Project", "项目") in top
+
+
+# --- keyboard and screen readers ------------------------------------------------------
+
+
+def _spoken(widget: QWidget) -> str:
+    iface = QAccessible.queryAccessibleInterface(widget)
+    assert iface is not None
+    return iface.text(QAccessible.Text.Name)
+
+
+def _unnamed(root: QWidget) -> list[str]:
+    """Controls Tab reaches under ``root`` that a screen reader would not name."""
+    return [
+        f"{type(w).__name__}:{w.objectName()}"
+        for w in root.findChildren(QWidget)
+        if w.isVisibleTo(root)
+        and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+        and not _spoken(w).strip()
+    ]
+
+
+def test_the_new_controls_have_spoken_names(
+    qtbot: Any, language: str, empty_window: MainWindow
+) -> None:
+    window = empty_window
+    first = window.list_pane.first_run
+    qtbot.waitUntil(lambda: window.list_pane.stack.currentWidget() is first, timeout=10000)
+    assert _unnamed(first) == []
+    dialog = SentenceDialog(window.runner, window.runner.memory.registry.rules, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    _type_and_read(qtbot, dialog, "我不吃芹菜")
+    assert _unnamed(dialog) == []
+    assert _spoken(dialog.text_edit) == _say(language, "What to remember", "要记住的内容")
+    assert _spoken(window.detail_pane.details.button) == _say(language, "Details", "详细信息")
+    assert _spoken(window.sessions_view.used) == _say(
+        language, "Memories this reply used", "这条回复用到的记忆"
+    )
+
+
+def test_a_new_memory_from_the_keyboard_alone(
+    qtbot: Any, language: str, window: MainWindow
+) -> None:
+    """Type, Enter reads the sentence, Enter saves it."""
+    dialog = SentenceDialog(window.runner, window.runner.memory.registry.rules, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    type_text(dialog.text_edit, "我不吃芹菜")
+    qtbot.keyClick(dialog.text_edit, Qt.Key.Key_Return)
+    assert dialog._reading is not None
+    wait_task(qtbot, dialog._reading)
+    assert dialog.save_button.isEnabled() and len(dialog.items()) == 1
+    qtbot.keyClick(dialog.text_edit, Qt.Key.Key_Return)
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.drafts()[0]["valueJson"] == "芹菜"
