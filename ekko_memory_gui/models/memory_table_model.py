@@ -259,6 +259,9 @@ class MemoryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._headers[COLUMNS[section]]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if COLUMNS[section] == "sentence":
+                # The sentence is the app's rendering: the store sorts by the title.
+                return self.tr("Each memory as a sentence; a click sorts them by title")
             return self._headers[COLUMNS[section]]
         if role == Qt.ItemDataRole.InitialSortOrderRole:
             descending = COLUMNS[section] in DESCENDING_FIRST

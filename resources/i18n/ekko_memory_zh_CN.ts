@@ -415,58 +415,58 @@
 <context>
     <name>FirstRunPanel</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="114"/>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="121"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="117"/>
         <source>Welcome to Ekko Memory</source>
         <translation>欢迎使用 Ekko Memory</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="125"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="121"/>
         <source>Ekko is your AI agent&apos;s long-term memory, kept on this computer. When you tell your agent “I don&apos;t eat cilantro” or “reply in English from now on”, it remembers that here, and uses it in later conversations. You can read, change and delete every memory in this window; changes the agent is not sure about wait in the Inbox for you.</source>
         <translation>Ekko 是你的 AI 助手的长期记忆，保存在这台电脑上。当你告诉助手“我不吃香菜”或“以后用英文回答”，它会记在这里，并在以后的对话中用上。你可以在这个窗口里查看、修改和删除每一条记忆；助手拿不准的改动会在收件箱里等你确认。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="130"/>
         <source>Command for Hermes Agent</source>
         <translation>Hermes Agent 的安装命令</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="132"/>
         <source>Configuration for MCP clients</source>
         <translation>MCP 客户端的配置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="135"/>
         <source>Open the demo</source>
         <translation>打开示例</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="139"/>
         <source>A sample workspace with memories, conversations and inbox items</source>
         <translation>一个示例工作区，包含记忆、对话和待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="142"/>
         <source>Add a memory yourself</source>
         <translation>自己添加一条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="153"/>
         <source>Connect your agent</source>
         <translation>连接你的助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="157"/>
         <source>Hermes Agent: run this once in a terminal (in Hermes&apos;s own environment), then start Hermes again:</source>
         <translation>Hermes Agent：在终端里（Hermes 自己的环境中）运行一次下面的命令，然后重新启动 Hermes：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="166"/>
         <source>Claude Desktop, Cursor and other MCP clients: add this to the client&apos;s MCP configuration (Claude Desktop: claude_desktop_config.json; Cursor: .cursor/mcp.json), then restart the client:</source>
         <translation>Claude Desktop、Cursor 等 MCP 客户端：把下面的内容加入客户端的 MCP 配置（Claude Desktop：claude_desktop_config.json；Cursor：.cursor/mcp.json），然后重启客户端：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="176"/>
         <source>Help ▸ User guide walks through the rest: the inbox, editing and forgetting, export and backups.</source>
         <translation>其余内容见“帮助 ▸ 用户指南”：收件箱、修改和遗忘、导出和备份。</translation>
     </message>
@@ -945,72 +945,72 @@ When the agent wants to keep something you did not explicitly ask it to remember
     <message>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="44"/>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="49"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="75"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="77"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="105"/>
         <source>User guide</source>
         <translation>用户指南</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="64"/>
         <source>Show built-in memories</source>
         <translation>显示内置记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="68"/>
         <source>Recipes and cooking tips that ship with Ekko; they are not your memories</source>
         <translation>Ekko 自带的菜谱和烹饪技巧；它们不是你的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="78"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="158"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="161"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="163"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="82"/>
         <source>Open the demo</source>
         <translation>打开示例</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="98"/>
         <source>Opening the user guide</source>
         <translation>正在打开用户指南</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="106"/>
         <source>The user guide is not installed with this copy of Ekko Memory; it is docs/user-guide.md in the source.</source>
         <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="135"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="137"/>
         <source>{keys} — Search</source>
         <translation>{keys} — 搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
         <source>Esc — Clear the search</source>
         <translation>Esc — 清空搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="152"/>
         <source>Tab — Next pane; arrows move inside a list or the tree</source>
         <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
         <source>Preparing the demo…</source>
         <translation>正在准备示例…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="174"/>
         <source>Opening the demo</source>
         <translation>正在打开示例</translation>
     </message>
@@ -2874,37 +2874,42 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="206"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="202"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="203"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="204"/>
         <source>From</source>
         <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="205"/>
         <source>Changed</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="387"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="264"/>
+        <source>Each memory as a sentence; a click sorts them by title</source>
+        <translation>每条记忆写成一句话；点击按标题排序</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="392"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="433"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="438"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -3463,106 +3468,106 @@ This deletes them for good and cannot be undone.</source>
     <name>SessionsView</name>
     <message>
         <location filename="../../ekko_memory_gui/views/sessions_view.py" line="141"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="197"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="159"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="202"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="173"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="207"/>
         <source>Memories this reply used</source>
         <translation>这条回复用到的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="176"/>
         <source>Select one of the agent&apos;s replies; Enter opens a memory</source>
         <translation>选择助手的一条回复；按 Enter 打开一条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="181"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="317"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="318"/>
         <source>Select one of the agent&apos;s replies to see the memories it used.</source>
         <translation>选择助手的一条回复，查看它用到的记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="190"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="210"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="230"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="273"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="274"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="289"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="290"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="291"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="291"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="292"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="292"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="293"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="293"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="294"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="294"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="295"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="295"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="296"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="322"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="336"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="337"/>
         <source>This reply used {n} memories (Enter opens one):</source>
         <translation>这条回复用到了 {n} 条记忆（按 Enter 打开）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="338"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="339"/>
         <source>This reply used 1 memory (Enter opens it):</source>
         <translation>这条回复用到了 1 条记忆（按 Enter 打开）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="341"/>
         <source>This reply used no memory.</source>
         <translation>这条回复没有用到记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="344"/>
         <source>Loading the memories a reply used</source>
         <translation>正在加载回复用到的记忆</translation>
     </message>
@@ -4014,17 +4019,17 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>_CopyBlock</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="79"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="80"/>
         <source>Copy: {what}</source>
         <translation>复制：{what}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/first_run.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="95"/>
         <source>Copied</source>
         <translation>已复制</translation>
     </message>
