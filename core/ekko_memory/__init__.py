@@ -55,6 +55,7 @@ from ekko_memory.models import (
     ReindexReport,
     SessionSummaryInfo,
     SimilarMemory,
+    Understanding,
 )
 from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
@@ -123,6 +124,7 @@ __all__ = [
     "SessionSummaryInfo",
     "SimilarMemory",
     "StoreUnavailable",
+    "Understanding",
     "open_memory",
     "validation_text",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ekko_memory import (
@@ -153,3 +154,27 @@ async def summaries(runner: OperationRunner, session_id: str) -> list[MemorySumm
 async def status_counts(runner: OperationRunner) -> dict[str, Any]:
     """Per-store counts and health (for the status line)."""
     return await runner.call(runner.memory.browse.stats)
+
+
+async def row_extras(
+    runner: OperationRunner, node_ids: list[str]
+) -> tuple[dict[str, datetime], set[str]]:
+    """For the list's badges: when each memory last fed a reply, and the memories a change
+    waiting in the inbox is about."""
+    mem = runner.memory
+
+    def work() -> tuple[dict[str, datetime], set[str]]:
+        used = mem.browse.last_used(node_ids)
+        waiting: set[str] = set()
+        for item in mem.pending():
+            waiting.update(item.target_ids)
+            if item.current_head_id:
+                waiting.add(item.current_head_id)
+        return used, waiting
+
+    return await runner.call(work)
+
+
+async def used_in_reply(runner: OperationRunner, message_id: str) -> list[MemoryNode]:
+    """The memories that fed one reply."""
+    return await runner.call(runner.memory.browse.used_in_reply, message_id)

@@ -235,6 +235,7 @@ class MainMenus:
             lambda: self._spawn(self._about(), _Q.translate("MainWindow", "About"))
         )
         help_menu.addAction(about)
+        self.help_menu = help_menu
 
     def _delete_pressed(self) -> None:
         """Del: every selected memory to the trash (several: see ``MemorySelection``)."""

@@ -117,6 +117,7 @@ from ekko_memory.models.transfer import (
     PurgeTarget,
     PurgeVerification,
 )
+from ekko_memory.models.understanding import Understanding
 
 __all__ = [
     "KEY_PATTERN",
@@ -203,6 +204,7 @@ __all__ = [
     "StoreStatus",
     "StringList",
     "Title",
+    "Understanding",
     "Unit",
     "UsageRecord",
     "UtcDatetime",

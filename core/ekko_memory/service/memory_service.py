@@ -33,6 +33,7 @@ from ekko_memory.models import (
     ReindexReport,
     Scope,
     SimilarMemory,
+    Understanding,
     clean_text,
 )
 from ekko_memory.resources import resource_path
@@ -502,6 +503,17 @@ class MemoryService:
         reason code ``forget.preview_outdated`` (Conflict) when the records changed since
         the preview: preview again."""
         return forget_about.forget(self, preview, progress=progress, cancel=cancel)
+
+    # --- a sentence, understood ------------------------------------------------------
+
+    def understand(self, text: str) -> Understanding:
+        """The memories a sentence proposes (category, kind, key and value, expiry), read by
+        the extractor as a user's message would be, normalized under the schema; nothing is
+        written. A sentence nothing understands comes back as one note (``understood``
+        False). Empty or oversized text is InvalidInput."""
+        from ekko_memory.service.understand import understand
+
+        return understand(self, text)
 
     # --- semantic recall ------------------------------------------------------------
 

@@ -86,7 +86,8 @@ def _build() -> dict[str, str]:
         "user.forgot_from_cli": _Q.translate(
             "MemoryLabels", "forgotten by you from the command line"
         ),
-        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})"),
+        # A date, not the version's id: history speaks in dates and titles.
+        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when}"),
         "user.pinned": _Q.translate("MemoryLabels", "pinned by you"),
         "user.unpinned": _Q.translate("MemoryLabels", "unpinned by you"),
         "user.paused": _Q.translate("MemoryLabels", "memory paused by you"),
