@@ -25,6 +25,7 @@ from ekko_memory_gui.qt import (
     QWidget,
 )
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+from ekko_memory_gui.views.dialogs.sentence_dialog import SentenceDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, titles, wait_task
 from tests.gui.languages import language
@@ -55,6 +56,12 @@ KEPT = {
     "PostgreSQL",
     "URL",
     "DELETE",
+    # Names of products, said as they are in both languages.
+    "Ekko",
+    "Memory",
+    "Hermes",
+    "Agent",
+    "MCP",
 }
 WORD = re.compile(r"[A-Za-z]{3,}")
 
@@ -191,9 +198,12 @@ def test_the_main_flows_work_from_the_keyboard(
     table.setFocus()
     qtbot.waitUntil(table.hasFocus)
     window.list_pane.select_id(mine)
-    qtbot.keyClick(table, Qt.Key.Key_Down)
+    # Away and back with the arrows (down, or up from the last row).
+    last = table.currentIndex().row() == table.model().rowCount() - 1
+    away, back = (Qt.Key.Key_Up, Qt.Key.Key_Down) if last else (Qt.Key.Key_Down, Qt.Key.Key_Up)
+    qtbot.keyClick(table, away)
     assert window.list_pane.selected_id() != mine
-    qtbot.keyClick(table, Qt.Key.Key_Up)
+    qtbot.keyClick(table, back)
     chosen = window.list_pane.selected_id()
     assert chosen == mine
     edited: list[str] = []
@@ -224,7 +234,8 @@ def test_the_main_flows_work_from_the_keyboard(
     before = len(dialogs.dialogs)
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: len(dialogs.dialogs) > before)
-    assert isinstance(dialogs.dialogs[-1], MemoryEditDialog)
+    # A new memory is one sentence (the full form is one click further).
+    assert isinstance(dialogs.dialogs[-1], SentenceDialog)
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.pages.currentWidget() is window.inbox_view)
 
