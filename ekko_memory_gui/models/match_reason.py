@@ -15,13 +15,14 @@ def _fold(text: str) -> str:
 
 def matched_fields(row: Any, query: str) -> list[str]:
     """The fields of ``row`` (a ``MemoryRow``) holding a word of ``query``: title,
-    content, key, value; empty when the match is in what the list does not show."""
+    content, key, value (as shown, or the sentence the list says from it); empty when the
+    match is in what the app does not show."""
     terms = [t for t in _fold(query).split() if t]
     fields = {
         "title": row.title,
         "content": row.content,
         "key": row.key or "",
-        "value": row.display[4] + " " + row.value_tip,
+        "value": row.shown_value,
     }
     return [name for name, text in fields.items() if any(t in _fold(text) for t in terms)]
 

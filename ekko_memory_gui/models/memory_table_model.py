@@ -22,7 +22,7 @@ from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.labels import sentences
 from ekko_memory_gui.models.match_reason import why_matched
 from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
-from ekko_memory_gui.operations import browse_ops
+from ekko_memory_gui.operations import browse_ops, shown_search
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import (
@@ -85,6 +85,7 @@ class MemoryRow:
     expires_at: datetime | None
     content: str
     sentence: str
+    shown_value: str  # the key, the value and the sentence said from them (for search)
     category_tip: str
     author_tip: str
     updated_tip: str
@@ -147,6 +148,7 @@ def make_row(
         expires_at=node.expires_at,
         content=node.content,
         sentence=sentence,
+        shown_value=shown_search.shown_value(node.key, node.value_json),
         category_tip=" / ".join(sentences.category_label(p) for p in node.category_path),
         author_tip=labels.origin_label(node.origin),
         updated_tip=labels.full_time(node.updated_at),

@@ -1,9 +1,10 @@
 """Search that finds what the list shows, and says why each memory matched.
 
 The core's full-text index holds titles, content, tags and entities; the list also shows
-values, structured ones as ``oil: low · salt: low``: "salt" found nothing while the list
-showed it. Memories whose shown value or key holds every word of the search are added
-after the core's ranked hits. They are read on the memory worker, once per filter until
+values, structured ones as ``oil: low · salt: low`` (the detail pane) or as a sentence
+rendered from them, "Less oil, less salt" / "少油少盐" (the list): "salt" found nothing
+while the app showed it. Memories whose shown value, key or rendered sentence holds every
+word of the search are added after the core's ranked hits. They are read on the memory worker, once per filter until
 the stores change (``browse.change_token``), in stores of up to ``SCAN_CAP`` memories.
 """
 
@@ -14,6 +15,7 @@ import weakref
 from typing import Any
 
 from ekko_memory import BrowseFilter, MemoryNode
+from ekko_memory_gui.models.labels.sentences import keyed_sentence
 from ekko_memory_gui.models.labels.values import value_text
 
 # Value matching reads every memory of the filter once (then keeps what it read until the
@@ -32,22 +34,40 @@ def words(query: str) -> list[str]:
     return [w for w in fold(query).split() if w]
 
 
-def shown_value(node: MemoryNode) -> str:
-    """The value and key as the list and the detail pane show them."""
-    return f"{node.key or ''} {value_text(node.value_json)}"
+def plain_value(key: str | None, value: Any) -> str:
+    """The key and value as the detail pane shows them (the same in every language)."""
+    return f"{key or ''} {value_text(value)}"
+
+
+def shown_value(key: str | None, value: Any) -> str:
+    """The key and value as the app shows them: as the detail pane does, and the sentence
+    the list renders from them, in the UI's language."""
+    return f"{plain_value(key, value)} {keyed_sentence(key, value) or ''}"
+
+
+def _holds(terms: list[str], plain: str, key: str | None, value: Any) -> bool:
+    """Every word in the folded ``plain`` value, or else in the sentence rendered from it
+    (rendered now: the UI's language may have changed since the values were read)."""
+    if all(t in plain for t in terms):
+        return True
+    said = keyed_sentence(key, value)
+    return bool(said) and all(t in fold(said or "") for t in terms)
 
 
 def value_matches(node: MemoryNode, query: str) -> bool:
     terms = words(query)
-    shown = fold(shown_value(node))
+    shown = fold(shown_value(node.key, node.value_json))
     return bool(terms) and all(t in shown for t in terms)
+
+
+_Row = tuple[str, str, str | None, Any]
 
 
 class _Shown:
     """What the list shows of the values under one filter, read once per change of the
-    stores: (id, folded key and value) in the list's order."""
+    stores: (id, folded key and value, key, value) in the list's order."""
 
-    def __init__(self, key: Any, rows: list[tuple[str, str]] | None) -> None:
+    def __init__(self, key: Any, rows: list[_Row] | None) -> None:
         self.key = key
         self.rows = rows  # None: more memories than SCAN_CAP
 
@@ -56,7 +76,7 @@ class _Shown:
 _cache: weakref.WeakKeyDictionary[Any, _Shown] = weakref.WeakKeyDictionary()
 
 
-def _shown_rows(mem: Any, plain: BrowseFilter) -> list[tuple[str, str]] | None:
+def _shown_rows(mem: Any, plain: BrowseFilter) -> list[_Row] | None:
     """Every memory of ``plain`` with its shown value, or None above ``SCAN_CAP``."""
     which = plain.model_dump_json()
     cached = _cache.get(mem)
@@ -68,11 +88,13 @@ def _shown_rows(mem: Any, plain: BrowseFilter) -> list[tuple[str, str]] | None:
     if mem.browse.count(plain) > SCAN_CAP:
         _cache[mem] = _Shown(key, None)  # counted once per change, not per keystroke
         return None
-    rows: list[tuple[str, str]] = []
+    rows: list[_Row] = []
     after = None
     while True:
         page = mem.browse.list_nodes(plain, after=after, limit=_PAGE)
-        rows += [(n.id, fold(shown_value(n))) for n in page.nodes]
+        rows += [
+            (n.id, fold(plain_value(n.key, n.value_json)), n.key, n.value_json) for n in page.nodes
+        ]
         if page.next_cursor is None or not page.nodes or len(rows) > SCAN_CAP:
             break
         after = page.next_cursor
@@ -81,8 +103,8 @@ def _shown_rows(mem: Any, plain: BrowseFilter) -> list[tuple[str, str]] | None:
 
 
 def search_shown(mem: Any, f: BrowseFilter, limit: int) -> list[MemoryNode]:
-    """The core's ranked hits for ``f.text``, then memories whose value or key shows every
-    word (runs on the memory worker)."""
+    """The core's ranked hits for ``f.text``, then memories whose value, key or rendered
+    sentence shows every word (runs on the memory worker)."""
     hits: list[MemoryNode] = mem.browse.list_nodes(f, limit=limit).nodes
     terms = words(f.text or "")
     if len(hits) >= limit or not terms:
@@ -91,10 +113,10 @@ def search_shown(mem: Any, f: BrowseFilter, limit: int) -> list[MemoryNode]:
     if not rows:
         return hits
     seen = {n.id for n in hits}
-    for node_id, shown in rows:
+    for node_id, plain_shown, key, value in rows:
         if len(hits) >= limit:
             break
-        if node_id not in seen and all(t in shown for t in terms):
+        if node_id not in seen and _holds(terms, plain_shown, key, value):
             node = mem.get_node(node_id)
             if node is not None:
                 hits.append(node)

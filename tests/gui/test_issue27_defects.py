@@ -142,6 +142,17 @@ def test_search_finds_what_the_list_shows_and_says_why(
     row = shown.index("用户口味偏清淡（少油少盐）")
     tip = model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert tip.endswith(pick(language, en="Found in: value", zh="匹配位置：值")), tip
+    # The list says that value as a sentence: its words find the memory too.
+    said = pick(language, en="Less oil, less salt", zh="少油少盐")
+    assert model.index(row, 0).data() == said
+    window.search_field.clear()
+    _search(qtbot, window, pick(language, en="less salt", zh="少盐"))
+    shown = titles(window)
+    assert "用户口味偏清淡（少油少盐）" in shown
+    row = shown.index("用户口味偏清淡（少油少盐）")
+    why = model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole).splitlines()[-1]
+    # (In Chinese the title and the content hold "少盐" as well.)
+    assert why == pick(language, en="Found in: value", zh="匹配位置：标题、内容、值"), why
     # A title match says so too.
     window.search_field.clear()
     _search(qtbot, window, "香菜")
@@ -391,7 +402,9 @@ def test_including_history_counts_agree_with_the_list(qtbot: Any, window: MainWi
     model = pane.model
     top = [model.index(r, 0) for r in range(model.rowCount())]
     every = next(i for i in top if i.data(KIND_ROLE) == KIND_ALL)
-    domain = next(i for i in top if i.data(KIND_ROLE) == KIND_DOMAIN and i.data() == "项目")
+    # By its key: the tree shows a built-in domain's name in the UI's language ("Project").
+    domain = model.index_for_key("domain/项目")
+    assert domain.isValid() and domain.data(KIND_ROLE) == KIND_DOMAIN
     for branch in (every, domain):
         pane.tree.setCurrentIndex(branch)
         count = branch.siblingAtColumn(1)

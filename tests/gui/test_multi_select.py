@@ -78,6 +78,9 @@ def test_the_menu_names_its_actions_in_both_languages(
         pick(language, en="Move 2 to trash", zh="将 2 条移到回收站"),
         pick(language, en="Move to category…", zh="移动到分类…"),
         pick(language, en="Export selection…", zh="导出所选…"),
+        # The core pins since issue 27 (``test_pin_is_offered_only_where_the_core_can_pin``).
+        pick(language, en="Pin", zh="固定"),
+        pick(language, en="Unpin", zh="取消固定"),
     ]
     assert menu.accessibleName()
     # One memory: Edit and Delete permanently too.
@@ -136,6 +139,10 @@ def test_del_on_a_multi_selection_trashes_every_selected_memory(
 
 
 def test_a_global_memory_in_the_selection_is_left_and_named(qtbot: Any, window: MainWindow) -> None:
+    # The built-in memories are listed only on View ▸ Show built-in memories.
+    assert "焯水去腥" not in titles(window)
+    window.builtin_action.trigger()
+    qtbot.waitUntil(lambda: "焯水去腥" in titles(window))
     shown = titles(window)
     builtin = next(t for t in shown if t == "焯水去腥")
     ids = _select(qtbot, window, SCALLION, builtin)
