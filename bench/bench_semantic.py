@@ -234,19 +234,22 @@ def governed_writes(mem: MemoryService, count: int) -> dict[str, Any]:
 
 
 def postgres_round_trips(nodes: int) -> dict[str, Any]:
-    """On a throwaway PostgreSQL cluster with ``nodes`` memories, embedded: statements per
-    build_context (each one round trip, plus BEGIN and ROLLBACK per read transaction) and
-    p50, with the semantic stage off and on."""
+    """On a throwaway PostgreSQL cluster with ``nodes`` memories, embedded: round trips
+    per build_context counted on the wire (``tests/pg_wire.py``: libpq's protocol trace)
+    and p50/p99, with the semantic stage off and on."""
     from datagen import make_nodes
     from fill import KEYWORD_ONLY
     from timing import measure_many
 
     from ekko_memory import open_memory
     from tests.pg_cluster import start_cluster
+    from tests.pg_wire import WireCounter
 
     cluster = start_cluster(autovacuum=True)
+    wire = WireCounter()
     try:
-        mem = open_memory(url=cluster.url, namespace="semantic", config=KEYWORD_ONLY)
+        with wire:
+            mem = open_memory(url=cluster.url, namespace="semantic", config=KEYWORD_ONLY)
         batch = make_nodes(nodes)
         user = [n for n in batch if n.scope == "user"]
         other = [n for n in batch if n.scope != "user"]
@@ -263,24 +266,20 @@ def postgres_round_trips(nodes: int) -> dict[str, Any]:
             mem.semantic = semantic
             for text in SEMANTIC_MESSAGES:
                 s.build_context(text)
-            statements = [
-                [sql for _, sql, _ in capture(mem, lambda t=t: s.build_context(t))]
-                for t in SEMANTIC_MESSAGES
-            ]
-            counts = [
-                len([q for q in st if not q.startswith(("BEGIN", "COMMIT", "ROLLBACK"))])
-                for st in statements
-            ]
+            trips = []
+            for text in SEMANTIC_MESSAGES:
+                mark = wire.mark()
+                s.build_context(text)
+                trips.append(wire.since(mark))
             out[label] = {
-                "statements_per_turn": max(counts),
-                # a read transaction per store: BEGIN and ROLLBACK are round trips too
-                "round_trips_per_turn": max(counts) + 4,
+                "round_trips_per_turn": trips,
                 "ms": measure_many([lambda t=t: s.build_context(t) for t in SEMANTIC_MESSAGES]),
             }
         mem.semantic = recall
         mem.close()
         return out
     finally:
+        wire.close()
         cluster.stop()
 
 

@@ -63,7 +63,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
+    QAbstractSpinBox,
     QApplication,
     QButtonGroup,
     QCheckBox,
@@ -119,9 +121,11 @@ PYSIDE_DIR = Path(PySide6.__file__).resolve().parent
 __all__ = [
     "PYSIDE_DIR",
     "PYSIDE_VERSION",
+    "QAbstractButton",
     "QAbstractItemModel",
     "QAbstractItemView",
     "QAbstractListModel",
+    "QAbstractSpinBox",
     "QAbstractTableModel",
     "QAction",
     "QActionGroup",

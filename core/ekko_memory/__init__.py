@@ -28,6 +28,8 @@ from ekko_memory.models import (
     DuplicatePair,
     ExportReport,
     ExportSelection,
+    ForgetPreview,
+    ForgetResult,
     ImportReport,
     MemoryContext,
     MemoryContextDiagnostics,
@@ -42,6 +44,7 @@ from ekko_memory.models import (
     NodeHistory,
     NodeUsage,
     OmittedNode,
+    PauseState,
     PendingItem,
     PurgeFilter,
     PurgeFinding,
@@ -52,6 +55,7 @@ from ekko_memory.models import (
     ReindexReport,
     SessionSummaryInfo,
     SimilarMemory,
+    Understanding,
 )
 from ekko_memory.service.config import EmbedderConfig, LlmConfig, MemoryConfig
 from ekko_memory.service.memory_service import MemoryService, open_memory
@@ -84,6 +88,8 @@ __all__ = [
     "EmbedderConfig",
     "ExportReport",
     "ExportSelection",
+    "ForgetPreview",
+    "ForgetResult",
     "ImportReport",
     "InvalidInput",
     "LlmConfig",
@@ -104,6 +110,7 @@ __all__ = [
     "NodeUsage",
     "NotFound",
     "OmittedNode",
+    "PauseState",
     "PendingItem",
     "PermissionDenied",
     "Progress",
@@ -117,6 +124,7 @@ __all__ = [
     "SessionSummaryInfo",
     "SimilarMemory",
     "StoreUnavailable",
+    "Understanding",
     "open_memory",
     "validation_text",
 ]

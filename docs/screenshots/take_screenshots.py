@@ -23,17 +23,30 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
-# name: (language, theme, scene)
+# name: (language, theme, scene); the window is 1400×900 unless SIZES says otherwise.
 SCENES: dict[str, tuple[str, str, str]] = {
     "main-en": ("en", "light", "main"),
     "main-zh_CN": ("zh_CN", "light", "main"),
+    "main-dark-en": ("en", "dark", "main"),
     "main-dark-zh_CN": ("zh_CN", "dark", "main"),
+    "main-1024-en": ("en", "light", "main"),
+    "main-1024-zh_CN": ("zh_CN", "light", "main"),
+    "main-1024-dark-en": ("en", "dark", "main"),
+    "main-1024-dark-zh_CN": ("zh_CN", "dark", "main"),
+    "details-en": ("en", "light", "details"),
+    "first-run-en": ("en", "light", "first_run"),
+    "first-run-zh_CN": ("zh_CN", "light", "first_run"),
+    "first-run-1024-dark-zh_CN": ("zh_CN", "dark", "first_run"),
+    "new-memory-en": ("en", "light", "new_memory"),
+    "new-memory-zh_CN": ("zh_CN", "light", "new_memory"),
+    "new-memory-note-zh_CN": ("zh_CN", "light", "new_memory_note"),
     "search-zh_CN": ("zh_CN", "light", "search"),
     "inbox-en": ("en", "light", "inbox"),
     "inbox-zh_CN": ("zh_CN", "light", "inbox"),
     "edit-form-en": ("en", "light", "edit"),
     "edit-form-zh_CN": ("zh_CN", "light", "edit"),
     "hard-delete-en": ("en", "light", "hard_delete"),
+    "sessions-en": ("en", "light", "sessions"),
     "sessions-zh_CN": ("zh_CN", "light", "sessions"),
     "export-en": ("en", "light", "export"),
     "purge-dry-run-en": ("en", "light", "purge_plan"),
@@ -41,6 +54,9 @@ SCENES: dict[str, tuple[str, str, str]] = {
     "purge-report-zh_CN": ("zh_CN", "light", "purge"),
     "connect-postgres-en": ("en", "light", "connect"),
 }
+# A small screen's window (the scenes named "-1024-").
+SIZES = {name: (1024, 700) for name in SCENES if "-1024-" in name}
+DEFAULT_SIZE = (1400, 900)
 
 
 # --- child: one scene in one app process ------------------------------------------------
@@ -111,6 +127,19 @@ def run_scene(name: str, demo_dir: str) -> None:
             d.password_edit.setText("not a real password")
             d.namespace_edit.setText("team1")
 
+    elif scene in ("new_memory", "new_memory_note"):
+        sentence = {
+            ("new_memory", "en"): "I don't eat celery",
+            ("new_memory", "zh_CN"): "今天胃不舒服，别放辣",
+        }.get((scene, language), "今天天气不错，适合散步")
+
+        async def prepare(dialog: QDialog) -> None:
+            d: Any = dialog
+            d.text_edit.setText(sentence)
+            task = d.read_sentence()
+            if task is not None:
+                await task
+
     elif scene in ("purge", "purge_plan"):
 
         async def prepare(dialog: QDialog) -> None:
@@ -121,9 +150,15 @@ def run_scene(name: str, demo_dir: str) -> None:
                 await dialog.start_purge()  # type: ignore[attr-defined]
 
     dialogs = GrabbingDialogs(prepare)
+    if scene == "first_run":  # an empty workspace (and an empty user store)
+        empty = Path(demo_dir)
+        (empty / "workspace").mkdir(parents=True, exist_ok=True)
+        where = ["--workspace", str(empty / "workspace"), "--user-home", str(empty / "home")]
+    else:
+        where = ["--demo", demo_dir]
     run = AppRun(
         app,
-        parse_args(["--demo", demo_dir, "--language", language, "--theme", theme]),
+        parse_args([*where, "--language", language, "--theme", theme]),
         dialogs=dialogs,
     )
 
@@ -146,8 +181,15 @@ def run_scene(name: str, demo_dir: str) -> None:
         )
         w = run.shell.window  # type: ignore[union-attr]
         assert w is not None
-        w.resize(1480, 900)
+        w.resize(*SIZES.get(name, DEFAULT_SIZE))
         model = w.list_pane.model
+        if scene == "first_run":
+            await wait_for(lambda: w.list_pane.stack.currentWidget() is w.list_pane.first_run)
+            await asyncio.sleep(0.8)
+            w.grab().save(str(out))
+            w.close()
+            await task
+            return
         await wait_for(lambda: model.rowCount() > 0 and not model.loading)
         w.category_pane.expand_domains()
         await asyncio.sleep(0.3)
@@ -172,6 +214,13 @@ def run_scene(name: str, demo_dir: str) -> None:
             await asyncio.sleep(0.2)
             await show("用户可接受少量香菜")
 
+        async def details() -> None:
+            await main()
+            w.detail_pane.details.set_open(True)
+
+        async def new_memory() -> None:
+            await w.new_memory()
+
         async def search() -> None:
             w.search_field.setText("香菜")
             await wait_for(
@@ -193,11 +242,14 @@ def run_scene(name: str, demo_dir: str) -> None:
             await w.hard_delete_memory(nid)
 
         async def sessions() -> None:
-            nid = await show("用户可接受少量香菜")
-            source = w.detail_pane.history.sources[-1]  # type: ignore[union-attr]
-            await w.show_message(source.session_id, source.id)
+            await show("用户可接受少量香菜")
+            replies = w.detail_pane.replies
+            reply = replies[0] if replies else w.detail_pane.history.sources[-1]  # type: ignore[union-attr]
+            await w.show_message(reply.session_id, reply.id)
             await wait_for(lambda: w.sessions_view.summaries_model.rowCount() > 0)
-            del nid
+            task = w.sessions_view._used_task
+            if task is not None:
+                await task
 
         async def export() -> None:
             await w.export_memories()
@@ -210,6 +262,9 @@ def run_scene(name: str, demo_dir: str) -> None:
 
         scenes.update(
             main=main,
+            details=details,
+            new_memory=new_memory,
+            new_memory_note=new_memory,
             search=search,
             inbox=inbox,
             edit=edit,

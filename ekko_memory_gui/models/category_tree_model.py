@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ekko_memory import BrowseFilter, CategoryCount
+from ekko_memory_gui.models.labels import sentences
 from ekko_memory_gui.models.roles import COUNT_ROLE, FILTER_ROLE, ID_ROLE, KIND_ROLE
 from ekko_memory_gui.qt import (
     QAbstractItemModel,
@@ -149,9 +150,18 @@ class CategoryTreeModel(QAbstractItemModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return b.name
+                # Built-in category names in the UI's language; the user's own as they are.
+                return (
+                    sentences.category_label(b.name)
+                    if b.kind in (KIND_DOMAIN, KIND_CATEGORY)
+                    else b.name
+                )
             if b.kind == KIND_SESSIONS:
                 return ""
+            # Under "Including history" the list shows every version: so does the count
+            # (it showed the active ones while the list below counted all of them).
+            if self._with_history and b.kind in (KIND_DOMAIN, KIND_CATEGORY, KIND_ALL):
+                return str(b.total)
             return str(b.count)
         if role == KIND_ROLE:
             return b.kind

@@ -19,8 +19,10 @@ from typing import Any
 
 from ekko_memory import BrowseFilter, BrowseSort, MemoryNode
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.labels import sentences
+from ekko_memory_gui.models.match_reason import why_matched
 from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
-from ekko_memory_gui.operations import browse_ops
+from ekko_memory_gui.operations import browse_ops, shown_search
 from ekko_memory_gui.operations.changes import ChangeSet
 from ekko_memory_gui.operations.runner import OperationRunner
 from ekko_memory_gui.qt import (
@@ -35,21 +37,20 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.theme import current_colors
 
-# The table's columns, each named after the store's order that sorts it (BrowseSort).
-COLUMNS: tuple[BrowseSort, ...] = (
-    "title",
-    "type",
-    "scope",
-    "key",
-    "value",
-    "status",
-    "confidence",
-    "importance",
-    "updated",
-    "expires",
-)
-# Columns that sort high to low on their first click (newest, most confident first).
-DESCENDING_FIRST = ("confidence", "importance", "updated")
+# The table's columns: a memory as a sentence, its category, who wrote it, when it
+# changed and its badges. Key, value, scope, confidence and importance are in the detail
+# pane's Details, never here.
+COLUMNS: tuple[str, ...] = ("sentence", "category", "author", "updated", "badges")
+# The store's order (BrowseSort) that sorts each column, for every matching memory.
+COLUMN_SORT: dict[str, BrowseSort] = {
+    "sentence": "title",
+    "category": "category",
+    "author": "origin",
+    "updated": "updated",
+    "badges": "expires",
+}
+# Columns that sort high to low on their first click (newest first).
+DESCENDING_FIRST = ("updated",)
 PAGE_SIZE = 200
 # How many of the newest rows a change set re-reads to find new memories.
 HEAD_SIZE = 100
@@ -57,9 +58,9 @@ HEAD_SIZE = 100
 Index = QModelIndex | QPersistentModelIndex
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
-_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ACCESSIBLE_DESCRIPTION = int(Qt.ItemDataRole.AccessibleDescriptionRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -83,7 +84,12 @@ class MemoryRow:
     updated_at: datetime
     expires_at: datetime | None
     content: str
-    value_tip: str
+    sentence: str
+    shown_value: str  # the key, the value and the sentence said from them (for search)
+    category_tip: str
+    author_tip: str
+    updated_tip: str
+    badges: tuple[str, ...]
     display: tuple[str, ...]
     position: Any  # where the row falls in the table's order (ascending)
     greyed: bool
@@ -94,24 +100,36 @@ class MemoryRow:
 EXPIRES_SOON = timedelta(hours=24)
 
 
-def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
+def make_row(
+    node: MemoryNode,
+    now: datetime,
+    position: Any,
+    *,
+    last_used: datetime | None = None,
+    waiting: bool = False,
+) -> MemoryRow:
     """Display strings of a memory (computed once, when the row arrives) and its place in
     the table's order."""
     status = node.status_at(now)  # the core's rule: an active memory past its expiry is expired
-    value = labels.value_text(node.value_json)
-    if len(value) > 120:
-        value = value[:119] + "…"
+    sentence = sentences.node_sentence(node)
+    shown_badges = tuple(
+        sentences.badges(
+            expires_at=node.expires_at if status == "active" else None,
+            pinned=bool(getattr(node, "pinned", False)),
+            waiting=waiting,
+            last_used=last_used,
+            now=now,
+        )
+    )
+    if status != "active":
+        shown_badges = (labels.status_label(status), *shown_badges)
     display = (
-        node.title,
-        labels.type_label(node.type),
-        labels.scope_label(node.scope),
-        node.key or "—",
-        value,
-        labels.status_label(status),
-        f"{node.confidence:.2f}",
-        f"{node.importance:.2f}",
-        labels.short_time(node.updated_at, now),
-        labels.short_time(node.expires_at, now) if node.expires_at else "—",
+        sentence,
+        # The category's own name (its path in the tooltip): the list fits 1024 px.
+        sentences.category_label(node.category_path[-1]) if node.category_path else "",
+        sentences.author_text(node.origin),
+        _when(node.updated_at, now),
+        " · ".join(shown_badges),
     )
     # Only a memory in use expires: a deleted or superseded one is not "expiring soon".
     soon = (
@@ -129,12 +147,25 @@ def make_row(node: MemoryNode, now: datetime, position: Any) -> MemoryRow:
         updated_at=node.updated_at,
         expires_at=node.expires_at,
         content=node.content,
-        value_tip=labels.pretty_json(node.value_json),
+        sentence=sentence,
+        shown_value=shown_search.shown_value(node.key, node.value_json),
+        category_tip=" / ".join(sentences.category_label(p) for p in node.category_path),
+        author_tip=labels.origin_label(node.origin),
+        updated_tip=labels.full_time(node.updated_at),
+        badges=shown_badges,
         display=display,
         position=position,
         greyed=status != "active",
         expires_soon=soon,
     )
+
+
+def _when(dt: datetime, now: datetime) -> str:
+    """When a memory changed: "3 h ago" this week, its day before (the time in the tooltip)."""
+    if timedelta(0) <= now - dt < timedelta(days=7):
+        return labels.relative_time(dt, now)
+    at = labels.local(dt)
+    return at.strftime("%m-%d") if at.year == labels.local(now).year else at.strftime("%Y-%m-%d")
 
 
 def matches_status(node: MemoryNode, f: BrowseFilter, now: datetime) -> bool:
@@ -173,17 +204,15 @@ class MemoryTableModel(QAbstractTableModel):
         self._generation = 0
         self._sort: tuple[BrowseSort, bool] | None = None  # None: newest first (or best first)
         self._headers = {
-            "title": self.tr("Title"),
-            "type": self.tr("Type"),
-            "scope": self.tr("Scope"),
-            "key": self.tr("Key"),
-            "value": self.tr("Value"),
-            "status": self.tr("Status"),
-            "confidence": self.tr("Confidence"),
-            "importance": self.tr("Importance"),
-            "updated": self.tr("Updated"),
-            "expires": self.tr("Expires"),
+            "sentence": self.tr("Memory"),
+            "category": self.tr("Category"),
+            "author": self.tr("From"),
+            "updated": self.tr("Changed"),
+            "badges": self.tr("Status"),
         }
+        # When each loaded memory last fed a reply, and those a change waits on.
+        self._last_used: dict[str, datetime] = {}
+        self._waiting: set[str] = set()
 
     # --- state ----------------------------------------------------------------------
 
@@ -234,12 +263,10 @@ class MemoryTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._headers[COLUMNS[section]]
-        if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[section] in (
-            "confidence",
-            "importance",
-        ):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if COLUMNS[section] == "sentence":
+                # The sentence is the app's rendering: the store sorts by the title.
+                return self.tr("Each memory as a sentence; a click sorts them by title")
             return self._headers[COLUMNS[section]]
         if role == Qt.ItemDataRole.InitialSortOrderRole:
             descending = COLUMNS[section] in DESCENDING_FIRST
@@ -258,11 +285,9 @@ class MemoryTableModel(QAbstractTableModel):
         if role == _FOREGROUND:
             if row.greyed:
                 return QColor(current_colors().muted)
-            if col == 9 and row.expires_soon:
+            if col == 4 and row.expires_soon:
                 return QColor(current_colors().amber)
             return None
-        if role == _ALIGNMENT:
-            return _RIGHT if col in (6, 7) else None
         if role == _FONT:
             if row.status in ("superseded", "deleted"):
                 font = QFont()
@@ -274,11 +299,16 @@ class MemoryTableModel(QAbstractTableModel):
             return row.id
         if role == OBJECT_ROLE:
             return row
+        if role == _ACCESSIBLE_DESCRIPTION and col == 0:
+            text = self._filter.text if self._filter is not None else None
+            return why_matched(row, text) if text and text.strip() else None
         if role == _TOOLTIP:
             if col == 0:
+                text = self._filter.text if self._filter is not None else None
+                if text and text.strip():  # a search: say where it found the memory
+                    return f"{row.content or row.title}\n{why_matched(row, text)}"
                 return row.content or row.title
-            if col == 4:
-                return row.value_tip
+            return (None, row.category_tip, row.author_tip, row.updated_tip, None)[col]
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -301,7 +331,7 @@ class MemoryTableModel(QAbstractTableModel):
         """The view's header was clicked: load every matching memory in that column's
         order from the store (column -1: newest first)."""
         if 0 <= column < len(COLUMNS):
-            self.set_sort(COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
+            self.set_sort(COLUMN_SORT[COLUMNS[column]], order == Qt.SortOrder.DescendingOrder)
         else:
             self.set_sort(None)
 
@@ -319,7 +349,21 @@ class MemoryTableModel(QAbstractTableModel):
         return _Descending(key) if descending else key
 
     def _row(self, node: MemoryNode, now: datetime) -> MemoryRow:
-        return make_row(node, now, self._position(node))
+        return make_row(
+            node,
+            now,
+            self._position(node),
+            last_used=self._last_used.get(node.id),
+            waiting=node.id in self._waiting,
+        )
+
+    async def _read_extras(self, nodes: list[MemoryNode]) -> None:
+        """Usage and waiting changes of these memories, for their badges."""
+        if not nodes:
+            return
+        used, waiting = await browse_ops.row_extras(self.runner, [n.id for n in nodes])
+        self._last_used.update(used)
+        self._waiting = waiting
 
     # --- loading --------------------------------------------------------------------
 
@@ -375,6 +419,7 @@ class MemoryTableModel(QAbstractTableModel):
         nodes, next_cursor = await browse_ops.load_page(
             self.runner, f, cursor, self.page_size, self._sort
         )
+        await self._read_extras(nodes)
         if generation != self._generation:
             return  # the filter or the order changed meanwhile
         now = datetime.now(UTC)
@@ -417,6 +462,7 @@ class MemoryTableModel(QAbstractTableModel):
             self.page_size if text_mode else HEAD_SIZE,
             self._sort if text_mode else None,
         )
+        await self._read_extras([n for n in current.values() if n is not None] + head)
         if generation != self._generation:
             return
         now = datetime.now(UTC)

@@ -27,25 +27,36 @@ MESSAGE_PAGE = 200
 
 
 class SessionListModel(ObjectTableModel[SessionSummaryInfo]):
-    """Sessions, most recently active first."""
+    """Sessions, most recently active first: each by its first words and its dates."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(
             [
-                Column(self.tr("Session"), lambda s: s.session_id),
                 Column(
-                    self.tr("Messages"),
-                    lambda s: str(s.message_count),
-                    sort=lambda s: s.message_count,
+                    self.tr("Conversation"),
+                    session_title,
+                    tooltip=lambda s: self.tr("{n} messages").format(n=s.message_count),
+                ),
+                Column(
+                    self.tr("Started"),
+                    lambda s: labels.short_time(s.first_at),
+                    sort=lambda s: s.first_at.timestamp() if s.first_at else 0.0,
+                    tooltip=lambda s: labels.full_time(s.first_at),
                 ),
                 Column(
                     self.tr("Last active"),
                     lambda s: labels.short_time(s.last_at),
                     sort=lambda s: s.last_at.timestamp() if s.last_at else 0.0,
+                    tooltip=lambda s: labels.full_time(s.last_at),
                 ),
             ],
             parent,
         )
+
+
+def session_title(s: SessionSummaryInfo) -> str:
+    """A session as a person recognizes it: its first words (its id only when it has none)."""
+    return s.first_words or s.session_id
 
 
 class SummaryListModel(ObjectTableModel[MemorySummary]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ekko_memory import (
@@ -14,8 +15,10 @@ from ekko_memory import (
     MemoryNode,
     MemorySummary,
     NodeHistory,
+    NodeUsage,
     SessionSummaryInfo,
 )
+from ekko_memory_gui.operations import shown_search
 from ekko_memory_gui.operations.runner import OperationRunner
 
 
@@ -29,6 +32,17 @@ async def load_page(
     """One page of memories and the next cursor: newest first (ranked hits for a text
     filter), or in the order ``sort`` (a column's sort, descending)."""
     order: dict[str, Any] = {} if sort is None else {"sort": sort[0], "descending": sort[1]}
+    if f.text and f.text.strip():
+        # What the list shows is found too (values): see shown_search.
+        mem = runner.memory
+
+        def search() -> list[MemoryNode]:
+            hits = shown_search.search_shown(mem, f, limit)
+            if sort is not None:
+                hits.sort(key=lambda n: mem.browse.sort_key(n, sort[0]), reverse=sort[1])
+            return hits
+
+        return await runner.call(search), None
     page = await runner.call(runner.memory.browse.list_nodes, f, after=after, limit=limit, **order)
     return page.nodes, page.next_cursor
 
@@ -88,10 +102,39 @@ async def load_history_with_replies(
 
     def work() -> tuple[NodeHistory, list[MemoryMessage]]:
         history = mem.history(node_id)
-        ids = history.usage.recent_message_ids if history.usage else []
-        return history, mem.browse.messages_by_id(ids)
+        # The core counts the uses of one version: an edit made a new one and "Used in"
+        # emptied. The memory's uses are those of all its versions.
+        usages = [history.usage] if history.usage else []
+        for version in history.chain:
+            if version.id != node_id:
+                earlier = mem.history(version.id).usage
+                if earlier is not None:
+                    usages.append(earlier)
+        usage = merge_usage(node_id, usages)
+        replies = mem.browse.messages_by_id(usage.recent_message_ids)
+        replies.sort(key=lambda m: (m.created_at, m.id))  # oldest first, as the core gives
+        replies = replies[-RECENT_REPLIES:]
+        usage = usage.model_copy(update={"recent_message_ids": [m.id for m in reversed(replies)]})
+        return history.model_copy(update={"usage": usage}), replies
 
     return await runner.call(work)
+
+
+# Replies listed under "Used in" (the core keeps the latest ten of each version).
+RECENT_REPLIES = 10
+
+
+def merge_usage(node_id: str, usages: list[NodeUsage]) -> NodeUsage:
+    """The uses of a memory's versions together: counts added, the latest time, every
+    recent reply once."""
+    last = [u.last_used_at for u in usages if u.last_used_at is not None]
+    ids = list(dict.fromkeys(i for u in usages for i in u.recent_message_ids))
+    return NodeUsage(
+        node_id=node_id,
+        count=sum(u.count for u in usages),
+        last_used_at=max(last) if last else None,
+        recent_message_ids=ids,
+    )
 
 
 async def sessions(runner: OperationRunner) -> list[SessionSummaryInfo]:
@@ -111,3 +154,27 @@ async def summaries(runner: OperationRunner, session_id: str) -> list[MemorySumm
 async def status_counts(runner: OperationRunner) -> dict[str, Any]:
     """Per-store counts and health (for the status line)."""
     return await runner.call(runner.memory.browse.stats)
+
+
+async def row_extras(
+    runner: OperationRunner, node_ids: list[str]
+) -> tuple[dict[str, datetime], set[str]]:
+    """For the list's badges: when each memory last fed a reply, and the memories a change
+    waiting in the inbox is about."""
+    mem = runner.memory
+
+    def work() -> tuple[dict[str, datetime], set[str]]:
+        used = mem.browse.last_used(node_ids)
+        waiting: set[str] = set()
+        for item in mem.pending():
+            waiting.update(item.target_ids)
+            if item.current_head_id:
+                waiting.add(item.current_head_id)
+        return used, waiting
+
+    return await runner.call(work)
+
+
+async def used_in_reply(runner: OperationRunner, message_id: str) -> list[MemoryNode]:
+    """The memories that fed one reply."""
+    return await runner.call(runner.memory.browse.used_in_reply, message_id)

@@ -116,6 +116,14 @@ class AppSettings:
         self._qs.setValue("ui/theme", value if value in THEMES else "system")
         self._qs.sync()
 
+    def show_builtin(self) -> bool:
+        """Whether "my memories" also list the built-in ones (recipes, tips shipped with the app)."""
+        return self._str("ui/show_builtin", "false") == "true"
+
+    def set_show_builtin(self, value: bool) -> None:
+        self._qs.setValue("ui/show_builtin", "true" if value else "false")
+        self._qs.sync()
+
     # --- window ---------------------------------------------------------------------
 
     def window_state(self) -> tuple[QByteArray | None, QByteArray | None]:

@@ -8,6 +8,9 @@ users see one look.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
 
 from ekko_memory_gui.qt import QApplication, QColor, QPalette, Qt
 
@@ -121,6 +124,29 @@ def palette_for(c: ThemeColors) -> QPalette:
     return p
 
 
+_CHECK_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 14 14">'
+    '<path d="M3 7.5l2.6 2.6L11 4.4" fill="none" stroke="{color}" stroke-width="2" '
+    'stroke-linecap="round" stroke-linejoin="round"/></svg>'
+)
+
+
+def check_mark(color: str) -> str:
+    """A check mark in ``color`` as an SVG file the stylesheet can name (styled check boxes
+    draw their mark from an image). Written once per colour into the cache folder; the
+    path uses forward slashes, as a stylesheet's url() wants."""
+    folder = Path(platformdirs.user_cache_dir("ekko-memory", appauthor=False)) / "theme"
+    path = folder / f"check-{color.lstrip('#').lower()}.svg"
+    text = _CHECK_SVG.format(color=color)
+    try:
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    except OSError:  # no cache folder: the box is drawn without its mark's image
+        return ""
+    return path.as_posix()
+
+
 def stylesheet_for(c: ThemeColors) -> str:
     """The few styles the palette cannot express: cards, chips, section titles."""
     return f"""
@@ -155,6 +181,14 @@ def stylesheet_for(c: ThemeColors) -> str:
     QPlainTextEdit#valueView {{ background: {c.alt_base}; border: 1px solid {c.border};
         border-radius: 6px; }}
     QStatusBar {{ background: {c.window}; border-top: 1px solid {c.border}; }}
+    QCheckBox::indicator {{ width: 14px; height: 14px; border-radius: 3px;
+        border: 1px solid {c.muted}; background: {c.base}; }}
+    QCheckBox::indicator:hover {{ border-color: {c.accent}; }}
+    QCheckBox::indicator:checked {{ border-color: {c.accent}; background: {c.accent};
+        image: url({check_mark(c.accent_text)}); }}
+    QCheckBox::indicator:disabled {{ border-color: {c.border}; background: {c.window}; }}
+    QCheckBox::indicator:checked:disabled {{ background: {c.border};
+        image: url({check_mark(c.muted)}); }}
     QProgressBar#busyBar {{ border: none; background: {c.border}; max-height: 3px; }}
     QProgressBar#busyBar::chunk {{ background: {c.accent}; }}
     """

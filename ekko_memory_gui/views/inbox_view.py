@@ -25,8 +25,10 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
+from ekko_memory_gui.views.inbox_batch_text import batch_effects
 from ekko_memory_gui.views.pending_card import PendingCard
 from ekko_memory_gui.views.widgets import chain_tabs, text_label
 
@@ -168,6 +170,8 @@ class InboxView(QWidget):
             self.cards.append(card)
         # Tab in reading order: the cards, top to bottom, after the batch buttons above.
         chain_tabs(self.reject_shown, [w for c in self.cards for w in c.tab_widgets()])
+        for card in self.cards:
+            fill_accessible(card)
         self.empty.setVisible(not self.entries)
         self.scroll.setVisible(bool(self.entries))
         self._update_buttons()
@@ -214,10 +218,20 @@ class InboxView(QWidget):
         await self._reload()
         return result
 
-    async def _confirm_for_good(self, targets: list[MemoryNode], approvals: int) -> bool:
+    async def _confirm_for_good(
+        self,
+        targets: list[MemoryNode],
+        approvals: int,
+        *,
+        deleting: int | None = None,
+        notes: list[str] | None = None,
+    ) -> bool:
         """UI.md's hard delete confirmation for approvals that delete ``targets`` for good:
-        the user types the title (one memory, one item) or DELETE."""
-        dialog = HardDeleteDialog(targets, self, approvals=approvals)
+        the user types the title (one memory, one item) or DELETE. ``deleting`` of the
+        ``approvals`` delete; ``notes`` say what the others do."""
+        dialog = HardDeleteDialog(
+            targets, self, approvals=approvals, deleting=deleting, notes=notes
+        )
         try:
             return await self.controller.dialogs.run(dialog) and dialog.confirmed()
         finally:
@@ -370,12 +384,20 @@ class InboxView(QWidget):
             self.tr("{verb} this item?") if len(ids) == 1 else self.tr("{verb} {n} items?")
         ).format(verb=verb, n=len(ids))
         for_good = [t for e in deletes if e.item.kind == "hard_delete" for t in e.targets]
+        chosen = [e for e in self.entries if e.item.id in ids]
+        # What the batch does besides: saves (with sensitive data named), deletions.
+        effects = batch_effects(chosen, approve) if len(ids) > 1 else []
         if approve and for_good:
             # Memories go for good: the typed confirmation of a hard delete, not a yes.
-            if not await self._confirm_for_good(for_good, len(ids)):
+            others = [line for line in effects if line not in batch_effects(deletes, True)]
+            if not await self._confirm_for_good(
+                for_good, len(ids), deleting=len(deletes), notes=others
+            ):
                 return None
         else:
-            if approve and deletes:
+            if effects:
+                text += "\n" + "\n".join(effects)
+            elif approve and deletes:
                 text += "\n" + self.tr("{n} of them delete memories.").format(n=len(deletes))
             if not await self.controller.dialogs.confirm(self, verb, text, ok_label=verb):
                 return None

@@ -22,6 +22,7 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.qt import QCoreApplication as _Q
 from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.inbox_button import InboxButton
+from ekko_memory_gui.views.search_hint import SearchHint
 
 SCOPES = ("session", "workspace", "user", "global")
 
@@ -49,15 +50,14 @@ class MainMenus:
 
         self.search_field = QLineEdit()
         self.search_field.setObjectName("searchField")
-        self.search_field.setPlaceholderText(
-            _Q.translate("MainWindow", "Search memories (香菜, database…)  Ctrl+F")
-        )
         self.search_field.setClearButtonEnabled(True)
         # Names a screen reader says: the placeholder is not one, and the filters have no
         # label beside them (their text is the value chosen, not what they choose).
         self.search_field.setAccessibleName(_Q.translate("MainWindow", "Search memories"))
         self.search_field.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
         bar.addWidget(self.search_field)
+        # The hint fits the field's width (at 1024×700 the full hint was cut mid-word).
+        self.search_hint = SearchHint(self.search_field)
 
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeFilter")
@@ -172,7 +172,7 @@ class MainMenus:
         )
         self.delete_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.delete_action.triggered.connect(lambda: self._on_selected(self.delete_memory))
+        self.delete_action.triggered.connect(self._delete_pressed)
         self.list_pane.table.addAction(self.delete_action)
         self.edit_menu.addAction(self.delete_action)
         self.hard_delete_action = QAction(
@@ -235,6 +235,13 @@ class MainMenus:
             lambda: self._spawn(self._about(), _Q.translate("MainWindow", "About"))
         )
         help_menu.addAction(about)
+        self.help_menu = help_menu
+
+    def _delete_pressed(self) -> None:
+        """Del: every selected memory to the trash (several: see ``MemorySelection``)."""
+        if self.pages.currentWidget() is self.memory_split and self.selection.delete_pressed():
+            return
+        self._on_selected(self.delete_memory)
 
     def finish_menus(self) -> None:
         """Put Quit last in the File menu (after sections other parts added)."""

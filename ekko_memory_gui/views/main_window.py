@@ -30,13 +30,18 @@ from ekko_memory_gui.qt import (
     Signal,
 )
 from ekko_memory_gui.services.icons import app_icon
+from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.advanced_menu import build_advanced_menu
 from ekko_memory_gui.views.category_pane import Branch, CategoryPane
 from ekko_memory_gui.views.file_dialogs import FileDialogs
+from ekko_memory_gui.views.help_menus import HelpMenus
 from ekko_memory_gui.views.inbox_view import InboxView
 from ekko_memory_gui.views.main_menus import MainMenus
 from ekko_memory_gui.views.memory_actions import MemoryActions
 from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
+from ekko_memory_gui.views.memory_selection import MemorySelection
+from ekko_memory_gui.views.sentence_flow import new_memory_by_sentence
 from ekko_memory_gui.views.sessions_view import SessionsView
 from ekko_memory_gui.views.status_bar import StoreStatusBar
 from ekko_memory_gui.views.store_switching import StoreSwitching
@@ -54,15 +59,19 @@ def initial_size(available: QSize) -> QSize:
     )
 
 
+# "My memories": what the user and the agent wrote (the built-in, global ones on request).
+MY_SCOPES = ("session", "workspace", "user")
+
+
 def compose_filter(
-    branch: Branch | None, scope: str | None, history: bool, text: str
+    branch: Branch | None, scope: str | list[str] | None, history: bool, text: str
 ) -> BrowseFilter | None:
-    """The table's filter: the branch's part plus the toolbar's scope, status and search."""
+    """The table's filter: the branch's part plus the toolbar's scope(s), status and search."""
     if branch is None or branch.filter is None:
         return None
     trash = branch.kind == KIND_TRASH
     update: dict[str, Any] = {
-        "scopes": [scope] if scope else None,
+        "scopes": [scope] if isinstance(scope, str) else scope,
         "text": text.strip() or None,
     }
     if not trash:
@@ -83,7 +92,7 @@ class WindowState:
     page: int = 0
 
 
-class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
+class MainWindow(MainMenus, HelpMenus, StoreSwitching, FileDialogs, QMainWindow):
     """The app's one window."""
 
     closed = Signal()
@@ -129,6 +138,11 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.setStatusBar(self.status)
         self._build_toolbar()
         self._build_menus()
+        self._build_help_menus(self.view_menu, self.help_menu)
+        self.selection = MemorySelection(self)
+        self.advanced_menu = build_advanced_menu(self)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
         self._connect()
         self._restore_layout()
 
@@ -164,6 +178,9 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.detail_pane.restore_requested.connect(self.restore_memory)
         self.detail_pane.revert_requested.connect(self.revert_memory)
         self.list_pane.activated.connect(self.edit_memory)
+        self.sessions_view.open_memory.connect(self.open_memory)
+        self.list_pane.first_run.open_demo.connect(self.open_demo)
+        self.list_pane.first_run.new_memory.connect(self.new_memory)
         self.inbox_view.count_changed.connect(self.inbox_button.set_count)
         self.actions.select.connect(self._select_memory)
         self.actions.message.connect(self.status.show_note)
@@ -217,11 +234,11 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         branch = self.category_pane.current_branch() or Branch(
             kind="all", key="all/", label="", filter=BrowseFilter()
         )
-        f = compose_filter(branch, self._scope(), self._history(), self.search_field.text())
+        f = compose_filter(branch, self._scopes(), self._history(), self.search_field.text())
         if f is not None and branch.kind != KIND_SESSIONS:
             self.list_pane.set_filter(f, branch.kind)
-        scope = self._scope()
-        self.category_pane.set_filters([scope] if scope else None, self._history())
+        self.category_pane.set_filters(self._scopes(), self._history())
+        self.list_pane.first_run.set_workspace(ws.location)
         self.inbox_view.reload()
         self._spawn(self.refresh_status(), self.tr("Reading store status"))
         self.sessions_view.reload()
@@ -234,7 +251,9 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.status.set_health(mem.health(), None, mem.config_warning, server)
         if not any(h.readable for h in mem.health().values()):
             return  # nothing to count (a server that refused us)
-        active = await browse_ops.count(self.runner, BrowseFilter(hide_expired=True))
+        active = await browse_ops.count(
+            self.runner, BrowseFilter(hide_expired=True, scopes=list(MY_SCOPES))
+        )
         self.status.set_health(mem.health(), active, mem.config_warning, server)
 
     # --- filters --------------------------------------------------------------------
@@ -242,18 +261,26 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
     def _scope(self) -> str | None:
         return self.scope_combo.currentData()
 
+    def _scopes(self) -> list[str] | None:
+        """The scopes shown: the one chosen, else my memories (and the built-in ones when
+        View ▸ Show built-in memories is on)."""
+        scope = self._scope()
+        if scope:
+            return [scope]
+        return None if self.controller.settings.show_builtin() else list(MY_SCOPES)
+
     def _history(self) -> bool:
         return bool(self.status_combo.currentData())
 
     def _filters_changed(self) -> None:
-        self.category_pane.set_filters([self._scope()] if self._scope() else None, self._history())
+        self.category_pane.set_filters(self._scopes(), self._history())
         self.apply_filter()
 
     def apply_filter(self) -> asyncio.Task[None] | None:
         """Compose the table's filter from the branch, scope, status and search text."""
         self._search_timer.stop()
         branch = self.category_pane.current_branch()
-        f = compose_filter(branch, self._scope(), self._history(), self.search_field.text())
+        f = compose_filter(branch, self._scopes(), self._history(), self.search_field.text())
         if f is None:
             return None
         if branch is not None and branch.kind != KIND_SESSIONS:
@@ -300,6 +327,13 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         if not self.list_pane.select_id(node_id):
             self.detail_pane.show_node(node_id)
 
+    def open_memory(self, node_id: str) -> None:
+        """Show one memory (from a reply that used it): all memories, it selected."""
+        self.category_pane.select_key("all/")
+        self.pages.setCurrentWidget(self.memory_split)
+        self.apply_filter()
+        self._select_memory(node_id)
+
     def show_message(self, session_id: str, message_id: str) -> asyncio.Task[bool]:
         """Open the Sessions view at one message."""
         self.category_pane.select_key(f"{KIND_SESSIONS}/")
@@ -332,9 +366,12 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         return out
 
     def new_memory(self) -> asyncio.Task[Any] | None:
+        """Ctrl+N: one sentence, then what Ekko understood (the full form one click away)."""
         if not self.runner.attached:
             return None
-        return self._spawn(self.actions.new_memory(self._current_defaults()), self.tr("New memory"))
+        return self._spawn(
+            new_memory_by_sentence(self.actions, self._current_defaults()), self.tr("New memory")
+        )
 
     def edit_memory(self, node_id: str) -> asyncio.Task[Any]:
         return self._spawn(self.actions.edit(node_id), self.tr("Editing a memory"))
@@ -398,9 +435,7 @@ class MainWindow(MainMenus, StoreSwitching, FileDialogs, QMainWindow):
         self.status_combo.setCurrentIndex(1 if state.history else 0)
 
         async def restore() -> None:
-            task = self.category_pane.set_filters(
-                [state.scope] if state.scope else None, state.history
-            )
+            task = self.category_pane.set_filters(self._scopes(), state.history)
             if task is not None:
                 await asyncio.shield(task)
             if state.branch_key:

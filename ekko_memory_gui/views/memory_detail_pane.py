@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from ekko_memory import MemoryMessage, MemoryNode, NodeHistory, NotFound
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.models.audit_model import AuditTableModel
+from ekko_memory_gui.models.labels import sentences
 from ekko_memory_gui.models.memory_table_model import EXPIRES_SOON
 from ekko_memory_gui.operations import browse_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -30,6 +31,8 @@ from ekko_memory_gui.qt import (
 )
 from ekko_memory_gui.services.fonts import mono_font
 from ekko_memory_gui.services.icons import icon
+from ekko_memory_gui.views.column_fit import fit_columns
+from ekko_memory_gui.views.disclosure import Disclosure
 from ekko_memory_gui.views.supersede_chain_view import SupersedeChainView
 from ekko_memory_gui.views.widgets import (
     FlowLayout,
@@ -138,10 +141,17 @@ class MemoryDetailPane(QWidget):
         self.ids = WrappedText()
         self.ids.setObjectName("detailIds")
         self.ids.setFont(mono_font())
+        # Under the sentence: the memory's own words (when the sentence is not them).
+        self.content.setProperty("role", "muted")
+        self.title_field = text_label()
+        self.title_field.setObjectName("detailTitleField")
+        self.scope = text_label()
+        self.scope.setObjectName("detailScope")
+        fields.addRow(self._field_label(self.tr("Title")), self.title_field)
         fields.addRow(self._field_label(self.tr("Category")), self.category)
         fields.addRow(self._field_label(self.tr("Key")), self.key)
         fields.addRow(self._field_label(self.tr("Value")), self.value)
-        fields.addRow(self._field_label(self.tr("Content")), self.content)
+        fields.addRow(self._field_label(self.tr("Scope")), self.scope)
         fields.addRow(self._field_label(self.tr("Confidence")), self.confidence)
         fields.addRow(self._field_label(self.tr("Importance")), self.importance)
         fields.addRow(self._field_label(self.tr("Origin")), self.origin)
@@ -202,10 +212,22 @@ class MemoryDetailPane(QWidget):
         v.addWidget(chips_box)
         v.addWidget(self.expiry)
         v.addWidget(actions_box)
+        v.addWidget(self.content)
         v.addSpacing(4)
-        v.addLayout(fields)
-        v.addWidget(self.tags_title)
-        v.addWidget(tags_box)
+        # Key, value, confidence, importance, scope, ids and tags: one click away.
+        details_box = QWidget()
+        details_box.setObjectName("detailFields")
+        details = QVBoxLayout(details_box)
+        details.setContentsMargins(0, 0, 0, 0)
+        details.addLayout(fields)
+        details.addWidget(self.tags_title)
+        details.addWidget(tags_box)
+        self.details = Disclosure(self.tr("Details"), details_box)
+        self.details.setObjectName("detailDisclosure")
+        self.details.button.setAccessibleDescription(
+            self.tr("Key, value, confidence, importance, scope, tags and ids of this memory")
+        )
+        v.addWidget(self.details)
         v.addWidget(section_title(self.tr("Versions")))
         v.addWidget(self.chain)
         v.addWidget(section_title(self.tr("Sources")))
@@ -293,14 +315,16 @@ class MemoryDetailPane(QWidget):
             return
         self.node = node
         now = datetime.now(UTC)
-        self.title.setText(node.title)
+        sentence = sentences.node_sentence(node)
+        self.title.setText(sentence)
         self.chips.clear()
         status = node.status_at(now)  # the core's rule: an active memory past its expiry is expired
         for text in (
+            sentences.category_text(node.category_path),
             labels.type_label(node.type),
-            labels.scope_label(node.scope),
+            sentences.author_text(node.origin),
+            labels.relative_time(node.updated_at, now),
             labels.status_label(status),
-            self.tr("store: {store}").format(store=labels.store_label(h.store) if h.store else "—"),
         ):
             self.chips.addWidget(chip(text))
         if node.expires_at is None:
@@ -342,11 +366,19 @@ class MemoryDetailPane(QWidget):
         self.hard_delete_button.setVisible(editable)
 
         self.category.setText(" / ".join(node.category_path) + f"   ({node.domain})")
+        self.title_field.setText(node.title)
+        store = labels.store_label(h.store) if h.store else "—"
+        self.scope.setText(
+            self.tr("{scope} · store: {store}").format(
+                scope=labels.scope_label(node.scope), store=store
+            )
+        )
         self.key.setText(node.key or "—")
         self.value.setPlainText(labels.pretty_json(node.value_json))
         lines = max(1, min(8, self.value.toPlainText().count("\n") + 1))
         self.value.setFixedHeight(22 + lines * self.value.fontMetrics().lineSpacing())
-        self.content.setText(node.content or "—")
+        self.content.setText(node.content)
+        self.content.setVisible(bool(node.content) and node.content.strip() != sentence)
         self.confidence.set_value(node.confidence)
         self.importance.set_value(node.importance)
         self.origin.setText(labels.origin_label(node.origin))
@@ -407,6 +439,7 @@ class MemoryDetailPane(QWidget):
             self.used_in.addWidget(self._message_link(m))
 
         self.audit_model.set_items(h.audit)
+        fit_columns(self.audit, [0, 1, 2])
         rows = self.audit_model.rowCount()
         self.audit.setFixedHeight(
             self.audit.horizontalHeader().height()
@@ -424,7 +457,7 @@ class MemoryDetailPane(QWidget):
             *self._links(self.sources),
             *self._links(self.used_in),
         ]
-        chain_tabs(self.value, [*made, self.audit])
+        chain_tabs(self.details.button, [self.value, self.ids, *made, self.audit])
 
     @staticmethod
     def _links(layout: QVBoxLayout) -> list[QWidget]:
@@ -444,9 +477,7 @@ class MemoryDetailPane(QWidget):
             | Qt.TextInteractionFlag.TextSelectableByMouse
         )
         quoted = _escape(m.content if len(m.content) < 400 else m.content[:400] + "…")
-        meta = _escape(
-            f"{labels.author_label(m)} · {labels.full_time(m.created_at)} · {m.session_id}"
-        )
+        meta = _escape(f"{labels.author_label(m)} · {labels.full_time(m.created_at)}")
         self._source_sessions[m.id] = m.session_id
         link.setText(
             f'<a href="msg:{m.id}">“{quoted}”</a><br><span style="color:gray">{meta}</span>'

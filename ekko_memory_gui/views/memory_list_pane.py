@@ -27,22 +27,18 @@ from ekko_memory_gui.qt import (
     QWidget,
     Signal,
 )
+from ekko_memory_gui.views.first_run import FirstRunPanel
 from ekko_memory_gui.views.match_highlight_delegate import MatchHighlightDelegate
 from ekko_memory_gui.views.widgets import shorten, text_label
 
 # Room beside a header's text for the section's margins and the sort arrow.
 _HEADER_PADDING = 30
 _WIDTHS = {
-    "title": 220,
-    "type": 82,
-    "scope": 76,
-    "key": 124,
-    "value": 140,
-    "status": 64,
-    "confidence": 56,
-    "importance": 56,
-    "updated": 90,
-    "expires": 84,
+    "sentence": 300,
+    "category": 110,
+    "author": 60,
+    "updated": 60,
+    "badges": 100,
 }
 
 
@@ -84,7 +80,7 @@ class MemoryListPane(QWidget):
             header.resizeSection(
                 i, max(_WIDTHS[name], metrics.horizontalAdvance(title) + _HEADER_PADDING)
             )
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Unsorted at first: newest first. A click on a header has the model load every
         # matching memory in that column's order from the store (MemoryTableModel.sort).
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
@@ -119,6 +115,9 @@ class MemoryListPane(QWidget):
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.empty)
+        # An empty workspace explains itself (what Ekko is, how to connect an agent).
+        self.first_run = FirstRunPanel(self)
+        self.stack.addWidget(self.first_run)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -158,7 +157,7 @@ class MemoryListPane(QWidget):
 
     def _set_highlight(self, text: str) -> None:
         self.highlighter.set_query(text)
-        for col in (0, 4):
+        for col in (0,):
             self.table.setItemDelegateForColumn(col, self.highlighter if text else None)
 
     def clear(self) -> None:
@@ -338,6 +337,9 @@ class MemoryListPane(QWidget):
             )
         elif self._kind in ("domain", "category"):
             text = self.tr("No memories in this branch.")
+        elif self._kind == "all" and (f is None or f.scopes is None or len(f.scopes) > 1):
+            self.stack.setCurrentWidget(self.first_run)
+            return
         else:
             text = self.tr(
                 "No memories yet.\n\nMemories are what your agent keeps between conversations: "

@@ -7,7 +7,8 @@ import html
 
 from ekko_memory import MemoryMessage, MemorySummary
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.models.roles import OBJECT_ROLE
+from ekko_memory_gui.models.labels import sentences
+from ekko_memory_gui.models.roles import ID_ROLE, OBJECT_ROLE
 from ekko_memory_gui.models.session_models import (
     MessageListModel,
     SessionListModel,
@@ -24,6 +25,8 @@ from ekko_memory_gui.qt import (
     QHeaderView,
     QItemSelectionModel,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QModelIndex,
     QPainter,
     QPalette,
@@ -39,9 +42,10 @@ from ekko_memory_gui.qt import (
     QTextBrowser,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 from ekko_memory_gui.services.theme import current_colors
-from ekko_memory_gui.views.widgets import section_title
+from ekko_memory_gui.views.widgets import section_title, text_label
 
 
 class MessageDelegate(QStyledItemDelegate):
@@ -120,7 +124,10 @@ class MessageDelegate(QStyledItemDelegate):
 
 
 class SessionsView(QWidget):
-    """Three columns: sessions, the selected session's messages, its summaries."""
+    """Three columns: sessions, the selected session's messages, and beside them the
+    memories the selected reply used and the summary chain."""
+
+    open_memory = Signal(str)  # a memory the selected reply used, to show
 
     def __init__(self, runner: OperationRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,6 +143,7 @@ class SessionsView(QWidget):
         self.sessions.setModel(self.sessions_model)
         self.sessions.verticalHeader().setVisible(False)
         self.sessions.setShowGrid(False)
+        self.sessions.setWordWrap(False)  # first words end in "…", one line each
         self.sessions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.sessions.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.sessions.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -158,6 +166,26 @@ class SessionsView(QWidget):
         self.messages.setResizeMode(QListView.ResizeMode.Adjust)
         self.messages.setSpacing(2)
 
+        self.messages.selectionModel().currentChanged.connect(self._message_changed)
+
+        # The memories the selected reply was written with (the context it was given).
+        self.used = QListWidget()
+        self.used.setObjectName("usedMemories")
+        self.used.setAccessibleName(self.tr("Memories this reply used"))
+        self.used.setAccessibleDescription(
+            self.tr("Select one of the agent's replies; Enter opens a memory")
+        )
+        self.used.setWordWrap(True)
+        self.used.setMaximumHeight(180)
+        self.used.itemActivated.connect(self._used_activated)
+        self.used_note = text_label(
+            self.tr("Select one of the agent's replies to see the memories it used."),
+            role="muted",
+        )
+        self.used_note.setObjectName("usedNote")
+        self._used_task: asyncio.Task[None] | None = None
+        self._used_generation = 0
+
         self.summaries = QTextBrowser()
         self.summaries.setObjectName("summaryChain")
         self.summaries.setAccessibleName(self.tr("Summary chain"))
@@ -176,6 +204,9 @@ class SessionsView(QWidget):
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 8, 8, 0)
+        rv.addWidget(section_title(self.tr("Memories this reply used")))
+        rv.addWidget(self.used_note)
+        rv.addWidget(self.used)
         rv.addWidget(section_title(self.tr("Summary chain")))
         rv.addWidget(self.summaries)
 
@@ -271,6 +302,55 @@ class SessionsView(QWidget):
                 f"{html.escape(s.summary)}<br><small>{'<br>'.join(lists)}</small></p>"
             )
         self.summaries.setHtml("<hr>".join(parts))
+
+    # --- the memories a reply used -------------------------------------------------
+
+    def _message_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        m: MemoryMessage | None = current.data(OBJECT_ROLE) if current.isValid() else None
+        self.show_used(m)
+
+    def show_used(self, m: MemoryMessage | None) -> asyncio.Task[None] | None:
+        """List the memories a reply used (nothing for the user's own messages)."""
+        self._used_generation += 1
+        self.used.clear()
+        if m is None or m.role != "assistant" or not self.runner.attached:
+            self.used_note.setText(
+                self.tr("Select one of the agent's replies to see the memories it used.")
+            )
+            self.used.setVisible(False)
+            return None
+        self.used_note.setText(self.tr("Loading…"))
+        generation = self._used_generation
+
+        async def load() -> None:
+            nodes = await browse_ops.used_in_reply(self.runner, m.id)
+            if generation != self._used_generation:
+                return
+            self.used.clear()
+            for node in nodes:
+                item = QListWidgetItem(sentences.node_sentence(node))
+                item.setData(ID_ROLE, node.id)
+                item.setToolTip(sentences.category_text(node.category_path))
+                self.used.addItem(item)
+            self.used.setVisible(bool(nodes))
+            self.used_note.setText(
+                self.tr("This reply used {n} memories (Enter opens one):").format(n=len(nodes))
+                if len(nodes) > 1
+                else self.tr("This reply used 1 memory (Enter opens it):")
+                if nodes
+                else self.tr("This reply used no memory.")
+            )
+
+        self._used_task = self.runner.spawn(load(), self.tr("Loading the memories a reply used"))
+        return self._used_task
+
+    def used_sentences(self) -> list[str]:
+        return [self.used.item(i).text() for i in range(self.used.count())]
+
+    def _used_activated(self, item: QListWidgetItem) -> None:
+        node_id = item.data(ID_ROLE)
+        if node_id:
+            self.open_memory.emit(str(node_id))
 
     # --- open a message -------------------------------------------------------------
 

@@ -124,7 +124,7 @@ class StoreStatusBar(QStatusBar):
         """
         self._health = (health, active, config_warning, server)
         worst = "ok"
-        parts = [self.tr("PostgreSQL {server}").format(server=server)] if server else []
+        parts: list[str] = []
         problems = []
         places = []
         said = []  # the core's own words, where the line says them in another language
@@ -133,8 +133,6 @@ class StoreStatusBar(QStatusBar):
         for name, h in health.items():
             label = self.tr("workspace") if name == "workspace" else self.tr("user")
             places.append(f"{label}: {h.location}")
-            if server is None:
-                parts.append(f"{label} {_short(h.location)}")
             if h.status != "ok":
                 worst = "disabled" if h.status == "disabled" or worst == "disabled" else "degraded"
                 problems.append(self._explain(label, h))
@@ -150,9 +148,17 @@ class StoreStatusBar(QStatusBar):
                     reason=self.outage
                 )
             )
-        head = self.tr("store ok") if worst == "ok" else " · ".join(problems)
+        # How things are, in words; where (file paths, the server) is in the tooltip.
+        if worst != "ok":
+            head = " · ".join(problems)
+        elif server is not None:
+            head = self.tr("Saved in the PostgreSQL database {server}").format(server=server)
+        else:
+            head = self.tr("Saved on this computer")
         if active is not None:
-            parts.append(self.tr("{n} active").format(n=active))
+            parts.append(
+                self.tr("1 memory") if active == 1 else self.tr("{n} memories").format(n=active)
+            )
         if config_warning:
             parts.append(config_warning)
         self.text.setText(" · ".join([head, *parts]))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ekko_memory import AuditEvent, MemoryNode
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.labels import sentences
 from ekko_memory_gui.qt import (
     QColor,
     QHBoxLayout,
@@ -187,7 +188,9 @@ class SupersedeChainView(QWidget):
         head_line = text_label(
             f"{when} · {actor} · {labels.status_label(e.node.status)}", role="muted"
         )
-        title = text_label(f"{e.node.title}  —  {labels.value_text(e.node.value_json)}")
+        # What the version said, as a sentence (its title and value in the tooltip).
+        title = text_label(sentences.node_sentence(e.node))
+        title.setToolTip(f"{e.node.title}  —  {labels.value_text(e.node.value_json)}")
         if e.is_shown:
             font = title.font()
             font.setWeight(font.Weight.DemiBold)

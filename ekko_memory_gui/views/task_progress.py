@@ -58,6 +58,7 @@ class TaskProgress(QWidget):
         self._stopping = stopping
         self.label.setText(text)
         self.bar.setRange(0, 0)  # busy until the first report says how much there is
+        self.bar.setVisible(True)
         self.cancel_button.setEnabled(cancellable)
         self.cancel_button.setVisible(True)
         self.cancel_button.setToolTip(
@@ -84,7 +85,10 @@ class TaskProgress(QWidget):
             self.bar.setValue(int(self.last.fraction * 1000) if self.last else 0)
             self.label.setText(self.tr("Cancelled"))
         else:
+            # Over: the line says so, and no bar stands at 100% as if still at work.
             self.bar.setValue(1000)
+            self.bar.setVisible(False)
+            self.label.setText(self.tr("Done"))
         self.cancel_button.setVisible(False)
 
     def _cancel(self) -> None:

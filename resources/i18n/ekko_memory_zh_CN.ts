@@ -2,6 +2,525 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Accessible</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="53"/>
+        <source>The workspace shown; opens the list of workspaces to switch to</source>
+        <translation>当前显示的工作区；打开可切换的工作区列表</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="56"/>
+        <source>Finds memories by the words of their title, content, value, tags and entities. Ctrl+F comes here, Esc clears it</source>
+        <translation>按标题、内容、值、标签和实体中的词查找记忆。Ctrl+F 跳到这里，Esc 清空</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="61"/>
+        <source>Shows the memories of one scope only</source>
+        <translation>只显示某一范围的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="62"/>
+        <source>Active memories only, or every version: superseded, expired and deleted ones too</source>
+        <translation>只显示有效的记忆，或显示所有版本：包括已被取代、已过期和已删除的</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="66"/>
+        <source>What the agent asked to save or delete, waiting for you (Ctrl+I)</source>
+        <translation>智能体请求保存或删除、等待你处理的内容（Ctrl+I）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="69"/>
+        <source>Categories and how many memories each holds; choose one to list them</source>
+        <translation>各分类及其记忆数量；选择一个即可列出其中的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="72"/>
+        <source>Edit this memory; saving makes a new version (Enter)</source>
+        <translation>编辑这条记忆；保存会生成新版本（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="75"/>
+        <source>Move this memory to the trash (Del); Ctrl+Z brings it back</source>
+        <translation>把这条记忆移到回收站（Del）；按 Ctrl+Z 可恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="78"/>
+        <source>Bring this memory back from the trash</source>
+        <translation>从回收站恢复这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="79"/>
+        <source>Delete this memory and every version of it for good (Shift+Del)</source>
+        <translation>永久删除这条记忆及其所有版本（Shift+Del）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="82"/>
+        <source>The memory&apos;s value, to read and copy</source>
+        <translation>记忆的值，可阅读和复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="83"/>
+        <source>The memory&apos;s ids, to read and copy</source>
+        <translation>记忆的标识，可阅读和复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="84"/>
+        <source>What happened to this memory and its versions, newest first</source>
+        <translation>这条记忆及其版本的经历，最新的在前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="87"/>
+        <source>The conversations with the agent; choose one to read it</source>
+        <translation>与智能体的对话；选择一个即可阅读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="90"/>
+        <source>The messages of the conversation chosen</source>
+        <translation>所选对话的消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="91"/>
+        <source>The summaries the agent made of the conversation</source>
+        <translation>智能体为这段对话做的摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="94"/>
+        <source>Opens the folder of the store</source>
+        <translation>打开存储所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="95"/>
+        <source>Opens the stores again</source>
+        <translation>重新打开存储</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="97"/>
+        <source>Shows the waiting items of one category</source>
+        <translation>只显示某一分类中等待处理的条目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="98"/>
+        <source>Approves the items whose box is ticked, after one confirmation</source>
+        <translation>确认一次后，批准已勾选的条目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="101"/>
+        <source>Rejects the items whose box is ticked: nothing of them is kept</source>
+        <translation>拒绝已勾选的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="104"/>
+        <source>Approves every item shown, after a confirmation saying what each does</source>
+        <translation>批准所有显示的条目，确认时会说明每一项的作用</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="107"/>
+        <source>Rejects every item shown: nothing of them is kept</source>
+        <translation>拒绝所有显示的条目：它们的内容都不会保留</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="110"/>
+        <source>Ticks this item for Approve selected or Reject selected</source>
+        <translation>勾选此条目，用于“批准所选”或“拒绝所选”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="113"/>
+        <source>Rejects this item: the memory is left as it is</source>
+        <translation>拒绝此条目：记忆保持不变</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="116"/>
+        <source>Change what will be saved, then approve it</source>
+        <translation>先修改要保存的内容，再批准</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="119"/>
+        <source>Approves this item: the agent&apos;s change is made</source>
+        <translation>批准此条目：执行智能体的更改</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="123"/>
+        <source>A bundle with everything, that Import reads back</source>
+        <translation>包含全部内容的数据包，可通过“导入”读回</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="126"/>
+        <source>A document to read, in the UI&apos;s language</source>
+        <translation>供阅读的文档，使用界面语言</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="127"/>
+        <source>A table for a spreadsheet program</source>
+        <translation>供电子表格程序使用的表格</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="128"/>
+        <source>Which memories go into the file</source>
+        <translation>哪些记忆写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="129"/>
+        <source>Also the messages the memories were learned from</source>
+        <translation>同时包含记忆所依据的消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="132"/>
+        <source>The file to write</source>
+        <translation>要写入的文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="133"/>
+        <source>Opens the folder of the written file</source>
+        <translation>打开已写入文件所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="134"/>
+        <source>Writes the file</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="135"/>
+        <source>Stops the work at its next safe point</source>
+        <translation>在下一个安全点停止工作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="136"/>
+        <source>The bundle file to read</source>
+        <translation>要读取的数据包文件</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="137"/>
+        <source>How many records of each kind were added, skipped and updated</source>
+        <translation>每类记录新增、跳过和更新的数量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="140"/>
+        <source>Reads the bundle into this workspace</source>
+        <translation>把数据包读入这个工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="142"/>
+        <source>Where the purged words were looked for afterwards, and what was found</source>
+        <translation>清除后在哪些地方查找了被清除的词，以及找到了什么</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="145"/>
+        <source>Everything the purge would delete, one row each</source>
+        <translation>清除会删除的所有内容，每项一行</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="150"/>
+        <source>Purge memories of this scope</source>
+        <translation>清除此范围的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="151"/>
+        <source>Only memories of this workspace id</source>
+        <translation>只包括此工作区标识的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="152"/>
+        <source>Only memories of this user id</source>
+        <translation>只包括此用户标识的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="153"/>
+        <source>Only memories in this category</source>
+        <translation>只包括此分类中的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="154"/>
+        <source>Only what comes from this conversation</source>
+        <translation>只包括来自此对话的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="155"/>
+        <source>Only memories holding these words</source>
+        <translation>只包括含有这些词的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="156"/>
+        <source>Also delete the migration backups that still hold the purged text</source>
+        <translation>同时删除仍含有被清除文本的迁移备份</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="159"/>
+        <source>Lists what would go, without deleting anything</source>
+        <translation>列出会被删除的内容，但不删除任何东西</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="162"/>
+        <source>Deletes for good what the dry run listed</source>
+        <translation>永久删除试运行列出的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="164"/>
+        <source>A short title for the memory</source>
+        <translation>记忆的简短标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="165"/>
+        <source>The memory in a sentence or more</source>
+        <translation>用一句或几句话写下的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="166"/>
+        <source>The broad area: 生活技能, 项目…</source>
+        <translation>大的领域：生活技能、项目…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="167"/>
+        <source>What kind of memory: preference, fact, task…</source>
+        <translation>记忆的类型：偏好、事实、任务…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="168"/>
+        <source>Where it is filed, parts separated by /</source>
+        <translation>归档的位置，各级用 / 分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="169"/>
+        <source>What the value is about; one memory per key is current</source>
+        <translation>值所描述的内容；每个键只有一条当前记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="172"/>
+        <source>The value as JSON</source>
+        <translation>以 JSON 表示的值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="173"/>
+        <source>The values, separated by commas</source>
+        <translation>各个值，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="174"/>
+        <source>Ticked for yes</source>
+        <translation>勾选表示“是”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="175"/>
+        <source>The value as a number</source>
+        <translation>以数字表示的值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="176"/>
+        <source>The value as text</source>
+        <translation>以文本表示的值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="177"/>
+        <source>The fields of the value and what each holds</source>
+        <translation>值的各字段及其内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="178"/>
+        <source>Adds a field to the value</source>
+        <translation>为值添加一个字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="179"/>
+        <source>Removes the selected field of the value</source>
+        <translation>删除值中所选的字段</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="180"/>
+        <source>Who the memory is for: you, this workspace…</source>
+        <translation>记忆适用于谁：你、这个工作区…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="181"/>
+        <source>How sure the memory is, from 0 to 1</source>
+        <translation>记忆的可信程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="182"/>
+        <source>How much the memory matters, from 0 to 1</source>
+        <translation>记忆的重要程度，从 0 到 1</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="183"/>
+        <source>Words to find the memory by, separated by commas</source>
+        <translation>用来查找记忆的词，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="184"/>
+        <source>People, places and things it is about, separated by commas</source>
+        <translation>记忆涉及的人、地点和事物，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="187"/>
+        <source>When the memory stops being used</source>
+        <translation>记忆何时停止使用</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="188"/>
+        <source>The date and time it expires</source>
+        <translation>过期的日期和时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="189"/>
+        <source>Saves the memory</source>
+        <translation>保存记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="191"/>
+        <source>What compacting freed, file by file</source>
+        <translation>压缩按文件释放的空间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="192"/>
+        <source>Rewrites the store files smaller</source>
+        <translation>重写存储文件，使其更小</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="193"/>
+        <source>Computes the meaning vectors of the memories now</source>
+        <translation>立即计算记忆的语义向量</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="196"/>
+        <source>The whole address of the database, postgresql://…</source>
+        <translation>数据库的完整地址，postgresql://…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="199"/>
+        <source>The computer the database runs on</source>
+        <translation>数据库所在的计算机</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="200"/>
+        <source>The port the database listens on</source>
+        <translation>数据库监听的端口</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="201"/>
+        <source>The name of the database</source>
+        <translation>数据库的名称</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="202"/>
+        <source>The user to sign in as</source>
+        <translation>登录所用的用户</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="203"/>
+        <source>The user&apos;s password</source>
+        <translation>用户的密码</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="204"/>
+        <source>Keeps this workspace apart from others in the same database</source>
+        <translation>在同一数据库中把这个工作区与其他工作区分开</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="207"/>
+        <source>Connects and opens the workspace</source>
+        <translation>连接并打开工作区</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="208"/>
+        <source>Type what is asked to enable Delete permanently</source>
+        <translation>输入所要求的内容后，“永久删除”才可用</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="211"/>
+        <source>Also delete the messages the memory was learned from</source>
+        <translation>同时删除记忆所依据的消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="214"/>
+        <source>Deletes for good; this cannot be undone</source>
+        <translation>永久删除；无法撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="215"/>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="218"/>
+        <source>Moves the memories there</source>
+        <translation>把记忆移动到那里</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="219"/>
+        <source>Makes this version the current one again, as a new version</source>
+        <translation>以新版本的方式，让这个版本重新成为当前版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="222"/>
+        <source>A message the memory was learned from; Enter opens the conversation</source>
+        <translation>记忆所依据的一条消息；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="225"/>
+        <source>A reply that used the memory; Enter opens the conversation</source>
+        <translation>用到这条记忆的一条回复；按 Enter 打开对话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="228"/>
+        <source>A version of the memory; Enter shows it</source>
+        <translation>记忆的一个版本；按 Enter 显示</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="235"/>
+        <source>Category of the items shown</source>
+        <translation>所显示条目的分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="236"/>
+        <source>What compacting did</source>
+        <translation>压缩的结果</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="237"/>
+        <source>What the purge left</source>
+        <translation>清除后的检查结果</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="238"/>
+        <source>Database URL</source>
+        <translation>数据库地址</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="376"/>
+        <source>Closes this window</source>
+        <translation>关闭此窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="251"/>
+        <source>Closes this window without a change</source>
+        <translation>不做更改，关闭此窗口</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="363"/>
+        <source>{name} ({shortcut})</source>
+        <translation>{name}（{shortcut}）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/accessible.py" line="367"/>
+        <source>{name}, in “{place}”</source>
+        <translation>{name}，位于“{place}”</translation>
+    </message>
+</context>
+<context>
+    <name>AdvancedMenu</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/advanced_menu.py" line="16"/>
+        <source>&amp;Advanced</source>
+        <translation>高级(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/advanced_menu.py" line="31"/>
+        <source>Deletes for good what matches filters of ids, dates and words, with a dry run and a report of what is left</source>
+        <translation>按标识、日期和词语筛选并永久删除匹配的内容，先试运行，最后报告剩下的内容</translation>
+    </message>
+</context>
+<context>
     <name>AuditTableModel</name>
     <message>
         <location filename="../../ekko_memory_gui/models/audit_model.py" line="35"/>
@@ -45,32 +564,32 @@
 <context>
     <name>CategoryTreeModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="62"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="63"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="64"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="64"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="65"/>
         <source>Trash</source>
         <translation>回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="141"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="140"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="141"/>
         <source>Active</source>
         <translation>有效</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/category_tree_model.py" line="180"/>
         <source>{active} active, {total} with history</source>
         <translation>{active} 条有效，含历史共 {total} 条</translation>
     </message>
@@ -78,103 +597,103 @@
 <context>
     <name>CompactDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="30"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="31"/>
         <source>Compact stores</source>
         <translation>压缩存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="38"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="39"/>
         <source>Deleted memories, old versions and purged messages leave free space behind in the stores: it is reused for new memories but never given back. Compacting rebuilds each store without it. Your memories do not change. An agent can keep running; its writes wait while a store is being rebuilt.</source>
         <translation>删除的记忆、旧版本和清除的消息会在存储中留下空闲空间：新记忆会重用这些空间，但它们不会归还给磁盘。压缩会重建每个存储，去掉这些空间。你的记忆不会改变。智能体可以继续运行；存储重建期间，它的写入会等待。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="47"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="48"/>
         <source>On the PostgreSQL server this runs VACUUM FULL on the store&apos;s tables: each table is rewritten into new files, and programs using a table wait until it is done.</source>
         <translation>在 PostgreSQL 服务器上，这会对存储的数据表运行 VACUUM FULL：每张表都会重写到新文件中，正在使用该表的程序要等它完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="53"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="54"/>
         <source>Each database file is rebuilt with SQLite&apos;s VACUUM (it completes or leaves the file as it was) and its write-ahead log is emptied.</source>
         <translation>每个数据库文件都用 SQLite 的 VACUUM 重建（要么完成，要么保持原样），它的预写日志会被清空。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="67"/>
         <source>Compact</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="83"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="95"/>
         <source>Compacting…</source>
         <translation>正在压缩…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="88"/>
         <source>Stopping after this store…</source>
         <translation>当前存储完成后停止…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="87"/>
         <source>Compacting</source>
         <translation>正在压缩</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="103"/>
         <source>Compacting failed: {error}</source>
         <translation>压缩失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="118"/>
         <source>Freed {size}.</source>
         <translation>已释放 {size}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="117"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="120"/>
         <source>Nothing was compacted.</source>
         <translation>没有压缩任何存储。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="120"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="123"/>
         <source>Cancelled: the stores not yet started were left as they were; compact again to finish.</source>
         <translation>已取消：尚未开始的存储保持原样；再次压缩即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="149"/>
         <source>{store} store — {location}</source>
         <translation>{store}存储 — {location}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="151"/>
         <source>not compacted: cancelled before its turn</source>
         <translation>未压缩：轮到它之前已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="154"/>
         <source>skipped: {reason}</source>
         <translation>已跳过：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="159"/>
         <source>not compacted, nothing changed: {reason}</source>
         <translation>未压缩，没有任何改变：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="166"/>
         <source>tables and indexes on the server</source>
         <translation>服务器上的数据表和索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="166"/>
         <source>all files</source>
         <translation>全部文件</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="170"/>
         <source>{what}: {before} → {after}, {freed} freed</source>
         <translation>{what}：{before} → {after}，释放 {freed}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/compact_dialog.py" line="180"/>
         <source>ran: {sql}</source>
         <translation>已执行：{sql}</translation>
     </message>
@@ -182,97 +701,97 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="50"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="51"/>
         <source>Connect to PostgreSQL</source>
         <translation>连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="60"/>
         <source>Open a memory store kept in a PostgreSQL database (a team&apos;s, or a server agent&apos;s). The workspace store is the schema &lt;namespace&gt;_workspace, your long-term store &lt;namespace&gt;_user. The password is never saved: leave it empty to use ~/.pgpass or PGPASSWORD.</source>
         <translation>打开保存在 PostgreSQL 数据库中的记忆库（团队的，或服务器端智能体的）。工作区存储是 schema &lt;namespace&gt;_workspace，你的长期存储是 &lt;namespace&gt;_user。密码从不保存：留空则使用 ~/.pgpass 或 PGPASSWORD。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="81"/>
         <source>empty: ~/.pgpass or PGPASSWORD</source>
         <translation>留空：使用 ~/.pgpass 或 PGPASSWORD</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="84"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="85"/>
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="86"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="87"/>
         <source>User</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="88"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="98"/>
         <source>postgresql://, postgres:// and postgresql+psycopg:// URLs work.</source>
         <translation>支持 postgresql://、postgres:// 和 postgresql+psycopg:// 形式的 URL。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="106"/>
         <source>Connection details</source>
         <translation>连接信息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="107"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="112"/>
         <source>Lower-case letters, digits and _; a team or a test can have its own.</source>
         <translation>小写字母、数字和 _；每个团队或测试可以有自己的命名空间。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="115"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="132"/>
         <source>Connect</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="198"/>
         <source>Enter a database URL.</source>
         <translation>请输入数据库 URL。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="197"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="200"/>
         <source>Enter the name of the database.</source>
         <translation>请输入数据库名称。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="211"/>
         <source>Connecting to {server}… (this can take a few seconds)</source>
         <translation>正在连接 {server}…（可能需要几秒钟）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="253"/>
         <source>Could not open the store: {reason}</source>
         <translation>无法打开存储：{reason}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="252"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/connect_dialog.py" line="255"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
@@ -280,153 +799,212 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="47"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="49"/>
         <source>Export memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="63"/>
         <source>JSON bundle — everything, for a backup or another machine (import reads it back)</source>
         <translation>JSON 包 —— 包含全部内容，用于备份或迁移到另一台机器（可以导入回来）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="64"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="66"/>
         <source>Markdown — to read</source>
         <translation>Markdown —— 便于阅读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="67"/>
         <source>CSV — memories as a table for a spreadsheet</source>
         <translation>CSV —— 记忆表格，可用电子表格打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="80"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="81"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="83"/>
         <source>This branch: {path}</source>
         <translation>当前分类：{path}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
         <source>Only {scope} scope</source>
         <translation>仅{scope}范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="87"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="89"/>
         <source>Include the source messages</source>
         <translation>包含来源消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="100"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="107"/>
         <source>Format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="94"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="110"/>
         <source>Where</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="112"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="114"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="118"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="120"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="156"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="160"/>
         <source>Export to</source>
         <translation>导出到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="209"/>
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="168"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="172"/>
         <source>Exporting</source>
         <translation>正在导出</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="181"/>
         <source>Replace the file?</source>
         <translation>替换这个文件？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="182"/>
         <source>{path} already exists. Replace it with this export?</source>
         <translation>{path} 已经存在。要用这次导出替换它吗？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="183"/>
         <source>Replace</source>
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="202"/>
         <source>Nothing was exported: choose a file to export to.</source>
         <translation>没有导出任何内容：请选择要导出到的文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="204"/>
         <source>Nothing was exported: {path} was kept as it is.</source>
         <translation>没有导出任何内容：{path} 保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="238"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="254"/>
         <source>The export failed: {error}</source>
         <translation>导出失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="223"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="239"/>
         <source>Cancelled; no file was written.</source>
         <translation>已取消，没有写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="242"/>
         <source>Exported {counts} to {path} ({size} KB, readable only by you).</source>
         <translation>已导出 {counts} 到 {path}（{size} KB，仅你可读）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="266"/>
         <source>the {store} store was skipped: {reason}</source>
         <translation>已跳过{store}存储：{reason}</translation>
     </message>
 </context>
 <context>
+    <name>FirstRunPanel</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="117"/>
+        <source>Welcome to Ekko Memory</source>
+        <translation>欢迎使用 Ekko Memory</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="121"/>
+        <source>Ekko is your AI agent&apos;s long-term memory, kept on this computer. When you tell your agent “I don&apos;t eat cilantro” or “reply in English from now on”, it remembers that here, and uses it in later conversations. You can read, change and delete every memory in this window; changes the agent is not sure about wait in the Inbox for you.</source>
+        <translation>Ekko 是你的 AI 助手的长期记忆，保存在这台电脑上。当你告诉助手“我不吃香菜”或“以后用英文回答”，它会记在这里，并在以后的对话中用上。你可以在这个窗口里查看、修改和删除每一条记忆；助手拿不准的改动会在收件箱里等你确认。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="130"/>
+        <source>Command for Hermes Agent</source>
+        <translation>Hermes Agent 的安装命令</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="132"/>
+        <source>Configuration for MCP clients</source>
+        <translation>MCP 客户端的配置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="135"/>
+        <source>Open the demo</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="139"/>
+        <source>A sample workspace with memories, conversations and inbox items</source>
+        <translation>一个示例工作区，包含记忆、对话和待确认事项</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="142"/>
+        <source>Add a memory yourself</source>
+        <translation>自己添加一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="153"/>
+        <source>Connect your agent</source>
+        <translation>连接你的助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="157"/>
+        <source>Hermes Agent: run this once in a terminal (in Hermes&apos;s own environment), then start Hermes again:</source>
+        <translation>Hermes Agent：在终端里（Hermes 自己的环境中）运行一次下面的命令，然后重新启动 Hermes：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="166"/>
+        <source>Claude Desktop, Cursor and other MCP clients: add this to the client&apos;s MCP configuration (Claude Desktop: claude_desktop_config.json; Cursor: .cursor/mcp.json), then restart the client:</source>
+        <translation>Claude Desktop、Cursor 等 MCP 客户端：把下面的内容加入客户端的 MCP 配置（Claude Desktop：claude_desktop_config.json；Cursor：.cursor/mcp.json），然后重启客户端：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="176"/>
+        <source>Help ▸ User guide walks through the rest: the inbox, editing and forgetting, export and backups.</source>
+        <translation>其余内容见“帮助 ▸ 用户指南”：收件箱、修改和遗忘、导出和备份。</translation>
+    </message>
+</context>
+<context>
     <name>HardDeleteDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="44"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="69"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="52"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="79"/>
         <source>Delete permanently</source>
         <translation>永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="67"/>
         <source>Type {word} to confirm:</source>
         <translation>输入 {word} 以确认：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="103"/>
         <source>This removes “{title}” for good:
 {versions}
 
@@ -437,143 +1015,183 @@ Every version above, its search index entries and usage records go, and its text
 上面的每个版本、它的搜索索引和使用记录都会被删除，它的文字也会从审计历史和数据库文件中抹去。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="111"/>
         <source>Approving this request deletes for good:
 {memories}</source>
         <translation>批准这项请求会永久删除：
 {memories}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="113"/>
         <source>Approving these {n} items deletes for good:
 {memories}</source>
         <translation>批准这 {n} 项会永久删除：
 {memories}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="121"/>
         <source>Every version, its search index entries and usage records go, and its text is scrubbed from the audit history and the file. This cannot be undone.</source>
         <translation>它的每个版本、搜索索引条目和使用记录都会删除，文字也会从审计历史和文件中抹去。此操作无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="51"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="61"/>
         <source>Also delete the source messages (summaries built on them are marked stale)</source>
         <translation>同时删除来源消息（基于它们的摘要会标记为过时）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="69"/>
         <source>Type the title “{title}” or {word} to confirm:</source>
         <translation>输入标题“{title}”或 {word} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/hard_delete_dialog.py" line="116"/>
+        <source>You approve {n} items; {k} of them delete for good:
+{memories}</source>
+        <translation>你要批准 {n} 项；其中 {k} 项会永久删除：
+{memories}</translation>
     </message>
 </context>
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="39"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="41"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
         <source>Import a bundle</source>
         <translation>导入数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="45"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="47"/>
         <source>Reads a JSON bundle made by Export. Memories keep their ids: what is already here is skipped, a newer version of the same memory supersedes the older one, and importing the same bundle twice changes nothing.</source>
         <translation>读取由“导出”生成的 JSON 包。记忆保留原来的标识：已存在的会跳过，同一记忆的较新版本会取代旧版本，同一个包导入两次不会有任何变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="53"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="55"/>
         <source>Bundle to import</source>
         <translation>要导入的数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="56"/>
         <source>a .json bundle</source>
         <translation>一个 .json 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="55"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="57"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
-        <source>Records</source>
-        <translation>记录</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="65"/>
         <source>Added</source>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="65"/>
         <source>Skipped</source>
         <translation>跳过</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="65"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="71"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="78"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="93"/>
         <source>Ekko Memory bundle (*.json)</source>
         <translation>Ekko Memory 数据包 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="108"/>
         <source>There is no file at {path}.</source>
         <translation>{path} 处没有文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="110"/>
         <source>Choose a bundle file first.</source>
         <translation>请先选择一个数据包文件。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="187"/>
         <source>{n} records were in the bundle more than once; each was read once.</source>
         <translation>备份包中有 {n} 条记录重复出现；每条只读取了一次。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="91"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="106"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="115"/>
         <source>Importing…</source>
         <translation>正在导入…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="114"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="123"/>
         <source>Nothing was imported: {error}</source>
         <translation>没有导入任何内容：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="147"/>
         <source>Cancelled: nothing was imported; your stores are as they were.</source>
         <translation>已取消：没有导入任何内容，你的存储保持原样。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="149"/>
         <source>Cancelled: the {done} store was imported; the {left} store was not and is as it was. Import the bundle again to finish: what is already here is skipped.</source>
         <translation>已取消：{done}存储已导入；{left}存储没有导入，保持原样。再次导入这个数据包即可完成：已有的内容会被跳过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="151"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="173"/>
         <source>Added {n} memories, skipped {s} already here.</source>
         <translation>新增 {n} 条记忆，跳过 {s} 条已存在的。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="179"/>
         <source>{n} memories were superseded by a newer version of the same key.</source>
         <translation>{n} 条记忆被同一键的较新版本取代。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/import_dialog.py" line="67"/>
+        <source>What the import did</source>
+        <translation>导入的结果</translation>
+    </message>
+</context>
+<context>
+    <name>InboxBatch</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="52"/>
+        <source>{n} of them save or change a memory.</source>
+        <translation>其中 {n} 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="54"/>
+        <source>1 of them saves or changes a memory.</source>
+        <translation>其中 1 项会保存或修改记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="58"/>
+        <source>{n} of them delete memories.</source>
+        <translation>其中 {n} 项会删除记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="60"/>
+        <source>1 of them deletes memories.</source>
+        <translation>其中 1 项会删除记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="66"/>
+        <source>{n} of them hold sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 {n} 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="72"/>
+        <source>1 of them holds sensitive personal data ({kinds}): approving saves it in your memory, where the agent can read it.</source>
+        <translation>其中 1 项含有敏感个人信息（{kinds}）：批准后会保存到你的记忆里，智能体可以读取。</translation>
     </message>
 </context>
 <context>
@@ -587,42 +1205,42 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="52"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="54"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="67"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="78"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="99"/>
         <source>Waiting items</source>
         <translation>待处理事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="102"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -631,124 +1249,124 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="128"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="143"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="145"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="152"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="186"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="205"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="206"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="203"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="207"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="212"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="278"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="292"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="301"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="290"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="310"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="324"/>
         <source>“{name}” was withdrawn while you were editing it: {why}.</source>
         <translation>你编辑“{name}”时，它已被撤回：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="313"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="329"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="332"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="343"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="368"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="368"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="370"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="379"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="401"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -756,22 +1374,17 @@ When the agent wants to keep something you did not explicitly ask it to remember
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_menus.py" line="33"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="34"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_menus.py" line="47"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="48"/>
         <source>Workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_menus.py" line="53"/>
-        <source>Search memories (香菜, database…)  Ctrl+F</source>
-        <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/main_menus.py" line="58"/>
+        <location filename="../../ekko_memory_gui/views/main_menus.py" line="56"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
@@ -807,7 +1420,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="373"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -884,10 +1497,76 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="44"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="77"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="105"/>
+        <source>User guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="64"/>
+        <source>Show built-in memories</source>
+        <translation>显示内置记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="68"/>
+        <source>Recipes and cooking tips that ship with Ekko; they are not your memories</source>
+        <translation>Ekko 自带的菜谱和烹饪技巧；它们不是你的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="163"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="82"/>
+        <source>Open the demo</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="98"/>
+        <source>Opening the user guide</source>
+        <translation>正在打开用户指南</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="106"/>
+        <source>The user guide is not installed with this copy of Ekko Memory; it is docs/user-guide.md in the source.</source>
+        <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="137"/>
+        <source>{keys} — Search</source>
+        <translation>{keys} — 搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="361"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="398"/>
         <source>Undo</source>
         <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
+        <source>Esc — Clear the search</source>
+        <translation>Esc — 清空搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="152"/>
+        <source>Tab — Next pane; arrows move inside a list or the tree</source>
+        <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
+        <source>Preparing the demo…</source>
+        <translation>正在准备示例…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="174"/>
+        <source>Opening the demo</source>
+        <translation>正在打开示例</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="162"/>
@@ -952,7 +1631,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="421"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -979,8 +1658,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="226"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="371"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="408"/>
         <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
@@ -991,7 +1670,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="308"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="342"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
@@ -1021,48 +1700,139 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="377"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="380"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="384"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="351"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="388"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="357"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="394"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="414"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="449"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="423"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="458"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
         <translation>Ekko Memory {version}
 
 为 AI 智能体提供的本地、可审计的长期记忆。所有数据都保存在本机的 SQLite 文件中，或你连接的 PostgreSQL 数据库中。</translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownExport</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="22"/>
+        <source>Ekko Memory export</source>
+        <translation>Ekko Memory 导出</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="23"/>
+        <source>Exported {when}.</source>
+        <translation>导出于 {when}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="24"/>
+        <source>{n} selected memories.</source>
+        <translation>选中的 {n} 条记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="25"/>
+        <source>No memories.</source>
+        <translation>没有记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="26"/>
+        <source>updated {when}</source>
+        <translation>更新于 {when}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="27"/>
+        <source>expires {when}</source>
+        <translation>过期于 {when}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="28"/>
+        <source>confidence {n}</source>
+        <translation>置信度 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="29"/>
+        <source>importance {n}</source>
+        <translation>重要性 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="30"/>
+        <source>tags: {list}</source>
+        <translation>标签：{list}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="31"/>
+        <source>entities: {list}</source>
+        <translation>实体：{list}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="32"/>
+        <source>Uncategorized</source>
+        <translation>未分类</translation>
+    </message>
+</context>
+<context>
+    <name>MatchReason</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="32"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="33"/>
+        <source>content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="34"/>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="35"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="39"/>
+        <source>Found in its tags or entities, or by a word that means the same</source>
+        <translation>在标签或实体中找到，或通过同义词找到</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="43"/>
+        <source>Found in: {fields}</source>
+        <translation>匹配位置：{fields}</translation>
     </message>
 </context>
 <context>
@@ -1202,155 +1972,170 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryDetailPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="71"/>
         <source>Select a memory to see its story: every field, its versions, where it came from and where it was used.</source>
         <translation>选择一条记忆，查看它的完整经历：每个字段、各个版本、来源以及被使用的地方。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="96"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="98"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="97"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="100"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="102"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="150"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="151"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="152"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="143"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="153"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="200"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="144"/>
-        <source>Content</source>
-        <translation>内容</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="155"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="146"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="156"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="157"/>
         <source>Origin</source>
         <translation>来源方式</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="158"/>
         <source>Dates</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="149"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="201"/>
         <source>Ids</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="164"/>
         <source>Tags and entities</source>
         <translation>标签与实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="225"/>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="228"/>
+        <source>Key, value, confidence, importance, scope, tags and ids of this memory</source>
+        <translation>这条记忆的键、值、置信度、重要度、范围、标签和 ID</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="231"/>
         <source>Versions</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="233"/>
         <source>Sources</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="215"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="237"/>
         <source>Used in</source>
         <translation>使用情况</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="192"/>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="235"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="224"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="154"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="246"/>
         <source>Memory details</source>
         <translation>记忆详情</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="280"/>
         <source>Loading a memory</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="303"/>
-        <source>store: {store}</source>
-        <translation>存储：{store}</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="344"/>
         <source>Expiry set: {when} ({at})</source>
         <translation>设定的过期时间：{when}（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="350"/>
         <source>Expires {when} ({at})</source>
         <translation>{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="332"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="356"/>
         <source>Expired {when} ({at})</source>
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="354"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="372"/>
+        <source>{scope} · store: {store}</source>
+        <translation>{scope} · 存储：{store}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="386"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="387"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="454"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="485"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="395"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="427"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="430"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -1358,217 +2143,217 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MemoryEditDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="98"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="99"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="100"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="107"/>
         <source>Written by you (actor: user). The agent sees it from its next turn.</source>
         <translation>由你写入（执行者：用户）。智能体从下一轮对话开始就能看到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="105"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="110"/>
         <source>Saving creates a new version that supersedes this one; the current version stays in the history and you can revert to it.</source>
         <translation>保存会创建一个取代当前版本的新版本；当前版本保留在历史中，可以随时回退。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="108"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="113"/>
         <source>Your changes are applied to the proposal, which is then approved (and recorded as approved by you).</source>
         <translation>你的修改会应用到这条提议上，然后批准（并记录为由你批准）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="159"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="164"/>
         <source>Expires at</source>
         <translation>过期时间点</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="171"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
         <source>Domain</source>
         <translation>领域</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
         <source>Type</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="175"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="180"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="176"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="178"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="183"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="184"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="185"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="186"/>
         <source>Entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="187"/>
         <source>Expires</source>
         <translation>过期时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="194"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="199"/>
         <source>Approve with changes</source>
         <translation>修改后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="201"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="299"/>
         <source>(no key)</source>
         <translation>（无键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="276"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="299"/>
         <source>(choose a key)</source>
         <translation>（请选择键）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="312"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="335"/>
         <source>Never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="313"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="336"/>
         <source>End of today</source>
         <translation>今天结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="314"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="337"/>
         <source>End of this week</source>
         <translation>本周结束时</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="338"/>
         <source>At…</source>
         <translation>指定时间…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="437"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="460"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="439"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="462"/>
         <source>Choose a domain (for example 生活技能 or 项目).</source>
         <translation>请选择领域（例如 生活技能 或 项目）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="448"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="471"/>
         <source>Choose a key: the schema for this domain and type asks for one.</source>
         <translation>请选择一个键：这个领域和类型的受控 Schema 要求有键。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="451"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="474"/>
         <source>Enter a value: the key {key} needs one.</source>
         <translation>请填写值：键 {key} 需要一个值。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="454"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
         <source>The expiry is later than the year 9998: choose an earlier time.</source>
         <translation>到期时间晚于 9998 年：请选择更早的时间。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="461"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="484"/>
         <source>The expiry is in the past: choose a later time, or Never.</source>
         <translation>过期时间已经过去：请选择一个更晚的时间，或选“永不”。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="463"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="486"/>
         <source>Nothing changed.</source>
         <translation>没有任何改动。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="470"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="493"/>
         <source>The title is longer than {n} characters.</source>
         <translation>标题超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="472"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="495"/>
         <source>The content is longer than {n} characters.</source>
         <translation>内容超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="475"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="498"/>
         <source>The category is deeper than {n} levels.</source>
         <translation>分类超过 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="477"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="500"/>
         <source>A category level is longer than {n} characters.</source>
         <translation>有一层分类超过 {n} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="481"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="504"/>
         <source>tags</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="482"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="505"/>
         <source>entities</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="486"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="509"/>
         <source>There are {count} {name}; a memory takes at most {n}.</source>
         <translation>共有 {count} 个{name}；一条记忆最多 {n} 个。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="490"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/memory_edit_dialog.py" line="513"/>
         <source>One of the {name} is longer than {n} characters.</source>
         <translation>有一个{name}超过 {n} 个字符。</translation>
     </message>
@@ -1622,20 +2407,19 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="50"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="217"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="51"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="218"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="52"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="219"/>
         <source>global</source>
         <translation>全局</translation>
     </message>
@@ -1760,6 +2544,26 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>这个值不是你的原话，可能是模型猜的</translation>
     </message>
     <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="170"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
+        <source>Agent</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
         <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="40"/>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="105"/>
         <source>global memories ship with the app and are read-only</source>
@@ -1862,87 +2666,92 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已有更新的版本，请恢复那个版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="53"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="64"/>
         <source>the store {path} cannot be reached ({detail})</source>
         <translation>无法访问存储 {path}（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="56"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="67"/>
         <source>the store {path} could not read or write its file ({detail})</source>
         <translation>存储 {path} 无法读写它的文件（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="60"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="71"/>
         <source>already remembered; nothing new was written</source>
         <translation>已经记住了，没有写入新内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="63"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="74"/>
         <source>already expired</source>
         <translation>已经过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="65"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="76"/>
         <source>written by you</source>
         <translation>由你写入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="66"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="77"/>
         <source>edited by you</source>
         <translation>由你编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="67"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="78"/>
         <source>expired by you</source>
         <translation>由你设为过期</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="68"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="79"/>
         <source>deleted by you</source>
         <translation>由你删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="69"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="80"/>
         <source>restored by you</source>
         <translation>由你恢复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="70"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="81"/>
         <source>approved by you</source>
         <translation>由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="71"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="82"/>
         <source>rejected by you</source>
         <translation>由你拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="72"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="83"/>
         <source>decided by you in a batch</source>
         <translation>由你批量处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="73"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="84"/>
         <source>deleted permanently by you</source>
         <translation>由你永久删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="74"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="85"/>
         <source>purged by you</source>
         <translation>由你清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="75"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="86"/>
         <source>forgotten by you from the command line</source>
         <translation>由你在命令行中遗忘</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="90"/>
+        <source>reverted to the version of {when}</source>
+        <translation>回退到 {when} 的版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="114"/>
         <source>you said it anew in the conversation (you said: “{said}”)</source>
         <translation>你在对话中重新说了一遍（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="138"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="162"/>
         <source>{text} (reason {code})</source>
         <translation>{text}（原因代码 {code}）</translation>
     </message>
@@ -1973,7 +2782,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="147"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
         <source>imported</source>
         <translation>已导入</translation>
     </message>
@@ -1988,168 +2797,157 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已回退</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="151"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
         <source>withdrawn</source>
         <translation>已撤回</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="155"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="162"/>
         <source>Write waiting</source>
         <translation>写入待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="156"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
         <source>Hard delete waiting</source>
         <translation>永久删除待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="157"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
         <source>Forget waiting</source>
         <translation>遗忘待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="158"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
         <source>Scope change waiting</source>
         <translation>范围变更待确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="163"/>
-        <source>assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="164"/>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="174"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="182"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="165"/>
-        <source>tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
         <source>the agent, reporting the user&apos;s words</source>
-        <translation>智能体转述的用户原话</translation>
+        <translation>助手转述的用户原话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
         <source>you</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="172"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
         <source>agent</source>
-        <translation>智能体</translation>
+        <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
         <source>extractor</source>
         <translation>提取器</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="175"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
         <source>import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="179"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
         <source>the user asked to remember</source>
         <translation>用户明确要求记住</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="180"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
         <source>written or edited by you</source>
         <translation>由你写入或编辑</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
         <source>inferred by the agent</source>
-        <translation>智能体推断</translation>
+        <translation>助手推断</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="183"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
         <source>shipped with the app</source>
         <translation>随应用提供</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="187"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="195"/>
         <source>memory version</source>
         <translation>记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="188"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="196"/>
         <source>audit entry</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="189"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="197"/>
         <source>inbox item</source>
         <translation>待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="190"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
         <source>usage record</source>
         <translation>使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="191"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
         <source>message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
         <source>summary</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="193"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
         <source>background job</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
         <source>session cursor</source>
         <translation>会话游标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="206"/>
         <source>{n} memory versions</source>
         <translation>{n} 个记忆版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="199"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="207"/>
         <source>{n} audit entries</source>
         <translation>{n} 条审计记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="200"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="208"/>
         <source>{n} inbox items</source>
         <translation>{n} 个待确认事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="201"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="209"/>
         <source>{n} usage records</source>
         <translation>{n} 条使用记录</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="202"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="210"/>
         <source>{n} messages</source>
         <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="203"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="211"/>
         <source>{n} summaries</source>
         <translation>{n} 份摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="212"/>
         <source>{n} background jobs</source>
         <translation>{n} 个后台任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="213"/>
         <source>{n} session cursors</source>
         <translation>{n} 个会话游标</translation>
     </message>
@@ -2175,6 +2973,9 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="38"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="42"/>
+        <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="39"/>
+        <location filename="../../ekko_memory_gui/views/markdown_words.py" line="33"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -2184,8 +2985,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>{sentence}（{kinds}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="111"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="194"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="106"/>
         <source>{reason}; nothing was written, try again</source>
         <translation>{reason}；没有写入任何内容，请重试</translation>
     </message>
@@ -2205,22 +3005,22 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>记忆 {id} 是旧版本，请修改它的当前版本 {head}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="54"/>
         <source>the folder {path} does not exist</source>
         <translation>文件夹 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="44"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="55"/>
         <source>{path} is not valid JSON ({detail})</source>
         <translation>{path} 不是有效的 JSON（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="45"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="56"/>
         <source>{path} is not an Ekko Memory bundle; only the JSON bundles Export writes can be imported</source>
         <translation>{path} 不是 Ekko Memory 数据包；只能导入“导出”写出的 JSON 数据包</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="50"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="61"/>
         <source>another program kept the store {path} locked</source>
         <translation>另一个程序一直锁着存储 {path}</translation>
     </message>
@@ -2230,37 +3030,30 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>记忆 {id} 已删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="140"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="192"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="132"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="179"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="115"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="134"/>
-        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="198"/>
+        <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="110"/>
         <source>{reason}; nothing was written</source>
         <translation>{reason}；没有写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="84"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="108"/>
         <source>you asked to forget it in the conversation (you said: “{said}”)</source>
         <translation>你在对话中要求忘掉它（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="87"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="111"/>
         <source>you took back what you had just said (you said: “{said}”)</source>
         <translation>你收回了刚才说的话（你说：“{said}”）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="81"/>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="105"/>
         <source>you took it back in the conversation: {detail} (you said: “{said}”)</source>
         <translation>你在对话中收回了它（你说：“{said}”）</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="78"/>
-        <source>reverted to the version of {when} ({id})</source>
-        <translation>回退到 {when} 的版本（{id}）</translation>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/values.py" line="72"/>
@@ -2292,71 +3085,161 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <source>{amount} ago</source>
         <translation>{amount}前</translation>
     </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="43"/>
+        <source>you pinned memory {id}: the agent may read it but not change or delete it</source>
+        <translation>你已固定记忆 {id}：助手可以读取，但不能修改或删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="47"/>
+        <source>memory is paused: the agent neither reads nor writes it until you resume it</source>
+        <translation>记忆已暂停：恢复之前，助手既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="51"/>
+        <source>what would be forgotten changed since the preview; preview again</source>
+        <translation>预览之后要遗忘的内容有了变化，请重新预览</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="91"/>
+        <source>pinned by you</source>
+        <translation>你已固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="92"/>
+        <source>unpinned by you</source>
+        <translation>你已取消固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="93"/>
+        <source>memory paused by you</source>
+        <translation>你暂停了记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="94"/>
+        <source>memory resumed by you</source>
+        <translation>你恢复了记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="95"/>
+        <source>merged by you into {id}</source>
+        <translation>你将其合并到 {id}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="96"/>
+        <source>you undid the merge into {id}</source>
+        <translation>你撤销了合并到 {id}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="97"/>
+        <source>you marked it as no duplicate of {id}</source>
+        <translation>你标记它与 {id} 不重复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/reasons.py" line="100"/>
+        <source>you marked it as a possible duplicate of {id} again</source>
+        <translation>你重新标记它可能与 {id} 重复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="150"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="151"/>
+        <source>unpinned</source>
+        <translation>已取消固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="152"/>
+        <source>memory paused</source>
+        <translation>记忆已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="153"/>
+        <source>memory resumed</source>
+        <translation>记忆已恢复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="154"/>
+        <source>merged</source>
+        <translation>已合并</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="155"/>
+        <source>merge undone</source>
+        <translation>已撤销合并</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/vocabulary.py" line="156"/>
+        <source>marked as no duplicate</source>
+        <translation>已标记为不重复</translation>
+    </message>
 </context>
 <context>
     <name>MemoryListPane</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="62"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="58"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="96"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="92"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="185"/>
         <source>Counting memories</source>
         <translation>正在统计记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="192"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="195"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="194"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="202"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="201"/>
         <source>{n}+ matches, best first</source>
         <translation>{n}+ 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="204"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="203"/>
         <source>The {n} best matches, sorted</source>
         <translation>最相关的 {n} 条匹配，已排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="206"/>
         <source>No matches</source>
         <translation>没有匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="209"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="208"/>
         <source>1 match</source>
         <translation>1 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="210"/>
         <source>{n} matches, best first</source>
         <translation>{n} 条匹配，最相关的在前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="210"/>
         <source>{n} matches</source>
         <translation>{n} 条匹配</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="309"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="308"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="326"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="325"/>
         <source>Could not load the memories: {reason}
 
 Press F5 to try again.</source>
@@ -2365,7 +3248,7 @@ Press F5 to try again.</source>
 按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="330"/>
         <source>Nothing matches “{text}”.
 
 Search looks in titles, content, values, tags and entities; Chinese words of two characters work too.</source>
@@ -2374,7 +3257,7 @@ Search looks in titles, content, values, tags and entities; Chinese words of two
 搜索范围包括标题、内容、值、标签和实体；两个字的中文词也能搜到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="337"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="336"/>
         <source>The trash is empty.
 
 Deleted memories wait here until you restore them or delete them permanently.</source>
@@ -2383,12 +3266,12 @@ Deleted memories wait here until you restore them or delete them permanently.</s
 删除的记忆会留在这里，直到你恢复或永久删除它们。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="340"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="339"/>
         <source>No memories in this branch.</source>
         <translation>这个分类下没有记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/memory_list_pane.py" line="345"/>
         <source>No memories yet.
 
 Memories are what your agent keeps between conversations: your preferences (不要香菜), project decisions, tasks and facts. The agent adds them when you ask it to remember something; some wait in the inbox for your approval. You can also add one yourself with New memory (Ctrl+N).</source>
@@ -2398,64 +3281,538 @@ Memories are what your agent keeps between conversations: your preferences (不�
     </message>
 </context>
 <context>
+    <name>MemorySelection</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="52"/>
+        <source>Ctrl+click or Shift+click selects several memories; the Menu key or Shift+F10 opens what can be done with them.</source>
+        <translation>按住 Ctrl 或 Shift 单击可选择多条记忆；按菜单键或 Shift+F10 打开可对它们执行的操作。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="57"/>
+        <source>Actions on the selection</source>
+        <translation>对所选内容的操作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="93"/>
+        <source>Actions on the selected memories</source>
+        <translation>对所选记忆的操作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="103"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="106"/>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="106"/>
+        <source>Move {n} to trash</source>
+        <translation>将 {n} 条移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="111"/>
+        <source>Move to category…</source>
+        <translation>移动到分类…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="113"/>
+        <source>Export selection…</source>
+        <translation>导出所选…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="113"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="120"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="121"/>
+        <source>The agent may read it but never change or delete it</source>
+        <translation>智能体可以读取，但不能修改或删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="122"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="126"/>
+        <source>Delete permanently…</source>
+        <translation>永久删除…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="164"/>
+        <source>built in, read-only</source>
+        <translation>内置，只读</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="165"/>
+        <source>an earlier version</source>
+        <translation>较早的版本</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="166"/>
+        <source>in the trash or gone</source>
+        <translation>已在回收站或已不存在</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="167"/>
+        <source>refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="173"/>
+        <source>Left as they were: {list}</source>
+        <translation>未作更改：{list}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="180"/>
+        <source>Moving memories to the trash</source>
+        <translation>正在将记忆移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="190"/>
+        <source>Undo delete of {n} memories</source>
+        <translation>撤销删除 {n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="192"/>
+        <source>Undo delete of “{title}”</source>
+        <translation>撤销删除“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="198"/>
+        <source>Moved {n} memories to the trash. Ctrl+Z brings them back.</source>
+        <translation>已将 {n} 条记忆移到回收站。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="206"/>
+        <source>Moving memories to a category</source>
+        <translation>正在将记忆移动到分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="226"/>
+        <source>Undo move of {n} memories</source>
+        <translation>撤销移动 {n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="231"/>
+        <source>Moved {n} memories to {path}.</source>
+        <translation>已将 {n} 条记忆移动到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="239"/>
+        <source>Exporting the selection</source>
+        <translation>正在导出所选内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="247"/>
+        <source>Export the selected memories</source>
+        <translation>导出所选记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="249"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="260"/>
+        <source>Export selection</source>
+        <translation>导出所选</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="264"/>
+        <source>Exported {n} memories to {path}.</source>
+        <translation>已导出 {n} 条记忆到 {path}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="271"/>
+        <source>Pinning memories</source>
+        <translation>正在固定记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="277"/>
+        <source>Pinned {n} memories: the agent can read them but not change them.</source>
+        <translation>已固定 {n} 条记忆：智能体可以读取，但不能修改。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="279"/>
+        <source>Unpinned {n} memories.</source>
+        <translation>已取消固定 {n} 条记忆。</translation>
+    </message>
+</context>
+<context>
+    <name>MemorySentences</name>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="37"/>
+        <source>spice</source>
+        <translation>辣</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="38"/>
+        <source>oil</source>
+        <translation>油</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="39"/>
+        <source>salt</source>
+        <translation>盐</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="40"/>
+        <source>sugar</source>
+        <translation>糖</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="41"/>
+        <source>vinegar</source>
+        <translation>醋</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="42"/>
+        <source>less {what}</source>
+        <translation>少{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="43"/>
+        <source>no {what}</source>
+        <translation>不放{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="44"/>
+        <source>more {what}</source>
+        <translation>多{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="45"/>
+        <source>some {what}</source>
+        <translation>适量{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="46"/>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="47"/>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="48"/>
+        <source>Japanese</source>
+        <translation>日文</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="49"/>
+        <source>{first}, {then}</source>
+        <translation>{first}{then}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="94"/>
+        <source>、</source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="121"/>
+        <source>Only a little {ingredient}</source>
+        <translation>{ingredient}只放一点</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="124"/>
+        <source>{amount} {ingredient} is fine</source>
+        <translation>可以接受{amount}{ingredient}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="134"/>
+        <source>Replies in {language}</source>
+        <translation>用{language}回复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="144"/>
+        <source>{person} is called {name}</source>
+        <translation>{person}叫{name}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="154"/>
+        <source>{task} (done)</source>
+        <translation>{task}（已完成）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="159"/>
+        <source>Doesn&apos;t eat {v}</source>
+        <translation>不吃{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="160"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="169"/>
+        <source>Likes {v}</source>
+        <translation>喜欢{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
+        <source>Diet: {v}</source>
+        <translation>饮食：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="166"/>
+        <source>Replies: {v}</source>
+        <translation>回复：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="167"/>
+        <source>Call me {v}</source>
+        <translation>称呼我{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
+        <source>Time zone: {v}</source>
+        <translation>时区：{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="170"/>
+        <source>Dislikes {v}</source>
+        <translation>不喜欢{v}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="171"/>
+        <source>Allergic to {v}</source>
+        <translation>对{v}过敏</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="204"/>
+        <source>Tomato and egg stir-fry</source>
+        <translation>番茄炒蛋</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="207"/>
+        <source>Blanch meat first to take away the smell</source>
+        <translation>焯水去腥</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="238"/>
+        <source>Life skills</source>
+        <translation>生活技能</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="239"/>
+        <source>Cooking</source>
+        <translation>做饭</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="240"/>
+        <source>Food preferences</source>
+        <translation>饮食偏好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="241"/>
+        <source>Recipes</source>
+        <translation>菜谱</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="242"/>
+        <source>Cooking tips</source>
+        <translation>烹饪技巧</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="243"/>
+        <source>Personal</source>
+        <translation>个人</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="244"/>
+        <source>Communication</source>
+        <translation>沟通</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="245"/>
+        <source>Likes</source>
+        <translation>喜好</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="246"/>
+        <source>Current state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="247"/>
+        <source>Schedule</source>
+        <translation>日程</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="248"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="249"/>
+        <source>People</source>
+        <translation>人物</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="250"/>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="251"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="252"/>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="253"/>
+        <source>Deployment</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="254"/>
+        <source>Collaboration</source>
+        <translation>协作</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="255"/>
+        <source>Rules</source>
+        <translation>约束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
+        <source>The agent</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
+        <source>Built in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
+        <source>Imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="297"/>
+        <source>until {time} today</source>
+        <translation>今天 {time} 前</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="301"/>
+        <source>until {day}</source>
+        <translation>到{day}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="302"/>
+        <source>until {date}</source>
+        <translation>到 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="307"/>
+        <source>Mon</source>
+        <translation>周一</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
+        <source>Tue</source>
+        <translation>周二</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <source>Wed</source>
+        <translation>周三</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
+        <source>Thu</source>
+        <translation>周四</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <source>Fri</source>
+        <translation>周五</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
+        <source>Sat</source>
+        <translation>周六</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="313"/>
+        <source>Sun</source>
+        <translation>周日</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="330"/>
+        <source>waiting for you</source>
+        <translation>等你确认</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="332"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
+        <source>used recently</source>
+        <translation>最近用过</translation>
+    </message>
+</context>
+<context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="176"/>
-        <source>Title</source>
-        <translation>标题</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="177"/>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="178"/>
-        <source>Scope</source>
-        <translation>范围</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="179"/>
-        <source>Key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="180"/>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="181"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="209"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="182"/>
-        <source>Confidence</source>
-        <translation>置信度</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="205"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="183"/>
-        <source>Importance</source>
-        <translation>重要性</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="206"/>
+        <source>Category</source>
+        <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="184"/>
-        <source>Updated</source>
-        <translation>更新时间</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="207"/>
+        <source>From</source>
+        <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="185"/>
-        <source>Expires</source>
-        <translation>过期时间</translation>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="208"/>
+        <source>Changed</source>
+        <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="359"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="267"/>
+        <source>Each memory as a sentence; a click sorts them by title</source>
+        <translation>每条记忆写成一句话；点击按标题排序</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="401"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="404"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="447"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -2463,9 +3820,53 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MessageListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="174"/>
         <source>Loading messages</source>
         <translation>正在加载消息</translation>
+    </message>
+</context>
+<context>
+    <name>MoveDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="35"/>
+        <source>Move to category</source>
+        <translation>移动到分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="39"/>
+        <source>Move {n} memories to the category below. Each gets a new version there; the earlier one stays in its history, and Ctrl+Z moves them back.</source>
+        <translation>将 {n} 条记忆移动到下面的分类。每条都会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="44"/>
+        <source>Move this memory to the category below. It gets a new version there; the earlier one stays in its history, and Ctrl+Z moves it back.</source>
+        <translation>将这条记忆移动到下面的分类。它会在那里生成新版本；较早的版本保留在历史中，按 Ctrl+Z 可移回。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="48"/>
+        <source>&amp;Category (domain / category / …):</source>
+        <translation>分类（领域 / 分类 / …）(&amp;C)：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="64"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="59"/>
+        <source>A category in use, or a new path such as 项目 / 架构</source>
+        <translation>已有的分类，或新的路径，例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="63"/>
+        <source>for example 项目 / 架构</source>
+        <translation>例如 项目 / 架构</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/move_dialog.py" line="72"/>
+        <source>Move</source>
+        <translation>移动</translation>
     </message>
 </context>
 <context>
@@ -2607,186 +4008,186 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PurgeDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="62"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="320"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="330"/>
         <source>Purge for good</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="87"/>
         <source>(any)</source>
         <translation>（任意）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="86"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="88"/>
         <source>from</source>
         <translation>从</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="88"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="90"/>
         <source>until</source>
         <translation>到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="109"/>
         <source>words anywhere in a memory, e.g. 手机号</source>
         <translation>记忆中任意位置的文字，例如 手机号</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="115"/>
         <source>Also the messages (sources, and those matching session, dates or words) and the summaries built on them</source>
         <translation>同时清除消息（来源消息，以及符合会话、日期或文字条件的消息）和基于它们的摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="115"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="121"/>
         <source>Delete migration backups that still hold purged text</source>
         <translation>删除仍包含被清除文字的迁移备份</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="127"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
         <source>Scopes</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="134"/>
         <source>Workspace id</source>
         <translation>工作区标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="129"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="135"/>
         <source>User id</source>
         <translation>用户标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="136"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="131"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="137"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="132"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="138"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="139"/>
         <source>Words</source>
         <translation>文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="142"/>
         <source>What to purge</source>
         <translation>清除什么</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="140"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="146"/>
         <source>Every condition you fill must hold. Every version of a matching memory goes, with its audit text, usage and pending items.</source>
         <translation>你填写的每个条件都必须满足。匹配记忆的每个版本都会被清除，包括它的审计文字、使用记录和待确认事项。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="159"/>
         <source>Run a dry run to see everything that would go.</source>
         <translation>先试运行，查看将被清除的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
         <source>Store</source>
         <translation>存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
         <source>Id</source>
         <translation>标识</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="167"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="157"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="179"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="193"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="269"/>
         <source>Dry run</source>
         <translation>试运行</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="91"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="93"/>
         <source>Created from</source>
         <translation>创建时间起</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="94"/>
         <source>Created until</source>
         <translation>创建时间止</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="196"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="203"/>
         <source>Purge…</source>
         <translation>彻底清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="219"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="227"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="264"/>
         <source>The filter changed: run the dry run again.</source>
         <translation>条件已更改：请重新试运行。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="267"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="277"/>
         <source>Name what to purge.</source>
         <translation>请指定要清除的内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="282"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="292"/>
         <source>Nothing matches: nothing would be purged.</source>
         <translation>没有匹配项：不会清除任何内容。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="285"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="295"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="287"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="297"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="306"/>
         <source>delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="296"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="306"/>
         <source>remove its text</source>
         <translation>抹去文字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="311"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
         <source>Purging</source>
         <translation>正在清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="321"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="331"/>
         <source>{summary}
 
 This deletes them for good and cannot be undone.</source>
@@ -2795,149 +4196,298 @@ This deletes them for good and cannot be undone.</source>
 这会永久删除它们，无法撤销。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="334"/>
         <source>Purge</source>
         <translation>彻底清除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="331"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="341"/>
         <source>Purging…</source>
         <translation>正在清除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="365"/>
         <source>Purged: 1 memory</source>
         <translation>已清除：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="357"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="367"/>
         <source>Purged: {n} memories</source>
         <translation>已清除：{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="364"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="374"/>
         <source>Cancelled: what was purged is gone for good; run the purge again to finish.</source>
         <translation>已取消：已清除的部分无法恢复；再次运行清除即可完成。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="373"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="383"/>
         <source>Searched the tables and the search index on the PostgreSQL server for {texts} purged texts (the server&apos;s data files are not read from here; the tables were rewritten with VACUUM FULL).</source>
         <translation>已在 PostgreSQL 服务器的数据表和搜索索引中查找 {texts} 段已清除的文字（服务器的数据文件无法从这里读取；数据表已用 VACUUM FULL 重写）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="379"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="389"/>
         <source>Searched the tables, the search index and the bytes of {files} files for {texts} purged texts.</source>
         <translation>已在数据表、搜索索引和 {files} 个文件的字节中查找 {texts} 段被清除的文字。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="394"/>
         <source>A search for “{query}” in your stores now finds {n} memories.</source>
         <translation>现在在你的存储中搜索“{query}”，找到 {n} 条记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="389"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="399"/>
         <source>✓ Nothing left: not in the tables, not in the search index.</source>
         <translation>✓ 没有残留：数据表和搜索索引中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="393"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="403"/>
         <source>✓ Nothing left: not in the tables, not in the search index, not in the files&apos; bytes.</source>
         <translation>✓ 没有任何残留：数据表、搜索索引和文件字节中都没有。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="397"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="407"/>
         <source>✗ Purged text is still somewhere:</source>
         <translation>✗ 被清除的文字仍存在于：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="403"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="413"/>
         <source>Still held by records the purge did not cover (widen the filter to remove them):</source>
         <translation>仍被未包含在本次清除中的记录保留（放宽条件即可一并清除）：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="411"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="421"/>
         <source>Backups removed: {n}</source>
         <translation>已删除备份：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/purge_dialog.py" line="110"/>
+        <source>Also the messages and their summaries</source>
+        <translation>同时清除消息及其摘要</translation>
+    </message>
+</context>
+<context>
+    <name>RecordKinds</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="12"/>
+        <source>Memories (every version)</source>
+        <translation>记忆（含所有版本）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="13"/>
+        <source>History entries</source>
+        <translation>历史记录条目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="14"/>
+        <source>Conversation messages</source>
+        <translation>对话消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="15"/>
+        <source>Conversation summaries</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="16"/>
+        <source>Inbox items</source>
+        <translation>收件箱条目</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="17"/>
+        <source>Uses in replies</source>
+        <translation>在回复中的使用</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="18"/>
+        <source>Reading positions</source>
+        <translation>读取位置</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/record_kinds.py" line="24"/>
+        <source>What</source>
+        <translation>内容</translation>
     </message>
 </context>
 <context>
     <name>ReindexDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="24"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="25"/>
         <source>Semantic index</source>
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="29"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="30"/>
         <source>Semantic recall finds memories by what they mean, in Chinese and English, even when a question shares no word with them. Each memory needs a vector from the embedding model first: new memories get one in the background; after a change of model every memory is embedded again. Until then a memory is found by its words.</source>
         <translation>语义召回按意思查找记忆，中英文皆可，即使问题与记忆没有一个相同的词。每条记忆需要先由嵌入模型生成向量：新记忆会在后台生成；更换模型后，所有记忆都会重新生成。在此之前，记忆仍可按关键词找到。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="42"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="43"/>
         <source>Embed now</source>
         <translation>立即生成向量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="57"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="60"/>
         <source>Semantic recall is off (EKKO_EMBEDDER=none, the configuration, or the &apos;semantic&apos; extra is not installed): memories are found by their words.</source>
         <translation>语义召回已关闭（EKKO_EMBEDDER=none、配置文件，或未安装 &apos;semantic&apos; 扩展）：记忆按关键词查找。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="66"/>
         <source>Model: {model}</source>
         <translation>模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="69"/>
         <source>{store} store: {have} embedded, {missing} waiting</source>
         <translation>{store}存储：已生成 {have} 条，待生成 {missing} 条</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="76"/>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="84"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="79"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="87"/>
         <source>Embedding…</source>
         <translation>正在生成向量…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="77"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="80"/>
         <source>Embedding memories</source>
         <translation>正在为记忆生成向量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="81"/>
         <source>Stopping after this batch…</source>
         <translation>本批完成后停止…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="95"/>
         <source>Embedding failed: {error}</source>
         <translation>生成向量失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="103"/>
         <source>{done} memories embedded; {left} without a vector.</source>
         <translation>已为 {done} 条记忆生成向量；{left} 条尚无向量。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="107"/>
         <source>Cancelled: embed again to finish.</source>
         <translation>已取消：再次生成即可完成。</translation>
     </message>
 </context>
 <context>
+    <name>SearchHint</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="17"/>
+        <source>Search memories (香菜, database…)  Ctrl+F</source>
+        <translation>搜索记忆（香菜、database…）  Ctrl+F</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="18"/>
+        <source>Search memories (香菜, database…)</source>
+        <translation>搜索记忆（香菜、database…）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="19"/>
+        <source>Search memories  Ctrl+F</source>
+        <translation>搜索记忆  Ctrl+F</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="20"/>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="21"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/search_hint.py" line="46"/>
+        <source>Search memories (Ctrl+F)</source>
+        <translation>搜索记忆（Ctrl+F）</translation>
+    </message>
+</context>
+<context>
+    <name>SentenceDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="139"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="150"/>
+        <source>Say it as you would to your agent: “I don&apos;t eat cilantro”, “Reply in English from now on”. Ekko shows what it understood before saving.</source>
+        <translation>像对助手说话一样写下来：“我不吃香菜”“以后用英文回答”。保存前，Ekko 会告诉你它理解到了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="157"/>
+        <source>我不吃香菜 · I prefer short answers</source>
+        <translation>我不吃香菜 · 回答简短一些</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="158"/>
+        <source>What to remember</source>
+        <translation>要记住的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="160"/>
+        <source>One sentence; Ekko reads it and shows what it will remember</source>
+        <translation>一句话；Ekko 会读懂它，并显示将要记住的内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="177"/>
+        <source>More fields…</source>
+        <translation>更多字段…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="180"/>
+        <source>The full form: key, value, scope, confidence and expiry</source>
+        <translation>完整表单：键、值、范围、置信度和过期时间</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="229"/>
+        <source>Reading…</source>
+        <translation>正在理解…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="231"/>
+        <source>Reading a sentence</source>
+        <translation>正在理解一句话</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="258"/>
+        <source>Ekko understood:</source>
+        <translation>Ekko 理解为：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="260"/>
+        <source>Ekko understood {n} memories:</source>
+        <translation>Ekko 理解出 {n} 条记忆：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="265"/>
+        <source>Ekko found no preference, fact or plan it knows in this sentence: it will be kept as a note in your own words.</source>
+        <translation>Ekko 没有在这句话里找到它认识的偏好、事实或计划：它会按你的原话保存为一条笔记。</translation>
+    </message>
+</context>
+<context>
     <name>SessionListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="35"/>
-        <source>Session</source>
-        <translation>会话</translation>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="36"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="37"/>
-        <source>Messages</source>
-        <translation>消息</translation>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="38"/>
+        <source>{n} messages</source>
+        <translation>{n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="41"/>
+        <source>Started</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="47"/>
         <source>Last active</source>
         <translation>最近活动</translation>
     </message>
@@ -2945,67 +4495,109 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SessionsView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="134"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="141"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="197"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="152"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="202"/>
         <source>Messages</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="163"/>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="207"/>
+        <source>Memories this reply used</source>
+        <translation>这条回复用到的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="176"/>
+        <source>Select one of the agent&apos;s replies; Enter opens a memory</source>
+        <translation>选择助手的一条回复；按 Enter 打开一条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="182"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="318"/>
+        <source>Select one of the agent&apos;s replies to see the memories it used.</source>
+        <translation>选择助手的一条回复，查看它用到的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="210"/>
         <source>Summary chain</source>
         <translation>摘要链</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="199"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="230"/>
         <source>Loading sessions</source>
         <translation>正在加载会话</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="243"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="274"/>
         <source>Loading summaries</source>
         <translation>正在加载摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="259"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="290"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="291"/>
         <source>Constraints</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="261"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="292"/>
         <source>Preferences</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="262"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="293"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="263"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="294"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="295"/>
         <source>Open</source>
         <translation>待办</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="265"/>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="296"/>
         <source>Known issues</source>
         <translation>已知问题</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="322"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="337"/>
+        <source>This reply used {n} memories (Enter opens one):</source>
+        <translation>这条回复用到了 {n} 条记忆（按 Enter 打开）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="339"/>
+        <source>This reply used 1 memory (Enter opens it):</source>
+        <translation>这条回复用到了 1 条记忆（按 Enter 打开）：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="341"/>
+        <source>This reply used no memory.</source>
+        <translation>这条回复没有用到记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/sessions_view.py" line="344"/>
+        <source>Loading the memories a reply used</source>
+        <translation>正在加载回复用到的记忆</translation>
     </message>
 </context>
 <context>
@@ -3155,11 +4747,6 @@ This deletes them for good and cannot be undone.</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="127"/>
-        <source>PostgreSQL {server}</source>
-        <translation>PostgreSQL {server}</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
         <source>workspace</source>
         <translation>工作区</translation>
@@ -3170,42 +4757,52 @@ This deletes them for good and cannot be undone.</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="153"/>
-        <source>store ok</source>
-        <translation>存储正常</translation>
-    </message>
-    <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
-        <source>{n} active</source>
-        <translation>{n} 条有效</translation>
-    </message>
-    <message>
         <location filename="../../ekko_memory_gui/views/status_bar.py" line="61"/>
         <source>Retry</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="149"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="147"/>
         <source>store unavailable: {reason}. Press F5 to try again.</source>
         <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="177"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
+        <source>Saved in the PostgreSQL database {server}</source>
+        <translation>已保存在 PostgreSQL 数据库 {server}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
+        <source>Saved on this computer</source>
+        <translation>已保存在本机</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="191"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="193"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>
@@ -3213,12 +4810,12 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SummaryListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="57"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="68"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/session_models.py" line="59"/>
+        <location filename="../../ekko_memory_gui/models/session_models.py" line="70"/>
         <source>Summary</source>
         <translation>摘要</translation>
     </message>
@@ -3226,27 +4823,27 @@ This deletes them for good and cannot be undone.</source>
 <context>
     <name>SupersedeChainView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="179"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="180"/>
         <source>now</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="186"/>
         <source>{actor}, approved by you</source>
         <translation>{actor}，由你批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="200"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="203"/>
         <source>Version {when}: {title}, press Enter to view it</source>
         <translation>版本 {when}：{title}，按回车键查看</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="209"/>
         <source>Revert to this</source>
         <translation>回退到此版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/supersede_chain_view.py" line="213"/>
         <source>Make this version the current one again (a new version; nothing is rewritten)</source>
         <translation>让这个版本重新成为当前版本（会创建新版本，不改写任何内容）</translation>
     </message>
@@ -3300,6 +4897,7 @@ This deletes them for good and cannot be undone.</source>
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/task_progress.py" line="48"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="91"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
@@ -3314,19 +4912,59 @@ This deletes them for good and cannot be undone.</source>
         <translation>正在为用户存储的记忆生成向量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="67"/>
         <source>This step runs in one transaction per store; it cannot stop halfway.</source>
         <translation>这一步在每个存储中以单个事务执行，不能中途停止。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="85"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="86"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/task_progress.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/task_progress.py" line="98"/>
         <source>Stopping after this batch…</source>
         <translation>本批完成后停止…</translation>
+    </message>
+</context>
+<context>
+    <name>UnderstoodMemory</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="84"/>
+        <source>Category</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="85"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="74"/>
+        <source>Until</source>
+        <translation>期限</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="79"/>
+        <source>Always (until you change it)</source>
+        <translation>一直有效（直到你修改）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="80"/>
+        <source>Until the end of today</source>
+        <translation>到今天结束</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="81"/>
+        <source>For a week</source>
+        <translation>一周</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/sentence_dialog.py" line="86"/>
+        <source>Lasts</source>
+        <translation>有效期</translation>
     </message>
 </context>
 <context>
@@ -3367,44 +5005,62 @@ This deletes them for good and cannot be undone.</source>
         <translation>删除字段</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="189"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
         <source>A number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
         <source>Yes or no</source>
         <translation>是或否</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
         <source>A list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="193"/>
         <source>Fields and values, e.g. ingredient = 香菜, amount = 少量</source>
         <translation>字段和值，例如 ingredient = 香菜，amount = 少量</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="194"/>
         <source>Any JSON value</source>
         <translation>任意 JSON 值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="250"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="251"/>
         <source>The value is not valid JSON: {error}</source>
         <translation>值不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="258"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/value_editor.py" line="259"/>
         <source>Each field name may appear once.</source>
         <translation>每个字段名只能出现一次。</translation>
+    </message>
+</context>
+<context>
+    <name>_CopyBlock</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="79"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="80"/>
+        <source>Copy: {what}</source>
+        <translation>复制：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/first_run.py" line="95"/>
+        <source>Copied</source>
+        <translation>已复制</translation>
     </message>
 </context>
 </TS>

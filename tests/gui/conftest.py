@@ -20,6 +20,7 @@ from PySide6.QtGui import QInputMethodEvent
 
 from ekko_memory.demo import DemoReport, create_demo_workspace
 from ekko_memory_gui.controller import AppController
+from ekko_memory_gui.models.roles import OBJECT_ROLE
 from ekko_memory_gui.qt import QApplication, QDialog, QScrollArea, QWidget
 from ekko_memory_gui.services.gui_thread_gc import GuiThreadCollector
 from ekko_memory_gui.services.settings import AppSettings
@@ -174,7 +175,7 @@ def controller(
 
 
 def open_window(
-    qtbot: Any, controller: AppController, workspace: Path, user_home: Path
+    qtbot: Any, controller: AppController, workspace: Path, user_home: Path, branches: int = 4
 ) -> MainWindow:
     """A shown main window over an opened workspace, with the first page of memories loaded."""
     window = MainWindow(controller)
@@ -190,7 +191,7 @@ def open_window(
         lambda: not window.list_pane.model.loading and window.list_pane.loading_label.text() == "",
         timeout=10000,
     )
-    qtbot.waitUntil(lambda: window.category_pane.model.rowCount() > 3, timeout=10000)
+    qtbot.waitUntil(lambda: window.category_pane.model.rowCount() >= branches, timeout=10000)
     qtbot.waitUntil(lambda: not window.category_pane.loading, timeout=10000)
     return window
 
@@ -201,6 +202,14 @@ def window(qtbot: Any, controller: AppController, demo: DemoReport) -> Iterator[
     w = open_window(qtbot, controller, demo.workspace, demo.user_home)
     yield w
     w.replace()
+
+
+def more_fields(dialog: QDialog) -> None:
+    """New memory opens the sentence box: "More fields…" opens the full form."""
+    from ekko_memory_gui.views.dialogs.sentence_dialog import SentenceDialog
+
+    assert isinstance(dialog, SentenceDialog)
+    dialog.more_button.click()
 
 
 def type_text(widget: QWidget, text: str) -> None:
@@ -214,7 +223,14 @@ def type_text(widget: QWidget, text: str) -> None:
 
 
 def titles(window: MainWindow) -> list[str]:
-    """Titles of the memories in the table, in view order."""
+    """Titles of the memories in the table, in view order (the table shows each as a
+    sentence: ``sentences(window)``)."""
+    model = window.list_pane.table.model()
+    return [model.index(r, 0).data(OBJECT_ROLE).title for r in range(model.rowCount())]
+
+
+def sentences(window: MainWindow) -> list[str]:
+    """What the table's first column shows, in view order."""
     model = window.list_pane.table.model()
     return [model.index(r, 0).data() for r in range(model.rowCount())]
 

@@ -86,7 +86,8 @@ def test_tab_walks_the_window_in_reading_order(qtbot: Any, window: MainWindow) -
     ]
     assert order[: len(expected_start)] == expected_start
     pos = order.index
-    assert pos(detail.edit_button) < pos(detail.value) < pos(revert[0]) < pos(sources[0])
+    button = detail.details.button  # Details (key, value, ids…) opens in place
+    assert pos(detail.edit_button) < pos(button) < pos(revert[0]) < pos(sources[0])
     assert pos(sources[-1]) < pos(detail.audit)
 
 
@@ -98,7 +99,7 @@ def test_an_older_version_opens_from_the_keyboard(qtbot: Any, window: MainWindow
     entries = detail.chain.findChildren(QWidget, "versionEntry")
     revert = detail.chain.findChildren(QWidget, "revertButton")
     assert len(entries) >= 2 and revert
-    walk = _tab_walk(qtbot, detail.value, 30)
+    walk = _tab_walk(qtbot, detail.details.button, 30)
     assert walk.index(entries[0]) < walk.index(entries[1]) < walk.index(revert[0])
     older = detail.chain.entries[1].node.id
     opened: list[str] = []

@@ -219,7 +219,7 @@ def test_a_write_refused_under_another_programs_lock_does_not_leave_the_store_un
             holder.execute("ROLLBACK")
             holder.close()
         qtbot.waitUntil(lambda: window.status.level == "ok", timeout=5000)
-        assert window.status.text.text().startswith("store ok")
+        assert window.status.text.text().startswith("Saved on this computer")
         assert window.runner.memory.get_node(node_id).status == "active"
     finally:
         window.replace()
@@ -401,7 +401,7 @@ def test_chinese_catalog_compiles_and_translates(
 ) -> None:
     ts = ts_path("zh_CN")
     messages = read_ts(ts)
-    assert messages[("MemoryTableModel", "Title")] == "标题"
+    assert messages[("MemoryTableModel", "Memory")] == "记忆"
     assert len(messages) > 250  # every string of the app is translated
     qm = compile_catalog(ts, tmp_path)
     assert qm is not None and qm.suffix == ".qm" and qm.stat().st_size > 1000
@@ -409,12 +409,12 @@ def test_chinese_catalog_compiles_and_translates(
     try:
         assert loaded.method == "qm"
         labels.reset()
-        assert QApplication.translate("MemoryTableModel", "Title") == "标题"
+        assert QApplication.translate("MemoryTableModel", "Memory") == "记忆"
         assert labels.type_label("preference") == "偏好"
     finally:
         remove_translation(qapp, loaded)
         labels.reset()
-    assert QApplication.translate("MemoryTableModel", "Title") == "Title"
+    assert QApplication.translate("MemoryTableModel", "Memory") == "Memory"
 
 
 def test_every_string_of_the_app_has_a_chinese_translation(tmp_path: Path) -> None:
@@ -473,7 +473,7 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_view(
     new = run.shell.rebuild("language", "zh_CN")  # type: ignore[union-attr]
     assert new is not window
     assert new.status_combo.itemText(0) == "有效"
-    assert new.list_pane.model.headerData(0, Qt.Orientation.Horizontal) == "标题"
+    assert new.list_pane.model.headerData(0, Qt.Orientation.Horizontal) == "记忆"
     qtbot.waitUntil(lambda: new.search_field.text() == "香菜")
     qtbot.waitUntil(
         lambda: new.list_pane.filter is not None and new.list_pane.filter.text == "香菜",

@@ -31,8 +31,13 @@ def test_the_window_opens_on_all_active_memories(qtbot: Any, window: MainWindow)
     assert "用户不吃香菜" not in shown  # superseded: only with history
     assert "Commit messages follow Conventional Commits" not in shown  # deleted: in the trash
     qtbot.waitUntil(lambda: window.list_pane.count_label.text() == f"{len(shown)} memories")
-    qtbot.waitUntil(lambda: "active" in window.status.text.text())
-    assert window.status.text.text().startswith("store ok")
+    qtbot.waitUntil(lambda: "memories" in window.status.text.text())
+    # How things are in words; the files are in the tooltip.
+    mine = window.runner.memory.browse.count(
+        BrowseFilter(hide_expired=True, scopes=["session", "workspace", "user"])
+    )
+    assert window.status.text.text() == f"Saved on this computer · {mine} memories"
+    assert "memory.db" in window.status.text.toolTip()
     assert window.status.level == "ok"
 
 
@@ -135,7 +140,8 @@ def test_selecting_a_memory_shows_its_chain_and_audit(qtbot: Any, window: MainWi
     window.list_pane.select_id(node_id)
     detail = window.detail_pane
     qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
-    assert detail.title.text() == "用户可接受少量香菜"
+    assert detail.title.text() == "少量 香菜 is fine"  # the memory as a sentence
+    assert detail.title_field.text() == "用户可接受少量香菜"  # its title, under Details
     assert '"ingredient": "香菜"' in detail.value.toPlainText()
     # The supersede chain: newest on top, the old "不吃香菜" below, with actor and reason.
     entries = detail.chain.entries
@@ -226,11 +232,11 @@ def test_a_scope_change_while_the_tree_is_counting_reshapes_the_tree(
     the agent): the tree still drops the domains of the scopes no longer shown. (The
     reshape asked during a count in flight was lost: the user domains stayed, at 0.)"""
     pane = window.category_pane
-    assert _domains(window) == ["个人", "生活技能", "项目"]
+    assert sorted(_domains(window)) == ["Life skills", "Personal", "Project"]  # in English
     pane.reload_counts()  # as a change set does
     window.scope_combo.setCurrentIndex(window.scope_combo.findData("workspace"))
     qtbot.waitUntil(lambda: not pane.loading)
-    assert _domains(window) == ["项目"]
+    assert _domains(window) == ["Project"]
 
 
 def test_trash_lists_deleted_memories(qtbot: Any, window: MainWindow) -> None:
@@ -287,7 +293,8 @@ def test_ctrl_c_copies_the_selected_row(qtbot: Any, window: MainWindow) -> None:
     window.list_pane.table.setFocus()
     qtbot.keyClick(window.list_pane.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     text = QGuiApplication.clipboard().text()
-    assert text.startswith("用户不吃葱\t") and text.endswith(node_id) and "avoid_ingredient" in text
+    # The row as it reads: the sentence, its category, who wrote it…, and the id.
+    assert text.startswith("Doesn't eat 葱\tFood preferences\tYou\t") and text.endswith(node_id)
 
 
 def test_an_empty_workspace_explains_what_memories_are(
@@ -298,7 +305,7 @@ def test_an_empty_workspace_explains_what_memories_are(
     ws, home = tmp_path / "empty", tmp_path / "home"
     ws.mkdir()
     home.mkdir()
-    window = open_window(qtbot, controller, ws, home)
+    window = open_window(qtbot, controller, ws, home, branches=3)
     try:
         # Only the read-only global seeds; the user's own stores are empty.
         window.scope_combo.setCurrentIndex(window.scope_combo.findData("user"))
@@ -337,17 +344,23 @@ def test_clicking_a_header_sorts_in_the_store(qtbot: Any, window: MainWindow) ->
     the selection stays on the same memory."""
     pane = window.list_pane
     mem = window.runner.memory
-    every = mem.browse.list_nodes(BrowseFilter(hide_expired=True), limit=500).nodes
+    mine = BrowseFilter(hide_expired=True, scopes=["session", "workspace", "user"])
+    every = mem.browse.list_nodes(mine, limit=500).nodes
     node_id = _node(window, "用户可接受少量香菜")
     pane.select_id(node_id)
     header = pane.table.horizontalHeader()
-    x = header.sectionViewportPosition(7) + header.sectionSize(7) // 2  # importance
+    x = header.sectionViewportPosition(3) + header.sectionSize(3) // 2  # changed
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
-    assert header.sortIndicatorSection() == 7
-    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder  # highest first
-    assert pane.model.sort_order == ("importance", True)
+    assert header.sortIndicatorSection() == 3
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder  # newest first
+    assert pane.model.sort_order == ("updated", True)
+    x = header.sectionViewportPosition(1) + header.sectionSize(1) // 2  # category
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    assert header.sortIndicatorSection() == 1
+    assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
+    assert pane.model.sort_order == ("category", False)
     qtbot.waitUntil(lambda: not pane.model.loading and pane.model.rowCount() == len(every))
-    wanted = sorted(every, key=lambda n: (n.importance, n.id), reverse=True)
+    wanted = sorted(every, key=lambda n: (n.category_path_text, n.id))
     assert pane.model.ids() == [n.id for n in wanted]
     qtbot.waitUntil(lambda: pane.selected_id() == node_id)
     assert window.detail_pane.node_id == node_id

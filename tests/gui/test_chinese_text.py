@@ -195,14 +195,14 @@ def test_the_reasons_of_the_users_own_changes_read_in_chinese(
     history = mem.history(reverted)
     entries = version_entries(history.chain, history.audit, reverted)
     written = labels.local(mem.get_node(edited).created_at).strftime("%Y-%m-%d %H:%M")
-    assert entries[0].reason == f"回退到 {written} 的版本（{edited}）"
+    assert entries[0].reason == f"回退到 {written} 的版本"  # a date, never an id
     assert entries[1].reason == entries[2].reason == "由你编辑"
     window.detail_pane.show_node(reverted)
     qtbot.waitUntil(lambda: window.detail_pane.node is not None)
     qtbot.waitUntil(lambda: window.detail_pane.node.id == reverted)
     model = window.detail_pane.audit_model
     reasons = {model.index(r, 3).data() for r in range(model.rowCount())}
-    assert "由你编辑" in reasons and f"回退到 {written} 的版本（{edited}）" in reasons
+    assert "由你编辑" in reasons and f"回退到 {written} 的版本" in reasons
     # A reason someone typed has no code: shown as written.
     assert read_stored_reason("用户更正：香菜可以接受少量") == (None, {})
     assert (
@@ -379,6 +379,9 @@ def test_the_detail_pane_fits_a_1000_px_window_in_chinese(
     the Revert button). The id now wraps, and stays whole for copying."""
     scroll = detail_at_1000_px(qtbot, window, demo)
     pane = window.detail_pane
+    pane.details.set_open(True)  # the ids are under Details
+    qtbot.waitUntil(lambda: scroll.widget().width() <= scroll.viewport().width(), timeout=2000)
+    qtbot.waitUntil(lambda: pane.ids.width() <= scroll.viewport().width(), timeout=2000)
     assert scroll.horizontalScrollBar().maximum() == 0, "the pane scrolls sideways"
     assert pane.ids.toPlainText().splitlines()[0] == demo.node_ids["some_coriander"]
     assert pane.ids.width() <= scroll.viewport().width()

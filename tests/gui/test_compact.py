@@ -136,6 +136,8 @@ def test_cancelling_compaction_before_a_store_starts_leaves_it_as_it_was(
     assert report.cancelled and [s.status for s in report.stores] == ["cancelled", "cancelled"]
 
 
-def test_compact_is_in_the_file_menu(window: MainWindow) -> None:
-    assert window.compact_action in window.file_menu.actions()
+def test_compact_is_in_the_advanced_menu(window: MainWindow) -> None:
+    # A developer option: under Advanced (issue 27), out of File.
+    assert window.compact_action in window.advanced_menu.actions()
+    assert window.compact_action not in window.file_menu.actions()
     assert window.compact_action.text() == "Compact stores…"

@@ -26,7 +26,7 @@ from ekko_memory_gui.qt import (
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
-from tests.gui.conftest import ScriptedDialogService, titles, wait_task
+from tests.gui.conftest import ScriptedDialogService, more_fields, titles, wait_task
 
 
 def _select(qtbot: Any, window: MainWindow, node_id: str) -> None:
@@ -156,7 +156,7 @@ def test_create_by_hand(qtbot: Any, window: MainWindow, dialogs: ScriptedDialogS
         dialog.save_button.click()
         return dialog.result() == QDialog.DialogCode.Accepted
 
-    dialogs.handlers.append(fill)
+    dialogs.handlers.extend([more_fields, fill])
     window.new_action.trigger()  # Ctrl+N
     qtbot.waitUntil(lambda: "少辣" in titles(window), timeout=10000)
     mem = window.runner.memory
@@ -221,7 +221,7 @@ def test_an_expiry_in_the_past_is_explained_in_the_forms_words_in_chinese(
             seen.append(dialog.error.text())
             return False
 
-        dialogs.handlers.append(past)
+        dialogs.handlers.extend([more_fields, past])
         wait_task(qtbot, window.new_memory())
         pid = window.runner.memory.pending()[0].id
         qtbot.waitUntil(lambda: window.inbox_view.entry(pid) is not None, timeout=10000)
@@ -434,7 +434,7 @@ def test_fields_the_core_refuses_keep_the_form_open_with_one_line(
         assert dialog.title_edit.text() == too_long  # what the user typed is still there
         return False
 
-    dialogs.handlers.extend([fill, again])
+    dialogs.handlers.extend([more_fields, fill, again])
     wait_task(qtbot, window.new_memory())
     assert not dialogs.handlers and not reported
     (reason,) = seen
@@ -460,7 +460,7 @@ def test_undo_of_a_new_memory_after_its_edit_trashes_the_memory(
         dialog.save_button.click()
         return dialog.result() == QDialog.DialogCode.Accepted
 
-    dialogs.handlers.append(fill)
+    dialogs.handlers.extend([more_fields, fill])
     window.new_action.trigger()
     qtbot.waitUntil(lambda: "数据库用 DuckDB" in titles(window), timeout=10000)
     mem = window.runner.memory
@@ -583,7 +583,7 @@ def test_a_memory_deleted_elsewhere_while_shown_leaves_nothing_selected(
     """Another program deletes the memory the user is looking at: its row leaves the list
     and the pane empties. The row the cursor fell on was selected and shown instead, so
     Enter or Del then acted on a memory the user never picked."""
-    shown = demo.node_ids["no_scallion"]
+    shown = demo.node_ids["some_coriander"]
     _select(qtbot, window, shown)
     ids = window.list_pane.model.ids()
     assert ids.index(shown) < len(ids) - 1  # rows below it: one would take its place
@@ -737,6 +737,8 @@ def test_enter_del_and_shift_del_on_a_global_memory_say_it_is_read_only(
     """Enter on a global row opened the edit form with its scope showing "session", and
     Save said "a session-scope memory needs a session"; Shift+Del did nothing at all."""
     model = window.list_pane.model
+    window.builtin_action.trigger()  # View ▸ Show built-in memories
+    qtbot.waitUntil(lambda: any(model.row_at(r).scope == "global" for r in range(model.rowCount())))  # type: ignore[union-attr]
     global_id = next(i for i in model.ids() if model.row_at(model.row_of(i)).scope == "global")
     _select(qtbot, window, global_id)
     table = window.list_pane.table
@@ -818,7 +820,7 @@ def test_a_new_memory_starts_with_a_key_where_the_schema_requires_one(
         seen.append((dialog.key(), dialog.key_combo.itemText(0), None))
         return False
 
-    dialogs.handlers.append(look)
+    dialogs.handlers.extend([more_fields, look])
     window.new_action.trigger()  # Ctrl+N
     qtbot.waitUntil(lambda: len(seen) == 3, timeout=10000)
     cooking = registry.rule_for("生活技能", "preference")

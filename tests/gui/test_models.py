@@ -15,6 +15,7 @@ from ekko_memory_gui.models.audit_model import AuditTableModel
 from ekko_memory_gui.models.category_tree_model import CategoryTreeModel
 from ekko_memory_gui.models.memory_table_model import MemoryTableModel
 from ekko_memory_gui.models.pending_model import PendingListModel
+from ekko_memory_gui.models.roles import COUNT_ROLE, OBJECT_ROLE
 from ekko_memory_gui.models.session_models import (
     MessageListModel,
     SessionListModel,
@@ -78,17 +79,17 @@ def test_memory_table_sorts_every_memory_in_the_store(
     model = MemoryTableModel(opened.runner, page_size=3)
     qtmodeltester.check(model, force_py=True)
     wait_task(qtbot, model.set_filter(BrowseFilter()))
-    model.sort(6, Qt.SortOrder.DescendingOrder)  # confidence
+    model.sort(1, Qt.SortOrder.DescendingOrder)  # category
     qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 3)
-    # The first page already holds the most confident memories of all of them.
-    top = sorted(every, key=lambda n: (n.confidence, n.id), reverse=True)[:3]
+    # The first page already holds the last categories of all of them.
+    top = sorted(every, key=lambda n: (n.category_path_text, n.id), reverse=True)[:3]
     assert model.ids() == [n.id for n in top]
-    model.sort(0, Qt.SortOrder.AscendingOrder)  # title
+    model.sort(0, Qt.SortOrder.AscendingOrder)  # the memory: by its title
     qtbot.waitUntil(lambda: not model.loading and model.rowCount() == 3)
     while model.canFetchMore():
         model.fetchMore()
         qtbot.waitUntil(lambda: not model.loading)
-    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    titles = [model.index(r, 0).data(OBJECT_ROLE).title for r in range(model.rowCount())]
     assert len(titles) == len(every)
     assert titles == sorted(titles, key=_fold_ascii)
     # A new memory takes its place in the order asked, not at the top.
@@ -100,7 +101,7 @@ def test_memory_table_sorts_every_memory_in_the_store(
         ),
     )
     wait_task(qtbot, model.apply_changes(ChangeSet(node_ids=frozenset({out.node_id}))))
-    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    titles = [model.index(r, 0).data(OBJECT_ROLE).title for r in range(model.rowCount())]
     assert 0 < titles.index("mmm in the middle") < len(titles) - 1
     assert titles == sorted(titles, key=_fold_ascii)
     model.sort(-1, Qt.SortOrder.AscendingOrder)  # back to newest first
@@ -124,9 +125,11 @@ def test_category_tree_model(qtbot: Any, qtmodeltester: Any, opened: AppControll
     # The tester walks (and fetches) everything, and re-checks on every change below.
     qtmodeltester.check(model, force_py=True)
     names = [model.index(r, 0, project).data() for r in range(model.rowCount(project))]
-    assert "架构" in names
+    assert "Architecture" in names  # a built-in name, in the UI's language
     arch = model.index_for_key("category/项目/项目/架构")
-    assert arch.siblingAtColumn(1).data() == "2"
+    # With history the count is of every version, as the list below it counts them.
+    assert arch.siblingAtColumn(1).data() == "3"  # PostgreSQL, then SQLite, and the FastAPI
+    assert arch.data(COUNT_ROLE) == 2  # active
     assert model.parent(arch) == project
     # A refresh merges: new counts, a new branch, nothing collapses.
     active = [*counts.active]

@@ -49,4 +49,4 @@ def test_the_semantic_index_dialog_embeds_with_a_progress_bar(
     assert report.remaining["user"] == 0 and report.embedded["user"] >= 150
     assert "0 waiting" in after and "embedded" in summary
     assert updates and updates[-1] == 1000  # the bar moved, and ended full
-    assert window.reindex_action in window.file_menu.actions()
+    assert window.reindex_action in window.advanced_menu.actions()

@@ -3,7 +3,8 @@
     ekko-memory --workspace DIR [--user-home DIR] COMMAND [--json] ...
     ekko-memory --database-url URL [--namespace NAME] COMMAND [--json] ...
 
-Commands: search, show, history, pending, approve, reject, forget, export, import,
+Commands: search, show, history, pending, approve, reject, pin, unpin, pause, resume,
+forget-about, delete-all, forget, export, import,
 purge, stats, compact, reindex, duplicates, similar, mcp, hermes (install | uninstall:
 Hermes Agent's memory provider, no memory opened). Tables for people by default; ``--json``
 prints one JSON document on
@@ -41,6 +42,7 @@ from typing import Any, NoReturn
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.interfaces import cli_commands as c
+from ekko_memory.interfaces import cli_controls as ctl
 from ekko_memory.interfaces import cli_hermes
 from ekko_memory.interfaces import cli_semantic as sem
 from ekko_memory.interfaces import cli_transfer as t
@@ -212,6 +214,38 @@ def build_parser() -> argparse.ArgumentParser:
         p = command(name, fn, f"{verb} a pending item (your decision, as the user)")
         p.add_argument("id", help="pending id (pnd_…)")
         p.add_argument("--note", help="why (kept in the audit trail)")
+
+    p = command("pin", ctl.pin, "pin a memory: agents may read it but never change or delete it")
+    p.add_argument("id", help="memory id (mem_…)")
+    p = command("unpin", ctl.unpin, "unpin a memory: agents may change it again")
+    p.add_argument("id", help="memory id (mem_…)")
+    command("pause", ctl.pause, "pause memory: agents neither read nor write it until resume")
+    command("resume", ctl.resume, "resume memory: agents read and write it again")
+    p = command(
+        "forget-about",
+        ctl.forget_about,
+        "forget everything about a word (or memories by --id): memories, versions, messages, "
+        "summaries, after a preview",
+        check=ctl.check_forget_about,
+    )
+    p.add_argument("word", nargs="?", help="a word: Chinese anywhere, a Latin word whole")
+    p.add_argument("--id", action="append", help="a memory to forget (repeatable)")
+    about = p
+    p = command(
+        "delete-all",
+        ctl.delete_all,
+        "delete all memories (and the conversation log and summaries), after a preview",
+    )
+    for forgetting in (about, p):
+        forgetting.add_argument(
+            "--keep-messages",
+            action="store_true",
+            help="keep the conversation log and summaries (memories only)",
+        )
+        forgetting.add_argument(
+            "--dry-run", action="store_true", help="show the counts; change nothing"
+        )
+        forgetting.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     p = command(
         "forget",

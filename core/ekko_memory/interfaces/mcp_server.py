@@ -290,6 +290,8 @@ class MemoryMcp:
         context = self.session(binding).build_context(message)
         text = context.render(max_tokens=CONTEXT_TOKENS)
         diagnostics = context.diagnostics
+        if diagnostics.reason_code == "memory.paused":
+            return "(memory is paused by the user: nothing is read or written until it is resumed)"
         if diagnostics.store_status != "ok":
             # The client has no diagnostics to look at: without this an unreadable store
             # read "(no memories yet)", and the agent took it for knowing nothing.

@@ -71,6 +71,7 @@ from ekko_memory.models.base import (
     trusted,
 )
 from ekko_memory.models.browse import BrowseFilter, CategoryCount, SessionSummaryInfo
+from ekko_memory.models.controls import ForgetKind, ForgetPreview, ForgetResult, PauseState
 from ekko_memory.models.extraction import (
     ExtractedNodeOperation,
     ExtractionOperation,
@@ -116,6 +117,7 @@ from ekko_memory.models.transfer import (
     PurgeTarget,
     PurgeVerification,
 )
+from ekko_memory.models.understanding import Understanding
 
 __all__ = [
     "KEY_PATTERN",
@@ -155,6 +157,9 @@ __all__ = [
     "ExportSelection",
     "ExtractedNodeOperation",
     "ExtractionOperation",
+    "ForgetKind",
+    "ForgetPreview",
+    "ForgetResult",
     "ImportReport",
     "MemoryContext",
     "MemoryContextDiagnostics",
@@ -176,6 +181,7 @@ __all__ = [
     "OmittedNode",
     "OptUtcDatetime",
     "Origin",
+    "PauseState",
     "PendingItem",
     "PendingKind",
     "PendingOperation",
@@ -198,6 +204,7 @@ __all__ = [
     "StoreStatus",
     "StringList",
     "Title",
+    "Understanding",
     "Unit",
     "UsageRecord",
     "UtcDatetime",

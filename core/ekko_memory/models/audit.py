@@ -26,6 +26,13 @@ AuditEventType = Literal[
     "import",
     "purge",
     "revert",
+    "pin",
+    "unpin",
+    "pause",
+    "resume",
+    "merge",
+    "unmerge",
+    "dismiss",
 ]
 
 

@@ -55,6 +55,8 @@ BrowseSort = Literal[
     "confidence",
     "importance",
     "expires",
+    "category",
+    "origin",
 ]
 
 MAX_MESSAGE_CHARS = 8 * 1024 * 1024

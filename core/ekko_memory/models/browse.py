@@ -48,3 +48,6 @@ class SessionSummaryInfo(CamelModel):
     message_count: int
     first_at: ReadDatetime = None
     last_at: ReadDatetime = None
+    # The session's first words (its first user message, shortened): what a person
+    # recognizes a conversation by, where its id says nothing.
+    first_words: str | None = None

@@ -116,6 +116,8 @@ class MemoryContextDiagnostics(CamelModel):
     warnings: list[str] = Field(default_factory=list)
     retrieved_node_count: int = 0
     omitted_node_count: int = 0
+    # Why the context is off (``enabled`` false), as a reason code: ``memory.paused``.
+    reason_code: str | None = None
 
 
 class MemoryContext(CamelModel):

@@ -124,9 +124,26 @@ class PurgeFilter(CamelModel):
     after: FilterDatetime = None
     before: FilterDatetime = None
     query: Annotated[str, bounded_text(2000)] | None = None
+    # ``words``: ``query`` matches case-insensitively, a Latin word only whole ("salt" is
+    # not in "salty"), Chinese as a substring (``service/word_match.py``).
+    match: Literal["substring", "words"] = "substring"
+    # Memories named by id (each with every version); ANDed with the other criteria.
+    node_ids: list[str] | None = None
+    # Messages named by id (with ``include_messages``). Alone, they are all it purges
+    # (and the pending items quoting them), no memory.
+    message_ids: list[str] | None = None
     include_messages: bool = False
     # Migration backups holding purged data are deleted (False: kept and reported).
     remove_backups: bool = True
+
+    @property
+    def messages_only(self) -> bool:
+        """The filter names messages by id and nothing else: no memory is purged."""
+        rest = self.model_dump(
+            exclude={"message_ids", "include_messages", "remove_backups", "match"},
+            exclude_defaults=True,
+        )
+        return bool(self.message_ids) and not rest
 
     @model_validator(mode="after")
     def _something(self) -> PurgeFilter:
@@ -142,11 +159,15 @@ class PurgeFilter(CamelModel):
                 self.after,
                 self.before,
                 self.query,
+                self.node_ids,
+                self.message_ids,
             )
         ):
             raise ValueError(
                 "name what to purge: scopes, workspace, user, category, session, dates or a query"
             )
+        if self.message_ids and not self.include_messages:
+            raise ValueError("message ids name messages: set include_messages")
         if self.after and self.before and self.after >= self.before:
             raise ValueError("'after' must be earlier than 'before'")
         if "global" in (self.scopes or []):

@@ -46,6 +46,19 @@ class ChangeToken:
     parts: tuple[Any, ...]
 
 
+# How much of a session's first message names it in a list.
+FIRST_WORDS_CHARS = 60
+
+
+def _first_words(messages: Sequence[MemoryMessage]) -> str | None:
+    """The first user message (else the first message) on one line, shortened."""
+    first = next((m for m in messages if m.role == "user"), messages[0] if messages else None)
+    if first is None:
+        return None
+    text = " ".join(first.content.split())
+    return text if len(text) <= FIRST_WORDS_CHARS else text[: FIRST_WORDS_CHARS - 1] + "…"
+
+
 class Browser:
     """Read-only listing over the service's stores."""
 
@@ -161,6 +174,7 @@ class Browser:
                     message_count=s.message_count,
                     first_at=s.first_at,
                     last_at=s.last_at,
+                    first_words=_first_words(r.list_messages(s.session_id, offset=0, limit=5)),
                 )
                 for s in r.list_sessions(limit)
             ]
@@ -182,6 +196,28 @@ class Browser:
             return []
         with store.read() as r:
             return r.get_messages(list(message_ids)[:500])
+
+    def used_in_reply(self, message_id: str) -> list[MemoryNode]:
+        """The memories that fed one reply (the context it was written with), as they are
+        now, most important first; memories deleted for good since are left out."""
+        ids: list[str] = []
+        for _, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    ids += r.usage_for_message(message_id)
+        nodes = [n for n in (self.service.get_node(i) for i in dict.fromkeys(ids)) if n]
+        return sorted(nodes, key=lambda n: (-n.importance, n.title))
+
+    def last_used(self, node_ids: Sequence[str]) -> dict[str, datetime]:
+        """When each memory last fed a reply (those never used are left out)."""
+        out: dict[str, datetime] = {}
+        for _, store in self.service.stores():
+            if store.health.readable:
+                with store.read() as r:
+                    for node_id, when in r.last_used(node_ids).items():
+                        if node_id not in out or out[node_id] < when:
+                            out[node_id] = when
+        return out
 
     def summaries(self, session_id: str) -> list[MemorySummary]:
         """A session's summary chain, oldest first (stale ones included and flagged)."""

@@ -12,7 +12,11 @@ resolution; only the nodes that make it into the context become ``MemoryNode``s.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
@@ -39,6 +43,7 @@ from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
+from ekko_memory.store.turn_reads import KeywordAsk, NodeAsk, TurnAsk, WaitingAsk, read_turn
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -104,8 +109,30 @@ def session_filter(viewer: Viewer, session_id: str) -> NodeFilter:
     return NodeFilter(session_id=session_id, viewer=viewer)
 
 
+_side_reader: tuple[int, ThreadPoolExecutor] | None = None
+_side_lock = threading.Lock()
+
+
+def side_reader() -> ThreadPoolExecutor:
+    """The threads that read a turn's user store beside its workspace store (PostgreSQL;
+    each keeps its own connection): made again in a forked child, whose copy has none."""
+    global _side_reader
+    with _side_lock:
+        if _side_reader is None or _side_reader[0] != os.getpid():
+            _side_reader = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=4, thread_name_prefix="ekko-side-read"),
+            )
+        return _side_reader[1]
+
+
 class ContextBuilder:
     """Builds MemoryContext for one turn of one session."""
+
+    # Read a PostgreSQL store's part of a turn in one pipeline, both stores at once
+    # (``store.turn_reads``; off: the reads one by one in a transaction per store, one
+    # store after the other, as on SQLite; bench/bench_pg_context.py compares the two).
+    batch_postgres = True
 
     def __init__(self, service: MemoryService) -> None:
         self.service = service
@@ -117,14 +144,21 @@ class ContextBuilder:
         # The semantic stage (None: off, or no message to compare with).
         self.semantic: SemanticStage | None = None
         self.vector_hits: list[tuple[NodeRow, float]] = []
+        # Per store: the similarity of the ids a batched read looks up (``_near_ask``),
+        # and the rows it found (added to ``vector_hits`` in store order).
+        self._near_sims: dict[str, dict[str, float]] = {}
+        self._near_hits: dict[str, list[tuple[NodeRow, float]]] = {}
 
-    def _try(self, what: str, fn: Callable[[], T], default: T) -> T:
+    def _try(
+        self, what: str, fn: Callable[[], T], default: T, warnings: list[str] | None = None
+    ) -> T:
+        sink = self.warnings if warnings is None else warnings
         try:
             return fn()
         except EkkoMemoryError as e:
-            self.warnings.append(f"{what}: {e}")
+            sink.append(f"{what}: {e}")
         except Exception as e:  # a retrieval bug must not take the agent down
-            self.warnings.append(f"{what} failed: {type(e).__name__}: {e}")
+            sink.append(f"{what} failed: {type(e).__name__}: {e}")
         return default
 
     def build(
@@ -173,6 +207,21 @@ class ContextBuilder:
         hits: list[RowHit] = []
         waiting: list[PendingItem] = []
         # One read transaction per store: every query of a turn sees one snapshot.
+        user_read: Future[tuple[list[NodeRow], list[RowHit], list[PendingItem]] | None] | None
+        user_read = None
+        user_warnings: list[str] = []
+        if ws.health.readable and us.health.readable and self._batched(ws) and self._batched(us):
+            # Two servers' (or one server's two schemas') work at once: the user store is
+            # read on a helper thread while this one reads the workspace.
+            if self.semantic is not None:
+                self.semantic.vector()  # waited for here, once
+            user_read = side_reader().submit(
+                self._try,
+                "user memories",
+                lambda: self._read_user(text, hints),
+                None,
+                user_warnings,
+            )
         if ws.health.readable:
             got = self._try(
                 "workspace memories", lambda: self._read_workspace(session_id, text, hints), None
@@ -182,8 +231,14 @@ class ContextBuilder:
                 found += nodes
                 hits += ws_hits
                 waiting += ws_waiting
+            self.vector_hits += self._near_hits.pop("workspace", [])
         if us.health.readable:
-            got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            if user_read is not None:
+                got_user = user_read.result()
+                self.warnings += user_warnings
+            else:
+                got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            self.vector_hits += self._near_hits.pop("user", [])
             if got_user is not None:
                 found += got_user[0]
                 hits += got_user[1]
@@ -294,6 +349,7 @@ class ContextBuilder:
                 "warnings": self.warnings,
                 "retrieved_node_count": len(used),
                 "omitted_node_count": len(omitted),
+                "reason_code": None,
             },
             every_field=True,
         )
@@ -355,6 +411,28 @@ class ContextBuilder:
         cfg = self.service.config
         store = self.service.workspace_store
         nodes: list[NodeRow] = []
+        if self._batched(store):
+            ask = TurnAsk(
+                recent=(session_id, cfg.recent_messages),
+                summary_of=session_id,
+                nodes=[
+                    NodeAsk(session_filter(self.viewer, session_id), 30, "recent"),
+                    *(
+                        NodeAsk(
+                            topic_filter(self.viewer, "workspace", node_type), self._limit(section)
+                        )
+                        for node_type, section in WORKSPACE_SECTIONS
+                    ),
+                    *(NodeAsk(f, limit) for f, limit in self._hinted_filters("workspace", hints)),
+                ],
+                keywords=self._keyword_ask(("session", "workspace"), text),
+                waiting=self._waiting_ask(),
+                near=self._near_ask("workspace", store, ("session", "workspace")),
+            )
+            got = read_turn(store, ask)
+            self._near_found("workspace", got.near)
+            nodes = [row for part in got.nodes for row in part]
+            return got.recent, got.summary, nodes, got.hits, got.waiting
         with store.snapshot() as r:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
@@ -376,7 +454,45 @@ class ContextBuilder:
     ) -> tuple[list[NodeRow], list[RowHit], list[PendingItem]]:
         cfg = self.service.config
         nodes: list[NodeRow] = []
-        with self.service.user_store.snapshot() as r:
+        store = self.service.user_store
+        if self._batched(store):
+            asks = [NodeAsk(f, limit) for f, limit in self._hinted_filters("user", hints)]
+            asks += [
+                NodeAsk(
+                    topic_filter(
+                        self.viewer,
+                        "user",
+                        rule.type,
+                        rule.domain,
+                        tuple(rule.category_path_prefix or ()),
+                    ),
+                    self._limit("preferences"),
+                )
+                for rule in self.service.registry.always_in_context_rules()
+            ]
+            if not hints:
+                asks.append(
+                    NodeAsk(
+                        topic_filter(self.viewer, "user", "preference"), self._limit("preferences")
+                    )
+                )
+            got = read_turn(
+                store,
+                TurnAsk(
+                    nodes=asks,
+                    keywords=self._keyword_ask(("user",), text),
+                    waiting=self._waiting_ask(),
+                    near=self._near_ask("user", store, ("user",)),
+                ),
+            )
+            self._near_found("user", got.near)
+            parts = got.nodes
+            if not hints:
+                # Nothing points at a topic: the user's most important preferences only.
+                top = parts.pop()
+                parts.append([n for n in top if n.importance >= cfg.topicless_min_importance])
+            return [row for part in parts for row in part], got.hits, got.waiting
+        with store.snapshot() as r:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():
                 nodes += r.find_node_rows(
@@ -401,6 +517,51 @@ class ContextBuilder:
             waiting = self._waiting(r)
         return nodes, hits, waiting
 
+    def _batched(self, store: SqlStore) -> bool:
+        """Whether this turn reads ``store`` in one pipeline (``store.turn_reads``)."""
+        return self.batch_postgres and store.dialect.name == "postgresql"
+
+    def _near_ask(
+        self, name: StoreName, store: SqlStore, scopes: tuple[str, ...]
+    ) -> Callable[[StoreReader], tuple[list[str], NodeFilter]] | None:
+        """``_nearest``'s search, for a batched read: the ids nearest the message (their
+        rows are read in the pipeline, through the keyword search's filter)."""
+        stage = self.semantic
+        if stage is None:
+            return None
+
+        def ask(r: StoreReader) -> tuple[list[str], NodeFilter]:
+            sims = stage.nearest_ids(name, store, r, self._limit("relevant_nodes") * 2)
+            self._near_sims[name] = sims
+            return list(sims), replace(keyword_filter(self.viewer, scopes), live_at=self.now)
+
+        return ask
+
+    def _near_found(self, name: StoreName, rows: list[NodeRow]) -> None:
+        """``_nearest``'s result from the rows a batched read found."""
+        sims = self._near_sims.pop(name, None)
+        if self.semantic is not None and sims:
+            self._near_hits[name] = self.semantic.nearest_rows(
+                rows, sims, self._limit("relevant_nodes") * 2
+            )
+
+    def _keyword_ask(self, scopes: tuple[str, ...], text: str) -> KeywordAsk | None:
+        """``_search_in``'s search, for a batched read."""
+        if not text:
+            return None
+        return KeywordAsk(
+            text, keyword_filter(self.viewer, scopes), self._limit("relevant_nodes"), self.now
+        )
+
+    def _waiting_ask(self) -> WaitingAsk:
+        """``_waiting``'s read, for a batched read."""
+        return WaitingAsk(
+            "extractor",
+            self.viewer.user_id,
+            self.viewer.workspace_id,
+            self.service.config.section_limits["unconfirmed"] * 4,
+        )
+
     def _waiting(self, r: StoreReader) -> list[PendingItem]:
         """What the extractor read from this user's words that waits for their approval."""
         return r.waiting_proposals(
@@ -424,18 +585,20 @@ class ContextBuilder:
                 live_at=self.now,
             )
 
+    def _hinted_filters(
+        self, scope: str, hints: list[tuple[str, ...]]
+    ) -> list[tuple[NodeFilter, int]]:
+        # Recipes and skills come in through the text search, not by topic alone.
+        return [
+            (topic_filter(self.viewer, scope, node_type, path[0], path), self._limit(section))
+            for path in hints
+            for node_type, section in (("constraint", "constraints"), ("preference", "preferences"))
+        ]
+
     def _hinted(self, r: StoreReader, scope: str, hints: list[tuple[str, ...]]) -> list[NodeRow]:
         out: list[NodeRow] = []
-        for path in hints:
-            # Recipes and skills come in through the text search, not by topic alone.
-            for node_type, section in (
-                ("constraint", "constraints"),
-                ("preference", "preferences"),
-            ):
-                out += r.find_node_rows(
-                    topic_filter(self.viewer, scope, node_type, path[0], path),
-                    limit=self._limit(section),
-                )
+        for f, limit in self._hinted_filters(scope, hints):
+            out += r.find_node_rows(f, limit=limit)
         return out
 
     def _search_in(self, r: StoreReader, scopes: tuple[str, ...], text: str) -> list[RowHit]:

@@ -17,6 +17,7 @@ from ekko_memory.errors import EkkoMemoryError, InvalidInput, NotFound
 from ekko_memory.models import MemoryNode, MemoryQuery, Scope
 from ekko_memory.schema.normalize import canonical_key
 from ekko_memory.service.chains import chain_closure
+from ekko_memory.service.controls import pinned_error
 from ekko_memory.service.governance import Governor
 from ekko_memory.service.permissions import RULE_TEXT, Verdict, sensitive_kinds
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors
@@ -67,6 +68,9 @@ class ForgetOutcome:
     # The error code when the request itself could not be carried out (it named nothing,
     # a read-only memory, a store that is down): the tool result is then an error result.
     error_code: str | None = None
+    # Why, as a code with its specifics (``models.reasons``): ``node.pinned``…
+    reason_code: str | None = None
+    reason_params: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """JSON for tool results (with ``error: {code, message}`` when it failed)."""
@@ -85,6 +89,8 @@ class ForgetOutcome:
             out["warnings"] = self.warnings
         if self.error_code is not None:
             out["error"] = {"code": self.error_code, "message": self.reason}
+            if self.reason_code is not None:
+                out["error"] |= {"reasonCode": self.reason_code, "reasonParams": self.reason_params}
         return out
 
 
@@ -170,7 +176,14 @@ class Forgetter:
         try:
             return self._forget(req, ctx)
         except EkkoMemoryError as e:
-            return ForgetOutcome([], req.mode, f"{e}; nothing was deleted", error_code=e.code)
+            return ForgetOutcome(
+                [],
+                req.mode,
+                f"{e}; nothing was deleted" if "nothing was" not in str(e) else str(e),
+                error_code=e.code,
+                reason_code=e.reason_code,
+                reason_params=dict(e.reason_args or {}),
+            )
 
     def _forget(self, req: ForgetRequest, ctx: WriteContext) -> ForgetOutcome:
         if req.mode not in ("soft", "hard"):
@@ -187,6 +200,9 @@ class Forgetter:
             return ForgetOutcome([], req.mode, self._nothing(req, ctx), warnings=unread)
         candidates = [candidate_json(n) for n in targets]
         if ctx.is_agent:
+            # The user pinned it: agents never forget it (the user still can).
+            for pinned in self.service.controls.pinned_among(targets)[:1]:
+                raise pinned_error(pinned.id)
             verdict = None
             kind: Literal["hard_delete", "forget_many", "write"] = "write"
             if req.mode == "hard":

@@ -17,13 +17,16 @@ from ekko_memory.ids import new_id
 from ekko_memory.models import MemoryNode, MemoryNodeDraft, PendingItem, PendingKind
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.schema.values import values_match
+from ekko_memory.service.controls import pinned_error
 from ekko_memory.service.permissions import Verdict, check_change, check_write, stricter
 from ekko_memory.service.write_plan import Candidate, WriteContext, plan_node
+from ekko_memory.store import marks
 from ekko_memory.store.chain_writes import delete_in, supersede_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.writer import StoreWriter, written
+from ekko_memory.timeutil import utcnow
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -173,6 +176,9 @@ class Governor:
                 raise Conflict(f"memory {target_id} is deleted").because(
                     "node.deleted", id=target_id
                 )
+            if ctx.is_agent:
+                # The user pinned it: agents and the extractor read it, never change it.
+                self.service.controls.refuse_if_pinned(target)
             if operation == "expire" and target.status == "expired":
                 return WriteOutcome(
                     True,
@@ -206,6 +212,10 @@ class Governor:
                     notes=cand.notes,
                     reason_code="write.already_remembered",
                 )
+            if match is not None and ctx.is_agent and marks.marked(w.conn, marks.PIN, [match.id]):
+                # It would supersede a memory the user pinned.
+                error = pinned_error(match.id)
+                return rejected(str(error), rule=error.code, cause=error)
             verdict = check_write(
                 cand, ctx, replaces=match, high_confidence=self.service.config.high_confidence
             )
@@ -333,6 +343,12 @@ class Governor:
             # replacing it needs.
             with self.service.store_for_scope(cand.node.scope).read() as r:
                 rival = self.current_match(r, cand)
+                if (
+                    rival is not None
+                    and ctx.is_agent
+                    and marks.marked(r.conn, marks.PIN, [rival.id])
+                ):
+                    raise pinned_error(rival.id)
             if rival is not None and rival.id != target.id:
                 verdict = stricter(
                     verdict, check_write(cand, ctx, replaces=rival, high_confidence=high)
@@ -410,6 +426,7 @@ class Governor:
                 # stay active beside the one that won.
                 self._withdraw(new_store, new, ctx.actor, str(e), rival)
                 raise
+            _move_marks(old_store, new_store, target.id, new.id)
         return WriteOutcome(
             True,
             "superseded",
@@ -601,6 +618,24 @@ def _repaired(w: StoreWriter, target: MemoryNode, new: MemoryNode) -> bool:
         e.event_type == "supersede" and (e.payload or {}).get("supersededBy") == new.id
         for e in w.audit_for_node(target.id)
     )
+
+
+def _move_marks(old_store: SqlStore, new_store: SqlStore, old_id: str, new_id: str) -> None:
+    """A memory moved into the other store: its marks (a pin, pairs said to be no
+    duplicates) follow its new version there."""
+    with old_store.read() as r:
+        found = marks.marks_of(r.conn, [old_id])
+    if not found:
+        return
+    with new_store.write() as w:
+        for kind, a, b in found:
+            first = new_id if a == old_id else a
+            second = new_id if b == old_id else b
+            if b:
+                first, second = marks.pair(first, second)
+            marks.put_mark(w.conn, kind, first, second, actor="user", at=utcnow())
+    with old_store.write() as w:
+        marks.drop_marks(w.conn, [old_id])
 
 
 def merge_value(current: MemoryNode, cand: Candidate) -> None:

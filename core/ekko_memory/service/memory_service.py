@@ -16,6 +16,8 @@ from ekko_memory.models import (
     SCOPES,
     CompactReport,
     DuplicatePair,
+    ForgetPreview,
+    ForgetResult,
     MemoryContext,
     MemoryContextDiagnostics,
     MemoryMessage,
@@ -24,20 +26,25 @@ from ekko_memory.models import (
     MemoryQueryResult,
     MemorySummary,
     NodeHistory,
+    PauseState,
     PendingItem,
     PendingStatus,
+    PurgeReport,
     ReindexReport,
     Scope,
     SimilarMemory,
+    Understanding,
     clean_text,
 )
 from ekko_memory.resources import resource_path
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service import compact as compaction
+from ekko_memory.service import forget_about
 from ekko_memory.service import pending as pending_ops
 from ekko_memory.service.browse import Browser
 from ekko_memory.service.config import MemoryConfig, load_config
 from ekko_memory.service.context_builder import ContextBuilder
+from ekko_memory.service.controls import Controls
 from ekko_memory.service.export import Exporter
 from ekko_memory.service.extraction.llm_client import ChatClient
 from ekko_memory.service.extraction.llm_extractor import LlmExtractor, LlmSummarizer
@@ -59,9 +66,6 @@ from ekko_memory.store.health import StoreHealth
 from ekko_memory.store.problem import Problem
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.timeutil import utcnow
-
-if TYPE_CHECKING:
-    from ekko_memory.service.semantic.recall import SemanticRecall
 
 if TYPE_CHECKING:
     from ekko_memory.service.semantic.recall import SemanticRecall
@@ -121,6 +125,8 @@ class MemoryService:
         self.retriever = Retriever(self)
         # Listing for the app and the CLI, and what the user does there.
         self.browse = Browser(self)
+        # Pins and the pause switch (what agents may do), then what the user does.
+        self.controls = Controls(self)
         self.actions = UserActions(self)
         # After the reply: rule-based by default, the LLM when configured.
         self.extractor: MemoryExtractor
@@ -425,7 +431,12 @@ class MemoryService:
         user_id: str | None = None,
         workspace_id: str | None = None,
     ) -> MemoryContext:
-        """The per-turn context; never raises (diagnostics explain what went wrong)."""
+        """The per-turn context; never raises (diagnostics explain what went wrong).
+        While memory is paused it is empty: ``diagnostics.enabled`` is false and
+        ``diagnostics.reason_code`` is ``memory.paused``."""
+        paused = self.controls.paused_context()
+        if paused is not None:
+            return paused
         try:
             return ContextBuilder(self).build(
                 session_id, user_message, user_id=user_id, workspace_id=workspace_id
@@ -438,6 +449,71 @@ class MemoryService:
                     warnings=[f"memory context failed: {type(e).__name__}: {e}"],
                 ),
             )
+
+    # --- what agents may do: pause ---------------------------------------------------
+
+    def pause(self) -> PauseState:
+        """Pause memory: until ``resume()``, agents neither read nor write it (reason code
+        ``memory.paused``; see ``service/controls.py``). Kept in the stores, so every
+        process sees it; audited. The user's own actions still work."""
+        return self.controls.set_paused(True)
+
+    def resume(self) -> PauseState:
+        """Let agents read and write memory again (audited)."""
+        return self.controls.set_paused(False)
+
+    def pause_state(self) -> PauseState:
+        """Whether memory is paused, since when and by whom."""
+        return self.controls.pause_state()
+
+    # --- forgetting everything about… ----------------------------------------------
+
+    def preview_forget_about(
+        self,
+        word: str | None = None,
+        node_ids: Sequence[str] | None = None,
+        *,
+        include_messages: bool = True,
+    ) -> ForgetPreview:
+        """What forgetting everything about ``word`` (or the memories ``node_ids``) would
+        remove, in counts (memories, their versions, messages, summaries); nothing changes.
+        Any case; a Latin word only whole, Chinese as a substring. ``include_messages``:
+        the conversation text that mentions it and the summaries built on it or quoting
+        it go too (for a selection: the messages the memories came from). See
+        ``service/forget_about.py``; pass the preview to ``forget_previewed``."""
+        return forget_about.preview(
+            self, word=word, node_ids=node_ids, include_messages=include_messages
+        )
+
+    def preview_delete_all(self, *, include_messages: bool = True) -> ForgetPreview:
+        """What deleting all memories (every scope, both stores, every version) would
+        remove; with ``include_messages`` (default) the whole conversation log and its
+        summaries too. Pass the preview to ``forget_previewed``."""
+        return forget_about.preview(self, everything=True, include_messages=include_messages)
+
+    def forget_previewed(
+        self,
+        preview: ForgetPreview,
+        *,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> ForgetResult:
+        """Remove for good what ``preview`` showed (a purge: the files are compacted and
+        their bytes searched afterwards, ``result.report.verification``). Refused with
+        reason code ``forget.preview_outdated`` (Conflict) when the records changed since
+        the preview: preview again."""
+        return forget_about.forget(self, preview, progress=progress, cancel=cancel)
+
+    # --- a sentence, understood ------------------------------------------------------
+
+    def understand(self, text: str) -> Understanding:
+        """The memories a sentence proposes (category, kind, key and value, expiry), read by
+        the extractor as a user's message would be, normalized under the schema; nothing is
+        written. A sentence nothing understands comes back as one note (``understood``
+        False). Empty or oversized text is InvalidInput."""
+        from ekko_memory.service.understand import understand
+
+        return understand(self, text)
 
     # --- semantic recall ------------------------------------------------------------
 
@@ -459,11 +535,18 @@ class MemoryService:
     def duplicates(self, threshold: float | None = None, limit: int = 100) -> list[DuplicatePair]:
         """Pairs of active memories that say nearly the same (similarity at or above
         ``threshold``, 0.8 by default), most similar first."""
+        from ekko_memory.service.duplicates import not_duplicates
         from ekko_memory.service.semantic.similar import DUPLICATE_THRESHOLD, duplicates
 
-        return duplicates(
-            self._recall(), DUPLICATE_THRESHOLD if threshold is None else threshold, limit
+        # Pairs the user said are no duplicates stay out (asked for a few more to fill in).
+        dismissed = not_duplicates(self)
+        pairs = duplicates(
+            self._recall(),
+            DUPLICATE_THRESHOLD if threshold is None else threshold,
+            limit + len(dismissed),
         )
+        kept = [p for p in pairs if tuple(sorted((p.first.id, p.second.id))) not in dismissed]
+        return kept[:limit]
 
     def reindex(
         self,
@@ -607,21 +690,40 @@ class MemoryService:
         *,
         edits: dict[str, Any] | None = None,
         note: str | None = None,
+        remove_from_log: bool = False,
     ) -> dict[str, Any]:
         """The user's decision on a pending item: ``{pendingId, status, nodeId?, deletedIds?}``.
+
+        ``remove_from_log`` (a rejection only: sensitive data the user does not want kept):
+        the messages the item came from are purged from the conversation log too, with
+        the summaries built on them and the item itself; the result then has
+        ``removedMessages`` (a count) and ``purge`` (the purge report's JSON).
 
         Raises only Ekko Memory's own errors: an item whose stored data cannot be applied
         (written by another program, or by an older release) is InvalidInput, and
         nothing is written."""
+        if remove_from_log and approve:
+            raise InvalidInput("remove_from_log goes with a rejection (approve=False)")
         try:
-            return pending_ops.decide(
+            out = pending_ops.decide(
                 self, pending_id, approve=approve, actor=actor, edits=edits, note=note
             )
+            if remove_from_log:
+                report = self.remove_pending_from_log(pending_id)
+                out["removedMessages"] = report.counts()["message"]
+                out["purge"] = report.model_dump(mode="json", by_alias=True)
+            return out
         except (ValidationError, ValueError, TypeError, KeyError) as e:
             raise InvalidInput(
                 f"pending item {pending_id} cannot be decided: its stored data is not"
                 f" valid ({type(e).__name__}: {e})"
             ).unwritten() from e
+
+    def remove_pending_from_log(self, pending_id: str) -> PurgeReport:
+        """Purge from the conversation log the messages a pending item came from (sensitive
+        data the user rejected, or rejects now), with the summaries built on them and the
+        items quoting them; the purge's report (its verification searched the files)."""
+        return forget_about.remove_item_messages(self, pending_id)
 
     # --- messages -------------------------------------------------------------------
 

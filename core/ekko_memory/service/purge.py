@@ -22,7 +22,7 @@ its shape so the next summary can be rebuilt).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from ekko_memory.errors import StoreUnavailable
 from ekko_memory.models import (
     MemoryMessage,
     MemoryNode,
+    MemorySummary,
     PendingItem,
     PurgeFilter,
     PurgeKind,
@@ -43,6 +44,7 @@ from ekko_memory.service.export_target import PARTS_FOLDER, live_parts, sweep_st
 from ekko_memory.service.extraction.pipeline import SUMMARIZE
 from ekko_memory.service.progress import CancelToken, ProgressCallback, Reporter
 from ekko_memory.service.purge_verify import clear_backups, clear_job_errors, verify_purge
+from ekko_memory.service.word_match import is_cjk_word, speaks_of, word_matcher
 from ekko_memory.store.chain_writes import delete_in
 from ekko_memory.store.filters import NodeFilter
 from ekko_memory.store.reader_base import chunks
@@ -81,7 +83,13 @@ class _Log:
 
 def log_selection(f: PurgeFilter) -> _Log | None:
     """The messages a filter names beyond its memories' sources (None: only the sources)."""
-    if not f.include_messages or f.category_path_prefix or f.user_id:
+    if (
+        not f.include_messages
+        or f.category_path_prefix
+        or f.user_id
+        or f.node_ids is not None
+        or f.messages_only
+    ):
         return None
     if f.scopes and not {"session", "workspace"} & set(f.scopes):
         return None
@@ -111,7 +119,7 @@ class Purger:
         f = f if isinstance(f, PurgeFilter) else PurgeFilter.model_validate(f)
         seeds: set[str] = set()
         for part in self.service.store_slices(f.scopes):
-            if part.name == "global":
+            if part.name == "global" or f.messages_only:
                 continue
             nf = NodeFilter(
                 statuses=None,
@@ -122,9 +130,20 @@ class Purger:
                 session_id=f.session_id,
                 created_after=f.after,
                 created_before=f.before,
+                ids=f.node_ids,
             )
             with part.store.read() as r:
-                seeds.update(r.node_ids_with_text(f.query, nf) if f.query else r.node_ids(nf))
+                if not f.query:
+                    seeds.update(r.node_ids(nf))
+                elif f.match == "words":
+                    found = r.node_ids_with_text(f.query, nf, fold=True)
+                    seeds.update(
+                        node.id
+                        for node in r.iter_nodes_by_id(found)
+                        if _node_speaks_of(node, word_matcher(f.query))
+                    )
+                else:
+                    seeds.update(r.node_ids_with_text(f.query, nf))
         targets: list[PurgeTarget] = []
         nodes: list[MemoryNode] = []
         closure = chain_closure(self.service, seeds) if seeds else {}
@@ -156,7 +175,11 @@ class Purger:
             with store.read() as r:
                 usage = r.usage_ids(node_ids=closure.get(name, ()), message_ids=message_ids)
                 targets += [PurgeTarget(store=name, kind="usage", id=u) for u in sorted(usage)]
-                held = [p for p in r.list_pending(None) if _pending_matches(p, node_ids, f)]
+                held = [
+                    p
+                    for p in r.list_pending(None)
+                    if _pending_matches(p, node_ids, f, set(message_ids))
+                ]
                 targets += [
                     PurgeTarget(store=name, kind="pending", id=p.id, label=p.reason) for p in held
                 ]
@@ -188,14 +211,24 @@ class Purger:
             return []
         log = log_selection(f)
         with store.read() as r:
-            sources = {m for n in nodes for m in n.source_message_ids}
+            sources = {m for n in nodes for m in n.source_message_ids} | set(f.message_ids or ())
             found = {m.id: m for m in r.iter_messages(sorted(sources))}
+            words = f.match == "words" and log is not None and log.query is not None
+            matches = word_matcher(log.query) if words and log and log.query else None
             if log is not None:
                 hits = r.find_messages(
-                    session_id=log.session_id, after=log.after, before=log.before, text_=log.query
+                    session_id=log.session_id,
+                    after=log.after,
+                    before=log.before,
+                    text_=log.query,
+                    fold=words,
                 )
                 for chunk in chunks(h[0] for h in hits if h[0] not in found):
-                    found.update((m.id, m) for m in r.get_messages(chunk))
+                    found.update(
+                        (m.id, m)
+                        for m in r.get_messages(chunk)
+                        if matches is None or matches(m.content)
+                    )
             messages = sorted(found.values(), key=lambda m: (m.created_at, m.id))
             targets += [
                 PurgeTarget(
@@ -225,7 +258,15 @@ class Purger:
             else:
                 scrub = set(r.summaries_covering(messages))
                 if log is not None and log.query:
-                    scrub.update(r.summary_ids_with_text(log.query, log.session_id))
+                    quoting = r.summary_ids_with_text(log.query, log.session_id, fold=words)
+                    if matches is not None:
+                        wanted_ids = set(quoting)
+                        quoting = [
+                            s.id
+                            for s in r.iter_summaries()
+                            if s.id in wanted_ids and _summary_speaks_of(s, matches)
+                        ]
+                    scrub.update(quoting)
                 targets += [
                     PurgeTarget(store="workspace", kind="summary", id=s, action="scrub")
                     for s in sorted(scrub)
@@ -329,7 +370,7 @@ class Purger:
             report.verification = verify_purge(
                 readable,
                 plan.needles,
-                query=plan.filter.query,
+                query=_nowhere_after(plan.filter),
                 kept_backups=report.backups_kept,
                 exports=live_parts(parts),
             )
@@ -494,10 +535,15 @@ class _Run:
         )
 
 
-def _pending_matches(item: PendingItem, node_ids: set[str], f: PurgeFilter) -> bool:
-    """A pending item about purged memories, or one whose proposal the filter covers."""
+def _pending_matches(
+    item: PendingItem, node_ids: set[str], f: PurgeFilter, message_ids: set[str] | None = None
+) -> bool:
+    """A pending item about purged memories, or one whose proposal the filter covers (a
+    filter of messages alone: one that came from purged messages)."""
     if {*item.target_ids, item.current_head_id, item.result_node_id} & node_ids:
         return True
+    if f.messages_only:
+        return bool(set(item.source_message_ids) & (message_ids or set()))
     node = item.node
     if not node:
         return False
@@ -511,12 +557,41 @@ def _pending_matches(item: PendingItem, node_ids: set[str], f: PurgeFilter) -> b
         not f.workspace_id or f.workspace_id in (item.workspace_id, node.get("workspaceId")),
         not f.after or item.created_at >= f.after,
         not f.before or item.created_at < f.before,
-        not f.query or _mentions(node, f.query),
+        not f.query or _mentions(node, f.query, words=f.match == "words"),
+        not f.node_ids,
     )
     return all(checks)
 
 
-def _mentions(node: dict[str, Any], text: str) -> bool:
+def _mentions(node: dict[str, Any], text: str, *, words: bool = False) -> bool:
     fields = ("title", "content", "valueJson", "tags", "entities")
+    if words:
+        return speaks_of(word_matcher(text), *(node.get(k) for k in fields))
     blob = json.dumps([node.get(k) for k in fields], ensure_ascii=False)
     return text.casefold() in blob.casefold()
+
+
+def _node_speaks_of(node: MemoryNode, match: Callable[[str], bool]) -> bool:
+    return speaks_of(match, node.title, node.content, node.value_json, node.tags, node.entities)
+
+
+def _summary_speaks_of(summary: MemorySummary, match: Callable[[str], bool]) -> bool:
+    return speaks_of(
+        match,
+        summary.summary,
+        summary.current_goal,
+        summary.constraints,
+        summary.preferences,
+        summary.decisions,
+        summary.completed_work,
+        summary.pending_work,
+        summary.known_issues,
+    )
+
+
+def _nowhere_after(f: PurgeFilter) -> str | None:
+    """The text a purge must leave nowhere in the files: its query — but for a Latin word
+    matched whole, which other words may still hold ("salt" in "salty")."""
+    if f.query and f.match == "words" and not is_cjk_word(f.query):
+        return None
+    return f.query

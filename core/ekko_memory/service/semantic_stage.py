@@ -92,6 +92,34 @@ class SemanticStage:
         found = sorted(((row, sims[row.id]) for row in rows), key=lambda p: -p[1])
         return found[:limit]
 
+    def nearest_ids(
+        self, name: StoreName, store: SqlStore, r: StoreReader, limit: int
+    ) -> dict[str, float]:
+        """``nearest``'s first half, for a caller that reads the rows itself (a batched
+        read): the ids of the ``limit * 2`` memories nearest the message at or above the
+        floor, with their similarity (the vectors brought up to date in ``r``)."""
+        q = self.vector()
+        if q is None:
+            return {}
+        try:
+            index = self.recall.refreshed(name, store, r)
+            self.indexes[name] = index
+            if index is None:
+                return {}
+            return dict(index.nearest(q, limit * 2, self.floor))
+        except Exception as e:  # the keyword path goes on
+            self.warnings.append(f"semantic recall failed in the {name} store: {e}")
+            self.indexes[name] = None
+            return {}
+
+    @staticmethod
+    def nearest_rows(
+        rows: Iterable[NodeRow], sims: dict[str, float], limit: int
+    ) -> list[tuple[NodeRow, float]]:
+        """``nearest``'s second half: the rows the filter let through, most similar first."""
+        found = sorted(((row, sims[row.id]) for row in rows), key=lambda p: -p[1])
+        return found[:limit]
+
     def similarity(self, rows: Iterable[tuple[str | None, Any]]) -> dict[str, float]:
         """Similarity of candidates (their store's name, or None for the global one; a row
         or node) with the message: from stored vectors, else embedded now (local model)."""

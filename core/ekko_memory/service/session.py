@@ -70,7 +70,11 @@ class MemorySession:
         Without ``parent_id`` it follows the session's newest message as the store holds it
         when it is written: another process (the agent's host, a second agent) may have
         appended since, or the app removed the one this handle appended last.
+
+        While memory is paused nothing is logged: PermissionDenied with reason code
+        ``memory.paused`` (``AgentRuntime`` and the Hermes provider carry on without it).
         """
+        self.service.controls.require_running()
         meta = dict(metadata or {})
         if used_memory_ids is not None:
             meta["usedMemoryIds"] = list(dict.fromkeys(used_memory_ids))

@@ -20,6 +20,7 @@ from ekko_memory.models import (
     Scope,
     clean_text,
 )
+from ekko_memory.service.controls import paused_error
 from ekko_memory.service.forget import ForgetRequest
 
 if TYPE_CHECKING:
@@ -237,6 +238,16 @@ def dispatch(
             "unknown_tool", f"unknown tool {name!r}{hint}; tools: {', '.join(TOOL_NAMES)}"
         )
     negative = _NEGATIVE[name]
+    try:
+        paused = session.service.controls.is_paused()
+    except Exception:  # a store that cannot say: the call meets it and says why
+        paused = False
+    if paused:
+        # The user paused memory: nothing is read or written until it is resumed.
+        error = paused_error()
+        out = error_result(error.code, str(error), **negative)
+        out["error"] |= {"reasonCode": error.reason_code, "reasonParams": {}}
+        return out
     if isinstance(args, str):
         try:
             args = json.loads(args)

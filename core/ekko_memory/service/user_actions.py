@@ -5,16 +5,20 @@ an in-place overwrite.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
 from ekko_memory.errors import Conflict, InvalidInput
 from ekko_memory.models import MemoryNode, MemoryNodeDraft
+from ekko_memory.models.reasons import stored_reason
+from ekko_memory.service import duplicates
 from ekko_memory.service.forget import Forgetter
 from ekko_memory.service.governance import CONTENT_FIELDS, Governor, WriteOutcome
 from ekko_memory.service.permissions import ALLOW
 from ekko_memory.service.write_plan import WriteContext, plan_node
+from ekko_memory.store import marks
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
@@ -130,6 +134,80 @@ class UserActions:
                 "restore", actor="user", reason=reason, node=node, at=now, payload={"to": status}
             )
         return WriteOutcome(True, "restored", f"restored ({status})", node_id=node_id)
+
+    # --- what agents may do: pins ----------------------------------------------------
+
+    def pin(self, node_id: str, *, reason: str | None = None) -> bool:
+        """Pin a memory: agents (tool calls, the extractor) may read it but never change,
+        supersede, expire, delete or forget it (refused with reason code ``node.pinned``);
+        you still can, and its new versions stay pinned. Audited. False when it was
+        pinned already."""
+        return self._pin(node_id, True, reason)
+
+    def unpin(self, node_id: str, *, reason: str | None = None) -> bool:
+        """Unpin a memory (audited); False when it was not pinned."""
+        return self._pin(node_id, False, reason)
+
+    def is_pinned(self, node_id: str) -> bool:
+        """Whether the memory ``node_id`` is pinned."""
+        node, _ = self.service.locate(node_id)
+        return self.service.controls.pinned_at(node) is not None
+
+    def pinned(self) -> dict[str, datetime]:
+        """Every pinned memory's id (its current version), with when it was pinned."""
+        return self.service.controls.pinned()
+
+    def _pin(self, node_id: str, on: bool, reason: str | None) -> bool:
+        node, _ = self.service.locate(node_id)
+        if node.scope == "global":
+            raise InvalidInput("global memories ship with the app and are read-only").because(
+                "node.global_read_only"
+            )
+        if on and node.status == "superseded":
+            head = self.service.head_of(node_id)
+            raise Conflict(
+                f"memory {node_id} is an old version; pin its current version {head.id}"
+            ).because("node.old_version", id=node_id, head=head.id)
+        if on and node.status == "deleted":
+            raise Conflict(f"memory {node_id} is deleted").because("node.deleted", id=node_id)
+        now = self.service.now()
+        with self.service.store_for_scope(node.scope).write() as w:
+            if on:
+                changed = marks.put_mark(w.conn, marks.PIN, node.id, "", actor="user", at=now)
+            else:
+                changed = marks.remove_mark(w.conn, marks.PIN, node.id)
+            if changed:
+                w.add_audit(
+                    "pin" if on else "unpin",
+                    actor="user",
+                    reason=reason or stored_reason("user.pinned" if on else "user.unpinned"),
+                    node=node,
+                    at=now,
+                    payload={"pinned": on},
+                )
+        return changed
+
+    # --- duplicates -----------------------------------------------------------------
+
+    def merge_duplicates(self, keep_id: str, drop_id: str) -> WriteOutcome:
+        """Merge two duplicates: ``drop_id`` is superseded by ``keep_id`` (its history goes
+        before the kept one's, its source messages join it; a pin it had moves to the
+        kept memory). Audited; ``unmerge(drop_id)`` undoes it."""
+        return duplicates.merge(self.service, keep_id, drop_id)
+
+    def unmerge(self, drop_id: str) -> WriteOutcome:
+        """Undo ``merge_duplicates(…, drop_id)``: it is its own memory again (audited)."""
+        return duplicates.unmerge(self.service, drop_id)
+
+    def dismiss_duplicates(self, a: str, b: str) -> bool:
+        """Say ``a`` and ``b`` are no duplicates: the pair stops appearing in
+        ``mem.duplicates()`` (kept in the stores, following both to new versions;
+        audited). False when it was dismissed already."""
+        return duplicates.dismiss(self.service, a, b)
+
+    def undismiss_duplicates(self, a: str, b: str) -> bool:
+        """Take back ``dismiss_duplicates(a, b)`` (audited); False when it was not dismissed."""
+        return duplicates.dismiss(self.service, a, b, undo=True)
 
 
 def _draft(fields: MemoryNodeDraft | dict[str, Any]) -> MemoryNodeDraft:

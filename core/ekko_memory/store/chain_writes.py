@@ -8,6 +8,7 @@ from typing import Literal
 
 from ekko_memory.errors import InvalidInput
 from ekko_memory.models import MemoryNode, PendingItem
+from ekko_memory.store.marks import carry_marks
 from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
@@ -20,6 +21,8 @@ def supersede_in(
         new = new.model_copy(update={"supersedes_id": old.id})
     w.set_node_status(old.id, "superseded", new.created_at)
     w.insert_nodes([new])
+    # A pin (and a pair said to be no duplicate) stays with the memory.
+    carry_marks(w.conn, old.id, new.id)
     w.add_audit(
         "supersede",
         actor=actor,

@@ -322,6 +322,8 @@ SORT_SQL: dict[str, str] = {
     "confidence": "confidence",
     "importance": "importance",
     "expires": f"COALESCE(expires_at, '{NEVER}')",
+    "category": "category_path_text",
+    "origin": "origin",
 }
 
 
@@ -347,6 +349,10 @@ def sort_value(node: MemoryNode, sort: BrowseSort) -> Any:
         return node.importance
     if sort == "expires":
         return to_db(node.expires_at) or NEVER
+    if sort == "category":
+        return node.category_path_text
+    if sort == "origin":
+        return node.origin
     raise ValueError(f"unknown order {sort!r}")
 
 

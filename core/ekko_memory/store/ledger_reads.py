@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from ekko_memory.models import AuditEvent, NodeUsage, PendingItem, UsageRecord
 from ekko_memory.store import tables as t
 from ekko_memory.store.filters import like_escape
-from ekko_memory.store.reader_base import PENDING_COLUMNS, PENDING_SELECT, ReaderBase
+from ekko_memory.store.reader_base import PENDING_COLUMNS, PENDING_SELECT, ReaderBase, chunks
 from ekko_memory.timeutil import from_db, from_db_required, to_db
 
 
@@ -205,6 +205,22 @@ class LedgerReads(ReaderBase):
             last_used_at=from_db(last),
             recent_message_ids=list(ids),
         )
+
+    def last_used(self, node_ids: Sequence[str]) -> dict[str, datetime]:
+        """When each of ``node_ids`` last fed a reply (nodes never used are left out)."""
+        u = t.memory_usage
+        out: dict[str, datetime] = {}
+        for chunk in chunks(node_ids):
+            q = (
+                select(u.c.node_id, func.max(u.c.used_at))
+                .where(u.c.node_id.in_(chunk))
+                .group_by(u.c.node_id)
+            )
+            for node_id, last in self.conn.execute(q).all():
+                when = from_db(last)
+                if when is not None:
+                    out[str(node_id)] = when
+        return out
 
     def usage_for_message(self, message_id: str) -> list[str]:
         """Node ids that fed one reply."""

@@ -125,6 +125,11 @@ def _v12_node_vectors(conn: Connection, dialect: Dialect) -> None:
     tables.memory_node_vectors.create(conn, checkfirst=True)
 
 
+def _v13_marks_and_settings(conn: Connection, dialect: Dialect) -> None:
+    tables.memory_settings.create(conn, checkfirst=True)
+    tables.memory_marks.create(conn, checkfirst=True)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -149,6 +154,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     # subjects stored under a word that is now another's synonym take the canonical name.
     (11, "value subjects name one thing once, with the newer synonyms", _v8_canonical_subjects),
     (12, "vectors of memories for semantic recall", _v12_node_vectors),
+    (13, "pinned memories, dismissed duplicates and the pause switch", _v13_marks_and_settings),
 ]
 
 

@@ -620,7 +620,17 @@ class PostgresDialect:
 
     def analyze(self, raw: Any) -> None:
         """Refresh planner statistics of the store's tables (autovacuum does it too, later)."""
-        names = ", ".join(t.name for t in tables.metadata.sorted_tables)
+        wanted = [t.name for t in tables.metadata.sorted_tables]
+        # The tables the schema holds (a store not upgraded yet lacks the newest ones).
+        held = {
+            r[0]
+            for r in raw.execute(
+                "SELECT relname FROM pg_class WHERE relname = ANY(%s) AND pg_table_is_visible(oid)",
+                (wanted,),
+            ).fetchall()
+        }
+        raw.rollback()
+        names = ", ".join(name for name in wanted if name in held)
         self._autocommit(raw, f"ANALYZE {names}, memory_nodes_fts")
 
     def execute(

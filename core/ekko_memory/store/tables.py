@@ -225,3 +225,27 @@ memory_node_vectors = Table(
     Column("created_at", Text, nullable=False),
     Index("idx_memory_node_vectors_model_vid", "model", "vid"),
 )
+
+# Settings every process reads from the store (schema 13): memory paused, by whom, when.
+memory_settings = Table(
+    "memory_settings",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("value_json", Text, nullable=False),
+    Column("updated_at", Text, nullable=False),
+)
+
+# Marks the user put on memories (schema 13): ``pin`` (node_id; other_id ""), a pinned
+# memory no agent or extractor may change; ``not_duplicate`` (the pair, ids in order), a
+# pair the duplicates report no longer shows. Both follow the memory to its new versions.
+memory_marks = Table(
+    "memory_marks",
+    metadata,
+    Column("kind", Text, primary_key=True),
+    Column("node_id", Text, primary_key=True),
+    Column("other_id", Text, primary_key=True, server_default=""),
+    Column("actor", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+    Index("idx_memory_marks_node", "node_id"),
+    Index("idx_memory_marks_other", "other_id"),
+)

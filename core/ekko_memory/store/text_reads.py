@@ -34,14 +34,21 @@ _JSON_SYNTAX = frozenset('[]{}:,"\\ \t\r\n')
 IDENTITY_COLUMNS = ("session_id", "workspace_id", "user_id")
 
 
-def holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[bool]:
+def holding(
+    cols: Iterable[ColumnElement[Any]], text_: str, *, fold: bool = False
+) -> ColumnElement[bool]:
     """Any of ``cols`` holds ``text_`` as a substring. A ``*_json`` column is searched for
     the text as JSON spells it inside a string (quotes and backslashes escaped), and not
-    for JSON punctuation alone: a purge of "[" planned every memory (each has a tag list)."""
+    for JSON punctuation alone: a purge of "[" planned every memory (each has a tag list).
+    ``fold``: ignoring case, on every backend (SQLite's LIKE does, PostgreSQL's does not)."""
+    if fold:
+        text_ = text_.lower()
     spelled = json.dumps(text_, ensure_ascii=False)[1:-1]
     plain = not _JSON_SYNTAX.issuperset(text_)
     clauses = [
-        c.contains(spelled if c.name.endswith("_json") else text_, autoescape=True)
+        (func.lower(c) if fold else c).contains(
+            spelled if c.name.endswith("_json") else text_, autoescape=True
+        )
         for c in cols
         if plain or not c.name.endswith("_json")
     ]
@@ -51,12 +58,13 @@ def holding(cols: Iterable[ColumnElement[Any]], text_: str) -> ColumnElement[boo
 class TextReads(SearchReads):
     """Which rows hold a text: nodes, messages, summaries, any table, the index."""
 
-    def node_ids_with_text(self, text_: str, f: NodeFilter) -> list[str]:
+    def node_ids_with_text(self, text_: str, f: NodeFilter, *, fold: bool = False) -> list[str]:
         """Nodes within ``f`` that hold ``text_``: full-text matches plus substrings of title,
-        content, value, tags and entities (so a word only in the value is found too)."""
+        content, value, tags and entities (so a word only in the value is found too);
+        ``fold``: substrings in any case."""
         found = [h.node.id for h in self.search_nodes(text_, f, limit=10**6)]
         cols = [n.c[name] for name in NODE_TEXT]
-        q = select(n.c.id).where(where_clause(f), holding(cols, text_))
+        q = select(n.c.id).where(where_clause(f), holding(cols, text_, fold=fold))
         found += self.conn.execute(q).scalars()
         return list(dict.fromkeys(found))
 
@@ -67,8 +75,10 @@ class TextReads(SearchReads):
         after: datetime | None = None,
         before: datetime | None = None,
         text_: str | None = None,
+        fold: bool = False,
     ) -> list[tuple[str, str, str]]:
-        """(id, session id, first words) of messages matching every given criterion."""
+        """(id, session id, first words) of messages matching every given criterion
+        (``fold``: the text in any case)."""
         m = t.memory_messages
         q = select(m.c.id, m.c.session_id, func.substr(m.c.content, 1, 60))
         if session_id is not None:
@@ -78,14 +88,17 @@ class TextReads(SearchReads):
         if before is not None:
             q = q.where(m.c.created_at < to_db(before))
         if text_ is not None:
-            q = q.where(m.c.content.contains(text_, autoescape=True))
+            q = q.where(holding([m.c.content], text_, fold=fold))
         rows = self.conn.execute(q.order_by(m.c.created_at, m.c.id)).all()
         return [(r[0], r[1], r[2] or "") for r in rows]
 
-    def summary_ids_with_text(self, text_: str, session_id: str | None = None) -> list[str]:
-        """Summaries whose text (summary, goal or any list) holds ``text_``."""
+    def summary_ids_with_text(
+        self, text_: str, session_id: str | None = None, *, fold: bool = False
+    ) -> list[str]:
+        """Summaries whose text (summary, goal or any list) holds ``text_`` (``fold``: in
+        any case)."""
         s = t.memory_summaries
-        q = select(s.c.id).where(holding([s.c[name] for name in SUMMARY_TEXT], text_))
+        q = select(s.c.id).where(holding([s.c[name] for name in SUMMARY_TEXT], text_, fold=fold))
         if session_id is not None:
             q = q.where(s.c.session_id == session_id)
         return list(self.conn.execute(q).scalars())

@@ -23,6 +23,7 @@ from ekko_memory.models import (
 )
 from ekko_memory.models.reasons import read_stored_reason
 from ekko_memory.store import tables as t
+from ekko_memory.store.marks import drop_marks
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import chunks
 from ekko_memory.store.rows import (
@@ -207,6 +208,7 @@ class StoreWriter(StoreReader):
             delete(t.memory_node_vectors).where(t.memory_node_vectors.c.node_id.in_(found))
         )
         self.redact_references(found)
+        drop_marks(self.conn, found)
         # Later versions keep their link, but the old text is gone.
         self.conn.execute(update(n).where(n.c.supersedes_id.in_(found)).values(supersedes_id=None))
         return found

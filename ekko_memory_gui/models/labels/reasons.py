@@ -40,6 +40,17 @@ def _build() -> dict[str, str]:
         "node.global_read_only": _Q.translate(
             "MemoryLabels", "global memories ship with the app and are read-only"
         ),
+        "node.pinned": _Q.translate(
+            "MemoryLabels",
+            "you pinned memory {id}: the agent may read it but not change or delete it",
+        ),
+        "memory.paused": _Q.translate(
+            "MemoryLabels",
+            "memory is paused: the agent neither reads nor writes it until you resume it",
+        ),
+        "forget.preview_outdated": _Q.translate(
+            "MemoryLabels", "what would be forgotten changed since the preview; preview again"
+        ),
         "export.folder_missing": _Q.translate("MemoryLabels", "the folder {path} does not exist"),
         "import.not_json": _Q.translate("MemoryLabels", "{path} is not valid JSON ({detail})"),
         "import.not_a_bundle": _Q.translate(
@@ -75,7 +86,20 @@ def _build() -> dict[str, str]:
         "user.forgot_from_cli": _Q.translate(
             "MemoryLabels", "forgotten by you from the command line"
         ),
-        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when} ({id})"),
+        # A date, not the version's id: history speaks in dates and titles.
+        "user.reverted": _Q.translate("MemoryLabels", "reverted to the version of {when}"),
+        "user.pinned": _Q.translate("MemoryLabels", "pinned by you"),
+        "user.unpinned": _Q.translate("MemoryLabels", "unpinned by you"),
+        "user.paused": _Q.translate("MemoryLabels", "memory paused by you"),
+        "user.resumed": _Q.translate("MemoryLabels", "memory resumed by you"),
+        "user.merged": _Q.translate("MemoryLabels", "merged by you into {id}"),
+        "user.unmerged": _Q.translate("MemoryLabels", "you undid the merge into {id}"),
+        "user.not_duplicates": _Q.translate(
+            "MemoryLabels", "you marked it as no duplicate of {id}"
+        ),
+        "user.duplicates_again": _Q.translate(
+            "MemoryLabels", "you marked it as a possible duplicate of {id} again"
+        ),
         # withdrawals: the user took back, in the conversation, what still waited. The
         # detail is the core's English reading of the words; the user's own words say it.
         "withdrawn.took_back": _Q.translate(

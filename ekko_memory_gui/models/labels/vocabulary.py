@@ -147,6 +147,13 @@ def table(name: str) -> dict[str, str]:
             "import": _Q.translate("MemoryLabels", "imported"),
             "purge": _Q.translate("MemoryLabels", "purged"),
             "revert": _Q.translate("MemoryLabels", "reverted"),
+            "pin": _Q.translate("MemoryLabels", "pinned"),
+            "unpin": _Q.translate("MemoryLabels", "unpinned"),
+            "pause": _Q.translate("MemoryLabels", "memory paused"),
+            "resume": _Q.translate("MemoryLabels", "memory resumed"),
+            "merge": _Q.translate("MemoryLabels", "merged"),
+            "unmerge": _Q.translate("MemoryLabels", "merge undone"),
+            "dismiss": _Q.translate("MemoryLabels", "marked as no duplicate"),
             # A reject the user made by taking the item back in the conversation.
             "withdraw": _Q.translate("MemoryLabels", "withdrawn"),
         }
@@ -159,10 +166,11 @@ def table(name: str) -> dict[str, str]:
         }
     elif name == "role":
         table = {
-            "user": _Q.translate("MemoryLabels", "user"),
-            "assistant": _Q.translate("MemoryLabels", "assistant"),
-            "system": _Q.translate("MemoryLabels", "system"),
-            "tool": _Q.translate("MemoryLabels", "tool"),
+            # Who speaks in a conversation, as a person says it: you and your agent.
+            "user": _Q.translate("MemoryLabels", "You"),
+            "assistant": _Q.translate("MemoryLabels", "Agent"),
+            "system": _Q.translate("MemoryLabels", "System"),
+            "tool": _Q.translate("MemoryLabels", "Tool"),
             # A tool call's userMessage nobody vouched for: the agent's words, not the user's.
             "reported": _Q.translate("MemoryLabels", "the agent, reporting the user's words"),
         }

@@ -12,6 +12,7 @@ from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
 from ekko_memory_gui.qt import QLocale, QPlainTextEdit, QVBoxLayout, QWidget
 from ekko_memory_gui.services.fonts import mono_font
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
@@ -73,8 +74,10 @@ class CompactDialog(TaskDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.result_view, 1)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
-    # --- running --------------------------------------------------------------------
+        # --- running --------------------------------------------------------------------
 
     def start(self) -> asyncio.Task[Any]:
         self.compact_button.setEnabled(False)

@@ -30,6 +30,7 @@ from ekko_memory_gui.services.database_url import (
     build_url,
     parse_url,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.widgets import text_label
 
 DEFAULT_NAMESPACE = "ekko"
@@ -149,8 +150,10 @@ class ConnectDialog(QDialog):
             self.fill(initial)
         if error:
             self.show_error(error)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
-    # --- fields ---------------------------------------------------------------------
+        # --- fields ---------------------------------------------------------------------
 
     def fill(self, target: DatabaseTarget) -> None:
         """Show a known store (from the recent list: its URL has no password)."""

@@ -11,7 +11,7 @@ from typing import Any
 from ekko_memory import STORED_SCOPES, CancelToken, ExportReport, ExportSelection
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.operations import transfer_ops
+from ekko_memory_gui.operations import markdown_export, transfer_ops
 from ekko_memory_gui.qt import (
     QButtonGroup,
     QCheckBox,
@@ -26,7 +26,9 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
+from ekko_memory_gui.views.markdown_words import markdown_words
 from ekko_memory_gui.views.widgets import text_label
 
 FORMATS = (("json", ".json"), ("md", ".md"), ("csv", ".csv"))
@@ -124,8 +126,10 @@ class ExportDialog(TaskDialog):
         layout.addWidget(self.result_label)
         layout.addWidget(self.open_folder)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
-    # --- choices --------------------------------------------------------------------
+        # --- choices --------------------------------------------------------------------
 
     def format(self) -> str:
         return str(self.format_buttons.checkedButton().property("format"))
@@ -204,16 +208,28 @@ class ExportDialog(TaskDialog):
         if token is None:
             token = self.progress.start(self.tr("Exporting…"), cancellable=True)
         try:
-            report = await transfer_ops.export(
-                self.controller,
-                path,
-                format=self.format(),
-                selection=self.selection(),
-                on_progress=self.progress.update,
-                cancel=token,
-                # The user chose to replace an existing file (``_may_write`` asked).
-                force=True,
-            )
+            if self.format() == "md":
+                # In the UI's language (the core writes its Markdown in English).
+                report = await markdown_export.export_markdown(
+                    self.controller,
+                    path,
+                    markdown_words(),
+                    selection=self.selection(),
+                    on_progress=self.progress.update,
+                    cancel=token,
+                    force=True,
+                )
+            else:
+                report = await transfer_ops.export(
+                    self.controller,
+                    path,
+                    format=self.format(),
+                    selection=self.selection(),
+                    on_progress=self.progress.update,
+                    cancel=token,
+                    # The user chose to replace an existing file (``_may_write`` asked).
+                    force=True,
+                )
         except Exception as e:
             self._failed(e)
             raise

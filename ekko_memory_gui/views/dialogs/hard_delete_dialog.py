@@ -17,6 +17,7 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.widgets import text_label
 
 CONFIRM_WORD = "DELETE"
@@ -33,18 +34,27 @@ class HardDeleteDialog(QDialog):
     also deletes the sources (offered for the user's own delete of one memory)."""
 
     def __init__(
-        self, chain: list[MemoryNode], parent: QWidget | None = None, *, approvals: int = 0
+        self,
+        chain: list[MemoryNode],
+        parent: QWidget | None = None,
+        *,
+        approvals: int = 0,
+        deleting: int | None = None,
+        notes: list[str] | None = None,
     ) -> None:
         """``chain``: one memory's versions, oldest first. With ``approvals`` (the number
         of inbox items being approved), ``chain`` is instead the memories those approvals
         delete for good; one memory in one approval is confirmed by its title, anything
-        more only by DELETE."""
+        more only by DELETE. ``deleting``: how many of those approvals delete (all by
+        default); ``notes``: what the others do, one line each."""
         super().__init__(parent)
         self.setObjectName("hardDeleteDialog")
         self.setWindowTitle(self.tr("Delete permanently"))
         self.setMinimumWidth(520)
         batch = approvals > 1 or (approvals == 1 and len(chain) != 1)
         self.expected_title: str | None = None if batch or not chain else chain[-1].title
+        self.deleting = approvals if deleting is None else deleting
+        self.notes = list(notes or [])
         what = text_label(self._approval_text(chain, approvals) if approvals else self._text(chain))
         what.setObjectName("hardDeleteWhat")
         self.with_messages = QCheckBox(
@@ -83,6 +93,8 @@ class HardDeleteDialog(QDialog):
         # The dialog opens in the field to type in (the first control, the checkbox, had the
         # focus: typing needed a Tab, and Space ticked deleting the messages too).
         self.confirmation.setFocus()
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     def _text(self, chain: list[MemoryNode]) -> str:
         head = chain[-1]
@@ -97,16 +109,20 @@ class HardDeleteDialog(QDialog):
         listed = "\n".join(_line(n, dated=False) for n in targets) or "  —"
         if approvals == 1:
             head = self.tr("Approving this request deletes for good:\n{memories}")
-        else:
+        elif self.deleting >= approvals:
             head = self.tr("Approving these {n} items deletes for good:\n{memories}")
-        return (
-            head.format(n=approvals, memories=listed)
+        else:
+            # Not every item is a deletion: say how many are, and what the others do.
+            head = self.tr("You approve {n} items; {k} of them delete for good:\n{memories}")
+        text = (
+            head.format(n=approvals, k=self.deleting, memories=listed)
             + "\n\n"
             + self.tr(
                 "Every version, its search index entries and usage records go, and its text "
                 "is scrubbed from the audit history and the file. This cannot be undone."
             )
         )
+        return "\n\n".join([text, *self.notes]) if self.notes else text
 
     def confirmed(self) -> bool:
         text = self.confirmation.text().strip()

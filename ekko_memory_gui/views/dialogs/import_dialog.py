@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ekko_memory import CancelToken, ImportReport
+from ekko_memory import CancelToken, EkkoMemoryError, ImportReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
@@ -24,6 +24,8 @@ from ekko_memory_gui.qt import (
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.dialogs.record_kinds import kind_header, record_kind_label
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
@@ -60,10 +62,15 @@ class ImportDialog(TaskDialog):
         self.table = QTableWidget(0, 4)
         self.table.setObjectName("importReport")
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Records"), self.tr("Added"), self.tr("Skipped"), self.tr("Updated")]
+            [kind_header(), self.tr("Added"), self.tr("Skipped"), self.tr("Updated")]
         )
+        self.table.setAccessibleName(self.tr("What the import did"))
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setVisible(False)
         self.summary = text_label("")
         self.summary.setObjectName("importSummary")
@@ -77,6 +84,8 @@ class ImportDialog(TaskDialog):
         layout.addWidget(self.table)
         layout.addWidget(self.summary)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     async def _browse(self) -> None:
         start = self.controller.workspace.start_folder if self.controller.workspace else None
@@ -114,12 +123,23 @@ class ImportDialog(TaskDialog):
                 self.tr("Nothing was imported: {error}").format(error=labels.error_text(e))
             )
             self.import_button.setEnabled(True)
+            if isinstance(e, EkkoMemoryError):
+                # Said here, in the dialog: the status line said it again, cut to
+                # "Importing: invalid…" under the dialog.
+                return None
             raise
         self.progress.finish(cancelled=report.cancelled)
         self.report = report
         self._show(report)
         self.import_button.setEnabled(True)
         return report
+
+    def _fit_rows(self, n: int) -> None:
+        """Tall enough for every row (it showed one row and a scroll bar)."""
+        self.table.resizeRowsToContents()
+        rows = sum(self.table.rowHeight(i) for i in range(n))
+        frame = 2 * self.table.frameWidth()
+        self.table.setMinimumHeight(self.table.horizontalHeader().height() + rows + frame + 2)
 
     def cancel_text(self, r: ImportReport) -> str:
         """What a cancel left: nothing imported, or which store was and which was not."""
@@ -140,9 +160,11 @@ class ImportDialog(TaskDialog):
         ]
         rows = [row for row in rows if any(row[1:])]
         self.table.setRowCount(len(rows))
-        for i, row in enumerate(rows):
-            for j, value in enumerate(row):
+        for i, (kind, *numbers) in enumerate(rows):
+            self.table.setItem(i, 0, QTableWidgetItem(record_kind_label(kind)))
+            for j, value in enumerate(numbers, start=1):
                 self.table.setItem(i, j, QTableWidgetItem(str(value)))
+        self._fit_rows(len(rows))
         self.table.setVisible(bool(rows))
         if r.cancelled and not r.committed_stores:
             self.summary.setText(self.cancel_text(r))

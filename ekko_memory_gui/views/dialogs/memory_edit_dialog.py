@@ -28,13 +28,18 @@ from ekko_memory_gui.qt import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLineEdit,
     QPlainTextEdit,
+    QScrollArea,
+    QSize,
     Qt,
     QVBoxLayout,
     QWidget,
 )
+from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.dialogs.screen_fit import fit_to_screen
 from ekko_memory_gui.views.dialogs.value_editor import ValueEditor
 from ekko_memory_gui.views.widgets import text_label
 
@@ -197,18 +202,36 @@ class MemoryEditDialog(QDialog):
         self.buttons.accepted.connect(self._try_accept)
         self.buttons.rejected.connect(self.reject)
 
+        # The fields scroll in a dialog no taller than the screen: squeezed below its
+        # natural height, the form laid the value box over the content line.
+        form_box = QWidget()
+        form_box.setObjectName("editFields")
+        form_box.setLayout(form)
+        self.form_scroll = QScrollArea()
+        self.form_scroll.setObjectName("editScroll")
+        self.form_scroll.setWidgetResizable(True)
+        self.form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.form_scroll.setWidget(form_box)
+        # Tab goes from field to field (the area scrolls to each), not to the area itself.
+        self.form_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
-        layout.addLayout(form)
+        layout.addWidget(self.form_scroll, 1)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
         self._fill(start)
+        natural = form_box.sizeHint()
+        chrome = self.note.sizeHint().height() + self.buttons.sizeHint().height() + 48
+        fit_to_screen(self, QSize(max(560, natural.width() + 24), natural.height() + chrome))
         self.domain_combo.currentTextChanged.connect(lambda _t: self._schema_changed())
         self.type_combo.currentIndexChanged.connect(lambda _i: self._schema_changed())
         self.path_edit.editingFinished.connect(self._schema_changed)
         self.key_combo.currentIndexChanged.connect(lambda _i: self._key_chosen())
         self.expiry_combo.currentIndexChanged.connect(lambda _i: self._expiry_changed())
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     @staticmethod
     def _unit_spin(name: str) -> QDoubleSpinBox:

@@ -29,6 +29,7 @@ from ekko_memory_gui.qt import (
     QHeaderView,
     QLineEdit,
     QPlainTextEdit,
+    QSize,
     QSplitter,
     Qt,
     QTableWidget,
@@ -37,6 +38,8 @@ from ekko_memory_gui.qt import (
     QWidget,
 )
 from ekko_memory_gui.services.fonts import mono_font
+from ekko_memory_gui.views.accessible import fill_accessible
+from ekko_memory_gui.views.dialogs.screen_fit import fit_to_screen
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import section_title, text_label
 
@@ -60,7 +63,6 @@ class PurgeDialog(TaskDialog):
         super().__init__(controller, parent)
         self.setObjectName("purgeDialog")
         self.setWindowTitle(self.tr("Purge for good"))
-        self.resize(1140, 700)
         self.plan: PurgePlan | None = None
         self.report: PurgeReport | None = None
         self.search_after: int | None = None
@@ -105,12 +107,16 @@ class PurgeDialog(TaskDialog):
         self.query_edit = QLineEdit()
         self.query_edit.setObjectName("purgeQuery")
         self.query_edit.setPlaceholderText(self.tr("words anywhere in a memory, e.g. 手机号"))
-        self.messages_check = QCheckBox(
-            self.tr(
-                "Also the messages (sources, and those matching session, dates or words) and the summaries built on them"
-            )
-        )
+        self.messages_check = QCheckBox(self.tr("Also the messages and their summaries"))
         self.messages_check.setObjectName("purgeMessages")
+        # The long explanation wraps below the box (as the box's text it set the dialog's
+        # narrowest width past a 1024-pixel screen).
+        messages_note = self.tr(
+            "Also the messages (sources, and those matching session, dates or words) and the summaries built on them"
+        )
+        self.messages_check.setAccessibleDescription(messages_note)
+        self.messages_note = text_label(messages_note, role="muted")
+        self.messages_note.setMinimumWidth(1)
         self.backups_check = QCheckBox(
             self.tr("Delete migration backups that still hold purged text")
         )
@@ -144,6 +150,7 @@ class PurgeDialog(TaskDialog):
         )
         lv.addLayout(form)
         lv.addWidget(self.messages_check)
+        lv.addWidget(self.messages_note)
         lv.addWidget(self.backups_check)
         lv.addStretch(1)
 
@@ -201,6 +208,7 @@ class PurgeDialog(TaskDialog):
         layout.addWidget(split, 1)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+        fit_to_screen(self, QSize(1140, 700))
 
         for w in (self.workspace_edit, self.user_edit, self.category_edit, self.query_edit):
             w.textChanged.connect(self._filter_changed)
@@ -218,12 +226,14 @@ class PurgeDialog(TaskDialog):
         self._sessions_task = controller.runner.spawn(
             self._load_sessions(), self.tr("Loading sessions")
         )
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     async def _load_sessions(self) -> None:
         for s in await browse_ops.sessions(self.controller.runner):
             self.session_combo.addItem(f"{s.session_id} ({s.message_count})", s.session_id)
 
-    # --- the filter -----------------------------------------------------------------
+        # --- the filter -----------------------------------------------------------------
 
     def filter(self) -> PurgeFilter:
         """The form as a PurgeFilter (raises ValueError when nothing is named)."""

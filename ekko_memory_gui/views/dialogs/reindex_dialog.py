@@ -11,6 +11,7 @@ from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
 from ekko_memory_gui.operations import transfer_ops
 from ekko_memory_gui.qt import QVBoxLayout, QWidget
+from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.task_dialog import TaskDialog
 from ekko_memory_gui.views.widgets import text_label
 
@@ -47,6 +48,8 @@ class ReindexDialog(TaskDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.summary)
         layout.addWidget(self.buttons)
+        # A name and a description for every control, in the UI's language.
+        fill_accessible(self)
 
     async def load_state(self) -> None:
         """Say which model embeds and how far each store is."""

@@ -121,6 +121,7 @@ class ValueEditor(QWidget):
         add = QPushButton(self.tr("Add field"))
         add.setObjectName("addField")
         remove = QPushButton(self.tr("Remove field"))
+        remove.setObjectName("removeField")
         add.clicked.connect(lambda: self._add_row("", ""))
         remove.clicked.connect(self._remove_row)
         table_box = QWidget()

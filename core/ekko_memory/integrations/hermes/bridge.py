@@ -304,6 +304,14 @@ class HermesBridge:
             if session is None:
                 return
             turn = self._take_turn(user_content)
+        if self._paused(session):
+            # The user paused memory: the turn is not logged, nothing is extracted.
+            with self._lock:
+                if turn is not None and turn in self._turns:
+                    self._turns.remove(turn)
+                self._synced.notify_all()
+            return
+        with self._lock:
             if turn is None:
                 turn = _Turn(session, user_content)
                 self._turns.append(turn)
@@ -379,6 +387,9 @@ class HermesBridge:
                     "store_unavailable", f"Ekko memory is unavailable: {self._unavailable}"
                 )
             args = _without_user_message(args)
+            if self._paused(session):
+                # Refused by the dispatcher with reason code memory.paused; nothing logged.
+                return session.call_tool(name, args)
             if name in TOOL_NAMES and name not in READ_TOOLS:
                 if not self._writes:
                     return error_result(
@@ -418,7 +429,7 @@ class HermesBridge:
     def pre_compress(self) -> str:
         """Ekko's latest summary of the conversation, for Hermes's compression summary."""
         session = self._current_session()
-        if session is None:
+        if session is None or self._paused(session):
             return ""
         try:
             summary = session.service.get_latest_summary(session.session_id)
@@ -441,6 +452,16 @@ class HermesBridge:
         return [str(paths.workspace_db.parent), str(paths.user_home)]
 
     # --- plumbing -------------------------------------------------------------------
+
+    def _paused(self, session: MemorySession) -> bool:
+        """Whether the user paused memory (said once in Hermes's log)."""
+        try:
+            paused = session.service.controls.is_paused()
+        except Exception:  # a store that cannot say: the calls meet it and say why
+            return False
+        if paused:
+            self._say("Ekko memory is paused by the user: nothing is read or written")
+        return paused
 
     def _current_session(self) -> MemorySession | None:
         with self._lock:

@@ -100,10 +100,12 @@ class AfterReplyReport:
     queued_jobs: list[str] = field(default_factory=list)
     retried_jobs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Memory was paused (reason code ``memory.paused``): nothing was read or stored.
+    paused: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """JSON for logs and tools."""
-        return {
+        """JSON for logs and tools (``paused: true`` when memory was paused)."""
+        out: dict[str, Any] = {
             "sessionId": self.session_id,
             "triggers": self.triggers,
             "outcomes": self.outcomes,
@@ -112,6 +114,9 @@ class AfterReplyReport:
             "retriedJobs": self.retried_jobs,
             "errors": self.errors,
         }
+        if self.paused:
+            out["paused"] = True
+        return out
 
 
 def triggers_for(messages: list[MemoryMessage], *, every: int, token_threshold: int) -> list[str]:
@@ -167,11 +172,21 @@ class AfterReply:
         """Extract and summarize what is new in the session, as the triggers say (``force``:
         whatever is new, triggers or not — a conversation that ends). Never raises."""
         report = AfterReplyReport(session_id)
+        if self._paused(report):
+            return report
         with self._lock(session_id):
             self._guarded(
                 report, lambda: self._run(session_id, user_id, workspace_id, report, force=force)
             )
         return report
+
+    def _paused(self, report: AfterReplyReport) -> bool:
+        """While memory is paused nothing is extracted or summarized (the cursors stay)."""
+        try:
+            report.paused = self.service.controls.is_paused()
+        except Exception:  # a store that cannot say: the run meets it and says why
+            report.paused = False
+        return report.paused
 
     @staticmethod
     def _guarded(report: AfterReplyReport, fn: Any) -> None:
@@ -706,6 +721,8 @@ class AfterReply:
     def retry_due(self, *, force: bool = False) -> AfterReplyReport:
         """Retry every job whose time has come (``force``: every job now). Never raises."""
         report = AfterReplyReport(session_id="*")
+        if self._paused(report):
+            return report
         now = self.service.now()
         with self.service.workspace_store.read() as r:
             jobs = r.due_jobs(datetime.max.replace(tzinfo=now.tzinfo) if force else now, limit=1000)

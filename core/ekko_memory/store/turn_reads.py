@@ -1,0 +1,425 @@
+"""A turn's reads of one PostgreSQL store in one round trip.
+
+``build_context`` asks each store the same dozen questions every turn: the session's
+recent messages and summary, its nodes, the workspace's sections, the hinted topics, the
+profile rules, the keyword search (term counts, the ranked search, the count of matches
+when the filter leaves too few hits, the uncapped search then) and the waiting
+proposals. Asked one by one, on PostgreSQL each was a round trip, with a pool ping,
+BEGIN and COMMIT around them: 24–31 a turn at 100k memories (``bench_pg_context.py``).
+
+Here they go in one pipeline (psycopg's pipeline mode: every statement sent at once, one
+``Sync``, the answers read together), between a ``BEGIN ISOLATION LEVEL REPEATABLE READ
+READ ONLY`` and a ``COMMIT`` sent in the same pipeline (one snapshot, as before), on the
+connection the reading thread keeps (``thread_pins``: no pool ping). Each statement is
+the one the reads one by one sent, prepared as they were (their generic plans spare the
+planning: one statement holding them all was planned afresh each turn, 3–17 ms). The
+steps that depended on an answer are decided by the server inside the statements:
+
+- the count of all matches when the filter left fewer hits than asked, and the uncapped
+  search after it (``SearchReads._ranked``): one statement, each part run only when
+  needed (a CASE branch only when taken, a one-time filter before a subquery);
+- a hinted topic's choice of statement (``NodeReads._small_topic``) when it is not
+  cached: computed from the same capped counts, both statements present behind it, only
+  the chosen one run, the choice returned (and cached a minute).
+
+Only the keyword choice (``search_text.choose_keywords``) stays before the pipeline: the
+message's words not cached are counted in one more round trip, and the tsquery is a value
+the planner sees (a tsquery computed inside the statement was estimated at 200 matches,
+and a frequent word's 7 000 were all ranked: 29 ms, against 3.5 for a backward scan of
+the newest rows, measured at 100k). The answers are the rows the reads one by one
+returned (``tests/core/test_context_answers.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ekko_memory.models import MemoryMessage, MemorySummary, PendingItem
+from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
+from ekko_memory.store.ledger_reads import row_to_pending
+from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
+from ekko_memory.store.postgres_dialect import _pyformat
+from ekko_memory.store.reader import StoreReader
+from ekko_memory.store.reader_base import (
+    MESSAGE_SELECT,
+    NODE_COLUMNS_N,
+    NODE_SELECT,
+    PENDING_COLUMNS,
+    PENDING_SELECT,
+    SUMMARY_SELECT,
+)
+from ekko_memory.store.rows import NodeRow, message_from_tuple, summary_from_tuple
+from ekko_memory.store.search_reads import RowHit, _instant_text, _joined_where
+from ekko_memory.store.search_text import choose_keywords, count_cap, message_terms, supports
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+    from ekko_memory.store.sql_store import SqlStore
+
+# ``:name`` outside quotes, not a ``::type`` cast (as postgres_dialect._NAMED).
+_NAMED = re.compile(r"('(?:[^']|'')*')|(?<![:\w]):([A-Za-z_]\w*)")
+BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
+
+@dataclass(frozen=True)
+class NodeAsk:
+    """``find_node_rows(f, limit=limit, order=order)``."""
+
+    f: NodeFilter
+    limit: int
+    order: NodeOrder = "priority"
+
+
+@dataclass(frozen=True)
+class KeywordAsk:
+    """``search_rows(message, f, limit=limit, any_term=True, live_at=live_at)``."""
+
+    message: str
+    f: NodeFilter
+    limit: int
+    live_at: datetime
+
+
+@dataclass(frozen=True)
+class WaitingAsk:
+    """``waiting_proposals(requester=…, user_id=…, workspace_id=…, limit=…)``."""
+
+    requester: str
+    user_id: str | None
+    workspace_id: str | None
+    limit: int
+
+
+@dataclass
+class TurnAsk:
+    """What a turn asks one store."""
+
+    recent: tuple[str, int] | None = None  # (session id, how many messages)
+    summary_of: str | None = None  # session id
+    nodes: list[NodeAsk] = field(default_factory=list)
+    keywords: KeywordAsk | None = None
+    waiting: WaitingAsk | None = None
+    # Asked first, with a reader on the same connection (the semantic stage's vectors
+    # brought up to date): ids whose rows ``f`` lets through are read (``TurnRows.near``).
+    near: Callable[[StoreReader], tuple[list[str], NodeFilter]] | None = None
+
+
+@dataclass
+class TurnRows:
+    """The answers, as the separate reads give them."""
+
+    recent: list[MemoryMessage] = field(default_factory=list)
+    summary: MemorySummary | None = None
+    nodes: list[list[NodeRow]] = field(default_factory=list)
+    hits: list[RowHit] = field(default_factory=list)
+    waiting: list[PendingItem] = field(default_factory=list)
+    near: list[NodeRow] = field(default_factory=list)
+
+
+def _renamed(sql: str, prefix: str) -> str:
+    """``sql`` with every ``:name`` parameter as ``:<prefix>name``."""
+
+    def swap(m: re.Match[str]) -> str:
+        return m.group(1) if m.group(1) is not None else f":{prefix}{m.group(2)}"
+
+    return _NAMED.sub(swap, sql)
+
+
+@dataclass
+class _Statement:
+    sql: str
+    params: dict[str, Any]
+    reuse_plan: bool
+    read: Callable[[list[tuple[Any, ...]]], None]
+
+
+def _node_statement(store: SqlStore, ask: NodeAsk, into: list[NodeRow]) -> _Statement:
+    """``find_node_rows``'s statement (the topic's choice made by the server when it is
+    not cached)."""
+    f, limit, order = ask.f, ask.limit, ask.order
+
+    def read(rows: list[tuple[Any, ...]]) -> None:
+        into.extend(NodeRow(r) for r in rows)
+
+    key = _topic_key(f) if order == "priority" else None
+    known = store.dialect.topic_sizes.cached((key, limit)) if key is not None else None
+    if key is None or known is not None:
+        ranged = bool(known)
+        try:
+            sql, params = _cached_node_query(f, limit, 0, order, ranged)
+        except TypeError:  # a filter holding lists cannot be a cache key
+            sql, params = _node_query(f, limit, 0, order, ranged)
+        return _Statement(sql, dict(params), True, read)
+    # NodeReads._small_topic's choice, made by the server from the same capped counts.
+    scope, domain, node_type, statuses, prefix = key
+    group = NodeFilter(scopes=(scope,), domain=domain, types=(node_type,), statuses=statuses)
+    topic_cond, topic_params = where_sql(
+        replace(group, category_prefix=prefix), category_range=True
+    )
+    group_cond, group_params = where_sql(group)
+    by_range, range_params = _node_query(f, limit, 0, order, True)
+    by_priority, priority_params = _node_query(f, limit, 0, order, False)
+    params = {
+        **{"t_" + k: v for k, v in topic_params.items()},
+        **{"g_" + k: v for k, v in group_params.items()},
+        **{"r_" + k: v for k, v in range_params.items()},
+        **{"p_" + k: v for k, v in priority_params.items()},
+        "cap": TOPIC_CAP + 1,
+        "lim": limit,
+    }
+    need = "c * c / :lim + 1"
+    sql = (
+        "WITH topic AS (SELECT count(*) AS c FROM (SELECT 1 FROM memory_nodes WHERE"
+        f" {_renamed(topic_cond, 't_')} LIMIT :cap) AS t),"
+        f" pick AS MATERIALIZED (SELECT CASE WHEN c > {TOPIC_CAP} THEN false"
+        " WHEN c < :lim THEN true ELSE (SELECT count(*) FROM (SELECT 1 FROM memory_nodes"
+        f" WHERE {_renamed(group_cond, 'g_')} LIMIT (SELECT {need} FROM topic)) AS g)"
+        f" >= {need} END AS ranged FROM topic)"
+        " SELECT q.*, pick.ranged FROM pick LEFT JOIN LATERAL ("
+        f"SELECT * FROM ({_renamed(by_range, 'r_')}) AS r WHERE pick.ranged"
+        f" UNION ALL SELECT * FROM ({_renamed(by_priority, 'p_')}) AS p"
+        " WHERE NOT pick.ranged) AS q ON true"
+    )
+
+    def read_choice(rows: list[tuple[Any, ...]]) -> None:
+        # One row at least (the choice's, with no node when the topic is empty).
+        store.dialect.topic_sizes.put({(key, limit): int(bool(rows[0][-1]))})
+        read([r for r in rows if r[0] is not None])
+
+    return _Statement(sql, params, False, read_choice)
+
+
+def _keyword_statement(
+    store: SqlStore, conn: Connection, ask: KeywordAsk, into: list[RowHit]
+) -> _Statement | None:
+    """``search_rows(…, any_term=True)``'s statements in one (None: nothing to search):
+    the hits among the index's best ``cap``, or, when those were too few and the index
+    held ``cap`` matches or more, among all of them."""
+    words = message_terms(ask.message)
+    if not words.terms:
+        return None
+    dialect = store.dialect
+    counts = dialect.term_counts(conn, words.terms, count_cap())
+    terms, window = choose_keywords(words.terms, counts)
+    if not terms:
+        return None
+    limit = ask.limit
+    cap = max(limit * 5, 100)
+    found = dialect.search_sql(terms, any_term=True, window=window, cap=cap)
+    counting = dialect.search_sql(terms, any_term=True, window=window, cap=cap, ranked=False)
+    uncapped = dialect.search_sql(terms, any_term=True, window=window, cap=None)
+    assert found is not None and counting is not None and uncapped is not None
+    try:
+        cond, filter_params = _joined_where(ask.f)
+    except TypeError:  # a filter holding lists cannot be a cache key
+        cond, filter_params = where_sql(ask.f, alias="n")
+    cond += f" AND {live_condition('n.')}"
+    params: dict[str, Any] = {
+        **filter_params,
+        **found[1],
+        "f_live": _instant_text(ask.live_at),
+        "lim": limit,
+        "cap": cap,
+    }
+
+    def joined(fts_sql: str) -> str:
+        return (
+            f"SELECT {NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts"
+            f" JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond}"
+            " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
+        )
+
+    # A word in ``cap`` nodes or more (its count is capped above that) makes as many
+    # matches: all of them are counted only when every word is rarer.
+    common = any(counts.get(t.tokens[0], 0) >= cap for t in terms)
+    enough = "true" if common else f"(SELECT count(*) FROM ({counting[0]}) AS capped) >= :cap"
+    # The same tsquery in all three (``:fts_query``); the window, if any, too.
+    sql = (
+        f"WITH hits AS MATERIALIZED ({joined(found[0])}),"
+        " again AS MATERIALIZED (SELECT CASE WHEN (SELECT count(*) FROM hits) >= :lim"
+        f" THEN false ELSE {enough} END AS more)"
+        " SELECT * FROM hits WHERE NOT (SELECT more FROM again)"
+        f" UNION ALL SELECT * FROM ({joined(uncapped[0])}) AS u"
+        " WHERE (SELECT more FROM again)"
+    )
+
+    def read(rows: list[tuple[Any, ...]]) -> None:
+        hits = [RowHit(NodeRow(r), float(r[-1])) for r in rows]
+        into.extend(h for h in hits if supports(words, h.row.labels(), h.row.content))
+
+    return _Statement(sql, params, True, read)
+
+
+def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
+    """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one pipeline, after the
+    count of the message's words not cached (one more round trip, when there are any).
+
+    A kept connection is not pinged before use (the pool pings those it hands out): one
+    the server closed meanwhile (a restart, a terminated backend) fails its first
+    statement, and the turn reads again on a new one, as the pool would have."""
+    try:
+        return _read_turn(store, ask)
+    except _LostConnection:
+        return _read_turn(store, ask)
+
+
+class _LostConnection(Exception):
+    """A kept connection that had served before turned out closed by the server."""
+
+
+def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
+    with _kept(store) as (conn, in_transaction):
+        out = TurnRows()
+        statements: list[_Statement] = []
+        if ask.recent is not None:
+            session_id, count = ask.recent
+
+            def read_recent(rows: list[tuple[Any, ...]]) -> None:
+                out.recent = [message_from_tuple(r) for r in reversed(rows)]
+
+            statements.append(
+                _Statement(
+                    f"{MESSAGE_SELECT} WHERE session_id = :sid"
+                    " ORDER BY created_at DESC, id DESC LIMIT :lim",
+                    {"sid": session_id, "lim": count},
+                    True,
+                    read_recent,
+                )
+            )
+        if ask.summary_of is not None:
+
+            def read_summary(rows: list[tuple[Any, ...]]) -> None:
+                out.summary = summary_from_tuple(rows[0]) if rows else None
+
+            statements.append(
+                _Statement(
+                    f"{SUMMARY_SELECT} WHERE session_id = :sid AND stale = 0"
+                    " ORDER BY created_at DESC, id DESC LIMIT 1",
+                    {"sid": ask.summary_of},
+                    True,
+                    read_summary,
+                )
+            )
+        for node_ask in ask.nodes:
+            part: list[NodeRow] = []
+            out.nodes.append(part)
+            statements.append(_node_statement(store, node_ask, part))
+        if ask.keywords is not None:
+            search = _keyword_statement(store, conn, ask.keywords, out.hits)
+            if search is not None:
+                statements.append(search)
+        if ask.near is not None:
+            ids, f = ask.near(StoreReader(conn, store.dialect))
+            if ids:
+                cond, params = where_sql(replace(f, ids=ids))
+                statements.append(
+                    _Statement(
+                        f"{NODE_SELECT} WHERE {cond}",
+                        params,
+                        True,
+                        lambda rows: out.near.extend(NodeRow(r) for r in rows),
+                    )
+                )
+        if ask.waiting is not None:
+            w = ask.waiting
+
+            def read_waiting(rows: list[tuple[Any, ...]]) -> None:
+                out.waiting = [
+                    row_to_pending(dict(zip(PENDING_COLUMNS, r, strict=True))) for r in rows
+                ]
+
+            statements.append(
+                _Statement(
+                    f"{PENDING_SELECT} WHERE status = 'pending' AND kind = 'write'"
+                    " AND requester = :requester"
+                    " AND (CAST(:user_id AS TEXT) IS NULL OR user_id IS NULL OR user_id = :user_id)"
+                    " AND (CAST(:workspace_id AS TEXT) IS NULL OR workspace_id IS NULL"
+                    " OR workspace_id = :workspace_id)"
+                    " ORDER BY created_at DESC, id DESC LIMIT :limit",
+                    {
+                        "requester": w.requester,
+                        "user_id": w.user_id,
+                        "workspace_id": w.workspace_id,
+                        "limit": w.limit,
+                    },
+                    True,
+                    read_waiting,
+                )
+            )
+        if in_transaction:  # a nested read: in a transaction of its own already
+            for st in statements:
+                st.read(store.dialect.fetch(conn, st.sql, st.params, reuse_plan=st.reuse_plan))
+        else:
+            for st, rows in zip(statements, _pipelined(conn, statements), strict=True):
+                st.read(rows)
+        return out
+
+
+def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tuple[Any, ...]]]:
+    """Every statement's rows, sent in one pipeline inside one read-only snapshot."""
+    driver: Any = conn.connection.dbapi_connection
+    cursors = []
+    with driver.pipeline():
+        driver.execute(BEGIN)
+        for st in statements:
+            cur = driver.cursor()
+            # Prepared once psycopg has seen it a few times, unless it must be planned
+            # for its values (PostgresDialect.fetch).
+            cur.execute(_pyformat(st.sql), st.params, prepare=None if st.reuse_plan else False)
+            cursors.append(cur)
+        driver.execute("COMMIT")
+    out = []
+    for cur in cursors:
+        out.append(list(cur.fetchall()))
+        cur.close()
+    return out
+
+
+@contextmanager
+def _kept(store: SqlStore) -> Iterator[tuple[Connection, bool]]:
+    """This thread's kept connection to ``store``, in autocommit (the pipeline begins and
+    commits its own snapshot), and False; when that is busy (a nested read), a pooled
+    connection in a read transaction, and True."""
+    engine = store._require(write=False)
+    try:
+        pin = store._pins.take(engine)
+    except Exception as e:
+        if _driver_error(e):
+            raise store._translated(e) from e
+        raise
+    if pin is None:
+        with store.read() as r:
+            yield r.conn, True
+        return
+    driver = pin.driver
+    served = pin.conn.info.get(_SERVED, False)
+    try:
+        driver.autocommit = True
+        try:
+            yield pin.conn, False
+        finally:
+            driver.autocommit = False
+    except BaseException as e:
+        # A failed pipeline leaves its transaction aborted: the connection goes.
+        store._pins.give_back(pin, broken=True)
+        if _driver_error(e):
+            if served and getattr(driver, "broken", False):
+                raise _LostConnection() from e
+            raise store._translated(e) from e
+        raise
+    pin.conn.info[_SERVED] = True
+    store._pins.give_back(pin)
+
+
+# A kept connection's ``info`` key: it has served a turn (it was checked when taken).
+_SERVED = "ekko_turn_served"
+
+
+def _driver_error(e: BaseException) -> bool:
+    return type(e).__module__.startswith(("psycopg", "sqlalchemy"))
