@@ -125,3 +125,9 @@ def test_a_state_beside_a_plan_is_kept_too(mem: MemoryService) -> None:
     titles = [n.title for n in stored(mem)]
     assert "这周在成都出差" in titles and any(t.endswith("回北京") for t in titles), titles
     assert "成都" in later(mem, "晚上附近有啥好吃的推荐")
+
+
+def test_a_liking_that_names_nothing_is_not_kept(mem: MemoryService) -> None:
+    """我闺女不吃胡萝卜，我倒是挺爱吃: the daughter's dislike; "爱吃" alone names no food."""
+    say(mem, "我闺女不吃胡萝卜，我倒是挺爱吃")
+    assert not [n for n in stored(mem) if n.key == "likes" and n.title in ("喜欢吃", "吃")]

@@ -42,7 +42,7 @@ _DISLIKE_EN = re.compile(
 )
 # What is no thing liked: the verb's other uses (喜欢你, 爱说, I'd love to, I like that idea).
 _NOT_A_THING = re.compile(
-    r"^(?:你|您|这个|那个|这样|那样|这些|那些|它|他|她|吗|呢|的|了|死|透|坏|惨|疯)$|^(?:to|it|that|this|you|them|him|her|the idea|your|how|what|when|if)\b",
+    r"^(?:你|您|这个|那个|这样|那样|这些|那些|它|他|她|吗|呢|的|了|死|透|坏|惨|疯|吃|喝|玩|看|听|用|做)$|^(?:to|it|that|this|you|them|him|her|the idea|your|how|what|when|if)\b",
     re.IGNORECASE,
 )
 # How the user wants answers (回答简短点, keep it short, no emojis).
