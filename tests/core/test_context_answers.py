@@ -68,7 +68,8 @@ def test_contexts_hold_with_cold_and_warm_count_caches(
 @pytest.mark.postgres
 def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_path: Path) -> None:
     """Each store: the count of the message's words not cached (when there are any) and
-    one pipeline for everything else (its BEGIN and COMMIT inside); no pool ping. The
+    one pipeline for everything else (its BEGIN and COMMIT inside, the pause switch with
+    the rest); no pool ping. The
     first turn on a thread pings each store once as it takes the connection it keeps."""
     from tests.pg_wire import WireCounter
 
@@ -95,6 +96,13 @@ def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_p
             mark = wire.mark()
             mem.build_context("s1", text, user_id="u1", workspace_id="w1")
             assert wire.since(mark) == 2, wire.queries(mark)
+        # The pause switch is read in those pipelines, and a paused turn returns nothing.
+        mem.pause()
+        mark = wire.mark()
+        paused = mem.build_context("s1", "继续", user_id="u1", workspace_id="w1")
+        assert wire.since(mark) == 2, wire.queries(mark)
+        assert paused.diagnostics.reason_code == "memory.paused"
+        assert not paused.recent_messages and not paused.relevant_nodes
     finally:
         backend.close_all()
         wire.close()

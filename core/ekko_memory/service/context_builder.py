@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ekko_memory.errors import EkkoMemoryError
 from ekko_memory.ids import new_id
@@ -35,6 +35,8 @@ from ekko_memory.models import (
 )
 from ekko_memory.schema.normalize import conflict_identity
 from ekko_memory.service import unconfirmed
+from ekko_memory.service.controls import SETTING as PAUSE_SETTING
+from ekko_memory.service.controls import Controls
 from ekko_memory.service.ranking import resolve_conflicts
 from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
@@ -148,6 +150,8 @@ class ContextBuilder:
         # and the rows it found (added to ``vector_hits`` in store order).
         self._near_sims: dict[str, dict[str, float]] = {}
         self._near_hits: dict[str, list[tuple[NodeRow, float]]] = {}
+        # The pause switch as each batched read found it, in the turn's own snapshot.
+        self.pause_values: list[Any] = []
 
     def _try(
         self, what: str, fn: Callable[[], T], default: T, warnings: list[str] | None = None
@@ -243,6 +247,10 @@ class ContextBuilder:
                 found += got_user[0]
                 hits += got_user[1]
                 waiting += got_user[2]
+        if Controls.state_of(self.pause_values).paused:
+            # Paused between the check before the turn and these reads (or a batched
+            # store's switch, read here, not before): nothing read goes to the agent.
+            return Controls.empty_context()
         if text and svc.global_store is not None:
             hits += self._try(
                 "global memories", lambda: self._search(svc.global_store, ("global",), text), []
@@ -428,8 +436,10 @@ class ContextBuilder:
                 keywords=self._keyword_ask(("session", "workspace"), text),
                 waiting=self._waiting_ask(),
                 near=self._near_ask("workspace", store, ("session", "workspace")),
+                setting=PAUSE_SETTING,
             )
             got = read_turn(store, ask)
+            self.pause_values.append(got.setting)
             self._near_found("workspace", got.near)
             nodes = [row for part in got.nodes for row in part]
             return got.recent, got.summary, nodes, got.hits, got.waiting
@@ -483,8 +493,10 @@ class ContextBuilder:
                     keywords=self._keyword_ask(("user",), text),
                     waiting=self._waiting_ask(),
                     near=self._near_ask("user", store, ("user",)),
+                    setting=PAUSE_SETTING,
                 ),
             )
+            self.pause_values.append(got.setting)
             self._near_found("user", got.near)
             parts = got.nodes
             if not hints:
@@ -516,6 +528,11 @@ class ContextBuilder:
             self._nearest(r, "user", self.service.user_store, ("user",))
             waiting = self._waiting(r)
         return nodes, hits, waiting
+
+    def reads_pause_of(self) -> list[SqlStore]:
+        """The stores whose pause switch this turn reads with its own reads (the batched
+        ones: one more round trip each, were it read before)."""
+        return [s for _, s in self.service.stores() if s.health.readable and self._batched(s)]
 
     def _batched(self, store: SqlStore) -> bool:
         """Whether this turn reads ``store`` in one pipeline (``store.turn_reads``)."""

@@ -14,7 +14,7 @@ of them it can read); the user's own actions keep working.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 PAUSED = "memory.paused"
 PINNED = "node.pinned"
-_SETTING = "paused"
+SETTING = "paused"
 
 
 def paused_error() -> PermissionDenied:
@@ -59,26 +59,30 @@ class Controls:
 
     # --- pause ----------------------------------------------------------------------
 
-    def pause_state(self) -> PauseState:
-        """Whether memory is paused, read from the stores (any store that says so)."""
-        stores = [s for _, s in self.service.stores()]
+    def pause_state(self, *, read_by_turn: Collection[SqlStore] = ()) -> PauseState:
+        """Whether memory is paused, read from the stores (any store that says so);
+        ``read_by_turn``: stores left out, a turn reads their switch with its own reads."""
+        stores = [s for _, s in self.service.stores() if s not in read_by_turn]
         counts = tuple(s.change_count() for s in stores)
         cached = self._cached
         if cached is not None and None not in counts and cached[0] == counts:
             return cached[1]
-        state = PauseState()
-        for store in stores:
-            value = self._read(store)
+        state = self.state_of(self._read(store) for store in stores)
+        self._cached = (counts, state)
+        return state
+
+    @staticmethod
+    def state_of(values: Iterable[Any]) -> PauseState:
+        """The pause state the stores' ``paused`` settings say (any that says paused)."""
+        for value in values:
             if isinstance(value, dict) and value.get("paused"):
-                state = PauseState(
+                return PauseState(
                     paused=True,
                     since=from_db(value.get("since")),
                     by=value.get("by"),
                     reason_code=PAUSED,
                 )
-                break
-        self._cached = (counts, state)
-        return state
+        return PauseState()
 
     @staticmethod
     def _read(store: SqlStore) -> Any:
@@ -86,18 +90,24 @@ class Controls:
             return None
         try:
             with store.read() as r:
-                return marks.get_setting(r.conn, _SETTING)
+                return marks.get_setting(r.conn, SETTING)
         except StoreUnavailable:
             return None
 
-    def paused_context(self) -> MemoryContext | None:
+    def paused_context(self, *, read_by_turn: Collection[SqlStore] = ()) -> MemoryContext | None:
         """The empty context of a paused memory (None when it is not paused, or a store
-        cannot say: the context then meets the store and says why)."""
+        cannot say: the context then meets the store and says why). ``read_by_turn``:
+        stores whose switch the turn reads in its own snapshot (``context_builder``)."""
         try:
-            if not self.is_paused():
+            if not self.pause_state(read_by_turn=read_by_turn).paused:
                 return None
         except Exception:
             return None
+        return self.empty_context()
+
+    @staticmethod
+    def empty_context() -> MemoryContext:
+        """A paused memory's context: nothing, and why (reason code ``memory.paused``)."""
         return MemoryContext(
             diagnostics=MemoryContextDiagnostics(
                 enabled=False, warnings=[str(paused_error())], reason_code="memory.paused"
@@ -126,12 +136,12 @@ class Controls:
                 failures.append(f"the {name} store cannot be written ({store.health.reason})")
                 continue
             with store.write() as w:
-                before = marks.get_setting(w.conn, _SETTING)
+                before = marks.get_setting(w.conn, SETTING)
                 was = isinstance(before, dict) and bool(before.get("paused"))
                 if was == paused:
                     written += 1
                     continue
-                marks.put_setting(w.conn, _SETTING, value, now)
+                marks.put_setting(w.conn, SETTING, value, now)
                 w.add_audit(
                     "pause" if paused else "resume",
                     actor=actor,

@@ -434,11 +434,12 @@ class MemoryService:
         """The per-turn context; never raises (diagnostics explain what went wrong).
         While memory is paused it is empty: ``diagnostics.enabled`` is false and
         ``diagnostics.reason_code`` is ``memory.paused``."""
-        paused = self.controls.paused_context()
+        builder = ContextBuilder(self)
+        paused = self.controls.paused_context(read_by_turn=builder.reads_pause_of())
         if paused is not None:
             return paused
         try:
-            return ContextBuilder(self).build(
+            return builder.build(
                 session_id, user_message, user_id=user_id, workspace_id=workspace_id
             )
         except Exception as e:  # each step degrades on its own; this is the last resort

@@ -141,9 +141,18 @@ def clear_kind(conn: Connection, kind: str, node_ids: Iterable[str] | None = Non
     return gone
 
 
+# ``get_setting`` as text, for a statement in a turn's pipeline (``store.turn_reads``).
+SETTING_SELECT = "SELECT value_json FROM memory_settings WHERE name = :name"
+
+
 def get_setting(conn: Connection, name: str) -> Any:
     """A setting's value (None when never set)."""
     row = conn.execute(select(s.c.value_json).where(s.c.name == name)).first()
+    return setting_value(row)
+
+
+def setting_value(row: Sequence[Any] | None) -> Any:
+    """The value of a setting's row (``SETTING_SELECT``'s; None: never set)."""
     return None if row is None else json.loads(row[0])
 
 

@@ -40,6 +40,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.models import MemoryMessage, MemorySummary, PendingItem
+from ekko_memory.store import marks
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
@@ -108,6 +109,8 @@ class TurnAsk:
     # Asked first, with a reader on the same connection (the semantic stage's vectors
     # brought up to date): ids whose rows ``f`` lets through are read (``TurnRows.near``).
     near: Callable[[StoreReader], tuple[list[str], NodeFilter]] | None = None
+    # A setting's name (``marks``): the pause switch, read in the same snapshot.
+    setting: str | None = None
 
 
 @dataclass
@@ -120,6 +123,7 @@ class TurnRows:
     hits: list[RowHit] = field(default_factory=list)
     waiting: list[PendingItem] = field(default_factory=list)
     near: list[NodeRow] = field(default_factory=list)
+    setting: Any = None
 
 
 def _renamed(sql: str, prefix: str) -> str:
@@ -351,6 +355,14 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
                     True,
                     read_waiting,
                 )
+            )
+        if ask.setting is not None:
+
+            def read_setting(rows: list[tuple[Any, ...]]) -> None:
+                out.setting = marks.setting_value(rows[0] if rows else None)
+
+            statements.append(
+                _Statement(marks.SETTING_SELECT, {"name": ask.setting}, True, read_setting)
             )
         if in_transaction:  # a nested read: in a transaction of its own already
             for st in statements:
