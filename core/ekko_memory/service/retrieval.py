@@ -17,7 +17,7 @@ the model finds unrelated (under the relevance floor) is omitted as ``low_releva
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +84,11 @@ def value_hint(
     return value_subject(shaped)
 
 
+def typed(nodes: Iterable[NodeLike]) -> list[MemoryNode]:
+    """The nodes as ``MemoryNode`` (a store row read untyped is typed here, once chosen)."""
+    return [n if isinstance(n, MemoryNode) else n.node() for n in nodes]  # type: ignore[attr-defined]
+
+
 def has_structure(q: MemoryQuery) -> bool:
     """The query names structured fields (beyond scopes and text)."""
     return bool(
@@ -99,6 +104,12 @@ def has_structure(q: MemoryQuery) -> bool:
 
 class Retriever:
     """Runs MemoryQuery against the service's stores."""
+
+    # The plan: True reads each store once per query (one ranked pass yields both the
+    # structured and the relevant matches, kept as untyped rows until they are chosen);
+    # False, the plan before (a search per list, typed nodes), kept callable for the test
+    # that holds the two to the same answers.
+    bounded = True
 
     def __init__(self, service: MemoryService) -> None:
         self.service = service
@@ -125,7 +136,7 @@ class Retriever:
             viewer=viewer_of(q),
         )
 
-    def value_matches(self, q: MemoryQuery, node: MemoryNode) -> bool:
+    def value_matches(self, q: MemoryQuery, node: NodeLike) -> bool:
         """The node's value matches the query's valueJson (normalized the node key's way)."""
         if q.value_json is None:
             return True
@@ -139,18 +150,62 @@ class Retriever:
             wanted = q.value_json
         return values_match(wanted, node.value_json) or values_match(q.value_json, node.value_json)
 
+    def _gather_text(self, q: MemoryQuery) -> tuple[list[NodeLike], list[NodeLike]] | None:
+        """The structured and the relevant matches of ``q``'s text, one ranked statement
+        per store (``framed_search_rows``); None when a store finds no searchable word
+        (the search by substring then runs, the plan before)."""
+        fetch = q.limit * 4 + 20
+        structured = has_structure(q)
+        exact: list[NodeLike] = []
+        best: list[NodeLike] = []
+        assert q.query_text
+        for part in self.service.store_slices(q.scopes):
+            whole = self._filter(q, part.scopes, structured=True)
+            common = replace(
+                whole,
+                domain=None,
+                category_prefix=None,
+                types=None,
+                key=None,
+                subject=None,
+            )
+            frame = (
+                NodeFilter(
+                    statuses=None,
+                    domain=whole.domain,
+                    category_prefix=whole.category_prefix,
+                    types=whole.types,
+                    key=whole.key,
+                    subject=whole.subject,
+                )
+                if structured
+                else None
+            )
+            with part.store.snapshot() as r:
+                found = r.framed_search_rows(q.query_text, common, frame, fetch)
+            if found is None:
+                return None
+            framed, anywhere = found
+            exact.extend(n for n in framed if visible(n, q) and self.value_matches(q, n))
+            best.extend(n for n in anywhere if visible(n, q))
+        seen = {n.id for n in exact}
+        return exact, [n for n in best if n.id not in seen]
+
     def _gather(
         self, q: MemoryQuery, *, structured: bool, text: str | None, any_term: bool = False
-    ) -> list[MemoryNode]:
+    ) -> list[NodeLike]:
         fetch = q.limit * 4 + 20
         found: list[MemoryNode] = []
         for part in self.service.store_slices(q.scopes):
             f = self._filter(q, part.scopes, structured=structured)
+            hits: list[NodeLike]
             with part.store.snapshot() as r:
                 if text:
                     hits = [h.node for h in r.search_nodes(text, f, limit=fetch, any_term=any_term)]
+                elif self.bounded:
+                    hits = list(r.find_node_rows(f, limit=fetch))
                 else:
-                    hits = r.find_nodes(f, limit=fetch)
+                    hits = list(r.find_nodes(f, limit=fetch))
             found.extend(
                 n for n in hits if visible(n, q) and (not structured or self.value_matches(q, n))
             )
@@ -159,13 +214,18 @@ class Retriever:
     def retrieve(self, q: MemoryQuery, now: datetime | None = None) -> MemoryQueryResult:
         """Filtered, ordered, conflict-resolved nodes for ``q``."""
         now = now or self.service.now()
-        exact_raw: list[MemoryNode] = []
-        relevant_raw: list[MemoryNode] = []
-        if has_structure(q) or not q.query_text:
+        exact_raw: list[NodeLike] = []
+        relevant_raw: list[NodeLike] = []
+        both = self._gather_text(q) if self.bounded and q.query_text else None
+        if both is not None:
+            exact_raw, relevant_raw = both
+            if not exact_raw and not relevant_raw:
+                relevant_raw = self._gather(q, structured=False, text=q.query_text, any_term=True)
+        elif has_structure(q) or not q.query_text:
             # Without text or fields a query lists what its scopes hold, in priority
             # order (bounded by the limit): an empty search is a question, not a miss.
             exact_raw = self._gather(q, structured=True, text=q.query_text)
-        if q.query_text:
+        if q.query_text and both is None:
             seen = {n.id for n in exact_raw}
             relevant_raw = [
                 n for n in self._gather(q, structured=False, text=q.query_text) if n.id not in seen
@@ -178,6 +238,8 @@ class Retriever:
         warnings: list[str] = []
         relevance: dict[str, float] = {}
         if q.query_text and q.query_text.strip() and self.service.semantic is not None:
+            # The semantic stage reads typed nodes.
+            exact_raw, relevant_raw = typed(exact_raw), typed(relevant_raw)
             relevant_raw, relevance = self._semantic(q, exact_raw, relevant_raw, omitted, warnings)
         exact = self._screen(exact_raw, q, now, omitted)
         relevant = self._screen(relevant_raw, q, now, omitted)
@@ -201,8 +263,8 @@ class Retriever:
         return MemoryQueryResult(
             # includeExpired hands out nodes past their expiry: they say expired, as the
             # context and the app do (the stored status changes only when written).
-            exact=[n.seen_at(now) for n in exact[: q.limit]],
-            relevant=[n.seen_at(now) for n in relevant[: q.limit]],
+            exact=[n.seen_at(now) for n in typed(exact[: q.limit])],
+            relevant=[n.seen_at(now) for n in typed(relevant[: q.limit])],
             omitted=omitted,
             warnings=[*self.service.unread_warnings(q.scopes), *warnings] or None,
         )
@@ -239,8 +301,8 @@ class Retriever:
         return [n for n, _ in ranked], {n.id: score for n, score in ranked}
 
     def _screen(
-        self, nodes: Iterable[MemoryNode], q: MemoryQuery, now: datetime, omitted: list[OmittedNode]
-    ) -> list[MemoryNode]:
+        self, nodes: Iterable[NodeLike], q: MemoryQuery, now: datetime, omitted: list[OmittedNode]
+    ) -> list[NodeLike]:
         kept = []
         for node in nodes:
             if node.status == "superseded":

@@ -155,6 +155,11 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (11, "value subjects name one thing once, with the newer synonyms", _v8_canonical_subjects),
     (12, "vectors of memories for semantic recall", _v12_node_vectors),
     (13, "pinned memories, dismissed duplicates and the pause switch", _v13_marks_and_settings),
+    (
+        14,
+        "index for a domain's memories in priority order (search by domain alone)",
+        _node_index("idx_memory_nodes_domain_priority"),
+    ),
 ]
 
 

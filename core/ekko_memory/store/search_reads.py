@@ -7,19 +7,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache, partial
+from operator import itemgetter
 from typing import Any
 
 from ekko_memory.models import MemoryNode
 from ekko_memory.store.filters import NodeFilter, like_escape, live_condition, where_sql
 from ekko_memory.store.reader_base import NODE_COLUMNS_N, NODE_SELECT, ReaderBase
-from ekko_memory.store.rows import NodeRow, node_from_tuple
+from ekko_memory.store.rows import NODE_COLUMNS, NodeRow, node_from_tuple
 from ekko_memory.store.search_text import (
+    QueryTerm,
     choose_keywords,
     count_cap,
+    fts5_match_expression,
     message_terms,
     query_terms,
     supports,
 )
+from ekko_memory.store.sqlite_dialect import BM25_RANK
 from ekko_memory.timeutil import to_db
 
 
@@ -179,3 +183,121 @@ class SearchReads(ReaderBase):
             params,
         )
         return [RowHit(r, 0.0) for r in rows]
+
+    def framed_search_rows(
+        self, query: str, common: NodeFilter, frame: NodeFilter | None, fetch: int
+    ) -> tuple[list[NodeRow], list[NodeRow]] | None:
+        """A query's structured and relevant matches (``retrieve``): ``(framed, best)``,
+        the best ``fetch`` matches within ``common`` that ``frame`` also admits, and the
+        best ``fetch`` within ``common`` alone, each best first; one statement each.
+
+        On SQLite the full-text index drives the join in its own rank order and the
+        statement stops at the limit (a node row is read only while it is needed); the
+        plan before ranked the capped matches twice per list, and again uncapped when the
+        frame left too few (10 statements for a keyword and a domain over two stores).
+        Ties in rank keep the order of the plan before (newest first). None when no word
+        is searchable (the caller searches by substring).
+        """
+        terms = query_terms(query)
+        if self.dialect.name == "sqlite" and frame is not None:
+            return self._framed_pass(terms, common, frame, fetch)
+        best = self._rank_rows(terms, common, fetch)
+        if best is None:
+            return None
+        if frame is None:
+            return [], best
+        framed = self._rank_rows(terms, common, fetch, frame)
+        assert framed is not None
+        return framed, best
+
+    def _framed_pass(
+        self, terms: tuple[QueryTerm, ...], common: NodeFilter, frame: NodeFilter, fetch: int
+    ) -> tuple[list[NodeRow], list[NodeRow]] | None:
+        """SQLite: both lists of ``framed_search_rows`` in one pass of the index in rank
+        order (every match is ranked once), read row by row until both are full."""
+        if not terms:
+            return None
+        cond, params = where_sql(common, alias="n")
+        frame_cond, frame_params = where_sql(frame, alias="n")
+        params.update(frame_params)
+        if not self._rows(
+            f"SELECT 1 FROM memory_nodes n WHERE {cond} AND {frame_cond} LIMIT 1", params
+        ):
+            # Nothing here in the frame (a domain kept in the other store): the pass would
+            # read every match looking for one.
+            return [], _in_order(self._rows(*self._ranked_sql(terms, common, fetch)))
+        params["fts_query"] = fts5_match_expression(terms)
+        sql = (
+            f"SELECT {NODE_COLUMNS_N}, fts.rank, CASE WHEN {frame_cond} THEN 1 ELSE 0 END"
+            " FROM memory_nodes_fts fts JOIN memory_nodes n ON n.seq = fts.rowid"
+            f" WHERE memory_nodes_fts MATCH :fts_query AND fts.rank MATCH '{BM25_RANK}'"
+            f" AND {cond} ORDER BY fts.rank"
+        )
+        dbapi = self.conn.connection.dbapi_connection
+        assert dbapi is not None
+        framed: list[tuple[Any, ...]] = []
+        best: list[tuple[Any, ...]] = []
+        for row in dbapi.execute(sql, params):
+            if len(best) < fetch:
+                best.append(row)
+            if row[-1] and len(framed) < fetch:
+                framed.append(row)
+            if len(best) >= fetch and len(framed) >= fetch:
+                break
+        return _in_order(framed), _in_order(best)
+
+    def _rank_rows(
+        self,
+        terms: tuple[QueryTerm, ...],
+        f: NodeFilter,
+        limit: int,
+        frame: NodeFilter | None = None,
+    ) -> list[NodeRow] | None:
+        if self.dialect.search_sql(terms, cap=None) is None:
+            return None  # no searchable word
+        return _in_order(self._rows(*self._ranked_sql(terms, f, limit, frame)))
+
+    def _ranked_sql(
+        self,
+        terms: tuple[QueryTerm, ...],
+        f: NodeFilter,
+        limit: int,
+        frame: NodeFilter | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """The best ``limit`` matches within ``f`` (and ``frame``) as one statement."""
+        cond, params = where_sql(f, alias="n")
+        if frame is not None:
+            frame_cond, frame_params = where_sql(frame, alias="n")
+            cond += f" AND {frame_cond}"
+            params.update(frame_params)
+        params["lim"] = limit
+        if self.dialect.name == "sqlite":
+            params["fts_query"] = fts5_match_expression(terms)
+            sql = (
+                f"SELECT {NODE_COLUMNS_N}, fts.rank FROM memory_nodes_fts fts"
+                " JOIN memory_nodes n ON n.seq = fts.rowid"
+                f" WHERE memory_nodes_fts MATCH :fts_query AND fts.rank MATCH '{BM25_RANK}'"
+                f" AND {cond} ORDER BY fts.rank LIMIT :lim"
+            )
+        else:
+            found = self.dialect.search_sql(terms, cap=None)
+            assert found is not None
+            fts_sql, fts_params = found
+            params.update(fts_params)
+            sql = (
+                f"SELECT {NODE_COLUMNS_N}, fts.rank FROM ({fts_sql}) AS fts"
+                f" JOIN memory_nodes n ON n.seq = fts.seq WHERE {cond}"
+                " ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
+            )
+        return sql, params
+
+
+def _in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
+    """Search rows best first, newest first among equal ranks (the plan before's order)."""
+    rows.sort(key=_UPDATED_DESC, reverse=True)
+    rows.sort(key=_RANK)  # stable: rank decides, then the order above
+    return [NodeRow(r) for r in rows]
+
+
+_RANK = itemgetter(len(NODE_COLUMNS))
+_UPDATED_DESC = itemgetter(NODE_COLUMNS.index("updated_at"))

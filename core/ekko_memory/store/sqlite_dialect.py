@@ -39,6 +39,9 @@ VOCAB_TABLE = (
 )
 # bm25 weights: title, content, tags, entities.
 _BM25 = "bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0)"
+# The same as FTS5's rank function (``rank MATCH``): a join ordered by it is driven by the
+# index in rank order and stops at its limit.
+BM25_RANK = "bm25(6.0, 1.0, 3.0, 3.0)"
 
 
 def file_uri(path: Path) -> str:

@@ -115,6 +115,10 @@ memory_nodes = Table(
         "importance",
         "updated_at",
     ),
+    # A domain's memories in priority order whatever their scope, type or status (schema
+    # 14): a search by domain alone walks its first rows and stops at the limit, where the
+    # indexes above, with the status and type first, left the whole domain to sort.
+    Index("idx_memory_nodes_domain_priority", "domain", "importance", "updated_at"),
 )
 
 memory_audit_events = Table(
