@@ -195,7 +195,7 @@ class Retriever:
         self, q: MemoryQuery, *, structured: bool, text: str | None, any_term: bool = False
     ) -> list[NodeLike]:
         fetch = q.limit * 4 + 20
-        found: list[MemoryNode] = []
+        found: list[NodeLike] = []
         for part in self.service.store_slices(q.scopes):
             f = self._filter(q, part.scopes, structured=structured)
             hits: list[NodeLike]
@@ -239,8 +239,11 @@ class Retriever:
         relevance: dict[str, float] = {}
         if q.query_text and q.query_text.strip() and self.service.semantic is not None:
             # The semantic stage reads typed nodes.
-            exact_raw, relevant_raw = typed(exact_raw), typed(relevant_raw)
-            relevant_raw, relevance = self._semantic(q, exact_raw, relevant_raw, omitted, warnings)
+            exact_typed = typed(exact_raw)
+            ranked, relevance = self._semantic(
+                q, exact_typed, typed(relevant_raw), omitted, warnings
+            )
+            exact_raw, relevant_raw = list(exact_typed), list(ranked)
         exact = self._screen(exact_raw, q, now, omitted)
         relevant = self._screen(relevant_raw, q, now, omitted)
         # Conflicts are resolved over both lists together: a relevant node cannot
