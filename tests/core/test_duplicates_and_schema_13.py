@@ -110,9 +110,9 @@ def test_a_store_of_schema_12_is_upgraded_to_13_with_its_data(
     backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shipped = list(migrations.MIGRATIONS)
-    assert shipped[-1][0] == 13
+    assert shipped[12][0] == 13
     with monkeypatch.context() as m:
-        m.setattr(migrations, "MIGRATIONS", shipped[:-1])
+        m.setattr(migrations, "MIGRATIONS", shipped[:12])
         old = backend.open_memory(tmp_path, key="m")
         for _, store in old.stores():
             assert store.health.schema_version == 12
@@ -125,7 +125,8 @@ def test_a_store_of_schema_12_is_upgraded_to_13_with_its_data(
         old.close()
     mem = backend.open_memory(tmp_path, key="m")
     for _, store in mem.stores():
-        assert store.health.status == "ok" and store.health.schema_version == 13
+        assert store.health.status == "ok"
+        assert store.health.schema_version == migrations.latest_version() >= 13
     assert sorted((n.id, n.status) for n in every_node(mem)) == before
     assert not mem.pause_state().paused and mem.actions.pinned() == {}
     assert [m.content for m in mem.list_recent_messages("s1", 10)] == ["我养了一只猫"]

@@ -7,11 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import inspect
 
 from ekko_memory import MemoryQuery, MemoryService
+from ekko_memory.store import migrations
 from tests.backends import Backend
 from tests.core.factories import make_node
 from tests.core.helpers import keyword_path
@@ -174,3 +177,32 @@ def test_a_keyword_and_a_domain_read_each_store_in_at_most_three_statements(
             store.dialect.fetch = original  # type: ignore[method-assign]
     assert counted_new <= 2 * 3
     assert counted_new < counted_old
+
+
+def test_a_store_of_schema_13_gets_the_domain_index_and_keeps_its_answers(
+    backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = list(migrations.MIGRATIONS)
+    assert shipped[13][0] == 14
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", shipped[:13])
+        old = backend.open_memory(tmp_path, key="m")
+        assert {s.health.schema_version for _, s in old.stores()} == {13}
+        for _, store in old.stores():
+            # Step 1 creates the tables as declared now: a store of release 13 had no index.
+            with store.engine.begin() as conn:
+                conn.exec_driver_sql("DROP INDEX idx_memory_nodes_domain_priority")
+            assert "idx_memory_nodes_domain_priority" not in node_indexes(store)
+        seed(old, 60)
+        before = answer(old, {"domain": "生活技能"}, bounded=False)
+        old.close()
+    mem = backend.open_memory(tmp_path, key="m")
+    for _, store in mem.stores():
+        assert store.health.schema_version == 14
+        assert "idx_memory_nodes_domain_priority" in node_indexes(store)
+    assert answer(mem, {"domain": "生活技能"}, bounded=True) == before
+
+
+def node_indexes(store: Any) -> set[str]:
+    with store.read() as r:
+        return {i["name"] for i in inspect(r.conn).get_indexes("memory_nodes")}
