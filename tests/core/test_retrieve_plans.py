@@ -4,6 +4,7 @@ and omitted with their reasons. The plan before stays callable (``Retriever.boun
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from datetime import timedelta
@@ -206,3 +207,49 @@ def test_a_store_of_schema_13_gets_the_domain_index_and_keeps_its_answers(
 def node_indexes(store: Any) -> set[str]:
     with store.read() as r:
         return {i["name"] for i in inspect(r.conn).get_indexes("memory_nodes")}
+
+
+def plan_nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from plan_nodes(child)
+
+
+def test_postgres_reads_a_domain_in_index_order_and_stops_at_the_limit(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """At 20k memories (where sorting the domain costs), EXPLAIN ANALYZE of the statement
+    a metadata-only retrieve issues: the domain index in priority order, no sort, and no
+    more rows read than the window the answer needs."""
+    if not backend.is_postgres:
+        pytest.skip("plans of PostgreSQL (SQLite's is checked by bench_search.py)")
+    mem = backend.open_memory(tmp_path)
+    rng = random.Random(14)
+    nodes = [
+        make_node(
+            domain="生活技能" if i % 3 else "项目",
+            title=f"用户不吃{rng.choice(FOODS)} {i}",
+            status="superseded" if i % 10 == 3 else "active",
+            importance=round(rng.uniform(0.1, 1.0), 2),
+        )
+        for i in range(20_000)
+    ]
+    for i in range(0, len(nodes), 5000):
+        with mem.user_store.write() as w:
+            w.insert_nodes(nodes[i : i + 5000])
+    with mem.user_store.raw() as raw:
+        mem.user_store.dialect.analyze(raw)
+    q = MemoryQuery(domain="生活技能", user_id="u1", workspace_id="w1", session_id="s1")
+    f = mem.retriever._filter(q, ("user",), structured=True)
+    fetch = q.limit * 4 + 20
+    with mem.user_store.read() as r:
+        found = r._find_sql(f, fetch, 0, "priority")
+        assert found is not None
+        sql, params = found
+        explained = r._rows(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params, reuse_plan=False)[0][0]
+    plan = (json.loads(explained) if isinstance(explained, str) else explained)[0]["Plan"]
+    steps = list(plan_nodes(plan))
+    assert any(s.get("Index Name") == "idx_memory_nodes_domain_priority" for s in steps), plan
+    assert not any(s["Node Type"] == "Sort" for s in steps), plan
+    scanned = max(s.get("Actual Rows", 0) + s.get("Rows Removed by Filter", 0) for s in steps)
+    assert scanned <= 2 * fetch, plan
