@@ -316,4 +316,8 @@ class Retriever:
                 omitted.append(omission(node.id, "low_confidence"))
             else:
                 kept.append(node)
+        if self.bounded:
+            # resolve_conflicts ranks them (its keys remembered per row): sorting here too
+            # parsed every row's times again.
+            return kept
         return sorted(kept, key=lambda n: priority_key(n, now))
