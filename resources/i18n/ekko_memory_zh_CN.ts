@@ -797,6 +797,93 @@
     </message>
 </context>
 <context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="40"/>
+        <source>“{a}” ({who_a})
+“{b}” ({who_b})
+{category} · {similar}% alike</source>
+        <translation>“{a}”（{who_a}）
+“{b}”（{who_b}）
+{category} · 相似度 {similar}%</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="63"/>
+        <source>Duplicates</source>
+        <translation>重复的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="69"/>
+        <source>These memories say nearly the same. Merge keeps the first and folds the second into it (its history stays); “Not duplicates” hides the pair.</source>
+        <translation>这些记忆说的几乎是同一件事。“合并”保留第一条，把第二条并入其中（历史仍在）；“不是重复”则不再显示这一对。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="76"/>
+        <source>Pairs of similar memories</source>
+        <translation>相似的记忆对</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="78"/>
+        <source>Each pair: both sentences, who wrote each, the category</source>
+        <translation>每一对：两条记忆的句子、各自由谁写下、所属分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="83"/>
+        <source>No duplicates found.</source>
+        <translation>没有发现重复的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="90"/>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="93"/>
+        <source>Keep the first memory and fold the second into it</source>
+        <translation>保留第一条记忆，把第二条并入其中</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="95"/>
+        <source>Not duplicates</source>
+        <translation>不是重复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="98"/>
+        <source>These two are different: stop showing this pair</source>
+        <translation>这两条不同：不再显示这一对</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="100"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="102"/>
+        <source>Take back the last merge or dismissal</source>
+        <translation>撤销上一次合并或“不是重复”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="172"/>
+        <source>Merged.</source>
+        <translation>已合并。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="188"/>
+        <source>Marked as not duplicates.</source>
+        <translation>已标记为不是重复。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="201"/>
+        <source>Merge undone.</source>
+        <translation>已撤销合并。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="204"/>
+        <source>Shown again.</source>
+        <translation>已重新显示。</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="49"/>
@@ -988,6 +1075,129 @@
         <location filename="../../ekko_memory_gui/views/first_run.py" line="176"/>
         <source>Help ▸ User guide walks through the rest: the inbox, editing and forgetting, export and backups.</source>
         <translation>其余内容见“帮助 ▸ 用户指南”：收件箱、修改和遗忘、导出和备份。</translation>
+    </message>
+</context>
+<context>
+    <name>ForgetDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="57"/>
+        <source>Delete all my memories</source>
+        <translation>删除我的全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="59"/>
+        <source>This deletes every memory you and the agent saved, with all their versions, in this workspace and in your user store.</source>
+        <translation>这会删除你和智能体保存的每一条记忆及其所有版本，包括本工作区和你的用户存储中的。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="63"/>
+        <source>Forget the selected memories</source>
+        <translation>忘掉所选的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="65"/>
+        <source>This forgets the selected memories, with all their versions and the conversation text they came from.</source>
+        <translation>这会忘掉所选的记忆、它们的所有版本，以及它们来自的对话内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="69"/>
+        <source>Forget everything about…</source>
+        <translation>忘掉关于……的一切</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="71"/>
+        <source>Type a word or a name: every memory that mentions it goes, with all its versions, and the conversation text and summaries that mention it.</source>
+        <translation>输入一个词或名字：提到它的每条记忆及其所有版本都会删除，提到它的对话内容和摘要也会删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="79"/>
+        <source>A word, for example cilantro</source>
+        <translation>一个词，例如 香菜</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="80"/>
+        <source>Word to forget</source>
+        <translation>要忘掉的词</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="82"/>
+        <source>Every memory and message that mentions this word is forgotten</source>
+        <translation>提到这个词的每条记忆和消息都会被忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="84"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="87"/>
+        <source>Counts what would be forgotten; nothing changes yet</source>
+        <translation>统计会忘掉多少内容；此时不做任何更改</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="99"/>
+        <source>Also the conversation text and the summaries that mention it</source>
+        <translation>同时删除提到它的对话内容和摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="104"/>
+        <source>On by default: the words leave the conversation log too</source>
+        <translation>默认勾选：这些词也会从对话记录中删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="128"/>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="128"/>
+        <source>Forget</source>
+        <translation>忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="134"/>
+        <source>Removes for good what the preview counts; this cannot be undone</source>
+        <translation>永久删除预览中统计的内容；无法撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="157"/>
+        <source>Type the word again to confirm:</source>
+        <translation>再输入一次这个词以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="159"/>
+        <source>Type {word} to confirm:</source>
+        <translation>输入 {word} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="163"/>
+        <source>Forget enables once this matches; nothing is removed before</source>
+        <translation>输入一致后“忘掉”按钮才可用；在此之前不会删除任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="179"/>
+        <source>Type a word first.</source>
+        <translation>请先输入一个词。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="184"/>
+        <source>Counting…</source>
+        <translation>正在统计……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="210"/>
+        <source>and {n} more</source>
+        <translation>还有 {n} 条</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="241"/>
+        <source>Nothing matches: there is nothing to forget.</source>
+        <translation>没有匹配的内容：没有什么需要忘掉。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="242"/>
+        <source>{memories} memories, {messages} messages, {summaries} summaries</source>
+        <translation>{memories} 条记忆、{messages} 条消息、{summaries} 份摘要</translation>
     </message>
 </context>
 <context>
@@ -1420,7 +1630,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="373"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="375"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -1544,7 +1754,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     <message>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="400"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -1631,7 +1841,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="458"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -1658,8 +1868,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="410"/>
         <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
@@ -1670,7 +1880,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="342"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="344"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
@@ -1700,42 +1910,42 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="377"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="379"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="380"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="382"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="386"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="390"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="393"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="394"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="396"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="451"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="458"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="460"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1805,32 +2015,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MatchReason</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="33"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="34"/>
         <source>content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="35"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="35"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="36"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="39"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="40"/>
         <source>Found in its tags or entities, or by a word that means the same</source>
         <translation>在标签或实体中找到，或通过同义词找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="44"/>
         <source>Found in: {fields}</source>
         <translation>匹配位置：{fields}</translation>
     </message>
@@ -1967,6 +2177,91 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <location filename="../../ekko_memory_gui/views/memory_actions.py" line="296"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryControls</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="36"/>
+        <source>Forget everything about…</source>
+        <translation>忘掉关于……的一切</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="41"/>
+        <source>Forgets a word or the selected memories everywhere: memories, their versions, and the conversation text and summaries that mention it</source>
+        <translation>在所有地方忘掉一个词或所选的记忆：记忆、它们的版本，以及提到它的对话内容和摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="47"/>
+        <source>Delete all my memories…</source>
+        <translation>删除我的全部记忆……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="51"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="110"/>
+        <source>Pause memory</source>
+        <translation>暂停记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="56"/>
+        <source>While paused, the agent neither reads nor writes memory</source>
+        <translation>暂停期间，智能体既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="59"/>
+        <source>Duplicates…</source>
+        <translation>重复的记忆……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="82"/>
+        <source>Reading whether memory is paused</source>
+        <translation>正在读取记忆是否已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="94"/>
+        <source>Pausing memory</source>
+        <translation>正在暂停记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="101"/>
+        <source>Memory paused: the agent neither reads nor writes it.</source>
+        <translation>记忆已暂停：智能体既不读取也不写入。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="103"/>
+        <source>Memory resumed: the agent reads and writes it again.</source>
+        <translation>记忆已恢复：智能体重新读取和写入。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="110"/>
+        <source>Resume memory</source>
+        <translation>恢复记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="124"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="130"/>
+        <source>Forgetting</source>
+        <translation>正在忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="136"/>
+        <source>Deleting all memories</source>
+        <translation>正在删除全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="169"/>
+        <source>What it would forget changed since the preview; here are the new counts. Confirm again.</source>
+        <translation>预览之后要忘掉的内容有了变化；这是新的统计，请再次确认。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="181"/>
+        <source>Forgotten: {counts}.</source>
+        <translation>已忘记：{counts}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="206"/>
+        <source>Finding duplicates</source>
+        <translation>正在查找重复的记忆</translation>
     </message>
 </context>
 <context>
@@ -2973,7 +3268,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="38"/>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="43"/>
         <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="39"/>
         <location filename="../../ekko_memory_gui/views/markdown_words.py" line="33"/>
         <source>, </source>
@@ -3343,107 +3638,117 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="125"/>
+        <source>Forget everything about these…</source>
+        <translation>忘掉关于这些的一切……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="127"/>
+        <source>Forget everything about this…</source>
+        <translation>忘掉关于这条的一切……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="133"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="171"/>
         <source>built in, read-only</source>
         <translation>内置，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="172"/>
         <source>an earlier version</source>
         <translation>较早的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="173"/>
         <source>in the trash or gone</source>
         <translation>已在回收站或已不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="174"/>
         <source>refused</source>
         <translation>被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="180"/>
         <source>Left as they were: {list}</source>
         <translation>未作更改：{list}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="187"/>
         <source>Moving memories to the trash</source>
         <translation>正在将记忆移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="197"/>
         <source>Undo delete of {n} memories</source>
         <translation>撤销删除 {n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="199"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="205"/>
         <source>Moved {n} memories to the trash. Ctrl+Z brings them back.</source>
         <translation>已将 {n} 条记忆移到回收站。按 Ctrl+Z 可恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="213"/>
         <source>Moving memories to a category</source>
         <translation>正在将记忆移动到分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="233"/>
         <source>Undo move of {n} memories</source>
         <translation>撤销移动 {n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="238"/>
         <source>Moved {n} memories to {path}.</source>
         <translation>已将 {n} 条记忆移动到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="246"/>
         <source>Exporting the selection</source>
         <translation>正在导出所选内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="254"/>
         <source>Export the selected memories</source>
         <translation>导出所选记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="256"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown（*.md）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="267"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="271"/>
         <source>Exported {n} memories to {path}.</source>
         <translation>已导出 {n} 条记忆到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="278"/>
         <source>Pinning memories</source>
         <translation>正在固定记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="284"/>
         <source>Pinned {n} memories: the agent can read them but not change them.</source>
         <translation>已固定 {n} 条记忆：智能体可以读取，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="286"/>
         <source>Unpinned {n} memories.</source>
         <translation>已取消固定 {n} 条记忆。</translation>
     </message>
@@ -3777,42 +4082,42 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="211"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="207"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="208"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="209"/>
         <source>From</source>
         <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="210"/>
         <source>Changed</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="267"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="269"/>
         <source>Each memory as a sentence; a click sorts them by title</source>
         <translation>每条记忆写成一句话；点击按标题排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="401"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="403"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="447"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="449"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -4742,17 +5047,17 @@ This deletes them for good and cannot be undone.</source>
         <translation>重新打开存储（先关闭占用它的程序）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="120"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="143"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="143"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
@@ -4762,47 +5067,57 @@ This deletes them for good and cannot be undone.</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="80"/>
+        <source>Memory paused</source>
+        <translation>记忆已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="84"/>
+        <source>The agent neither reads nor writes memory until you resume it</source>
+        <translation>在你恢复之前，智能体既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="156"/>
         <source>store unavailable: {reason}. Press F5 to try again.</source>
         <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="164"/>
         <source>Saved in the PostgreSQL database {server}</source>
         <translation>已保存在 PostgreSQL 数据库 {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="166"/>
         <source>Saved on this computer</source>
         <translation>已保存在本机</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="169"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="169"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="192"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="196"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="200"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="202"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>
