@@ -38,8 +38,8 @@ from ekko_memory_gui.views.help_menus import HelpMenus
 from ekko_memory_gui.views.inbox_view import InboxView
 from ekko_memory_gui.views.main_menus import MainMenus
 from ekko_memory_gui.views.memory_actions import MemoryActions
-from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_controls import MemoryControls
+from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
 from ekko_memory_gui.views.memory_selection import MemorySelection
 from ekko_memory_gui.views.sentence_flow import new_memory_by_sentence

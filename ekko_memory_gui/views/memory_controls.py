@@ -43,9 +43,7 @@ class MemoryControls(QObject):
             )
         )
         self.forget_action.triggered.connect(lambda: self.forget_about())
-        self.delete_all_action = QAction(
-            icon("purge"), self.tr("Delete all my memories…"), window
-        )
+        self.delete_all_action = QAction(icon("purge"), self.tr("Delete all my memories…"), window)
         self.delete_all_action.setObjectName("deleteAllAction")
         self.delete_all_action.triggered.connect(lambda: self.delete_all())
         self.pause_action = QAction(icon("refresh"), self.tr("Pause memory"), window)
@@ -107,7 +105,9 @@ class MemoryControls(QObject):
     def _show_pause(self, state: PauseState) -> None:
         self.paused = state.paused
         self.pause_action.setChecked(state.paused)
-        self.pause_action.setText(self.tr("Resume memory") if state.paused else self.tr("Pause memory"))
+        self.pause_action.setText(
+            self.tr("Resume memory") if state.paused else self.tr("Pause memory")
+        )
         self.window.status.set_paused(state.paused)
 
     # --- forgetting -----------------------------------------------------------------
@@ -193,6 +193,8 @@ class MemoryControls(QObject):
                 return result
             return None
         finally:
+            if dialog.preview_task is not None and not dialog.preview_task.done():
+                dialog.preview_task.cancel()
             dialog.deleteLater()
 
     # --- duplicates -----------------------------------------------------------------

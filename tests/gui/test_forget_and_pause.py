@@ -28,9 +28,7 @@ def _log_text(mem: Any) -> tuple[list[str], list[str]]:
     for _, store in mem.stores():
         with store.read() as r:
             messages += [row[0] for row in r.conn.execute(select(t.memory_messages.c.content))]
-            summaries += [
-                row[0] for row in r.conn.execute(select(t.memory_summaries.c.summary))
-            ]
+            summaries += [row[0] for row in r.conn.execute(select(t.memory_summaries.c.summary))]
     return messages, summaries
 
 
@@ -73,8 +71,7 @@ def test_forget_everything_about_a_word_previews_in_words_and_removes_messages_a
     counts = seen[0]["counts"]
     expected = pick(
         language,
-        en=f"{before.memories} memories, {before.messages} messages, "
-        f"{before.summaries} summaries",
+        en=f"{before.memories} memories, {before.messages} messages, {before.summaries} summaries",
         zh=f"{before.memories} 条记忆、{before.messages} 条消息、{before.summaries} 份摘要",
     )
     assert counts == expected
@@ -155,9 +152,7 @@ def test_pause_from_the_app_empties_the_context_and_refuses_the_agent(
     assert status.paused_label.isVisibleTo(window)
     assert status.paused_label.text() == pick(language, en="Memory paused", zh="记忆已暂停")
     assert window.controls.pause_action.isChecked()
-    assert window.controls.pause_action.text() == pick(
-        language, en="Resume memory", zh="恢复记忆"
-    )
+    assert window.controls.pause_action.text() == pick(language, en="Resume memory", zh="恢复记忆")
     ctx = mem.build_context("s-gui", "今晚吃什么？", user_id="u1", workspace_id="w1")
     assert ctx.diagnostics.reason_code == "memory.paused" and ctx.render() == ""
     session = mem.session("s-gui", user_id="u1", workspace_id="w1")

@@ -232,6 +232,12 @@ class ForgetDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
 
+    def done(self, result: int) -> None:
+        """Closed: a preview still on its way has no dialog to show in."""
+        if self.preview_task is not None and not self.preview_task.done():
+            self.preview_task.cancel()
+        super().done(result)
+
 
 def counts_text(preview: ForgetPreview) -> str:
     """“3 memories, 6 messages, 2 summaries” in the UI's language (nothing: said so)."""
@@ -241,6 +247,4 @@ def counts_text(preview: ForgetPreview) -> str:
         return _Q.translate("ForgetDialog", "Nothing matches: there is nothing to forget.")
     return _Q.translate(
         "ForgetDialog", "{memories} memories, {messages} messages, {summaries} summaries"
-    ).format(
-        memories=preview.memories, messages=preview.messages, summaries=preview.summaries
-    )
+    ).format(memories=preview.memories, messages=preview.messages, summaries=preview.summaries)
