@@ -1190,12 +1190,12 @@
         <translation>还有 {n} 条</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="241"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="247"/>
         <source>Nothing matches: there is nothing to forget.</source>
         <translation>没有匹配的内容：没有什么需要忘掉。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="242"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="248"/>
         <source>{memories} memories, {messages} messages, {summaries} summaries</source>
         <translation>{memories} 条记忆、{messages} 条消息、{summaries} 份摘要</translation>
     </message>
@@ -1415,42 +1415,42 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="66"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="68"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="70"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="72"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="83"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="104"/>
         <source>Waiting items</source>
         <translation>待处理事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="107"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -1459,124 +1459,129 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="133"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="150"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="157"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="191"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="210"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="211"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="212"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="217"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="292"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="254"/>
+        <source>personal data</source>
+        <translation>个人数据</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="315"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="324"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="333"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="341"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="347"/>
         <source>“{name}” was withdrawn while you were editing it: {why}.</source>
         <translation>你编辑“{name}”时，它已被撤回：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="352"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="332"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="355"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="405"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="405"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="407"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="407"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="401"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="424"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="433"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -2192,48 +2197,48 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>在所有地方忘掉一个词或所选的记忆：记忆、它们的版本，以及提到它的对话内容和摘要</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="47"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="46"/>
         <source>Delete all my memories…</source>
         <translation>删除我的全部记忆……</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="51"/>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="109"/>
         <source>Pause memory</source>
         <translation>暂停记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="56"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="54"/>
         <source>While paused, the agent neither reads nor writes memory</source>
         <translation>暂停期间，智能体既不读取也不写入记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="57"/>
         <source>Duplicates…</source>
         <translation>重复的记忆……</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="82"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="80"/>
         <source>Reading whether memory is paused</source>
         <translation>正在读取记忆是否已暂停</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="94"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="92"/>
         <source>Pausing memory</source>
         <translation>正在暂停记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="99"/>
         <source>Memory paused: the agent neither reads nor writes it.</source>
         <translation>记忆已暂停：智能体既不读取也不写入。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="103"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="101"/>
         <source>Memory resumed: the agent reads and writes it again.</source>
         <translation>记忆已恢复：智能体重新读取和写入。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="110"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="109"/>
         <source>Resume memory</source>
         <translation>恢复记忆</translation>
     </message>
@@ -2259,7 +2264,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已忘记：{counts}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="208"/>
         <source>Finding duplicates</source>
         <translation>正在查找重复的记忆</translation>
     </message>
@@ -4676,6 +4681,34 @@ This deletes them for good and cannot be undone.</source>
         <location filename="../../ekko_memory_gui/views/dialogs/reindex_dialog.py" line="107"/>
         <source>Cancelled: embed again to finish.</source>
         <translation>已取消：再次生成即可完成。</translation>
+    </message>
+</context>
+<context>
+    <name>RejectSensitiveDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="18"/>
+        <source>Reject sensitive data</source>
+        <translation>拒绝敏感数据</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="24"/>
+        <source>“{title}” holds sensitive data ({kinds}). Rejecting it keeps it out of memory, but the conversation log still has the words.</source>
+        <translation>“{title}”包含敏感数据（{kinds}）。拒绝后它不会进入记忆，但对话记录里仍有这些内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="30"/>
+        <source>Also remove it from the conversation log ({n} messages)</source>
+        <translation>同时从对话记录中删除（{n} 条消息）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="36"/>
+        <source>The messages it came from and the summaries built on them are deleted for good</source>
+        <translation>它来自的消息以及基于这些消息的摘要会被永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="42"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
     </message>
 </context>
 <context>
