@@ -2410,32 +2410,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="372"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="376"/>
         <source>{scope} · store: {store}</source>
         <translation>{scope} · 存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="386"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="391"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="424"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="485"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="490"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="427"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="432"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="430"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="435"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -3908,178 +3908,188 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>焯水去腥</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="219"/>
+        <source>A quick home-style dish of tomatoes and eggs. Can be made with less oil and without cilantro, as the user prefers.</source>
+        <translation>家常快手菜，主要食材是番茄和鸡蛋。可按用户偏好少油、不放香菜。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="224"/>
+        <source>Put the meat in cold water before cooking, add ginger slices and cooking wine, skim off the foam once it boils, then take it out.</source>
+        <translation>肉类下锅前冷水下锅焯水，加姜片和料酒，水开后撇去浮沫再捞出。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="265"/>
         <source>Life skills</source>
         <translation>生活技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="266"/>
         <source>Cooking</source>
         <translation>做饭</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="267"/>
         <source>Food preferences</source>
         <translation>饮食偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="268"/>
         <source>Recipes</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="269"/>
         <source>Cooking tips</source>
         <translation>烹饪技巧</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="270"/>
         <source>Personal</source>
         <translation>个人</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="271"/>
         <source>Communication</source>
         <translation>沟通</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="272"/>
         <source>Likes</source>
         <translation>喜好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="273"/>
         <source>Current state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="247"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="274"/>
         <source>Schedule</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="248"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="275"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="249"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
         <source>People</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="250"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="251"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="278"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="252"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="253"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="254"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
         <source>Collaboration</source>
         <translation>协作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="255"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
         <source>Rules</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="306"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
         <source>The agent</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
         <source>Built in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
         <source>Imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="297"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="324"/>
         <source>until {time} today</source>
         <translation>今天 {time} 前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="301"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="328"/>
         <source>until {day}</source>
         <translation>到{day}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="302"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="329"/>
         <source>until {date}</source>
         <translation>到 {date}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="334"/>
         <source>Mon</source>
         <translation>周一</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="335"/>
         <source>Tue</source>
         <translation>周二</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
         <source>Wed</source>
         <translation>周三</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="337"/>
         <source>Thu</source>
         <translation>周四</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="338"/>
         <source>Fri</source>
         <translation>周五</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="339"/>
         <source>Sat</source>
         <translation>周六</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="313"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="340"/>
         <source>Sun</source>
         <translation>周日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="330"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="357"/>
         <source>waiting for you</source>
         <translation>等你确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="332"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="359"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="363"/>
         <source>used recently</source>
         <translation>最近用过</translation>
     </message>

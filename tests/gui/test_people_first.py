@@ -498,3 +498,27 @@ def test_a_new_memory_from_the_keyboard_alone(
     qtbot.keyClick(dialog.text_edit, Qt.Key.Key_Return)
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.drafts()[0]["valueJson"] == "芹菜"
+
+
+def test_a_built_in_recipe_reads_in_the_ui_language_in_the_detail_pane(
+    qtbot: Any, language: str, empty_window: MainWindow
+) -> None:
+    """The shipped recipe's text and its category path follow the UI's language (the
+    recipe's steps were still Chinese in an English UI)."""
+    window = empty_window
+    pane = window.list_pane
+    window.builtin_action.trigger()
+    qtbot.waitUntil(lambda: pane.model.rowCount() > 0, timeout=10000)
+    recipe = "mem_00000000000000000000000001"
+    pane.select_id(recipe)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == recipe)
+    content = detail.content.text()
+    category = detail.category.text()
+    if language == "en":
+        assert content.startswith("A quick home-style dish") and "番" not in content
+        assert category == "Life skills / Cooking / Recipes   (Life skills)"
+    else:
+        assert content.startswith("家常快手菜")
+        assert category == "生活技能 / 做饭 / 菜谱   (生活技能)"
+    window.builtin_action.trigger()

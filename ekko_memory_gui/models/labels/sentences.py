@@ -211,6 +211,33 @@ def _built_in() -> dict[str, str]:
     )
 
 
+def _built_in_content() -> dict[str, str]:
+    """The shipped memories' content (resources/global), by id, in the UI's language."""
+    return cached(
+        "built_in_content",
+        lambda: {
+            "mem_00000000000000000000000001": _Q.translate(
+                "MemorySentences",
+                "A quick home-style dish of tomatoes and eggs. Can be made with less oil and "
+                "without cilantro, as the user prefers.",
+            ),
+            "mem_00000000000000000000000002": _Q.translate(
+                "MemorySentences",
+                "Put the meat in cold water before cooking, add ginger slices and cooking "
+                "wine, skim off the foam once it boils, then take it out.",
+            ),
+        },
+    )
+
+
+def node_content(node: Any) -> str:
+    """A memory's content; a built-in memory's in the UI's language."""
+    content = str(getattr(node, "content", "") or "")
+    if getattr(node, "scope", None) == "global":
+        return _built_in_content().get(str(getattr(node, "id", "")), content)
+    return content
+
+
 def node_sentence(node: Any) -> str:
     """``memory_sentence`` of a ``MemoryNode`` (or a draft with the same fields); a
     built-in memory in the UI's language."""
