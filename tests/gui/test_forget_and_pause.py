@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ekko_memory.demo import DemoReport
-from ekko_memory_gui.qt import QDialog, Qt
+from ekko_memory_gui.qt import QApplication, QDialog, Qt
 from ekko_memory_gui.views.dialogs.forget_dialog import ForgetDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, type_text, wait_task
@@ -178,3 +178,51 @@ def test_pause_is_read_when_the_workspace_opens(
     qtbot.waitUntil(lambda: again.status.paused_label.isVisibleTo(again), timeout=10000)
     assert again.controls.pause_action.isChecked()
     again.replace()
+
+
+def test_forget_and_pause_work_from_the_keyboard(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    """Ctrl+Shift+F opens "Forget everything about…" in its word field; Enter previews;
+    Escape cancels; Ctrl+Shift+P pauses and resumes."""
+    mem = window.runner.memory
+    window.activateWindow()
+    opened: list[str] = []
+
+    async def keys(dialog: QDialog) -> bool:
+        assert isinstance(dialog, ForgetDialog)
+        dialog.show()
+        # It opens in its word field (no event loop spun here: this runs in a task).
+        assert dialog.focusWidget() is dialog.word_edit
+        type_text(dialog.word_edit, "香菜")
+        qtbot.keyClick(dialog.word_edit, Qt.Key.Key_Return)
+        assert dialog.preview_task is not None
+        await dialog.preview_task
+        opened.append(dialog.counts.text())
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(keys)
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_F,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    qtbot.waitUntil(lambda: bool(opened), timeout=10000)
+    assert opened[0].startswith(str(mem.preview_forget_about("香菜").memories))
+    assert mem.preview_forget_about("香菜").memories > 0  # Escape forgot nothing
+    window.activateWindow()  # back from the dialog
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_P,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    qtbot.waitUntil(lambda: mem.pause_state().paused)
+    qtbot.waitUntil(lambda: window.controls.pause_action.isChecked())
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_P,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    qtbot.waitUntil(lambda: not mem.pause_state().paused)
