@@ -1190,14 +1190,49 @@
         <translation>还有 {n} 条</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="249"/>
         <source>Nothing matches: there is nothing to forget.</source>
         <translation>没有匹配的内容：没有什么需要忘掉。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="248"/>
-        <source>{memories} memories, {messages} messages, {summaries} summaries</source>
-        <translation>{memories} 条记忆、{messages} 条消息、{summaries} 份摘要</translation>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="251"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="253"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="256"/>
+        <source>{memories} ({n} versions)</source>
+        <translation>{memories}（{n} 个版本）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="260"/>
+        <source>1 message</source>
+        <translation>1 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="262"/>
+        <source>{n} messages</source>
+        <translation>{n} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="265"/>
+        <source>1 summary</source>
+        <translation>1 份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="267"/>
+        <source>{n} summaries</source>
+        <translation>{n} 份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="269"/>
+        <source>{memories}, {messages}, {summaries}</source>
+        <translation>{memories}、{messages}、{summaries}</translation>
     </message>
 </context>
 <context>

@@ -69,10 +69,12 @@ def test_forget_everything_about_a_word_previews_in_words_and_removes_messages_a
     window.controls.forget_action.trigger()
     qtbot.waitUntil(lambda: window.controls.last_result is not None, timeout=30000)
     counts = seen[0]["counts"]
+    # The demo: one memory with two versions, six messages, two summaries mention 香菜.
+    assert (before.memories, before.versions, before.messages, before.summaries) == (1, 2, 6, 2)
     expected = pick(
         language,
-        en=f"{before.memories} memories, {before.messages} messages, {before.summaries} summaries",
-        zh=f"{before.memories} 条记忆、{before.messages} 条消息、{before.summaries} 份摘要",
+        en="1 memory (2 versions), 6 messages, 2 summaries",
+        zh="1 条记忆（2 个版本）、6 条消息、2 份摘要",
     )
     assert counts == expected
     result = window.controls.last_result

@@ -240,11 +240,32 @@ class ForgetDialog(QDialog):
 
 
 def counts_text(preview: ForgetPreview) -> str:
-    """“3 memories, 6 messages, 2 summaries” in the UI's language (nothing: said so)."""
+    """“1 memory (2 versions), 6 messages, 2 summaries” in the UI's language (nothing:
+    said so)."""
     from ekko_memory_gui.qt import QCoreApplication as _Q
 
-    if not (preview.memories or preview.messages or preview.summaries):
+    m, v, n, s = preview.memories, preview.versions, preview.messages, preview.summaries
+    if not (m or n or s):
         return _Q.translate("ForgetDialog", "Nothing matches: there is nothing to forget.")
-    return _Q.translate(
-        "ForgetDialog", "{memories} memories, {messages} messages, {summaries} summaries"
-    ).format(memories=preview.memories, messages=preview.messages, summaries=preview.summaries)
+    memories = (
+        _Q.translate("ForgetDialog", "1 memory")
+        if m == 1
+        else _Q.translate("ForgetDialog", "{n} memories").format(n=m)
+    )
+    if v > m:
+        memories = _Q.translate("ForgetDialog", "{memories} ({n} versions)").format(
+            memories=memories, n=v
+        )
+    messages = (
+        _Q.translate("ForgetDialog", "1 message")
+        if n == 1
+        else _Q.translate("ForgetDialog", "{n} messages").format(n=n)
+    )
+    summaries = (
+        _Q.translate("ForgetDialog", "1 summary")
+        if s == 1
+        else _Q.translate("ForgetDialog", "{n} summaries").format(n=s)
+    )
+    return _Q.translate("ForgetDialog", "{memories}, {messages}, {summaries}").format(
+        memories=memories, messages=messages, summaries=summaries
+    )
