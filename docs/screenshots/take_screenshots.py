@@ -284,12 +284,9 @@ def run_scene(name: str, demo_dir: str) -> None:
             await w.controls.delete_all()
 
         async def duplicates() -> None:
-            # Two memories that say nearly the same, as an agent and the user may write.
+            # Two memories that say nearly the same.
             mem = w.runner.memory
-            for title, origin in (
-                ("用户家里有一只猫，名叫团子", "user_explicit"),
-                ("用户家里有只猫，名字叫团子", "inferred"),
-            ):
+            for title in ("用户家里有一只猫，名叫团子", "用户家里有只猫，名字叫团子"):
                 mem.actions.create(
                     {
                         "scope": "user",
