@@ -76,7 +76,7 @@ def test_merge_a_pair_and_undo_it(
     row = _pair_row(dialog, a, b)
     assert row >= 0
     text = dialog.list.item(row).text()
-    assert "团子" in text and pick(language, en="(you)", zh="你") in text
+    assert "团子" in text and pick(language, en="(You)", zh="（你）") in text
     assert pick(language, en="alike", zh="相似度") in text
     dialog.list.setCurrentRow(row)
     pair = dialog.pairs[row]

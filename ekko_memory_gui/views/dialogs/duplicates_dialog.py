@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ekko_memory import DuplicatePair, EkkoMemoryError
+from ekko_memory import DuplicatePair, EkkoMemoryError, MemoryNode
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.models.labels.sentences import category_text, node_sentence
+from ekko_memory_gui.models.labels.sentences import author_text, category_text, node_sentence
 from ekko_memory_gui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -33,8 +33,11 @@ def pair_text(pair: DuplicatePair) -> str:
     """Both sentences, the category, who wrote each, in the UI's language."""
     from ekko_memory_gui.qt import QCoreApplication as _Q
 
-    def who(value: str | None) -> str:
-        return labels.actor_label(value) if value else "—"
+    def who(node: MemoryNode, written_by: str | None) -> str:
+        # Who wrote it, as the list says it (You / The agent); the report's actor else.
+        if node.origin:
+            return author_text(node.origin)
+        return labels.actor_label(written_by) if written_by else "—"
 
     category = category_text([pair.first.domain, *pair.first.category_path])
     return _Q.translate(
@@ -42,8 +45,8 @@ def pair_text(pair: DuplicatePair) -> str:
     ).format(
         a=node_sentence(pair.first),
         b=node_sentence(pair.second),
-        who_a=who(pair.first_written_by),
-        who_b=who(pair.second_written_by),
+        who_a=who(pair.first, pair.first_written_by),
+        who_b=who(pair.second, pair.second_written_by),
         category=category,
         similar=round(pair.similarity * 100),
     )
