@@ -46,7 +46,7 @@ class MemoryControls(QObject):
         self.delete_all_action = QAction(icon("purge"), self.tr("Delete all my memories…"), window)
         self.delete_all_action.setObjectName("deleteAllAction")
         self.delete_all_action.triggered.connect(lambda: self.delete_all())
-        self.pause_action = QAction(icon("refresh"), self.tr("Pause memory"), window)
+        self.pause_action = QAction(icon("pause"), self.tr("Pause memory"), window)
         self.pause_action.setObjectName("pauseAction")
         self.pause_action.setCheckable(True)
         self.pause_action.setShortcut(QKeySequence("Ctrl+Shift+P"))
@@ -108,6 +108,7 @@ class MemoryControls(QObject):
         self.pause_action.setText(
             self.tr("Resume memory") if state.paused else self.tr("Pause memory")
         )
+        self.pause_action.setIcon(icon("resume" if state.paused else "pause"))
         self.window.status.set_paused(state.paused)
 
     # --- forgetting -----------------------------------------------------------------
