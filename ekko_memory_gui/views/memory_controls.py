@@ -67,6 +67,9 @@ class MemoryControls(QObject):
         menu.addAction(self.pause_action)
         window.toolbar.addAction(self.pause_action)
         self.controller.workspace_opened.connect(lambda _ws: self.read_pause_state())
+        # Paused or resumed elsewhere (the command line, another app): the change watcher
+        # sees the stores change, and the status line follows.
+        self.controller.changed.connect(lambda _changes: self.read_pause_state())
 
     def _spawn(self, coro: Any, what: str) -> asyncio.Task[Any]:
         return self.window._spawn(coro, what)

@@ -228,3 +228,22 @@ def test_forget_and_pause_work_from_the_keyboard(
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
     qtbot.waitUntil(lambda: not mem.pause_state().paused)
+
+
+def test_a_pause_from_elsewhere_shows_in_the_status_line(
+    qtbot: Any, language: str, window: MainWindow, demo: DemoReport
+) -> None:
+    """``ekko-memory pause`` in a terminal: the app's change watcher sees it, the status
+    line says so; ``resume`` takes it away."""
+    from ekko_memory import open_memory
+
+    other = open_memory(demo.workspace, user_home=demo.user_home)
+    try:
+        other.pause()
+        window.controller.watcher.check_now()
+        qtbot.waitUntil(lambda: window.status.paused_label.isVisibleTo(window), timeout=10000)
+        other.resume()
+        window.controller.watcher.check_now()
+        qtbot.waitUntil(lambda: not window.status.paused_label.isVisibleTo(window), timeout=10000)
+    finally:
+        other.close()

@@ -116,6 +116,7 @@ class DuplicatesDialog(QDialog):
         self.list.currentRowChanged.connect(lambda _r: self._enable())
         fill_accessible(self)
         self._enable()
+        self.list.setFocus()  # arrows choose a pair, Tab reaches Merge
 
     def _run(self, coro: Any) -> asyncio.Task[Any]:
         self.task = asyncio.ensure_future(coro)
