@@ -111,3 +111,35 @@ def test_not_duplicates_hides_the_pair_and_undo_shows_it_again(
     wait_task(qtbot, dialog.task)
     assert _pair_row(dialog, a, b) >= 0
     dialog.reject()
+
+
+def test_the_duplicates_view_works_from_the_keyboard(qtbot: Any, window: MainWindow) -> None:
+    """The view opens in its list; Tab reaches Merge, Space merges; Tab on to Undo."""
+    from ekko_memory_gui.qt import QApplication, Qt
+    from tests.gui.conftest import run
+
+    a, b = _twins(window)
+    mem = window.runner.memory
+    dialog = DuplicatesDialog(window.controls, window)
+    qtbot.addWidget(dialog)
+    run(qtbot, dialog.reload())
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    assert QApplication.focusWidget() is dialog.list
+    row = _pair_row(dialog, a, b)
+    for _ in range(row):
+        qtbot.keyClick(dialog.list, Qt.Key.Key_Down)
+    assert dialog.list.currentRow() == row
+    pair = dialog.pairs[row]
+    qtbot.keyClick(dialog.list, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is dialog.merge_button
+    qtbot.keyClick(dialog.merge_button, Qt.Key.Key_Space)
+    wait_task(qtbot, dialog.task)
+    dropped = mem.get_node(pair.second.id)
+    assert dropped is not None and dropped.status == "superseded"
+    dialog.undo_button.setFocus()
+    qtbot.keyClick(dialog.undo_button, Qt.Key.Key_Space)
+    wait_task(qtbot, dialog.task)
+    back = mem.get_node(pair.second.id)
+    assert back is not None and back.status == "active"
