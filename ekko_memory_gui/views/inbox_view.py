@@ -8,6 +8,7 @@ from typing import Any
 from ekko_memory import MemoryNode, PendingItem
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.labels.sentences import category_label
 from ekko_memory_gui.models.pending_model import PendingListModel, category_of
 from ekko_memory_gui.operations import memory_ops, pending_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -149,7 +150,9 @@ class InboxView(QWidget):
         self.category_combo.clear()
         self.category_combo.addItem(self.tr("All categories"), ALL)
         for c in self.model.categories():
-            self.category_combo.addItem(c, c)
+            # Shown in the UI's language; the raw path stays the filter's key.
+            shown = " / ".join(category_label(p) for p in c.split(" / "))
+            self.category_combo.addItem(shown, c)
         self.category_combo.setCurrentIndex(max(0, self.category_combo.findData(current)))
         self.category_combo.blockSignals(False)
         self._rebuild_cards()

@@ -594,3 +594,22 @@ def test_rejecting_sensitive_data_can_keep_the_conversation_log(
 ) -> None:
     mem, sources = _sensitive_reject(qtbot, window, dialogs, remove=False, language=language)
     assert sorted(_logged(mem, sources)) == sorted(sources)
+
+
+def test_inbox_cards_name_built_in_categories_in_the_ui_language(
+    qtbot: Any, language: str, window: MainWindow
+) -> None:
+    from tests.gui.languages import pick
+
+    inbox = _inbox(qtbot, window)
+    card = inbox.card(_pending_id(inbox, "user_scope_without_intent"))
+    assert card is not None
+    where = card.findChild(QLabel, "cardWhere")
+    shown = where.text() if where is not None else ""
+    expected = pick(
+        language, en="Life skills / Cooking / Food preferences", zh="生活技能 / 做饭 / 饮食偏好"
+    )
+    assert expected in shown
+    combo = inbox.category_combo
+    assert combo.findText(expected) >= 0
+    assert combo.itemData(combo.findText(expected)) == "生活技能 / 做饭 / 饮食偏好"
