@@ -799,7 +799,7 @@
 <context>
     <name>DuplicatesDialog</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="40"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="43"/>
         <source>“{a}” ({who_a})
 “{b}” ({who_b})
 {category} · {similar}% alike</source>
@@ -808,77 +808,77 @@
 {category} · 相似度 {similar}%</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="66"/>
         <source>Duplicates</source>
         <translation>重复的记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="69"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="72"/>
         <source>These memories say nearly the same. Merge keeps the first and folds the second into it (its history stays); “Not duplicates” hides the pair.</source>
         <translation>这些记忆说的几乎是同一件事。“合并”保留第一条，把第二条并入其中（历史仍在）；“不是重复”则不再显示这一对。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="76"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="79"/>
         <source>Pairs of similar memories</source>
         <translation>相似的记忆对</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="81"/>
         <source>Each pair: both sentences, who wrote each, the category</source>
         <translation>每一对：两条记忆的句子、各自由谁写下、所属分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="86"/>
         <source>No duplicates found.</source>
         <translation>没有发现重复的记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="90"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="93"/>
         <source>Merge</source>
         <translation>合并</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="93"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="96"/>
         <source>Keep the first memory and fold the second into it</source>
         <translation>保留第一条记忆，把第二条并入其中</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="95"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="98"/>
         <source>Not duplicates</source>
         <translation>不是重复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="98"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="101"/>
         <source>These two are different: stop showing this pair</source>
         <translation>这两条不同：不再显示这一对</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="100"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="103"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="105"/>
         <source>Take back the last merge or dismissal</source>
         <translation>撤销上一次合并或“不是重复”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="176"/>
         <source>Merged.</source>
         <translation>已合并。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="188"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="192"/>
         <source>Marked as not duplicates.</source>
         <translation>已标记为不是重复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="201"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="205"/>
         <source>Merge undone.</source>
         <translation>已撤销合并。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="204"/>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="208"/>
         <source>Shown again.</source>
         <translation>已重新显示。</translation>
     </message>
@@ -1450,42 +1450,42 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="59"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="66"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="67"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="68"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="69"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="70"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="71"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="72"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="73"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="83"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="84"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="104"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="105"/>
         <source>Waiting items</source>
         <translation>待处理事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="107"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="108"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -1494,129 +1494,129 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="133"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="134"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="151"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="160"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="210"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="213"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="211"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="214"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="215"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="217"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="220"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="254"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="257"/>
         <source>personal data</source>
         <translation>个人数据</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="315"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="330"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="333"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="336"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="341"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="344"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="347"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>“{name}” was withdrawn while you were editing it: {why}.</source>
         <translation>你编辑“{name}”时，它已被撤回：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="352"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="355"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="355"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="358"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="366"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="369"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="405"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="408"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="405"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="408"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="407"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="407"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="424"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="427"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="433"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="436"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1766,8 +1766,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="160"/>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="166"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -1787,34 +1787,34 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="140"/>
         <source>{keys} — Search</source>
         <translation>{keys} — 搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="151"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
         <location filename="../../ekko_memory_gui/views/main_window.py" line="400"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="153"/>
         <source>Esc — Clear the search</source>
         <translation>Esc — 清空搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="155"/>
         <source>Tab — Next pane; arrows move inside a list or the tree</source>
         <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="173"/>
         <source>Preparing the demo…</source>
         <translation>正在准备示例…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="177"/>
         <source>Opening the demo</source>
         <translation>正在打开示例</translation>
     </message>
@@ -2238,7 +2238,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/memory_controls.py" line="49"/>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="109"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="112"/>
         <source>Pause memory</source>
         <translation>暂停记忆</translation>
     </message>
@@ -2253,53 +2253,53 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>重复的记忆……</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="80"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="83"/>
         <source>Reading whether memory is paused</source>
         <translation>正在读取记忆是否已暂停</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="92"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="95"/>
         <source>Pausing memory</source>
         <translation>正在暂停记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="102"/>
         <source>Memory paused: the agent neither reads nor writes it.</source>
         <translation>记忆已暂停：智能体既不读取也不写入。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="101"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="104"/>
         <source>Memory resumed: the agent reads and writes it again.</source>
         <translation>记忆已恢复：智能体重新读取和写入。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="109"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="112"/>
         <source>Resume memory</source>
         <translation>恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="124"/>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="130"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="134"/>
         <source>Forgetting</source>
         <translation>正在忘掉</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="136"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="140"/>
         <source>Deleting all memories</source>
         <translation>正在删除全部记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="169"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="173"/>
         <source>What it would forget changed since the preview; here are the new counts. Confirm again.</source>
         <translation>预览之后要忘掉的内容有了变化；这是新的统计，请再次确认。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="181"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="185"/>
         <source>Forgotten: {counts}.</source>
         <translation>已忘记：{counts}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="208"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="212"/>
         <source>Finding duplicates</source>
         <translation>正在查找重复的记忆</translation>
     </message>
@@ -3866,265 +3866,270 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="126"/>
+        <source>A little {ingredient} is fine</source>
+        <translation>可以接受少量{ingredient}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="130"/>
         <source>Only a little {ingredient}</source>
         <translation>{ingredient}只放一点</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="124"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="133"/>
         <source>{amount} {ingredient} is fine</source>
         <translation>可以接受{amount}{ingredient}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="143"/>
         <source>Replies in {language}</source>
         <translation>用{language}回复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="144"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="153"/>
         <source>{person} is called {name}</source>
         <translation>{person}叫{name}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="154"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
         <source>{task} (done)</source>
         <translation>{task}（已完成）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
         <source>Doesn&apos;t eat {v}</source>
         <translation>不吃{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="160"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="178"/>
         <source>Likes {v}</source>
         <translation>喜欢{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="172"/>
         <source>Diet: {v}</source>
         <translation>饮食：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="166"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="175"/>
         <source>Replies: {v}</source>
         <translation>回复：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="176"/>
         <source>Call me {v}</source>
         <translation>称呼我{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="177"/>
         <source>Time zone: {v}</source>
         <translation>时区：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="179"/>
         <source>Dislikes {v}</source>
         <translation>不喜欢{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="180"/>
         <source>Allergic to {v}</source>
         <translation>对{v}过敏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="213"/>
         <source>Tomato and egg stir-fry</source>
         <translation>番茄炒蛋</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="216"/>
         <source>Blanch meat first to take away the smell</source>
         <translation>焯水去腥</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="219"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="228"/>
         <source>A quick home-style dish of tomatoes and eggs. Can be made with less oil and without cilantro, as the user prefers.</source>
         <translation>家常快手菜，主要食材是番茄和鸡蛋。可按用户偏好少油、不放香菜。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="224"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="233"/>
         <source>Put the meat in cold water before cooking, add ginger slices and cooking wine, skim off the foam once it boils, then take it out.</source>
         <translation>肉类下锅前冷水下锅焯水，加姜片和料酒，水开后撇去浮沫再捞出。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="265"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="274"/>
         <source>Life skills</source>
         <translation>生活技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="266"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="275"/>
         <source>Cooking</source>
         <translation>做饭</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="267"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
         <source>Food preferences</source>
         <translation>饮食偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="268"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
         <source>Recipes</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="269"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="278"/>
         <source>Cooking tips</source>
         <translation>烹饪技巧</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="270"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
         <source>Personal</source>
         <translation>个人</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="271"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
         <source>Communication</source>
         <translation>沟通</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="272"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
         <source>Likes</source>
         <translation>喜好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="273"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
         <source>Current state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="274"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
         <source>Schedule</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="275"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="285"/>
         <source>People</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="286"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="278"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
         <source>Collaboration</source>
         <translation>协作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
         <source>Rules</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="306"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="317"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="318"/>
         <source>The agent</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="319"/>
         <source>Built in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="320"/>
         <source>Imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="324"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="333"/>
         <source>until {time} today</source>
         <translation>今天 {time} 前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="328"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="337"/>
         <source>until {day}</source>
         <translation>到{day}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="329"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="338"/>
         <source>until {date}</source>
         <translation>到 {date}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="334"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="343"/>
         <source>Mon</source>
         <translation>周一</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="335"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="344"/>
         <source>Tue</source>
         <translation>周二</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="345"/>
         <source>Wed</source>
         <translation>周三</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="337"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="346"/>
         <source>Thu</source>
         <translation>周四</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="338"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="347"/>
         <source>Fri</source>
         <translation>周五</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="339"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="348"/>
         <source>Sat</source>
         <translation>周六</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="340"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="349"/>
         <source>Sun</source>
         <translation>周日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="357"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="366"/>
         <source>waiting for you</source>
         <translation>等你确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="359"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="368"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="363"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="372"/>
         <source>used recently</source>
         <translation>最近用过</translation>
     </message>
@@ -4232,102 +4237,102 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>选择“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="141"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="146"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="157"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="160"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
         <source>The agent reports the user said: “{text}”</source>
         <translation>智能体转述用户的话：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="176"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="185"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="187"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="189"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="223"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="224"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="225"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="227"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="228"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="227"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="229"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="228"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="230"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="231"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="230"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="232"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="233"/>
         <source>origin</source>
         <translation>来源方式</translation>
     </message>
@@ -4335,27 +4340,27 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="31"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="39"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="40"/>
         <source>Why it waits</source>
         <translation>等待原因</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="41"/>
         <source>Proposal</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="42"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="36"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="44"/>
         <source>Since</source>
         <translation>提出时间</translation>
     </message>

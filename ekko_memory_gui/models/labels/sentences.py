@@ -112,11 +112,20 @@ def _plain(template: Callable[[], str]) -> Callable[[Any], str | None]:
     return render
 
 
+# Spellings of "a little" an amount may hold (the extractor keeps the user's word): an
+# English UI said "少量 香菜 is fine", half in each language.
+_A_LITTLE = ("少量", "一点", "一点点", "少许", "a little", "a bit", "little")
+
+
 def _limit(value: Any) -> str | None:
     ingredient = _field(value, "ingredient") or _text(value)
     if ingredient is None:
         return None
     amount = _field(value, "amount")
+    if amount is not None and amount.casefold() in _A_LITTLE:
+        return _Q.translate("MemorySentences", "A little {ingredient} is fine").format(
+            ingredient=ingredient
+        )
     if amount is None:
         return _Q.translate("MemorySentences", "Only a little {ingredient}").format(
             ingredient=ingredient
