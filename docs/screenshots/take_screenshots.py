@@ -53,6 +53,12 @@ SCENES: dict[str, tuple[str, str, str]] = {
     "purge-report-en": ("en", "light", "purge"),
     "purge-report-zh_CN": ("zh_CN", "light", "purge"),
     "connect-postgres-en": ("en", "light", "connect"),
+    "forget-about-en": ("en", "light", "forget"),
+    "forget-about-zh_CN": ("zh_CN", "light", "forget"),
+    "delete-all-dark-en": ("en", "dark", "delete_all"),
+    "duplicates-en": ("en", "light", "duplicates"),
+    "duplicates-zh_CN": ("zh_CN", "light", "duplicates"),
+    "paused-zh_CN": ("zh_CN", "light", "paused"),
 }
 # A small screen's window (the scenes named "-1024-").
 SIZES = {name: (1024, 700) for name in SCENES if "-1024-" in name}
@@ -148,6 +154,17 @@ def run_scene(name: str, demo_dir: str) -> None:
             await dialog.start_dry_run()  # type: ignore[attr-defined]
             if scene == "purge":
                 await dialog.start_purge()  # type: ignore[attr-defined]
+
+    elif scene in ("forget", "delete_all"):
+
+        async def prepare(dialog: QDialog) -> None:
+            d: Any = dialog
+            if scene == "forget":
+                d.word_edit.setText("香菜")
+                d.request_preview()
+            if d.preview_task is not None:
+                await d.preview_task
+            d.confirmation.setText(d.expected())
 
     dialogs = GrabbingDialogs(prepare)
     if scene == "first_run":  # an empty workspace (and an empty user store)
@@ -260,6 +277,33 @@ def run_scene(name: str, demo_dir: str) -> None:
         async def connect() -> None:
             await w.connect_database()
 
+        async def forget() -> None:
+            await w.controls.forget_about("")
+
+        async def delete_all() -> None:
+            await w.controls.delete_all()
+
+        async def duplicates() -> None:
+            # Two memories that say nearly the same.
+            mem = w.runner.memory
+            for title in ("用户家里有一只猫，名叫团子", "用户家里有只猫，名字叫团子"):
+                mem.actions.create(
+                    {
+                        "scope": "user",
+                        "type": "fact",
+                        "domain": "生活",
+                        "categoryPath": ["生活", "事实"],
+                        "title": title,
+                        "content": title,
+                    }
+                )
+            await w.runner.call(mem.reindex)
+            await w.controls.show_duplicates()
+
+        async def paused() -> None:
+            await main()
+            await w.controls.set_paused_now(True)
+
         scenes.update(
             main=main,
             details=details,
@@ -274,6 +318,10 @@ def run_scene(name: str, demo_dir: str) -> None:
             purge=purge,
             purge_plan=purge,
             connect=connect,
+            forget=forget,
+            delete_all=delete_all,
+            duplicates=duplicates,
+            paused=paused,
         )
         await scenes[scene]()
         await asyncio.sleep(0.8)

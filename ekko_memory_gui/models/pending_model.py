@@ -22,6 +22,14 @@ def category_of(item: PendingItem) -> str:
     return ""
 
 
+def category_shown(item: PendingItem) -> str:
+    """``category_of`` as the UI says it: built-in category names in its language."""
+    from ekko_memory_gui.models.labels.sentences import category_label
+
+    path = (item.node or {}).get("categoryPath") or []
+    return " / ".join(category_label(str(p)) for p in path)
+
+
 class PendingListModel(ObjectTableModel[PendingItem]):
     """Columns: kind, rule, proposal, category, waiting since."""
 
@@ -31,7 +39,7 @@ class PendingListModel(ObjectTableModel[PendingItem]):
                 Column(self.tr("Kind"), lambda i: labels.kind_label(i.kind)),
                 Column(self.tr("Why it waits"), lambda i: labels.rule_label(i.rule)),
                 Column(self.tr("Proposal"), proposed_title),
-                Column(self.tr("Category"), category_of),
+                Column(self.tr("Category"), category_shown),
                 Column(
                     self.tr("Since"),
                     lambda i: labels.short_time(i.created_at),

@@ -54,11 +54,19 @@ async def decide(
     approve: bool,
     edits: dict[str, Any] | None = None,
     note: str | None = None,
+    remove_from_log: bool = False,
 ) -> dict[str, Any]:
-    """The user's decision on one item."""
+    """The user's decision on one item (``remove_from_log``: a rejection that also purges
+    the messages the item came from)."""
     mem = c.runner.memory
     result = await c.runner.call(
-        mem.decide, pending_id, approve, "user", edits=edits or None, note=note
+        mem.decide,
+        pending_id,
+        approve,
+        "user",
+        edits=edits or None,
+        note=note,
+        remove_from_log=remove_from_log,
     )
     await c.refresh_after_write()
     return dict(result)

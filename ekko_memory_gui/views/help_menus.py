@@ -133,6 +133,9 @@ class HelpMenus:
             self.open_action,
             self.guide_action,
         ]
+        controls = getattr(self, "controls", None)
+        if controls is not None:  # Forget everything about…, Pause memory
+            actions += [controls.forget_action, controls.pause_action]
         lines = [
             _Q.translate("MainWindow", "{keys} — Search").format(
                 keys=QKeySequence(QKeySequence.StandardKey.Find).toString(

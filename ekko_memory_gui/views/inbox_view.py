@@ -8,6 +8,7 @@ from typing import Any
 from ekko_memory import MemoryNode, PendingItem
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.labels.sentences import category_label
 from ekko_memory_gui.models.pending_model import PendingListModel, category_of
 from ekko_memory_gui.operations import memory_ops, pending_ops
 from ekko_memory_gui.operations.changes import ChangeSet
@@ -28,7 +29,12 @@ from ekko_memory_gui.services.icons import icon
 from ekko_memory_gui.views.accessible import fill_accessible
 from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
-from ekko_memory_gui.views.inbox_batch_text import batch_effects
+from ekko_memory_gui.views.dialogs.reject_sensitive_dialog import RejectSensitiveDialog
+from ekko_memory_gui.views.inbox_batch_text import (
+    batch_effects,
+    sensitive_entries,
+    sensitive_kinds,
+)
 from ekko_memory_gui.views.pending_card import PendingCard
 from ekko_memory_gui.views.widgets import chain_tabs, text_label
 
@@ -144,7 +150,9 @@ class InboxView(QWidget):
         self.category_combo.clear()
         self.category_combo.addItem(self.tr("All categories"), ALL)
         for c in self.model.categories():
-            self.category_combo.addItem(c, c)
+            # Shown in the UI's language; the raw path stays the filter's key.
+            shown = " / ".join(category_label(p) for p in c.split(" / "))
+            self.category_combo.addItem(shown, c)
         self.category_combo.setCurrentIndex(max(0, self.category_combo.findData(current)))
         self.category_combo.blockSignals(False)
         self._rebuild_cards()
@@ -238,9 +246,27 @@ class InboxView(QWidget):
             dialog.deleteLater()
 
     async def reject(self, pending_id: str) -> dict[str, Any] | None:
-        if self.entry(pending_id) is None:
+        entry = self.entry(pending_id)
+        if entry is None:
             return None
-        result = await pending_ops.decide(self.controller, pending_id, approve=False)
+        remove_from_log = False
+        if sensitive_entries([entry]) and entry.item.source_message_ids:
+            # Sensitive data: offer to take its words out of the conversation log too.
+            dialog = RejectSensitiveDialog(
+                str((entry.item.node or {}).get("title") or ""),
+                sensitive_kinds([entry]) or self.tr("personal data"),
+                len(entry.item.source_message_ids),
+                self,
+            )
+            try:
+                if not await self.controller.dialogs.run(dialog):
+                    return None
+                remove_from_log = dialog.remove_from_log.isChecked()
+            finally:
+                dialog.deleteLater()
+        result = await pending_ops.decide(
+            self.controller, pending_id, approve=False, remove_from_log=remove_from_log
+        )
         self.decided.emit(pending_id, "rejected")
         await self._reload()
         return result

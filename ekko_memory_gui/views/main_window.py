@@ -38,6 +38,7 @@ from ekko_memory_gui.views.help_menus import HelpMenus
 from ekko_memory_gui.views.inbox_view import InboxView
 from ekko_memory_gui.views.main_menus import MainMenus
 from ekko_memory_gui.views.memory_actions import MemoryActions
+from ekko_memory_gui.views.memory_controls import MemoryControls
 from ekko_memory_gui.views.memory_detail_pane import MemoryDetailPane
 from ekko_memory_gui.views.memory_list_pane import MemoryListPane
 from ekko_memory_gui.views.memory_selection import MemorySelection
@@ -140,6 +141,7 @@ class MainWindow(MainMenus, HelpMenus, StoreSwitching, FileDialogs, QMainWindow)
         self._build_menus()
         self._build_help_menus(self.view_menu, self.help_menu)
         self.selection = MemorySelection(self)
+        self.controls = MemoryControls(self)
         self.advanced_menu = build_advanced_menu(self)
         # A name and a description for every control, in the UI's language.
         fill_accessible(self)

@@ -365,7 +365,11 @@ class MemoryDetailPane(QWidget):
         self.restore_button.setVisible(editable and node.status == "deleted" and head)
         self.hard_delete_button.setVisible(editable)
 
-        self.category.setText(" / ".join(node.category_path) + f"   ({node.domain})")
+        # Built-in category names in the UI's language (the user's own as they are).
+        self.category.setText(
+            " / ".join(sentences.category_label(p) for p in node.category_path)
+            + f"   ({sentences.category_label(node.domain)})"
+        )
         self.title_field.setText(node.title)
         store = labels.store_label(h.store) if h.store else "—"
         self.scope.setText(
@@ -377,8 +381,9 @@ class MemoryDetailPane(QWidget):
         self.value.setPlainText(labels.pretty_json(node.value_json))
         lines = max(1, min(8, self.value.toPlainText().count("\n") + 1))
         self.value.setFixedHeight(22 + lines * self.value.fontMetrics().lineSpacing())
-        self.content.setText(node.content)
-        self.content.setVisible(bool(node.content) and node.content.strip() != sentence)
+        content = sentences.node_content(node)
+        self.content.setText(content)
+        self.content.setVisible(bool(content) and content.strip() != sentence)
         self.confidence.set_value(node.confidence)
         self.importance.set_value(node.importance)
         self.origin.setText(labels.origin_label(node.origin))

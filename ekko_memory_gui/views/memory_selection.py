@@ -120,8 +120,15 @@ class MemorySelection(QObject):
             pin = add(self.tr("Pin"), "pinSelected", lambda i: self.pin(i, on=True))
             pin.setToolTip(self.tr("The agent may read it but never change or delete it"))
             add(self.tr("Unpin"), "unpinSelected", lambda i: self.pin(i, on=False))
+        menu.addSeparator()
+        add(
+            self.tr("Forget everything about these…")
+            if n > 1
+            else self.tr("Forget everything about this…"),
+            "forgetSelected",
+            self.window.controls.forget_selection,
+        )
         if n == 1:
-            menu.addSeparator()
             add(
                 self.tr("Delete permanently…"),
                 "hardDeleteSelected",

@@ -8,7 +8,7 @@ from typing import Any
 
 from ekko_memory import MemoryNode
 from ekko_memory_gui.models import labels
-from ekko_memory_gui.models.pending_model import category_of
+from ekko_memory_gui.models.pending_model import category_shown
 from ekko_memory_gui.operations.pending_ops import InboxEntry
 from ekko_memory_gui.qt import (
     QCheckBox,
@@ -123,14 +123,16 @@ class PendingCard(QFrame):
         where = " · ".join(
             x
             for x in (
-                category_of(item),
+                category_shown(item),
                 labels.type_label(node["type"]) if node.get("type") else "",
                 node.get("key") or "",
             )
             if x
         )
         if where:
-            v.addWidget(text_label(where, role="muted"))
+            where_label = text_label(where, role="muted")
+            where_label.setObjectName("cardWhere")
+            v.addWidget(where_label)
 
         if item.node:
             v.addWidget(self._diff(entry))

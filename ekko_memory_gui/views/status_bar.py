@@ -76,7 +76,16 @@ class StoreStatusBar(QStatusBar):
         self.busy.setFixedWidth(90)
         self.busy.setTextVisible(False)
         self.busy.setVisible(False)
+        # "Memory paused" in words while agents may neither read nor write memory.
+        self.paused_label = QLabel(self.tr("Memory paused"))
+        self.paused_label.setObjectName("statusPaused")
+        self.paused_label.setProperty("role", "amber")
+        self.paused_label.setToolTip(
+            self.tr("The agent neither reads nor writes memory until you resume it")
+        )
+        self.paused_label.setVisible(False)
         h.addWidget(self.dot)
+        h.addWidget(self.paused_label)
         h.addWidget(self.text, 1)
         h.addWidget(self.fix_button)
         h.addWidget(self.retry_button)
@@ -196,6 +205,10 @@ class StoreStatusBar(QStatusBar):
         c = current_colors()
         color = {"success": c.success, "amber": c.amber, "danger": c.danger, "muted": c.muted}[kind]
         self.dot.setStyleSheet(f"color: {color}; font-size: 14px;")
+
+    def set_paused(self, paused: bool) -> None:
+        """Say "Memory paused" (or nothing) beside the store's state."""
+        self.paused_label.setVisible(paused)
 
     def set_busy(self, busy: bool) -> None:
         """Busy for over 200 ms shows a thin bar."""

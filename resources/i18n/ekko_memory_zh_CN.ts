@@ -797,6 +797,93 @@
     </message>
 </context>
 <context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="43"/>
+        <source>“{a}” ({who_a})
+“{b}” ({who_b})
+{category} · {similar}% alike</source>
+        <translation>“{a}”（{who_a}）
+“{b}”（{who_b}）
+{category} · 相似度 {similar}%</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="66"/>
+        <source>Duplicates</source>
+        <translation>重复的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="72"/>
+        <source>These memories say nearly the same. Merge keeps the first and folds the second into it (its history stays); “Not duplicates” hides the pair.</source>
+        <translation>这些记忆说的几乎是同一件事。“合并”保留第一条，把第二条并入其中（历史仍在）；“不是重复”则不再显示这一对。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="79"/>
+        <source>Pairs of similar memories</source>
+        <translation>相似的记忆对</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="81"/>
+        <source>Each pair: both sentences, who wrote each, the category</source>
+        <translation>每一对：两条记忆的句子、各自由谁写下、所属分类</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="86"/>
+        <source>No duplicates found.</source>
+        <translation>没有发现重复的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="93"/>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="96"/>
+        <source>Keep the first memory and fold the second into it</source>
+        <translation>保留第一条记忆，把第二条并入其中</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="98"/>
+        <source>Not duplicates</source>
+        <translation>不是重复</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="101"/>
+        <source>These two are different: stop showing this pair</source>
+        <translation>这两条不同：不再显示这一对</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="103"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="105"/>
+        <source>Take back the last merge or dismissal</source>
+        <translation>撤销上一次合并或“不是重复”</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="176"/>
+        <source>Merged.</source>
+        <translation>已合并。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="192"/>
+        <source>Marked as not duplicates.</source>
+        <translation>已标记为不是重复。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="205"/>
+        <source>Merge undone.</source>
+        <translation>已撤销合并。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/duplicates_dialog.py" line="208"/>
+        <source>Shown again.</source>
+        <translation>已重新显示。</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../../ekko_memory_gui/views/dialogs/export_dialog.py" line="49"/>
@@ -988,6 +1075,164 @@
         <location filename="../../ekko_memory_gui/views/first_run.py" line="176"/>
         <source>Help ▸ User guide walks through the rest: the inbox, editing and forgetting, export and backups.</source>
         <translation>其余内容见“帮助 ▸ 用户指南”：收件箱、修改和遗忘、导出和备份。</translation>
+    </message>
+</context>
+<context>
+    <name>ForgetDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="57"/>
+        <source>Delete all my memories</source>
+        <translation>删除我的全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="59"/>
+        <source>This deletes every memory you and the agent saved, with all their versions, in this workspace and in your user store.</source>
+        <translation>这会删除你和智能体保存的每一条记忆及其所有版本，包括本工作区和你的用户存储中的。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="63"/>
+        <source>Forget the selected memories</source>
+        <translation>忘掉所选的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="65"/>
+        <source>This forgets the selected memories, with all their versions and the conversation text they came from.</source>
+        <translation>这会忘掉所选的记忆、它们的所有版本，以及它们来自的对话内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="69"/>
+        <source>Forget everything about…</source>
+        <translation>忘掉关于……的一切</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="71"/>
+        <source>Type a word or a name: every memory that mentions it goes, with all its versions, and the conversation text and summaries that mention it.</source>
+        <translation>输入一个词或名字：提到它的每条记忆及其所有版本都会删除，提到它的对话内容和摘要也会删除。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="79"/>
+        <source>A word, for example cilantro</source>
+        <translation>一个词，例如 香菜</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="80"/>
+        <source>Word to forget</source>
+        <translation>要忘掉的词</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="82"/>
+        <source>Every memory and message that mentions this word is forgotten</source>
+        <translation>提到这个词的每条记忆和消息都会被忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="84"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="87"/>
+        <source>Counts what would be forgotten; nothing changes yet</source>
+        <translation>统计会忘掉多少内容；此时不做任何更改</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="99"/>
+        <source>Also the conversation text and the summaries that mention it</source>
+        <translation>同时删除提到它的对话内容和摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="104"/>
+        <source>On by default: the words leave the conversation log too</source>
+        <translation>默认勾选：这些词也会从对话记录中删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="128"/>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="128"/>
+        <source>Forget</source>
+        <translation>忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="134"/>
+        <source>Removes for good what the preview counts; this cannot be undone</source>
+        <translation>永久删除预览中统计的内容；无法撤销</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="157"/>
+        <source>Type the word again to confirm:</source>
+        <translation>再输入一次这个词以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="159"/>
+        <source>Type {word} to confirm:</source>
+        <translation>输入 {word} 以确认：</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="163"/>
+        <source>Forget enables once this matches; nothing is removed before</source>
+        <translation>输入一致后“忘掉”按钮才可用；在此之前不会删除任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="179"/>
+        <source>Type a word first.</source>
+        <translation>请先输入一个词。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="184"/>
+        <source>Counting…</source>
+        <translation>正在统计……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="210"/>
+        <source>and {n} more</source>
+        <translation>还有 {n} 条</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="249"/>
+        <source>Nothing matches: there is nothing to forget.</source>
+        <translation>没有匹配的内容：没有什么需要忘掉。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="251"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="253"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="256"/>
+        <source>{memories} ({n} versions)</source>
+        <translation>{memories}（{n} 个版本）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="260"/>
+        <source>1 message</source>
+        <translation>1 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="262"/>
+        <source>{n} messages</source>
+        <translation>{n} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="265"/>
+        <source>1 summary</source>
+        <translation>1 份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="267"/>
+        <source>{n} summaries</source>
+        <translation>{n} 份摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/forget_dialog.py" line="269"/>
+        <source>{memories}, {messages}, {summaries}</source>
+        <translation>{memories}、{messages}、{summaries}</translation>
     </message>
 </context>
 <context>
@@ -1205,42 +1450,42 @@ Every version above, its search index entries and usage records go, and its text
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="54"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="60"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="61"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="67"/>
         <source>Approve all shown</source>
         <translation>批准显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="63"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="69"/>
         <source>Reject all shown</source>
         <translation>拒绝显示的全部</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="65"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="71"/>
         <source>Approve selected</source>
         <translation>批准所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="67"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="73"/>
         <source>Reject selected</source>
         <translation>拒绝所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="78"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="84"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="99"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="105"/>
         <source>Waiting items</source>
         <translation>待处理事项</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="102"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="108"/>
         <source>Nothing waits for you.
 
 When the agent wants to keep something you did not explicitly ask it to remember, touches sensitive data, overwrites a memory it was sure about, or wants to delete something for good, it asks here first.</source>
@@ -1249,124 +1494,129 @@ When the agent wants to keep something you did not explicitly ask it to remember
 当智能体想记住你没有明确要求记住的内容、涉及敏感信息、要覆盖一条它很确定的记忆，或想永久删除某些内容时，会先在这里征求你的同意。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="134"/>
         <source>Loading the inbox</source>
         <translation>正在加载收件箱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="145"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="151"/>
         <source>All categories</source>
         <translation>全部分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="160"/>
         <source>{n} waiting</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="186"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="194"/>
         <source>Deciding</source>
         <translation>正在处理</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="205"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="213"/>
         <source>Approve deletion</source>
         <translation>批准删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="214"/>
         <source>These memories will be deleted{how}:
 {titles}</source>
         <translation>以下记忆将被删除{how}：
 {titles}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="207"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="215"/>
         <source> permanently (this cannot be undone)</source>
         <translation>（永久，无法撤销）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="212"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="220"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="292"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="257"/>
+        <source>personal data</source>
+        <translation>个人数据</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
         <source>Already decided</source>
         <translation>已经处理过了</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="301"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
         <source>Save your changes as a new version of the approved memory? Otherwise they are discarded.</source>
         <translation>要把你的修改保存为这条已批准记忆的新版本吗？否则修改将被丢弃。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="304"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="330"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="310"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="336"/>
         <source>Your changes were not saved.</source>
         <translation>你的修改没有保存。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="318"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="344"/>
         <source>you, in another program (such as the command line)</source>
         <translation>你（在另一个程序中，例如命令行）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="324"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="350"/>
         <source>“{name}” was withdrawn while you were editing it: {why}.</source>
         <translation>你编辑“{name}”时，它已被撤回：{why}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="327"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="353"/>
         <source>“{name}” was approved by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}批准。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="329"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="355"/>
         <source>“{name}” was rejected by {who} while you were editing it.</source>
         <translation>在你编辑期间，“{name}”已由{who}拒绝。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="332"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="358"/>
         <source>“{name}” is no longer waiting ({status}) — it changed while you were editing it.</source>
         <translation>“{name}”已不再等待确认（{status}）：在你编辑期间它发生了变化。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="343"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="369"/>
         <source>Your changes were not saved</source>
         <translation>你的修改没有保存</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="408"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="382"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="408"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
         <source>{verb} {n} items?</source>
         <translation>{verb} {n} 项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
         <source>{verb} this item?</source>
         <translation>{verb}这一项？</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="401"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="427"/>
         <source>{n} of them delete memories.</source>
         <translation>其中 {n} 项会删除记忆。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="410"/>
+        <location filename="../../ekko_memory_gui/views/inbox_view.py" line="436"/>
         <source>Some decisions failed</source>
         <translation>部分处理失败</translation>
     </message>
@@ -1420,7 +1670,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="88"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="373"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="375"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
@@ -1516,8 +1766,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="80"/>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="160"/>
         <location filename="../../ekko_memory_gui/views/help_menus.py" line="163"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="166"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -1537,34 +1787,34 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>这份 Ekko Memory 没有附带用户指南；它在源代码的 docs/user-guide.md 中。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="137"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="140"/>
         <source>{keys} — Search</source>
         <translation>{keys} — 搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="148"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="151"/>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="156"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="398"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="400"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="150"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="153"/>
         <source>Esc — Clear the search</source>
         <translation>Esc — 清空搜索</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="152"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="155"/>
         <source>Tab — Next pane; arrows move inside a list or the tree</source>
         <translation>Tab — 下一个窗格；方向键在列表或分类树中移动</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="170"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="173"/>
         <source>Preparing the demo…</source>
         <translation>正在准备示例…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/help_menus.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/help_menus.py" line="177"/>
         <source>Opening the demo</source>
         <translation>正在打开示例</translation>
     </message>
@@ -1631,7 +1881,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
     </message>
     <message>
         <location filename="../../ekko_memory_gui/views/main_menus.py" line="233"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="456"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="458"/>
         <source>About Ekko Memory</source>
         <translation>关于 Ekko Memory</translation>
     </message>
@@ -1658,8 +1908,8 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在连接 PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="243"/>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="408"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="245"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="410"/>
         <location filename="../../ekko_memory_gui/views/store_switching.py" line="95"/>
         <source>Reading store status</source>
         <translation>正在读取存储状态</translation>
@@ -1670,7 +1920,7 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>正在重新打开存储</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="342"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="344"/>
         <source>Opening a message</source>
         <translation>正在打开消息</translation>
     </message>
@@ -1700,42 +1950,42 @@ When the agent wants to keep something you did not explicitly ask it to remember
         <translation>语义索引</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="377"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="379"/>
         <source>Editing a memory</source>
         <translation>正在编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="380"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="382"/>
         <source>Deleting a memory</source>
         <translation>正在删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="384"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="386"/>
         <source>Deleting a memory permanently</source>
         <translation>正在永久删除记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="388"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="390"/>
         <source>Restoring a memory</source>
         <translation>正在恢复记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="391"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="393"/>
         <source>Reverting a memory</source>
         <translation>正在回退记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="394"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="396"/>
         <source>Undoing</source>
         <translation>正在撤销</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="449"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="451"/>
         <source>Restoring the view</source>
         <translation>正在恢复视图</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/main_window.py" line="458"/>
+        <location filename="../../ekko_memory_gui/views/main_window.py" line="460"/>
         <source>Ekko Memory {version}
 
 Local, auditable long-term memory for AI agents. Everything stays in SQLite files on this machine, or in the PostgreSQL database you connect to.</source>
@@ -1805,32 +2055,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
 <context>
     <name>MatchReason</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="33"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="34"/>
         <source>content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="35"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="35"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="36"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="39"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="40"/>
         <source>Found in its tags or entities, or by a word that means the same</source>
         <translation>在标签或实体中找到，或通过同义词找到</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="43"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="44"/>
         <source>Found in: {fields}</source>
         <translation>匹配位置：{fields}</translation>
     </message>
@@ -1967,6 +2217,91 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <location filename="../../ekko_memory_gui/views/memory_actions.py" line="296"/>
         <source>“{title}” changed again since; its history can bring back an older version</source>
         <translation>“{title}”之后又被修改过；可以在它的版本历史中恢复旧版本</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryControls</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="36"/>
+        <source>Forget everything about…</source>
+        <translation>忘掉关于……的一切</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="41"/>
+        <source>Forgets a word or the selected memories everywhere: memories, their versions, and the conversation text and summaries that mention it</source>
+        <translation>在所有地方忘掉一个词或所选的记忆：记忆、它们的版本，以及提到它的对话内容和摘要</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="46"/>
+        <source>Delete all my memories…</source>
+        <translation>删除我的全部记忆……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="49"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="112"/>
+        <source>Pause memory</source>
+        <translation>暂停记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="54"/>
+        <source>While paused, the agent neither reads nor writes memory</source>
+        <translation>暂停期间，智能体既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="57"/>
+        <source>Duplicates…</source>
+        <translation>重复的记忆……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="83"/>
+        <source>Reading whether memory is paused</source>
+        <translation>正在读取记忆是否已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="95"/>
+        <source>Pausing memory</source>
+        <translation>正在暂停记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="102"/>
+        <source>Memory paused: the agent neither reads nor writes it.</source>
+        <translation>记忆已暂停：智能体既不读取也不写入。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="104"/>
+        <source>Memory resumed: the agent reads and writes it again.</source>
+        <translation>记忆已恢复：智能体重新读取和写入。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="112"/>
+        <source>Resume memory</source>
+        <translation>恢复记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="128"/>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="134"/>
+        <source>Forgetting</source>
+        <translation>正在忘掉</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="140"/>
+        <source>Deleting all memories</source>
+        <translation>正在删除全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="173"/>
+        <source>What it would forget changed since the preview; here are the new counts. Confirm again.</source>
+        <translation>预览之后要忘掉的内容有了变化；这是新的统计，请再次确认。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="185"/>
+        <source>Forgotten: {counts}.</source>
+        <translation>已忘记：{counts}。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_controls.py" line="212"/>
+        <source>Finding duplicates</source>
+        <translation>正在查找重复的记忆</translation>
     </message>
 </context>
 <context>
@@ -2110,32 +2445,32 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
         <translation>已于{when}过期（{at}）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="372"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="376"/>
         <source>{scope} · store: {store}</source>
         <translation>{scope} · 存储：{store}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="386"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="391"/>
         <source>created {created} · updated {updated}</source>
         <translation>创建于 {created} · 更新于 {updated}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="419"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="424"/>
         <source>No source message (written by hand or imported).</source>
         <translation>没有来源消息（手动写入或导入）。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="485"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="490"/>
         <source>Open in the session</source>
         <translation>在会话中打开</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="427"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="432"/>
         <source>Not used in a reply yet.</source>
         <translation>还没有在回复中使用过。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="430"/>
+        <location filename="../../ekko_memory_gui/views/memory_detail_pane.py" line="435"/>
         <source>Used in {n} replies, last on {when}.</source>
         <translation>在 {n} 次回复中使用过，最近一次是 {when}。</translation>
     </message>
@@ -2973,7 +3308,7 @@ Local, auditable long-term memory for AI agents. Everything stays in SQLite file
     </message>
     <message>
         <location filename="../../ekko_memory_gui/models/labels/core_text.py" line="38"/>
-        <location filename="../../ekko_memory_gui/models/match_reason.py" line="42"/>
+        <location filename="../../ekko_memory_gui/models/match_reason.py" line="43"/>
         <location filename="../../ekko_memory_gui/views/inbox_batch_text.py" line="39"/>
         <location filename="../../ekko_memory_gui/views/markdown_words.py" line="33"/>
         <source>, </source>
@@ -3343,107 +3678,117 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="126"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="125"/>
+        <source>Forget everything about these…</source>
+        <translation>忘掉关于这些的一切……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="127"/>
+        <source>Forget everything about this…</source>
+        <translation>忘掉关于这条的一切……</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="133"/>
         <source>Delete permanently…</source>
         <translation>永久删除…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="164"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="171"/>
         <source>built in, read-only</source>
         <translation>内置，只读</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="165"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="172"/>
         <source>an earlier version</source>
         <translation>较早的版本</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="166"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="173"/>
         <source>in the trash or gone</source>
         <translation>已在回收站或已不存在</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="167"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="174"/>
         <source>refused</source>
         <translation>被拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="173"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="180"/>
         <source>Left as they were: {list}</source>
         <translation>未作更改：{list}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="180"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="187"/>
         <source>Moving memories to the trash</source>
         <translation>正在将记忆移到回收站</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="190"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="197"/>
         <source>Undo delete of {n} memories</source>
         <translation>撤销删除 {n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="192"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="199"/>
         <source>Undo delete of “{title}”</source>
         <translation>撤销删除“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="198"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="205"/>
         <source>Moved {n} memories to the trash. Ctrl+Z brings them back.</source>
         <translation>已将 {n} 条记忆移到回收站。按 Ctrl+Z 可恢复。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="206"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="213"/>
         <source>Moving memories to a category</source>
         <translation>正在将记忆移动到分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="233"/>
         <source>Undo move of {n} memories</source>
         <translation>撤销移动 {n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="238"/>
         <source>Moved {n} memories to {path}.</source>
         <translation>已将 {n} 条记忆移动到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="239"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="246"/>
         <source>Exporting the selection</source>
         <translation>正在导出所选内容</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="247"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="254"/>
         <source>Export the selected memories</source>
         <translation>导出所选记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="249"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="256"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown（*.md）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="260"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="267"/>
         <source>Export selection</source>
         <translation>导出所选</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="264"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="271"/>
         <source>Exported {n} memories to {path}.</source>
         <translation>已导出 {n} 条记忆到 {path}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="271"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="278"/>
         <source>Pinning memories</source>
         <translation>正在固定记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="277"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="284"/>
         <source>Pinned {n} memories: the agent can read them but not change them.</source>
         <translation>已固定 {n} 条记忆：智能体可以读取，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="279"/>
+        <location filename="../../ekko_memory_gui/views/memory_selection.py" line="286"/>
         <source>Unpinned {n} memories.</source>
         <translation>已取消固定 {n} 条记忆。</translation>
     </message>
@@ -3521,255 +3866,270 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>、</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="121"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="126"/>
+        <source>A little {ingredient} is fine</source>
+        <translation>可以接受少量{ingredient}</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="130"/>
         <source>Only a little {ingredient}</source>
         <translation>{ingredient}只放一点</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="124"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="133"/>
         <source>{amount} {ingredient} is fine</source>
         <translation>可以接受{amount}{ingredient}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="134"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="143"/>
         <source>Replies in {language}</source>
         <translation>用{language}回复</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="144"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="153"/>
         <source>{person} is called {name}</source>
         <translation>{person}叫{name}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="154"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
         <source>{task} (done)</source>
         <translation>{task}（已完成）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="159"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
         <source>Doesn&apos;t eat {v}</source>
         <translation>不吃{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="160"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="164"/>
         <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="169"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="173"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="178"/>
         <source>Likes {v}</source>
         <translation>喜欢{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="163"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="172"/>
         <source>Diet: {v}</source>
         <translation>饮食：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="166"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="175"/>
         <source>Replies: {v}</source>
         <translation>回复：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="167"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="176"/>
         <source>Call me {v}</source>
         <translation>称呼我{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="168"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="177"/>
         <source>Time zone: {v}</source>
         <translation>时区：{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="170"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="179"/>
         <source>Dislikes {v}</source>
         <translation>不喜欢{v}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="171"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="180"/>
         <source>Allergic to {v}</source>
         <translation>对{v}过敏</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="204"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="213"/>
         <source>Tomato and egg stir-fry</source>
         <translation>番茄炒蛋</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="216"/>
         <source>Blanch meat first to take away the smell</source>
         <translation>焯水去腥</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="238"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="228"/>
+        <source>A quick home-style dish of tomatoes and eggs. Can be made with less oil and without cilantro, as the user prefers.</source>
+        <translation>家常快手菜，主要食材是番茄和鸡蛋。可按用户偏好少油、不放香菜。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="233"/>
+        <source>Put the meat in cold water before cooking, add ginger slices and cooking wine, skim off the foam once it boils, then take it out.</source>
+        <translation>肉类下锅前冷水下锅焯水，加姜片和料酒，水开后撇去浮沫再捞出。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="274"/>
         <source>Life skills</source>
         <translation>生活技能</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="239"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="275"/>
         <source>Cooking</source>
         <translation>做饭</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="240"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="276"/>
         <source>Food preferences</source>
         <translation>饮食偏好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="241"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="277"/>
         <source>Recipes</source>
         <translation>菜谱</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="242"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="278"/>
         <source>Cooking tips</source>
         <translation>烹饪技巧</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="243"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
         <source>Personal</source>
         <translation>个人</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="244"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="280"/>
         <source>Communication</source>
         <translation>沟通</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="245"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
         <source>Likes</source>
         <translation>喜好</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="246"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
         <source>Current state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="247"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
         <source>Schedule</source>
         <translation>日程</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="248"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="249"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="285"/>
         <source>People</source>
         <translation>人物</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="250"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="286"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="251"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="287"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="252"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="288"/>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="253"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="289"/>
         <source>Deployment</source>
         <translation>部署</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="254"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="290"/>
         <source>Collaboration</source>
         <translation>协作</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="255"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="291"/>
         <source>Rules</source>
         <translation>约束</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="279"/>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="281"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="315"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="317"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="282"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="318"/>
         <source>The agent</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="283"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="319"/>
         <source>Built in</source>
         <translation>内置</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="284"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="320"/>
         <source>Imported</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="297"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="333"/>
         <source>until {time} today</source>
         <translation>今天 {time} 前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="301"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="337"/>
         <source>until {day}</source>
         <translation>到{day}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="302"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="338"/>
         <source>until {date}</source>
         <translation>到 {date}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="307"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="343"/>
         <source>Mon</source>
         <translation>周一</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="308"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="344"/>
         <source>Tue</source>
         <translation>周二</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="309"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="345"/>
         <source>Wed</source>
         <translation>周三</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="310"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="346"/>
         <source>Thu</source>
         <translation>周四</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="311"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="347"/>
         <source>Fri</source>
         <translation>周五</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="312"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="348"/>
         <source>Sat</source>
         <translation>周六</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="313"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="349"/>
         <source>Sun</source>
         <translation>周日</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="330"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="366"/>
         <source>waiting for you</source>
         <translation>等你确认</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="332"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="368"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="336"/>
+        <location filename="../../ekko_memory_gui/models/labels/sentences.py" line="372"/>
         <source>used recently</source>
         <translation>最近用过</translation>
     </message>
@@ -3777,42 +4137,42 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>MemoryTableModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="209"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="211"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="205"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="207"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="206"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="208"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="207"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="209"/>
         <source>From</source>
         <translation>来自</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="208"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="210"/>
         <source>Changed</source>
         <translation>更改</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="267"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="269"/>
         <source>Each memory as a sentence; a click sorts them by title</source>
         <translation>每条记忆写成一句话；点击按标题排序</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="401"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="403"/>
         <source>Loading memories</source>
         <translation>正在加载记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="447"/>
+        <location filename="../../ekko_memory_gui/models/memory_table_model.py" line="449"/>
         <source>Refreshing memories</source>
         <translation>正在刷新记忆</translation>
     </message>
@@ -3877,102 +4237,102 @@ Memories are what your agent keeps between conversations: your preferences (不�
         <translation>选择“{title}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="139"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="141"/>
         <source>Would delete permanently:</source>
         <translation>将永久删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="142"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
         <source>Would expire:</source>
         <translation>将设为过期：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="144"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="146"/>
         <source>Would delete:</source>
         <translation>将删除：</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="157"/>
         <source>  (the memories are already gone)</source>
         <translation>  （这些记忆已经不存在）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="158"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="160"/>
         <source>Why it waits: {reason}. Requested by {who}.</source>
         <translation>等待原因：{reason}。请求者：{who}。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="172"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
         <source>The agent reports the user said: “{text}”</source>
         <translation>智能体转述用户的话：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="174"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="176"/>
         <source>Source: “{text}”</source>
         <translation>来源：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="185"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="185"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="187"/>
         <source>Edit and approve</source>
         <translation>编辑后批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="189"/>
         <source>Approve</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="213"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="215"/>
         <source>proposed (a new memory; nothing is replaced)</source>
         <translation>提议（新记忆，不替换任何内容）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="221"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="223"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="222"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="224"/>
         <source>proposed</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="225"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="227"/>
         <source>title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="226"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="228"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="227"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="229"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="228"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="230"/>
         <source>scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="229"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="231"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="230"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="232"/>
         <source>confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/pending_card.py" line="231"/>
+        <location filename="../../ekko_memory_gui/views/pending_card.py" line="233"/>
         <source>origin</source>
         <translation>来源方式</translation>
     </message>
@@ -3980,27 +4340,27 @@ Memories are what your agent keeps between conversations: your preferences (不�
 <context>
     <name>PendingListModel</name>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="31"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="39"/>
         <source>Kind</source>
         <translation>种类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="32"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="40"/>
         <source>Why it waits</source>
         <translation>等待原因</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="33"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="41"/>
         <source>Proposal</source>
         <translation>提议</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="34"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="42"/>
         <source>Category</source>
         <translation>分类</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/models/pending_model.py" line="36"/>
+        <location filename="../../ekko_memory_gui/models/pending_model.py" line="44"/>
         <source>Since</source>
         <translation>提出时间</translation>
     </message>
@@ -4374,6 +4734,34 @@ This deletes them for good and cannot be undone.</source>
     </message>
 </context>
 <context>
+    <name>RejectSensitiveDialog</name>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="18"/>
+        <source>Reject sensitive data</source>
+        <translation>拒绝敏感数据</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="24"/>
+        <source>“{title}” holds sensitive data ({kinds}). Rejecting it keeps it out of memory, but the conversation log still has the words.</source>
+        <translation>“{title}”包含敏感数据（{kinds}）。拒绝后它不会进入记忆，但对话记录里仍有这些内容。</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="30"/>
+        <source>Also remove it from the conversation log ({n} messages)</source>
+        <translation>同时从对话记录中删除（{n} 条消息）</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="36"/>
+        <source>The messages it came from and the summaries built on them are deleted for good</source>
+        <translation>它来自的消息以及基于这些消息的摘要会被永久删除</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/dialogs/reject_sensitive_dialog.py" line="42"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
     <name>SearchHint</name>
     <message>
         <location filename="../../ekko_memory_gui/views/search_hint.py" line="17"/>
@@ -4742,17 +5130,17 @@ This deletes them for good and cannot be undone.</source>
         <translation>重新打开存储（先关闭占用它的程序）</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="111"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="120"/>
         <source>Opening {folder}…</source>
         <translation>正在打开 {folder}…</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="143"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="134"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="143"/>
         <source>user</source>
         <translation>用户</translation>
     </message>
@@ -4762,47 +5150,57 @@ This deletes them for good and cannot be undone.</source>
         <translation>重试</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="147"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="80"/>
+        <source>Memory paused</source>
+        <translation>记忆已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="84"/>
+        <source>The agent neither reads nor writes memory until you resume it</source>
+        <translation>在你恢复之前，智能体既不读取也不写入记忆</translation>
+    </message>
+    <message>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="156"/>
         <source>store unavailable: {reason}. Press F5 to try again.</source>
         <translation>存储不可用：{reason}。按 F5 重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="155"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="164"/>
         <source>Saved in the PostgreSQL database {server}</source>
         <translation>已保存在 PostgreSQL 数据库 {server}</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="157"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="166"/>
         <source>Saved on this computer</source>
         <translation>已保存在本机</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="169"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="160"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="169"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="183"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="192"/>
         <source>{store} store disabled: {reason}. Check the server, the URL and the password, then Retry.</source>
         <translation>{store}存储已停用：{reason}。请检查服务器、URL 和密码，然后重试。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="187"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="196"/>
         <source>{store} store disabled: {reason}. Memories there cannot be read; check the file and reopen the workspace.</source>
         <translation>{store}存储已停用：{reason}。其中的记忆无法读取；请检查文件后重新打开工作区。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="191"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="200"/>
         <source>{store} store is read-only: {reason}. You can browse; changes are not possible.</source>
         <translation>{store}存储是只读的：{reason}。可以浏览，但不能修改。</translation>
     </message>
     <message>
-        <location filename="../../ekko_memory_gui/views/status_bar.py" line="193"/>
+        <location filename="../../ekko_memory_gui/views/status_bar.py" line="202"/>
         <source>{store} store degraded: {reason}</source>
         <translation>{store}存储降级：{reason}</translation>
     </message>

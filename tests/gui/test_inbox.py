@@ -14,6 +14,9 @@ from ekko_memory_gui.views.dialogs.hard_delete_dialog import HardDeleteDialog
 from ekko_memory_gui.views.dialogs.memory_edit_dialog import MemoryEditDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, run, wait_task
+from tests.gui.languages import language
+
+__all__ = ["language"]
 
 
 def _inbox(qtbot: Any, window: MainWindow) -> Any:
@@ -534,3 +537,79 @@ def test_edit_and_approve_an_item_the_user_withdrew_in_the_conversation_says_so(
     assert "was withdrawn while you were editing it: you took back what you had just said" in text
     assert "“算了，不用记了。”" in text and "Your changes were not saved." in text
     assert "extractor" not in text and "rejected by" not in text
+
+
+def _sensitive_reject(
+    qtbot: Any, window: MainWindow, dialogs: ScriptedDialogService, *, remove: bool, language: str
+) -> tuple[Any, list[str]]:
+    from ekko_memory_gui.views.dialogs.reject_sensitive_dialog import RejectSensitiveDialog
+    from tests.gui.languages import pick
+    from tests.gui.test_accessible_walk import problems
+
+    inbox = _inbox(qtbot, window)
+    pid = _pending_id(inbox, "sensitive_data")
+    item = next(e.item for e in inbox.entries if e.item.id == pid)
+    sources = list(item.source_message_ids)
+    assert sources
+
+    def answer(dialog: QDialog) -> bool:
+        assert isinstance(dialog, RejectSensitiveDialog)
+        assert dialog.remove_from_log.isChecked()  # offered, ticked by default
+        assert dialog.windowTitle() == pick(language, en="Reject sensitive data", zh="拒绝敏感数据")
+        dialog.show()
+        assert problems(dialog, language) == []  # every control named, in the UI's language
+        dialog.remove_from_log.setChecked(remove)
+        dialog.reject_button.click()
+        return dialog.result() == QDialog.DialogCode.Accepted
+
+    dialogs.handlers.append(answer)
+    inbox.card(pid).reject_button.click()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(inbox.entries) == 3)
+    return window.runner.memory, sources
+
+
+def _logged(mem: Any, ids: list[str]) -> list[str]:
+    from sqlalchemy import select
+
+    from ekko_memory.store import tables as t
+
+    out: list[str] = []
+    for _, store in mem.stores():
+        with store.read() as r:
+            m = t.memory_messages
+            out += [row[0] for row in r.conn.execute(select(m.c.id).where(m.c.id.in_(ids)))]
+    return out
+
+
+def test_rejecting_sensitive_data_also_removes_it_from_the_conversation_log(
+    qtbot: Any, language: str, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    mem, sources = _sensitive_reject(qtbot, window, dialogs, remove=True, language=language)
+    assert _logged(mem, sources) == []
+    assert not any(p.rule == "sensitive_data" for p in mem.pending(None))
+
+
+def test_rejecting_sensitive_data_can_keep_the_conversation_log(
+    qtbot: Any, language: str, window: MainWindow, dialogs: ScriptedDialogService
+) -> None:
+    mem, sources = _sensitive_reject(qtbot, window, dialogs, remove=False, language=language)
+    assert sorted(_logged(mem, sources)) == sorted(sources)
+
+
+def test_inbox_cards_name_built_in_categories_in_the_ui_language(
+    qtbot: Any, language: str, window: MainWindow
+) -> None:
+    from tests.gui.languages import pick
+
+    inbox = _inbox(qtbot, window)
+    card = inbox.card(_pending_id(inbox, "user_scope_without_intent"))
+    assert card is not None
+    where = card.findChild(QLabel, "cardWhere")
+    shown = where.text() if where is not None else ""
+    expected = pick(
+        language, en="Life skills / Cooking / Food preferences", zh="生活技能 / 做饭 / 饮食偏好"
+    )
+    assert expected in shown
+    combo = inbox.category_combo
+    assert combo.findText(expected) >= 0
+    assert combo.itemData(combo.findText(expected)) == "生活技能 / 做饭 / 饮食偏好"

@@ -81,6 +81,8 @@ def test_the_menu_names_its_actions_in_both_languages(
         # The core pins since issue 27 (``test_pin_is_offered_only_where_the_core_can_pin``).
         pick(language, en="Pin", zh="固定"),
         pick(language, en="Unpin", zh="取消固定"),
+        # Forget everything about them: memories, versions, the messages they came from.
+        pick(language, en="Forget everything about these…", zh="忘掉关于这些的一切……"),
     ]
     assert menu.accessibleName()
     # One memory: Edit and Delete permanently too.

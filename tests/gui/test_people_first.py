@@ -82,7 +82,7 @@ def test_the_list_shows_each_memory_as_a_sentence(
     assert _cell(window, ids["light_taste"], 0) == _say(language, "Less oil, less salt", "少油少盐")
     assert _cell(window, ids["reply_zh"], 0) == _say(language, "Replies in Chinese", "用中文回复")
     assert _cell(window, ids["some_coriander"], 0) == _say(
-        language, "少量 香菜 is fine", "可以接受少量香菜"
+        language, "A little 香菜 is fine", "可以接受少量香菜"
     )
     assert _cell(window, ids["no_scallion"], 0) == _say(language, "Doesn't eat 葱", "不吃葱")
     # Built-in category names in the UI's language; who wrote it; badges.
@@ -134,7 +134,7 @@ def test_the_detail_pane_leads_with_the_sentence_and_hides_the_fields(
     window.list_pane.select_id(node_id)
     pane = window.detail_pane
     qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
-    assert pane.title.text() == _say(language, "少量 香菜 is fine", "可以接受少量香菜")
+    assert pane.title.text() == _say(language, "A little 香菜 is fine", "可以接受少量香菜")
     assert pane.details.button.text() == _say(language, "Details", "详细信息")
     assert not pane.key.isVisibleTo(pane) and not pane.ids.isVisibleTo(pane)
     pane.details.button.click()
@@ -402,7 +402,7 @@ def test_a_reply_lists_the_memories_it_used(
     view.messages.setCurrentIndex(model.index(last, 0))
     wait_task(qtbot, view._used_task)
     used = view.used_sentences()
-    assert _say(language, "少量 香菜 is fine", "可以接受少量香菜") in used
+    assert _say(language, "A little 香菜 is fine", "可以接受少量香菜") in used
     assert _say(language, "Less oil, less salt", "少油少盐") in used
     assert view.used_note.text().startswith(_say(language, "This reply used", "这条回复用到了"))
     # Enter on one opens the memory in the list.
@@ -498,3 +498,27 @@ def test_a_new_memory_from_the_keyboard_alone(
     qtbot.keyClick(dialog.text_edit, Qt.Key.Key_Return)
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert dialog.drafts()[0]["valueJson"] == "芹菜"
+
+
+def test_a_built_in_recipe_reads_in_the_ui_language_in_the_detail_pane(
+    qtbot: Any, language: str, empty_window: MainWindow
+) -> None:
+    """The shipped recipe's text and its category path follow the UI's language (the
+    recipe's steps were still Chinese in an English UI)."""
+    window = empty_window
+    pane = window.list_pane
+    window.builtin_action.trigger()
+    qtbot.waitUntil(lambda: pane.model.rowCount() > 0, timeout=10000)
+    recipe = "mem_00000000000000000000000001"
+    pane.select_id(recipe)
+    detail = window.detail_pane
+    qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == recipe)
+    content = detail.content.text()
+    category = detail.category.text()
+    if language == "en":
+        assert content.startswith("A quick home-style dish") and "番" not in content
+        assert category == "Life skills / Cooking / Recipes   (Life skills)"
+    else:
+        assert content.startswith("家常快手菜")
+        assert category == "生活技能 / 做饭 / 菜谱   (生活技能)"
+    window.builtin_action.trigger()

@@ -112,11 +112,20 @@ def _plain(template: Callable[[], str]) -> Callable[[Any], str | None]:
     return render
 
 
+# Spellings of "a little" an amount may hold (the extractor keeps the user's word): an
+# English UI said "少量 香菜 is fine", half in each language.
+_A_LITTLE = ("少量", "一点", "一点点", "少许", "a little", "a bit", "little")
+
+
 def _limit(value: Any) -> str | None:
     ingredient = _field(value, "ingredient") or _text(value)
     if ingredient is None:
         return None
     amount = _field(value, "amount")
+    if amount is not None and amount.casefold() in _A_LITTLE:
+        return _Q.translate("MemorySentences", "A little {ingredient} is fine").format(
+            ingredient=ingredient
+        )
     if amount is None:
         return _Q.translate("MemorySentences", "Only a little {ingredient}").format(
             ingredient=ingredient
@@ -209,6 +218,33 @@ def _built_in() -> dict[str, str]:
             ),
         },
     )
+
+
+def _built_in_content() -> dict[str, str]:
+    """The shipped memories' content (resources/global), by id, in the UI's language."""
+    return cached(
+        "built_in_content",
+        lambda: {
+            "mem_00000000000000000000000001": _Q.translate(
+                "MemorySentences",
+                "A quick home-style dish of tomatoes and eggs. Can be made with less oil and "
+                "without cilantro, as the user prefers.",
+            ),
+            "mem_00000000000000000000000002": _Q.translate(
+                "MemorySentences",
+                "Put the meat in cold water before cooking, add ginger slices and cooking "
+                "wine, skim off the foam once it boils, then take it out.",
+            ),
+        },
+    )
+
+
+def node_content(node: Any) -> str:
+    """A memory's content; a built-in memory's in the UI's language."""
+    content = str(getattr(node, "content", "") or "")
+    if getattr(node, "scope", None) == "global":
+        return _built_in_content().get(str(getattr(node, "id", "")), content)
+    return content
 
 
 def node_sentence(node: Any) -> str:
