@@ -16,8 +16,19 @@ from ekko_memory.service.extraction.findings import Found, clip, subject_name
 from ekko_memory.service.extraction.lexicon import Lexicon
 
 COOKING = ["生活技能", "做饭", "饮食偏好"]
+# 牛奶我喝了肚子不舒服, 我一吃海鲜就过敏似的难受, dairy makes me bloated: what does the user
+# harm each time (habitual: no day or moment named).
+_UPSETS = re.compile(
+    r"^(?!.*(?:今天|昨天|前天|刚才|刚刚|上次|那次|这次|今早|昨晚))"
+    r"(?:.{1,8}?(?:我)(?:一)?(?:吃|喝)(?:了|完)?|(?:我)?一(?:吃|喝).{1,8}?)(?:就|都|会|总)*(?:会)?"
+    r"(?:肚子|胃|肠胃)?(?:不舒服|难受|拉肚子|胀气|胀|疼|痛|长痘|起疹子|头疼|心慌|失眠|睡不着)"
+    r"|^(?!the\b|this\b|that\b|it\b).{2,30}?\b(?:makes?|gives?)\s+me\s+(?:so\s+|really\s+|super\s+)?(?:jittery|bloated|sick|nauseous|queasy|ill|break\s+out|headaches?|migraines?|heartburn|the\s+shakes)\b",
+    re.IGNORECASE,
+)
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
+    # 香菜我是真吃不了 (not 吃不了那么多: an amount, no dislike).
+    r"|(?:吃不了|吃不得|碰不了|碰不得|吃不来|吃不惯|喝不了|喝不惯|喝不来|受不了)(?!那么|这么|太多|多少|一整|完|了)"
 )
 # Reply languages: the words for each, and its name (Chinese, English).
 _ALLERGY = re.compile(r"过敏|allergic|allerg(?:y|ies)")
@@ -30,6 +41,12 @@ _SMALL = re.compile(r"一点|一些|少量|少许|不要太多|别太多|少放|
 _FLAVOR_NEG = re.compile(
     r"(不要太|别太|不太|少|别|不要|不想|不能|不吃)(?:给我)?(?:能)?(?:推荐|做|吃|放|来)?(太)?(?:点|些)?"
     r"(辣|油|咸|甜|麻|糖|盐)"
+)
+# 一点辣都吃不了, 吃不了辣, 太甜受不了: a flavor the user cannot take (太: too much of it).
+_FLAVOR_CANNOT = re.compile(
+    r"(?:一点|一丁点|半点|一口)?(?:儿)?(?P<too>太)?(?P<dim>辣|麻|油|咸|甜)(?:的)?(?:我)?(?:是)?(?:真的?|实在|完全|根本|从小就?)?"
+    r"(?:一点)?(?:都|也)?(?:吃不了|碰不了|碰不得|吃不得|受不了|吃不来|吃不惯|接受不了)"
+    r"|(?:吃不了|碰不了|吃不得|吃不来|吃不惯|接受不了)(?:一点)?(?P<too2>太)?(?P<dim2>辣|麻|咸|甜)"
 )
 _DIM = {
     "辣": "spicy",
@@ -125,7 +142,7 @@ class CookingFrames:
         allergic = bool(_ALLERGY.search(clause.casefold())) and not _NOT_ALLERGIC.search(
             clause.casefold()
         )
-        negated = allergic or bool(_NEG.search(clause.casefold()))
+        negated = allergic or bool(_NEG.search(clause.casefold())) or bool(_UPSETS.search(clause))
         if ingredients and _ALLOW.search(clause.casefold()):
             for name in ingredients:
                 self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
@@ -277,6 +294,9 @@ class CookingFrames:
             # 别推荐太咸的 is "not too salty": low, like 别太咸.
             low = m.group(1) in ("少", "不要太", "别太", "不太") or m.group(2) is not None
             value.setdefault(_DIM[m.group(3)], "low" if low else "none")
+        for m in _FLAVOR_CANNOT.finditer(clause):
+            low = bool(m["too"] or m["too2"])
+            value.setdefault(_DIM[m["dim"] or m["dim2"]], "low" if low else "none")
         for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
             value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
         return dict(sorted(value.items()))

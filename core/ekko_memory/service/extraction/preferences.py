@@ -13,7 +13,9 @@ from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import Statement
 
-_DEGREE_ZH = r"(?:更|会|倒是|其实|很|超|超级|特别|非常|最|真的|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太)*"
+_DEGREE_ZH = r"(?:更|会|倒是|其实|很|超|超级|特别|非常|最|真的|真|实在|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太|从小就?|向来|始终|完全|根本)*"
+# Can't bear, can't take in (吃不了, 听不来, 看不惯): what one cannot do with a thing.
+_CANNOT_ZH = r"(?:吃不了|喝不了|吃不来|喝不来|吃不惯|喝不惯|用不惯|听不来|听不惯|听不进去|看不来|看不惯|看不下去|受不了|忍不了|碰不了|碰不得|吃不得|闻不了|接受不了|欣赏不来|玩不来|忍受不了)"
 _LIKE_ZH = re.compile(
     rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|偏好|倾向于|更倾向于?|看重|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?!的)(?P<v>.+)$"
     rf"|^(?:的)?(?:爱好|兴趣|兴趣爱好)(?:就)?(?:是|有)(?P<v2>.+)$"
@@ -21,23 +23,44 @@ _LIKE_ZH = re.compile(
     rf"|^(?:最近)?(?:在|一直在|天天|每天都在)?(?:循环|追|刷|沉迷|迷上|入坑了?|入了)(?P<v4>.+)$"
     # 游泳倒是挺喜欢的: the thing first, then the liking.
     rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:倒是|倒|就|还|也|是)?{_DEGREE_ZH}(?<![可恋])(?:喜欢|爱|热爱)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
+    # 后摇真的太适合写代码了: a thing the user finds just right for something they do.
+    rf"|^(?!这|那|今天|今晚|明天|现在|天气|你|您|他|她|它)(?P<v6>[\u4e00-\u9fffA-Za-z0-9 ]{{2,10}}?)(?:真的|真是|简直|实在|也)?(?:太|最|超级?|特别|非常|巨)适合(?!你|您|他|她|我们)(?P<fit>[\u4e00-\u9fff]{{1,8}}?)(?:了|啦|的|呢)*$"
+    # 不过要换燕麦奶: the milk, tea or drink one has one's coffee or tea switched to.
+    rf"|^(?:要|得|都|会|一般|习惯)?(?P<verb2>换成?|改成|改用|换用|改喝|换喝)(?P<v8>[\u4e00-\u9fffA-Za-z]{{1,6}}?(?:奶|茶|咖啡|豆浆|糖浆|代糖))(?:的)?$"
+    # 离不开咖啡: what one cannot do without.
+    rf"|^{_DEGREE_ZH}(?P<need>离不开|少不了|戒不掉)(?P<v7>.+)$"
 )
 _DISLIKE_ZH = re.compile(
-    rf"^{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|受不了|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|忍受不了|接受不了|不感冒|吃不惯|喝不惯|用不惯)(?P<v>.+)$"
-    rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?<!得)(?:不喜欢|讨厌|受不了|不爱|反感|吃不惯|喝不惯)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
+    rf"^(?:是)?{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|不感冒|{_CANNOT_ZH})(?P<v>.+)$"
+    rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?<!得)(?:不喜欢|讨厌|不爱|反感|{_CANNOT_ZH})(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦|了)?$"
+    # 奶油就别加了: what not to have added to one's food or drink.
+    rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z]{{1,6}}?)(?:就|也|都|可以)?(?P<add>别|不要|不用|甭)(?:给我)?(?:加|放)了?(?:吧|哈|啊)?$"
+    # 一点辣都吃不了, 一首说唱都听不下去: not even a little of it.
+    rf"|^(?:是)?{_DEGREE_ZH}(?:一点|一口|一丁点|半点|一点点|一首|一集|一部|一页)(?:儿)?(?P<v3>[\u4e00-\u9fffA-Za-z0-9 ]{{1,10}}?)(?:都|也){_DEGREE_ZH}{_CANNOT_ZH}"
+    rf"|^(?:是)?{_DEGREE_ZH}(?P<v4>[\u4e00-\u9fffA-Za-z0-9 ]{{1,10}}?)(?:是)?{_DEGREE_ZH}(?:一点|一口|半点)(?:儿)?(?:都|也){_DEGREE_ZH}{_CANNOT_ZH}"
 )
 _ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
 _LIKE_EN = re.compile(
     rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use)\s+(?P<v>.+)$"
     r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
-    r"|^(?:am|is)\s+(?:more\s+of\s+)?(?:a|an)\s+(?P<v3>[\w -]{2,20}?)\s+person\b"
-    r"|^(?P<v4>[\w -]{3,30}?)\s+is\s+(?:basically\s+|literally\s+|pretty\s+much\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam)\b",
+    rf"|^(?:am|is)\s+{_ADV_EN}(?:pretty\s+much\s+|basically\s+|definitely\s+|totally\s+|more\s+of\s+|such\s+)*(?:a|an)\s+(?P<v3>[\w -]{{2,20}}?)\s+person\b"
+    r"|^(?P<v4>[\w -]{3,30}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|pretty\s+much\s+|definitely\s+|still\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam|comfort\s+food|go-to|guilty\s+pleasure|happy\s+place|weakness)\b"
+    # give me a good curry any day: what one would always pick.
+    r"|^give\s+me\s+(?:a\s+good\s+|good\s+|a\s+|an\s+|some\s+)?(?P<v6>[\w -]{2,30}?)\s+any\s+day(?:\s+of\s+the\s+week)?\b"
+    # can't use any editor without vim keybindings: what one cannot do without.
+    r"|^(?P<need>can'?t|cannot|could\s*n'?t)\s+(?:\w+\s+){1,5}?without\s+(?:my\s+|a\s+|an\s+|some\s+)?(?P<v7>[\w -]{2,40}?)$",
     re.IGNORECASE,
 )
 _DISLIKE_EN = re.compile(
     rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of|can'?t\s+do|cannot\s+do|can'?t\s+handle)\s+(?P<v>.+)$"
     # Anything but horror please: what is ruled out of a request.
-    r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$",
+    r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$"
+    # anything with olives is a no from me; raisins are a hard pass.
+    r"|^(?:anything\s+with\s+|any\s+)?(?P<v3>[\w -]{2,30}?)\s+(?:is|are)\s+(?:a\s+)?(?:hard\s+|big\s+|firm\s+|definite\s+|total\s+)?(?:no|nope|pass|dealbreaker)(?:\s+(?:from|for)\s+me)?\b"
+    # bright screens literally hurt my eyes: something one cannot take (not "the", "this").
+    r"|^(?!(?:the|this|that|these|those|it|its|my|your|his|her|our|their)\b)(?P<v4>[\w -]{2,30}?)\s+(?:literally\s+|really\s+|actually\s+|always\s+|just\s+)?(?:hurts?|kills?|strains?)\s+my\s+(?:eyes|ears|head)\b"
+    # coffee makes me jittery: what upsets the user each time.
+    r"|^(?!(?:the|this|that|these|those|it|its|my|your|his|her|our|their)\b)(?P<v5>[\w -]{2,30}?)\s+(?:always\s+|just\s+|really\s+)?(?:makes?|gives?)\s+me\s+(?:so\s+|really\s+|super\s+)?(?:jittery|bloated|sick|nauseous|queasy|ill|headaches?|migraines?|heartburn|the\s+shakes)\b",
     re.IGNORECASE,
 )
 # What is no thing liked: the verb's other uses (喜欢你, 爱说, I'd love to, I like that idea).
@@ -76,9 +99,25 @@ def _verb(m: re.Match[str], default: str) -> str:
     )
 
 
+def _title(m: re.Match[str], thing: str, zh: bool, verb_zh: str, verb_en: str) -> str:
+    """The preference as the user put it: 喜欢后摇（适合加班）, 离不开咖啡, Needs vim keybindings."""
+    found = m.groupdict()
+    if found.get("fit"):
+        return f"喜欢{thing}（适合{found['fit']}）"
+    if found.get("add"):
+        return f"不加{thing}"
+    if found.get("v8"):
+        return f"要{found['verb2']}{thing}"
+    if found.get("v7"):
+        return f"离不开{thing}" if zh else f"Needs {thing}"
+    return f"{_verb(m, verb_zh)}{thing}" if zh else f"{verb_en} {thing}"
+
+
 def _thing(raw: str, zh: bool) -> str:
     value = w.clean_zh(raw) if zh else w.clean_en(raw)
     if zh:
+        # 一点辣, 一口羊肉 (都吃不了): not even a little of the thing.
+        value = re.sub(r"^(?:一点点?|一口|一丁点|半点)(?:儿)?(?=.)", "", value)
         # 喜欢吃/听/看/玩/去 X: the verb belongs to the liking, X is the thing.
         value = re.sub(
             r"^(?:吃|喝|听|看|玩|打|去|用|做|逛|跑|读|骑|唱|画|弹|拍)(?=.{2,})",
@@ -88,6 +127,74 @@ def _thing(raw: str, zh: bool) -> str:
     return value
 
 
+# What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
+_NOT_A_THING_ZH = re.compile(
+    r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
+    r"|(?:会|被|来不及|赶不上|迟到|出事|生气|误会|麻烦)"
+)
+# A thing's name said before the user (游泳我倒是挺喜欢的, 说唱我是真听不来).
+_TOPIC_HEAD_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9 ]{2,12})(?:我|俺)$")
+
+
+# Words of food and drink, around 别加/不要放 (the sugar, the ice, the cream).
+_TASTE_ZH = re.compile(
+    r"吃|喝|咖啡|茶|奶|饭|菜|汤|面|甜|咸|辣|腻|酸|苦|口味|口感|糖|冰|料|酱|葱|蒜|香菜"
+)
+_ACTIVITY_NOUNS = frozenset(
+    {"跑步", "健身", "运动", "学习", "工作", "通勤", "散步", "开车", "做饭"}
+)
+
+
+def _fits_an_activity(thing: str, fit: str) -> bool:
+    """后摇太适合加班了: a thing (not a time: 下雨天, 夏天) fit for something the user
+    does (a verb: 加班, 看书), not for someone (新手, 小孩)."""
+    thing_tags = w.tag(thing)
+    if any(pos == "t" for _, pos in thing_tags) or re.search(
+        r"(?:天|季|时候|晚上|早上|周末|假期)$", thing
+    ):
+        return False
+    first = w.tag(fit)[:1]
+    return bool(first) and (first[0][1].startswith("v") or first[0][0] in _ACTIVITY_NOUNS)
+
+
+def _raw(m: re.Match[str]) -> str:
+    groups = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8")
+    return next((m[g] for g in groups if m.groupdict().get(g)), "") or ""
+
+
+def _fear_of_an_event(m: re.Match[str], body: str) -> bool:
+    """怕 alone before a clause (我怕来不及, 怕他不高兴) fears an event; 最怕 / 特别怕 X
+    names a thing the user dislikes."""
+    return m.groupdict().get("verb") == "怕" and not re.search(
+        r"(?:最|特别|很|超|真的|非常|贼|巨|太|挺)怕", body
+    )
+
+
+def _read_liking(st: Statement) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """The dislike or like the clause states: read on its body, and for a Chinese clause
+    that names the thing before the user (游泳我倒是挺喜欢的) on the clause from the thing."""
+    body = st.body.strip()
+    readings = [body]
+    if st.zh:
+        text = st.text.strip()
+        head = text[: len(text) - len(body)] if text.endswith(body) else ""
+        topic = _TOPIC_HEAD_ZH.search(head) if head else None
+        if topic is not None:
+            readings.insert(0, topic.group() + body)
+    for said in readings:
+        if st.zh:
+            dislike = _DISLIKE_ZH.match(said)
+            like = None if dislike else _LIKE_ZH.match(said)
+        else:
+            dislike = _DISLIKE_EN.match(said)
+            like = None if dislike else _LIKE_EN.match(said)
+        m = dislike or like
+        # 倒是挺喜欢的 read alone would make 倒是 the thing liked.
+        if m is not None and not re.fullmatch(_DEGREE_ZH + r"(?:我|是)?", _raw(m).strip()):
+            return dislike, like
+    return None, None
+
+
 def preference(st: Statement) -> Finding | None:
     """A like or dislike of the statement's subject (我很喜欢听周杰伦, I hate jazz)."""
     if st.subject.kind not in ("self", "none", "person") or st.question or st.hypothetical:
@@ -95,12 +202,7 @@ def preference(st: Statement) -> Finding | None:
     if st.subject.kind == "none" and st.explicit_subject:
         return None  # 她喜欢花 with nobody to name: not the user's
     body = st.body.strip()
-    if st.zh:
-        dislike = _DISLIKE_ZH.match(body)
-        like = None if dislike else _LIKE_ZH.match(body)
-    else:
-        dislike = _DISLIKE_EN.match(body)
-        like = None if dislike else _LIKE_EN.match(body)
+    dislike, like = _read_liking(st)
     m = dislike or like
     if m is None:
         rather = _RATHER_ZH.search(body) if st.zh else None
@@ -126,8 +228,8 @@ def preference(st: Statement) -> Finding | None:
         r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE
     ):
         return None  # 也不是说我不爱听周杰伦: no dislike said
-    if like is not None and st.negated:
-        return None
+    if like is not None and st.negated and not m.groupdict().get("need"):
+        return None  # (can't … without X is a need, no negation)
     if (
         like is not None
         and not st.zh
@@ -135,12 +237,17 @@ def preference(st: Statement) -> Finding | None:
         and re.match(r"(?:like|likes)\b", body, re.IGNORECASE)
     ):
         return None  # "like 5 cups a day": like as a filler, not a liking
-    raw = next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "") or ""
-    thing = _thing(raw, st.zh)
+    thing = _thing(_raw(m), st.zh)
     if m.groupdict().get("what"):
         thing = f"{m['what']}：{thing}" if st.zh else f"{m['what'].strip()}: {thing}"
     if not thing or len(thing) > 60 or _NOT_A_THING.search(thing):
         return None
+    if st.zh and (_NOT_A_THING_ZH.search(thing) or _fear_of_an_event(m, body)):
+        return None  # 吃不了那么多, 受不了他了, 怕来不及: no thing liked or disliked
+    if m.groupdict().get("add") and not _TASTE_ZH.search(st.sentence):
+        return None  # 微信就别加了: adding someone, not something to one's food
+    if m.groupdict().get("fit") and not _fits_an_activity(thing, m["fit"]):
+        return None  # 下雨天最适合…, Python最适合新手: a time, or for someone else
     key = "dislikes" if dislike else "likes"
     zh, en = ("不喜欢", "Dislikes") if dislike else ("喜欢", "Likes")
     if st.subject.kind == "person":
@@ -167,7 +274,7 @@ def preference(st: Statement) -> Finding | None:
         category=["个人", "喜好"],
         key=key,
         value=thing,
-        title=f"{_verb(m, zh)}{thing}" if st.zh else f"{en} {thing}",
+        title=_title(m, thing, st.zh, zh, en),
         content=st.text,
         statement=st,
         scope="user",

@@ -325,7 +325,7 @@ class RuleBasedExtractor(Revising):
             for op in found.ops[first:]
         )
         unread = usable if not stated else [] if bounded else quiet
-        if unread:
+        if unread and not (stated and _LASTING.search(group[0].sentence)):
             state = temporary_state(
                 [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
             )
@@ -363,6 +363,8 @@ class RuleBasedExtractor(Revising):
             until = intent.temporary_expiry(
                 st.sentence, msg.created_at, self.registry.temporary_words
             )
+            if _LASTING.search(st.sentence):
+                until = None  # 今天聚餐…，我一点辣都吃不了，从小就这样: no state of today
             self.cooking.read(st.text, text, until, src, known, found)
             self.project.read(st.text, src, known, found)
             self._reply_language(st.text, text, src, found)
@@ -584,6 +586,13 @@ class RuleBasedExtractor(Revising):
         )
 
 
+# A sentence that says its taste has always been so (从小就这样, ever since I was a kid):
+# today's word in it times the occasion, not the taste.
+_LASTING = re.compile(
+    r"从小|打小|向来|一向|天生|从来都|一直都这样|一辈子"
+    r"|\b(?:always have|always been|ever since|since i was (?:a kid|little|young|a child|\d+)|my whole life|all my life)\b",
+    re.IGNORECASE,
+)
 # The memories a time completes (a task's deadline, a trip, a birthday).
 _TIMED_KEYS = frozenset({"task_status", "travel_plan", "birthday"})
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).

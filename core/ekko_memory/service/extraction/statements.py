@@ -267,7 +267,7 @@ _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
-_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
+_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
 _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
@@ -322,7 +322,7 @@ _ASK_ONLY = re.compile(
 )
 _REQUEST = re.compile(
     r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|对比一下|分析一下|生成|做个|来个|给个|出个|设计)"
-    r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
+    r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me(?!.*\bany\s+day\b)|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
     r"|^(?:i\s+)?(?:need|want|would like|'d like)\s+(?:some\s+)?(?:help|advice|ideas|suggestions|a hand|tips|recommendations)\b|^(?:need|want)\s+(?:help|advice|ideas)\b|^(?:想|想要|需要)(?:问|请教|咨询|求)",
     re.IGNORECASE,
 )
