@@ -59,6 +59,12 @@ _PASSING_TALK = re.compile(
     r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
     re.IGNORECASE,
 )
+# An English clause about a thing, not the speaker (the sunset…, it's pouring, this place…).
+_OF_A_THING_EN = re.compile(
+    r"^(?:(?:oh|wow|omg|ugh|man|so|and|but|also|honestly|lol|haha)[,!\s]+)*"
+    r"(?:the|this|that|these|those|it|it's|its|there|there's|here|such|what\s+a|how)\b",
+    re.IGNORECASE,
+)
 _ILL_EN = re.compile(
     r"\b(?:have|got|caught|am fighting)\s+(?:a|the)\s+(?:cold|flu|fever|cough|sore throat|stomach bug|headache|migraine)\b|\bam (?:sick|ill|unwell|under the weather)\b"
     r"|\b(?:sprained|twisted|broke|broken|pulled|strained|injured|hurt|fractured|tore|torn)\s+(?:my\s+)?(?:ankle|knee|wrist|back|shoulder|hamstring|calf|arm|leg|finger|toe|neck|foot|hand)\b",
@@ -253,6 +259,13 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         first.subject.kind == "none" and first.explicit_subject
     ):
         return None
+    if (
+        first.subject.kind == "none"
+        and not first.zh
+        and _OF_A_THING_EN.match(first.text)
+        and not any(st.explicit_subject and st.subject.kind in ("self", "we") for st in statements)
+    ):
+        return None  # the sunset tonight is unreal: of the sky, no state of the user
     if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
         (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
     ):

@@ -277,6 +277,10 @@ class RuleBasedExtractor(Revising):
             items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
             usable = [st for st in group if st in usable or st in items]
         for st in group:
+            if (st.reported or st.question) and st not in usable:
+                # 我朋友说我这种8月3号生日的人很倔: what is said of the user in their words.
+                for f in self.facts.said_of_oneself(st):
+                    self._propose(f, [msg.id], known, found)
             if st.request and not st.hypothetical and st not in usable:
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference.
                 style = reply_style(st)
@@ -379,6 +383,10 @@ class RuleBasedExtractor(Revising):
                         and task_matches(node, st.sentence)
                     ):
                         found.add("expire", "the user said it is done", target_id=node.id)
+                if len(found.ops) == n:
+                    # 去年刚搬过来: no task done, and still a fact of the user.
+                    for f in self.facts.read(st):
+                        self._propose(f, src, known, found)
                 return
         finding = self._first(st, msg.created_at)
         for f in finding:

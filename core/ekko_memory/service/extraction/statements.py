@@ -314,6 +314,12 @@ _HYPOTHETICAL = re.compile(
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
     re.IGNORECASE,
 )
+# A clause that draws a consequence as a fact (so I'm…, which is why I…), not a would.
+_SO_NOW = re.compile(
+    r"^(?:and\s+)?(?:so|which\s+is\s+why|that'?s\s+why)\s+(?:i'm|i\s+am|i've|i\s+have|i\s+(?!would|could|might|'d)\w+)\b"
+    r"(?!.*\b(?:would|could|might|'d)\b)",
+    re.IGNORECASE,
+)
 # A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
 # Only a request to remember, the thing said elsewhere (…, keep that in mind).
 _ASK_ONLY = re.compile(
@@ -574,6 +580,13 @@ def name_after(text: str) -> str:
     return name
 
 
+def _names_a_language(word: str) -> bool:
+    """English is fine, Japanese is hard: a language, no person, opens the clause."""
+    from ekko_memory.service.extraction.words import LANGUAGES_EN
+
+    return word.casefold() in LANGUAGES_EN
+
+
 def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_EN.match(clause)
     if m is None:
@@ -582,7 +595,7 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
             r"^([A-Z][a-z]+)(?:\s+(?:from|in|at|on)\s+(?:the\s+)?[\w-]+)?\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b|just\b|turns\b|needs\b|wants\b)",
             clause,
         )
-        if named and named[1].casefold() not in _NOT_NAMES:
+        if named and named[1].casefold() not in _NOT_NAMES and not _names_a_language(named[1]):
             return Subject("person", "", named[1]), clause[named.end() :], True
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
@@ -706,6 +719,10 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
         # (我在备考公务员，万一考不上，…: the first clause is a fact).
         if supposing != sentence:
             supposing = sentence if _HYPOTHETICAL.search(clause) else None
+        elif not zh and _SO_NOW.match(clause) and not _HYPOTHETICAL.search(clause):
+            # I can't sleep if I have it late, so I'm a tea person now: what follows "so"
+            # is what holds, not part of the supposition.
+            supposing = None
         hypothetical = supposing == sentence
         question = bool(
             (_QUESTION_ZH if zh else _QUESTION_EN).search(

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.health import HealthFrames
-from ekko_memory.service.extraction.facts.people import PeopleFrames
+from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
 from ekko_memory.service.extraction.facts.work import WorkFrames
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import Statement
+from ekko_memory.service.extraction.statements import SELF, Statement, with_subject
 
 # Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
 _META = re.compile(
@@ -43,6 +43,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
         if st.subject.kind == "person" and st.subject.name and st.subject.relation:
             # 我媳妇林晓, my wife Priya: the person and their name.
             named = self._named(st, st.subject.relation, st.subject.name)
+        # my daughter Maya (7): the age said in brackets after the name.
+        named += self._age_in_brackets(st)
         if not body:
             return named
         frames = self._zh_frames() if st.zh else self._en_frames()
@@ -51,6 +53,31 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             if found:
                 return named + found
         return named
+
+    def said_of_oneself(self, st: Statement) -> list[Finding]:
+        """What the user says of themselves inside someone's words or beside a question
+        (我朋友说我这种8月3号生日的人很倔): the user's own, read from the words about them."""
+        if st.hypothetical:
+            return []
+        mine = with_subject(st, SELF)
+        if not st.zh:
+            # any tips for keeping my flat in Bristol warm?: the home, said as a given.
+            return self._home_in_en(mine, st.body)
+        m = BIRTHDAY_AS_ONE_ZH.search(st.text)
+        if m is None:
+            return []
+        day = m["v"]
+        return [
+            self.fact(
+                mine,
+                "birthday",
+                day,
+                f"{{who}}的生日是{day}",
+                f"{{who}}: birthday {day}",
+                tags=["生日"],
+                entities=[day],
+            )
+        ]
 
     def about_person(self, st: Statement) -> Finding | None:
         """What the user says of someone in their life that no frame reads (安安超级挑食,
@@ -86,6 +113,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
         return [
             self._allergy_zh,
             self._diet_zh,
+            self._pet_in_passing_zh,
             self._business_zh,
             self._name_zh,
             self._living_zh,
@@ -94,6 +122,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             self._pet_zh,
             self._married_zh,
             self._residence_zh,
+            self._moved_here_zh,
             self._hometown_zh,
             self._birthday_zh,
             self._age_zh,
@@ -101,6 +130,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             self._work_zh,
             self._job_zh,
             self._language_zh,
+            self._nights_zh,
             self._condition_zh,
             self._medicine_zh,
             self._vehicle_zh,
@@ -110,6 +140,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
         return [
             self._allergy_en,
             self._diet_en,
+            self._pet_in_passing_en,
             self._business_en,
             self._name_en,
             self._living_en,
@@ -118,6 +149,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             self._pet_en,
             self._married_en,
             self._residence_en,
+            self._moved_here_en,
             self._hometown_en,
             self._birthday_en,
             self._age_en,
@@ -125,7 +157,12 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             self._work_en,
             self._job_en,
             self._language_en,
+            self._nationality_en,
+            self._being_job_en,
+            self._nights_en,
             self._condition_en,
             self._medicine_en,
             self._vehicle_en,
+            self._relatives_named_en,
+            self._home_in_en,
         ]

@@ -28,7 +28,7 @@ _CONDITION_ZH = re.compile(
 _CONDITION_EN = re.compile(
     r"^(?:have|has|had|got)\s+(?:got\s+)?(?P<v>.+)$|^(?:was|were|got|been|have\s+been|has\s+been)\s+diagnosed\s+with\s+(?P<v2>.+)$"
     r"|^(?:suffer|suffers)\s+from\s+(?P<v3>.+)$"
-    r"|^(?:am|is|are)\s+(?P<v4>(?:type\s*[12]\s+|pre-?)?diabetic|asthmatic|pregnant|epileptic|anemic|anaemic|celiac|coeliac|lactose\s+intolerant|gluten\s+intolerant|pre-?diabetic|autistic|colorblind|deaf|hard of hearing)\b",
+    r"|^(?:am|is|are|been|have\s+been|has\s+been)\s+(?:a\s+)?(?P<v4>(?:type\s*[12]\s+|pre-?)?diabetic|asthmatic|pregnant|epileptic|anemic|anaemic|celiac|coeliac|lactose\s+intolerant|gluten\s+intolerant|pre-?diabetic|autistic|colorblind|deaf|hard of hearing)\b",
     re.IGNORECASE,
 )
 

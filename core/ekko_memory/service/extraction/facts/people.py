@@ -14,6 +14,37 @@ _DATE_ZH = r"(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?
 
 _BIRTHDAY_ZH = re.compile(
     rf"^(?:的)?生日(?:是|在)?\s*(?P<v>{_DATE_ZH})|^(?P<v2>{_DATE_ZH})(?:过)?生日|^(?:出生于|生于|出生在)\s*(?P<v3>{_DATE_ZH})"
+    # 我这种8月3号生日的人: the birthday said as what kind of person one is.
+    rf"|^(?:这种|这样的?|们这种)(?P<v4>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
+)
+# The same inside someone's words or a question (我朋友说我这种…生日的人…).
+BIRTHDAY_AS_ONE_ZH = re.compile(
+    rf"(?:^|[^\u4e00-\u9fff]|[说觉得像])我(?:这种|这样的?|们这种)(?P<v>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
+)
+# Maya (7), Theo (he's 4): an age in brackets right after a name.
+_AGE_IN_BRACKETS = r"\s*[(（]\s*(?:(?:he|she)(?:'s|\s+is)\s+)?(?P<age>\d{1,2})\s*(?:岁|yo|y/o|years?\s+old|yrs?)?\s*[)）]"
+# her little brother Theo, my cousin Sam: someone named inside a clause.
+_RELATIVE_NAMED_EN = re.compile(
+    r"\b(?P<pos>my|our|his|her|their)\s+(?P<adj>(?:(?:little|older|younger|big|baby|twin|eldest|youngest|oldest|new)\s+)?)"
+    r"(?P<rel>brother|sister|son|daughter|cousin|husband|wife|partner|boyfriend|girlfriend|mom|mum|dad|friend|best\s+friend|twin)"
+    r"\s+(?P<name>(?-i:[A-Z][a-z]+))\b",
+    re.IGNORECASE,
+)
+# 我家年糕…, 柯基是不是都这样: a pet's breed said of all its kind, the user's pet by name.
+_KIND_ALL_ZH = r"(?:们)?(?:是不是|是否|难道|一般)?(?:都|全都|本来就|就是)(?:这样|这么|会|爱|容易|是这样|这德行)"
+# What pets do (掉毛, 拆家, shedding, barking): a named one said to do it is an animal.
+_PET_DOINGS_ZH = re.compile(
+    r"掉毛|拆家|乱叫|狂叫|叫个不停|咬|挠|抓沙发|乱尿|乱拉|尿|便便|舔|吃狗粮|吃猫粮|狗粮|猫粮|打疫苗|驱虫|绝育|发情|换毛|吐毛|遛|牵绳|爬|掉牙|挑食"
+)
+_PET_DOINGS_EN = re.compile(
+    r"\b(?:shed|sheds|shedding|bark|barks|barking|chew|chews|chewing|scratch|scratches|scratching|pee|peeing|poop|pooping|lick|licks|licking|walk|walks|leash|fur|kibble|vet|neutered|spayed|meow|meowing|howl|howling|zoomies)\b",
+    re.IGNORECASE,
+)
+_OWN_NAME_ZH = re.compile(
+    r"^(?:我家|我们家|咱家|俺家)(?:的|那只|这只)?(?P<name>[\u4e00-\u9fff]{2,3})"
+)
+_OWN_NAME_EN = re.compile(
+    r"^(?:my|our)\s+(?P<name>(?-i:[A-Z][a-z]+))\b(?!\s+(?-i:[A-Z]))", re.IGNORECASE
 )
 
 _BIRTHDAY_EN = re.compile(
@@ -85,7 +116,7 @@ class PeopleFrames(FactBuilder):
         m = _BIRTHDAY_ZH.match(body)
         if m is None:
             return []
-        day = m["v"] or m["v2"] or m["v3"]
+        day = m["v"] or m["v2"] or m["v3"] or m["v4"]
         return [
             self.fact(
                 st,
@@ -330,3 +361,174 @@ class PeopleFrames(FactBuilder):
         return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
             self._pet(st, species, "")
         ]
+
+    def _age_in_brackets(self, st: Statement) -> list[Finding]:
+        """my daughter Maya (7): the named person's age, said in brackets after the name."""
+        name = st.subject.name
+        if st.subject.kind != "person" or not name:
+            return []
+        m = re.search(re.escape(name) + _AGE_IN_BRACKETS, st.sentence)
+        if m is None or not 0 < int(m["age"]) < 120:
+            return []
+        age = m["age"]
+        return [
+            self.fact(
+                st,
+                "age",
+                f"{age}岁" if st.zh else f"{age} years old",
+                f"{{who}}{age}岁",
+                f"{{who}}: {age} years old",
+            )
+        ]
+
+    def _relatives_named_en(self, st: Statement, body: str) -> list[Finding]:
+        """…fighting with her little brother Theo (he's 4): someone named inside the clause,
+        the user's (my brother Sam) or the subject's (her brother: filed under his own name,
+        with whose brother he is in the user's words). Never the user's own fact."""
+        out: list[Finding] = []
+        for m in _RELATIVE_NAMED_EN.finditer(body):
+            if m.start() == 0 and st.explicit_subject:
+                continue  # the clause's own subject, read as such
+            pos, rel, name = m["pos"].casefold(), m["rel"].casefold(), m["name"]
+            if name.casefold() in _NOT_NAMES_EN:
+                continue
+            adj = m["adj"].strip().casefold()
+            if pos in ("my", "our"):
+                relation, who = rel, Subject("person", rel, "")
+                said = f"My {adj + ' ' if adj else ''}{rel} is called {name}"
+            elif st.subject.kind == "person" and pos in ("his", "her", "their"):
+                owner = st.subject.person
+                relation = f"{owner}'s {adj + ' ' if adj else ''}{rel}"
+                who = Subject("person", "", name)
+                said = f"My {relation} is called {name}"
+            else:
+                continue
+            age = re.match(_AGE_IN_BRACKETS, st.sentence[st.sentence.find(name) + len(name) :])
+            value = {"person": who.person, "called": name}
+            if pos not in ("my", "our"):
+                value["relation"] = relation
+            out.append(
+                Finding(
+                    type="fact",
+                    domain="人物",
+                    category=["人物", category_of(who)],
+                    key="family_member",
+                    value=value,
+                    title=said,
+                    content=st.text,
+                    statement=st,
+                    scope="user",
+                    tags=["人物"],
+                    entities=[name, rel],
+                    importance=0.8,
+                    person=who.person,
+                    reason="someone in the user's life and their name",
+                )
+            )
+            if age is not None and 0 < int(age["age"]) < 120:
+                out.append(
+                    Finding(
+                        type="fact",
+                        domain="人物",
+                        category=["人物", category_of(who)],
+                        key="age",
+                        value={"person": who.person, "value": f"{age['age']} years old"},
+                        title=f"{name}: {age['age']} years old",
+                        content=st.text,
+                        statement=st,
+                        scope="user",
+                        tags=["人物"],
+                        entities=[name],
+                        importance=0.8,
+                        person=who.person,
+                        reason="the age of someone in the user's life",
+                    )
+                )
+        return out
+
+    def _pet_in_passing_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我家年糕最近老拆家，柯基是不是都这样: the pet called 年糕 is a corgi — its breed said
+        of all its kind in the same sentence, its name after 我家."""
+        if st.subject.kind == "person" or st.hypothetical:
+            return []
+        own = _OWN_NAME_ZH.match(_lead_stripped_zh(st.text))
+        if own is None:
+            return []
+        words = w.tag(own["name"] + st.text[own.end() :][:4])
+        name = words[0][0] if words else ""
+        if not 2 <= len(name) <= 3 or name in w.PETS_ZH or not words[0][1].startswith("n"):
+            return []
+        if not _PET_DOINGS_ZH.search(st.text[own.end() :]):
+            return []  # 我家小区最近在修路: nothing an animal does
+        breeds = "|".join(sorted(w.PETS_ZH, key=len, reverse=True))
+        kind = re.search(rf"(?P<breed>{breeds}){_KIND_ALL_ZH}", st.sentence)
+        if kind is None:
+            return []
+        return [self._pet(st, kind["breed"], name)]
+
+    def _pet_in_passing_en(self, st: Statement, body: str) -> list[Finding]:
+        """my Biscuit keeps shedding, do all corgis do this?: the pet called Biscuit is a
+        corgi — its breed said of all its kind in the same sentence."""
+        if st.subject.kind == "person" or st.hypothetical:
+            return []
+        own = _OWN_NAME_EN.match(body) or _OWN_NAME_EN.match(st.text)
+        if own is None or own["name"].casefold() in _NOT_NAMES_EN:
+            return []
+        if not _PET_DOINGS_EN.search(st.text[own.end() :]):
+            return []  # my Honda keeps stalling: nothing an animal does
+        kind = re.search(
+            r"\b(?:do|are|is\s+it\s+(?:normal|typical)\s+for|typical\s+(?:for|of))\s+(?:all\s+|most\s+)?(?P<kind>[a-z]+)\b",
+            st.sentence,
+            re.IGNORECASE,
+        )
+        breed = _one_of_kind(kind["kind"]) if kind is not None else ""
+        if not breed:
+            return []
+        return [self._pet(st, breed, own["name"])]
+
+
+_NOT_NAMES_EN = frozenset(
+    {
+        "mom",
+        "mum",
+        "dad",
+        "god",
+        "english",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "boss",
+        "team",
+    }
+)
+
+
+def _one_of_kind(plural: str) -> str:
+    """corgis → corgi, huskies → husky: the pet kind a plural names ("" for none)."""
+    word = plural.casefold()
+    for one in (word[:-3] + "y" if word.endswith("ies") else "", word[:-2], word[:-1]):
+        if one and word != one and one in w.PETS_EN:
+            return one
+    return ""
+
+
+def _lead_stripped_zh(text: str) -> str:
+    return re.sub(
+        r"^(?:对了|另外|还有|其实|不过|但是|哎|唉|嗯|啊|哈哈|话说|说起来)[，,\s]*", "", text
+    )

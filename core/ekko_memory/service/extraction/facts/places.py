@@ -52,7 +52,7 @@ _VEHICLE_ZH = re.compile(
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
 
 _VEHICLE_EN = re.compile(
-    rf"^(?:drive|drives|have|has|own|owns|bought|got)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*))?)\b",
+    rf"^(?:drive|drives|have|has|own|owns|bought|got|have\s+got|has\s+got|just\s+got|just\s+bought)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*)){{0,2}})\b",
     re.IGNORECASE,
 )
 
@@ -63,6 +63,56 @@ _LIVING_ZH = re.compile(
 _LIVING_EN = re.compile(
     r"^(?:live|living)\s+(?:alone|on my own|by myself|with (?:my\s+)?(?:partner|parents|mum|mom|dad|roommates?|flatmates?|boyfriend|girlfriend|husband|wife|kids|family|in-laws|sister|brother|friends?))\b",
     re.IGNORECASE,
+)
+
+
+# 去年刚搬过来 (the place named before it in the sentence), since I moved here.
+_MOVED_HERE_ZH = re.compile(
+    rf"^{ADV_ZH}(?:搬过来|搬来这(?:边|里|儿)?|搬到这(?:边|里|儿)|搬家过来|来这边)(?:以后|之后|的时候|那会儿?|住|了|时)?"
+)
+_MOVED_HERE_EN = re.compile(
+    r"^(?:have\s+|has\s+|had\s+)?(?:just\s+|only\s+|first\s+|recently\s+)?(?:moved|relocated)\s+(?:over\s+)?here\b",
+    re.IGNORECASE,
+)
+# my flat in Leeds, our house in Porto: the user's home and its town.
+_HOME_IN_EN = re.compile(
+    r"\b(?:my|our)\s+(?:(?:little|tiny|new|rented|own|current)\s+)?(?:flat|apartment|house|home|place|condo|studio)\s+(?:here\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)",
+    re.IGNORECASE,
+)
+_PLACE_IN_EN = re.compile(
+    r"\b(?:in|to|at|around)\s+(?P<v>(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", re.IGNORECASE
+)
+_NOT_PLACES_EN = frozenset(
+    [
+        "i",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "christmas",
+        "easter",
+        "summer",
+        "winter",
+        "spring",
+        "autumn",
+        "fall",
+        "english",
+    ]
 )
 
 
@@ -212,5 +262,73 @@ class PlaceFrames(FactBuilder):
         return [
             self.fact(
                 st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]
+
+    def _moved_here_zh(self, st: Statement, body: str) -> list[Finding]:
+        """这两天成都又下雨了，去年刚搬过来的时候…: moving "here" makes the one place the
+        sentence names before it the home."""
+        if _MOVED_HERE_ZH.match(body) is None:
+            return []
+        before = st.sentence[: st.sentence.find(st.text)] if st.text in st.sentence else ""
+        places = list(dict.fromkeys(word for word, pos in w.tag(before) if pos == "ns"))
+        if len(places) != 1:
+            return []  # none, or which of them: nothing said
+        place = places[0]
+        return [
+            self.fact(
+                st,
+                "city",
+                place,
+                f"{{who}}住在{place}",
+                f"{{who}} live in {place}",
+                importance=0.85,
+                entities=[place],
+                tags=["搬家"],
+            )
+        ]
+
+    def _moved_here_en(self, st: Statement, body: str) -> list[Finding]:
+        """it's been pouring in Leeds since I moved here: the one town the sentence names."""
+        if _MOVED_HERE_EN.match(body) is None or st.negated:
+            return []
+        places = list(
+            dict.fromkeys(
+                p
+                for m in _PLACE_IN_EN.finditer(st.sentence)
+                if (p := english_place(m["v"])) and p.casefold() not in _NOT_PLACES_EN
+            )
+        )
+        if len(places) != 1:
+            return []
+        return [
+            self.fact(
+                st,
+                "city",
+                places[0],
+                f"{{who}}住在{places[0]}",
+                f"{{who}} live in {places[0]}",
+                importance=0.85,
+                entities=[places[0]],
+            )
+        ]
+
+    def _home_in_en(self, st: Statement, body: str) -> list[Finding]:
+        """…without my flat in Leeds smelling damp: where the user's home is."""
+        m = _HOME_IN_EN.search(st.text)
+        if m is None or st.subject.kind == "person":
+            return []
+        place = english_place(m["v"])
+        if not place or place.casefold() in _NOT_PLACES_EN:
+            return []
+        return [
+            self.fact(
+                st,
+                "city",
+                place,
+                f"{{who}}住在{place}",
+                f"{{who}} live in {place}",
+                importance=0.85,
+                entities=[place],
             )
         ]

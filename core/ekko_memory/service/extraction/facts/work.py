@@ -65,13 +65,37 @@ _LANGUAGE_LEVEL_ZH = re.compile(
 )
 
 _LANGUAGE_LEVEL_EN = re.compile(
-    r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$",
+    r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$"
+    # English is fine, my French is rusty: a language and how well, said after it.
+    r"|^(?:and\s+|plus\s+|also\s+|my\s+)?(?P<v2>(?-i:[A-Z])[a-z]+)\s+is\s+(?:pretty\s+|totally\s+|still\s+|kinda\s+)?(?P<lvl2>fine|ok|okay|good|decent|fluent|rusty|basic|passable|so-so|conversational|native)$",
     re.IGNORECASE,
+)
+# I'm Brazilian (so Portuguese is my first language): where one is from, as a people.
+_NATIONALITY_EN = re.compile(
+    r"^(?:am|is|are)\s+(?:half\s+)?(?P<v>(?-i:[A-Z])[a-z]+(?:ian|ean|ese|ish|an|i|ch|ic|er|ot))\b"
+    r"(?:\s*,?\s*(?:so|and|which\s+means)\s+(?P<rest>.+))?$",
+    re.IGNORECASE,
+)
+# being an ER nurse on permanent nights is rough: one's job said as what one lives with.
+_BEING_JOB_EN = re.compile(
+    r"^being\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?[\w-]+?)(?:\s+(?:on|at|in|for|with|working|doing)\b.*?)?"
+    r"\s+(?:is|has\s+been|gets|can\s+be|was)\s+(?:so\s+|really\s+|pretty\s+|super\s+|very\s+|kinda\s+)?(?:rough|hard|tough|exhausting|brutal|tiring|draining|killing\s+me|a\s+lot|stressful|wild|insane)\b",
+    re.IGNORECASE,
+)
+# on permanent nights, I work nights, 上夜班: night shifts.
+_NIGHTS_EN = re.compile(
+    r"\b(?:on\s+(?:permanent\s+|the\s+|constant\s+)?nights|(?:work|working|works)\s+(?:the\s+)?nights|night\s+shifts?|the\s+night\s+shift|graveyard\s+shifts?|overnight\s+shifts?)\b",
+    re.IGNORECASE,
+)
+_NIGHTS_ZH = re.compile(
+    r"^(?:一直|长期|常年|都|现在|平时|天天|经常)*(?:上|值|倒|轮)(?:大)?(?:夜班|晚班)"
 )
 
 _LANGUAGE_EN = re.compile(
-    rf"^{ADV_EN}(?:can\s+)?(?:speak|speaks|am\s+learning|is\s+learning|learning|am\s+fluent\s+in|am\s+studying|study|know|understand)\s+(?P<v>.+)$"
-    rf"|^(?:'s\s+)?native\s+language\s+is\s+(?P<v2>.+)$|^(?:am|is)\s+a\s+native\s+(?P<v3>\w+)\s+speaker$",
+    rf"^{ADV_EN}(?:can\s+)?(?:speak|speaks|am\s+learning|is\s+learning|(?:have\s+|has\s+)?been\s+(?:learning|studying)|learning|am\s+fluent\s+in|am\s+studying|study|know|understand)\s+(?P<v>.+)$"
+    rf"|^(?:'s\s+)?(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<v2>.+)$|^(?:am|is)\s+a\s+native\s+(?P<v3>\w+)\s+speaker$"
+    # Portuguese is my first language: the language named first.
+    rf"|^(?P<v4>(?-i:[A-Z])[a-z]+)\s+is\s+(?:my|his|her|their)\s+(?:native|first|mother)\s+(?:language|tongue)\b",
     re.IGNORECASE,
 )
 
@@ -485,15 +509,15 @@ class WorkFrames(FactBuilder):
 
     def _language_en(self, st: Statement, body: str) -> list[Finding]:
         lvl = _LANGUAGE_LEVEL_EN.match(body)
-        if lvl is not None and w.language_names_en(lvl["v"]):
-            lang, level = lvl["v"], " ".join(lvl["lvl"].split())
+        if lvl is not None and w.language_names_en(lvl["v"] or lvl["v2"]):
+            lang, level = lvl["v"] or lvl["v2"], " ".join((lvl["lvl"] or lvl["lvl2"]).split())
             return [
                 self.fact(
                     st,
                     "language",
                     f"{lang} ({level})",
-                    f"{{who}}会一点{lang}",
-                    f"{{who}}: {level} {lang}",
+                    f"{{who}}会一点{lang}" if lvl["v"] else f"{{who}}的{lang}：{level}",
+                    f"{{who}}: {level} {lang}" if lvl["v"] else f"{{who}}: {lang} ({level})",
                     category=["个人", "语言"],
                     entities=[lang],
                 )
@@ -501,13 +525,17 @@ class WorkFrames(FactBuilder):
         m = _LANGUAGE_EN.match(body)
         if m is None or st.negated:
             return []
-        langs = w.language_names_en(m["v"] or m["v2"] or m["v3"] or "")
+        langs = w.language_names_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or "")
         if not langs:
             return []
         learning = bool(
-            re.match(r"^(?:am\s+|is\s+)?(?:learning|studying)|^study", body, re.IGNORECASE)
+            re.match(
+                r"^(?:am\s+|is\s+|(?:have\s+|has\s+)?been\s+)?(?:learning|studying)|^study",
+                body,
+                re.IGNORECASE,
+            )
         )
-        native = bool(m["v2"] or m["v3"])
+        native = bool(m["v2"] or m["v3"] or m["v4"])
         level = "native" if native else "learning" if learning else "speaks"
         return [
             self.fact(
@@ -520,4 +548,76 @@ class WorkFrames(FactBuilder):
                 entities=[lang],
             )
             for lang in langs
+        ]
+
+    def _nationality_en(self, st: Statement, body: str) -> list[Finding]:
+        """I'm Brazilian (so Portuguese is my first language): the user's nationality, and
+        what the rest of the clause says of their languages."""
+        m = _NATIONALITY_EN.match(body)
+        if m is None or st.negated or m["v"].casefold() not in w.NATIONALITIES_EN:
+            return []
+        people = m["v"][:1].upper() + m["v"][1:]
+        out = [
+            self.fact(
+                st,
+                "personal_fact",
+                people,
+                f"{{who}}是{people}",
+                f"{{who}}'m {people}" if st.subject.kind != "person" else f"{{who}} is {people}",
+                category=["个人", "资料"],
+                entities=[people],
+            )
+        ]
+        if m["rest"]:
+            out += self._language_en(st, m["rest"])
+        return out
+
+    def _being_job_en(self, st: Statement, body: str) -> list[Finding]:
+        """being an ER nurse on permanent nights is rough: the job (and night shifts)."""
+        m = _BEING_JOB_EN.match(body)
+        if m is None or st.subject.kind == "person":
+            return []
+        job = w.clean_en(m["v"])
+        head = job.split()[-1].casefold() if job else ""
+        if head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
+            return []
+        out = [
+            self.fact(
+                st,
+                "occupation",
+                job,
+                f"{{who}}是{job}",
+                f"{{who}} work as a {job}",
+                category=["个人", "工作"],
+            )
+        ]
+        return out + self._nights_en(st, body)
+
+    def _nights_en(self, st: Statement, body: str) -> list[Finding]:
+        """on permanent nights, I work nights: the user works night shifts."""
+        if st.negated or not _NIGHTS_EN.search(body) or st.subject.kind == "person":
+            return []
+        said = _NIGHTS_EN.search(body).group()  # type: ignore[union-attr]
+        return [
+            self.fact(
+                st,
+                "routine",
+                f"works night shifts ({said})",
+                "{who}上夜班",
+                f"{{who}} work night shifts ({said})",
+                category=["个人", "习惯"],
+                importance=0.75,
+            )
+        ]
+
+    def _nights_zh(self, st: Statement, body: str) -> list[Finding]:
+        """我一直上夜班: the user works night shifts."""
+        m = _NIGHTS_ZH.match(body)
+        if m is None or st.negated or st.subject.kind == "person" or st.times:
+            return []
+        said = w.clean_zh(m.group())
+        return [
+            self.fact(
+                st, "routine", said, f"{{who}}{said}", f"{{who}}: {said}", category=["个人", "习惯"]
+            )
         ]
