@@ -115,6 +115,10 @@ def test_a_thing_named_before_the_user_is_the_thing_liked(mem: MemoryService) ->
         "Python最适合新手了",
         "微信就别加了",
         "the coffee here makes me jittery",
+        "Friday is a no for me, I have class",
+        "I can't start the car without a jump",
+        "这部电影我看不下去",
+        "我受不了这种天气",
     ],
 )
 def test_near_misses_store_no_liking(mem: MemoryService, said: str) -> None:
@@ -240,8 +244,28 @@ def test_children_named_with_their_ages_are_each_their_own(mem: MemoryService) -
         "我家小区最近在修路，柯基是不是都这样",
         "my Civic keeps stalling, do all corgis do this?",
         "my old flat in London was tiny",
+        "being a mom is hard",
     ],
 )
 def test_near_misses_store_no_fact(mem: MemoryService, said: str) -> None:
     say(mem, said)
     assert not [n for n in stored(mem) if n.key in ("city", "birthday", "pet")], _said(mem)
+
+
+@pytest.mark.parametrize(
+    ("said", "level"),
+    [("我不喜欢吃辣", "none"), ("其实我不太爱吃辣", "low"), ("我是真的特别爱吃辣", "high")],
+)
+def test_a_negated_liking_of_a_flavor_is_never_flipped(
+    mem: MemoryService, said: str, level: str
+) -> None:
+    say(mem, said)
+    [flavor] = [n for n in stored(mem) if n.key == "flavor_profile"]
+    assert flavor.value_json == {"spicy": level}, _said(mem)
+
+
+def test_a_negation_after_the_thing_liked_keeps_the_liking(mem: MemoryService) -> None:
+    say(mem, "what about caffeine? I'm a tea person, not coffee, mostly oolong")
+    say(mem, "游泳我不是很喜欢", session="s2")
+    likes = [n.value_json for n in stored(mem) if n.key == "likes"]
+    assert likes == ["tea"], _said(mem)

@@ -48,6 +48,10 @@ _FLAVOR_CANNOT = re.compile(
     r"(?:一点)?(?:都|也)?(?:吃不了|碰不了|碰不得|吃不得|受不了|吃不来|吃不惯|接受不了)"
     r"|(?:吃不了|碰不了|吃不得|吃不来|吃不惯|接受不了)(?:一点)?(?P<too2>太)?(?P<dim2>辣|麻|咸|甜)"
 )
+# 不喜欢吃辣, 不太爱吃甜: a liking of a flavor, negated (不太: a little is fine).
+_NOT_FOND_OF = re.compile(
+    r"(?:不|没)(?P<soft>太|怎么|是很|是特别|是太|是那么|大)?(?:爱|喜欢|想|习惯)(?:吃|放|加)?(?:太)?(?P<dim>辣|麻|油|咸|甜|糖|盐)"
+)
 _DIM = {
     "辣": "spicy",
     "麻": "spicy",
@@ -290,6 +294,11 @@ class CookingFrames:
 
     def _flavor(self, clause: str) -> dict[str, str]:
         value = {k: v for k, v in parse_flavor_text(clause).items()}
+        for m in _NOT_FOND_OF.finditer(clause):
+            # 不喜欢吃辣 read as 喜欢吃辣 would be the opposite of what was said.
+            dim = _DIM[m["dim"]]
+            if value.get(dim) in ("high", "extra", "medium"):
+                value[dim] = "low" if m["soft"] else "none"
         for m in _FLAVOR_NEG.finditer(clause):
             # 别推荐太咸的 is "not too salty": low, like 别太咸.
             low = m.group(1) in ("少", "不要太", "别太", "不太") or m.group(2) is not None

@@ -48,7 +48,7 @@ _LIKE_EN = re.compile(
     # give me a good curry any day: what one would always pick.
     r"|^give\s+me\s+(?:a\s+good\s+|good\s+|a\s+|an\s+|some\s+)?(?P<v6>[\w -]{2,30}?)\s+any\s+day(?:\s+of\s+the\s+week)?\b"
     # can't use any editor without vim keybindings: what one cannot do without.
-    r"|^(?P<need>can'?t|cannot|could\s*n'?t)\s+(?:\w+\s+){1,5}?without\s+(?:my\s+|a\s+|an\s+|some\s+)?(?P<v7>[\w -]{2,40}?)$",
+    r"|^(?P<need>can'?t|cannot|could\s*n'?t)\s+(?:use|work|code|program|write|type|live|function|cook|sleep|study|focus|eat|drink|survive|concentrate|relax|go\s+a\s+day|start\s+(?:my|the)\s+(?:day|morning)|get\s+through\s+(?:the|my)\s+(?:day|morning))\b(?:\s+\w+){0,4}?\s+without\s+(?:my\s+|a\s+|an\s+|some\s+)?(?P<v7>[\w -]{2,40}?)$",
     re.IGNORECASE,
 )
 _DISLIKE_EN = re.compile(
@@ -127,10 +127,21 @@ def _thing(raw: str, zh: bool) -> str:
     return value
 
 
+# The groups a liking's thing is read into, by frame.
+_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8")
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
     r"|(?:会|被|来不及|赶不上|迟到|出事|生气|误会|麻烦)"
+)
+# This one (这部电影, 那家店): a reaction to one thing, no lasting taste.
+_ONE_OF_THEM_ZH = re.compile(
+    r"^(?:这|那)(?:个|部|本|首|家|次|件|款|位|些|回|顿|杯|道)|^(?:这|那)(?:种|样的?)?(?:鬼)?天(?:气|儿)?"
+)
+# A day or time (Friday is a no for me): a schedule, no taste.
+_A_TIME_EN = re.compile(
+    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)s?\b",
+    re.IGNORECASE,
 )
 # A thing's name said before the user (游泳我倒是挺喜欢的, 说唱我是真听不来).
 _TOPIC_HEAD_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9 ]{2,12})(?:我|俺)$")
@@ -157,9 +168,30 @@ def _fits_an_activity(thing: str, fit: str) -> bool:
     return bool(first) and (first[0][1].startswith("v") or first[0][0] in _ACTIVITY_NOUNS)
 
 
+def _negated_before_thing(m: re.Match[str], st: Statement) -> bool:
+    """A negation before the thing liked undoes the liking (我不是很喜欢…); one inside or
+    after it does not (a tea person, not coffee; 喜欢不加糖的咖啡)."""
+    if not st.negated:
+        return False
+    group = next((g for g in _GROUPS if m.groupdict().get(g)), None)
+    if group is None:
+        return True
+    # Around the thing: before it (我不喜欢…) and, when it comes first, after it (游泳我不是很喜欢).
+    said = m.string[: m.start(group)] + " " + m.string[m.end(group) : m.end()]
+    if st.text.strip().endswith(m.string) or m.string == st.body.strip():
+        # What precedes the body (the subject, a lead: 我其实不…) may hold the negation.
+        said = st.text[: max(0, len(st.text) - len(m.string))] + said
+    return bool(
+        re.search(
+            r"不|没|别|甭|\b(?:not|no|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|won'?t|n't)\b",
+            said,
+            re.IGNORECASE,
+        )
+    )
+
+
 def _raw(m: re.Match[str]) -> str:
-    groups = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8")
-    return next((m[g] for g in groups if m.groupdict().get(g)), "") or ""
+    return next((m[g] for g in _GROUPS if m.groupdict().get(g)), "") or ""
 
 
 def _fear_of_an_event(m: re.Match[str], body: str) -> bool:
@@ -228,7 +260,7 @@ def preference(st: Statement) -> Finding | None:
         r"不是说|倒不是|也不是|并不是|并非|not that i|it'?s not that", st.text, re.IGNORECASE
     ):
         return None  # 也不是说我不爱听周杰伦: no dislike said
-    if like is not None and st.negated and not m.groupdict().get("need"):
+    if like is not None and _negated_before_thing(m, st) and not m.groupdict().get("need"):
         return None  # (can't … without X is a need, no negation)
     if (
         like is not None
@@ -242,8 +274,12 @@ def preference(st: Statement) -> Finding | None:
         thing = f"{m['what']}：{thing}" if st.zh else f"{m['what'].strip()}: {thing}"
     if not thing or len(thing) > 60 or _NOT_A_THING.search(thing):
         return None
-    if st.zh and (_NOT_A_THING_ZH.search(thing) or _fear_of_an_event(m, body)):
+    if st.zh and (
+        _NOT_A_THING_ZH.search(thing) or _fear_of_an_event(m, body) or re.search("我|俺", thing)
+    ):
         return None  # 吃不了那么多, 受不了他了, 怕来不及: no thing liked or disliked
+    if dislike is not None and (_ONE_OF_THEM_ZH if st.zh else _A_TIME_EN).search(thing):
+        return None  # 这部电影我看不下去, Friday is a no for me: this one, a day — no taste
     if m.groupdict().get("add") and not _TASTE_ZH.search(st.sentence):
         return None  # 微信就别加了: adding someone, not something to one's food
     if m.groupdict().get("fit") and not _fits_an_activity(thing, m["fit"]):

@@ -82,6 +82,7 @@ _BEING_JOB_EN = re.compile(
     r"\s+(?:is|has\s+been|gets|can\s+be|was)\s+(?:so\s+|really\s+|pretty\s+|super\s+|very\s+|kinda\s+)?(?:rough|hard|tough|exhausting|brutal|tiring|draining|killing\s+me|a\s+lot|stressful|wild|insane)\b",
     re.IGNORECASE,
 )
+_FAMILY_ROLES = frozenset({"mom", "mum", "mother", "dad", "father", "parent", "wife", "husband"})
 # on permanent nights, I work nights, 上夜班: night shifts.
 _NIGHTS_EN = re.compile(
     r"\b(?:on\s+(?:permanent\s+|the\s+|constant\s+)?nights|(?:work|working|works)\s+(?:the\s+)?nights|night\s+shifts?|the\s+night\s+shift|graveyard\s+shifts?|overnight\s+shifts?)\b",
@@ -579,8 +580,8 @@ class WorkFrames(FactBuilder):
             return []
         job = w.clean_en(m["v"])
         head = job.split()[-1].casefold() if job else ""
-        if head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
-            return []
+        if (head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN) or head in _FAMILY_ROLES:
+            return []  # being a mom is hard: a part in a family, no job
         out = [
             self.fact(
                 st,
