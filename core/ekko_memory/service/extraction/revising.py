@@ -117,6 +117,17 @@ class Revising:
                     target_id=node.id,
                     content=node.title,
                 )
+                continue
+            # 我在字节做运营，天天996: the routine's title quotes the old employer, its own
+            # clause (天天996) does not — it keeps its own words only.
+            quoted = [v for v in values if v and v in node.title and v not in node.content]
+            if quoted and len(node.content) >= 2:
+                changed: dict[str, object] = {"title": clip(node.content, 60)}
+                if isinstance(node.value_json, str) and any(v in node.value_json for v in quoted):
+                    changed["value_json"] = clip(node.content, 120)
+                found.add(
+                    "update", "what it was said with was taken back", target_id=node.id, **changed
+                )
 
     def _correct(
         self,
@@ -155,11 +166,17 @@ class Revising:
         candidates += [(m.content, m.id) for m in previous]
         after = text[value_at + len(correction) :]
         for said, said_id in candidates:
-            fixed = revisions.substituted(said, correction, pair)
-            if fixed is None and pair is None:
-                # 是头孢 青霉素我没事的: the word the correction names again is the old one.
-                old = revisions.named_again(said, after, correction)
-                fixed = said.replace(old, revisions.bare(correction), 1) if old else None
+            # 是头孢 青霉素我没事的; I'm at X, no idea why I wrote Y: the word the correction
+            # names again is the old one (first in English, where a name says it best).
+            again = revisions.named_again(said, after, correction) if pair is None else ""
+            english = not re.search(r"[\u4e00-\u9fff]", correction)
+            fixed = None
+            if again and english:
+                fixed = said.replace(again, revisions.value_of(correction), 1)
+            if fixed is None:
+                fixed = revisions.substituted(said, correction, pair)
+            if fixed is None and again:
+                fixed = said.replace(again, revisions.value_of(correction), 1)
             if fixed is None or fixed == said:
                 continue
             self._restate(fixed, said_id, msg, known, found)

@@ -495,7 +495,21 @@ _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
 
+# 芒果是我妹过敏, O型是我爸, 过敏的是我弟: a thing first, then whose it is (是我<relation>):
+# the relation's, never the user's. Not 这是我妈做的 (a demonstrative names no thing).
+_WHOSE_ZH = re.compile(
+    rf"^(?!这|那|它)(?P<thing>[^我你他她，,。！？!?\s]{{1,8}}?)(?:的)?(?:其实|应该|才)?是(?:我|俺)(?:的)?"
+    rf"(?:大|小|老)?(?P<rel>{_REL_ZH})(?P<rest>[^，,。！？!?]{{0,4}})$"
+)
+
+# A time (周五是我老婆的生日, 今天是我妈生日): the day of someone's event, not their thing.
+_WHEN_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|\d")
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
+    whose = _WHOSE_ZH.match(_LEAD_ZH_RE.sub("", clause, count=1))
+    if whose is not None and not _WHEN_ZH.search(whose["thing"]):
+        return Subject("person", whose["rel"]), f"{whose['thing']}{whose['rest']}", True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:

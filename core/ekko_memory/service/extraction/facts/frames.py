@@ -84,6 +84,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
     # Ordered: the first frame that reads a clause wins (过敏 before 有; 在…上班 before 在).
     def _zh_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
+            self._blood_zh,
             self._allergy_zh,
             self._diet_zh,
             self._business_zh,
@@ -108,6 +109,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
 
     def _en_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
+            self._blood_en,
             self._allergy_en,
             self._diet_en,
             self._business_en,

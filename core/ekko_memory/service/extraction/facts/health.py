@@ -68,6 +68,17 @@ _BODY_EN = re.compile(
     re.IGNORECASE,
 )
 
+# 我是O型血, 血型是AB型, O型 (of 是我爸): a blood type; I'm type A, my blood type is O-.
+_BLOOD_ZH = re.compile(
+    r"^(?:其实|应该|就|原来)?(?:是)?(?:血型(?:是|为)?)?(?P<v>AB|[ABO])\s*型(?:血)?"
+    r"(?P<rh>\s*(?:RH|Rh|rh)?\s*(?:阴性|阳性))?(?:的|啊|呀|哦)?$"
+)
+_BLOOD_EN = re.compile(
+    r"^(?:am|'m|is|was)\s+(?:actually\s+|really\s+)?(?:blood\s+)?type\s+(?P<v>AB|[ABO])(?P<rh>[+-]|\s+(?:positive|negative))?$"
+    r"|^(?:blood\s+type\s+)?(?:is|was)\s+(?:actually\s+)?(?:type\s+)?(?P<v2>AB|[ABO])(?P<rh2>[+-]|\s+(?:positive|negative))?$",
+    re.IGNORECASE,
+)
+
 _DOCTOR = re.compile(r"医生|大夫|医院|处方|开的药|疗程|复查|门诊|药房|副作用|剂量")
 
 
@@ -119,6 +130,37 @@ class HealthFrames(FactBuilder):
             entities=[said],
             importance=0.9,
             reason="the user's diet",
+        )
+
+    def _blood_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _BLOOD_ZH.match(body.strip())
+        if m is None or st.negated:
+            return []
+        rh = re.sub(r"\s+", "", m["rh"] or "").upper().replace("RH", "Rh")
+        return [self._blood(st, f"{m['v'].upper()}型{rh}")]
+
+    def _blood_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BLOOD_EN.match(body.strip())
+        if m is None or st.negated:
+            return []
+        if m["v2"] and not re.search(r"\bblood\b|\btype\b", st.text, re.IGNORECASE):
+            return []  # "it is A": a blood type only where blood or type is said
+        rh = (m["rh"] or m["rh2"] or "").strip().casefold()
+        rh = {"+": " positive", "-": " negative"}.get(rh, f" {rh}" if rh else "")
+        return [self._blood(st, f"type {(m['v'] or m['v2']).upper()}{rh}")]
+
+    def _blood(self, st: Statement, what: str) -> Finding:
+        """A blood type: one at a time (a new one replaces the old)."""
+        return self.fact(
+            st,
+            "blood_type",
+            what,
+            f"{{who}}是{what}血" if what.endswith("型") else f"{{who}}是{what}",
+            f"{{who}}: blood {what}",
+            category=["个人", "健康"],
+            importance=0.9,
+            tags=["健康", "血型"],
+            entities=[what],
         )
 
     def _allergy_zh(self, st: Statement, body: str) -> list[Finding]:
