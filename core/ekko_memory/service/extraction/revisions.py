@@ -434,7 +434,7 @@ def named_again(said: str, after: str, correction: str) -> str:
         value = value_of(correction)
         for name in re.findall(r"\b[A-Z][\w'.&-]+(?:\s+[A-Z][\w'.&-]+)*", after):
             if name.casefold() != value.casefold() and mentions(said, name):
-                return name
+                return str(name)
         return ""
     for word, pos in w.tag(said):
         if len(word) >= 2 and pos[:1] == "n" and word != new and word in after:
