@@ -311,6 +311,21 @@ def topic_words(text: str) -> set[str]:
     return {x for x in re.findall(r"[a-z]{4,}", text.casefold()) if x not in _COMMON_EN}
 
 
+# English endings one word's forms differ by (pregnancy / pregnant, allergies / allergic).
+_ENDINGS = re.compile(
+    r"(?:ancies|encies|ations|ation|ancy|ency|ant|ent|ness|ings|ing|ies|ied|ic|ed|es|s|y)$"
+)
+
+
+def stem(word: str) -> str:
+    """An English word without its ending (pregnancy and pregnant → pregn); a word of four
+    letters or fewer, or a Chinese one, as it is."""
+    if len(word) <= 4 or not word.isascii():
+        return word
+    cut = _ENDINGS.sub("", word)
+    return cut if len(cut) >= 4 else word
+
+
 def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
     """The memories an update of a topic replaces: active routines, tasks, plans and facts
     that share a word of the topic with it (钢琴课改成周六上午 → 每周二和周四晚上学钢琴)."""
@@ -337,6 +352,37 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
 _UPDATABLE = frozenset(
     {"routine", "task_status", "travel_plan", "personal_fact", "person_fact", "temporary_state"}
 )
+
+
+# A value said as the precise one: "well, pescatarian technically", "technically a
+# contractor", 准确说是蛋奶素, 严格来说是合同工.
+_HEDGED_EN = re.compile(
+    r"^\W*(?:(?:well|hmm+|um+|ok|okay|oh|so)\b[,\s]*)?"
+    r"(?:(?:technically|strictly speaking|to be precise|more precisely|more like|or rather|rather)\b[,\s]*"
+    r"(?:(?:a|an|i'?m|it'?s)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+)?)"
+    r"|(?:(?:a|an)\s+)?(?P<v2>[\w'-]+(?:\s+[\w'-]+)?)[,\s]+(?:technically|strictly speaking|to be precise|more precisely|really|actually)\b)"
+    r"\s*(?=[,.;!?]|$)",
+    re.IGNORECASE,
+)
+_HEDGED_ZH = re.compile(
+    r"^\W*(?:嗯|哦|呃)?[，,\s]*(?:准确|严格|确切|精确)(?:地|点)?(?:说|来说|讲|来讲)[，,\s]*(?:应该)?(?:是|算)?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{1,8})(?=[，,。.!！;；]|$)"
+)
+
+
+def hedged_value(text: str) -> str:
+    """The value a message opens with as the precise one (pescatarian of "well, pescatarian
+    technically, I do eat fish"), or ""; never a clause with its own subject or verb."""
+    m = _HEDGED_ZH.match(text) if re.search(r"[\u4e00-\u9fff]", text) else _HEDGED_EN.match(text)
+    if m is None:
+        return ""
+    value = next((g for g in m.groups() if g), "")
+    if re.search(
+        r"\b(?:i|you|we|he|she|they|it|is|are|was|do|did|not|no|that|this|well|ok|okay|so|yes|yeah|sure|thanks|very)\b",
+        value,
+        re.IGNORECASE,
+    ):
+        return ""
+    return bare(value) if not re.search(r"[我你他她]", value) else ""
 
 
 def bare_value(text: str, now: datetime) -> bool:

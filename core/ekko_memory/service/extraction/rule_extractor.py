@@ -49,11 +49,14 @@ from ekko_memory.service.extraction.plans import (
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
 from ekko_memory.service.extraction.project import ProjectFrames, team_rule
 from ekko_memory.service.extraction.protocol import ExtractionInput
-from ekko_memory.service.extraction.revising import Revising, _same_kind, _value_words
-from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
-from ekko_memory.service.extraction.takeback import (
-    takes_back,
+from ekko_memory.service.extraction.revising import (
+    Revising,
+    _same_kind,
+    _value_words,
+    eating_style,
 )
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
+from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -190,7 +193,20 @@ class RuleBasedExtractor(Revising):
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
-            if takes_back(st.text) or (takes_back(st.sentence) and st.index == 0):
+            if takes_back(st.text) or (
+                takes_back(st.sentence)
+                and st.index == 0
+                # 算了，工资那个别记了: a first clause that names nothing leaves it to the clause
+                # that takes back (押金我刚转了，那个划掉 names the deposit in the first).
+                and (
+                    bool(what_is_taken_back(st.text))
+                    or not any(
+                        takes_back(o.text)
+                        for o in statements
+                        if o.sentence == st.sentence and o is not st
+                    )
+                )
+            ):
                 self._take_back(st, msg, known, found, history)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
@@ -506,15 +522,17 @@ class RuleBasedExtractor(Revising):
                 ),
                 None,
             )
+        style = f.key == "dietary_restriction" and eating_style(f.value)
         if (
             target is None
             and not bounded
             and f.key is not None
             and not f.person
-            and self.registry.single_valued(f.domain, f.type, f.key)
+            and (style or self.registry.single_valued(f.domain, f.type, f.key))
         ):
             # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
-            # memories said with the old one stop quoting it.
+            # memories said with the old one stop quoting it. One eating style at a time too
+            # (pescatarian after vegetarian), beside any number of foods one does not eat.
             old = next(
                 (
                     n
@@ -522,6 +540,7 @@ class RuleBasedExtractor(Revising):
                     if n.status == "active"
                     and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
                     and n.value_identity() != value_identity(f.value)
+                    and (not style or eating_style(n.value_json))
                 ),
                 None,
             )

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.health import HealthFrames
+from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
 from ekko_memory.service.extraction.facts.work import WorkFrames
@@ -25,7 +26,7 @@ _META = re.compile(
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
-class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
+class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrames):
     """Reads one statement for facts of its subject; call ``read``."""
 
     def read(self, st: Statement) -> list[Finding]:
@@ -85,6 +86,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
     def _zh_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
             self._blood_zh,
+            self._money_zh,
             self._allergy_zh,
             self._diet_zh,
             self._business_zh,
@@ -110,6 +112,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
     def _en_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
             self._blood_en,
+            self._money_en,
             self._allergy_en,
             self._diet_en,
             self._business_en,

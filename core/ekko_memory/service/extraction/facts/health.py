@@ -134,8 +134,8 @@ class HealthFrames(FactBuilder):
 
     def _blood_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _BLOOD_ZH.match(body.strip())
-        if m is None or st.negated:
-            return []
+        if m is None or st.negated or "血" not in st.text:
+            return []  # O型是我爸, 我是A型的: a type, of blood only where blood is said
         rh = re.sub(r"\s+", "", m["rh"] or "").upper().replace("RH", "Rh")
         return [self._blood(st, f"{m['v'].upper()}型{rh}")]
 
