@@ -21,6 +21,7 @@ from datetime import datetime
 from ekko_memory.models import MemoryNode
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.time_expressions import find_times
+from ekko_memory.service.extraction.weekly import holds_weekdays, names_the_week
 
 # A correction's opening words (不对，是…; sorry, I meant…), at the start of a clause.
 CORRECTION_LEAD = re.compile(
@@ -346,6 +347,14 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
         )
         if shared:
             out.append(node)
+    if not out and names_the_week(text):
+        # schedule changed at work: the one routine that holds days of the week.
+        weeks = [
+            n
+            for n in nodes
+            if n.status == "active" and n.key == "routine" and holds_weekdays(n.title)
+        ]
+        out = weeks if len(weeks) == 1 else []
     return out
 
 

@@ -58,6 +58,7 @@ from ekko_memory.service.extraction.revising import (
 from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention
+from ekko_memory.service.extraction.weekly import weekly
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Reply languages: the words for each, and its name (Chinese, English).
@@ -416,6 +417,7 @@ class RuleBasedExtractor(Revising):
             lambda: uses(st),
             lambda: reply_style(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
+            lambda: weekly(st),
             lambda: routine(st),
         ]
         for frame in frames:
