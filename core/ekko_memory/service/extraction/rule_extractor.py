@@ -34,6 +34,7 @@ from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.answers import about_the_asked
+from ekko_memory.service.extraction.commute import commute
 from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
@@ -401,6 +402,9 @@ class RuleBasedExtractor(Revising):
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
+        way = commute(st)
+        if way is not None:
+            return [way]  # 每天骑电动车上班: the way to work, not a vehicle owned
         facts = self.facts.read(st)
         if (
             st.subject.kind == "person"
