@@ -151,3 +151,14 @@ def test_near_misses_store_nothing_wrong(mem: MemoryService) -> None:
     assert values(mem, "blood_type") == []
     assert "O型" not in own
     assert values(mem, "routine") == []
+
+
+def test_the_way_to_work_said_anew_replaces_the_old_one(mem: MemoryService) -> None:
+    say(mem, "I cycle to work, about 20 minutes along the river")
+    say(mem, "actually I take the bus to work now, my bike got stolen", session="s2")
+    assert values(mem, "commute") == ["take the bus"]
+    say(mem, "我每天骑电动车上班，二十分钟", session="s3")
+    say(mem, "现在改坐地铁上班了", session="s4")
+    assert values(mem, "commute") == ["坐地铁"]
+    say(mem, "I drove to work today", session="s5")  # one day: no habit
+    assert values(mem, "commute") == ["坐地铁"]
