@@ -162,3 +162,12 @@ def test_the_way_to_work_said_anew_replaces_the_old_one(mem: MemoryService) -> N
     assert values(mem, "commute") == ["坐地铁"]
     say(mem, "I drove to work today", session="s5")  # one day: no habit
     assert values(mem, "commute") == ["坐地铁"]
+
+
+def test_a_thing_said_first_then_whose_it_is_is_theirs(mem: MemoryService) -> None:
+    say(mem, "芒果是我妹过敏，我没事")
+    [sister] = [n for n in stored(mem) if n.domain == "人物"]
+    assert sister.value_json == {"person": "妹", "thing": "芒果"}
+    assert "芒果" not in users_own(mem)
+    say(mem, "饭是我老公做的", "今天是我妈生日", session="s2")  # nothing lasting of them
+    assert [n.domain for n in stored(mem)].count("人物") == 1

@@ -502,13 +502,24 @@ _WHOSE_ZH = re.compile(
     rf"(?:大|小|老)?(?P<rel>{_REL_ZH})(?P<rest>[^，,。！？!?]{{0,4}})$"
 )
 
+
+def _whose(clause: str) -> re.Match[str] | None:
+    whose = _WHOSE_ZH.match(_LEAD_ZH_RE.sub("", clause, count=1))
+    return whose if whose is not None and not _WHEN_ZH.search(whose["thing"]) else None
+
+
+def whose_thing(clause: str) -> bool:
+    """The clause puts a thing first and then whose it is (芒果是我妹过敏, 饭是我老公做的)."""
+    return _whose(clause) is not None
+
+
 # A time (周五是我老婆的生日, 今天是我妈生日): the day of someone's event, not their thing.
 _WHEN_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|\d")
 
 
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
-    whose = _WHOSE_ZH.match(_LEAD_ZH_RE.sub("", clause, count=1))
-    if whose is not None and not _WHEN_ZH.search(whose["thing"]):
+    whose = _whose(clause)
+    if whose is not None:
         return Subject("person", whose["rel"]), f"{whose['thing']}{whose['rest']}", True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None

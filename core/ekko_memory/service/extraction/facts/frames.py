@@ -14,7 +14,7 @@ from ekko_memory.service.extraction.facts.people import PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
 from ekko_memory.service.extraction.facts.work import WorkFrames
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import Statement
+from ekko_memory.service.extraction.statements import Statement, whose_thing
 
 # Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
 _META = re.compile(
@@ -65,6 +65,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             return None
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
+        if st.zh and whose_thing(st.text):
+            return None  # 饭是我老公做的: whose a thing is, with nothing lasting said of them
         return Finding(
             type="fact",
             domain="人物",
