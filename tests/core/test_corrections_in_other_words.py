@@ -171,3 +171,26 @@ def test_a_thing_said_first_then_whose_it_is_is_theirs(mem: MemoryService) -> No
     assert "芒果" not in users_own(mem)
     say(mem, "饭是我老公做的", "今天是我妈生日", session="s2")  # nothing lasting of them
     assert [n.domain for n in stored(mem)].count("人物") == 1
+
+
+def test_a_name_denied_then_given_replaces_the_name(mem: MemoryService) -> None:
+    say(mem, "我家猫叫年糕")
+    say(mem, "我家猫不叫年糕，叫汤圆，之前打错了", session="s2")
+    assert values(mem, "pet") == [str({"called": "汤圆", "species": "猫"})]
+    assert "年糕" not in users_own(mem)
+
+
+def test_a_workplace_described_not_named_is_whole_and_replaces_the_old(
+    mem: MemoryService,
+) -> None:
+    say(mem, "我在一家做电商的公司做客服")
+    assert values(mem, "employer") == ["一家做电商的公司"]
+    assert values(mem, "occupation") == ["客服"]
+    say(mem, "I work at Deloitte as an auditor", session="s2")
+    say(
+        mem,
+        "quick update, I left Deloitte last month and now work at a small fintech startup",
+        session="s3",
+    )
+    assert values(mem, "employer") == ["a small fintech startup"]
+    assert "Deloitte" not in later(mem, "help me write a short bio")

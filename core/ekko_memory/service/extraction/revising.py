@@ -170,8 +170,13 @@ class Revising:
             # Chat puts a space where a comma goes (是头孢 青霉素我没事的).
             correction = re.split(r"\s+", correction, maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
-        if lead is not None and lead.start() > 0:
-            candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
+        said_before = text[: lead.start()] if lead is not None else ""  # 我生日5月12……不对
+        span = revisions.both_values_at(text)
+        # 我家猫不叫年糕，叫汤圆，之前打错了: the old value said only as the one denied is no
+        # statement of it.
+        stated = said_before[: span[0]] + said_before[span[1] :] if span else said_before
+        if stated and (pair is None or pair[0] in stated):
+            candidates.append((said_before, msg.id))
         candidates += [(m.content, m.id) for m in previous]
         after = text[value_at + len(correction) :]
         for said, said_id in candidates:

@@ -49,6 +49,8 @@ NOT_BUT = [
     re.compile(p, re.IGNORECASE)
     for p in (
         r"不是(?P<old>[^，,。是!！]{1,12}?)[，,]?\s*(?:而)?是(?P<new>[^，,。！!]{1,12})",
+        # 我家猫不叫年糕，叫汤圆: a name denied, then the name.
+        r"不叫(?P<old>[^，,。叫!！]{1,8}?)[，,]?\s*(?:而是|是)?叫(?P<new>[^，,。！!]{1,8})",
         r"是(?P<new>[^，,。！!不]{1,12}?)[，,]?\s*不是(?P<old>[^，,。！!]{1,12})",
         r"(?P<new>[^，,。！!\s]{1,12}?)[，,]\s*不是(?P<old>[^，,。！!]{1,12})",
         r"\bnot\s+(?P<old>[\w'. -]{1,30}?),?\s+but\s+(?P<new>[\w'. -]{1,30})",
@@ -71,6 +73,17 @@ UPDATE = re.compile(
 
 def old_and_new(text: str) -> tuple[str, str] | None:
     """(old, new) when the words give both (是无锡不是苏州 → (苏州, 无锡))."""
+    found = _old_and_new(text)
+    return found[0] if found is not None else None
+
+
+def both_values_at(text: str) -> tuple[int, int] | None:
+    """Where in ``text`` the words giving both values are (不是X，是Y), or None."""
+    found = _old_and_new(text)
+    return found[1] if found is not None else None
+
+
+def _old_and_new(text: str) -> tuple[tuple[str, str], tuple[int, int]] | None:
     for shape in NOT_BUT:
         for m in shape.finditer(text):
             old, new = bare(m["old"]), m["new"]
@@ -78,7 +91,7 @@ def old_and_new(text: str) -> tuple[str, str] | None:
             lead = CORRECTION_LEAD.search(new)
             new = bare(new[lead.end() :] if lead is not None else new)
             if old and new and old != new:
-                return old, new
+                return (old, new), m.span()
     return None
 
 
