@@ -253,10 +253,11 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         first.subject.kind == "none" and first.explicit_subject
     ):
         return None
-    if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
-        (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
-    ):
-        return None
+    if not any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements):
+        # 这个月我在戒糖…，好想死哈哈: the passing words go, the state said beside them stays.
+        statements = [st for st in statements if not _PASSING_TALK.search(st.text)]
+        if not statements or statements[0] is not first:
+            return None
     times = [t for st in statements for t in st.times]
     bound = next(
         (

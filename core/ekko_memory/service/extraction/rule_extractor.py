@@ -48,7 +48,13 @@ from ekko_memory.service.extraction.plans import (
     temporary_state,
 )
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
-from ekko_memory.service.extraction.project import ProjectFrames, team_rule
+from ekko_memory.service.extraction.project import (
+    ProjectFrames,
+    about_project,
+    decision_lead,
+    listed_decisions,
+    team_rule,
+)
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.revising import (
     Revising,
@@ -306,7 +312,11 @@ class RuleBasedExtractor(Revising):
         listing: list[TimeMention | None] = []
         quiet: list[Statement] = []  # the clauses nothing was read from
         first = len(found.ops)
+        # 装修方案跟老婆商量定了：… — the lead is read with what it announces, after the rest.
+        announcing = next((st for st in usable if decision_lead(st)), None)
         for st in usable:
+            if st is announcing:
+                continue
             n = len(found.ops)
             if (
                 not listing
@@ -335,6 +345,19 @@ class RuleBasedExtractor(Revising):
                 # kept in the user's words.
                 self._note(st.text, [msg.id], found)
             stated |= len(found.ops) > n
+        if announcing is not None:
+            items = [st for st in quiet if st.index > announcing.index]
+            project = intent.mentions_project(announcing.sentence) or about_project(
+                announcing.sentence, self.lexicon
+            )
+            decided = listed_decisions(announcing, items, project) if items else []
+            for f in decided:
+                self._propose(f, [msg.id], known, found)
+            if decided:
+                quiet = [st for st in quiet if st not in items]
+                stated = True
+            else:
+                self._statement(announcing, text, msg, known, found, listing)
         # 这周在成都出差，周六才回北京: the clauses nothing else read may still say a state.
         # A state the sentence's other reading already bounds (今天胃不舒服，少辣: less spice
         # until tonight) is not said twice.

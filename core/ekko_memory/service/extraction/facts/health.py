@@ -36,6 +36,12 @@ _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
 
+# What may follow a medicine's name (舍曲林，每天半片; 胰岛素针; 降压药): the clause ends,
+# or a dose or a time comes — not 打球把脚崴了, where 打 is play and no medicine follows.
+_ENDS_A_DRUG = re.compile(
+    r"$|[，,。;；]|了?$|每|一天|一日|早晚|半|\d|[一两三]|片|粒|颗|次|支|针|药"
+)
+
 _MEDICINE_EN = re.compile(
     r"^(?:take|takes|am\s+taking|is\s+taking|am\s+on|is\s+on|been\s+on|have\s+been\s+on|use|uses|need|needs|started|started\s+on|was\s+put\s+on|got\s+put\s+on)\s+(?P<v>.+)$",
     re.IGNORECASE,
@@ -310,7 +316,13 @@ class HealthFrames(FactBuilder):
         drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
         if c is not None:
             what = c.group()
-        elif drug is not None and _DOCTOR.search(st.sentence) and not self.is_food(drug.group()):
+        elif (
+            drug is not None
+            and _DOCTOR.search(st.sentence)
+            and not self.is_food(drug.group())
+            and _ENDS_A_DRUG.match(w.clean_zh(m["v"])[drug.end() :])
+            and not re.search(r"[把被给让]", drug.group())
+        ):
             # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.
             what = drug.group()
         else:
