@@ -12,6 +12,7 @@ from ekko_memory.errors import (
     StoreUnavailable,
     validation_text,
 )
+from ekko_memory.identity import same_names
 from ekko_memory.interfaces.aio import AsyncMemory, AsyncSession
 from ekko_memory.interfaces.tools import TOOL_NAMES, TOOL_SCHEMAS
 from ekko_memory.models import (
@@ -126,5 +127,6 @@ __all__ = [
     "StoreUnavailable",
     "Understanding",
     "open_memory",
+    "same_names",
     "validation_text",
 ]

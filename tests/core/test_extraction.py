@@ -417,11 +417,15 @@ def test_work_reported_done_leaves_the_summary_s_pending_work(mem: MemoryService
 
 
 @pytest.mark.parametrize(
-    "said",
-    ["决定用 Redis 做缓存。", "我们用 Redis 作为消息队列。", "We decided to use Redis as a cache."],
+    ("said", "key"),
+    [
+        ("决定用 Redis 做缓存。", "tech_choice"),
+        ("我们用 Redis 作为消息队列。", "messaging"),
+        ("We decided to use Redis as a cache.", "tech_choice"),
+    ],
 )
 def test_a_technology_chosen_for_another_role_leaves_the_database_decision(
-    mem: MemoryService, said: str
+    mem: MemoryService, said: str, key: str
 ) -> None:
     """项目决策: Redis chosen as the cache is a decision of its own — not the project's
     database, which would supersede (or send to the inbox to supersede) 数据库用 PostgreSQL."""
@@ -433,7 +437,7 @@ def test_a_technology_chosen_for_another_role_leaves_the_database_decision(
         for n in mem.workspace_store.list_active_nodes(limit=50)
         if n.type == "decision"
     }
-    assert decisions == {("database", "postgresql"), ("tech_choice", "redis")}
+    assert decisions == {("database", "postgresql"), (key, "redis")}
     assert mem.pending() == []
 
 

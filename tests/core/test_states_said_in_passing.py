@@ -65,3 +65,20 @@ def test_sentences_end_at_an_emoji_before_a_new_one_not_at_an_abbreviation() -> 
         "Shifts are long.",
     ]
     assert sentences("I love it 😂 and so does she.") == ["I love it 😂 and so does she."]
+
+
+def test_a_state_beside_a_laugh_is_kept_without_it(mem: MemoryService, clock: Clock) -> None:
+    say(mem, "这周我在戒咖啡，每天只喝白水，太难熬了哈哈")
+    [state] = [n for n in stored(mem) if n.key == "temporary_state"]
+    assert "戒咖啡" in state.title and "哈哈" not in state.title
+    assert state.expires_at is not None and state.expires_at - mem.now() <= timedelta(days=7)
+    assert "戒咖啡" in later(mem, "下午来点咖啡提提神？")
+    clock.advance(days=10)
+    assert "戒咖啡" not in later(mem, "下午来点咖啡提提神？")
+
+
+def test_a_ball_game_with_a_doctors_advice_is_no_medicine(mem: MemoryService) -> None:
+    say(mem, "上周打球把手腕扭了，医生说两周别用力")
+    say(mem, "我在吃布洛芬，医生说疼就吃一片", session="s2")
+    medicines = [str(n.value_json) for n in stored(mem) if n.key == "medication"]
+    assert medicines == ["布洛芬"]

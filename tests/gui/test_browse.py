@@ -140,7 +140,7 @@ def test_selecting_a_memory_shows_its_chain_and_audit(qtbot: Any, window: MainWi
     window.list_pane.select_id(node_id)
     detail = window.detail_pane
     qtbot.waitUntil(lambda: detail.node is not None and detail.node.id == node_id)
-    assert detail.title.text() == "A little 香菜 is fine"  # the memory as a sentence
+    assert detail.title.text() == "A little cilantro (香菜) is fine"  # the memory as a sentence
     assert detail.title_field.text() == "用户可接受少量香菜"  # its title, under Details
     assert '"ingredient": "香菜"' in detail.value.toPlainText()
     # The supersede chain: newest on top, the old "不吃香菜" below, with actor and reason.
@@ -294,7 +294,9 @@ def test_ctrl_c_copies_the_selected_row(qtbot: Any, window: MainWindow) -> None:
     qtbot.keyClick(window.list_pane.table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     text = QGuiApplication.clipboard().text()
     # The row as it reads: the sentence, its category, who wrote it…, and the id.
-    assert text.startswith("Doesn't eat 葱\tFood preferences\tYou\t") and text.endswith(node_id)
+    assert text.startswith("Doesn't eat scallion (葱)\tFood preferences\tYou\t") and text.endswith(
+        node_id
+    )
 
 
 def test_an_empty_workspace_explains_what_memories_are(

@@ -16,6 +16,7 @@ from ekko_memory import BrowseFilter
 from ekko_memory.demo import DemoReport
 from ekko_memory_gui.controller import AppController
 from ekko_memory_gui.models import labels
+from ekko_memory_gui.models.labels.sentences import keyed_sentence
 from ekko_memory_gui.models.roles import OBJECT_ROLE
 from ekko_memory_gui.qt import (
     QApplication,
@@ -82,9 +83,11 @@ def test_the_list_shows_each_memory_as_a_sentence(
     assert _cell(window, ids["light_taste"], 0) == _say(language, "Less oil, less salt", "少油少盐")
     assert _cell(window, ids["reply_zh"], 0) == _say(language, "Replies in Chinese", "用中文回复")
     assert _cell(window, ids["some_coriander"], 0) == _say(
-        language, "A little 香菜 is fine", "可以接受少量香菜"
+        language, "A little cilantro (香菜) is fine", "可以接受少量香菜"
     )
-    assert _cell(window, ids["no_scallion"], 0) == _say(language, "Doesn't eat 葱", "不吃葱")
+    assert _cell(window, ids["no_scallion"], 0) == _say(
+        language, "Doesn't eat scallion (葱)", "不吃葱"
+    )
     # Built-in category names in the UI's language; who wrote it; badges.
     assert _cell(window, ids["light_taste"], 1) == _say(language, "Food preferences", "饮食偏好")
     tip = window.list_pane.model.index(_row(window, ids["light_taste"]), 1).data(
@@ -105,6 +108,19 @@ def test_the_list_shows_each_memory_as_a_sentence(
     ]
     for hidden in ("limit_ingredient", "flavor_profile", "0.95", "mem_", "{"):
         assert not any(hidden in text for text in every), hidden
+
+
+def test_a_food_reads_in_the_ui_language_beside_the_users_word(language: str) -> None:
+    """A known food in the other language reads in the UI's words, the user's word beside it;
+    one the lists do not know stays as said."""
+    sentence = keyed_sentence
+    assert sentence("avoid_ingredient", "香菜") == _say(
+        language, "Doesn't eat cilantro (香菜)", "不吃香菜"
+    )
+    assert sentence("allergy", "peanuts") == _say(
+        language, "Allergic to peanuts", "对花生（peanuts）过敏"
+    )
+    assert sentence("avoid_ingredient", "鸭血") == _say(language, "Doesn't eat 鸭血", "不吃鸭血")
 
 
 def test_a_temporary_memory_says_until_when(qtbot: Any, language: str, window: MainWindow) -> None:
@@ -134,7 +150,9 @@ def test_the_detail_pane_leads_with_the_sentence_and_hides_the_fields(
     window.list_pane.select_id(node_id)
     pane = window.detail_pane
     qtbot.waitUntil(lambda: pane.node is not None and pane.node.id == node_id)
-    assert pane.title.text() == _say(language, "A little 香菜 is fine", "可以接受少量香菜")
+    assert pane.title.text() == _say(
+        language, "A little cilantro (香菜) is fine", "可以接受少量香菜"
+    )
     assert pane.details.button.text() == _say(language, "Details", "详细信息")
     assert not pane.key.isVisibleTo(pane) and not pane.ids.isVisibleTo(pane)
     pane.details.button.click()
@@ -177,7 +195,7 @@ def test_a_new_memory_is_one_sentence_confirmed(
     window.new_action.trigger()  # Ctrl+N
     qtbot.waitUntil(lambda: "芹菜" in " ".join(sentences(window)), timeout=10000)
     assert seen == {
-        "sentence": _say(language, "Doesn't eat 芹菜", "不吃芹菜"),
+        "sentence": _say(language, "Doesn't eat celery (芹菜)", "不吃芹菜"),
         "category": _say(
             language, "Life skills › Cooking › Food preferences", "生活技能 › 做饭 › 饮食偏好"
         ),
@@ -402,7 +420,7 @@ def test_a_reply_lists_the_memories_it_used(
     view.messages.setCurrentIndex(model.index(last, 0))
     wait_task(qtbot, view._used_task)
     used = view.used_sentences()
-    assert _say(language, "A little 香菜 is fine", "可以接受少量香菜") in used
+    assert _say(language, "A little cilantro (香菜) is fine", "可以接受少量香菜") in used
     assert _say(language, "Less oil, less salt", "少油少盐") in used
     assert view.used_note.text().startswith(_say(language, "This reply used", "这条回复用到了"))
     # Enter on one opens the memory in the list.

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from ekko_memory import same_names
 from ekko_memory_gui.models.labels.values import local
 from ekko_memory_gui.models.labels.vocabulary import cached
 from ekko_memory_gui.qt import QCoreApplication as _Q
@@ -104,10 +105,28 @@ def _field(value: Any, *names: str) -> str | None:
     return None
 
 
-def _plain(template: Callable[[], str]) -> Callable[[Any], str | None]:
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def _in_words_of(sentence: str, word: str) -> str:
+    """``word`` in the sentence's language where the shipped lists know it, the user's own
+    word beside it ("Doesn't eat cilantro (香菜)", "不吃香菜（cilantro）"); else as said."""
+    if _has_cjk(sentence) == _has_cjk(word):
+        return word
+    other = next((n for n in same_names(word) if _has_cjk(n) == _has_cjk(sentence)), None)
+    if other is None:
+        return word
+    return f"{other}（{word}）" if _has_cjk(sentence) else f"{other} ({word})"
+
+
+def _plain(template: Callable[[], str], food: bool = False) -> Callable[[Any], str | None]:
     def render(value: Any) -> str | None:
         text = _text(value) or _field(value, "ingredient", "value", "name")
-        return None if text is None else template().format(v=text)
+        if text is None:
+            return None
+        said = template()
+        return said.format(v=_in_words_of(said, text) if food else text)
 
     return render
 
@@ -121,6 +140,9 @@ def _limit(value: Any) -> str | None:
     ingredient = _field(value, "ingredient") or _text(value)
     if ingredient is None:
         return None
+    ingredient = _in_words_of(
+        _Q.translate("MemorySentences", "Only a little {ingredient}"), ingredient
+    )
     amount = _field(value, "amount")
     if amount is not None and amount.casefold() in _A_LITTLE:
         return _Q.translate("MemorySentences", "A little {ingredient} is fine").format(
@@ -165,8 +187,10 @@ def _task(value: Any) -> str | None:
 
 
 _RENDER: dict[str, Callable[[Any], str | None]] = {
-    "avoid_ingredient": _plain(lambda: _Q.translate("MemorySentences", "Doesn't eat {v}")),
-    "preferred_ingredient": _plain(lambda: _Q.translate("MemorySentences", "Likes {v}")),
+    "avoid_ingredient": _plain(
+        lambda: _Q.translate("MemorySentences", "Doesn't eat {v}"), food=True
+    ),
+    "preferred_ingredient": _plain(lambda: _Q.translate("MemorySentences", "Likes {v}"), food=True),
     "limit_ingredient": _limit,
     "flavor_profile": _flavor,
     "dietary_restriction": _plain(lambda: _Q.translate("MemorySentences", "Diet: {v}")),
@@ -177,7 +201,7 @@ _RENDER: dict[str, Callable[[Any], str | None]] = {
     "timezone": _plain(lambda: _Q.translate("MemorySentences", "Time zone: {v}")),
     "likes": _plain(lambda: _Q.translate("MemorySentences", "Likes {v}")),
     "dislikes": _plain(lambda: _Q.translate("MemorySentences", "Dislikes {v}")),
-    "allergy": _plain(lambda: _Q.translate("MemorySentences", "Allergic to {v}")),
+    "allergy": _plain(lambda: _Q.translate("MemorySentences", "Allergic to {v}"), food=True),
     "family_member": _family,
     "task_status": _task,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -19,6 +20,8 @@ class Lexicon:
     tech: dict[str, str]  # name (casefolded) -> decision key
     tech_names: dict[str, str]  # name (casefolded) -> canonical spelling
     key_words: dict[str, tuple[str, ...]]
+    # Technology names (casefolded) that are everyday English words too.
+    plain_words: frozenset[str] = frozenset()
     # Dish names holding an ingredient's word (鱼香肉丝, 杏仁豆腐): matched as one word so
     # the ingredient inside is not read, and reported as none.
     dishes: tuple[str, ...] = ()
@@ -43,9 +46,29 @@ class Lexicon:
         return _find(self.cuisines, text)
 
     def find_tech(self, text: str) -> list[tuple[str, str]]:
-        """(canonical name, decision key) of technologies named in ``text``."""
+        """(canonical name, decision key) of technologies named in ``text``. A name that is
+        also an everyday English word (Go, Rust, Sketch, Node) counts only when written with
+        its capital or among Chinese words: "let's go with Figma" names no Go."""
         found = _find(tuple(sorted(self.tech_names, key=len, reverse=True)), text)
-        return [(self.tech_names[n], self.tech[n]) for n in found]
+        chinese = any("\u4e00" <= c <= "\u9fff" for c in text)
+        return [
+            (self.tech_names[n], self.tech[n])
+            for n in found
+            if n not in self.plain_words or chinese or _capitalized(n, text)
+        ]
+
+
+def _capitalized(name: str, text: str) -> bool:
+    """``text`` holds ``name`` as a whole word starting with a capital (Go, not go)."""
+    return any(
+        text[m.start()].isupper()
+        for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I)
+    )
+
+
+def _latin(c: str) -> bool:
+    """A latin letter or digit: 用pnpm holds the word pnpm, pnpmx does not."""
+    return c.isascii() and c.isalnum()
 
 
 def _find(words: tuple[str, ...], text: str) -> list[str]:
@@ -61,8 +84,8 @@ def _find(words: tuple[str, ...], text: str) -> list[str]:
             if ascii_word:
                 end = _plural_end(folded, end)
             boundary = not ascii_word or (
-                (start == 0 or not folded[start - 1].isalnum())
-                and (end == len(folded) or not folded[end].isalnum())
+                (start == 0 or not _latin(folded[start - 1]))
+                and (end == len(folded) or not _latin(folded[end]))
             )
             if boundary and not any(taken[start:end]):
                 taken[start:end] = [True] * (end - start)
@@ -78,7 +101,7 @@ def _plural_end(folded: str, end: int) -> int:
     for suffix in ("es", "s"):
         if folded.startswith(suffix, end):
             after = end + len(suffix)
-            if after == len(folded) or not folded[after].isalnum():
+            if after == len(folded) or not _latin(folded[after]):
                 return after
     return end
 
@@ -96,6 +119,7 @@ def load_lexicon() -> Lexicon:
         tech=tech_keys,
         tech_names=tech_names,
         key_words={k: tuple(v) for k, v in tech["keyWords"].items()},
+        plain_words=frozenset(w.casefold() for w in tech.get("plainWords", ())),
         # Words holding an ingredient's name that name no food (钓鱼) block it as dishes do.
         dishes=tuple(food.get("dishes", ())) + tuple(food.get("notFood", ())),
     )

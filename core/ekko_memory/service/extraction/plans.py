@@ -266,10 +266,11 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         and not any(st.explicit_subject and st.subject.kind in ("self", "we") for st in statements)
     ):
         return None  # the sunset tonight is unreal: of the sky, no state of the user
-    if any(_PASSING_TALK.search(st.text) for st in statements) and not any(
-        (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
-    ):
-        return None
+    if not any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements):
+        # 这个月我在戒糖…，好想死哈哈: the passing words go, the state said beside them stays.
+        statements = [st for st in statements if not _PASSING_TALK.search(st.text)]
+        if not statements or statements[0] is not first:
+            return None
     times = [t for st in statements for t in st.times]
     bound = next(
         (

@@ -18,7 +18,8 @@ _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉|don'?t|do not|no |avoid|without|hate|never"
 )
 _DECIDE = re.compile(
-    r"用|使用|采用|选用|选择|选了|选定|改用|换成|换用|决定|定了|迁移到|上\b|\buse\b|\busing\b|decided|go with|went with|chose|picked|adopt|migrate to"
+    r"用|使用|采用|选用|选择|选了|选定|改用|换成|换用|决定|定了|迁移到|锁定?|上\b|\buse\b|\busing\b|decided|\bgo(?:ing)? with|went with|chose|picked|adopt|migrate to"
+    r"|settled on|standardi[sz](?:e|ed|ing) on|\bpin(?:ned)? to\b|made the call"
     # switch to, switched the database to: what is switched may stand between.
     r"|\bswitch(?:ed|ing)?(?:\s+[a-z]+){0,2}?\s+to\b"
 )
@@ -68,6 +69,23 @@ def work_done(text: str) -> bool:
     return bool(_DONE.search(text.casefold()))
 
 
+# The version said right after a technology (Go 1.22, Node 版本锁 20, Python 3.12, Java 21).
+_VERSION = re.compile(
+    r"\s*(?:(?:版本|version)(?:\s*(?:锁定?|固定|是|为|用|=|is|pinned|locked|set|to|at)\b)*\s*)?"
+    r"v?(\d+(?:\.\d+){0,2})(?![\d.]*[%a-z])",
+    re.IGNORECASE,
+)
+
+
+def _version_after(clause: str, name: str) -> str:
+    """ " 1.22" when the clause gives the technology's version right after its name."""
+    at = clause.casefold().find(name.casefold())
+    if at < 0:
+        return ""
+    m = _VERSION.match(clause, at + len(name))
+    return f" {m.group(1)}" if m else ""
+
+
 _KEY_LABEL = {
     "database": ("数据库", "Database"),
     "framework": ("框架", "Framework"),
@@ -75,6 +93,10 @@ _KEY_LABEL = {
     "deployment": ("部署", "Deployment"),
     "ci": ("CI", "CI"),
     "testing": ("测试框架", "Test framework"),
+    "package_manager": ("包管理", "Package manager"),
+    "runtime": ("运行时", "Runtime"),
+    "design_tool": ("设计工具", "Design tool"),
+    "messaging": ("消息队列", "Messaging"),
 }
 
 
@@ -101,6 +123,19 @@ class ProjectFrames:
         if any(folded in w.casefold() for w in self.lexicon.key_words.get(key, ())):
             return None
         return role
+
+    def _role_key(self, clause: str, key: str) -> str | None:
+        """The other decision key a clause's role names (Redis 作为消息队列: messaging)."""
+        m = _ROLE.search(clause)
+        if m is None:
+            return None
+        folded = (m.group(1) or m.group(2)).strip().casefold()
+        for other, words in self.lexicon.key_words.items():
+            if other != key and any(
+                (w.casefold() in folded.split()) if w.isascii() else (w in folded) for w in words
+            ):
+                return other
+        return None
 
     def _dropped(
         self, clause: str, tech: list[tuple[str, str]], known: list[MemoryNode], found: Found
@@ -169,11 +204,17 @@ class ProjectFrames:
             for key, name in chosen.items():
                 # A role (用 Redis 做缓存) belongs to the clause's one technology.
                 role = self._other_role(clause, key) if len(chosen) == 1 else None
+                serves = self._role_key(clause, key) if len(chosen) == 1 else None
                 if role is not None:
                     # Redis as the cache: a choice of its own, beside the database.
                     key, label = "tech_choice", role
+                elif serves is not None:
+                    # Redis 作为消息队列: the messaging decision, not the database.
+                    key = serves
+                    label = found.t(*_KEY_LABEL.get(key, (key, key)))
                 else:
                     label = found.t(*_KEY_LABEL.get(key, (key, key)))
+                shown = name + _version_after(clause, name)
                 found.add(
                     "create",
                     "a project decision the user stated",
@@ -181,7 +222,7 @@ class ProjectFrames:
                     type="decision",
                     key=key,
                     value_json=name,
-                    title=found.t(f"{label}使用 {name}", f"{label}: {name}"),
+                    title=found.t(f"{label}使用 {shown}", f"{label}: {shown}"),
                     content=clip(clause, 200),
                     tags=["技术选型"],
                     entities=[name],
@@ -374,3 +415,91 @@ def team_rule(st: Statement) -> Finding | None:
         importance=0.85,
         reason="a rule or decision of the user's team",
     )
+
+
+# A clause that announces decisions, the colon after it opening them (装修方案跟老婆商量定了：…;
+# 婚礼的事我们定了：…; We decided on the trip: …; what we agreed: …).
+_DECISION_LEAD = re.compile(
+    r"(?:商量|讨论|研究|说|敲|确)?(?:定了|好了|定下来了?)$|(?:决定|拍板)了?$"
+    r"|\b(?:decided|agreed|settled)(?:\s+on)?(?:\s+[\w' ]{1,30})?$|\bthe plan is$",
+    re.IGNORECASE,
+)
+# Who the decision was made with, and the one who made it (跟老婆, 我们, we): not its topic.
+_LEAD_WHO = re.compile(
+    r"(?:跟|和|与)[\u4e00-\u9fff]{1,4}?(?=商量|讨论|研究|说|定|决定)|(?:我们|咱们|咱|我)俩?|俩"
+    r"|^\s*(?:we|i|my \w+ and i)\s+",
+    re.IGNORECASE,
+)
+# A clause that chooses (用, 做, 只请; an English clause names its choice): not its reason
+# (油烟太大 says why the one before it was chosen).
+_CHOOSES = re.compile(
+    r"用|做|选|买|装|要|改|换|走|去|住|办|请|订|定|留|放|铺|刷|只|全|都|不|没有|别|改成|[a-z]",
+    re.IGNORECASE,
+)
+_DECISION_END = re.compile(
+    r"(?:商量|讨论|研究|说|敲|确)?(?:定了|好了|定下来了?)$|(?:决定|拍板)了?$"
+)
+
+
+_AND = re.compile(r"^(?:and|also|then|plus)\s+|^(?:还有|另外|而且|然后|并且)", re.IGNORECASE)
+
+
+_SOFTWARE = re.compile(
+    r"接口|发版|上线|部署|迭代|分支|代码|需求评审"
+    r"|\b(?:REST|GraphQL|deploys?|deployments?|releases?|sprints?|branch(?:es)?|repo|codebase|backend|frontend|staging|prod)\b",
+    re.IGNORECASE,
+)
+
+
+def about_project(text: str, lexicon: Lexicon) -> bool:
+    """The words are about a piece of software (a technology, code, tests, an API)."""
+    return bool(lexicon.find_tech(text) or _CODE.search(text) or _SOFTWARE.search(text))
+
+
+def decision_lead(st: Statement) -> bool:
+    """The clause announces decisions that follow its colon (装修方案跟老婆商量定了：…)."""
+    after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
+    return after[:1] in (":", "：") and bool(_DECISION_LEAD.search(st.text.strip(" .!。！")))
+
+
+def listed_decisions(lead: Statement, items: list[Statement], project: bool) -> list[Finding]:
+    """The decisions a lead announces, each in the user's words after its topic (装修方案：
+    地板全用实木的); a clause choosing nothing (油烟太大) is the reason of the one before."""
+    topic = _DECISION_END.sub("", _LEAD_WHO.sub("", lead.text.strip(" .!。！")))
+    topic = re.sub(
+        r"\b(?:decided|agreed|settled)(?:\s+on)?\s*", "", topic, flags=re.IGNORECASE
+    ).strip(" ,，的事")
+    said: list[tuple[Statement, str]] = []
+    for st in items:
+        if st.question or st.hypothetical or st.reported:
+            continue
+        words = _AND.sub("", st.text.strip(" .!。！"))
+        if said and not _CHOOSES.search(words):
+            first, before = said[-1]
+            said[-1] = (first, f"{before}，{words}" if lead.zh else f"{before}, {words}")
+        elif words:
+            said.append((st, words))
+    out: list[Finding] = []
+    for st, words in said:
+        value = (
+            clip(f"{topic}：{words}" if lead.zh else f"{topic}: {words}", 200) if topic else words
+        )
+        out.append(
+            Finding(
+                type="decision",
+                domain="项目" if project else "个人",
+                category=["项目", "决策"] if project else ["个人", "决定"],
+                key="team_decision" if project else "personal_decision",
+                value=value,
+                title=clip(value, 60),
+                content=clip(f"{lead.text}：{words}" if lead.zh else f"{lead.text}: {words}", 200),
+                statement=st,
+                scope="workspace" if project else "user",
+                tags=["决策" if lead.zh else "decision"],
+                entities=[],
+                confidence=0.9,
+                importance=0.75,
+                reason="a decision the user announced",
+            )
+        )
+    return out

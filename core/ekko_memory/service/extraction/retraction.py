@@ -30,7 +30,14 @@ from ekko_memory.schema import intent
 from ekko_memory.service.extraction.protocol import ExtractionInput
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import clipped_line
-from ekko_memory.service.extraction.takeback import LAST_BIT
+from ekko_memory.service.extraction.statements import read_statements
+from ekko_memory.service.extraction.takeback import (
+    LAST_BIT,
+    POINTS_BACK,
+    names,
+    takes_back,
+    what_is_taken_back,
+)
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -154,6 +161,17 @@ class Retractions:
                         hits.setdefault(
                             w.item.id, (w, f"the user asked to forget it (said: “{said}”)")
                         )
+            elif (words := _named_words(msg)) and (
+                any(names(w.node, words) for w in waiting) or not POINTS_BACK.search(text)
+            ):
+                # 工资那个别记了: what the take-back's own clause names, whatever it is (and
+                # nothing else: 刚才那句吃药的别记了, naming nothing waiting, is the message
+                # before, as a take-back that names nothing).
+                for w in waiting:
+                    if names(w.node, words):
+                        hits.setdefault(
+                            w.item.id, (w, f"the user asked to forget it (said: “{said}”)")
+                        )
             elif intent.takes_back(text) and not LAST_BIT.search(text):
                 # (ignore that last bit: the rules above found what the end of it stated)
                 before = self._previous_user_message(session_id, msg)
@@ -219,6 +237,17 @@ def withdraw_item(
             },
         )
     return True
+
+
+def _named_words(msg: MemoryMessage) -> str:
+    """What the clauses that take something back name, in the user's words ("" when they
+    name nothing: then it is the message before)."""
+    said = [
+        what_is_taken_back(st.text)
+        for st in read_statements(msg.content, msg.created_at)
+        if takes_back(st.text) or (st.index == 0 and takes_back(st.sentence))
+    ]
+    return " ".join(x for x in said if x)
 
 
 def _subjects(node: MemoryNode) -> set[str]:

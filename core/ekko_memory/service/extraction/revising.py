@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import re
 
-from ekko_memory.models import MemoryMessage, MemoryNode
+from ekko_memory.models import MemoryMessage, MemoryNode, MemoryNodeDraft
 from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.statements import Statement, read_statements
-from ekko_memory.service.extraction.takeback import LAST_BIT, names, what_is_taken_back
-
-# A take-back that points at what was just said (刚才说的…, that last bit).
-_POINTS_BACK = re.compile(
-    r"刚才|刚刚|上一句|前面说的|上面说的|\b(?:just said|just told you|last bit|that last|i just mentioned)\b",
-    re.IGNORECASE,
+from ekko_memory.service.extraction.takeback import (
+    LAST_BIT,
+    POINTS_BACK,
+    names,
+    what_is_taken_back,
 )
-
 
 # A take-back that points at one thing said (那条删掉, delete that one).
 _THAT_ONE = re.compile(
@@ -74,7 +72,7 @@ class Revising:
             found.ops[:] = [
                 op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
             ]
-            if not targets and _POINTS_BACK.search(st.text) and len(said) == 1:
+            if not targets and POINTS_BACK.search(st.text) and len(said) == 1:
                 # 刚才说的吃药那个你别记了: the one thing the message before it stated.
                 targets = said
             elif not targets and _THAT_ONE.search(st.text):
@@ -117,6 +115,17 @@ class Revising:
                     target_id=node.id,
                     content=node.title,
                 )
+                continue
+            # 我在字节做运营，天天996: the routine's title quotes the old employer, its own
+            # clause (天天996) does not — it keeps its own words only.
+            quoted = [v for v in values if v and v in node.title and v not in node.content]
+            if quoted and len(node.content) >= 2:
+                changed: dict[str, object] = {"title": clip(node.content, 60)}
+                if isinstance(node.value_json, str) and any(v in node.value_json for v in quoted):
+                    changed["value_json"] = clip(node.content, 120)
+                found.add(
+                    "update", "what it was said with was taken back", target_id=node.id, **changed
+                )
 
     def _correct(
         self,
@@ -133,11 +142,20 @@ class Revising:
         corrects (what the rest of the message states under a key replaces theirs)."""
         pair = revisions.old_and_new(text)
         lead = revisions.CORRECTION_LEAD.search(text)
-        if pair is None and lead is None and not revisions.bare_value(text, msg.created_at):
+        # well, pescatarian technically; 准确说是蛋奶素: a value, hedged as the precise one.
+        hedged = revisions.hedged_value(text) if pair is None and lead is None else ""
+        if (
+            pair is None
+            and lead is None
+            and not hedged
+            and not revisions.bare_value(text, msg.created_at)
+        ):
             return set(), []
         previous = [m for m in reversed(history) if m.id != msg.id][:3]
         corrected_ids = [m.id for m in previous[:1]]
         correction = text[lead.end() :] if lead is not None else text
+        if hedged:
+            correction = text[text.find(hedged) :]
         while lead is not None:
             # 哦不对，我打错了，是无锡: one lead after another, then the value.
             more = revisions.CORRECTION_LEAD.match(correction)
@@ -146,20 +164,35 @@ class Revising:
             correction = correction[more.end() :]
         value_at = len(text) - len(correction.lstrip())
         correction = re.split(r"[，,。.!！;；]", correction.strip(), maxsplit=1)[0]
+        if hedged:
+            correction = hedged  # without its hedge (technically)
         if re.match(r"[\u4e00-\u9fff]", correction):
             # Chat puts a space where a comma goes (是头孢 青霉素我没事的).
             correction = re.split(r"\s+", correction, maxsplit=1)[0]
         candidates: list[tuple[str, str]] = []
-        if lead is not None and lead.start() > 0:
-            candidates.append((text[: lead.start()], msg.id))  # 我生日5月12……不对，是5月21
+        said_before = text[: lead.start()] if lead is not None else ""  # 我生日5月12……不对
+        span = revisions.both_values_at(text)
+        # 我家猫不叫年糕，叫汤圆，之前打错了: the old value said only as the one denied is no
+        # statement of it.
+        stated = said_before[: span[0]] + said_before[span[1] :] if span else said_before
+        if stated and (pair is None or pair[0] in stated):
+            candidates.append((said_before, msg.id))
         candidates += [(m.content, m.id) for m in previous]
         after = text[value_at + len(correction) :]
         for said, said_id in candidates:
-            fixed = revisions.substituted(said, correction, pair)
+            # 是头孢 青霉素我没事的; I'm at X, no idea why I wrote Y: the word the correction
+            # names again is the old one (first in English, where a name says it best).
+            again = revisions.named_again(said, after, correction) if pair is None else ""
+            english = not re.search(r"[\u4e00-\u9fff]", correction)
+            fixed = None
+            if again and english:
+                fixed = said.replace(again, revisions.value_of(correction), 1)
+            if fixed is None:
+                fixed = revisions.substituted(said, correction, pair)
+            if fixed is None and again:
+                fixed = said.replace(again, revisions.value_of(correction), 1)
             if fixed is None and pair is None:
-                # 是头孢 青霉素我没事的: the word the correction names again is the old one.
-                old = revisions.named_again(said, after, correction)
-                fixed = said.replace(old, revisions.bare(correction), 1) if old else None
+                fixed = self._in_place_of_value(said, said_id, correction, msg, known)
             if fixed is None or fixed == said:
                 continue
             self._restate(fixed, said_id, msg, known, found)
@@ -220,7 +253,51 @@ class Revising:
         if named:
             # 上次说的茶我说错了: what the lead names was said in an earlier conversation.
             corrected_ids = list(named[-1].source_message_ids)
-        return set(), (corrected_ids or ["*"]) if lead is not None else []
+        if lead is None:
+            return set(), []
+        # 才发现我一直记错了: the clause the lead ends is talk about the talk, no statement.
+        said = lead.group().strip(" ，,。.！!？?…")
+        meta = {
+            st.index
+            for st in read_statements(text, msg.created_at)
+            if said and st.text.endswith(said)
+        }
+        return meta, corrected_ids or ["*"]
+
+    def _in_place_of_value(
+        self,
+        said: str,
+        said_id: str,
+        correction: str,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+    ) -> str | None:
+        """``said`` with the value one of its memories holds replaced by the correction's
+        (I'm vegetarian … → pescatarian technically: I'm pescatarian …; 我吃全素 → 准确说是蛋
+        奶素: 我吃蛋奶素), when read again it states the new value under the same key; else
+        None."""
+        new = revisions.value_of(correction)
+        if not new or len(new) > 30:
+            return None
+        for node in known:
+            if node.status != "active" or said_id not in node.source_message_ids:
+                continue
+            old = _value_words(node)
+            if not old or old.casefold() == new.casefold() or not revisions.mentions(said, old):
+                continue
+            at = said.casefold().find(old.casefold())
+            # 吃全素 → 蛋奶素: the verb the old value opens with may be the new one's too.
+            heads = [""] + [old[:k] for k in (1, 2) if len(old) > k and not old[:k].isascii()]
+            for head in heads:
+                fixed = said[:at] + head + new + said[at + len(old) :]
+                probe = Found(zh=bool(re.search(r"[\u4e00-\u9fff]", fixed)))
+                self._message(msg.model_copy(update={"content": fixed}), [], probe, [])
+                if any(
+                    op.node.key == node.key and revisions.mentions(str(op.node.value_json), new)
+                    for op in probe.ops
+                ):
+                    return fixed
+        return None
 
     def _clauses_of(self, text: str, lead: re.Match[str] | None, msg: MemoryMessage) -> set[int]:
         """The clauses a correction's own words take (the lead and the value after it)."""
@@ -260,7 +337,7 @@ class Revising:
                     n
                     for n in reversed(known)
                     if n.status == "active"
-                    and n.key == op.node.key
+                    and _same_key(n, op.node)
                     and said_id is not None
                     and said_id in n.source_message_ids
                 ),
@@ -326,6 +403,32 @@ def _same_kind(node: MemoryNode, f: Finding) -> bool:
         return True
     allergy = {"allergy"}
     return (node.key in allergy or "过敏" in node.tags) and (f.key in allergy or "过敏" in f.tags)
+
+
+# A way of eating as a whole (one at a time), not a food left out (不吃猪肉, no dairy).
+_EATING_STYLE = re.compile(
+    r"^(?:吃)?(?:全素|素食(?:主义)?者?|吃素|蛋奶素|吃斋|生酮(?:饮食)?|清真)$|^(?:是)?素食"
+    r"|^(?:(?:fully|strictly|mostly)\s+)?(?:vegetarian|vegan|veggie|pescatarian|pescetarian|"
+    r"plant-based|keto|paleo|flexitarian|carnivore|halal|kosher)$",
+    re.IGNORECASE,
+)
+
+
+def eating_style(value: object) -> bool:
+    """``value`` names a way of eating as a whole (vegetarian, 蛋奶素)."""
+    return isinstance(value, str) and bool(_EATING_STYLE.match(value.strip()))
+
+
+def _same_key(node: MemoryNode, draft: MemoryNodeDraft) -> bool:
+    """A corrected statement's memory and the old one hold the same thing: the same key, or
+    both an allergy (菠萝过敏 for 芒果过敏, whichever key a food's allergy took)."""
+    if node.key == draft.key:
+        return True
+    return _allergy(node.key, node.tags) and _allergy(draft.key, draft.tags or [])
+
+
+def _allergy(key: str | None, tags: list[str]) -> bool:
+    return key == "allergy" or "过敏" in tags
 
 
 def _op_mentions(op: object, named: str) -> bool:

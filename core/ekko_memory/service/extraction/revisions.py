@@ -21,16 +21,17 @@ from datetime import datetime
 from ekko_memory.models import MemoryNode
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.time_expressions import find_times
+from ekko_memory.service.extraction.weekly import holds_weekdays, names_the_week
 
 # A correction's opening words (不对，是…; sorry, I meant…), at the start of a clause.
 CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
-    r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|等下|等一下|"
+    r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
     r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
-    r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)错(?:字|话|名字)?了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
+    r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
 )
 
@@ -41,15 +42,27 @@ def named_topic(lead: re.Match[str]) -> str:
     return re.sub(r"(?:我|你)?(?:说|讲|记|搞|打|写|弄)?$", "", topic)
 
 
-# 不是X，是Y / 是Y不是X / not X but Y / Y, not X: both values said.
-NOT_BUT = re.compile(
-    r"不是(?P<old>[^，,。是!！]{1,12}?)[，,]?\s*(?:而)?是(?P<new>[^，,。！!]{1,12})"
-    r"|是(?P<new2>[^，,。！!不]{1,12}?)[，,]?\s*不是(?P<old2>[^，,。！!]{1,12})"
-    r"|(?P<new5>[^，,。！!\s]{1,12}?)[，,]\s*不是(?P<old5>[^，,。！!]{1,12})"
-    r"|\bnot\s+(?P<old3>[\w'. -]{1,30}?),?\s+but\s+(?P<new3>[\w'. -]{1,30})"
-    r"|(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old4>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
-    re.IGNORECASE,
-)
+# 不是X，是Y / 是Y不是X / not X but Y / Y, not X: both values said. Tried in this order, the
+# most explicit first: 不是X，是Y wins over "Y，不是X", whose Y would else be the whole clause
+# before it (猫的名字说错了，不是X，是Y).
+NOT_BUT = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"不是(?P<old>[^，,。是!！]{1,12}?)[，,]?\s*(?:而)?是(?P<new>[^，,。！!]{1,12})",
+        # 我家猫不叫年糕，叫汤圆: a name denied, then the name.
+        r"不叫(?P<old>[^，,。叫!！]{1,8}?)[，,]?\s*(?:而是|是)?叫(?P<new>[^，,。！!]{1,8})",
+        r"是(?P<new>[^，,。！!不]{1,12}?)[，,]?\s*不是(?P<old>[^，,。！!]{1,12})",
+        r"(?P<new>[^，,。！!\s]{1,12}?)[，,]\s*不是(?P<old>[^，,。！!]{1,12})",
+        r"\bnot\s+(?P<old>[\w'. -]{1,30}?),?\s+but\s+(?P<new>[\w'. -]{1,30})",
+        # it's not Rex, it's Max; I'm not vegetarian, I'm pescatarian
+        r"\bnot\s+(?P<old>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?),?\s+(?:it|he|she|they|that|i|we)"
+        r"(?:'s|'m|'re|\s+is|\s+am|\s+are)\s+(?:actually\s+|really\s+)?"
+        r"(?P<new>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?)(?=[.!,;?]|$|\s+(?:lol|haha|btw|—))",
+        r"\b(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
+    )
+]
+
+
 # An update of something the user does or plans (改成, 换成, moved to, changed to).
 UPDATE = re.compile(
     r"改成|改到|改为|换成|换到|调整|调到|调了|调时间|换时间|改时间|挪到|推迟到|提前到|变成|变了|改了|不再是|改作息|现在是|现在改"
@@ -60,13 +73,26 @@ UPDATE = re.compile(
 
 def old_and_new(text: str) -> tuple[str, str] | None:
     """(old, new) when the words give both (是无锡不是苏州 → (苏州, 无锡))."""
-    m = NOT_BUT.search(text)
-    if m is None:
-        return None
-    old = next((m[g] for g in ("old", "old2", "old5", "old3", "old4") if m.group(g)), "")
-    new = next((m[g] for g in ("new", "new2", "new5", "new3", "new4") if m.group(g)), "")
-    old, new = bare(old), bare(new)
-    return (old, new) if old and new and old != new else None
+    found = _old_and_new(text)
+    return found[0] if found is not None else None
+
+
+def both_values_at(text: str) -> tuple[int, int] | None:
+    """Where in ``text`` the words giving both values are (不是X，是Y), or None."""
+    found = _old_and_new(text)
+    return found[1] if found is not None else None
+
+
+def _old_and_new(text: str) -> tuple[tuple[str, str], tuple[int, int]] | None:
+    for shape in NOT_BUT:
+        for m in shape.finditer(text):
+            old, new = bare(m["old"]), m["new"]
+            # A correction's own words are not its value (名字说错了，不是X: no new value).
+            lead = CORRECTION_LEAD.search(new)
+            new = bare(new[lead.end() :] if lead is not None else new)
+            if old and new and old != new:
+                return (old, new), m.span()
+    return None
 
 
 def bare(value: str) -> str:
@@ -74,6 +100,22 @@ def bare(value: str) -> str:
     value = re.sub(r"^(?:啊|哦|呃|嗯|那个|那家|这个)", "", value.strip(" ，,。.!！"))
     value = re.sub(r"(?:啦|了|哦|呀|啊|的)$", "", value)
     return value.strip()
+
+
+# What opens an English correction before its value (I'm at X, it's X, I meant X).
+_VALUE_LEAD_EN = re.compile(
+    r"^(?:i\s+meant\s+|i\s+mean\s+|it'?s\s+|it\s+is\s+|that'?s\s+|"
+    r"(?:i'?m|i\s+am|i\s+work|i\s+live|we'?re|we\s+are)\s+(?:actually\s+)?(?:at|in|with|for|from|on)\s+)",
+    re.IGNORECASE,
+)
+
+
+def value_of(correction: str) -> str:
+    """The value a correction gives (Wealthsimple of "I'm at Wealthsimple")."""
+    value = bare(correction)
+    if re.search(r"[\u4e00-\u9fff]", value):
+        return value
+    return _VALUE_LEAD_EN.sub("", value).strip()
 
 
 def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str | None:
@@ -135,7 +177,7 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             if old_name and old_name != new_value:
                 return said.replace(old_name, new_value, 1)
         return None
-    name = w.capitalized_phrase(new_value)
+    name = w.capitalized_phrase(value_of(new_value))
     if name and len(name) >= 2 and name.casefold() not in ("i", "i'm", "it", "the"):
         for candidate in re.findall(
             r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+)*", said
@@ -283,6 +325,21 @@ def topic_words(text: str) -> set[str]:
     return {x for x in re.findall(r"[a-z]{4,}", text.casefold()) if x not in _COMMON_EN}
 
 
+# English endings one word's forms differ by (pregnancy / pregnant, allergies / allergic).
+_ENDINGS = re.compile(
+    r"(?:ancies|encies|ations|ation|ancy|ency|ant|ent|ness|ings|ing|ies|ied|ic|ed|es|s|y)$"
+)
+
+
+def stem(word: str) -> str:
+    """An English word without its ending (pregnancy and pregnant → pregn); a word of four
+    letters or fewer, or a Chinese one, as it is."""
+    if len(word) <= 4 or not word.isascii():
+        return word
+    cut = _ENDINGS.sub("", word)
+    return cut if len(cut) >= 4 else word
+
+
 def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
     """The memories an update of a topic replaces: active routines, tasks, plans and facts
     that share a word of the topic with it (钢琴课改成周六上午 → 每周二和周四晚上学钢琴)."""
@@ -303,12 +360,51 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
         )
         if shared:
             out.append(node)
+    if not out and names_the_week(text):
+        # schedule changed at work: the one routine that holds days of the week.
+        weeks = [
+            n
+            for n in nodes
+            if n.status == "active" and n.key == "routine" and holds_weekdays(n.title)
+        ]
+        out = weeks if len(weeks) == 1 else []
     return out
 
 
 _UPDATABLE = frozenset(
     {"routine", "task_status", "travel_plan", "personal_fact", "person_fact", "temporary_state"}
 )
+
+
+# A value said as the precise one: "well, pescatarian technically", "technically a
+# contractor", 准确说是蛋奶素, 严格来说是合同工.
+_HEDGED_EN = re.compile(
+    r"^\W*(?:(?:well|hmm+|um+|ok|okay|oh|so)\b[,\s]*)?"
+    r"(?:(?:technically|strictly speaking|to be precise|more precisely|more like|or rather|rather)\b[,\s]*"
+    r"(?:(?:a|an|i'?m|it'?s)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+)?)"
+    r"|(?:(?:a|an)\s+)?(?P<v2>[\w'-]+(?:\s+[\w'-]+)?)[,\s]+(?:technically|strictly speaking|to be precise|more precisely|really|actually)\b)"
+    r"\s*(?=[,.;!?]|$)",
+    re.IGNORECASE,
+)
+_HEDGED_ZH = re.compile(
+    r"^\W*(?:嗯|哦|呃)?[，,\s]*(?:准确|严格|确切|精确)(?:地|点)?(?:说|来说|讲|来讲)[，,\s]*(?:应该)?(?:是|算)?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{1,8})(?=[，,。.!！;；]|$)"
+)
+
+
+def hedged_value(text: str) -> str:
+    """The value a message opens with as the precise one (pescatarian of "well, pescatarian
+    technically, I do eat fish"), or ""; never a clause with its own subject or verb."""
+    m = _HEDGED_ZH.match(text) if re.search(r"[\u4e00-\u9fff]", text) else _HEDGED_EN.match(text)
+    if m is None:
+        return ""
+    value = next((g for g in m.groups() if g), "")
+    if re.search(
+        r"\b(?:i|you|we|he|she|they|it|is|are|was|do|did|not|no|that|this|well|ok|okay|so|yes|yeah|sure|thanks|very)\b",
+        value,
+        re.IGNORECASE,
+    ):
+        return ""
+    return bare(value) if not re.search(r"[我你他她]", value) else ""
 
 
 def bare_value(text: str, now: datetime) -> bool:
@@ -399,7 +495,14 @@ def named_again(said: str, after: str, correction: str) -> str:
     """The noun of ``said`` that the words ``after`` a correction's new value name again
     (我对青霉素过敏 … 是头孢 青霉素我没事的 → 青霉素), or ""."""
     new = bare(correction)
-    if not new or not re.search(r"[\u4e00-\u9fff]", new):
+    if not new:
+        return ""
+    if not re.search(r"[\u4e00-\u9fff]", new):
+        # I'm at Wealthsimple, no idea why I wrote Shopify: the name said again after it.
+        value = value_of(correction)
+        for name in re.findall(r"\b[A-Z][\w'.&-]+(?:\s+[A-Z][\w'.&-]+)*", after):
+            if name.casefold() != value.casefold() and mentions(said, name):
+                return str(name)
         return ""
     for word, pos in w.tag(said):
         if len(word) >= 2 and pos[:1] == "n" and word != new and word in after:

@@ -34,6 +34,7 @@ from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.answers import about_the_asked
+from ekko_memory.service.extraction.commute import commute
 from ekko_memory.service.extraction.cooking import CookingFrames
 from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
@@ -47,14 +48,24 @@ from ekko_memory.service.extraction.plans import (
     temporary_state,
 )
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
-from ekko_memory.service.extraction.project import ProjectFrames, team_rule
-from ekko_memory.service.extraction.protocol import ExtractionInput
-from ekko_memory.service.extraction.revising import Revising, _same_kind, _value_words
-from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
-from ekko_memory.service.extraction.takeback import (
-    takes_back,
+from ekko_memory.service.extraction.project import (
+    ProjectFrames,
+    about_project,
+    decision_lead,
+    listed_decisions,
+    team_rule,
 )
+from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.extraction.revising import (
+    Revising,
+    _same_kind,
+    _value_words,
+    eating_style,
+)
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
+from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
 from ekko_memory.service.extraction.time_expressions import TimeMention
+from ekko_memory.service.extraction.weekly import weekly
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # Reply languages: the words for each, and its name (Chinese, English).
@@ -190,7 +201,20 @@ class RuleBasedExtractor(Revising):
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
-            if takes_back(st.text) or (takes_back(st.sentence) and st.index == 0):
+            if takes_back(st.text) or (
+                takes_back(st.sentence)
+                and st.index == 0
+                # 算了，工资那个别记了: a first clause that names nothing leaves it to the clause
+                # that takes back (押金我刚转了，那个划掉 names the deposit in the first).
+                and (
+                    bool(what_is_taken_back(st.text))
+                    or not any(
+                        takes_back(o.text)
+                        for o in statements
+                        if o.sentence == st.sentence and o is not st
+                    )
+                )
+            ):
                 self._take_back(st, msg, known, found, history)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
@@ -292,7 +316,11 @@ class RuleBasedExtractor(Revising):
         listing: list[TimeMention | None] = []
         quiet: list[Statement] = []  # the clauses nothing was read from
         first = len(found.ops)
+        # 装修方案跟老婆商量定了：… — the lead is read with what it announces, after the rest.
+        announcing = next((st for st in usable if decision_lead(st)), None)
         for st in usable:
+            if st is announcing:
+                continue
             n = len(found.ops)
             if (
                 not listing
@@ -321,6 +349,19 @@ class RuleBasedExtractor(Revising):
                 # kept in the user's words.
                 self._note(st.text, [msg.id], found)
             stated |= len(found.ops) > n
+        if announcing is not None:
+            items = [st for st in quiet if st.index > announcing.index]
+            project = intent.mentions_project(announcing.sentence) or about_project(
+                announcing.sentence, self.lexicon
+            )
+            decided = listed_decisions(announcing, items, project) if items else []
+            for f in decided:
+                self._propose(f, [msg.id], known, found)
+            if decided:
+                quiet = [st for st in quiet if st not in items]
+                stated = True
+            else:
+                self._statement(announcing, text, msg, known, found, listing)
         # 这周在成都出差，周六才回北京: the clauses nothing else read may still say a state.
         # A state the sentence's other reading already bounds (今天胃不舒服，少辣: less spice
         # until tonight) is not said twice.
@@ -394,6 +435,9 @@ class RuleBasedExtractor(Revising):
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
+        way = commute(st)
+        if way is not None:
+            return [way]  # 每天骑电动车上班: the way to work, not a vehicle owned
         facts = self.facts.read(st)
         if (
             st.subject.kind == "person"
@@ -410,6 +454,7 @@ class RuleBasedExtractor(Revising):
             lambda: uses(st),
             lambda: reply_style(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
+            lambda: weekly(st),
             lambda: routine(st),
         ]
         for frame in frames:
@@ -516,15 +561,17 @@ class RuleBasedExtractor(Revising):
                 ),
                 None,
             )
+        style = f.key == "dietary_restriction" and eating_style(f.value)
         if (
             target is None
             and not bounded
             and f.key is not None
             and not f.person
-            and self.registry.single_valued(f.domain, f.type, f.key)
+            and (style or self.registry.single_valued(f.domain, f.type, f.key))
         ):
             # A one-value fact said anew (我上周搬去佛山了): it replaces the old value, and the
-            # memories said with the old one stop quoting it.
+            # memories said with the old one stop quoting it. One eating style at a time too
+            # (pescatarian after vegetarian), beside any number of foods one does not eat.
             old = next(
                 (
                     n
@@ -532,6 +579,7 @@ class RuleBasedExtractor(Revising):
                     if n.status == "active"
                     and (n.domain, n.type, n.key) == (f.domain, f.type, f.key)
                     and n.value_identity() != value_identity(f.value)
+                    and (not style or eating_style(n.value_json))
                 ),
                 None,
             )

@@ -369,7 +369,7 @@ _CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U000
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
     r"\s*(?:[,;]|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
-    r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also)\b)"
+    r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
     re.IGNORECASE,
@@ -501,7 +501,32 @@ _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
 
+# 芒果是我妹过敏, O型是我爸, 过敏的是我弟: a thing first, then whose it is (是我<relation>):
+# the relation's, never the user's. Not 这是我妈做的 (a demonstrative names no thing).
+_WHOSE_ZH = re.compile(
+    rf"^(?!这|那|它)(?P<thing>[^我你他她，,。！？!?\s]{{1,8}}?)(?:的)?(?:其实|应该|才)?是(?:我|俺)(?:的)?"
+    rf"(?:大|小|老)?(?P<rel>{_REL_ZH})(?P<rest>[^，,。！？!?]{{0,4}})$"
+)
+
+
+def _whose(clause: str) -> re.Match[str] | None:
+    whose = _WHOSE_ZH.match(_LEAD_ZH_RE.sub("", clause, count=1))
+    return whose if whose is not None and not _WHEN_ZH.search(whose["thing"]) else None
+
+
+def whose_thing(clause: str) -> bool:
+    """The clause puts a thing first and then whose it is (芒果是我妹过敏, 饭是我老公做的)."""
+    return _whose(clause) is not None
+
+
+# A time (周五是我老婆的生日, 今天是我妈生日): the day of someone's event, not their thing.
+_WHEN_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|\d")
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
+    whose = _whose(clause)
+    if whose is not None:
+        return Subject("person", whose["rel"]), f"{whose['thing']}{whose['rest']}", True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:

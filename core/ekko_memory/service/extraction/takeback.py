@@ -103,13 +103,32 @@ KEY_NAMES: dict[str, tuple[str, ...]] = {
     "language": ("语言", "语", "language"),
     "vehicle": ("车", "car"),
     "school": ("学校", "school"),
+    "blood_type": ("血型", "blood"),
+    "rent": ("房租", "租金", "rent"),
+    "income": ("工资", "薪", "收入", "salary", "income", "take-home", "paycheck"),
+    "mortgage": ("房贷", "mortgage"),
 }
 
 
-def _words(text: str) -> set[str]:
-    from ekko_memory.service.extraction.revisions import topic_words
+def _key_named(word: str, folded: str) -> bool:
+    """A key's word in the take-back's words: Chinese anywhere, English as a word or its
+    forms (rent names "the rent bit", not "parents"; allerg names allergies)."""
+    if not word.isascii() or " " in word:
+        return word in folded
+    from ekko_memory.service.extraction.revisions import stem
 
-    return topic_words(text)
+    said = re.findall(r"[a-z][a-z'-]*", folded)
+    return any(
+        x == word or stem(x) == stem(word) or (len(word) >= 5 and x.startswith(word)) for x in said
+    )
+
+
+def _words(text: str) -> set[str]:
+    """The topic words of a text, English ones by their stem (the pregnancy part names
+    "I'm pregnant")."""
+    from ekko_memory.service.extraction.revisions import stem, topic_words
+
+    return {stem(word) for word in topic_words(text)}
 
 
 def names(node: MemoryNode, named: str) -> bool:
@@ -132,7 +151,7 @@ def names(node: MemoryNode, named: str) -> bool:
         if len(name) >= 2 or not name.isascii()
     ):
         return True
-    if node.key is not None and any(w in folded for w in KEY_NAMES.get(node.key, ())):
+    if node.key is not None and any(_key_named(w, folded) for w in KEY_NAMES.get(node.key, ())):
         return True
     said = f"{node.title} {node.content}".casefold()
     if len(named.strip()) >= 2 and named.strip().casefold() in said:
@@ -143,5 +162,10 @@ def names(node: MemoryNode, named: str) -> bool:
 # A take-back of the end of the message before (ignore that last bit, 最后那句不算).
 LAST_BIT = re.compile(
     r"最后(?:那|一)句|后面那句|后半句|\b(?:last bit|last part|last sentence|last thing i said)\b",
+    re.IGNORECASE,
+)
+# A take-back that points at what was just said (刚才说的…, that last bit).
+POINTS_BACK = re.compile(
+    r"刚才|刚刚|上一句|前面说的|上面说的|\b(?:just said|just told you|last bit|that last|i just mentioned)\b",
     re.IGNORECASE,
 )

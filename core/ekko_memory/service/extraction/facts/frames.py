@@ -9,11 +9,12 @@ from collections.abc import Callable
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.health import HealthFrames
+from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
 from ekko_memory.service.extraction.facts.work import WorkFrames
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import SELF, Statement, with_subject
+from ekko_memory.service.extraction.statements import SELF, Statement, whose_thing, with_subject
 
 # Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
 _META = re.compile(
@@ -25,7 +26,7 @@ _META = re.compile(
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
-class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
+class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrames):
     """Reads one statement for facts of its subject; call ``read``."""
 
     def read(self, st: Statement) -> list[Finding]:
@@ -91,6 +92,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
             return None
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
+        if st.zh and whose_thing(st.text):
+            return None  # 饭是我老公做的: whose a thing is, with nothing lasting said of them
         return Finding(
             type="fact",
             domain="人物",
@@ -111,6 +114,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
     # Ordered: the first frame that reads a clause wins (过敏 before 有; 在…上班 before 在).
     def _zh_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
+            self._blood_zh,
+            self._money_zh,
             self._allergy_zh,
             self._diet_zh,
             self._pet_in_passing_zh,
@@ -138,6 +143,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames):
 
     def _en_frames(self) -> list[Callable[[Statement, str], list[Finding]]]:
         return [
+            self._blood_en,
+            self._money_en,
             self._allergy_en,
             self._diet_en,
             self._pet_in_passing_en,

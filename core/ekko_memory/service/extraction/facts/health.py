@@ -36,6 +36,12 @@ _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
 
+# What may follow a medicine's name (舍曲林，每天半片; 胰岛素针; 降压药): the clause ends,
+# or a dose or a time comes — not 打球把脚崴了, where 打 is play and no medicine follows.
+_ENDS_A_DRUG = re.compile(
+    r"$|[，,。;；]|了?$|每|一天|一日|早晚|半|\d|[一两三]|片|粒|颗|次|支|针|药"
+)
+
 _MEDICINE_EN = re.compile(
     r"^(?:take|takes|am\s+taking|is\s+taking|am\s+on|is\s+on|been\s+on|have\s+been\s+on|use|uses|need|needs|started|started\s+on|was\s+put\s+on|got\s+put\s+on)\s+(?P<v>.+)$",
     re.IGNORECASE,
@@ -65,6 +71,17 @@ _BODY_ZH = re.compile(
 
 _BODY_EN = re.compile(
     r"^(?:have|has|got)\s+(?:a\s+)?(?P<v>(?:bad|dodgy|weak|old|injured|busted|torn|slipped)\s+(?:knee|knees|back|ankle|ankles|shoulder|hip|hips|wrist|neck|disc|acl|meniscus|hamstring)(?:\s+injury)?)\b",
+    re.IGNORECASE,
+)
+
+# 我是O型血, 血型是AB型, O型 (of 是我爸): a blood type; I'm type A, my blood type is O-.
+_BLOOD_ZH = re.compile(
+    r"^(?:其实|应该|就|原来)?(?:是)?(?:血型(?:是|为)?)?(?P<v>AB|[ABO])\s*型(?:血)?"
+    r"(?P<rh>\s*(?:RH|Rh|rh)?\s*(?:阴性|阳性))?(?:的|啊|呀|哦)?$"
+)
+_BLOOD_EN = re.compile(
+    r"^(?:am|'m|is|was)\s+(?:actually\s+|really\s+)?(?:blood\s+)?type\s+(?P<v>AB|[ABO])(?P<rh>[+-]|\s+(?:positive|negative))?$"
+    r"|^(?:blood\s+type\s+)?(?:is|was)\s+(?:actually\s+)?(?:type\s+)?(?P<v2>AB|[ABO])(?P<rh2>[+-]|\s+(?:positive|negative))?$",
     re.IGNORECASE,
 )
 
@@ -119,6 +136,37 @@ class HealthFrames(FactBuilder):
             entities=[said],
             importance=0.9,
             reason="the user's diet",
+        )
+
+    def _blood_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _BLOOD_ZH.match(body.strip())
+        if m is None or st.negated or "血" not in st.text:
+            return []  # O型是我爸, 我是A型的: a type, of blood only where blood is said
+        rh = re.sub(r"\s+", "", m["rh"] or "").upper().replace("RH", "Rh")
+        return [self._blood(st, f"{m['v'].upper()}型{rh}")]
+
+    def _blood_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BLOOD_EN.match(body.strip())
+        if m is None or st.negated:
+            return []
+        if m["v2"] and not re.search(r"\bblood\b|\btype\b", st.text, re.IGNORECASE):
+            return []  # "it is A": a blood type only where blood or type is said
+        rh = (m["rh"] or m["rh2"] or "").strip().casefold()
+        rh = {"+": " positive", "-": " negative"}.get(rh, f" {rh}" if rh else "")
+        return [self._blood(st, f"type {(m['v'] or m['v2']).upper()}{rh}")]
+
+    def _blood(self, st: Statement, what: str) -> Finding:
+        """A blood type: one at a time (a new one replaces the old)."""
+        return self.fact(
+            st,
+            "blood_type",
+            what,
+            f"{{who}}是{what}血" if what.endswith("型") else f"{{who}}是{what}",
+            f"{{who}}: blood {what}",
+            category=["个人", "健康"],
+            importance=0.9,
+            tags=["健康", "血型"],
+            entities=[what],
         )
 
     def _allergy_zh(self, st: Statement, body: str) -> list[Finding]:
@@ -268,7 +316,13 @@ class HealthFrames(FactBuilder):
         drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
         if c is not None:
             what = c.group()
-        elif drug is not None and _DOCTOR.search(st.sentence) and not self.is_food(drug.group()):
+        elif (
+            drug is not None
+            and _DOCTOR.search(st.sentence)
+            and not self.is_food(drug.group())
+            and _ENDS_A_DRUG.match(w.clean_zh(m["v"])[drug.end() :])
+            and not re.search(r"[把被给让]", drug.group())
+        ):
             # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.
             what = drug.group()
         else:

@@ -95,7 +95,7 @@ _PET_ZH = re.compile(
 )
 
 _PET_EN = re.compile(
-    rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves|have\s+got|has\s+got)\s+(?:a|an|one|two|three|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)}))\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
+    rf"^(?:have|has|got|own|adopted|just\s+adopted|rescued|got\s+ourselves|have\s+got|has\s+got)\s+(?:a|an|one|two|three|\d)\s+(?P<species>(?:[\w-]+\s+)?(?:{'|'.join(w.PETS_EN)})s?)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z][\w-]*))?",
     re.IGNORECASE,
 )
 
@@ -105,7 +105,7 @@ _PET_NAMES_ZH = re.compile(
 
 _PET_NAMES_EN = re.compile(
     r"\b(?:named|called|(?:his|her|its|their)\s+names?(?:'s|\s+is|\s+are))\s+(?P<name>[A-Z][\w-]*)"
-    r"|^\s*,?\s*(?P<name2>[A-Z][\w-]*)(?:\s*(?:,|and|&)\s*(?P<name3>[A-Z][\w-]*))?\s*$"
+    r"|^\s*,?\s*(?P<name2>[A-Z][\w-]*)(?:\s*(?:,|and|&)\s*(?P<name3>[A-Z][\w-]*))?[\s.!~]*$"
 )
 
 
@@ -358,6 +358,8 @@ class PeopleFrames(FactBuilder):
         for n in _PET_NAMES_EN.finditer(after):
             names += [x for x in (n["name"], n["name2"], n["name3"]) if x]
         species = m["species"].casefold()
+        if species.endswith("s") and species[:-1].split()[-1] in w.PETS_EN:
+            species = species[:-1]  # two cats, Mochi and Bean: each is a cat
         return [self._pet(st, species, n) for n in dict.fromkeys(names)] or [
             self._pet(st, species, "")
         ]

@@ -54,6 +54,14 @@ _WORK_AT_EN = re.compile(
     re.IGNORECASE,
 )
 
+# A workplace described, not named (a small fintech startup, an architecture firm).
+_UNNAMED_WORKPLACE_EN = re.compile(
+    r"^(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:company|startup|start-up|firm|agency|bank|hospital|"
+    r"school|shop|store|bakery|restaurant|cafe|café|studio|clinic|charity|nonprofit|non-profit|"
+    r"factory|lab|consultancy|hotel|warehouse|university|college)\b",
+    re.IGNORECASE,
+)
+
 _LANGUAGE_ZH = re.compile(
     rf"^{ADV_ZH}(?:会说|会讲|能说|能讲|说|讲|懂|会|精通|擅长|熟悉|在学|正在学|学|自学|学了(?:\S{{1,3}}年)?)(?P<v>.+)$"
     rf"|^(?:的)?母语是(?P<v2>.+)$"
@@ -267,6 +275,20 @@ class WorkFrames(FactBuilder):
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
+        # What follows the workplace (做客服 of 在美团做客服): the job, if one is named.
+        after = body[len(m["v"] or "") + 1 :] if m["v"] else ""
+        said_rest = m.groupdict().get("rest") or ""
+        if re.fullmatch(r"(?:一|这|那|某)(?:家|个|所|间)", where):
+            # 在一家做新能源的公司上班: the workplace runs to where one works, not to 做.
+            whole = re.search(
+                r"在(?P<v>(?:一|这|那|某)(?:家|个|所|间).+?)(?:工作|上班|实习|任职|就职|做|当)",
+                body,
+            )
+            if whole is None:
+                return []  # 在一家…: a fragment is no workplace
+            where = w.clean_zh(whole["v"])
+            after = body[whole.end("v") :]
+            said_rest = re.sub(r"^(?:工作|上班|实习|任职|就职|做|当)", "", after)
         out: list[Finding] = []
         place = w.place_at_start(where)
         rest_after = w.clean_zh(m.groupdict().get("rest") or "")
@@ -308,15 +330,12 @@ class WorkFrames(FactBuilder):
                     entities=[place],
                 )
             )
-        rest = w.clean_zh(m.groupdict().get("rest") or "")
+        rest = w.clean_zh(said_rest)
         job = re.match(r"^(?:一名|一个|个|名)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8})$", rest)
         if (
             out
             and job
-            and (
-                re.search(_JOB_SUFFIX_ZH + "$", job["v"])
-                or body[len(m["v"] or "") + 1 :].startswith(("当", "做"))
-            )
+            and (re.search(_JOB_SUFFIX_ZH + "$", job["v"]) or after.startswith(("当", "做")))
         ):
             title = job["v"]
             out.append(
@@ -367,6 +386,10 @@ class WorkFrames(FactBuilder):
         if m is None or st.negated:
             return []
         org = w.capitalized_phrase(m["v"] or m["v2"] or "") or lower_org(m["v"] or m["v2"] or "")
+        unnamed = _UNNAMED_WORKPLACE_EN.match(m["v"] or m["v2"] or "")
+        if not org and unnamed is not None:
+            # a small fintech startup: a workplace the user does not name, in their words.
+            org = unnamed.group().strip()
         if not org:
             return []
         return [

@@ -1,0 +1,93 @@
+"""Frames for the money one lives on: rent, income, mortgage (我房租每月3500, 工资税后一万二,
+my rent is 1800 a month, I take home about 3200). Each is one value at a time, kept with its
+amount as said; what it is (房租, salary) is an entity, so "工资那个别记了" names it."""
+
+from __future__ import annotations
+
+import re
+
+from ekko_memory.service.extraction.facts.building import FactBuilder
+from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.statements import Statement
+
+# What the money is, by its words.
+_KIND_ZH = {
+    "房租": "rent",
+    "租金": "rent",
+    "月租": "rent",
+    "工资": "income",
+    "月薪": "income",
+    "年薪": "income",
+    "薪水": "income",
+    "薪资": "income",
+    "收入": "income",
+    "月收入": "income",
+    "房贷": "mortgage",
+}
+_KIND_EN = {
+    "rent": "rent",
+    "salary": "income",
+    "income": "income",
+    "pay": "income",
+    "take-home": "income",
+    "take home": "income",
+    "mortgage": "mortgage",
+}
+_AMOUNT_ZH = (
+    r"(?:\d[\d,.]*\s*(?:[kKwW万千]|块钱?|元)?|[一二两三四五六七八九十百千万]+(?:块钱?|元)?)"
+)
+_AMOUNT_EN = r"(?:[$£€¥]\s?)?\d[\d,.]*\s*(?:k|grand|bucks|dollars|pounds|euros)?"
+_PERIOD_ZH = r"(?:每个?月|一个月|每年|一年|一月)"
+_PERIOD_EN = r"(?:\s+(?:a|per|each|every)\s+(?:month|year|week)|\s*/\s*(?:mo|month|yr|year)|\s+monthly|\s+yearly)"
+_HEDGE_ZH = r"(?:大概|差不多|大约|将近|快|才|就|只有|有|是|能拿|拿|到手|税后|税前)"
+
+_MONEY_ZH = re.compile(
+    rf"^(?P<pre>{_PERIOD_ZH})?(?P<what>{'|'.join(sorted(_KIND_ZH, key=len, reverse=True))})"
+    rf"(?P<how>(?:{_PERIOD_ZH}|{_HEDGE_ZH})*)\s*(?P<amt>{_AMOUNT_ZH})(?P<post>(?:左右|上下|多)?)$"
+)
+_MONEY_EN = re.compile(
+    rf"^(?:my\s+|our\s+)?(?P<what>rent|salary|mortgage|income|take-home(?:\s+pay)?|pay)\s+(?:is|'s|was|comes\s+to)\s+"
+    rf"(?:about|around|roughly|like|only|just)?\s*(?P<amt>{_AMOUNT_EN})(?P<per>{_PERIOD_EN})?(?:\s+(?:before|after)\s+tax)?$"
+    rf"|^(?:earn|make|take\s+home|bring\s+home|clear)\s+(?:about|around|roughly|like|only|just)?\s*"
+    rf"(?P<amt2>{_AMOUNT_EN})(?P<per2>{_PERIOD_EN})?(?:\s+(?:before|after)\s+tax)?$"
+    rf"|^pay\s+(?:about|around|roughly|like|only|just)?\s*(?P<amt3>{_AMOUNT_EN})(?P<per3>{_PERIOD_EN})?\s+(?:in|for)\s+(?P<what3>rent|(?:the\s+)?mortgage)$",
+    re.IGNORECASE,
+)
+
+
+class MoneyFrames(FactBuilder):
+    """Rent, income and mortgage of a statement's subject."""
+
+    def _money_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _MONEY_ZH.match(body.strip(" 。.!！~"))
+        if m is None or st.negated:
+            return []
+        said = f"{m['pre'] or ''}{m['how'] or ''}{m['amt']}{m['post'] or ''}".strip()
+        said = re.sub(r"^(?:是|有)", "", said)
+        what = m["what"]
+        return [self._money(st, _KIND_ZH[what], what, said, f"{{who}}的{what}：{said}")]
+
+    def _money_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _MONEY_EN.match(body.strip(" .!~"))
+        if m is None or st.negated:
+            return []
+        amount = m["amt"] or m["amt2"] or m["amt3"]
+        per = (m["per"] or m["per2"] or m["per3"] or "").strip()
+        said = f"{amount} {per}".strip()
+        word = (m["what"] or m["what3"] or "take-home pay").casefold()
+        word = re.sub(r"^the\s+", "", word)
+        kind = _KIND_EN.get(word.split()[0], "income")
+        return [self._money(st, kind, word, said, f"{{who}}: {word} {said}")]
+
+    def _money(self, st: Statement, kind: str, word: str, said: str, title: str) -> Finding:
+        return self.fact(
+            st,
+            kind,
+            said,
+            title,
+            title,
+            category=["个人", "财务"],
+            importance=0.8,
+            tags=["财务" if st.zh else "money"],
+            entities=[word],
+        )
