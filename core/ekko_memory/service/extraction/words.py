@@ -557,7 +557,12 @@ RELATION_EN_ZH = {
 
 def language_names_zh(text: str) -> list[str]:
     """Languages named in a Chinese text (粤语, 英文, 上海话)."""
-    return [m.group() for m in _LANG_ZH.finditer(text)]
+    names = (_LANG_LEAD_ZH.sub("", m.group()) for m in _LANG_ZH.finditer(text))
+    return [n for n in names if len(n) >= 2]
+
+
+# Words before a language's name that are no part of it (粤语和一点英语: 英语).
+_LANG_LEAD_ZH = re.compile(r"^(?:和|跟|与|及|以及|还有|也|还|会|说|讲|一点儿?|一些|点儿?|些)+")
 
 
 def language_names_en(text: str) -> list[str]:

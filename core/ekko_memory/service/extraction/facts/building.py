@@ -163,7 +163,7 @@ class FactBuilder:
             category=category or _KEY_CATEGORY.get(key, PROFILE),
             key=key,
             value=value,
-            title=(zh if st.zh else en).format(who="我" if st.zh else "I"),
+            title=zh.format(who="我") if st.zh else _own_title(en),
             content=st.text,
             statement=st,
             scope="user",
@@ -210,3 +210,12 @@ def lower_org(raw: str) -> str:
     if len(words) == 1 and words[0].casefold() not in _COMMON_EN and words[0].isalpha():
         return words[0].capitalize()
     return ""
+
+
+def _own_title(en: str) -> str:
+    """The user's own fact in English: "{who}: allergic to eggs" reads "Allergic to eggs",
+    not "I: allergic to eggs"; a sentence (I live in Leeds) keeps its "I"."""
+    if en.startswith("{who}: "):
+        said = en[len("{who}: ") :]
+        return said[:1].upper() + said[1:]
+    return en.format(who="I")

@@ -567,7 +567,7 @@ class WorkFrames(FactBuilder):
                 "language",
                 f"{lang} ({level})",
                 f"{{who}}会说{lang}",
-                f"{{who}}: {lang} ({level})",
+                f"{{who}}: {lang} (native)" if native else f"{{who}}: {level} {lang}",
                 category=["个人", "语言"],
                 entities=[lang],
             )
