@@ -64,3 +64,18 @@ def test_a_colon_after_no_decision_announces_nothing(mem: MemoryService) -> None
     say(mem, "我定了个闹钟：明早六点")
     say(mem, "不知道定了没有：你觉得呢？", session="s2")
     assert decisions(mem) == {}
+
+
+def test_a_decision_said_after_a_bare_lead_or_inside_a_clause(mem: MemoryService) -> None:
+    say(mem, "跟我爸妈合计好了，国庆不出去玩了，人太多")
+    say(mem, "纠结了一周，最后书房定了刷浅灰色，白色太容易脏", session="s2")
+    found = sorted(decisions(mem)["personal_decision"])
+    assert found == ["书房:刷浅灰色,白色太容易脏", "国庆不出去玩了,人太多"]
+    assert "浅灰色" in later(mem, "书房的墙面漆买多少合适？")
+
+
+def test_a_clause_that_sets_books_or_asks_decides_nothing(mem: MemoryService) -> None:
+    say(mem, "晚上定了一家火锅店，七点到")
+    say(mem, "你那边方案定了吗？", session="s2")
+    say(mem, "我们商量了一下，还没结果", session="s3")
+    assert "personal_decision" not in decisions(mem)

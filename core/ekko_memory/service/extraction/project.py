@@ -426,7 +426,7 @@ _DECISION_LEAD = re.compile(
 )
 # Who the decision was made with, and the one who made it (跟老婆, 我们, we): not its topic.
 _LEAD_WHO = re.compile(
-    r"(?:跟|和|与)[\u4e00-\u9fff]{1,4}?(?=商量|讨论|研究|说|定|决定)|(?:我们|咱们|咱|我)俩?|俩"
+    r"(?:跟|和|与)[\u4e00-\u9fff]{1,4}?(?=商量|讨论|研究|合计|开会|说|定|决定)|(?:我们|咱们|咱|我)俩?|俩"
     r"|^\s*(?:we|i|my \w+ and i)\s+",
     re.IGNORECASE,
 )
@@ -437,7 +437,7 @@ _CHOOSES = re.compile(
     re.IGNORECASE,
 )
 _DECISION_END = re.compile(
-    r"(?:商量|讨论|研究|说|敲|确)?(?:定了|好了|定下来了?)$|(?:决定|拍板)了?$"
+    r"(?:商量|讨论|研究|合计|开会|说|敲|确)?(?:完了|定了|好了|定下来了?)$|(?:决定|拍板)了?$"
 )
 
 
@@ -456,10 +456,52 @@ def about_project(text: str, lexicon: Lexicon) -> bool:
     return bool(lexicon.find_tech(text) or _CODE.search(text) or _SOFTWARE.search(text))
 
 
+# A clause that only says a decision was made (跟家里商量完了, 最后决定了, we agreed): what
+# follows its comma is the decision.
+_BARE_LEAD = re.compile(
+    r"^(?:(?:跟|和|与)[\u4e00-\u9fff]{1,4}?|我们|咱们|我俩|我)?(?:最后|最终|终于)?"
+    r"(?:商量|讨论|合计|研究|开会)(?:完|好|定)?了$|^(?:最后|最终|终于)?(?:决定|拍板|定)了$"
+    r"|^(?:we|i)\s+(?:finally\s+)?(?:decided|agreed)$",
+    re.IGNORECASE,
+)
+
+
 def decision_lead(st: Statement) -> bool:
-    """The clause announces decisions that follow its colon (装修方案跟老婆商量定了：…)."""
+    """The clause announces decisions that follow its colon (装修方案跟老婆商量定了：…), or that
+    follow its comma when it says nothing but that (跟家里商量完了，今年春节不回老家了)."""
     after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
-    return after[:1] in (":", "：") and bool(_DECISION_LEAD.search(st.text.strip(" .!。！")))
+    said = st.text.strip(" .!。！")
+    if after[:1] in (":", "："):
+        return bool(_DECISION_LEAD.search(said))
+    return after[:1] in (",", "，") and bool(_BARE_LEAD.match(said))
+
+
+# A clause that says what was decided about a topic (最后客厅定了铺瓷砖, 婚礼决定在老家办): not
+# 定了个闹钟 (a thing set), 定了吗 (a question) or 定了一家店 (a booking).
+_DECIDED_IN = re.compile(
+    r"^(?:最后|最终|终于|还是|已经)?(?P<topic>[\u4e00-\u9fff]{2,8}?)(?:最后|最终|还是)?"
+    r"(?:定了|决定了?|拍板了?|选定了)(?P<what>(?![个一了吗没好下])[\u4e00-\u9fffA-Za-z0-9].{1,30})$"
+)
+
+
+def decided_in_clause(
+    st: Statement, after: list[Statement], project: bool
+) -> tuple[Finding, list[Statement]] | None:
+    """The decision one clause states (最后客厅定了铺瓷砖) with the reasons said right after it
+    (木地板太难打理了), and the clauses taken as those reasons."""
+    if st.question or st.hypothetical or st.reported or st.times:
+        return None
+    m = _DECIDED_IN.match(st.text.strip(" .!。！"))
+    if m is None or _LEAD_WHO.fullmatch(m["topic"]):
+        return None
+    reasons: list[Statement] = []
+    for other in after:
+        if other.index != st.index + 1 + len(reasons) or _CHOOSES.search(other.text):
+            break
+        reasons.append(other)
+    topic = _LEAD_WHO.sub("", m["topic"]) or m["topic"]
+    words = "，".join([m["what"], *(r.text.strip(" .!。！") for r in reasons)])
+    return _decision(f"{topic}：{words}", st.text, st, project), reasons
 
 
 def listed_decisions(lead: Statement, items: list[Statement], project: bool) -> list[Finding]:
@@ -479,27 +521,32 @@ def listed_decisions(lead: Statement, items: list[Statement], project: bool) -> 
             said[-1] = (first, f"{before}，{words}" if lead.zh else f"{before}, {words}")
         elif words:
             said.append((st, words))
-    out: list[Finding] = []
-    for st, words in said:
-        value = (
-            clip(f"{topic}：{words}" if lead.zh else f"{topic}: {words}", 200) if topic else words
+    return [
+        _decision(
+            (f"{topic}：{words}" if lead.zh else f"{topic}: {words}") if topic else words,
+            f"{lead.text}：{words}" if lead.zh else f"{lead.text}: {words}",
+            st,
+            project,
         )
-        out.append(
-            Finding(
-                type="decision",
-                domain="项目" if project else "个人",
-                category=["项目", "决策"] if project else ["个人", "决定"],
-                key="team_decision" if project else "personal_decision",
-                value=value,
-                title=clip(value, 60),
-                content=clip(f"{lead.text}：{words}" if lead.zh else f"{lead.text}: {words}", 200),
-                statement=st,
-                scope="workspace" if project else "user",
-                tags=["决策" if lead.zh else "decision"],
-                entities=[],
-                confidence=0.9,
-                importance=0.75,
-                reason="a decision the user announced",
-            )
-        )
-    return out
+        for st, words in said
+    ]
+
+
+def _decision(value: str, content: str, st: Statement, project: bool) -> Finding:
+    """A decision in the user's words: the project's (workspace) or the user's own."""
+    return Finding(
+        type="decision",
+        domain="项目" if project else "个人",
+        category=["项目", "决策"] if project else ["个人", "决定"],
+        key="team_decision" if project else "personal_decision",
+        value=clip(value, 200),
+        title=clip(value, 60),
+        content=clip(content, 200),
+        statement=st,
+        scope="workspace" if project else "user",
+        tags=["决策" if st.zh else "decision"],
+        entities=[],
+        confidence=0.9,
+        importance=0.75,
+        reason="a decision the user announced",
+    )

@@ -51,6 +51,7 @@ from ekko_memory.service.extraction.preferences import preference, reply_style, 
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
+    decided_in_clause,
     decision_lead,
     listed_decisions,
     team_rule,
@@ -362,6 +363,18 @@ class RuleBasedExtractor(Revising):
                 stated = True
             else:
                 self._statement(announcing, text, msg, known, found, listing)
+        for st in list(quiet):
+            # 最后客厅定了铺瓷砖，木地板太难打理了: the decision, with its reason.
+            said = decided_in_clause(
+                st,
+                [q for q in quiet if q.index > st.index],
+                intent.mentions_project(st.sentence) or about_project(st.sentence, self.lexicon),
+            )
+            if said is not None and st in quiet:
+                decision, reasons = said
+                self._propose(decision, [msg.id], known, found)
+                quiet = [q for q in quiet if q is not st and q not in reasons]
+                stated = True
         # 这周在成都出差，周六才回北京: the clauses nothing else read may still say a state.
         # A state the sentence's other reading already bounds (今天胃不舒服，少辣: less spice
         # until tonight) is not said twice.
