@@ -47,6 +47,8 @@ class Dialect(Protocol):
 
     def create_search_index(self, conn: Connection) -> None: ...
 
+    def bound_search_backlog(self, conn: Connection) -> None: ...
+
     def index_node(
         self,
         conn: Connection,

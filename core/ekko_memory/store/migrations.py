@@ -130,6 +130,10 @@ def _v13_marks_and_settings(conn: Connection, dialect: Dialect) -> None:
     tables.memory_marks.create(conn, checkfirst=True)
 
 
+def _v15_bounded_search_backlog(conn: Connection, dialect: Dialect) -> None:
+    dialect.bound_search_backlog(conn)
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -159,6 +163,11 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         14,
         "index for a domain's memories in priority order (search by domain alone)",
         _node_index("idx_memory_nodes_domain_priority"),
+    ),
+    (
+        15,
+        "the full-text index's backlog of new entries stays small (PostgreSQL: searches read it whole)",
+        _v15_bounded_search_backlog,
     ),
 ]
 

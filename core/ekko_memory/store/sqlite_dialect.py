@@ -295,6 +295,10 @@ class SqliteDialect:
             "INSERT INTO memory_nodes_fts(memory_nodes_fts, rank) VALUES('automerge', 8)"
         )
 
+    def bound_search_backlog(self, conn: Connection) -> None:
+        """Nothing: FTS5 has no pending list searches must scan (its merges are bounded by
+        ``automerge``)."""
+
     def index_node(
         self,
         conn: Connection,
