@@ -25,7 +25,7 @@ _TODO_ZH = re.compile(
     r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
-    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up)\b",
+    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up|is happening|is on for|is set for|planned for)\b",
     re.IGNORECASE,
 )
 # Work reported done: the verb with 完/好/了, or the English past of finishing.
@@ -40,7 +40,9 @@ _DONE_ZH = re.compile(
     rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
 )
 _DONE_EN = re.compile(
-    r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off)\b",
+    r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off"
+    r"|filed|fixed|cleaned|installed|repaired|painted|delivered|signed|posted|mailed|shipped|washed|replaced|printed"
+    r"|dropped off|out of the way|checked off|taken care of)\b",
     re.IGNORECASE,
 )
 # Plans called off (出差取消了, the trip fell through): like work done, they leave the tasks.
@@ -136,6 +138,90 @@ _REMIND = re.compile(
 )
 
 
+# Saying something need not be done (不用交了, no need to call): no to-do.
+_NO_NEED = re.compile(
+    r"不用|不需要|不必|没必要|用不着|无需|犯不着"
+    r"|\b(?:don'?t|do not|doesn'?t|does not|no|won'?t) (?:need|have) to\b|\bno need to\b|\bneedn'?t\b",
+    re.IGNORECASE,
+)
+# Urgency in place of a date (renew it asap, 得尽快把护照续了): a to-do now.
+_URGENT = re.compile(
+    r"\b(?:asap|as soon as (?:possible|i can)|right away|straight away|first thing tomorrow)\b"
+    r"|尽快|赶紧|抓紧|尽早|越快越好|马上",
+    re.IGNORECASE,
+)
+# A must or a should whose verb takes the thing to do as its object: 把报销单交了, 约个体检,
+# 办张卡; book the vet, renew it, call my insurance. 晚饭得早点吃, 这周要少吃糖, I need to
+# relax more name no piece of work.
+_OBJECT_ZH = re.compile(
+    r"(?:要|得|需要|必须|应该|该|记得|别忘了|还得|也得)(?:去|先|再|赶紧|抓紧|尽快|马上)?"
+    r"(?:把|给[\u4e00-\u9fff]{1,4}[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}(?:一)?[个张份台件本封趟只])"
+)
+_OBJECT_EN = re.compile(
+    r"^(?:still\s+|also\s+|really\s+|definitely\s+|probably\s+|finally\s+)*"
+    r"(?:have to|has to|need to|needs to|must|gotta|got to|should|ought to|am going to|'m going to|plan to|remember to)\s+"
+    r"(?:go\s+(?:and\s+)?|get\s+(?=around)|finally\s+|also\s+)?"
+    r"(?!(?:say|admit|agree|confess|be|feel|think|wonder|accept|tell you|hand it)\b)[a-z]+(?:\s+(?:up|in|off|out|back|down))?"
+    r"\s+(?:the|my|a|an|our|his|her|their|this|that|these|those|it|him|them|(?-i:[A-Z][a-z]+))\b",
+    re.IGNORECASE,
+)
+# A time that names a span the work falls in (这周, this month, 这个月): the work's deadline
+# when a must or a should with its object goes with it (这周要把报销单交了).
+_SPAN_NOW = re.compile(
+    r"这周|这个?星期|这礼拜|本周|这个?月|本月|今年|this (?:week|month|year)|all week", re.IGNORECASE
+)
+# Arranged for a date (报了4月18号的雅思, booked the dentist for the 25th): an event to
+# come, though its verb is past.
+_ARRANGED = re.compile(
+    r"(?:报|报名|约|预约|订|预订|预定|挂|抢到|买)(?:了|好了)[^，,。]{0,3}?"
+    r"(?:[\d一二三四五六七八九十]+[号日]|周[一二三四五六日天]|明天|后天|下周|下个?月)"
+    r"|(?:[\d一二三四五六七八九十]+[号日]|周[一二三四五六日天])的[\u4e00-\u9fffA-Za-z]{1,8}"
+    r"(?:已经)?(?:报|报名|约|预约|订|挂)(?:了|好了)"
+    r"|\b(?:booked|scheduled|signed up for|registered for|enrolled in|got (?:tickets|a slot|an appointment))\b",
+    re.IGNORECASE,
+)
+# Not done yet (宽带还没装, 窗帘也还没买, haven't booked the hotel yet): still to do — of a
+# thing the user works on, not what others do to them (快递还没到).
+_NOT_YET_ZH = re.compile(
+    r"^(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{1,12}?)(?:也|都)?还(?:没|未)(?:有)?(?:开始)?(?:去)?"
+    r"(?:装|买|订|约|交|办|写|做|弄|搞|修|洗|收拾|处理|准备|预约|联系|安排|填|签|报名|打印|整理|打扫|清理|换|续|缴|还|退|寄|取|剪|搬|改|背|复习|看)"
+    r"(?:完|好)?[呢啊呀哦]*$"
+)
+_NOT_YET_EN = re.compile(
+    r"^(?:still\s+)?(?:have(?:n'?t| not)|hasn'?t)\s+(?:even\s+)?(?:started\s+(?:on\s+)?)?"
+    r"(?:booked|bought|sent|paid|done|finished|filed|fixed|called|ordered|renewed|submitted|cleaned|packed|written|started|scheduled|replied to|returned|signed)"
+    r"\s+(?:the|my|our|a|an|his|her|their)\s+\w+",
+    re.IGNORECASE,
+)
+
+
+def _not_yet(st: Statement) -> bool:
+    """The clause says a piece of the user's work is not done yet (窗帘还没买)."""
+    body = st.body.strip()
+    if st.zh:
+        m = _NOT_YET_ZH.match(body)
+        if m is None or re.match(r"[我你他她它]|人家", m["thing"]):
+            return False
+        return any(pos[:1] in ("n", "v") or pos == "eng" for _, pos in w.tag(m["thing"]))
+    return bool(_NOT_YET_EN.match(body))
+
+
+def span_now(st: Statement) -> TimeMention | None:
+    """The span a task falls in when only such a span is said (这周, this month)."""
+    return next(
+        (
+            t
+            for t in st.times
+            if t.role == "state"
+            and not t.past
+            and t.starts is not None
+            and t.ends is not None
+            and _SPAN_NOW.search(t.text)
+        ),
+        None,
+    )
+
+
 def plan(
     st: Statement, now: datetime, sentence_time: TimeMention | None = None, listed: bool = False
 ) -> Finding | None:
@@ -165,20 +251,42 @@ def plan(
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
     must = bool((_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body) or listed)
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
+    if _NO_NEED.search(body):
+        return None  # 不用交了, no need to call: nothing to do
+    # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
+    worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
+    arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
+    not_yet = _not_yet(st)
+    if when is None and (worded or listed):
+        when = span_now(st)  # 这周要把报销单交了: due at the week's end
+    if arranged or not_yet:
+        todo = todo or _ARRANGED.search(body) or re.search(r".+", body)
+        must = True
+        done = None  # 报了雅思: the exam is to come; 还没装: not done
     if (done is not None and not must) or (st.negated and not must):
         return None
     if _CONSEQUENCE.match(body):
         return None
     if when is not None:
-        if todo is None and not listed and not (must and when.role == "deadline"):
+        if todo is None and not listed and not worded and not (must and when.role == "deadline"):
             # A deadline with a must (月底前得去把合同续签了) is a to-do whatever the work.
             return None
         if when.ends is None or when.ends < now:
             return None
+    elif (
+        st.zh
+        and worded
+        and not re.search(r"把|给|得|必须|需要|务必|记得|别忘|还要|也要", body)
+        and not _URGENT.search(body)
+    ):
+        return None  # 我要吃个饭: 要 of wanting, no work to do
     elif not (
         listed
+        or not_yet
         or _REMIND.search(st.body)
         or (must and (st.remember or _BEFORE_SOMETHING.search(body)))
+        or (must and worded)
+        or (must and _URGENT.search(body))
     ):
         # A "must" with no time is a task only with what it must come before (旧冰箱得在
         # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
@@ -204,7 +312,7 @@ def plan(
         key="task_status",
         value=value,
         title=title,
-        content=st.text,
+        content=_with_antecedent(st),
         statement=st,
         scope="workspace",
         expires_at=expires,
@@ -215,6 +323,25 @@ def plan(
         importance=0.8,
         reason="a plan or task the user mentioned" + (", with its time" if when else ""),
     )
+
+
+# The task names its thing by a pronoun (renew it asap, 得把它退了): what it is was said before.
+_PRONOUN_OBJECT = re.compile(
+    r"\b(?:it|them|that|this one)\b|它|这个|那个|这事|那事|这件事|那件事", re.IGNORECASE
+)
+
+
+def _with_antecedent(st: Statement) -> str:
+    """The task's words, with the clauses before it in its sentence when it names its thing
+    by a pronoun (my passport expires in June…, so I need to renew it asap): the user's own
+    words, so a later question about the thing finds the task."""
+    if not _PRONOUN_OBJECT.search(st.body):
+        return st.text
+    at = st.sentence.find(st.text)
+    if at <= 0:
+        return st.text
+    said = st.sentence[: at + len(st.text)].strip()
+    return said if len(said) <= 160 else "…" + said[-159:]
 
 
 _PROJECT_WORDS = re.compile(
@@ -556,19 +683,43 @@ def _work_words(text: str, zh: bool) -> set[str]:
     }
 
 
-def task_matches(task: MemoryNode, clause: str) -> bool:
-    """``clause`` (reporting work done) names ``task``: they share a word of the work (报告 of
-    季度报告周五前要交 and 报告交了; slides of "finished the slides")."""
+def task_words(task: MemoryNode) -> str:
+    """The words a task was said in (its ``task`` value, else its title)."""
     value = task.value_json
     said = value.get("task") if isinstance(value, dict) and value.get("task") else task.title
-    zh = bool(re.search(r"[\u4e00-\u9fff]", str(said) + clause))
-    mine, theirs = _work_words(str(said), zh), _work_words(clause, zh)
-    if zh and len(re.split(r"[，,。！!]", clause)[0]) <= 8:
-        # 卡办好了 after 明天得去银行办张卡: a short report names its thing in one character.
-        single = {word for word, pos in w.tag(str(said)) if len(word) == 1 and pos == "n"}
-        if single & {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}:
-            return True
-    # 预算 of 预算那个搞定了 names 部门预算表: a Chinese word inside the task's word counts.
-    return bool(mine & theirs) or (
-        zh and any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 2)
-    )
+    return str(said)
+
+
+def task_overlap(said: str, clause: str) -> int:
+    """How many words of the work ``said`` (a task) and ``clause`` share: 报告 of 季度报告周五前
+    要交 and 报告交了; slides of "finished the slides". A short Chinese report names its thing
+    in one character (卡办好了 after 明天得去银行办张卡); a Chinese word inside the task's word
+    counts (预算 of 部门预算表)."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", said + clause))
+    mine, theirs = _work_words(said, zh), _work_words(clause, zh)
+    shared = len(mine & theirs)
+    if zh:
+        shared += sum(
+            1
+            for a in mine - theirs
+            if any(a in b or b in a for b in theirs - mine if min(len(a), len(b)) >= 2)
+        )
+        if not shared and len(re.split(r"[，,。！!]", clause)[0]) <= 8:
+            single = {word for word, pos in w.tag(said) if len(word) == 1 and pos == "n"}
+            if single & {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}:
+                return 1
+    return shared
+
+
+def task_matches(task: MemoryNode, clause: str) -> bool:
+    """``clause`` (reporting work done) names ``task``: they share a word of the work."""
+    return task_overlap(task_words(task), clause) > 0
+
+
+def same_work(old: str, new: str) -> bool:
+    """``new`` (a task with its date) is the same piece of work as ``old`` (said vaguer
+    before): "I should paint the fence sometime this month", then "fence painting is on
+    Saturday the 14th" — two words of the work in common, or the one word ``new`` has."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", old + new))
+    shared = task_overlap(old, new)
+    return shared >= 2 or (shared >= 1 and len(_work_words(new, zh)) <= 1)

@@ -26,10 +26,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
-from itertools import groupby
+from itertools import groupby, pairwise
 
 from ekko_memory.identity import value_identity
-from ekko_memory.models import MemoryExtraction, MemoryMessage, MemoryNode
+from ekko_memory.models import (
+    ExtractedNodeOperation,
+    MemoryExtraction,
+    MemoryMessage,
+    MemoryNode,
+)
 from ekko_memory.schema import intent
 from ekko_memory.schema.registry import SchemaRegistry
 from ekko_memory.service.extraction import revisions
@@ -44,7 +49,9 @@ from ekko_memory.service.extraction.plans import (
     plan,
     reports_done,
     routine,
-    task_matches,
+    same_work,
+    task_overlap,
+    task_words,
     temporary_state,
 )
 from ekko_memory.service.extraction.preferences import preference, reply_style, uses
@@ -63,8 +70,20 @@ from ekko_memory.service.extraction.revising import (
     _value_words,
     eating_style,
 )
-from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
+from ekko_memory.service.extraction.statements import (
+    NOBODY,
+    Statement,
+    Subject,
+    read_statements,
+    with_subject,
+)
 from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
+from ekko_memory.service.extraction.task_lists import (
+    LIST_NOUNS_EN,
+    LIST_NOUNS_ZH,
+    chore_parts,
+    task_time,
+)
 from ekko_memory.service.extraction.time_expressions import TimeMention
 from ekko_memory.service.extraction.weekly import weekly
 
@@ -319,24 +338,41 @@ class RuleBasedExtractor(Revising):
         first = len(found.ops)
         # 装修方案跟老婆商量定了：… — the lead is read with what it announces, after the rest.
         announcing = next((st for st in usable if decision_lead(st)), None)
+        told = _told(group)
+        # The time of the task said last in the sentence: the next piece of work shares it
+        # (这周要把报销单交了，另外还得约个体检).
+        said_time: TimeMention | None = None
         for st in usable:
             if st is announcing:
                 continue
             n = len(found.ops)
-            if (
+            if st in told or (
                 not listing
                 and found.ops[n - 1 :]
                 and found.ops[-1].node.type == "task"
                 and _CHORE_START.match(st.body.strip())
             ):
-                # "buy a present before Sunday and mow the lawn": the "need to" carries on.
-                task = plan(st, msg.created_at, None, listed=True)
+                # "buy a present before Sunday and mow the lawn": the "need to" carries on;
+                # 老板说了，报告周五前要交: what the boss said is the user's to do.
+                task = (
+                    plan(with_subject(st, NOBODY), msg.created_at, said_time)
+                    if st in told
+                    else plan(st, msg.created_at, said_time, listed=True)
+                )
                 if task is not None:
                     self._propose(task, [msg.id], known, found)
+                    said_time = task_time(st) or said_time
                     stated = True
                     continue
+            if self._chores(st, msg, known, found, listing, said_time):
+                said_time = task_time(st) or (listing[0] if listing else None) or said_time
+                stated = True
+                continue
+            leads = len(listing)
             self._statement(st, text, msg, known, found, listing)
-            if len(found.ops) == n:
+            if found.ops[n:] and found.ops[-1].node.type == "task":
+                said_time = task_time(st) or (listing[0] if listing else None) or said_time
+            if len(found.ops) == n and len(listing) == leads:
                 quiet.append(st)
             if (
                 st.remember
@@ -382,13 +418,47 @@ class RuleBasedExtractor(Revising):
             op.node.expires_at is not None and op.node.type == "constraint"
             for op in found.ops[first:]
         )
-        unread = usable if not stated else [] if bounded else quiet
+        unread = (
+            [st for st in usable if st not in leads_of(group)]
+            if not stated
+            else []
+            if bounded
+            else quiet
+        )
         if unread and not (stated and _LASTING.search(group[0].sentence)):
             state = temporary_state(
                 [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
             )
             if state is not None:
                 self._propose(state, [msg.id], known, found)
+
+    def _chores(
+        self,
+        st: Statement,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        listing: list[TimeMention | None],
+        said_time: TimeMention | None,
+    ) -> bool:
+        """Several pieces of work in one clause (file my taxes and update my resume): a task
+        each, with the time said for them; False when the clause is no such list."""
+        if st.subject.kind == "person":
+            return False
+        parts = chore_parts(st, msg.created_at)
+        if len(parts) < 2:
+            return False
+        shared = task_time(st) or (listing[0] if listing else None) or said_time
+        tasks = [
+            plan(part, msg.created_at, shared, listed=bool(listing) or i > 0)
+            for i, part in enumerate(parts)
+        ]
+        if tasks[0] is None:
+            return False
+        for task in tasks:
+            if task is not None:
+                self._propose(task, [msg.id], known, found)
+        return True
 
     def _statement(
         self,
@@ -429,14 +499,7 @@ class RuleBasedExtractor(Revising):
             if len(found.ops) > n:
                 return
             if reports_done(st):
-                for node in known:
-                    # "got Dad a new fishing reel, sorted": the sentence names what is done.
-                    if (
-                        node.type == "task"
-                        and node.status == "active"
-                        and task_matches(node, st.sentence)
-                    ):
-                        found.add("expire", "the user said it is done", target_id=node.id)
+                self._done(st, known, found)
                 if len(found.ops) == n:
                     # 去年刚搬过来: no task done, and still a fact of the user.
                     for f in self.facts.read(st):
@@ -445,6 +508,32 @@ class RuleBasedExtractor(Revising):
         finding = self._first(st, msg.created_at)
         for f in finding:
             self._propose(f, src, known, found)
+
+    def _done(self, st: Statement, known: list[MemoryNode], found: Found) -> None:
+        """Work reported done ("got Dad a new fishing reel, sorted", 报销终于交完了): the open
+        task whose work the sentence names most leaves the tasks — one said earlier, or one
+        said earlier in this batch ("…oh wait, I just sent the invoice"), which is then not
+        written at all."""
+        said = st.sentence if len(st.text) < len(st.sentence) / 3 else st.text
+        open_tasks = [n for n in known if n.type == "task" and n.status == "active"]
+        fresh = [op for op in found.ops if op.operation == "create" and op.node.type == "task"]
+        scores: list[tuple[int, str | None, ExtractedNodeOperation | None]] = [
+            (task_overlap(task_words(n), said), n.id, None) for n in open_tasks
+        ]
+        scores += [
+            (task_overlap(_draft_words(op.node.value_json, op.node.title), said), None, op)
+            for op in fresh
+        ]
+        best = max((score for score, _, _ in scores), default=0)
+        if best == 0:
+            return
+        for score, node_id, op in scores:
+            if score < best:
+                continue
+            if op is not None:
+                found.ops.remove(op)
+            elif node_id is not None:
+                found.add("expire", "the user said it is done", target_id=node_id)
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
@@ -599,6 +688,22 @@ class RuleBasedExtractor(Revising):
             if old is not None:
                 target = old
                 self._scrub([_value_words(old)], [old], known, found)
+        if target is None and f.type == "task" and isinstance(f.value, dict) and f.value.get("due"):
+            # "paint the fence sometime this month", then "fence painting is on the 14th":
+            # the task now has its date.
+            target = next(
+                (
+                    n
+                    for n in reversed(known)
+                    if n.type == "task"
+                    and n.status == "active"
+                    and isinstance(n.value_json, dict)
+                    and n.value_json.get("due") != f.value.get("due")
+                    and not set(src) & set(n.source_message_ids)
+                    and same_work(task_words(n), str(f.value.get("task", "")))
+                ),
+                None,
+            )
         draft = {**f.draft(), "source_message_ids": src}
         if any(op.node.key == f.key and op.node.value_json == f.value for op in found.ops):
             return  # one sentence, one rule (团队新规矩：…，…，…)
@@ -679,6 +784,39 @@ _CHORE_START = re.compile(
 )
 
 
+def _told(group: list[Statement]) -> list[Statement]:
+    """The clauses that say what someone told the user, with no subject of their own
+    (老板刚说了，季度报告下周五之前要交; my landlord said, rent's due on the 1st): the
+    speaker carried into them is no subject of theirs."""
+    out = []
+    for before, st in pairwise(group):
+        if (
+            st.subject.kind == "person"
+            and not st.explicit_subject
+            and before.subject.kind == "person"
+            and _TELLS.search(before.text)
+        ):
+            out.append(st)
+    return out
+
+
+_TELLS = re.compile(
+    r"(?:说|讲|通知|交代|吩咐|提醒)(?:了|过|一声)?$|\b(?:said|says|told me|reminded me)$",
+    re.IGNORECASE,
+)
+
+
+def leads_of(group: list[Statement]) -> list[Statement]:
+    """The clauses that open a list of things to do (two big things this month:)."""
+    return [st for st in group if _LIST_LEAD.search(st.text) or _leads_a_list(st)]
+
+
+def _draft_words(value: object, title: str | None) -> str:
+    if isinstance(value, dict) and value.get("task"):
+        return str(value["task"])
+    return title or ""
+
+
 def _leads_a_list(st: Statement) -> bool:
     """A clause that a colon ends and that says there are things to do (这礼拜我得：…; To-do
     before the move on the 21st: …; Tasks for this sprint: …)."""
@@ -687,6 +825,8 @@ def _leads_a_list(st: Statement) -> bool:
         return False
     return bool(
         re.search(r"得|要|需要|要做|要办|待办|任务|清单|安排", st.text)
+        or LIST_NOUNS_ZH.search(st.text)
+        or LIST_NOUNS_EN.search(st.text)
         or re.search(
             r"\b(?:to-?dos?|tasks?|things|need to|have to|errands|chores|list|plan)\b",
             st.text,
