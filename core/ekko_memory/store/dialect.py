@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -60,6 +61,20 @@ class Dialect(Protocol):
         *,
         new: bool = False,
     ) -> None: ...
+
+    def index_nodes(
+        self,
+        conn: Connection,
+        items: list[tuple[int, str, str, list[str], list[str]]],
+        *,
+        new: bool = False,
+    ) -> None:
+        """``index_node`` for several nodes (seq, title, content, tags, entities) at once."""
+        ...
+
+    def bulk_write(self, conn: Connection, rows: int) -> AbstractContextManager[None]:
+        """What a bulk insert of ``rows`` nodes runs inside (SQLite: a wider page cache)."""
+        ...
 
     def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None: ...
 

@@ -23,6 +23,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Hashable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -420,8 +421,16 @@ class PostgresDialect:
         """Add or replace one node's row in the full-text index (an upsert either way)."""
         self.index_nodes(conn, [(seq, title, content, tags, entities)])
 
+    def bulk_write(self, conn: Connection, rows: int) -> AbstractContextManager[None]:
+        """Nothing: the server's buffers are its own."""
+        return nullcontext()
+
     def index_nodes(
-        self, conn: Connection, items: list[tuple[int, str, str, list[str], list[str]]]
+        self,
+        conn: Connection,
+        items: list[tuple[int, str, str, list[str], list[str]]],
+        *,
+        new: bool = False,
     ) -> None:
         """Add or replace several nodes' rows in the full-text index (one batch)."""
         if not items:

@@ -10,8 +10,8 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Hashable, Sequence
-from contextlib import nullcontext
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -30,6 +30,10 @@ from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES, WalCheckpointer
 from ekko_memory.timeutil import to_db, utcnow
 
 BUSY_TIMEOUT_MS = 10_000
+# Each connection's page cache (negative: KiB), and a bulk insert's while it runs.
+CACHE_KIB = -16000
+BULK_CACHE_KIB = -65536
+BULK_ROWS = 500
 # Connections a file store keeps open between uses (more are opened when threads need them).
 POOL_SIZE = 8
 # Term statistics for keyword search, per connection (a view of the index; stores nothing).
@@ -96,7 +100,7 @@ def make_engine(path: Path | None, *, mode: Literal["rw", "ro", "immutable"] = "
         cur.execute("PRAGMA foreign_keys = ON")
         cur.execute("PRAGMA secure_delete = ON")
         cur.execute("PRAGMA temp_store = MEMORY")
-        cur.execute("PRAGMA cache_size = -16000")
+        cur.execute(f"PRAGMA cache_size = {CACHE_KIB}")
         cur.execute(VOCAB_TABLE)
         if mode == "rw":
             cur.execute("PRAGMA journal_mode = WAL")
@@ -325,6 +329,57 @@ class SqliteDialect:
                 "entities": index_tokens(" ".join(entities)),
             },
         )
+
+    def index_nodes(
+        self,
+        conn: Connection,
+        items: list[tuple[int, str, str, list[str], list[str]]],
+        *,
+        new: bool = False,
+    ) -> None:
+        """Add or replace several nodes' rows in the full-text index in one batch
+        (``new``: nothing to replace)."""
+        if not items:
+            return
+        if not new:
+            self.execute(
+                conn,
+                "DELETE FROM memory_nodes_fts WHERE rowid = :seq",
+                [{"seq": item[0]} for item in items],
+            )
+        self.execute(
+            conn,
+            "INSERT INTO memory_nodes_fts (rowid, title, content, tags, entities) "
+            "VALUES (:seq, :title, :content, :tags, :entities)",
+            [
+                {
+                    "seq": seq,
+                    "title": index_tokens(title),
+                    "content": index_tokens(content),
+                    "tags": index_tokens(" ".join(tags)),
+                    "entities": index_tokens(" ".join(entities)),
+                }
+                for seq, title, content, tags, entities in items
+            ],
+        )
+
+    @contextmanager
+    def bulk_write(self, conn: Connection, rows: int) -> Iterator[None]:
+        """Around a bulk insert of ``rows`` nodes: a page cache wide enough for the
+        indexes' pages the batch touches, given back after. At 100k nodes the 16 MB cache
+        held too few of them: each 2000-node batch read and wrote the same index pages
+        again (2.4k nodes/s in the last batches against 8k in the first)."""
+        if rows < BULK_ROWS:
+            yield
+            return
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        dbapi.execute(f"PRAGMA cache_size = {BULK_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            # Shrinking drops clean pages only: the batch's dirty ones wait for its commit.
+            dbapi.execute(f"PRAGMA cache_size = {CACHE_KIB}")
 
     def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None:
         """Remove nodes from the full-text index."""

@@ -157,10 +157,16 @@ class StoreWriter(StoreReader):
             row = node_to_row(node)
             row["seq"] = seq + i
             rows.append(row)
-        self.dialect.execute(self.conn, _INSERT_NODE, rows)
-        for row, node in zip(rows, nodes, strict=True):
-            self.dialect.index_node(
-                self.conn, row["seq"], node.title, node.content, node.tags, node.entities, new=True
+        with self.dialect.bulk_write(self.conn, len(rows)):
+            self.dialect.execute(self.conn, _INSERT_NODE, rows)
+            # One batch into the full-text index, not a statement per node.
+            self.dialect.index_nodes(
+                self.conn,
+                [
+                    (row["seq"], node.title, node.content, node.tags, node.entities)
+                    for row, node in zip(rows, nodes, strict=True)
+                ],
+                new=True,
             )
         self._wrote(node.id for node in nodes)
 
