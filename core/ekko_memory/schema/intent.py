@@ -18,7 +18,10 @@ _EXPLICIT = re.compile(
     r"|今后|从今以后|从今往后|从现在起|从现在开始|从今天(?:起|开始)|往后|永远|每次都|一直都|务必|帮我记录|记录一下"
     r"|\bremember\b|keep (?:(?:that|this|it) )?in mind|don'?t forget|do not forget|from now on|from today on|going forward|in the future"
     r"|for future reference|make a note|note that|note to self|always (?:use|give|recommend|reply|answer|write|do|avoid|skip)"
-    r"|备忘一下|备注一下|给我备注"
+    r"|备忘一下|备注一下|给我备注|^\s*备忘[:：]"
+    # note for later: …, if I ever ask about "the blue folder", that's …: a note to keep.
+    r"|\bnote (?:for|to) (?:later|the future|future me|myself)\b|^\s*(?:note|memo)\s*:"
+    r"|\bif i ever (?:ask|asks|mention|say|bring up|talk)\b(?=[^.?!]*,\s*(?:that'?s|it'?s|that\s+means|i\s+mean)\b)"
     r"|never (?:use|give|recommend|suggest|reply|answer|write|do|again)",
     re.IGNORECASE,
 )

@@ -105,7 +105,8 @@ _REPLY_LANG = re.compile(
 # The request around a note, which is no part of what to remember: 记住，… before it, and
 # …，记住 / …, remember that for this project after it (the title is what was said).
 _NOTE_LEAD = re.compile(
-    r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|remember( that)?|keep in mind( that)?)[，,:：\s]*",
+    r"^(请|帮我)?(记住|记一下|记下|记得|帮我记录|备忘一下|备忘|remember( that)?|keep in mind( that)?"
+    r"|note (for|to) (later|the future|future me|myself)|note|memo)[，,:：\s]*(?=\S)",
     re.IGNORECASE,
 )
 # Asked to keep a thing (记住, remember, note to self) — not a standing request (以后少放点)

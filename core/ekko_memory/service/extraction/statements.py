@@ -298,7 +298,7 @@ _SUBJ_EN = re.compile(
 
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -378,8 +378,8 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 # The request around what to remember (记住，…; please remember that …): the clause is read
 # without it, and counts as asked to be remembered.
 _REMEMBER_LEAD = re.compile(
-    r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来?|记得|记着|备注一下|帮我记录|记录一下)(?:一下)?[，,:：\s]*(?=\S)"
-    r"|^(?:please\s+)?(?:remember|note to self|note(?! to self)|keep in mind|don'?t forget|make a note|for the record)(?:\s+that)?[,:\s]+(?=\S)",
+    r"^(?:请|麻烦)?(?:你)?(?:帮我|给我)?(?:记住|记一下|记下来?|记得|记着|备注一下|备忘一下|备忘|帮我记录|记录一下)(?:一下)?[，,:：\s]*(?=\S)"
+    r"|^(?:please\s+)?(?:remember|note to self|note (?:for|to) (?:later|the future|future me|myself)|note(?! to self)|keep in mind|don'?t forget|make a note|for the record)(?:\s+that)?[,:\s]+(?=\S)",
     re.IGNORECASE,
 )
 

@@ -32,6 +32,14 @@ _CONDITION_EN = re.compile(
     re.IGNORECASE,
 )
 
+_BARE_CONDITION_EN = re.compile(
+    r"^(?:also\s+|been\s+)?(?P<v>(?:type\s*[12]\s+|pre-?)?diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac"
+    r"|lactose\s+intolerant|gluten\s+intolerant)"
+    r"(?:\s+(?:since\s+(?:forever|birth|childhood|i\s+was\s+\w+|\w+)|for\s+(?:years|ages|life|\w+\s+years)|my\s+whole\s+life|all\s+my\s+life))?"
+    r"(?:\s+(?:tho|though|lol|haha|btw))?[.!]*$",
+    re.IGNORECASE,
+)
+
 _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
@@ -284,6 +292,11 @@ class HealthFrames(FactBuilder):
                 )
             ]
         m = _CONDITION_EN.match(body)
+        if m is None and st.subject.kind == "none" and not st.explicit_subject:
+            # lactose intolerant since forever: a condition said without "I'm", alone in
+            # its clause (or with how long), is the user's.
+            bare = _BARE_CONDITION_EN.match(body)
+            m = _CONDITION_EN.match(f"am {bare.group('v')}") if bare else None
         if m is None or st.negated:
             return []
         raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or "")

@@ -47,6 +47,8 @@ _CARS_ZH = (
 _VEHICLE_ZH = re.compile(
     rf"^(?:的)?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
     rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
+    # 车位, 车票, 车库: a thing about cars, no car.
+    r"(?![位库票站间程费贷险牌号道流速厢窗门钥])"
 )
 
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
