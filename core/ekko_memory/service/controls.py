@@ -48,6 +48,10 @@ def pinned_error(node_id: str) -> PermissionDenied:
     ).because("node.pinned", id=node_id)
 
 
+# The schema version that added the settings table (migrations._v13_marks_and_settings).
+_SETTINGS_SINCE = 13
+
+
 class Controls:
     """Pins and the pause switch of one service (``mem.controls``; the public calls are
     ``mem.pause()``, ``mem.resume()``, ``mem.pause_state()``, ``mem.actions.pin()``…)."""
@@ -86,8 +90,8 @@ class Controls:
 
     @staticmethod
     def _read(store: SqlStore) -> Any:
-        if not store.health.readable:
-            return None
+        if not store.health.readable or (store.health.schema_version or 0) < _SETTINGS_SINCE:
+            return None  # a store of a release before the pause switch has none
         try:
             # Every tool call asks, and every write changes the stores' counts: the
             # thread's snapshot connection and the bare statement (~30 µs, was ~300 µs
