@@ -194,3 +194,13 @@ def test_a_workplace_described_not_named_is_whole_and_replaces_the_old(
     )
     assert values(mem, "employer") == ["a small fintech startup"]
     assert "Deloitte" not in later(mem, "help me write a short bio")
+
+
+def test_scratch_that_with_a_new_value_corrects_and_alone_takes_back(mem: MemoryService) -> None:
+    say(mem, "I work at Accenture as a consultant.")
+    say(mem, "scratch that, it's Capgemini.")
+    assert values(mem, "employer") == ["capgemini"]
+    assert "Accenture" not in later(mem, "Write my email signature")
+    say(mem, "I live in Porto.", session="s2")
+    say(mem, "strike that.", session="s2")
+    assert values(mem, "city") == []

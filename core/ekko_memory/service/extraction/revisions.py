@@ -28,7 +28,7 @@ CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",

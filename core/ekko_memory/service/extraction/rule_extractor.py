@@ -77,7 +77,11 @@ from ekko_memory.service.extraction.statements import (
     read_statements,
     with_subject,
 )
-from ekko_memory.service.extraction.takeback import takes_back, what_is_taken_back
+from ekko_memory.service.extraction.takeback import (
+    scratched_for_new,
+    takes_back,
+    what_is_taken_back,
+)
 from ekko_memory.service.extraction.task_lists import (
     LIST_NOUNS_EN,
     LIST_NOUNS_ZH,
@@ -222,6 +226,8 @@ class RuleBasedExtractor(Revising):
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
+            if st.index == 0 and scratched_for_new(st.sentence):
+                continue  # "scratch that, it's KPMG": the correction below reads it
             if takes_back(st.text) or (
                 takes_back(st.sentence)
                 and st.index == 0

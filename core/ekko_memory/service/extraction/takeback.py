@@ -46,6 +46,19 @@ _WORDS_EN = re.compile(
 )
 
 
+_SCRATCH_THEN = re.compile(
+    r"^\s*(?:(?:ok|oh|wait|sorry|no)[,\s]+)?(?:scratch|strike) that\b[,.;:!\s—–-]+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def scratched_for_new(sentence: str) -> bool:
+    """ "scratch that, it's KPMG": the words before are corrected by what follows, not
+    forgotten — a correction, read as one (a bare "scratch that" still takes back)."""
+    m = _SCRATCH_THEN.match(sentence)
+    return m is not None and len(m["rest"].split()) >= 2 and not takes_back(m["rest"])
+
+
 def takes_back(text: str) -> bool:
     """The clause takes something back or asks to forget it (别记…了, 那条删掉, 刚才说的不算,
     forget that…, scratch that) — not 别忘了 or "I always forget to buy milk"."""
