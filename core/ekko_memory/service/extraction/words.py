@@ -575,3 +575,13 @@ def language_names_en(text: str) -> list[str]:
         ):
             out.append(word[:1].upper() + word[1:])
     return out
+
+
+# Days and months in English: capitalized like names and places, and neither.
+CALENDAR_EN = frozenset(
+    [
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("january", "february", "march", "april", "may", "june", "july"),
+        *("august", "september", "october", "november", "december"),
+    ]
+)

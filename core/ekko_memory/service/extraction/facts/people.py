@@ -489,32 +489,13 @@ class PeopleFrames(FactBuilder):
         return [self._pet(st, breed, own["name"])]
 
 
-_NOT_NAMES_EN = frozenset(
+_NOT_NAMES_EN = w.CALENDAR_EN | frozenset(
     {
         "mom",
         "mum",
         "dad",
         "god",
         "english",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
         "boss",
         "team",
     }
