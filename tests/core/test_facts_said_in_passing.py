@@ -54,3 +54,11 @@ def test_a_trailing_tho_is_no_part_of_a_dislike(mem: MemoryService) -> None:
     say(mem, "I don't like olives tho")
     titles = [n.title for n in stored(mem)]
     assert titles and not any(t.casefold().endswith("tho") for t in titles), titles
+
+
+def test_something_done_with_a_car_is_no_car_of_ones_own(mem: MemoryService) -> None:
+    say(mem, "周末的活儿：洗车，再把阳台的花盆换了")
+    say(mem, "今天又堵车了，迟到半小时", session="s2")
+    say(mem, "我开一辆白色的卡罗拉", session="s3")
+    cars = [str(n.value_json) for n in stored(mem) if n.key == "vehicle"]
+    assert cars == ["一辆白色的卡罗拉"]

@@ -51,6 +51,9 @@ _VEHICLE_ZH = re.compile(
     r"(?![位库票站间程费贷险牌号道流速厢窗门钥])"
 )
 
+# 洗车, 修车, 堵车, 坐车: something done with a car, no car of one's own.
+_CAR_VERB_ZH = re.compile(r"[洗修停堵等坐搭打拼租借叫学练晕挪]车")
+
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
 
 _VEHICLE_EN = re.compile(
@@ -84,28 +87,9 @@ _HOME_IN_EN = re.compile(
 _PLACE_IN_EN = re.compile(
     r"\b(?:in|to|at|around)\s+(?P<v>(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)*)", re.IGNORECASE
 )
-_NOT_PLACES_EN = frozenset(
+_NOT_PLACES_EN = w.CALENDAR_EN | frozenset(
     [
         "i",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
         "christmas",
         "easter",
         "summer",
@@ -120,6 +104,19 @@ _NOT_PLACES_EN = frozenset(
 
 class PlaceFrames(FactBuilder):
     """Home city, hometown, living situation and vehicle of a statement's subject."""
+
+    def _lives_in(self, st: Statement, place: str, *, moved: bool = False) -> Finding:
+        """The city the subject lives in (tagged 搬家 when they moved there)."""
+        return self.fact(
+            st,
+            "city",
+            place,
+            f"{{who}}住在{place}",
+            f"{{who}} live in {place}",
+            importance=0.85,
+            entities=[place],
+            tags=["搬家"] if moved else [],
+        )
 
     def _living_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _LIVING_ZH.match(body)
@@ -164,18 +161,7 @@ class PlaceFrames(FactBuilder):
             # works or studies, not where they live.
             return []
         moved = body.lstrip("现在目前已经刚").startswith(("搬", "迁", "调"))
-        return [
-            self.fact(
-                st,
-                "city",
-                place,
-                f"{{who}}住在{place}",
-                f"{{who}} live in {place}",
-                importance=0.85,
-                entities=[place],
-                tags=["搬家"] if moved else [],
-            )
-        ]
+        return [self._lives_in(st, place, moved=moved)]
 
     def _residence_en(self, st: Statement, body: str) -> list[Finding]:
         m = _RESIDE_EN.match(body)
@@ -247,7 +233,7 @@ class PlaceFrames(FactBuilder):
 
     def _vehicle_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _VEHICLE_ZH.match(body)
-        if m is None or st.negated:
+        if m is None or st.negated or _CAR_VERB_ZH.search(m["v"]):
             return []
         car = m["v"].strip()
         return [
@@ -277,18 +263,7 @@ class PlaceFrames(FactBuilder):
         if len(places) != 1:
             return []  # none, or which of them: nothing said
         place = places[0]
-        return [
-            self.fact(
-                st,
-                "city",
-                place,
-                f"{{who}}住在{place}",
-                f"{{who}} live in {place}",
-                importance=0.85,
-                entities=[place],
-                tags=["搬家"],
-            )
-        ]
+        return [self._lives_in(st, place, moved=True)]
 
     def _moved_here_en(self, st: Statement, body: str) -> list[Finding]:
         """it's been pouring in Leeds since I moved here: the one town the sentence names."""
@@ -303,17 +278,7 @@ class PlaceFrames(FactBuilder):
         )
         if len(places) != 1:
             return []
-        return [
-            self.fact(
-                st,
-                "city",
-                places[0],
-                f"{{who}}住在{places[0]}",
-                f"{{who}} live in {places[0]}",
-                importance=0.85,
-                entities=[places[0]],
-            )
-        ]
+        return [self._lives_in(st, places[0])]
 
     def _home_in_en(self, st: Statement, body: str) -> list[Finding]:
         """…without my flat in Leeds smelling damp: where the user's home is."""
