@@ -27,6 +27,18 @@ _EDGE_PUNCT = " \t\r\n。，,、.;；:：!！?？\"'“”‘’()（）[]【】
 
 
 @lru_cache(maxsize=4096)
+def normalize_phrase(value: str) -> str:
+    """A sentence kept as a value (no meat for me this week): trimmed, English folded, its
+    words all kept — a leading "no" or 不吃 is part of what it says."""
+    text = unicodedata.normalize("NFKC", value).strip(_EDGE_PUNCT)
+    return text.casefold() if text.isascii() else text
+
+
+def is_phrase(value: str) -> bool:
+    """``value`` says more than a name (a clause: no meat for me this week, 这周不吃肉也不喝酒)."""
+    return len(value.split()) > 3 or sum("\u4e00" <= c <= "\u9fff" for c in value) > 8
+
+
 def normalize_name(value: str) -> str:
     """An ingredient, cuisine or name: trimmed, without 不吃/avoid… prefixes, English folded.
 

@@ -8,7 +8,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from ekko_memory.identity import canonical_name, normalize_name
+from ekko_memory.identity import canonical_name, is_phrase, normalize_name, normalize_phrase
 from ekko_memory.models import ValueShape
 
 # Flavor dimensions and the words that name them.
@@ -209,7 +209,8 @@ def normalize_value(key: str | None, shape: ValueShape | None, value: Any) -> An
             raise ValueError_(
                 f"{key} takes a single text value, got {json.dumps(value, ensure_ascii=False)}"
             )
-        norm = normalize_name(value)
+        # A name loses its 不吃/avoid (the key says it); a sentence keeps every word.
+        norm = normalize_phrase(value) if is_phrase(value) else normalize_name(value)
         if not norm:
             raise ValueError_(f"{key} needs a non-empty value")
         return norm

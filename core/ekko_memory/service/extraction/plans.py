@@ -253,6 +253,8 @@ def plan(
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
     if _NO_NEED.search(body):
         return None  # 不用交了, no need to call: nothing to do
+    if course_ends(st) is not None:
+        return None  # 在吃抗生素，要吃七天: how long the course lasts, no task
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
@@ -449,8 +451,9 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
 
 
 # Times that say "for now" without saying until when: a job held "currently" is no state.
+# 这几天/这两天 are a few days (这几天喉咙发炎 is over by next week), not "for now".
 _VAGUE_NOW = re.compile(
-    r"最近|近来|近期|这阵|这段时间|目前|眼下|暂时|临时|现在|这些天|这几天|这两天|近日"
+    r"最近|近来|近期|这阵|这段时间|目前|眼下|暂时|临时|现在|这些天|近日"
     r"|currently|right now|at the moment|for now|lately|recently|these days|nowadays"
     r"|for the time being|for the moment|for a while|temporarily",
     re.IGNORECASE,
@@ -473,6 +476,35 @@ def held_until(st: Statement, until_only: bool = False) -> datetime | None:
         if t.ends is not None and not _VAGUE_NOW.search(t.text) and not starts_then(st, t):
             return t.ends
     return None
+
+
+# How long a course lasts, said as a clause of its own (药要吃七天, have to take them for 10
+# days): the span of what the clause before names, no work to do.
+_COURSE_ZH = re.compile(
+    r"(?:(?:医生|大夫)?(?:说|讲|交代|嘱咐|让我?|叫我?))?(?:药|这药|这个药)?(?:还|也|都)?(?:要|得|需要|还要|还得|必须)(?:连着|连续)?"
+    r"(?:吃|打|用|涂|喝|敷|休息|休养|请假|住院|静养|卧床|隔离|禁食|戒|停)药?"
+)
+_COURSE_EN = re.compile(
+    r"(?:(?:the\s+|my\s+)?doc(?:tor)?\s+(?:says?|said|told me)\s+)?(?:i\s+)?(?:have to|need to|must|gotta|got to|should|'ll|will)\s+"
+    r"(?:take|keep taking|be on|stay on|use|keep using|rest)\s*(?:it|them|these|those|this|that)?",
+    re.IGNORECASE,
+)
+
+
+def course_ends(st: Statement) -> datetime | None:
+    """The end of a course said as a clause of its own (要吃七天, need to take them for a
+    week): None when the clause says anything more than the span."""
+    span = next((t for t in st.times if t.role == "until" and not t.past and t.ends), None)
+    if span is None:
+        return None
+    rest = (
+        st.body[: st.body.find(span.text)] + st.body[st.body.find(span.text) + len(span.text) :]
+        if span.text in st.body
+        else st.body
+    )
+    rest = rest.strip(" ，,。.!！的了")
+    course = _COURSE_ZH if st.zh else _COURSE_EN
+    return span.ends if rest and course.fullmatch(rest) else None
 
 
 def starts_then(st: Statement, t: TimeMention) -> bool:

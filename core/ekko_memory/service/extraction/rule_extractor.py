@@ -45,6 +45,7 @@ from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.plans import (
+    course_ends,
     held_until,
     plan,
     reports_done,
@@ -153,6 +154,7 @@ class RuleBasedExtractor(Revising):
         self._correcting_topic = ""
         self._correcting_text = ""
         self._sentence_ends: datetime | None = None
+        self._course_ends: datetime | None = None
         # The person the conversation last named (for 他/她/he/she in the next message).
         self._last_person: Subject | None = None
 
@@ -319,6 +321,8 @@ class RuleBasedExtractor(Revising):
         usable = [st for st in group if self._usable(st)]
         # 今晚头疼，回答简短点: a request made for a state of now ends with it.
         self._sentence_ends = next((e for s in group if (e := held_until(s)) is not None), None)
+        # 在吃抗生素，要吃七天: the medicine is taken until the course ends.
+        self._course_ends = next((e for s in group if (e := course_ends(s)) is not None), None)
         lead = next(
             (i for i, st in enumerate(group) if _LIST_LEAD.search(st.text) or _leads_a_list(st)),
             None,
@@ -432,6 +436,8 @@ class RuleBasedExtractor(Revising):
             if bounded
             else quiet
         )
+        # 要吃七天 says how long the course said before lasts: no state of its own.
+        unread = [st for st in unread if course_ends(st) is None]
         if unread and not (stated and _LASTING.search(group[0].sentence)):
             state = temporary_state(
                 [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
@@ -495,9 +501,10 @@ class RuleBasedExtractor(Revising):
                 self._propose(task, src, known, found)
                 return
         if st.subject.kind != "person":
+            # A span the clause names (for the next month, 接下来两周) bounds it too.
             until = intent.temporary_expiry(
                 st.sentence, msg.created_at, self.registry.temporary_words
-            )
+            ) or held_until(st)
             if _LASTING.search(st.sentence):
                 until = None  # 今天聚餐…，我一点辣都吃不了，从小就这样: no state of today
             self.cooking.read(st.text, text, until, src, known, found)
@@ -609,6 +616,8 @@ class RuleBasedExtractor(Revising):
                 if f.key == "reply_style"
                 else held_until(f.statement, until_only=f.domain == "项目" or f.type == "decision")
             )
+            if f.expires_at is None and f.key in _COURSES:
+                f.expires_at = self._course_ends
             bounded = f.expires_at is not None
         if f.person and f.key in _PERSON_SINGLE:
             target = next(
@@ -849,3 +858,5 @@ def _list_time(st: Statement) -> TimeMention | None:
 
 # One value per person: a new one replaces the old (their age, their school).
 _PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
+# What a course of treatment bounds (在吃抗生素，要吃七天).
+_COURSES = frozenset({"medication", "health_condition"})

@@ -332,6 +332,14 @@ _REQUEST = re.compile(
     r"|^(?:i\s+)?(?:need|want|would like|'d like)\s+(?:some\s+)?(?:help|advice|ideas|suggestions|a hand|tips|recommendations)\b|^(?:need|want)\s+(?:help|advice|ideas)\b|^(?:想|想要|需要)(?:问|请教|咨询|求)",
     re.IGNORECASE,
 )
+# "doctor's orders", "mom's cooking": 's of a thing owned, not "is" (mom's coming over).
+_POSSESSED_EN = re.compile(
+    r"^'s\s+(?!(?:always|perhaps|sometimes|thus|gonna|got|been|back|visiting)\b)"
+    r"(?:\w+s|orders?|advice|idea|call|fault|rules?|choice|decision|words|cooking|place|house|car"
+    r"|birthday|recipe|plan)\s*[.!]*$",
+    re.IGNORECASE,
+)
+
 # Someone else's words or view reported: 我妈说…, my doctor said… (not the user's own fact).
 _REPORTED = re.compile(
     r"(?:说|觉得|认为|建议|让我|叫我|希望我|要求我|问我)"
@@ -344,9 +352,10 @@ _OPINION = re.compile(
     r"|^(?:i )?(?:think|feel like|guess|suppose|believe|reckon|doubt|bet)\b",
     re.IGNORECASE,
 )
-# Negation as a word: 不/没/别 — not inside 不错, 不过, 没关系, 差不多.
+# Negation as a word: 不/没/别 — not inside 不错, 不过, 没关系, 差不多; nor 非常 (very), 未来
+# (the future), 莫 of a name (阿莫西林, 莫斯科).
 _NEG_ZH = re.compile(
-    r"(?<![差])(?:不|没|别|甭|莫|勿|未|非)(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
+    r"(?<![差])(?:不|没|别|甭|勿|未(?!来)|非(?!常|得|要|洲|典)|莫(?=要|急|慌|怕|担心|着急|生气))(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
     r"|不再|从不|从来不|再也不|并不|并没"
 )
 _NEG_EN = re.compile(
@@ -627,6 +636,8 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     if m["rel"]:
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
+        if _POSSESSED_EN.match(body):
+            return NOBODY, clause, False  # doctor's orders: the doctor's thing, said in passing
         body = re.sub(r"^'s\s+", "is ", body)
         return Subject("person", m["bare"].casefold()), body, True
     if m["you"]:

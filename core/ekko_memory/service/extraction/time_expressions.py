@@ -280,11 +280,23 @@ _ZH_RECUR = re.compile(
     r"|一(?:周|个星期|个月)[一两二三四五六七\d]+次"
 )
 # How long a state lasts (两周内不能跑步, no running for two weeks): it ends then.
-_ZH_DURATION = re.compile(
-    r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|个星期|个礼拜|个月)(?:内|之内|左右)?(?=不|别|都|要|得|没|只)"
+_ZH_N = r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|个星期|个礼拜|个月)"
+# How long something holds: 两周不能跑步; 接下来三周 (the weeks to come); 药要吃七天 (a
+# course taken for a span). A span after other verbs (加班了五天, 每周三天) says no end.
+_ZH_DURATIONS = (
+    re.compile(_ZH_N + r"(?:内|之内|左右)?(?=不|别|都|要|得|没|只)"),
+    re.compile(r"(?:接下来|未来|之后|往后|今后)的?\s*" + _ZH_N + r"(?:内|之内|里)?"),
+    re.compile(
+        r"(?P<lead>(?:要|得|需要|还要|还得|必须)(?:连着|连续)?"
+        r"(?:吃|打|用|涂|喝|敷|休息|休养|请假|住院|静养|卧床|隔离|禁食|戒|停)药?)"
+        + _ZH_N
+        + r"(?![前后以])"
+    ),
 )
 _EN_DURATION = re.compile(
-    r"\bfor\s+(?:about\s+|around\s+|roughly\s+|another\s+|the\s+next\s+)?(?P<n>\d+|a|one|two|three|four|five|six|a\s+couple\s+of|a\s+few)\s+(?P<unit>days?|weeks?|months?)\b",
+    r"\bfor\s+(?:(?:about\s+|around\s+|roughly\s+|another\s+|the\s+next\s+)?"
+    r"(?P<n>\d+|a|one|two|three|four|five|six|seven|ten|a\s+couple\s+of|a\s+few|few)"
+    r"|the\s+(?P<n1>next|coming))\s+(?P<unit>days?|weeks?|months?)\b",
     re.IGNORECASE,
 )
 _ZH_DEADLINE_AFTER = re.compile(r"^\s*(?:之前|以前|前|截止|为止|到期|内)")
@@ -610,7 +622,7 @@ def _en_day(m: re.Match[str], now: datetime) -> tuple[datetime | None, datetime 
         end = now.replace(month=12, day=31, hour=23, minute=59, second=59, microsecond=0)
         return end - timedelta(days=14), end, False
     if m["after"]:
-        raw = " ".join(m["n"].casefold().split())
+        raw = " ".join((m["n"] or m.groupdict().get("n1") or "").casefold().split())
         n = (
             2
             if raw == "a couple of"
@@ -712,9 +724,12 @@ def _find_en(text: str, now: datetime) -> list[TimeMention]:
 
 
 def _durations(text: str, now: datetime) -> list[TimeMention]:
-    out = []
-    for m in [*_ZH_DURATION.finditer(text), *_EN_DURATION.finditer(text)]:
-        raw = " ".join(m["n"].casefold().split())
+    out: list[TimeMention] = []
+    found = [m for zh in _ZH_DURATIONS for m in zh.finditer(text)]
+    for m in sorted([*found, *_EN_DURATION.finditer(text)], key=lambda m: (m.start(), -m.end())):
+        if any(m.start() < seen.end and seen.start < m.end() for seen in out):
+            continue  # 接下来两周都…: one span, read once
+        raw = " ".join((m["n"] or m.groupdict().get("n1") or "").casefold().split())
         n = {
             "a": 1,
             "one": 1,
@@ -723,8 +738,13 @@ def _durations(text: str, now: datetime) -> list[TimeMention]:
             "four": 4,
             "five": 5,
             "six": 6,
+            "seven": 7,
+            "ten": 10,
             "a couple of": 2,
             "a few": 3,
+            "few": 3,
+            "next": 1,
+            "coming": 1,
             "几": 3,
             "半": 0,
         }.get(raw)
@@ -743,7 +763,8 @@ def _durations(text: str, now: datetime) -> list[TimeMention]:
             or 15
         )
         end = _day_span(now + timedelta(days=days))[1]
-        out.append(TimeMention(m.group(), m.start(), m.end(), "until", now, end))
+        begin = m.end("lead") if "lead" in m.re.groupindex else m.start()
+        out.append(TimeMention(text[begin : m.end()], begin, m.end(), "until", now, end))
     return out
 
 
@@ -754,7 +775,10 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     found = _find_zh(text, local) if re.search(r"[\u4e00-\u9fff]", text) else []
     found += _find_en(text, local)
     taken = [(t.start, t.end) for t in found]
-    found += [d for d in _durations(text, local) if not any(a <= d.start < b for a, b in taken)]
+    spans = [d for d in _durations(text, local) if not any(a <= d.start < b for a, b in taken)]
+    # for the next month: one span, not also "next month" as a date.
+    found = [t for t in found if not any(d.start <= t.start and t.end <= d.end for d in spans)]
+    found += spans
     taken = [(t.start, t.end) for t in found]
     found += [h for h in _holidays(text, local) if not any(a <= h.start < b for a, b in taken)]
     return sorted(found, key=lambda t: t.start)

@@ -43,6 +43,10 @@ _BARE_CONDITION_EN = re.compile(
 _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
+# 医生给我开了消炎药: what a doctor prescribes is taken.
+_PRESCRIBED_ZH = re.compile(r"^(?:医生|大夫)(?:给我|帮我)?开了(?:点|些|一些|一盒|两盒)?(?P<v>.+)$")
+# What the user does or is told (医生开了消炎药, 我说有点炎症): no condition's name before it.
+_NOT_A_CONDITION_ZH = re.compile(r"了|医生|大夫|说|让|给|开|吃|药|买")
 
 # What may follow a medicine's name (舍曲林，每天半片; 胰岛素针; 降压药): the clause ends,
 # or a dose or a time comes — not 打球把脚崴了, where 打 is play and no medicine follows.
@@ -233,7 +237,12 @@ class HealthFrames(FactBuilder):
             ]
         # 乳糖不耐 holds its own 不: only a negation before the condition denies it.
         bare = w.CONDITIONS_ZH.match(re.sub(r"^(?:有点|有些|一直|是)", "", body))
-        if bare is not None and len(bare.group()) >= 2 and len(body) <= len(bare.group()) + 4:
+        if (
+            bare is not None
+            and len(bare.group()) >= 2
+            and len(body) <= len(bare.group()) + 4
+            and not _NOT_A_CONDITION_ZH.search(bare.group()[:-1])
+        ):
             what = bare.group()
             return [
                 self.fact(
@@ -322,7 +331,7 @@ class HealthFrames(FactBuilder):
         ]
 
     def _medicine_zh(self, st: Statement, body: str) -> list[Finding]:
-        m = _MEDICINE_ZH.match(body)
+        m = _MEDICINE_ZH.match(body) or _PRESCRIBED_ZH.match(body)
         if m is None or st.negated:
             return []
         c = w.MEDICINE_ZH.match(w.clean_zh(m["v"]))
@@ -358,8 +367,15 @@ class HealthFrames(FactBuilder):
         m = _MEDICINE_EN.match(body)
         if m is None or st.negated:
             return []
-        c = w.MEDICINE_EN.search(m["v"])
-        dose = _DOSE.match(m["v"])
+        # on a course of antibiotics: the medicine is what the course is of.
+        v = re.sub(
+            r"^(?:a\s+|another\s+)?(?:course|round|dose|prescription)\s+(?:of|for)\s+",
+            "",
+            m["v"],
+            flags=re.I,
+        )
+        c = w.MEDICINE_EN.search(v)
+        dose = _DOSE.match(v)
         if dose is not None:
             what = dose["v"]
         elif c is None or c.start() > 10:
