@@ -543,6 +543,14 @@ class RuleBasedExtractor(Revising):
                 found.add("expire", "the user said it is done", target_id=node_id)
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
+        """What the first frame that reads the statement finds; with the pet the user calls
+        theirs while saying something of it (我家柯基最近掉毛, our corgi hates the rain)."""
+        found = self._first_frame(st, now)
+        if any(f.key == "pet" for f in found):
+            return found
+        return self.facts.own_pet(st) + found
+
+    def _first_frame(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
         way = commute(st)
         if way is not None:
