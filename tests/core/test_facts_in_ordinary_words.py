@@ -237,3 +237,20 @@ def test_a_town_said_before_a_supposition_is_the_users(mem: MemoryService) -> No
 def test_a_town_with_a_reason_or_time_is_no_home(mem: MemoryService) -> None:
     say(mem, "I'm in Lisbon for a conference", "I'm in Marketing", "I'm in Rome this week")
     assert not _keyed(mem, "city"), [(n.key, n.title) for n in stored(mem)]
+
+
+def test_a_name_alone_is_the_person_named_so_before(mem: MemoryService) -> None:
+    say(mem, "my son Theo just started swimming lessons")
+    say(mem, "Theo's turning 9 in August, any party ideas?", session="s2")
+    [fact] = [n for n in stored(mem) if "turning 9" in n.title.casefold()]
+    assert fact.domain == "人物" and fact.category_path[:2] == ["人物", "son"]
+    assert str(fact.value_json["person"]).casefold() == "son theo"
+    # Still one son called Theo, named once.
+    assert len(_keyed(mem, "family_member")) == 1
+
+
+def test_a_name_nobody_was_given_stays_that_persons_own(mem: MemoryService) -> None:
+    say(mem, "Rosa's moving to Lisbon in May")
+    [fact] = [n for n in stored(mem) if "lisbon" in str(n.value_json).casefold()]
+    assert fact.domain == "人物" and str(fact.value_json["person"]).casefold() == "rosa"
+    assert not [n for n in stored(mem) if n.domain == "个人"]

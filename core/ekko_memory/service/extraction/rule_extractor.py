@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from itertools import groupby, pairwise
+from typing import Any
 
 from ekko_memory.identity import value_identity
 from ekko_memory.models import (
@@ -217,7 +218,10 @@ class RuleBasedExtractor(Revising):
         found.zh = bool(_CJK.search(text))
         src = [msg.id]
         # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
-        statements = read_statements(text, msg.created_at, self._last_person)
+        statements = [
+            _named_as_known(st, known, found)
+            for st in read_statements(text, msg.created_at, self._last_person)
+        ]
         people = [st.subject for st in statements if st.subject.kind == "person"]
         if people:
             self._last_person = people[-1]
@@ -857,3 +861,26 @@ def _list_time(st: Statement) -> TimeMention | None:
 
 # One value per person: a new one replaces the old (their age, their school).
 _PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
+
+
+def _named_as_known(st: Statement, known: list[MemoryNode], found: Found) -> Statement:
+    """Maya's turning 7 after "my daughter Maya…": a name alone speaks of the one person the
+    user named so before (their daughter Maya); a name nobody was given stays a name."""
+    subject = st.subject
+    if subject.kind != "person" or subject.relation or not subject.name:
+        return st
+    name = subject.name.casefold()
+    said: list[tuple[str | None, Any]] = [(n.key, n.value_json) for n in known]
+    said += [(op.node.key, op.node.value_json) for op in found.ops]
+    relations = {
+        str(v.get("person"))
+        for key, v in said
+        if key == "family_member"
+        and isinstance(v, dict)
+        and str(v.get("called", "")).casefold() == name
+        and v.get("person")
+        and str(v.get("person")).casefold() != name
+    }
+    if len(relations) != 1:
+        return st  # none, or two people of that name: which one is not said
+    return with_subject(st, Subject("person", relations.pop(), subject.name))

@@ -68,7 +68,13 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
             if t.past and body.startswith(t.text) and len(body) > len(t.text):
                 body = body[len(t.text) :].lstrip(" ，,")
         named: list[Finding] = []
-        if st.subject.kind == "person" and st.subject.name and st.subject.relation:
+        if (
+            st.subject.kind == "person"
+            and st.subject.name
+            and st.subject.relation
+            # Maya's turning 7, of the daughter named before: no new naming in this clause.
+            and st.subject.relation.casefold() in st.text.casefold()
+        ):
             # 我媳妇林晓, my wife Priya: the person and their name.
             named = self._named(st, st.subject.relation, st.subject.name)
         # my daughter Maya (7): the age said in brackets after the name.
