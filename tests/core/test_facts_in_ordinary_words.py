@@ -38,6 +38,12 @@ def _keyed(mem: MemoryService, key: str) -> list[Any]:
             "UX design",
         ),
         ("I teach year 9 science", "teach year 9 science", "Any weekend ideas?", "science"),
+        (
+            "I'm in insurance, is an MBA worth it?",
+            "work in insurance",
+            "Tips for my CV?",
+            "insurance",
+        ),
     ],
 )
 def test_a_job_said_as_the_work_one_does_is_the_occupation(
@@ -60,6 +66,7 @@ def test_things_one_does_that_are_no_job_store_no_occupation(mem: MemoryService)
         "I do the dishes after dinner",
         "I teach my nephew chess on Sundays",
         "I work in London",
+        "I'm in it for the long haul",
     )
     assert not _keyed(mem, "occupation"), [(n.key, n.title) for n in stored(mem)]
 
@@ -186,6 +193,7 @@ def test_someone_named_without_my_keeps_their_own_fact(
         ("my 2009 Forester needs new brakes", "2009 Forester"),
         ("btw my old Corolla won't start again", "Corolla"),
         ("我那辆老本田又该换机油了", "本田"),
+        ("我家那辆旧朗逸冬天老是打不着火", "朗逸"),
     ],
 )
 def test_a_car_named_in_passing_is_the_users(mem: MemoryService, said: str, car: str) -> None:

@@ -48,7 +48,7 @@ _FIELDS_EN = (
     r"payroll|tax|audit|investment\s+banking|private\s+equity|venture\s+capital|management\s+consulting)"
 )
 _WORK_IN_EN = re.compile(
-    rf"^{ADV_EN}(?:work|works|working)\s+in\s+(?P<v>(?:[\w-]+\s+){{0,2}}?{_FIELDS_EN})"
+    rf"^(?:(?:am|is|are)\s+{ADV_EN}(?=in\s+(?:[\w-]+\s+){{0,2}}?{_FIELDS_EN}$)|{ADV_EN}(?:work|works|working)\s+)in\s+(?P<v>(?:[\w-]+\s+){{0,2}}?{_FIELDS_EN})"
     r"(?:\s+(?:industry|sector|department|team|field))?(?:\s+(?:at|for)\s+(?P<org>.+))?$",
     re.IGNORECASE,
 )
@@ -153,7 +153,11 @@ class DoingFrames(FactBuilder):
             return []
         if m is not None:
             job = w.clean_en(m["v"])
-            verb = "work in" if re.match(rf"^{ADV_EN}work", body, re.IGNORECASE) else "do"
+            if re.match(r"^(?:am|is|are)\b", body, re.IGNORECASE) and (
+                job.casefold() == "it" and "IT" not in st.text
+            ):
+                return []  # I'm in it: no field of work
+            verb = "do" if re.match(rf"^{ADV_EN}(?:do|does)\b", body, re.IGNORECASE) else "work in"
             out = [self._job(st, f"{verb} {job}", f"{{who}}做{job}", f"{{who}} {verb} {job}")]
             org_said = m["org"] or ""
         else:

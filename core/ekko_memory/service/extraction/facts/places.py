@@ -97,7 +97,7 @@ _CARS_ZH = (
 )
 
 _VEHICLE_ZH = re.compile(
-    rf"^(?:的)?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
+    rf"^(?:的)?(?P<that>(?:家)?(?:的)?(?:那|这)(?:辆|台))?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
     rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
     # 车位, 车票, 车库: a thing about cars, no car.
     r"(?![位库票站间程费贷险牌号道流速厢窗门钥])"
@@ -326,7 +326,8 @@ class PlaceFrames(FactBuilder):
 
     def _vehicle_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _VEHICLE_ZH.match(body)
-        if m is None or st.negated or _CAR_VERB_ZH.search(m["v"]):
+        # 我那辆旧思域老是打不着火: the car is the user's, whatever it does not do.
+        if m is None or (st.negated and not m["that"]) or _CAR_VERB_ZH.search(m["v"]):
             return []
         car = m["v"].strip()
         return [
