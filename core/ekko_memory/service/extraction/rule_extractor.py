@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from itertools import groupby, pairwise
+from typing import Any
 
 from ekko_memory.identity import value_identity
 from ekko_memory.models import (
@@ -219,7 +220,10 @@ class RuleBasedExtractor(Revising):
         found.zh = bool(_CJK.search(text))
         src = [msg.id]
         # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
-        statements = read_statements(text, msg.created_at, self._last_person)
+        statements = [
+            _named_as_known(st, known, found)
+            for st in read_statements(text, msg.created_at, self._last_person)
+        ]
         people = [st.subject for st in statements if st.subject.kind == "person"]
         if people:
             self._last_person = people[-1]
@@ -550,6 +554,14 @@ class RuleBasedExtractor(Revising):
                 found.add("expire", "the user said it is done", target_id=node_id)
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
+        """What the first frame that reads the statement finds; with the pet the user calls
+        theirs while saying something of it (我家柯基最近掉毛, our corgi hates the rain)."""
+        found = self._first_frame(st, now)
+        if any(f.key == "pet" for f in found):
+            return found
+        return self.facts.own_pet(st) + found
+
+    def _first_frame(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds."""
         way = commute(st)
         if way is not None:
@@ -860,3 +872,26 @@ def _list_time(st: Statement) -> TimeMention | None:
 _PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
 # What a course of treatment bounds (在吃抗生素，要吃七天).
 _COURSES = frozenset({"medication", "health_condition"})
+
+
+def _named_as_known(st: Statement, known: list[MemoryNode], found: Found) -> Statement:
+    """Maya's turning 7 after "my daughter Maya…": a name alone speaks of the one person the
+    user named so before (their daughter Maya); a name nobody was given stays a name."""
+    subject = st.subject
+    if subject.kind != "person" or subject.relation or not subject.name:
+        return st
+    name = subject.name.casefold()
+    said: list[tuple[str | None, Any]] = [(n.key, n.value_json) for n in known]
+    said += [(op.node.key, op.node.value_json) for op in found.ops]
+    relations = {
+        str(v.get("person"))
+        for key, v in said
+        if key == "family_member"
+        and isinstance(v, dict)
+        and str(v.get("called", "")).casefold() == name
+        and v.get("person")
+        and str(v.get("person")).casefold() != name
+    }
+    if len(relations) != 1:
+        return st  # none, or two people of that name: which one is not said
+    return with_subject(st, Subject("person", relations.pop(), subject.name))

@@ -272,7 +272,7 @@ _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
-    rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
+    rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
@@ -328,7 +328,7 @@ _ASK_ONLY = re.compile(
 )
 _REQUEST = re.compile(
     r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|推荐|介绍|告诉我|说说|讲讲|列|写|翻译|查|搜|算|看看|查查|想想|安排|规划|整理|总结|解释|对比一下|分析一下|生成|做个|来个|给个|出个|设计)"
-    r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me(?!.*\bany\s+day\b)|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make|draft|summarize|let me know)\b"
+    r"|^(?:please|pls|can you|could you|would you|will you|help me|tell me|give me(?!.*\bany\s+day\b)|show me|suggest|recommend|list|write|find|explain|compare|translate|plan|make(?!\s+(?:about|around|roughly|like|only|just|over|under|close\s+to|nearly|almost|[$£€¥]|\d))|draft|summarize|let me know)\b"
     r"|^(?:i\s+)?(?:need|want|would like|'d like)\s+(?:some\s+)?(?:help|advice|ideas|suggestions|a hand|tips|recommendations)\b|^(?:need|want)\s+(?:help|advice|ideas)\b|^(?:想|想要|需要)(?:问|请教|咨询|求)",
     re.IGNORECASE,
 )
@@ -355,7 +355,7 @@ _OPINION = re.compile(
 # Negation as a word: 不/没/别 — not inside 不错, 不过, 没关系, 差不多; nor 非常 (very), 未来
 # (the future), 莫 of a name (阿莫西林, 莫斯科).
 _NEG_ZH = re.compile(
-    r"(?<![差])(?:不|没|别|甭|勿|未(?!来)|非(?!常|得|要|洲|典)|莫(?=要|急|慌|怕|担心|着急|生气))(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
+    r"(?<![差])(?:不|没|(?<![特区分级类告离识个性])别|甭|勿|未(?!来)|非(?!常|得|要|洲|典)|莫(?=要|急|慌|怕|担心|着急|生气))(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
     r"|不再|从不|从来不|再也不|并不|并没"
 )
 _NEG_EN = re.compile(
@@ -377,7 +377,7 @@ _CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U000
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
-    r"\s*(?:[,;]|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
+    r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
@@ -563,7 +563,7 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             return SELF, clause, False
         name = name_after(rest)
         if not name and not re.match(
-            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉]", rest
+            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]", rest
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
@@ -626,11 +626,15 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     if m is None:
         # A named person stating something of theirs: "Anna is allergic to shellfish".
         named = re.match(
-            r"^([A-Z][a-z]+)(?:\s+(?:from|in|at|on)\s+(?:the\s+)?[\w-]+)?\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b|just\b|turns\b|needs\b|wants\b)",
+            r"^([A-Z][a-z]+)(?:'s\s+(?=(?:turning|starting|moving|allergic|pregnant|retired|married|engaged|vegan|vegetarian)\b)"
+            r"|(?:\s+(?:from|in|at|on)\s+(?:the\s+|our\s+|my\s+)?[\w-]+)?\s+(?=is\b|has\b|was\b|likes\b|loves\b|hates\b|works\b|lives\b|can'?t\b|doesn'?t\b|takes\b|goes\b|just\b|turns\b|needs\b|wants\b|handles\b|runs\b|manages\b|leads\b|teaches\b|coaches\b|speaks\b|prefers\b|owns\b))",
             clause,
         )
         if named and named[1].casefold() not in _NOT_NAMES and not _names_a_language(named[1]):
-            return Subject("person", "", named[1]), clause[named.end() :], True
+            body = clause[named.end() :]
+            if named.group().endswith(("'s ", "'s")):
+                body = "is " + body  # Maya's turning 7: she is
+            return Subject("person", "", named[1]), body, True
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
     if m["rel"]:

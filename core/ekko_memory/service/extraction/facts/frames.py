@@ -8,13 +8,21 @@ from collections.abc import Callable
 
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import category_of
+from ekko_memory.service.extraction.facts.doing import DoingFrames
 from ekko_memory.service.extraction.facts.health import HealthFrames
 from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
 from ekko_memory.service.extraction.facts.work import WorkFrames
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import SELF, Statement, whose_thing, with_subject
+from ekko_memory.service.extraction.statements import (
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    SELF,
+    Statement,
+    whose_thing,
+    with_subject,
+)
 
 # Talk about the talk (上次手滑打错了, autocorrect): nothing about the person.
 _META = re.compile(
@@ -22,11 +30,30 @@ _META = re.compile(
     re.IGNORECASE,
 )
 
+# The pets a clause can be about (我家柯基, our corgi): kinds and breeds, not "pet".
+_OWN_PETS_ZH = frozenset(w.PETS_ZH) | frozenset(
+    r for r in RELATIONS_ZH[RELATIONS_ZH.index("猫咪") :] if r != "宠物"
+)
+_OWN_PETS_EN = frozenset(w.PETS_EN) | frozenset(
+    r for r in RELATIONS_EN[RELATIONS_EN.index("cat") :] if r != "pet"
+)
+# Whose it is, said first: 我家, 我的, 家里那只, my, our.
+_OWNED = re.compile(
+    r"^(?:(?:对了|另外|还有|其实|不过|但是|而且|然后|所以|哎|唉|嗯|啊|话说|说起来)[，,\s]*)*"
+    r"(?:我们家|咱们家|我家|俺家|咱家|我的|我|家里|(?:(?:oh|btw|by the way|also|and|but|so|well|actually|anyway)\b[,\s]*)*(?:my|our)\b)",
+    re.IGNORECASE,
+)
+# A pet that is gone is not a pet the user has.
+_GONE = re.compile(
+    r"去世|走了|死了|没了|不在了|送人|送走|丢了|\b(?:died|passed away|put down|put to sleep|lost|rehomed|gave away|used to)\b",
+    re.IGNORECASE,
+)
+
 # Relation words too vague to keep a person's facts under (老师 in 我问老师…).
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
-class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrames):
+class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrames, MoneyFrames):
     """Reads one statement for facts of its subject; call ``read``."""
 
     def read(self, st: Statement) -> list[Finding]:
@@ -41,7 +68,13 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             if t.past and body.startswith(t.text) and len(body) > len(t.text):
                 body = body[len(t.text) :].lstrip(" ，,")
         named: list[Finding] = []
-        if st.subject.kind == "person" and st.subject.name and st.subject.relation:
+        if (
+            st.subject.kind == "person"
+            and st.subject.name
+            and st.subject.relation
+            # Maya's turning 7, of the daughter named before: no new naming in this clause.
+            and st.subject.relation.casefold() in st.text.casefold()
+        ):
             # 我媳妇林晓, my wife Priya: the person and their name.
             named = self._named(st, st.subject.relation, st.subject.name)
         # my daughter Maya (7): the age said in brackets after the name.
@@ -54,6 +87,18 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             if found:
                 return named + found
         return named
+
+    def own_pet(self, st: Statement) -> list[Finding]:
+        """A pet the user calls theirs (我家柯基, 家里那只橘猫, our corgi) while saying something of
+        it: the user has one (kept once per kind; its name comes with its own frame)."""
+        rel = st.subject.relation
+        if st.subject.kind != "person" or st.subject.name or st.hypothetical or st.question:
+            return []
+        if rel not in _OWN_PETS_ZH and rel not in _OWN_PETS_EN:
+            return []
+        if _GONE.search(st.text) or not _OWNED.match(st.text):
+            return []  # my cat died last year: no pet now; 邻居家的狗: not the user's
+        return [self._pet(with_subject(st, SELF), rel, "")]
 
     def said_of_oneself(self, st: Statement) -> list[Finding]:
         """What the user says of themselves inside someone's words or beside a question
@@ -120,8 +165,10 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             self._diet_zh,
             self._pet_in_passing_zh,
             self._business_zh,
+            self._work_mode_zh,
             self._name_zh,
             self._living_zh,
+            self._job_done_zh,
             self._ongoing_zh,
             self._kin_zh,
             self._pet_zh,
@@ -149,6 +196,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             self._diet_en,
             self._pet_in_passing_en,
             self._business_en,
+            self._work_mode_en,
             self._name_en,
             self._living_en,
             self._ongoing_en,
@@ -163,6 +211,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, PlaceFrames, MoneyFrame
             self._school_en,
             self._work_en,
             self._job_en,
+            self._job_done_en,
             self._language_en,
             self._nationality_en,
             self._being_job_en,

@@ -41,9 +41,16 @@ _PERIOD_ZH = r"(?:每个?月|一个月|每年|一年|一月)"
 _PERIOD_EN = r"(?:\s+(?:a|per|each|every)\s+(?:month|year|week)|\s*/\s*(?:mo|month|yr|year)|\s+monthly|\s+yearly)"
 _HEDGE_ZH = r"(?:大概|差不多|大约|将近|快|才|就|只有|有|是|能拿|拿|到手|税后|税前)"
 
+# When it holds (现在, 目前): the amount is still the one value; the word is not kept.
+_NOW_ZH = r"(?:现在|目前|如今|眼下|这两年|今年)*"
 _MONEY_ZH = re.compile(
-    rf"^(?P<pre>{_PERIOD_ZH})?(?P<what>{'|'.join(sorted(_KIND_ZH, key=len, reverse=True))})"
+    rf"^{_NOW_ZH}(?P<pre>{_PERIOD_ZH})?(?P<what>{'|'.join(sorted(_KIND_ZH, key=len, reverse=True))})"
     rf"(?P<how>(?:{_PERIOD_ZH}|{_HEDGE_ZH})*)\s*(?P<amt>{_AMOUNT_ZH})(?P<post>(?:左右|上下|多)?)$"
+)
+# 一个月到手八千左右, 每个月能挣一万多: what one earns said by its verb, with its period.
+_EARN_ZH = re.compile(
+    rf"^{_NOW_ZH}(?P<pre>{_PERIOD_ZH})(?P<how>(?:{_HEDGE_ZH}|能|可以)*(?:到手|挣|赚|拿到手|拿)(?:{_HEDGE_ZH})*)"
+    rf"\s*(?P<amt>{_AMOUNT_ZH})(?P<post>(?:左右|上下|多)?)$"
 )
 _MONEY_EN = re.compile(
     rf"^(?:my\s+|our\s+)?(?P<what>rent|salary|mortgage|income|take-home(?:\s+pay)?|pay)\s+(?:is|'s|was|comes\s+to)\s+"
@@ -59,12 +66,13 @@ class MoneyFrames(FactBuilder):
     """Rent, income and mortgage of a statement's subject."""
 
     def _money_zh(self, st: Statement, body: str) -> list[Finding]:
-        m = _MONEY_ZH.match(body.strip(" 。.!！~"))
+        said_body = re.sub(r"[吧啊呢哦呀啦]+$", "", body.strip(" 。.!！~"))
+        m = _MONEY_ZH.match(said_body) or _EARN_ZH.match(said_body)
         if m is None or st.negated:
             return []
         said = f"{m['pre'] or ''}{m['how'] or ''}{m['amt']}{m['post'] or ''}".strip()
         said = re.sub(r"^(?:是|有)", "", said)
-        what = m["what"]
+        what = m.groupdict().get("what") or "收入"
         return [self._money(st, _KIND_ZH[what], what, said, f"{{who}}的{what}：{said}")]
 
     def _money_en(self, st: Statement, body: str) -> list[Finding]:

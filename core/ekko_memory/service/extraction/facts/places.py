@@ -27,6 +27,58 @@ _RESIDE_EN = re.compile(
     re.IGNORECASE,
 )
 
+# I'm in Toronto: a town said as where one is (capitalized words and nothing after).
+_AM_IN_EN = re.compile(
+    r"^am\s+(?:(?:currently|now|still|also)\s+)?(?:based\s+)?in\s+"
+    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})$",
+    re.IGNORECASE,
+)
+# Capitalized words that are no town (I'm in Marketing, I'm in Year Ten, I'm in Love).
+_NOT_TOWNS_EN = frozenset(
+    [
+        "marketing",
+        "sales",
+        "finance",
+        "engineering",
+        "design",
+        "product",
+        "operations",
+        "legal",
+        "accounting",
+        "hr",
+        "it",
+        "support",
+        "research",
+        "admin",
+        "management",
+        "consulting",
+        "tech",
+        "education",
+        "healthcare",
+        "retail",
+        "year",
+        "grade",
+        "class",
+        "school",
+        "college",
+        "uni",
+        "university",
+        "love",
+        "trouble",
+        "charge",
+        "bed",
+        "hospital",
+        "town",
+        "church",
+        "office",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+    ]
+)
+
 _HOMETOWN_ZH = re.compile(
     rf"^{ADV_ZH}(?:是|算是)(?P<v>.+?)人$|^(?:的)?老家(?:是|在)\s*(?P<v2>.+)$|^{ADV_ZH}(?:来自|出生在|出生于|生在|生于)\s*(?P<v3>.+)$"
     rf"|^{ADV_ZH}在(?P<v4>.+?)(?:长大|出生)"
@@ -45,7 +97,7 @@ _CARS_ZH = (
 )
 
 _VEHICLE_ZH = re.compile(
-    rf"^(?:的)?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
+    rf"^(?:的)?(?P<that>(?:家)?(?:的)?(?:那|这)(?:辆|台))?(?:车是|车子是|座驾是)?{ADV_ZH}(?:开了[\u4e00-\u9fff]{{1,5}}?的|开的是|开着|开|有一?辆|买了一?辆|提了一?辆|一辆|辆)?"
     rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
     # 车位, 车票, 车库: a thing about cars, no car.
     r"(?![位库票站间程费贷险牌号道流速厢窗门钥])"
@@ -55,6 +107,23 @@ _VEHICLE_ZH = re.compile(
 _CAR_VERB_ZH = re.compile(r"[洗修停堵等坐搭打拼租借叫学练晕挪]车")
 
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
+
+# my 2015 Outback needs new tires, my old Civic won't start: a car named in passing with
+# what cars go through. The car is the user's; the make is known or comes with its year.
+_CAR_OWNED_EN = re.compile(
+    r"^(?:my|our)\s+(?:(?:old|new|trusty|little|ancient|beat-up|aging|ageing|used|second-hand)\s+)*"
+    r"(?P<year>(?:19|20)\d\d\s+|'\d\d\s+)?"
+    rf"(?P<v>(?:[\w-]+\s+){{0,2}}?(?:{_CARS_EN})\b|(?:[A-Z][\w-]*\s+){{0,1}}(?-i:[A-Z][\w-]*))"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_CAR_DOINGS_EN = re.compile(
+    r"\b(?:tires|tyres|oil\s+change|serviced?|servicing|mot|brakes?|battery|won'?t\s+start|"
+    r"wouldn'?t\s+start|broke\s+down|breaks\s+down|broken\s+down|mileage|mpg|inspection|"
+    r"check\s+engine|engine|transmission|stall(?:s|ing|ed)?|windshield|windscreen|wipers|alignment|"
+    r"recall|exhaust|clutch|gearbox|dashboard|(?:flat|new)\s+tire|puncture|rego|registration)\b",
+    re.IGNORECASE,
+)
 
 _VEHICLE_EN = re.compile(
     rf"^(?:drive|drives|have|has|own|owns|bought|got|have\s+got|has\s+got|just\s+got|just\s+bought)\s+(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?(?:{_CARS_EN})(?:\s+(?-i:[A-Z0-9][\w-]*)){{0,2}})\b",
@@ -165,6 +234,8 @@ class PlaceFrames(FactBuilder):
 
     def _residence_en(self, st: Statement, body: str) -> list[Finding]:
         m = _RESIDE_EN.match(body)
+        if m is None and not st.negated:
+            return self._am_in_en(st, body)
         if m is None or st.negated:
             return []
         raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
@@ -190,6 +261,28 @@ class PlaceFrames(FactBuilder):
         return [
             self.fact(
                 st, "city", place, f"{{who}}住在{place}", title, importance=0.85, entities=[place]
+            )
+        ]
+
+    def _am_in_en(self, st: Statement, body: str) -> list[Finding]:
+        """I'm in Toronto (, but what if I moved?): where the user is, said as a given —
+        only a town named and nothing more (no "for a conference", no "this week")."""
+        m = _AM_IN_EN.match(body.strip(" .!"))
+        if m is None or st.subject.kind != "self" or st.times:
+            return []
+        place = m["v"]
+        words = place.casefold().split()
+        if any(x in _NOT_TOWNS_EN or x in w.LANGUAGES_EN or x in w.CALENDAR_EN for x in words):
+            return []
+        return [
+            self.fact(
+                st,
+                "city",
+                place,
+                f"{{who}}住在{place}",
+                w.clean_en(st.text),
+                importance=0.85,
+                entities=[place],
             )
         ]
 
@@ -233,7 +326,8 @@ class PlaceFrames(FactBuilder):
 
     def _vehicle_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _VEHICLE_ZH.match(body)
-        if m is None or st.negated or _CAR_VERB_ZH.search(m["v"]):
+        # 我那辆旧思域老是打不着火: the car is the user's, whatever it does not do.
+        if m is None or (st.negated and not m["that"]) or _CAR_VERB_ZH.search(m["v"]):
             return []
         car = m["v"].strip()
         return [
@@ -244,14 +338,28 @@ class PlaceFrames(FactBuilder):
 
     def _vehicle_en(self, st: Statement, body: str) -> list[Finding]:
         m = _VEHICLE_EN.match(body)
-        if m is None or st.negated:
+        car = m["v"].strip() if m is not None else ""
+        if m is None and st.subject.kind in ("self", "none"):
+            car = self._car_in_passing_en(body)
+        elif st.negated:
             return []
-        car = m["v"].strip()
+        if not car:
+            return []
         return [
             self.fact(
                 st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
             )
         ]
+
+    def _car_in_passing_en(self, body: str) -> str:
+        """my 2015 Outback needs new tires: the car ("2015 Outback"), or ""."""
+        m = _CAR_OWNED_EN.match(body)
+        if m is None or not _CAR_DOINGS_EN.search(m["rest"]):
+            return ""
+        known = re.search(rf"\b(?:{_CARS_EN})\b", m["v"], re.IGNORECASE)
+        if not known and not m["year"]:
+            return ""  # my Bruno needs a bath: a name, no make, says no car
+        return f"{m['year'] or ''}{m['v']}".strip()
 
     def _moved_here_zh(self, st: Statement, body: str) -> list[Finding]:
         """这两天成都又下雨了，去年刚搬过来的时候…: moving "here" makes the one place the
