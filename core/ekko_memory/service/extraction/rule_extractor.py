@@ -54,7 +54,7 @@ from ekko_memory.service.extraction.plans import (
     task_words,
     temporary_state,
 )
-from ekko_memory.service.extraction.preferences import preference, reply_style, uses
+from ekko_memory.service.extraction.preferences import preference, reply_style, units, uses
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
@@ -333,10 +333,11 @@ class RuleBasedExtractor(Revising):
                 for f in self.facts.said_of_oneself(st):
                     self._propose(f, [msg.id], known, found)
             if st.request and not st.hypothetical and st not in usable:
-                # 以后回答我简短点 / use bullet points: a request about replies is a preference.
-                style = reply_style(st)
-                if style is not None:
-                    self._propose(style, [msg.id], known, found)
+                # 以后回答我简短点 / use bullet points: a request about replies is a preference;
+                # grams please, not cups: so is one about the units amounts come in.
+                for style in (reply_style(st), units(st)):
+                    if style is not None:
+                        self._propose(style, [msg.id], known, found)
         stated = False
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
@@ -562,6 +563,7 @@ class RuleBasedExtractor(Revising):
             lambda: preference(st),
             lambda: uses(st),
             lambda: reply_style(st),
+            lambda: units(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
             lambda: weekly(st),
             lambda: routine(st),
