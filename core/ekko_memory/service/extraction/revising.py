@@ -180,6 +180,13 @@ class Revising:
             candidates.append((said_before, msg.id))
         candidates += [(m.content, m.id) for m in previous]
         after = text[value_at + len(correction) :]
+        if (
+            pair is None
+            and lead is not None
+            and any(revisions.ambiguous(said, correction) for said, said_id in candidates[:2])
+        ):
+            # 狗20斤，猫9斤 → 其实是22斤: the value fits two things just said; nothing changes.
+            return self._clauses_of(text, lead, msg), []
         for said, said_id in candidates:
             # 是头孢 青霉素我没事的; I'm at X, no idea why I wrote Y: the word the correction
             # names again is the old one (first in English, where a name says it best).
@@ -222,10 +229,19 @@ class Revising:
                         taken.add(st.index)
                 return taken, []
             return self._clauses_of(text, lead, msg), [said_id]
-        if lead is not None and lead.start() == 0 and pair is None:
+        if (
+            lead is not None
+            and lead.start() == 0
+            and pair is None
+            and previous
+            and revisions.is_time(correction, msg.created_at)
+        ):
             # 哦不对，是16号 a few turns after 14号看牙: the value replaces the same kind of
             # value in the memory stated last — only when exactly one memory of that message
-            # holds one (two: which one is meant is unknown, and nothing changes).
+            # holds one (two: which one is meant is unknown, and nothing changes), and only
+            # with the conversation at hand (the words before it were read for ambiguity).
+            # Only a date or time: a memory keeps each dated thing, but not every number
+            # said beside the one it keeps (狗20斤，猫9斤 keeps the dog's).
             just = self._just_stated(known, msg)
             fits = [
                 (node, fixed)

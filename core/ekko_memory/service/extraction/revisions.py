@@ -146,8 +146,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         for shape in _TIME_SHAPES:
             # 周四 for 每周二晚上七点: the weekday, and only it, in place of the old one.
             if shape.fullmatch(new_text) and (hit := shape.search(said)) is not None:
+                if len(shape.findall(said)) > 1:
+                    return None  # 周三开会，周五交报告 → 是周四: which one is unknown
                 return said[: hit.start()] + new_text + said[hit.end() :]
         old_times = find_times(said, now)
+        if len([t for t in old_times if t.role in ("point", "deadline")]) > 1:
+            return None
         if old_times:
             t = max(old_times, key=lambda t: t.end - t.start)
             return said[: t.start] + new_text + said[t.end :]
@@ -203,6 +207,34 @@ _NUMERAL = r"(?:\d+(?:[.,]\d+)*|[零一二两三四五六七八九十百千万�
 _COUNTED = re.compile(
     rf"^(?P<n>{_NUMERAL})(?P<unit>[\u4e00-\u9fff]{{1,3}}|\s*[a-z]{{2,10}})$", re.I
 )
+
+
+def is_time(correction: str, now: datetime) -> bool:
+    """The correction's value is a date or a time (the 16th, 周四, 3pm) and nothing else."""
+    value = bare(correction)
+    times = find_times(value, now) if value else []
+    return bool(times) and len(times[0].text) >= len(value) - 3
+
+
+def ambiguous(said: str, correction: str) -> bool:
+    """``said`` holds two or more values the bare ``correction`` could replace (狗20斤，猫9斤
+    → 其实是22斤; 周三开会，周五交报告 → 不对，是周四): which one is meant is unknown."""
+    new_value = bare(correction)
+    if not new_value or len(new_value) > 30:
+        return False
+    now = __import__("datetime").datetime.now().astimezone()
+    new_times = find_times(new_value, now)
+    if new_times and len(new_times[0].text) >= len(new_value) - 3:
+        if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) > 1 for s in _TIME_SHAPES):
+            return True
+        return len([t for t in find_times(said, now) if t.role in ("point", "deadline")]) > 1
+    if re.fullmatch(r"\d+(?:[.,]\d+)?", new_value):
+        return len(re.findall(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d.,]*\d)", said)) > 1
+    m = _COUNTED.match(new_value)
+    if m is None:
+        return False
+    unit = re.escape(m["unit"].strip())
+    return len(re.findall(rf"(?<![\d.,]){_NUMERAL}(?=\s*{unit})", said, re.IGNORECASE)) > 1
 
 
 def _recount(said: str, new_value: str) -> str | None:
