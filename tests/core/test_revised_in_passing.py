@@ -178,6 +178,25 @@ def test_leave_out_the_part_about_someone_stops_it(mem: MemoryService) -> None:
     assert stored(mem) == []
 
 
+def test_why_a_take_back_was_said_is_no_fact(mem: MemoryService) -> None:
+    say(
+        mem,
+        "My brother Tom is a chef in Lyon",
+        "leave out the part about my brother, he'd hate that",
+    )
+    say(mem, "我妹妹叫小雅", "我妹妹的事别记了，她不想让人知道", session="s2")
+    assert stored(mem) == []
+    say(mem, "forget my old address, I moved to Leeds", session="s3")
+    assert [n.key for n in stored(mem)] == ["city"]
+
+
+def test_a_date_corrected_after_a_passing_state_replaces_the_plan(mem: MemoryService) -> None:
+    say(mem, "15号要去社保局办手续", "今天外面风好大", "哦不对，是17号")
+    [task] = keyed(mem, "task_status")
+    assert due(task).day == 17
+    assert [n.title for n in stored(mem) if n.key == "temporary_state"] == ["今天外面风好大"]
+
+
 def test_a_take_back_of_a_short_word_names_no_word_inside_another(mem: MemoryService) -> None:
     say(mem, "I'm seeing the dentist next Tuesday", "don't keep the bit about my ex")
     [task] = keyed(mem, "task_status")

@@ -246,7 +246,8 @@ class Revising:
             fits = [
                 (node, fixed)
                 for node in just
-                if (fixed := revisions.substituted(node.content, correction, None)) is not None
+                if revisions.dated(node.content, msg.created_at)
+                and (fixed := revisions.substituted(node.content, correction, None)) is not None
                 and fixed != node.content
             ]
             if len(fits) == 1:
@@ -308,8 +309,8 @@ class Revising:
 
     @staticmethod
     def _just_stated(known: list[MemoryNode], msg: MemoryMessage) -> list[MemoryNode]:
-        """The memories of the user's message stated last before ``msg`` (within the hour:
-        a bare value corrects what was just said, not something of last week)."""
+        """The memories stated within the hour before ``msg`` (a bare value corrects what
+        was just said, not something of last week)."""
         recent = [
             n
             for n in known
@@ -318,11 +319,7 @@ class Revising:
             and msg.id not in n.source_message_ids
             and timedelta(0) <= msg.created_at - n.created_at <= timedelta(hours=1)
         ]
-        if not recent:
-            return []
-        last = max(recent, key=lambda n: n.created_at)
-        said = set(last.source_message_ids)
-        return [n for n in recent if said & set(n.source_message_ids)]
+        return recent
 
     def _in_place_of_value(
         self,

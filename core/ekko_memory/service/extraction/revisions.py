@@ -209,6 +209,11 @@ _COUNTED = re.compile(
 )
 
 
+def dated(text: str, now: datetime) -> bool:
+    """``text`` says when something happens (a day, a time; not 今天 of a passing state)."""
+    return any(t.role in ("point", "deadline", "recurring") for t in find_times(text, now))
+
+
 def is_time(correction: str, now: datetime) -> bool:
     """The correction's value is a date or a time (the 16th, 周四, 3pm) and nothing else."""
     value = bare(correction)

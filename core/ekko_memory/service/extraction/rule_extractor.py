@@ -223,9 +223,12 @@ class RuleBasedExtractor(Revising):
             self._last_person = people[-1]
         kept: list[Statement] = []
         refused: str | None = None
+        taken_in: set[str] = set()
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
+            if st.sentence in taken_in and _POINTS_TO_IT.match(st.text):
+                continue  # leave out the part about my brother, he'd hate that: why, no fact
             if st.index == 0 and scratched_for_new(st.sentence):
                 continue  # "scratch that, it's KPMG": the correction below reads it
             if takes_back(st.text) or (
@@ -243,6 +246,7 @@ class RuleBasedExtractor(Revising):
                 )
             ):
                 self._take_back(st, msg, known, found, history)
+                taken_in.add(st.sentence)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
                     refused = st.sentence
@@ -767,6 +771,15 @@ class RuleBasedExtractor(Revising):
             confidence=0.95,
             importance=0.9,
         )
+
+
+# A clause that speaks of what was just taken back by a pronoun (he'd hate that, 她不想让人
+# 知道, it's private): the reason for the take-back, nothing to keep.
+_POINTS_TO_IT = re.compile(
+    r"^\s*(?:(?:and|because|cause|since|as)\s+)?(?:he|she|they|it|that|this)(?:'d|'s|'ll|'re)?\b"
+    r"|^\s*(?:因为)?(?:他|她|它|他们|她们|这|那)",
+    re.IGNORECASE,
+)
 
 
 # A sentence that says its taste has always been so (从小就这样, ever since I was a kid):
