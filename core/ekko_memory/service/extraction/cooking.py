@@ -25,6 +25,14 @@ _UPSETS = re.compile(
     r"|^(?!the\b|this\b|that\b|it\b).{2,30}?\b(?:makes?|gives?)\s+me\s+(?:so\s+|really\s+|super\s+)?(?:jittery|bloated|sick|nauseous|queasy|ill|break\s+out|headaches?|migraines?|heartburn|the\s+shakes)\b",
     re.IGNORECASE,
 )
+# 榴莲闻着就想吐, 一闻到羊肉味就恶心, the smell of lamb makes me gag: what the user cannot
+# take, said by how they react each time.
+_REACTS = re.compile(
+    r"^(?!.*(?:今天|昨天|前天|刚才|刚刚|这次|那次|上次|今早|昨晚|今晚))"
+    r".{0,12}?(?:闻|看|吃|喝|尝|碰|想)(?:着|到|见|起来)?.{0,8}?(?:就|都|会)+(?:想吐|恶心|反胃|犯恶心|倒胃口|难受|受不了|头疼|头晕)"
+    r"|\b(?:smell|sight|taste|thought)\s+of\s+.{2,30}?\s+makes?\s+me\s+(?:want\s+to\s+)?(?:gag|puke|throw\s+up|vomit|retch|sick|nauseous|queasy)\b",
+    re.IGNORECASE,
+)
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉"
     r"|\b(?:don'?t|do not|no|avoid|without|hate|never|skip|leave out|cut out)\b"
@@ -89,6 +97,17 @@ _FLAVOR_NEG_EN = re.compile(
     rf"\s+(?:the\s+|any\s+)?(?P<dim>{'|'.join(sorted(_DIM_EN_WORDS, key=len, reverse=True))})\b"
 )
 
+# 越辣越好, the spicier the better ("hotter" only where food is spoken of: a shower may be).
+_THE_MORE = re.compile(
+    r"越(?P<dim>辣|麻)越(?:好|过瘾|爽|带劲|香)"
+    r"|\bthe\s+(?:spicier|hotter)\s+the\s+better\b",
+    re.IGNORECASE,
+)
+_FOOD_TALK = re.compile(
+    r"\b(?:spicy|spice|chill?i(?:es)?|curry|curries|sauce|salsa|wings|peppers?|food|dish|dishes|eat|eating|ramen|noodles|hot\s+pot|tacos?)\b"
+    r"|\bthe\s+spicier\b",
+    re.IGNORECASE,
+)
 _LEVEL_ZH = {"none": "不", "mild": "微", "low": "少", "medium": "中", "high": "重", "extra": "特"}
 _DIM_ZH = {"spicy": "辣", "oil": "油", "salt": "盐", "sugar": "糖"}
 
@@ -147,14 +166,19 @@ class CookingFrames:
         allergic = bool(_ALLERGY.search(clause.casefold())) and not _NOT_ALLERGIC.search(
             clause.casefold()
         )
-        negated = allergic or bool(_NEG.search(clause.casefold())) or bool(_UPSETS.search(clause))
+        negated = (
+            allergic
+            or bool(_NEG.search(clause.casefold()))
+            or bool(_UPSETS.search(clause))
+            or bool(_REACTS.search(clause))
+        )
         if ingredients and _ALLOW.search(clause.casefold()):
             for name in ingredients:
                 self._allow(self.lexicon.canonical(name), name, clause, src, known, found)
             return
         # A flavor is the user's taste only where the words speak of eating (要低糖的 of a
         # cake ordered for someone else is no preference of the user's).
-        flavor = self._flavor(clause) if _EATING.search(text) else {}
+        flavor = self._flavor(clause, text) if _EATING.search(text) else {}
         if flavor:
             words = flavor_words(flavor)
             if until is not None:
@@ -293,7 +317,7 @@ class CookingFrames:
                     importance=0.6,
                 )
 
-    def _flavor(self, clause: str) -> dict[str, str]:
+    def _flavor(self, clause: str, text: str = "") -> dict[str, str]:
         value = {k: v for k, v in parse_flavor_text(clause).items()}
         for m in _NOT_FOND_OF.finditer(clause):
             # 不喜欢吃辣 read as 喜欢吃辣 would be the opposite of what was said.
@@ -307,6 +331,10 @@ class CookingFrames:
         for m in _FLAVOR_CANNOT.finditer(clause):
             low = bool(m["too"] or m["too2"])
             value.setdefault(_DIM[m["dim"] or m["dim2"]], "low" if low else "none")
+        more = _THE_MORE.search(clause)
+        if more is not None and (more["dim"] or _FOOD_TALK.search(text or clause)):
+            # 越辣越好, the spicier the better: the taste turned up.
+            value.setdefault("spicy" if not more["dim"] else _DIM[more["dim"]], "high")
         for m in _FLAVOR_NEG_EN.finditer(clause.casefold()):
             value.setdefault(_DIM_EN_WORDS[m["dim"]], "low" if m["low"] else "none")
         return dict(sorted(value.items()))

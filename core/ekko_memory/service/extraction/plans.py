@@ -32,7 +32,9 @@ _TODO_EN = re.compile(
 _DONE_VERBS_ZH = (
     r"完成|做完|写完|弄完|搞完|改完|交上去|交上|提交|发出去|搞定|弄好|做好|写好|改好|修好|看完|考完|面完|开完|去过|去完|"
     r"办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|买好|买到|订好|订完|约好|约上|卖掉|卖|收走|寄出|寄走|退掉|"
-    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂|换|装|洗|打扫|清理|搬|剪|扔|收拾|打印|签|填|报|缴|充|取|拿|进|买|订|约"
+    r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂|换|装|洗|打扫|清理|搬|剪|扔|收拾|打印|签|填|报|缴|充|取|拿|进|买|订|约|"
+    # 水壶已经下单了: bought online, the errand is done.
+    r"下单|下好单|下过单"
 )
 # Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
 # to do: 周五前要交上去).
@@ -42,13 +44,20 @@ _DONE_ZH = re.compile(
 _DONE_EN = re.compile(
     r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off"
     r"|filed|fixed|cleaned|installed|repaired|painted|delivered|signed|posted|mailed|shipped|washed|replaced|printed"
-    r"|dropped off|out of the way|checked off|taken care of)\b",
+    r"|dropped off|out of the way|checked off|taken care of|ordered|purchased|placed (?:an|the) order)\b",
     re.IGNORECASE,
 )
 # Plans called off (出差取消了, the trip fell through): like work done, they leave the tasks.
 _CANCELLED = re.compile(
     r"取消了|不去了|泡汤了|黄了|吹了|改期了|推迟了|延期了|不用去了|不办了|不弄了|作废了"
     r"|\b(?:cancelled|canceled|called off|fell through|postponed|not (?:going|happening) (?:anymore|any more)|off now|scrapped)\b",
+    re.IGNORECASE,
+)
+# How one feels, said after a list's lead (…太多了：累死; so much to do: ugh, exhausted).
+_FEELING = re.compile(
+    r"^(?:好|太|真|快|要)?(?:累|烦|困|忙|崩溃|头大|头疼|心累|无语|受不了|吐了|疯了|晕)(?:死|炸|坏|爆)?(?:了|啊|呀|哦)*$"
+    r"|^(?:(?:i'?m|am)\s+)?(?:so\s+|really\s+|very\s+|totally\s+)?(?:tired|exhausted|knackered|dead|stressed|overwhelmed)\b"
+    r"|^(?:ugh|argh|sigh|meh|help|kill me|send help)\b",
     re.IGNORECASE,
 )
 # A state (tired, busy, sick, on a diet): words that describe how someone is.
@@ -255,6 +264,8 @@ def plan(
         return None  # 不用交了, no need to call: nothing to do
     if course_ends(st) is not None:
         return None  # 在吃抗生素，要吃七天: how long the course lasts, no task
+    if listed and (_FEELING.search(body) or _FEELING.search(st.text)):
+        return None  # 周末的活儿太多了：累死 — how it feels, no item to do
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
@@ -628,6 +639,8 @@ _NOT_WORK_ZH = frozenset(
         "那个",
         "事情",
         "东西",
+        "其实",
+        "实际上",
     ]
 )
 _NOT_WORK_EN = frozenset(
@@ -695,6 +708,12 @@ _NOT_WORK_EN = frozenset(
         "just",
         "already",
         "finally",
+        # A correction's own words (the dentist is actually on the 16th): no part of the work.
+        "actually",
+        "really",
+        "instead",
+        "wait",
+        "sorry",
     ]
 )
 

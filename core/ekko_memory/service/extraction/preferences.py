@@ -30,8 +30,14 @@ _LIKE_ZH = re.compile(
     # 离不开咖啡: what one cannot do without.
     rf"|^{_DEGREE_ZH}(?P<need>离不开|少不了|戒不掉)(?P<v7>.+)$"
 )
+# How one reacts each time to a thing (闻着就想吐, 一看到…就头疼): a dislike said by reaction.
+REACTION_ZH = r"(?:想吐|恶心|反胃|犯恶心|倒胃口|头疼|头痛|头大|头晕|心烦|烦|难受|受不了|起鸡皮疙瘩|发怵|犯困|想哭|崩溃)"
+# Not one time that happened (今天闻到烟味就想吐): the reaction said of every time.
+_ONCE_ZH = r"(?!.*(?:今天|昨天|前天|刚才|刚刚|这次|那次|上次|今早|昨晚|今晚|现在))"
 _DISLIKE_ZH = re.compile(
-    rf"^(?:是)?{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|不感冒|{_CANNOT_ZH})(?P<v>.+)$"
+    rf"^{_ONCE_ZH}(?:每次|只要)?一?(?:看到|看见|听到|闻到|碰到|想到|提到|见到|吃到|喝到)(?P<v9>[^，,。就都]{{1,12}}?)(?:就|都|会)+{REACTION_ZH}"
+    rf"|^{_ONCE_ZH}(?P<v10>[^，,。]{{1,12}}?)(?:我)?(?:每次|只要)?一?(?:看|听|闻|吃|喝|碰|想|提)(?:着|到|见|起来)?(?:就|都|会)+{REACTION_ZH}"
+    rf"|^(?:是)?{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|不感冒|{_CANNOT_ZH})(?P<v>.+)$"
     rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?<!得)(?:不喜欢|讨厌|不爱|反感|{_CANNOT_ZH})(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦|了)?$"
     # 奶油就别加了: what not to have added to one's food or drink.
     rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z]{{1,6}}?)(?:就|也|都|可以)?(?P<add>别|不要|不用|甭)(?:给我)?(?:加|放)了?(?:吧|哈|啊)?$"
@@ -60,7 +66,9 @@ _DISLIKE_EN = re.compile(
     # bright screens literally hurt my eyes: something one cannot take (not "the", "this").
     r"|^(?!(?:the|this|that|these|those|it|its|my|your|his|her|our|their)\b)(?P<v4>[\w -]{2,30}?)\s+(?:literally\s+|really\s+|actually\s+|always\s+|just\s+)?(?:hurts?|kills?|strains?)\s+my\s+(?:eyes|ears|head)\b"
     # coffee makes me jittery: what upsets the user each time.
-    r"|^(?!(?:the|this|that|these|those|it|its|my|your|his|her|our|their)\b)(?P<v5>[\w -]{2,30}?)\s+(?:always\s+|just\s+|really\s+)?(?:makes?|gives?)\s+me\s+(?:so\s+|really\s+|super\s+)?(?:jittery|bloated|sick|nauseous|queasy|ill|headaches?|migraines?|heartburn|the\s+shakes)\b",
+    r"|^(?!(?:the|this|that|these|those|it|its|my|your|his|her|our|their)\b)(?P<v5>[\w -]{2,30}?)\s+(?:always\s+|just\s+|really\s+)?(?:makes?|gives?)\s+me\s+(?:so\s+|really\s+|super\s+)?(?:jittery|bloated|sick|nauseous|queasy|ill|headaches?|migraines?|heartburn|the\s+shakes)\b"
+    # the smell of durian makes me gag; just seeing a spreadsheet gives me a headache.
+    r"|^(?:(?:just|even)\s+)?(?:the\s+(?:smell|sight|sound|taste|thought)\s+of|seeing|smelling|hearing|looking\s+at|thinking\s+(?:of|about))\s+(?:a\s+|an\s+|any\s+)?(?P<v11>[\w -]{2,30}?)\s+(?:always\s+|just\s+|instantly\s+|literally\s+)?(?:makes?\s+me\s+(?:want\s+to\s+)?(?:gag|puke|throw\s+up|vomit|retch|sick|nauseous|queasy|cringe|shudder)|gives?\s+me\s+(?:a\s+)?(?:headaches?|migraines?|the\s+creeps|the\s+ick))\b",
     re.IGNORECASE,
 )
 # What is no thing liked: the verb's other uses (喜欢你, 爱说, I'd love to, I like that idea).
@@ -128,7 +136,7 @@ def _thing(raw: str, zh: bool) -> str:
 
 
 # The groups a liking's thing is read into, by frame.
-_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8")
+_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11")
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
@@ -385,4 +393,66 @@ def reply_style(st: Statement) -> Finding | None:
         tags=["沟通"],
         importance=0.8,
         reason="how the user wants replies",
+    )
+
+
+# Units of measure (for recipes, weights, temperatures, distances).
+_UNIT_EN = (
+    r"(?:grams?|kilograms?|kilos?|kg|ounces?|oz|pounds?|lbs?|cups?|tablespoons?|tbsp|"
+    r"teaspoons?|tsp|millilit(?:er|re)s?|ml|lit(?:er|re)s?|celsius|fahrenheit|centigrade|"
+    r"metric|imperial|kilomet(?:er|re)s?|km|miles?|centimet(?:er|re)s?|cm|inches|feet|"
+    r"met(?:er|re)s?|weight|volume)"
+)
+_UNIT_ZH = (
+    r"(?:克|公斤|千克|斤|盎司|磅|杯|量杯|勺|汤匙|茶匙|毫升|升|摄氏度|华氏度|摄氏|华氏|公制|英制|"
+    r"公里|英里|厘米|英寸|重量)"
+)
+# grams please, not cups; use metric, not imperial; Celsius instead of Fahrenheit; 用克，别用杯;
+# 以后都用摄氏度: the unit wanted, with the one it replaces or said as standing.
+_UNITS_EN = re.compile(
+    rf"\b(?P<a>{_UNIT_EN})\b(?:\s+(?:please|pls|only|always))?\s*[,;—–-]?\s*(?:not|no|never|rather than|instead of|over)\s+(?P<b>{_UNIT_EN})\b"
+    rf"|\b(?:always|from now on)\b[^.!?]{{0,20}}?\b(?:in|use|using)\s+(?P<a2>{_UNIT_EN})\b"
+    rf"|\b(?:in|use|using)\s+(?P<a3>{_UNIT_EN})\b[^.!?]{{0,12}}?\b(?:always|from now on|going forward)\b"
+    rf"|\bprefer\s+(?P<a4>{_UNIT_EN})\s+(?:to|over)\s+(?P<b4>{_UNIT_EN})\b",
+    re.IGNORECASE,
+)
+_UNITS_ZH = re.compile(
+    rf"(?:用|按)(?P<a>{_UNIT_ZH})(?:来|计|算|写|标)?(?:就行|就好|吧)?[，,、\s]*(?:别|不要|不用|而不是)(?:再)?(?:用|按)?(?P<b>{_UNIT_ZH})"
+    rf"|(?:别|不要|不用)(?:再)?(?:用|按)(?P<b2>{_UNIT_ZH})[，,、\s]*(?:改|换)?(?:用|按|成)(?P<a2>{_UNIT_ZH})"
+    rf"|(?:以后|今后|一律|统一|都|一直)(?:都|统一)?(?:用|按)(?P<a3>{_UNIT_ZH})(?:来|计|算|写|标|表示)"
+)
+
+
+def units(st: Statement) -> Finding | None:
+    """The units the user wants amounts in (grams please, not cups; 用克，别用杯): a standing
+    preference, said as a request or a statement of the user's own."""
+    if st.subject.kind == "person" or st.question or st.hypothetical:
+        return None
+    said = st.sentence
+    m = (_UNITS_ZH if st.zh else _UNITS_EN).search(said)
+    if m is None:
+        return None
+    found = m.groupdict()
+    want = next(found[g] for g in ("a", "a2", "a3", "a4") if found.get(g))
+    other = next((found[g] for g in ("b", "b2", "b4") if found.get(g)), None)
+    if other is not None and other.casefold().rstrip("s") == want.casefold().rstrip("s"):
+        return None
+    if st.zh:
+        title = f"用{want}" + (f"，不用{other}" if other else "")
+    else:
+        title = f"Use {want.casefold()}" + (f", not {other.casefold()}" if other else "")
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "喜好"],
+        key="likes",
+        value=title,
+        title=title,
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["单位" if st.zh else "units"],
+        entities=[want] + ([other] if other else []),
+        importance=0.7,
+        reason="the units the user wants amounts in",
     )

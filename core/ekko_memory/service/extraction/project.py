@@ -346,6 +346,13 @@ _TEAM_WHO = re.compile(
 )
 
 
+# A decision not made (yet): 还没定, 没商量好, we haven't decided, still deciding.
+_UNDECIDED = re.compile(
+    r"(?:还|都|也)?(?:没|没有|未)(?:最后|最终)?(?:决定|定|商量好|商量出|定下来|拍板)|未定|待定"
+    r"|\b(?:haven'?t|hasn'?t|have\s+not|has\s+not|didn'?t|did\s+not|not|never)\s+(?:\w+\s+)?(?:decided|agreed|settled)\b"
+    r"|\b(?:undecided|still\s+deciding|can'?t\s+decide|not\s+sure\s+yet|up\s+in\s+the\s+air)\b",
+    re.IGNORECASE,
+)
 _DECIDED = re.compile(
     r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)",
     re.IGNORECASE,
@@ -378,6 +385,8 @@ def team_rule(st: Statement) -> Finding | None:
     sentence = _REQUEST_TAIL.sub("", st.sentence.strip())
     if not (_TEAM_LEAD.search(st.text) and _TEAM_WHO.search(sentence)):
         return None
+    if _UNDECIDED.search(sentence):
+        return None  # we haven't decided yet, 还没定下来: no decision made
     said = clip(sentence, 200)
     if len(said) < 6:
         return None
@@ -421,7 +430,8 @@ def team_rule(st: Statement) -> Finding | None:
 # 婚礼的事我们定了：…; We decided on the trip: …; what we agreed: …).
 _DECISION_LEAD = re.compile(
     r"(?:商量|讨论|研究|说|敲|确)?(?:定了|好了|定下来了?)$|(?:决定|拍板)了?$"
-    r"|\b(?:decided|agreed|settled)(?:\s+on)?(?:\s+[\w' ]{1,30})?$|\bthe plan is$",
+    r"|\b(?:decided|agreed|settled)(?:\s+on)?(?:\s+[\w' ]{1,30})?$|\bthe plan is$"
+    r"|\b(?:made|reached)\s+(?:the|a|our)\s+(?:call|decision)$|\bmade\s+up\s+our\s+minds?$",
     re.IGNORECASE,
 )
 # Who the decision was made with, and the one who made it (跟老婆, 我们, we): not its topic.
@@ -460,8 +470,12 @@ def about_project(text: str, lexicon: Lexicon) -> bool:
 # follows its comma is the decision.
 _BARE_LEAD = re.compile(
     r"^(?:(?:跟|和|与)[\u4e00-\u9fff]{1,4}?|我们|咱们|我俩|我)?(?:最后|最终|终于)?"
-    r"(?:商量|讨论|合计|研究|开会)(?:完|好|定)?了$|^(?:最后|最终|终于)?(?:决定|拍板|定)了$"
-    r"|^(?:we|i)\s+(?:finally\s+)?(?:decided|agreed)$",
+    r"(?:商量|讨论|合计|研究|开会)(?:完|好|定)?了$"
+    r"|^(?:(?:跟|和|与)[\u4e00-\u9fff]{1,4}?|我们|咱们|我俩|我)?(?:最后|最终|终于|总算)?(?:还是)?"
+    r"(?:决定|拍板|定|说定|敲定|确定)(?:下来)?了$|^(?:事情|这事儿?|那事儿?)(?:最后|终于|总算)?(?:定|定下来|敲定)了$"
+    r"|^(?:(?:we|i|my \w+ and i)\s+)?(?:finally\s+|eventually\s+|just\s+)?(?:decided|agreed|settled\s+it|sorted\s+it\s+out|made\s+(?:the|a|our)\s+(?:call|decision)|made\s+up\s+our\s+minds?)$"
+    r"|^(?:ok(?:ay)?\s+|so\s+|well\s+)?(?:it'?s|it\s+is|that'?s|all)\s+(?:finally\s+)?(?:settled|decided|official)(?:\s+then)?$"
+    r"|^(?:decision|verdict)\s+(?:is\s+)?(?:made|in)$",
     re.IGNORECASE,
 )
 
@@ -509,7 +523,12 @@ def listed_decisions(lead: Statement, items: list[Statement], project: bool) -> 
     地板全用实木的); a clause choosing nothing (油烟太大) is the reason of the one before."""
     topic = _DECISION_END.sub("", _LEAD_WHO.sub("", lead.text.strip(" .!。！")))
     topic = re.sub(
-        r"\b(?:decided|agreed|settled)(?:\s+on)?\s*", "", topic, flags=re.IGNORECASE
+        r"\b(?:it'?s|that'?s|finally|eventually|just|it)(?![\w'])|\b(?:decided|agreed|settled)(?:\s+on)?\s*"
+        r"|\b(?:made|reached)\s+(?:the|a|our)\s+(?:call|decision)|\bmade\s+up\s+our\s+minds?"
+        r"|^(?:最后|最终|终于|总算|还是)+|(?:最后|最终|终于|总算)$",
+        "",
+        topic,
+        flags=re.IGNORECASE,
     ).strip(" ,，的事")
     said: list[tuple[Statement, str]] = []
     for st in items:

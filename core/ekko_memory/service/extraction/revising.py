@@ -6,6 +6,7 @@ through the extractor's own frames."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from ekko_memory.models import MemoryMessage, MemoryNode, MemoryNodeDraft
 from ekko_memory.service.extraction import revisions
@@ -179,6 +180,13 @@ class Revising:
             candidates.append((said_before, msg.id))
         candidates += [(m.content, m.id) for m in previous]
         after = text[value_at + len(correction) :]
+        if (
+            pair is None
+            and lead is not None
+            and any(revisions.ambiguous(said, correction) for said, said_id in candidates[:2])
+        ):
+            # 狗20斤，猫9斤 → 其实是22斤: the value fits two things just said; nothing changes.
+            return self._clauses_of(text, lead, msg), []
         for said, said_id in candidates:
             # 是头孢 青霉素我没事的; I'm at X, no idea why I wrote Y: the word the correction
             # names again is the old one (first in English, where a name says it best).
@@ -194,6 +202,10 @@ class Revising:
             if fixed is None and pair is None:
                 fixed = self._in_place_of_value(said, said_id, correction, msg, known)
             if fixed is None or fixed == said:
+                continue
+            if said_id != msg.id and not self._states_something(fixed, msg):
+                # 今天好热 → 16号好热: the value fits its words, but they state nothing to
+                # keep; the correction is of something else.
                 continue
             self._restate(fixed, said_id, msg, known, found)
             if pair is not None and said_id != msg.id:
@@ -217,6 +229,31 @@ class Revising:
                         taken.add(st.index)
                 return taken, []
             return self._clauses_of(text, lead, msg), [said_id]
+        if (
+            lead is not None
+            and lead.start() == 0
+            and pair is None
+            and previous
+            and revisions.is_time(correction, msg.created_at)
+        ):
+            # 哦不对，是16号 a few turns after 14号看牙: the value replaces the same kind of
+            # value in the memory stated last — only when exactly one memory of that message
+            # holds one (two: which one is meant is unknown, and nothing changes), and only
+            # with the conversation at hand (the words before it were read for ambiguity).
+            # Only a date or time: a memory keeps each dated thing, but not every number
+            # said beside the one it keeps (狗20斤，猫9斤 keeps the dog's).
+            just = self._just_stated(known, msg)
+            fits = [
+                (node, fixed)
+                for node in just
+                if revisions.dated(node.content, msg.created_at)
+                and (fixed := revisions.substituted(node.content, correction, None)) is not None
+                and fixed != node.content
+            ]
+            if len(fits) == 1:
+                node, fixed = fits[0]
+                self._restate(fixed, None, msg, [node], found, target=node)
+                return self._clauses_of(text, lead, msg), []
         if pair is not None:
             # Said in an earlier conversation: the memory that holds the old value.
             for node in known:
@@ -263,6 +300,26 @@ class Revising:
             if said and st.text.endswith(said)
         }
         return meta, corrected_ids or ["*"]
+
+    def _states_something(self, fixed: str, msg: MemoryMessage) -> bool:
+        """Read as said now, ``fixed`` states something to keep."""
+        probe = Found(zh=bool(re.search(r"[\u4e00-\u9fff]", fixed)))
+        self._message(msg.model_copy(update={"content": fixed}), [], probe, [])
+        return bool(probe.ops)
+
+    @staticmethod
+    def _just_stated(known: list[MemoryNode], msg: MemoryMessage) -> list[MemoryNode]:
+        """The memories stated within the hour before ``msg`` (a bare value corrects what
+        was just said, not something of last week)."""
+        recent = [
+            n
+            for n in known
+            if n.status == "active"
+            and n.source_message_ids
+            and msg.id not in n.source_message_ids
+            and timedelta(0) <= msg.created_at - n.created_at <= timedelta(hours=1)
+        ]
+        return recent
 
     def _in_place_of_value(
         self,

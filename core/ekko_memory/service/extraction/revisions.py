@@ -27,8 +27,8 @@ from ekko_memory.service.extraction.weekly import holds_weekdays, names_the_week
 CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
-    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说)[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?—–-]\s*)(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
+    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
@@ -146,8 +146,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         for shape in _TIME_SHAPES:
             # 周四 for 每周二晚上七点: the weekday, and only it, in place of the old one.
             if shape.fullmatch(new_text) and (hit := shape.search(said)) is not None:
+                if len(shape.findall(said)) > 1:
+                    return None  # 周三开会，周五交报告 → 是周四: which one is unknown
                 return said[: hit.start()] + new_text + said[hit.end() :]
         old_times = find_times(said, now)
+        if len([t for t in old_times if t.role in ("point", "deadline")]) > 1:
+            return None
         if old_times:
             t = max(old_times, key=lambda t: t.end - t.start)
             return said[: t.start] + new_text + said[t.end :]
@@ -205,16 +209,60 @@ _COUNTED = re.compile(
 )
 
 
+def dated(text: str, now: datetime) -> bool:
+    """``text`` says when something happens (a day, a time; not 今天 of a passing state)."""
+    return any(t.role in ("point", "deadline", "recurring") for t in find_times(text, now))
+
+
+def is_time(correction: str, now: datetime) -> bool:
+    """The correction's value is a date or a time (the 16th, 周四, 3pm) and nothing else."""
+    value = bare(correction)
+    times = find_times(value, now) if value else []
+    return bool(times) and len(times[0].text) >= len(value) - 3
+
+
+def ambiguous(said: str, correction: str) -> bool:
+    """``said`` holds two or more values the bare ``correction`` could replace (狗20斤，猫9斤
+    → 其实是22斤; 周三开会，周五交报告 → 不对，是周四): which one is meant is unknown."""
+    new_value = bare(correction)
+    if not new_value or len(new_value) > 30:
+        return False
+    now = __import__("datetime").datetime.now().astimezone()
+    new_times = find_times(new_value, now)
+    if new_times and len(new_times[0].text) >= len(new_value) - 3:
+        if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) > 1 for s in _TIME_SHAPES):
+            return True
+        return len([t for t in find_times(said, now) if t.role in ("point", "deadline")]) > 1
+    if re.fullmatch(r"\d+(?:[.,]\d+)?", new_value):
+        return len(re.findall(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d.,]*\d)", said)) > 1
+    m = _COUNTED.match(new_value)
+    if m is None:
+        return False
+    unit = re.escape(m["unit"].strip())
+    return len(re.findall(rf"(?<![\d.,]){_NUMERAL}(?=\s*{unit})", said, re.IGNORECASE)) > 1
+
+
 def _recount(said: str, new_value: str) -> str | None:
     """``said`` with a count in the correction's unit set to its number (8岁 → 9岁,
     三年级 → 四年级, 3 kids → 2 kids); None when ``said`` has no count in that unit."""
+    bare_number = re.fullmatch(r"\d+(?:[.,]\d+)?", new_value.strip())
+    if bare_number is not None:
+        # "actually it's 11" after "my cat weighs 9 pounds": the one number said, if only one
+        # was (two numbers: which one is meant is unknown, and nothing is corrected).
+        numbers = list(re.finditer(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d.,]*\d)", said))
+        if len(numbers) != 1 or numbers[0][0] == new_value.strip():
+            return None
+        hit = numbers[0]
+        return said[: hit.start()] + new_value.strip() + said[hit.end() :]
     m = _COUNTED.match(new_value)
     if m is None:
         return None
     unit = m["unit"].strip()
-    old = re.search(rf"(?<![\d.,]){_NUMERAL}(?=\s*{re.escape(unit)})", said, re.IGNORECASE)
-    if old is None or old[0] == m["n"]:
+    olds = list(re.finditer(rf"(?<![\d.,]){_NUMERAL}(?=\s*{re.escape(unit)})", said, re.IGNORECASE))
+    # 狗15斤，猫8斤 → 其实是18斤: two counts in the unit, and which one is meant is unknown.
+    if len(olds) != 1 or olds[0][0] == m["n"]:
         return None
+    old = olds[0]
     return said[: old.start()] + m["n"] + said[old.end() :]
 
 

@@ -56,7 +56,7 @@ from ekko_memory.service.extraction.plans import (
     task_words,
     temporary_state,
 )
-from ekko_memory.service.extraction.preferences import preference, reply_style, uses
+from ekko_memory.service.extraction.preferences import preference, reply_style, units, uses
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
@@ -229,9 +229,12 @@ class RuleBasedExtractor(Revising):
             self._last_person = people[-1]
         kept: list[Statement] = []
         refused: str | None = None
+        taken_in: set[str] = set()
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
+            if st.sentence in taken_in and _POINTS_TO_IT.match(st.text):
+                continue  # leave out the part about my brother, he'd hate that: why, no fact
             if st.index == 0 and scratched_for_new(st.sentence):
                 continue  # "scratch that, it's KPMG": the correction below reads it
             if takes_back(st.text) or (
@@ -249,6 +252,7 @@ class RuleBasedExtractor(Revising):
                 )
             ):
                 self._take_back(st, msg, known, found, history)
+                taken_in.add(st.sentence)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
                     refused = st.sentence
@@ -341,10 +345,11 @@ class RuleBasedExtractor(Revising):
                 for f in self.facts.said_of_oneself(st):
                     self._propose(f, [msg.id], known, found)
             if st.request and not st.hypothetical and st not in usable:
-                # 以后回答我简短点 / use bullet points: a request about replies is a preference.
-                style = reply_style(st)
-                if style is not None:
-                    self._propose(style, [msg.id], known, found)
+                # 以后回答我简短点 / use bullet points: a request about replies is a preference;
+                # grams please, not cups: so is one about the units amounts come in.
+                for style in (reply_style(st), units(st)):
+                    if style is not None:
+                        self._propose(style, [msg.id], known, found)
         stated = False
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
@@ -581,6 +586,7 @@ class RuleBasedExtractor(Revising):
             lambda: preference(st),
             lambda: uses(st),
             lambda: reply_style(st),
+            lambda: units(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
             lambda: weekly(st),
             lambda: routine(st),
@@ -786,6 +792,15 @@ class RuleBasedExtractor(Revising):
             confidence=0.95,
             importance=0.9,
         )
+
+
+# A clause that speaks of what was just taken back by a pronoun (he'd hate that, 她不想让人
+# 知道, it's private): the reason for the take-back, nothing to keep.
+_POINTS_TO_IT = re.compile(
+    r"^\s*(?:(?:and|because|cause|since|as)\s+)?(?:he|she|they|it|that|this)(?:'d|'s|'ll|'re)?\b"
+    r"|^\s*(?:因为)?(?:他|她|它|他们|她们|这|那)",
+    re.IGNORECASE,
+)
 
 
 # A sentence that says its taste has always been so (从小就这样, ever since I was a kid):

@@ -377,7 +377,7 @@ _CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U000
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
 _CLAUSE_EN = re.compile(
-    r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|[()]|…+|\.{3,})\s*"
+    r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
@@ -472,7 +472,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)、])\s+")
 
 def _clauses(sentence: str, zh: bool) -> list[str]:
     if zh:
-        pieces = re.split(f"({_CLAUSE_ZH.pattern})", sentence)
+        pieces = _split_outside_brackets(_CLAUSE_ZH, sentence)
         parts: list[str] = []
         joining = False
         for i in range(0, len(pieces), 2):
@@ -487,9 +487,27 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
             if joining:
                 parts[-1] += "、"
     else:
-        parts = _CLAUSE_EN.split(sentence)
+        parts = _split_outside_brackets(_CLAUSE_EN, sentence)[::2]
     parts = [_BULLET.sub("", p) for p in parts if p]
     return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+
+
+def _split_outside_brackets(pattern: re.Pattern[str], sentence: str) -> list[str]:
+    """``sentence`` cut at ``pattern`` as ``re.split`` with the separators kept (text, sep,
+    text, …), except inside brackets: "Spanish (native), French (basic)" and 预产期（3月，
+    大概中旬） keep what the brackets say with the clause they belong to."""
+    out: list[str] = []
+    at = 0
+    for m in pattern.finditer(sentence):
+        before = sentence[: m.start()]
+        depth = sum(before.count(o) for o in "(（[【") - sum(before.count(c) for c in ")）]】")
+        closed = any(c in sentence[m.start() :] for c in ")）]】")
+        if (depth > 0 and closed) or m.end() == m.start():
+            continue
+        out += [sentence[at : m.start()], m.group()]
+        at = m.end()
+    out.append(sentence[at:])
+    return out
 
 
 # The end of a piece before 、 that is an item of a list inside a clause (周二、周四; 我、老婆).

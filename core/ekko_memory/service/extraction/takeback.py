@@ -26,7 +26,11 @@ _DROP_ZH = re.compile(
 )
 _DROP_EN = re.compile(
     r"(?:^|[,.;:!?]\s*|\b(?:please|just|and|so|now|oh|actually|wait)\s+)forget\b"
-    r"|\b(?:don'?t|do not|no need to|never)\s+(?:remember|record|save|note|store|keep)\b"
+    r"|\b(?:don'?t|do not|no need to|never)\s+(?:remember|record|save|note|store|keep|log|hang on to|hang onto|hold on to|hold onto|write down|file away)\b"
+    # leave out the part about my sister; keep my salary out of your notes.
+    r"|\bleave\s+(?:out\s+)?(?:the|that|this|my|any)\s+(?:[\w'-]+\s+){0,4}?(?:bit|part|thing|stuff|detail|details|line)s?\s+(?:about|on)\b"
+    r"|\bleave\s+(?:the|that|this)\s+(?:[\w'-]+\s+){0,5}?out\b"
+    r"|\bkeep\s+(?:[\w'-]+\s+){1,6}?out\s+of\s+(?:your\s+|the\s+|my\s+)?(?:notes|memory|memories|records|files|file)\b"
     r"|\bscratch that\b|\bdisregard\b|\bignore what i\b|\btake (?:it|that) back\b|\bnever ?mind (?:what i|the|that|about|my)\b"
     r"|\b(?:delete|remove|erase|drop)\s+(?:that|this|it)\s+(?:memory|note|from (?:your )?memory)\b"
     r"|\b(?:delete|remove|erase)\s+(?:the|that|my)\s+(?:memory|note)\b"
@@ -41,7 +45,7 @@ _WORDS_ZH = re.compile(
     r"别再?|不要再?|不用再?|不必|无需|甭|没必要|帮我|给我|记住|记下来?|记录|记着|记得|记|存|保存|留着|那条|这条|那句|这句|上一条|刚才|之前|前面|说的|那个|这个|记忆|删掉|删了|删除|去掉|撤回|作废|不算数?|忘了吧|忘掉吧?|忘记|忘了|当我没说|我收回|收回|取消|抹掉|关于|的事|这件事|那件事|这事|那事|吧|了|啦|呀|啊|哦|把|请|麻烦|也|就|算了|其实|对了"
 )
 _WORDS_EN = re.compile(
-    r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|bit|earlier|before|anymore|strike|unsay|right|true|can|you|could|would|'s|s)\b",
+    r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|leave|out|of|hang|hold|onto|on|log|write|down|file|away|notes|records|files|memories|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|bit|earlier|before|anymore|strike|unsay|right|true|can|you|could|would|'s|s)\b",
     re.IGNORECASE,
 )
 
@@ -157,7 +161,11 @@ def names(node: MemoryNode, named: str) -> bool:
         about += [v for v in value.values() if isinstance(v, str)]
     # In any of its names: forget what I said about scallions names 葱.
     if any(
-        name.casefold() in folded
+        (
+            name.casefold() in folded
+            if not name.isascii()
+            else re.search(rf"(?<![\w]){re.escape(name.casefold())}(?:s|es)?(?![\w])", folded)
+        )
         for a in about
         if a
         for name in same_names(a)
@@ -167,7 +175,13 @@ def names(node: MemoryNode, named: str) -> bool:
     if node.key is not None and any(_key_named(w, folded) for w in KEY_NAMES.get(node.key, ())):
         return True
     said = f"{node.title} {node.content}".casefold()
-    if len(named.strip()) >= 2 and named.strip().casefold() in said:
+    whole = named.strip().casefold()
+    # An English word as a word: "my ex" names no memory of "next Tuesday" or "Excel".
+    if len(whole) >= 2 and (
+        whole in said
+        if not whole.isascii()
+        else re.search(rf"(?<![\w-]){re.escape(whole)}(?:s|es)?(?![\w])", said) is not None
+    ):
         return True
     return bool(_words(named) & _words(f"{node.title} {node.content}"))
 

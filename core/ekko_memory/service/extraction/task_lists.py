@@ -41,7 +41,10 @@ _JOIN = re.compile(
 LIST_NOUNS_EN = re.compile(
     r"\b(?:to-?dos?|tasks?|things|jobs|chores|errands|stuff|items|list|plans?)\b", re.IGNORECASE
 )
-LIST_NOUNS_ZH = re.compile(r"事儿|事情|[几两三四五\d]件事|要做的|要办的|任务|清单|待办|安排|计划")
+LIST_NOUNS_ZH = re.compile(
+    r"事儿|事情|[几两三四五\d]件事|要做的|要办的|要弄的|要忙的|任务|清单|待办|安排|计划"
+    r"|活儿|(?:的|些|点)活$|家务|杂事|琐事|差事"
+)
 
 
 def chore_parts(st: Statement, now: datetime) -> list[Statement]:

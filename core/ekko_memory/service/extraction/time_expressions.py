@@ -781,7 +781,124 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     found += spans
     taken = [(t.start, t.end) for t in found]
     found += [h for h in _holidays(text, local) if not any(a <= h.start < b for a, b in taken)]
-    return sorted(found, key=lambda t: t.start)
+    return _one_day(sorted(found, key=lambda t: t.start), text, local)
+
+
+# A weekday alone (Saturday, this Sat, 周六, 这个星期六) and a day of the month (the 14th,
+# March 14, 14号, 3月14日): said side by side they name one day.
+_WEEKDAY_ALONE = re.compile(
+    r"^(?:(?:this|next|coming)\s+)?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+    r"(?:day|nesday|rsday|urday|sday)?\.?(?![a-z])|^(?:这|本|下)?个?(?:周|星期|礼拜)[一二三四五六日天]",
+    re.IGNORECASE,
+)
+# A day of the month said right after a weekday without "the" (Sat 14th, Saturday 14th).
+_BARE_ORDINAL = re.compile(r"\s*,?\s*(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_DAY_OF_MONTH = re.compile(
+    r"(?:^|\s)(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?:号|日)"
+    r"|[一二三四五六七八九十]{1,3}(?:号|日)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d",
+    re.IGNORECASE,
+)
+_MONTH_SAID = re.compile(r"月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_SIDE_BY_SIDE = re.compile(r"^\s*[,，]?\s*(?:[（(]\s*)?$")
+
+
+def _one_day(found: list[TimeMention], text: str, now: datetime) -> list[TimeMention]:
+    """ "Saturday the 14th", 周六14号, 14号（周六）: one day, not two. The day of the month
+    says which; when its weekday is another, the next month whose such day is that weekday
+    (Saturday the 14th said in a month whose 14th is a Tuesday)."""
+    out: list[TimeMention] = []
+    starts_at = {t.start for t in found}
+    found = [_with_ordinal(t, text, now, starts_at) for t in found]
+    i = 0
+    while i < len(found):
+        a = found[i]
+        b = found[i + 1] if i + 1 < len(found) else None
+        if (
+            b is None
+            or a.starts is None
+            or b.starts is None
+            or not _SIDE_BY_SIDE.match(text[a.end : b.start])
+        ):
+            out.append(a)
+            i += 1
+            continue
+        if (
+            _WEEKDAY_ALONE.match(a.text)
+            and not _DAY_OF_MONTH.search(a.text)
+            and not a.has_clock
+            and _DAY_OF_MONTH.search(b.text)
+        ):
+            weekday, dated = a, b
+        elif (
+            _DAY_OF_MONTH.search(a.text)
+            and _WEEKDAY_ALONE.match(b.text.strip())
+            and not _DAY_OF_MONTH.search(b.text)
+        ):
+            weekday, dated = b, a
+        else:
+            out.append(a)
+            i += 1
+            continue
+        starts, ends = dated.starts, dated.ends
+        assert starts is not None and weekday.starts is not None
+        wanted = weekday.starts.weekday()
+        if starts.weekday() != wanted and not _MONTH_SAID.search(dated.text):
+            shift = _to_weekday(now, starts, wanted)
+            if shift is not None:
+                starts = starts + shift
+                ends = ends + shift if ends is not None else None
+        has_clock = dated.has_clock
+        if weekday is b and not dated.has_clock and (b.has_clock or b.starts.hour):
+            # 14号周六下午三点: the time of day said with the weekday is the date's.
+            day = starts.date() - b.starts.date()
+            starts, ends = b.starts + day, (b.ends + day if b.ends is not None else None)
+            has_clock = b.has_clock
+        out.append(
+            TimeMention(
+                text[a.start : b.end],
+                a.start,
+                b.end,
+                a.role if a.role != "point" else b.role,
+                starts,
+                ends,
+                has_clock,
+                dated.past,
+            )
+        )
+        i += 2
+    return out
+
+
+def _with_ordinal(t: TimeMention, text: str, now: datetime, others: set[int]) -> TimeMention:
+    """A weekday followed by a bare ordinal (Sat 14th): the weekday and that day of the
+    month, as one mention (not when the ordinal opens a mention of its own: 14th March)."""
+    m = _BARE_ORDINAL.match(text, t.end)
+    if (
+        t.starts is None
+        or t.has_clock
+        or not _WEEKDAY_ALONE.match(t.text)
+        or m is None
+        or any(t.end <= o < m.end() for o in others)
+    ):
+        return t
+    found = _next_date_with_day(now, int(m[1]))
+    if found is None:
+        return t
+    shift = _to_weekday(now, found, t.starts.weekday())
+    day = found + shift if shift is not None else found
+    start, end = _day_span(day)
+    return TimeMention(text[t.start : m.end()], t.start, m.end(), t.role, start, end)
+
+
+def _to_weekday(now: datetime, day: datetime, weekday: int) -> timedelta | None:
+    """How far the next date with ``day``'s day of the month falling on ``weekday`` is from
+    ``day`` (within a year), or None."""
+    for months in range(0, 13):
+        year, month = _add_months(now, months)
+        found = _safe_day(now, year, month, day.day)
+        if found is not None and found.date() >= now.date() and found.weekday() == weekday:
+            return found.replace(hour=day.hour, minute=day.minute, second=day.second) - day
+    return None
 
 
 def end_of_day(day: datetime) -> datetime:
