@@ -385,13 +385,13 @@ def test_the_newest_user_message_is_read_again_only_after_a_commit(
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     s.append_message("user", "第一句")
     reads: list[int] = []
-    opened = SqlStore.read
+    opened = SqlStore.snapshot
 
     def counted(store: SqlStore) -> Any:
         reads.append(1)
         return opened(store)
 
-    monkeypatch.setattr(SqlStore, "read", counted)
+    monkeypatch.setattr(SqlStore, "snapshot", counted)
     assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
     assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
     kept = mem.workspace_store.change_count() is not None  # SQLite: kept; a server: read
