@@ -128,6 +128,13 @@ class Snapshot:
         engine = store._require(write=False)
         try:
             pin = store._pins.take(engine)
+            if pin is not None and pin.retire:
+                # A bulk load's connection (``Pin.retire``): closed for good (not back
+                # into the pool, where the next checkout would find it), a new one from
+                # here on.
+                pin.conn.invalidate()
+                store._pins.give_back(pin, broken=True)
+                pin = store._pins.take(engine)
         except db_errors(store.dialect) as e:
             raise store._translated(e) from e
         if pin is None:
