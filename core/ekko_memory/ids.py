@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 import threading
@@ -17,15 +16,18 @@ PREFIXES = ("msg", "sum", "mem", "aud", "pnd", "use", "job")
 ID_PATTERN = re.compile(r"^(msg|sum|mem|aud|pnd|use|job)_[0-9A-HJKMNP-TV-Z]{26}$")
 
 
-# RFC 4648 base32 spelled in Crockford's alphabet: the C encoder does the bit shuffling.
-_TO_CROCKFORD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", _ALPHABET.encode())
+# Two characters (ten bits) at a time, read off the integer from the most significant end
+# of the 130-bit number (2 leading zeros + 48 + 80): 13 lookups (base64's b32encode ran a
+# Python loop over the bytes and cost ~3× more).
+_PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
+_SHIFTS = tuple(range(120, -1, -10))
 
 
 def _encode(ms: int, rand: int) -> str:
     """26 Crockford base32 characters: 10 for the 48-bit time, 16 for the 80-bit random."""
-    # 130 bits (2 leading zeros + 48 + 80), left-aligned in 17 bytes for the encoder.
-    raw = ((ms << 80 | rand) << 6).to_bytes(17, "big")
-    return base64.b32encode(raw)[:26].translate(_TO_CROCKFORD).decode()
+    value = ms << 80 | rand
+    pairs = _PAIRS
+    return "".join([pairs[value >> shift & 1023] for shift in _SHIFTS])
 
 
 def new_id(prefix: str) -> str:

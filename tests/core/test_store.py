@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from ekko_memory import MemoryService
 from ekko_memory.errors import InvalidInput, NotFound
+from ekko_memory.store import sqlite_dialect
 from ekko_memory.store.filters import NodeFilter, where_sql
 from ekko_memory.store.sql_store import SqlStore
 from ekko_memory.store.wal_checkpointer import SAFETY_NET_PAGES
@@ -302,6 +303,49 @@ def test_wal_is_checkpointed_off_the_writers(store: SqlStore) -> None:
     assert count == checkpointer.every * 3
 
 
+@pytest.mark.sqlite_only(reason="SQLite's page cache and write-ahead log")
+def test_bulk_batches_keep_their_wide_settings_until_the_threads_next_read(
+    store: SqlStore,
+) -> None:
+    """Batches of a bulk insert on the thread's kept connection find the index pages the
+    batch before read (the wide cache stays), and leave the log to the background
+    checkpoint, woken at once; the thread's next read takes a new connection, with the
+    narrow settings. Every batch is committed as it ends: a reader of the file alone sees
+    them all."""
+    checkpointer = store.dialect.checkpointer
+    assert checkpointer is not None
+    checkpointer.every = 10**9  # only a bulk commit wakes it here
+
+    def settings() -> tuple[int, int]:
+        with store.write() as w:
+            return (
+                int(w.conn.exec_driver_sql("PRAGMA cache_size").scalar() or 0),
+                int(w.conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() or 0),
+            )
+
+    narrow = settings()
+    assert narrow == (sqlite_dialect.CACHE_KIB, SAFETY_NET_PAGES)
+    for batch in range(2):
+        with store.write() as w:
+            w.insert_nodes(
+                [
+                    make_node(title=f"批量{batch}-{i}", value_json=f"食材{batch}-{i}")
+                    for i in range(600)
+                ]
+            )
+        assert settings() == (sqlite_dialect.BULK_CACHE_KIB, sqlite_dialect.BULK_SAFETY_NET_PAGES)
+    deadline = time.monotonic() + 10
+    while checkpointer.runs == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert checkpointer.runs >= 1
+    with store.snapshot() as r:
+        assert len(r.find_nodes(NodeFilter(statuses=["active"]), limit=5)) == 5
+    assert settings() == narrow
+    with sqlite3.connect(store.health.location) as raw:
+        count = raw.execute("SELECT count(*) FROM memory_nodes").fetchone()[0]
+    assert count == 1200
+
+
 @pytest.mark.sqlite_only(reason="SQLite's write-ahead log")
 def test_a_scrub_waits_for_the_background_checkpoint(store: SqlStore) -> None:
     checkpointer = store.dialect.checkpointer
@@ -385,13 +429,13 @@ def test_the_newest_user_message_is_read_again_only_after_a_commit(
     s = mem.session("s1", user_id="u1", workspace_id="w1")
     s.append_message("user", "第一句")
     reads: list[int] = []
-    opened = SqlStore.read
+    opened = SqlStore.snapshot
 
     def counted(store: SqlStore) -> Any:
         reads.append(1)
         return opened(store)
 
-    monkeypatch.setattr(SqlStore, "read", counted)
+    monkeypatch.setattr(SqlStore, "snapshot", counted)
     assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
     assert s.latest_user_message().content == "第一句"  # type: ignore[union-attr]
     kept = mem.workspace_store.change_count() is not None  # SQLite: kept; a server: read

@@ -225,10 +225,14 @@ class CamelModel(BaseModel):
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+# ``json.dumps(value, ensure_ascii=False)`` without building an encoder each call.
+_ENCODE_READABLE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def check_json_size(value: Any, limit: int, what: str) -> Any:
     """``value`` cleaned (``clean_json_value``), refused when its JSON is over ``limit`` bytes."""
     value = clean_json_value(value)
-    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    size = len(_ENCODE_READABLE(value).encode("utf-8"))
     if size > limit:
         raise ValueError(f"{what} is {size} bytes as JSON; the limit is {limit}")
     return value

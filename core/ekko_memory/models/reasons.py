@@ -141,12 +141,19 @@ def read_stored_reason(text: str | None) -> tuple[str | None, dict[str, str]]:
     ``(None, {})`` for any other text (a note someone typed, an agent's reason)."""
     if not text:
         return None, {}
-    text = text.strip()
+    code, params = _read_stored_reason(text.strip())
+    return code, dict(params)
+
+
+# Every audit event reads its reason against each stored wording; an agent's reasons
+# repeat ("remember the user's words"): read once each.
+@functools.lru_cache(maxsize=1024)
+def _read_stored_reason(text: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     for code, pattern in _stored_patterns():
         found = pattern.fullmatch(text)
         if found is not None:
-            return code, found.groupdict()
-    return None, {}
+            return code, tuple(found.groupdict().items())
+    return None, ()
 
 
 def reason_codes() -> frozenset[str]:

@@ -60,6 +60,9 @@ class Controls:
         self.service = service
         # (change counts of the stores, state) as last read: every turn asks.
         self._cached: tuple[tuple[int | None, ...], PauseState] | None = None
+        # Per store (by id, the store held so the id is never another's): (store, change
+        # count, its ``paused`` setting) as last read.
+        self._values: dict[int, tuple[SqlStore, int, Any]] = {}
 
     # --- pause ----------------------------------------------------------------------
 
@@ -71,7 +74,22 @@ class Controls:
         cached = self._cached
         if cached is not None and None not in counts and cached[0] == counts:
             return cached[1]
-        state = self.state_of(self._read(store) for store in stores)
+        # Each store's switch is read again only when that store changed: a write to one
+        # store (every governed write) leaves the other's reading as it was.
+        values = []
+        held = self._values
+        for store, count in zip(stores, counts, strict=True):
+            kept = held.get(id(store))
+            if count is not None and kept is not None and kept[0] is store and kept[1] == count:
+                values.append(kept[2])
+                continue
+            value = self._read(store)
+            if count is None:
+                held.pop(id(store), None)
+            else:
+                held[id(store)] = (store, count, value)
+            values.append(value)
+        state = self.state_of(values)
         self._cached = (counts, state)
         return state
 
@@ -159,6 +177,7 @@ class Controls:
                 )
                 written += 1
         self._cached = None
+        self._values.clear()
         state = self.pause_state()
         if not written or (not paused and state.paused):
             raise StoreUnavailable(

@@ -60,9 +60,13 @@ def stricter(a: Verdict, b: Verdict) -> Verdict:
     return b if _SEVERITY[b.action] > _SEVERITY[a.action] else a
 
 
+# ``json.dumps(value, ensure_ascii=False)`` without building an encoder each call.
+_ENCODE_READABLE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def sensitive_kinds(node: MemoryNode, rule_sensitive_keys: Sequence[str] = ()) -> list[str]:
     """Kinds of sensitive data a node holds (phone number, health, …); empty when none."""
-    text = " ".join([node.title, node.content, json.dumps(node.value_json, ensure_ascii=False)])
+    text = " ".join([node.title, node.content, _ENCODE_READABLE(node.value_json)])
     kinds = intent.sensitive_identifiers(text)
     if node.key is not None and node.key in rule_sensitive_keys:
         kinds.append(node.key.replace("_", " "))

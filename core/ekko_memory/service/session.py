@@ -114,7 +114,7 @@ class MemorySession:
         count = store.change_count()
         if count is not None and self._latest is not None and self._latest[0] == count:
             return self._latest[1]
-        with store.read() as r:
+        with store.snapshot() as r:
             latest = r.latest_user_message(self.session_id)
         # Counted before the read: a commit in between makes the next call read again.
         self._latest = None if count is None else (count, latest)

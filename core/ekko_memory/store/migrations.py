@@ -134,6 +134,16 @@ def _v15_bounded_search_backlog(conn: Connection, dialect: Dialect) -> None:
     dialect.bound_search_backlog(conn)
 
 
+# Indexes on memory_nodes that no plan needs (schema 16): each cost every write its update.
+UNUSED_NODE_INDEXES = ("idx_memory_nodes_domain", "idx_memory_nodes_status_category")
+
+
+def _v16_drop_unused_indexes(conn: Connection, dialect: Dialect) -> None:
+    # IF EXISTS: a store created since declares neither (tables.py no longer has them).
+    for name in UNUSED_NODE_INDEXES:
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {name}")
+
+
 # (version, description, step) in order.
 MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
     (1, "tables and indexes of the design doc, pending approvals, usage, retry queue", _v1_tables),
@@ -169,6 +179,7 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         "the full-text index's backlog of new entries stays small (PostgreSQL: searches read it whole)",
         _v15_bounded_search_backlog,
     ),
+    (16, "indexes no query uses are dropped (cheaper writes)", _v16_drop_unused_indexes),
 ]
 
 

@@ -36,7 +36,7 @@ from ekko_memory.store.health import StoreHealth
 from ekko_memory.store.problem import Problem
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.thread_pins import ThreadPins
-from ekko_memory.store.transactions import Snapshot, Transaction
+from ekko_memory.store.transactions import PinnedWrite, Snapshot, Transaction
 from ekko_memory.store.writer import StoreWriter, written
 from ekko_memory.timeutil import utcnow
 
@@ -282,8 +282,11 @@ class SqlStore:
             return Snapshot(self)
         return self.read()
 
-    def write(self) -> Transaction[StoreWriter]:
-        """A write transaction: commits when the block ends, rolls back on any exception."""
+    def write(self) -> PinnedWrite | Transaction[StoreWriter]:
+        """A write transaction: commits when the block ends, rolls back on any exception.
+        On a SQLite file, on the connection this thread keeps (``PinnedWrite``)."""
+        if self._serial is None and self.dialect.pins_reads:
+            return PinnedWrite(self)
         return Transaction(self, StoreWriter, write=True)
 
     @contextmanager

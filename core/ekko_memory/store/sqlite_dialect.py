@@ -34,6 +34,9 @@ BUSY_TIMEOUT_MS = 10_000
 CACHE_KIB = -16000
 BULK_CACHE_KIB = -65536
 BULK_ROWS = 500
+# The log's size at which a bulk insert's commit checkpoints by itself (4 KiB pages: 256 MB;
+# the background checkpoint, woken by each bulk commit, runs long before).
+BULK_SAFETY_NET_PAGES = 65_536
 # Connections a file store keeps open between uses (more are opened when threads need them).
 POOL_SIZE = 8
 # Term statistics for keyword search, per connection (a view of the index; stores nothing).
@@ -201,6 +204,8 @@ class SqliteDialect:
         self._path_text = ""
         self.checkpointer = WalCheckpointer(file_uri(path)) if path is not None else None
         self.changes = ChangeCounter(file_uri(path)) if path is not None else None
+        # A bulk insert left its log to the background checkpoint (``bulk_write``).
+        self._bulk_committing = False
         self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
         self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
 
@@ -229,9 +234,11 @@ class SqliteDialect:
         )
 
     def committed(self) -> None:
-        """A write transaction committed (counts toward the next background checkpoint)."""
+        """A write transaction committed (counts toward the next background checkpoint;
+        a bulk insert's wakes it at once)."""
         if self.checkpointer is not None:
-            self.checkpointer.committed()
+            heavy, self._bulk_committing = self._bulk_committing, False
+            self.checkpointer.committed(now=heavy)
 
     def backup(self, version: int) -> Path | None:
         """A consistent copy (SQLite's online backup) in ``backups/`` beside the file, user-only."""
@@ -366,20 +373,34 @@ class SqliteDialect:
     @contextmanager
     def bulk_write(self, conn: Connection, rows: int) -> Iterator[None]:
         """Around a bulk insert of ``rows`` nodes: a page cache wide enough for the
-        indexes' pages the batch touches, given back after. At 100k nodes the 16 MB cache
-        held too few of them: each 2000-node batch read and wrote the same index pages
-        again (2.4k nodes/s in the last batches against 8k in the first)."""
+        indexes' pages the batch touches. At 100k nodes the 16 MB cache held too few of
+        them: each 2000-node batch read and wrote the same index pages again (2.4k
+        nodes/s in the last batches against 8k in the first).
+
+        On the thread's kept connection (``PinnedWrite``) the settings stay wide for the
+        batches that follow, so they find the pages the last one read (the thread's next
+        read takes a new connection: ``Pin.retire``), and the commit leaves the log to the
+        background checkpoint instead of copying it into the file itself: a 2000-node
+        batch at 100k writes thousands of index pages, past the writers' own threshold
+        every time."""
         if rows < BULK_ROWS:
             yield
             return
         dbapi = conn.connection.dbapi_connection
         assert dbapi is not None
+        pin = conn.info.get(PIN_INFO)
         dbapi.execute(f"PRAGMA cache_size = {BULK_CACHE_KIB}")
-        try:
-            yield
-        finally:
-            # Shrinking drops clean pages only: the batch's dirty ones wait for its commit.
-            dbapi.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+        if pin is None:
+            try:
+                yield
+            finally:
+                # Shrinking drops clean pages only: the batch's dirty ones wait for its commit.
+                dbapi.execute(f"PRAGMA cache_size = {CACHE_KIB}")
+            return
+        dbapi.execute(f"PRAGMA wal_autocheckpoint = {BULK_SAFETY_NET_PAGES}")
+        self._bulk_committing = True
+        pin.retire = True
+        yield
 
     def unindex_nodes(self, conn: Connection, seqs: list[int]) -> None:
         """Remove nodes from the full-text index."""

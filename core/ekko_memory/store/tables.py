@@ -97,12 +97,9 @@ memory_nodes = Table(
     # Beyond the design doc: who supersedes a node (chain walk) and browsing by status.
     Index("idx_memory_nodes_supersedes", "supersedes_id"),
     Index("idx_memory_nodes_status_updated", "status", "updated_at"),
-    Index("idx_memory_nodes_status_category", "status", "category_path_text", "updated_at"),
     # A scope's active tasks / constraints / decisions in priority order (every turn).
     Index("idx_memory_nodes_scope_type", "scope", "status", "type", "importance", "updated_at"),
     Index("idx_memory_nodes_subject", "domain", "subject", "status"),
-    # Queries that do not fix the scope (a domain's active nodes in priority order).
-    Index("idx_memory_nodes_domain", "status", "domain", "type", "importance", "updated_at"),
     # A topic's active nodes of one scope and type (the context's hinted categories):
     # sized in the index alone, and read by category range when the topic is small.
     Index(
@@ -119,6 +116,11 @@ memory_nodes = Table(
     # 14): a search by domain alone walks its first rows and stops at the limit, where the
     # indexes above, with the status and type first, left the whole domain to sort.
     Index("idx_memory_nodes_domain_priority", "domain", "importance", "updated_at"),
+    # Schema 16 dropped idx_memory_nodes_domain (status, domain, type, importance,
+    # updated_at) and idx_memory_nodes_status_category (status, category_path_text,
+    # updated_at): no plan of the service's statements used the first on an analyzed store,
+    # and the one that used the second ran faster without it (bench/README.md, "Write
+    # side"); every write paid for both.
 )
 
 memory_audit_events = Table(

@@ -44,7 +44,7 @@ class Pin:
     """A connection held by one thread: ``snapshot_open`` while a snapshot read has begun
     its transaction on the driver (a query through SQLAlchemy then must not begin one)."""
 
-    __slots__ = ("busy", "conn", "driver", "engine", "snapshot_open")
+    __slots__ = ("busy", "conn", "driver", "engine", "retire", "snapshot_open")
 
     def __init__(self, engine: Engine, conn: Connection) -> None:
         self.engine = engine
@@ -52,6 +52,12 @@ class Pin:
         self.driver: Any = conn.connection.dbapi_connection
         self.busy = True
         self.snapshot_open = False
+        # Set by a bulk insert, which leaves the connection's settings wide (SQLite: the
+        # page cache and the log's checkpoint threshold) for the batches after it: the
+        # thread's next read closes it and takes a new one. (A connection that loaded 50k
+        # nodes also kept state that made every ~15th small commit after it take ~70 ms;
+        # a new connection has none.)
+        self.retire = False
         conn.info[PIN_INFO] = self
 
 

@@ -14,6 +14,7 @@ from ekko_memory.errors import EkkoMemoryError, InvalidInput
 from ekko_memory.store.driver_errors import db_errors
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.thread_pins import Pin
+from ekko_memory.store.writer import StoreWriter
 
 if TYPE_CHECKING:
     from ekko_memory.store.sql_store import SqlStore
@@ -127,6 +128,13 @@ class Snapshot:
         engine = store._require(write=False)
         try:
             pin = store._pins.take(engine)
+            if pin is not None and pin.retire:
+                # A bulk load's connection (``Pin.retire``): closed for good (not back
+                # into the pool, where the next checkout would find it), a new one from
+                # here on.
+                pin.conn.invalidate()
+                store._pins.give_back(pin, broken=True)
+                pin = store._pins.take(engine)
         except db_errors(store.dialect) as e:
             raise store._translated(e) from e
         if pin is None:
@@ -167,6 +175,97 @@ class Snapshot:
         store._pins.give_back(pin, broken=broken)
         if error is not None:
             raise_as_store_error(store, error)
+
+
+class PinnedWrite:
+    """A write transaction on the calling thread's pinned connection (``thread_pins``),
+    begun with a bare ``BEGIN IMMEDIATE`` and ended with ``COMMIT`` or ``ROLLBACK`` on the
+    driver; through the pool (``Transaction``) when the thread's pin is busy (a write
+    inside a read of the same thread). The same write lock, the same commit as
+    ``Transaction``: only the pool's checkout, SQLAlchemy's transaction machinery and its
+    events are skipped (~0.1 ms of a governed write at 100k memories)."""
+
+    __slots__ = ("_inner", "_pin", "_store", "_view")
+
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+        self._pin: Pin | None = None
+        self._inner: Transaction[StoreWriter] | None = None
+        self._view: StoreWriter | None = None
+
+    def __enter__(self) -> StoreWriter:
+        store = self._store
+        engine = store._require(write=True)
+        try:
+            pin = store._pins.take(engine)
+        except db_errors(store.dialect) as e:
+            raise store._translated(e) from e
+        if pin is None:
+            self._inner = inner = Transaction(store, StoreWriter, write=True)
+            return inner.__enter__()
+        try:
+            pin.driver.execute("BEGIN IMMEDIATE")
+        except db_errors(store.dialect) as e:
+            # Nothing begun (the lock was not had): the connection is as it was.
+            store._pins.give_back(pin, broken=pin.driver.in_transaction)
+            raise store._translated(e) from e
+        # A statement through SQLAlchemy then finds the transaction begun on the driver.
+        pin.snapshot_open = True
+        self._pin = pin
+        self._view = view = StoreWriter(pin.conn, store.dialect)
+        return view
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: Any
+    ) -> None:
+        if self._inner is not None:
+            self._inner.__exit__(kind, error, tb)
+            return
+        store, pin, view = self._store, self._pin, self._view
+        assert pin is not None and view is not None
+        self._pin = self._view = None
+        try:
+            if error is None:
+                if pin.conn.in_transaction():
+                    # A statement went through SQLAlchemy, which counts the driver's
+                    # transaction as its own: its commit commits the driver's.
+                    pin.conn.commit()
+                else:
+                    pin.driver.execute("COMMIT")
+            else:
+                _roll_back(pin)
+        except db_errors(store.dialect) as e:
+            pin.snapshot_open = False
+            try:
+                _roll_back(pin)
+            except db_errors(store.dialect):
+                pass
+            # A commit or rollback that failed (a full disk) may leave SQLAlchemy's side of
+            # the connection in a state only a new one clears, as ``Transaction`` does by
+            # closing its pooled connection: the next write takes a new one.
+            store._pins.give_back(pin, broken=True)
+            if error is None:
+                raise store._translated(e) from e
+            raise_as_store_error(store, error)
+            return
+        pin.snapshot_open = False
+        # After a driver error in the body, the same: a new connection for the next one.
+        store._pins.give_back(pin, broken=isinstance(error, db_errors(store.dialect)))
+        if error is not None:
+            raise_as_store_error(store, error)
+            return
+        store.dialect.committed()
+        written = view.written_node_ids
+        if written and store.write_listeners:
+            store.tell_written(written)
+
+
+def _roll_back(pin: Pin) -> None:
+    """End a transaction begun on the pin's driver without keeping anything."""
+    if pin.conn.in_transaction():
+        pin.conn.rollback()
+    elif pin.driver.in_transaction:
+        pin.driver.execute("ROLLBACK")
 
 
 def raise_as_store_error(store: SqlStore, error: BaseException) -> None:

@@ -41,10 +41,11 @@ class WalCheckpointer:
         # delete's scrub, a compaction) would be refused while this one copies pages.
         self.running = threading.Lock()
 
-    def committed(self) -> None:
-        """Count a committed write transaction; wakes the thread every ``every`` commits."""
+    def committed(self, *, now: bool = False) -> None:
+        """Count a committed write transaction; wakes the thread every ``every`` commits
+        (``now``: at once, after a commit that wrote much)."""
         self._commits += 1
-        if self._commits < self.every:
+        if self._commits < self.every and not now:
             return
         self._commits = 0
         with self._lock:
