@@ -59,7 +59,7 @@ def test_a_store_of_schema_14_gets_a_small_search_backlog_and_keeps_its_answers(
         old.close()
     mem = backend.open_memory(tmp_path, key="m")
     for _, store in mem.stores():
-        assert store.health.schema_version == shipped[at][0]
+        assert store.health.schema_version == migrations.latest_version() >= shipped[at][0]
     if backend.is_postgres:
         assert gin_options(mem) == [["gin_pending_list_limit=64"]] * 2
     assert answers(mem) == before

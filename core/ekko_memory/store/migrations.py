@@ -169,6 +169,11 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         "the full-text index's backlog of new entries stays small (PostgreSQL: searches read it whole)",
         _v15_bounded_search_backlog,
     ),
+    (
+        17,
+        "index for a key's memories about one subject in priority order (retrieve by value)",
+        _node_index("idx_memory_nodes_subject_priority"),
+    ),
 ]
 
 

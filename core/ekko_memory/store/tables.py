@@ -119,6 +119,17 @@ memory_nodes = Table(
     # 14): a search by domain alone walks its first rows and stops at the limit, where the
     # indexes above, with the status and type first, left the whole domain to sort.
     Index("idx_memory_nodes_domain_priority", "domain", "importance", "updated_at"),
+    # A key's memories about one subject in priority order (schema 17): a retrieve by key
+    # and value (avoid_ingredient = 香菜) walks the subject's first rows and stops at the
+    # window, where (domain, subject, status) left every row of the subject to sort.
+    Index(
+        "idx_memory_nodes_subject_priority",
+        "domain",
+        "subject",
+        "key",
+        "importance",
+        "updated_at",
+    ),
 )
 
 memory_audit_events = Table(
