@@ -23,7 +23,7 @@ from ekko_memory.store.search_text import (
     query_terms,
     supports,
 )
-from ekko_memory.store.sqlite_dialect import BM25, BM25_RANK
+from ekko_memory.store.sqlite_dialect import BM25_RANK
 from ekko_memory.timeutil import to_db
 
 
@@ -46,10 +46,6 @@ class RowHit:
     row: NodeRow
     rank: float
 
-
-# The bounded read of a search (``_top_pass``) ranks this many of the index's best matches
-# per row of the window: enough for both lists when the filters keep a quarter of them.
-TOP_FACTOR = 4
 
 # A search's filter joined to the index, for the filters callers keep from turn to turn.
 _joined_where = lru_cache(maxsize=256)(partial(where_sql, alias="n"))
@@ -195,16 +191,16 @@ class SearchReads(ReaderBase):
         the best ``fetch`` matches within ``common`` that ``frame`` also admits, and the
         best ``fetch`` within ``common`` alone, each best first.
 
-        On SQLite both come from one bounded ranking of the index (``_top_pass``: two or
-        three statements); on PostgreSQL one ranked statement each. The plan before
+        On SQLite with a frame, both come from one pass of the index in rank order
+        (``_framed_pass``); otherwise one ranked statement each. The plan before
         ranked the capped matches twice per list, and again uncapped when the frame left
         too few (10 statements for a keyword and a domain over two stores). Ties in rank
         keep the order of the plan before (newest first). None when no word is searchable
         (the caller searches by substring).
         """
         terms = query_terms(query)
-        if self.dialect.name == "sqlite":
-            return self._top_pass(terms, common, frame, fetch) if terms else None
+        if self.dialect.name == "sqlite" and frame is not None:
+            return self._framed_pass(terms, common, frame, fetch)
         best = self._rank_rows(terms, common, fetch)
         if best is None:
             return None
@@ -214,75 +210,46 @@ class SearchReads(ReaderBase):
         assert framed is not None
         return framed, best
 
-    def _top_pass(
-        self,
-        terms: tuple[QueryTerm, ...],
-        common: NodeFilter,
-        frame: NodeFilter | None,
-        fetch: int,
-    ) -> tuple[list[NodeRow], list[NodeRow]]:
-        """SQLite: both lists of ``framed_search_rows`` from the index's best
-        ``TOP_FACTOR * fetch`` matches, ranked by ``bm25()`` in a bounded heap and joined
-        with their rows' filter columns only; then the rows kept, read by ``seq`` (two
-        statements). A list is taken from the heap when it is complete there: every match
-        was read, or its last row ranks strictly better than the heap's worst (no tie of
-        it was cut). Otherwise that list is read as before, every match ranked and joined
-        under its filter (a frame this store does not hold is seen first with one
-        ``LIMIT 1`` probe).
-
-        The plan before ranked every match in FTS5's ``rank`` order (a full sort, slower
-        than the bounded heap) and joined whole rows until both lists were full; its
-        answers, tie order included (rank, then newest first), are kept."""
+    def _framed_pass(
+        self, terms: tuple[QueryTerm, ...], common: NodeFilter, frame: NodeFilter, fetch: int
+    ) -> tuple[list[NodeRow], list[NodeRow]] | None:
+        """SQLite: both lists of ``framed_search_rows`` in one pass of the index in rank
+        order (every match is ranked once), read row by row until both are full (and
+        past the ties of their last row)."""
+        if not terms:
+            return None
         cond, params = where_sql(common, alias="n")
-        frame_cond = "0"
-        if frame is not None:
-            frame_cond, frame_params = where_sql(frame, alias="n")
-            params.update(frame_params)
-        top = TOP_FACTOR * fetch
-        params.update(fts_query=fts5_match_expression(terms), fts_top=top)
-        heap = self._rows(
-            f"SELECT fts.seq, fts.rank, n.updated_at,"
-            f" CASE WHEN n.seq IS NOT NULL AND {cond} THEN 1 ELSE 0 END,"
-            f" CASE WHEN n.seq IS NOT NULL AND {cond} AND {frame_cond} THEN 1 ELSE 0 END"
-            f" FROM (SELECT rowid AS seq, {BM25} AS rank FROM memory_nodes_fts"
-            " WHERE memory_nodes_fts MATCH :fts_query ORDER BY rank LIMIT :fts_top) AS fts"
-            # LEFT: every entry of the heap counts, so a full heap is told from a short one.
-            " LEFT JOIN memory_nodes n ON n.seq = fts.seq",
-            params,
-        )
-        worst = None if len(heap) < top else max(h[1] for h in heap)
-        heap.sort(key=_heap_updated, reverse=True)
-        heap.sort(key=_HEAP_RANK)  # stable: rank, then newest first (the plan before's order)
-        best = _complete([h for h in heap if h[3]], fetch, worst)
-        framed = _complete([h for h in heap if h[4]], fetch, worst) if frame is not None else []
-        rows = self._rows_by_seq({h[0]: h[1] for h in (*(best or ()), *(framed or ()))}, fetch * 2)
-        best_rows = (
-            [rows[h[0]] for h in best]
-            if best is not None
-            else _in_order(self._rows(*self._ranked_sql(terms, common, fetch)))
-        )
-        if frame is None or framed is not None:
-            return [rows[h[0]] for h in framed or ()], best_rows
+        frame_cond, frame_params = where_sql(frame, alias="n")
+        params.update(frame_params)
         if not self._rows(
             f"SELECT 1 FROM memory_nodes n WHERE {cond} AND {frame_cond} LIMIT 1", params
         ):
-            return [], best_rows  # nothing here in the frame (a domain in the other store)
-        return _in_order(self._rows(*self._ranked_sql(terms, common, fetch, frame))), best_rows
-
-    def _rows_by_seq(self, ranks: dict[int, float], most: int) -> dict[int, NodeRow]:
-        """The rows of the given ``seq``s, each with its rank as a trailing column."""
-        if not ranks:
-            return {}
-        seqs = list(ranks)
-        names = [f"s{i}" for i in range(len(seqs))]
-        # Padded to a few lengths, so SQLite prepares a handful of statements, not one per count.
-        size = next((n for n in (8, 32, most) if len(seqs) <= n), len(seqs))
-        names += [names[-1]] * (size - len(names))
-        params = dict(zip(names, seqs + [seqs[-1]] * (size - len(seqs)), strict=True))
-        found = self._rows(
-            f"{NODE_SELECT} WHERE seq IN ({', '.join(':' + x for x in names)})", params
+            # Nothing here in the frame (a domain kept in the other store): the pass would
+            # read every match looking for one.
+            return [], _in_order(self._rows(*self._ranked_sql(terms, common, fetch)))
+        params["fts_query"] = fts5_match_expression(terms)
+        sql = (
+            f"SELECT {NODE_COLUMNS_N}, fts.rank, CASE WHEN {frame_cond} THEN 1 ELSE 0 END"
+            " FROM memory_nodes_fts fts JOIN memory_nodes n ON n.seq = fts.rowid"
+            f" WHERE memory_nodes_fts MATCH :fts_query AND fts.rank MATCH '{BM25_RANK}'"
+            f" AND {cond} ORDER BY fts.rank"
         )
-        return {r[_SEQ_AT]: NodeRow((*r, ranks[r[_SEQ_AT]])) for r in found}
+        dbapi = self.conn.connection.dbapi_connection
+        assert dbapi is not None
+        framed: list[tuple[Any, ...]] = []
+        best: list[tuple[Any, ...]] = []
+        rank = len(NODE_COLUMNS)
+        for row in dbapi.execute(sql, params):
+            # A list takes rows up to ``fetch`` and then those tying with its last: which
+            # of equal ranks it keeps is decided by time (``_in_order``), as the plan
+            # before did, not by the order the index hands them out.
+            if len(best) < fetch or row[rank] == best[-1][rank]:
+                best.append(row)
+            elif len(framed) >= fetch and row[rank] != framed[-1][rank]:
+                break  # both lists are full and past their last tie
+            if row[-1] and (len(framed) < fetch or row[rank] == framed[-1][rank]):
+                framed.append(row)
+        return _in_order(framed)[:fetch], _in_order(best)[:fetch]
 
     def _rank_rows(
         self,
@@ -330,17 +297,6 @@ class SearchReads(ReaderBase):
         return sql, params
 
 
-def _complete(
-    heap: list[tuple[Any, ...]], fetch: int, worst: float | None
-) -> list[tuple[Any, ...]] | None:
-    """The best ``fetch`` of ``heap`` (in order; the heap's worst rank is ``worst``, None
-    when it held every match), or None when the heap may have cut some of them."""
-    kept = heap[:fetch]
-    if worst is None or (len(kept) == fetch and kept[-1][1] < worst):
-        return kept
-    return None
-
-
 def _in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
     """Search rows best first, newest first among equal ranks (the plan before's order)."""
     rows.sort(key=_UPDATED_DESC, reverse=True)
@@ -349,13 +305,4 @@ def _in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
 
 
 _RANK = itemgetter(len(NODE_COLUMNS))
-_SEQ_AT = NODE_COLUMNS.index("seq")
-_HEAP_RANK = itemgetter(1)
-
-
-def _heap_updated(entry: tuple[Any, ...]) -> str:
-    """A heap entry's time (none for an index entry whose node row is gone)."""
-    return entry[2] or ""
-
-
 _UPDATED_DESC = itemgetter(NODE_COLUMNS.index("updated_at"))
