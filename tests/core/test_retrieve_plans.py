@@ -1,6 +1,9 @@
 """The retrieve plan of issue 30 (one ranked pass per store, rows typed once chosen) gives
 the answers of the plan before (a search per list), on a seeded store: exact, relevant
-and omitted with their reasons. The plan before stays callable (``Retriever.bounded``)."""
+and omitted with their reasons. The plan before stays callable (``Retriever.bounded``).
+
+Ties in rank at the window's edge are kept by time, newest first, as the plan before
+did (the one-pass read cut them in the order the index handed them out)."""
 
 from __future__ import annotations
 
@@ -253,3 +256,130 @@ def test_postgres_reads_a_domain_in_index_order_and_stops_at_the_limit(
     assert not any(s["Node Type"] == "Sort" for s in steps), plan
     scanned = max(s.get("Actual Rows", 0) + s.get("Rows Removed by Filter", 0) for s in steps)
     assert scanned <= 2 * fetch, plan
+
+
+def test_ties_at_the_edge_of_the_window_keep_the_plan_before_order(mem: MemoryService) -> None:
+    """130 memories that rank alike (the same words), written at scattered times: which of
+    them fill a window of 28 is decided by time, newest first, as the plan before did —
+    not by the order the index hands out equal ranks. (The plan before ranked the index's
+    best 140 first: with more matches, which ties it kept was the index's choice too.)"""
+    rng = random.Random(31)
+    now = mem.now()
+    nodes = [
+        make_node(
+            domain="生活技能" if i % 4 else "出行",
+            title="用户不吃香菜",
+            content="用户不吃香菜。",
+            status="superseded" if i % 9 == 4 else "active",
+            user_id="u1",
+            updated_at=now - timedelta(minutes=rng.randint(1, 10_000)),
+        )
+        for i in range(130)
+    ]
+    with mem.user_store.write() as w:
+        w.insert_nodes(nodes)
+    with keyword_path(mem):
+        for query in (
+            {"queryText": "香菜", "domain": "生活技能", "limit": 2},
+            {"queryText": "香菜", "limit": 2},
+            {"queryText": "香菜", "domain": "出行", "limit": 2},
+        ):
+            new = answer(mem, query, bounded=True)
+            assert new == answer(mem, query, bounded=False), query
+            assert new["exact"] or new["relevant"]
+            assert len(new["omitted"]) > 20, query  # the window held ties beyond the heap
+
+
+def subject_nodes(count: int) -> list[Any]:
+    """``count`` memories: a third avoid 香菜 (the rest other foods), a tenth superseded."""
+    rng = random.Random(17)
+    return [
+        make_node(
+            domain="生活技能",
+            category_path=["生活技能", "做饭", "饮食偏好"],
+            type="preference",
+            key="avoid_ingredient",
+            value_json="香菜" if i % 3 == 0 else rng.choice(FOODS[1:]),
+            title=f"用户不吃{'香菜' if i % 3 == 0 else '别的'} {i}",
+            status="superseded" if i % 10 == 3 else "active",
+            importance=round(rng.uniform(0.1, 1.0), 2),
+            user_id="u1",
+        )
+        for i in range(count)
+    ]
+
+
+KEY_QUERY = {
+    "domain": "生活技能",
+    "types": ["preference"],
+    "key": "avoid_ingredient",
+    "valueJson": "香菜",
+}
+
+
+def test_a_key_and_value_read_their_subject_in_priority_order(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """The statement of a retrieve by key and value reads the subject's rows through
+    (domain, subject, key, importance, updated_at) in priority order and stops at the
+    window: no sort of the subject (4k rows here). PostgreSQL: EXPLAIN ANALYZE, no Sort
+    node and no more rows read than twice the window; SQLite: its query plan."""
+    mem = backend.open_memory(tmp_path)
+    nodes = subject_nodes(12_000)
+    for i in range(0, len(nodes), 4000):
+        with mem.user_store.write() as w:
+            w.insert_nodes(nodes[i : i + 4000])
+    with mem.user_store.raw() as raw:
+        mem.user_store.dialect.analyze(raw)
+    q = MemoryQuery.model_validate({"userId": "u1", "workspaceId": "w1", **KEY_QUERY})
+    f = mem.retriever._filter(q, ("user",), structured=True)
+    assert f.subject == "香菜" and f.key == "avoid_ingredient"
+    fetch = q.limit * 4 + 20
+    with mem.user_store.read() as r:
+        found = r._find_sql(f, fetch, 0, "priority")
+        assert found is not None
+        sql, params = found
+        if backend.is_postgres:
+            explained = r._rows(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params, reuse_plan=False)
+            plan = explained[0][0]
+            plan = (json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]
+            steps = list(plan_nodes(plan))
+            names = {s.get("Index Name") for s in steps}
+            assert "idx_memory_nodes_subject_priority" in names, plan
+            assert not any(s["Node Type"] == "Sort" for s in steps), plan
+            scanned = max(
+                s.get("Actual Rows", 0) + s.get("Rows Removed by Filter", 0) for s in steps
+            )
+            assert scanned <= 2 * fetch, plan
+        else:
+            plan = " / ".join(str(row[-1]) for row in r._rows(f"EXPLAIN QUERY PLAN {sql}", params))
+            assert "idx_memory_nodes_subject_priority" in plan, plan
+            assert "TEMP B-TREE" not in plan, plan
+    result = answer(mem, KEY_QUERY, bounded=True)
+    assert len(result["exact"]) == 1  # one value wins the key; the rest lost or left out
+    assert result == answer(mem, KEY_QUERY, bounded=False)
+
+
+def test_a_store_of_schema_15_gets_the_subject_index_and_keeps_its_answers(
+    backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = list(migrations.MIGRATIONS)
+    before_17 = [m for m in shipped if m[0] < 17]
+    assert len(before_17) < len(shipped)
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", before_17)
+        old = backend.open_memory(tmp_path, key="m")
+        for _, store in old.stores():
+            # Step 1 creates the tables as declared now: a store of release 15 had no index.
+            with store.engine.begin() as conn:
+                conn.exec_driver_sql("DROP INDEX idx_memory_nodes_subject_priority")
+        with old.user_store.write() as w:
+            w.insert_nodes(subject_nodes(90))
+        before = answer(old, KEY_QUERY, bounded=False)
+        old.close()
+    mem = backend.open_memory(tmp_path, key="m")
+    for _, store in mem.stores():
+        assert store.health.schema_version == migrations.latest_version() >= 17
+        assert "idx_memory_nodes_subject_priority" in node_indexes(store)
+    assert answer(mem, KEY_QUERY, bounded=True) == before
+    assert before["exact"] and before["omitted"]

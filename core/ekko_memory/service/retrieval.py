@@ -16,10 +16,10 @@ the model finds unrelated (under the relevance floor) is omitted as ``low_releva
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ekko_memory.identity import SUBJECT_FIELDS, value_subject
 from ekko_memory.models import (
@@ -36,6 +36,7 @@ from ekko_memory.schema.values import ValueError_, normalize_value, values_match
 from ekko_memory.service.ranking import SCOPE_RANK, priority_key, resolve_conflicts
 from ekko_memory.service.semantic_stage import SemanticStage, fuse, store_of
 from ekko_memory.store.filters import NodeFilter, Viewer
+from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.sql_store import SqlStore
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
 
 VISIBLE_STATUSES = ("active", "superseded", "expired")
+T = TypeVar("T")
+# Questions longer than this are not remembered by a frozen store.
+MEMO_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,19 @@ def value_hint(
 def typed(nodes: Iterable[NodeLike]) -> list[MemoryNode]:
     """The nodes as ``MemoryNode`` (a store row read untyped is typed here, once chosen)."""
     return [n if isinstance(n, MemoryNode) else n.node() for n in nodes]  # type: ignore[attr-defined]
+
+
+def _remembered(store: SqlStore, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, answered once per question by a frozen store (the global memories
+    shipped with the app: a transaction and a statement saved on every query). The rows
+    are immutable tuples, shared by the answers."""
+    if not store.frozen:
+        return compute()
+    try:
+        hash(key)
+    except TypeError:  # a filter holding lists (tags, entities)
+        return compute()
+    return store.remembered(key, compute)
 
 
 def has_structure(q: MemoryQuery) -> bool:
@@ -181,13 +198,31 @@ class Retriever:
                 if structured
                 else None
             )
-            with part.store.snapshot() as r:
-                found = r.framed_search_rows(q.query_text, common, frame, fetch)
+            text = q.query_text
+
+            def search(
+                store: SqlStore = part.store,
+                common: NodeFilter = common,
+                frame: Any = frame,
+                text: str = text,
+            ) -> tuple[list[NodeRow], list[NodeRow]] | None:
+                with store.snapshot() as r:
+                    return r.framed_search_rows(text, common, frame, fetch)
+
+            found = (
+                search()
+                if len(text) > MEMO_CHARS  # a pasted page is not kept alive by a cache
+                else _remembered(part.store, ("framed", text, common, frame, fetch), search)
+            )
             if found is None:
                 return None
             framed, anywhere = found
-            exact.extend(n for n in framed if visible(n, q) and self.value_matches(q, n))
-            best.extend(n for n in anywhere if visible(n, q))
+            sees = viewer_of(q).sees
+            if q.value_json is None:
+                exact.extend(n for n in framed if sees(n))
+            else:
+                exact.extend(n for n in framed if sees(n) and self.value_matches(q, n))
+            best.extend(n for n in anywhere if sees(n))
         seen = {n.id for n in exact}
         return exact, [n for n in best if n.id not in seen]
 
@@ -198,17 +233,25 @@ class Retriever:
         found: list[NodeLike] = []
         for part in self.service.store_slices(q.scopes):
             f = self._filter(q, part.scopes, structured=structured)
-            hits: list[NodeLike]
-            with part.store.snapshot() as r:
-                if text:
+            hits: Sequence[NodeLike]
+            if text:
+                with part.store.snapshot() as r:
                     hits = [h.node for h in r.search_nodes(text, f, limit=fetch, any_term=any_term)]
-                elif self.bounded:
-                    hits = list(r.find_node_rows(f, limit=fetch))
-                else:
-                    hits = list(r.find_nodes(f, limit=fetch))
-            found.extend(
-                n for n in hits if visible(n, q) and (not structured or self.value_matches(q, n))
-            )
+            elif self.bounded:
+
+                def rows(store: SqlStore = part.store, f: NodeFilter = f) -> list[NodeRow]:
+                    with store.snapshot() as r:
+                        return r.find_node_rows(f, limit=fetch)
+
+                hits = _remembered(part.store, ("rows", f, fetch), rows)
+            else:
+                with part.store.snapshot() as r:
+                    hits = r.find_nodes(f, limit=fetch)
+            sees = viewer_of(q).sees
+            if structured and q.value_json is not None:
+                found.extend(n for n in hits if sees(n) and self.value_matches(q, n))
+            else:
+                found.extend(n for n in hits if sees(n))
         return found
 
     def retrieve(self, q: MemoryQuery, now: datetime | None = None) -> MemoryQueryResult:

@@ -180,6 +180,11 @@ MIGRATIONS: list[tuple[int, str, MigrationStep]] = [
         _v15_bounded_search_backlog,
     ),
     (16, "indexes no query uses are dropped (cheaper writes)", _v16_drop_unused_indexes),
+    (
+        17,
+        "index for a key's memories about one subject in priority order (retrieve by value)",
+        _node_index("idx_memory_nodes_subject_priority"),
+    ),
 ]
 
 

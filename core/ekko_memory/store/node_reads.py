@@ -127,10 +127,12 @@ class NodeReads(ReaderBase):
         self, f: NodeFilter, limit: int | None, offset: int, order: NodeOrder
     ) -> tuple[str, dict[str, Any]] | None:
         """The node query for a filter; None when nothing can match."""
-        if f.subject is not None and f.ids is None:
+        if f.subject is not None and f.ids is None and not (f.domain and f.key):
             # Subject first: SQLite keeps no per-value statistics, so it cannot tell that a
             # subject is rare and would scan a whole key or status instead. The subject index
-            # narrows to a few ids; the full filter then runs on those.
+            # narrows to a few ids; the full filter then runs on those. With a domain and a
+            # key, the filter is one range of (domain, subject, key, importance, updated_at)
+            # (schema 17), read in priority order up to the limit: no narrowing.
             narrow, narrow_params = where_sql(
                 NodeFilter(statuses=f.statuses, domain=f.domain, subject=f.subject)
             )

@@ -189,14 +189,14 @@ class SearchReads(ReaderBase):
     ) -> tuple[list[NodeRow], list[NodeRow]] | None:
         """A query's structured and relevant matches (``retrieve``): ``(framed, best)``,
         the best ``fetch`` matches within ``common`` that ``frame`` also admits, and the
-        best ``fetch`` within ``common`` alone, each best first; one statement each.
+        best ``fetch`` within ``common`` alone, each best first.
 
-        On SQLite the full-text index drives the join in its own rank order and the
-        statement stops at the limit (a node row is read only while it is needed); the
-        plan before ranked the capped matches twice per list, and again uncapped when the
-        frame left too few (10 statements for a keyword and a domain over two stores).
-        Ties in rank keep the order of the plan before (newest first). None when no word
-        is searchable (the caller searches by substring).
+        On SQLite with a frame, both come from one pass of the index in rank order
+        (``_framed_pass``); otherwise one ranked statement each. The plan before
+        ranked the capped matches twice per list, and again uncapped when the frame left
+        too few (10 statements for a keyword and a domain over two stores). Ties in rank
+        keep the order of the plan before (newest first). None when no word is searchable
+        (the caller searches by substring).
         """
         terms = query_terms(query)
         if self.dialect.name == "sqlite" and frame is not None:
@@ -214,7 +214,8 @@ class SearchReads(ReaderBase):
         self, terms: tuple[QueryTerm, ...], common: NodeFilter, frame: NodeFilter, fetch: int
     ) -> tuple[list[NodeRow], list[NodeRow]] | None:
         """SQLite: both lists of ``framed_search_rows`` in one pass of the index in rank
-        order (every match is ranked once), read row by row until both are full."""
+        order (every match is ranked once), read row by row until both are full (and
+        past the ties of their last row)."""
         if not terms:
             return None
         cond, params = where_sql(common, alias="n")
@@ -237,14 +238,18 @@ class SearchReads(ReaderBase):
         assert dbapi is not None
         framed: list[tuple[Any, ...]] = []
         best: list[tuple[Any, ...]] = []
+        rank = len(NODE_COLUMNS)
         for row in dbapi.execute(sql, params):
-            if len(best) < fetch:
+            # A list takes rows up to ``fetch`` and then those tying with its last: which
+            # of equal ranks it keeps is decided by time (``_in_order``), as the plan
+            # before did, not by the order the index hands them out.
+            if len(best) < fetch or row[rank] == best[-1][rank]:
                 best.append(row)
-            if row[-1] and len(framed) < fetch:
+            elif len(framed) >= fetch and row[rank] != framed[-1][rank]:
+                break  # both lists are full and past their last tie
+            if row[-1] and (len(framed) < fetch or row[rank] == framed[-1][rank]):
                 framed.append(row)
-            if len(best) >= fetch and len(framed) >= fetch:
-                break
-        return _in_order(framed), _in_order(best)
+        return _in_order(framed)[:fetch], _in_order(best)[:fetch]
 
     def _rank_rows(
         self,
@@ -277,7 +282,7 @@ class SearchReads(ReaderBase):
                 f"SELECT {NODE_COLUMNS_N}, fts.rank FROM memory_nodes_fts fts"
                 " JOIN memory_nodes n ON n.seq = fts.rowid"
                 f" WHERE memory_nodes_fts MATCH :fts_query AND fts.rank MATCH '{BM25_RANK}'"
-                f" AND {cond} ORDER BY fts.rank LIMIT :lim"
+                f" AND {cond} ORDER BY fts.rank, n.updated_at DESC LIMIT :lim"
             )
         else:
             found = self.dialect.search_sql(terms, cap=None)

@@ -121,6 +121,17 @@ memory_nodes = Table(
     # updated_at): no plan of the service's statements used the first on an analyzed store,
     # and the one that used the second ran faster without it (bench/README.md, "Write
     # side"); every write paid for both.
+    # A key's memories about one subject in priority order (schema 17): a retrieve by key
+    # and value (avoid_ingredient = 香菜) walks the subject's first rows and stops at the
+    # window, where (domain, subject, status) left every row of the subject to sort.
+    Index(
+        "idx_memory_nodes_subject_priority",
+        "domain",
+        "subject",
+        "key",
+        "importance",
+        "updated_at",
+    ),
 )
 
 memory_audit_events = Table(
