@@ -36,7 +36,7 @@ def corpus(backend: Backend, tmp_path: Path) -> Iterator[MemoryService]:
 def forget_counts(mem: MemoryService) -> None:
     """Empty the caches of plan-steering counts: a turn then counts everything again."""
     for _, store in mem.stores():
-        for name in ("term_cache", "topic_sizes"):
+        for name in ("term_cache", "term_guesses", "topic_sizes"):
             cache = getattr(store.dialect, name, None)
             if cache is not None:
                 cache._counts.clear()
@@ -67,9 +67,9 @@ def test_contexts_hold_with_cold_and_warm_count_caches(
 
 @pytest.mark.postgres
 def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_path: Path) -> None:
-    """Each store: the count of the message's words not cached (when there are any) and
-    one pipeline for everything else (its BEGIN and COMMIT inside, the pause switch with
-    the rest); no pool ping. The
+    """Each store: the count of the message's words not cached (when there are any and
+    some were never counted) and one pipeline for everything else (its BEGIN and COMMIT
+    inside, the pause switch with the rest); no pool ping. The
     first turn on a thread pings each store once as it takes the connection it keeps."""
     from tests.pg_wire import WireCounter
 
@@ -91,6 +91,8 @@ def test_postgres_turn_makes_at_most_four_round_trips(pg_server: PgServer, tmp_p
                 sent = wire.queries(mark)
                 assert wire.since(mark) <= MAX_ROUND_TRIPS, (text, cold, sent)
                 assert '";"' not in [q.strip() for q in sent]
+                if not cold:  # every word counted before: counted again in the pipeline
+                    assert wire.since(mark) == 2, (text, sent)
         # Without words to count (every count cached, or no keyword): one per store.
         for text in ("", "继续"):
             mark = wire.mark()
@@ -162,3 +164,48 @@ def test_postgres_turn_survives_its_kept_connection_being_killed(
         assert after == before
     finally:
         backend.close_all()
+
+
+@pytest.mark.postgres
+def test_postgres_turn_checks_the_word_counts_it_guessed(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    """A message's words counted at an earlier turn are not counted before the pipeline
+    again but inside it, in the search's snapshot, the search chosen from their last
+    counts: a word in no memory then and in one now is searched for at once (the store
+    read again: one more round trip), and the context is the reads one by one's."""
+    from tests.pg_wire import WireCounter
+
+    backend = Backend("postgres", pg_server)
+    wire = WireCounter()
+    text = "Zanzibar 的行程怎么安排"
+    try:
+        with wire:
+            mem = backend.open_memory(tmp_path, config=KEYWORD_ONLY)
+            context_corpus.seed(mem, 200)
+        first = mem.build_context("s1", text, user_id="u1", workspace_id="w1")
+        assert "mem_zanzibar" not in first.model_dump_json()
+        mark = wire.mark()
+        assert mem.build_context("s1", text, user_id="u1", workspace_id="w1") == first
+        assert wire.since(mark) == 2, wire.queries(mark)  # the counts in the pipelines
+        node = context_corpus.nodes(3)[2].model_copy(  # a fact of the user's
+            update={
+                "id": "mem_zanzibar",
+                "title": "Zanzibar 行程",
+                "content": "用户计划去 Zanzibar 旅行",
+                "status": "active",
+                "expires_at": None,
+            }
+        )
+        with mem.user_store.write() as w:
+            w.insert_nodes([node])
+        mark = wire.mark()
+        now = mem.build_context("s1", text, user_id="u1", workspace_id="w1")
+        assert wire.since(mark) == 3, wire.queries(mark)  # the user store read twice
+        assert "mem_zanzibar" in [n.id for n in now.relevant_nodes], now.model_dump_json()
+        ContextBuilder.batch_postgres = False
+        assert mem.build_context("s1", text, user_id="u1", workspace_id="w1") == now
+    finally:
+        ContextBuilder.batch_postgres = True
+        backend.close_all()
+        wire.close()

@@ -24,6 +24,8 @@ MAX_ENTRIES = 4096
 TERM_COUNTS_FROM = 500
 # Topics grow and empty faster than words turn common.
 TOPIC_TTL_SECONDS = 60.0
+# Guesses checked before use (``PostgresDialect.term_guesses``) may be old.
+GUESS_TTL_SECONDS = 3600.0
 
 
 class CountCache(Generic[K]):

@@ -37,7 +37,12 @@ from sqlalchemy.sql.compiler import DDLCompiler
 from sqlalchemy.types import Text
 
 from ekko_memory.store import tables
-from ekko_memory.store.count_cache import TERM_COUNTS_FROM, TOPIC_TTL_SECONDS, CountCache
+from ekko_memory.store.count_cache import (
+    GUESS_TTL_SECONDS,
+    TERM_COUNTS_FROM,
+    TOPIC_TTL_SECONDS,
+    CountCache,
+)
 from ekko_memory.store.dialect import ErrorKind
 from ekko_memory.store.problem import Problem
 from ekko_memory.store.search_text import QueryTerm, index_tokens
@@ -283,6 +288,22 @@ def _login_refused(error: BaseException) -> bool:
     )
 
 
+def term_count_sql(terms: Sequence[str], cap: int) -> tuple[str, dict[str, Any]] | None:
+    """``(term, count up to cap)`` rows for ``terms`` (None: none can be searched). To run
+    planned for its values: a generic plan of a count with a LIMIT is a sequential scan."""
+    searchable = [t for t in terms if len(t.encode()) <= MAX_LEXEME_BYTES]
+    if not searchable:
+        return None
+    params: dict[str, Any] = {f"t{i}": term for i, term in enumerate(searchable)}
+    params |= {f"q{i}": _lexeme(term) for i, term in enumerate(searchable)}
+    rows = ", ".join(f"(:t{i}, CAST(:q{i} AS tsquery))" for i in range(len(searchable)))
+    sql = (
+        "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM memory_nodes_fts"
+        f" WHERE doc @@ t.q LIMIT :cap) AS m) FROM (VALUES {rows}) AS t(term, q)"
+    )
+    return sql, {**params, "cap": cap}
+
+
 class PostgresDialect:
     """PostgreSQL specifics used by the store (one schema of one database)."""
 
@@ -319,6 +340,10 @@ class PostgresDialect:
         self._generation = 0
         self._notices = 0
         self.term_cache = CountCache[str](cache_from=TERM_COUNTS_FROM)
+        # Every term's last count, small ones too, kept long: what a turn's read plans its
+        # keyword search with before the words are counted again in the same snapshot
+        # (``turn_reads``), never taken as a count.
+        self.term_guesses = CountCache[str](ttl=GUESS_TTL_SECONDS)
         self.topic_sizes = CountCache[Hashable](ttl=TOPIC_TTL_SECONDS)
 
     @property
@@ -516,17 +541,12 @@ class PostgresDialect:
         counts are cached a while (``term_cache``)."""
 
         def count(unknown: list[str]) -> dict[str, int]:
-            searchable = [t for t in unknown if len(t.encode()) <= MAX_LEXEME_BYTES]
-            if not searchable:
+            statement = term_count_sql(unknown, cap)
+            if statement is None:
                 return {}
-            params = {f"t{i}": term for i, term in enumerate(searchable)}
-            params |= {f"q{i}": _lexeme(term) for i, term in enumerate(searchable)}
-            rows = ", ".join(f"(:t{i}, CAST(:q{i} AS tsquery))" for i in range(len(searchable)))
-            sql = (
-                "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM memory_nodes_fts"
-                f" WHERE doc @@ t.q LIMIT :cap) AS m) FROM (VALUES {rows}) AS t(term, q)"
-            )
-            return dict(self.fetch(conn, sql, {**params, "cap": cap}, reuse_plan=False))
+            fresh = dict(self.fetch(conn, *statement, reuse_plan=False))
+            self.term_guesses.put(fresh)
+            return fresh
 
         return self.term_cache.counts(terms, count)
 

@@ -22,18 +22,22 @@ steps that depended on an answer are decided by the server inside the statements
   cached: computed from the same capped counts, both statements present behind it, only
   the chosen one run, the choice returned (and cached a minute).
 
-Only the keyword choice (``search_text.choose_keywords``) stays before the pipeline: the
-message's words not cached are counted in one more round trip, and the tsquery is a value
-the planner sees (a tsquery computed inside the statement was estimated at 200 matches,
-and a frequent word's 7 000 were all ranked: 29 ms, against 3.5 for a backward scan of
-the newest rows, measured at 100k). The answers are the rows the reads one by one
+The keyword choice (``search_text.choose_keywords``) is made before the pipeline, from
+the words' counts: the tsquery must be a value the planner sees (a tsquery computed inside
+the statement was estimated at 200 matches, and a frequent word's 7 000 were all ranked:
+29 ms, against 3.5 for a backward scan of the newest rows, measured at 100k). Large counts
+are cached; the others were counted in one more round trip before the pipeline. Now the
+words counted at an earlier turn are counted again inside the pipeline, the choice made
+from their last counts and checked against the fresh ones (same snapshot): when those
+choose another search, the store is read again (``_keyword_statements``). Only a word
+never counted costs the round trip before. The answers are the rows the reads one by one
 returned (``tests/core/test_context_answers.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -44,7 +48,7 @@ from ekko_memory.store import marks
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
-from ekko_memory.store.postgres_dialect import _pyformat
+from ekko_memory.store.postgres_dialect import PostgresDialect, _pyformat, term_count_sql
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
@@ -56,7 +60,13 @@ from ekko_memory.store.reader_base import (
 )
 from ekko_memory.store.rows import NodeRow, message_from_tuple, summary_from_tuple
 from ekko_memory.store.search_reads import RowHit, _instant_text, _joined_where
-from ekko_memory.store.search_text import choose_keywords, count_cap, message_terms, supports
+from ekko_memory.store.search_text import (
+    QueryTerm,
+    choose_keywords,
+    count_cap,
+    message_terms,
+    supports,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -66,15 +76,30 @@ if TYPE_CHECKING:
 # ``:name`` outside quotes, not a ``::type`` cast (as postgres_dialect._NAMED).
 _NAMED = re.compile(r"('(?:[^']|'')*')|(?<![:\w]):([A-Za-z_]\w*)")
 BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-# The reads whose plan does not depend on their values (a session's messages, a scope's
-# sections, a topic's nodes: equalities and ranges on indexed columns, a LIMIT) run on
-# their generic plan from the first time. Left to choose (``auto``), the server planned
-# them afresh at each bind (0.27 ms each, 13 a turn at 100k memories: 3.5 ms a turn, four
-# times their execution), its custom plans never looking enough cheaper. The keyword
-# search keeps a plan for its tsquery (a frequent word's newest window against a rare
-# word's postings).
-GENERIC = "SET LOCAL plan_cache_mode = force_generic_plan"
-CUSTOM = "SET LOCAL plan_cache_mode = auto"
+# How a statement is planned (``_Statement.plan``), set for the statements after it in
+# the snapshot's transaction (``set_config(…, true)``: no round trip of its own).
+#
+# "generic": the reads whose plan does not depend on their values (a session's messages,
+# a scope's sections, a topic's nodes: equalities and ranges on indexed columns, a LIMIT)
+# run on their generic plan from the first time. Left to choose (``auto``), the server
+# planned them afresh at each bind (0.27 ms each, 13 a turn at 100k memories: 3.5 ms a
+# turn, four times their execution), its custom plans never looking enough cheaper.
+# The keyword search too, whose planning took 1.1–1.6 ms a turn at 100k for its three
+# branches: for rare words (at most ``RANKED_MATCHES`` matches, counted) the generic
+# plan's guess of a tsquery's matches (0.5 % of the rows) leads to the GIN index, as a
+# custom plan does. "window": a frequent word's newest matches, which must be read
+# backwards along ``seq`` and stop at the window, never all gathered through the GIN
+# index (7 000 matches ranked: 29 ms) — the only paths the planner is left.
+# "auto": planned for its values (the term counts).
+_PLANS: dict[str, tuple[str, str]] = {
+    "auto": ("auto", "on"),
+    "generic": ("force_generic_plan", "on"),
+    "window": ("force_generic_plan", "off"),
+}
+_SET_PLAN = (
+    "SELECT set_config('plan_cache_mode', %s, true), set_config('enable_bitmapscan', %s, true),"
+    " set_config('enable_seqscan', %s, true)"
+)
 
 
 @dataclass(frozen=True)
@@ -150,8 +175,8 @@ class _Statement:
     params: dict[str, Any]
     reuse_plan: bool
     read: Callable[[list[tuple[Any, ...]]], None]
-    # Run on the generic plan at once (``plan_cache_mode``): see ``_pipelined``.
-    generic: bool = False
+    # How the server plans it (``_PLANS``).
+    plan: str = "auto"
 
 
 def _node_statement(store: SqlStore, ask: NodeAsk, into: list[NodeRow]) -> _Statement:
@@ -170,7 +195,7 @@ def _node_statement(store: SqlStore, ask: NodeAsk, into: list[NodeRow]) -> _Stat
             sql, params = _cached_node_query(f, limit, 0, order, ranged)
         except TypeError:  # a filter holding lists cannot be a cache key
             sql, params = _node_query(f, limit, 0, order, ranged)
-        return _Statement(sql, dict(params), True, read, generic=True)
+        return _Statement(sql, dict(params), True, read, plan="generic")
     # NodeReads._small_topic's choice, made by the server from the same capped counts.
     scope, domain, node_type, statuses, prefix = key
     group = NodeFilter(scopes=(scope,), domain=domain, types=(node_type,), statuses=statuses)
@@ -210,26 +235,78 @@ def _node_statement(store: SqlStore, ask: NodeAsk, into: list[NodeRow]) -> _Stat
     return _Statement(sql, params, False, read_choice)
 
 
-def _keyword_statement(
-    store: SqlStore, conn: Connection, ask: KeywordAsk, into: list[RowHit]
-) -> _Statement | None:
-    """``search_rows(…, any_term=True)``'s statements in one (None: nothing to search):
+@dataclass(frozen=True)
+class _Choice:
+    """What the keyword search looks for, from the term counts (``choose_keywords``)."""
+
+    terms: tuple[QueryTerm, ...]
+    window: int | None
+    # A chosen word is in ``cap`` nodes or more: all matches need no count.
+    common: bool
+
+    @staticmethod
+    def of(terms: Sequence[str], counts: dict[str, int], cap: int) -> _Choice:
+        chosen, window = choose_keywords(terms, counts)
+        common = any(counts.get(t.tokens[0], 0) >= cap for t in chosen)
+        return _Choice(chosen, window, common)
+
+
+def _keyword_statements(
+    store: SqlStore, conn: Connection, ask: KeywordAsk, into: list[RowHit], *, guess: bool
+) -> tuple[list[_Statement], Callable[[], bool]]:
+    """``search_rows(…, any_term=True)``'s statements in one (none: nothing to search):
     the hits among the index's best ``cap``, or, when those were too few and the index
-    held ``cap`` matches or more, among all of them."""
+    held ``cap`` matches or more, among all of them; and a check, after they ran, that
+    the search was the right one.
+
+    The words to search for depend on how many nodes hold each. The counts not cached
+    (rare words: never cached) were a round trip before the pipeline; with ``guess``,
+    when every such word was counted before (``term_guesses``), the search is chosen from
+    those counts and the words are counted again in the pipeline, in the same snapshot
+    as the search: the check says whether the fresh counts choose the same search (if not,
+    the turn is read again). A word never counted is counted first, as before."""
     words = message_terms(ask.message)
     if not words.terms:
-        return None
+        return [], lambda: True
     dialect = store.dialect
-    counts = dialect.term_counts(conn, words.terms, count_cap())
-    terms, window = choose_keywords(words.terms, counts)
-    if not terms:
-        return None
+    assert isinstance(dialect, PostgresDialect)
     limit = ask.limit
     cap = max(limit * 5, 100)
+    statements: list[_Statement] = []
+    check: Callable[[], bool] = lambda: True  # noqa: E731
+    known, unknown = dialect.term_cache.get(words.terms)
+    guessed: dict[str, int] = {}
+    if guess and unknown:
+        guessed, never = dialect.term_guesses.get(unknown)
+        counting = term_count_sql(unknown, count_cap()) if not never else None
+        if counting is None:
+            guessed = {}
+    if guessed:
+        counts = {**known, **guessed}
+        fresh: dict[str, int] = {}
+
+        def read_counts(rows: list[tuple[Any, ...]]) -> None:
+            fresh.update((str(t), int(c)) for t, c in rows)
+            dialect.term_cache.put(fresh)
+            dialect.term_guesses.put(fresh)
+
+        assert counting is not None
+        statements.append(_Statement(counting[0], counting[1], False, read_counts))
+        choice = _Choice.of(words.terms, counts, cap)
+
+        def check() -> bool:
+            return _Choice.of(words.terms, {**known, **fresh}, cap) == choice
+
+    else:
+        counts = dialect.term_counts(conn, words.terms, count_cap())
+        choice = _Choice.of(words.terms, counts, cap)
+    if not choice.terms:
+        return statements, check
+    terms, window = choice.terms, choice.window
     found = dialect.search_sql(terms, any_term=True, window=window, cap=cap)
-    counting = dialect.search_sql(terms, any_term=True, window=window, cap=cap, ranked=False)
+    counting_all = dialect.search_sql(terms, any_term=True, window=window, cap=cap, ranked=False)
     uncapped = dialect.search_sql(terms, any_term=True, window=window, cap=None)
-    assert found is not None and counting is not None and uncapped is not None
+    assert found is not None and counting_all is not None and uncapped is not None
     try:
         cond, filter_params = _joined_where(ask.f)
     except TypeError:  # a filter holding lists cannot be a cache key
@@ -252,8 +329,9 @@ def _keyword_statement(
 
     # A word in ``cap`` nodes or more (its count is capped above that) makes as many
     # matches: all of them are counted only when every word is rarer.
-    common = any(counts.get(t.tokens[0], 0) >= cap for t in terms)
-    enough = "true" if common else f"(SELECT count(*) FROM ({counting[0]}) AS capped) >= :cap"
+    enough = (
+        "true" if choice.common else f"(SELECT count(*) FROM ({counting_all[0]}) AS capped) >= :cap"
+    )
     # The same tsquery in all three (``:fts_query``); the window, if any, too.
     sql = (
         f"WITH hits AS MATERIALIZED ({joined(found[0])}),"
@@ -268,7 +346,9 @@ def _keyword_statement(
         hits = [RowHit(NodeRow(r), float(r[-1])) for r in rows]
         into.extend(h for h in hits if supports(words, h.row.labels(), h.row.content))
 
-    return _Statement(sql, params, True, read)
+    plan = "window" if window is not None else "generic"
+    statements.append(_Statement(sql, params, True, read, plan=plan))
+    return statements, check
 
 
 def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
@@ -279,16 +359,21 @@ def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     the server closed meanwhile (a restart, a terminated backend) fails its first
     statement, and the turn reads again on a new one, as the pool would have."""
     try:
-        return _read_turn(store, ask)
+        out = _read_turn(store, ask, guess=True)
     except _LostConnection:
-        return _read_turn(store, ask)
+        out = _read_turn(store, ask, guess=True)
+    if out is None:  # the words' fresh counts chose another search than their guesses
+        # Again with those counts as guesses; counted first if they moved once more.
+        out = _read_turn(store, ask, guess=True) or _read_turn(store, ask, guess=False)
+        assert out is not None
+    return out
 
 
 class _LostConnection(Exception):
     """A kept connection that had served before turned out closed by the server."""
 
 
-def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
+def _read_turn(store: SqlStore, ask: TurnAsk, *, guess: bool) -> TurnRows | None:
     with _kept(store) as (conn, in_transaction):
         out = TurnRows()
         statements: list[_Statement] = []
@@ -305,7 +390,7 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
                     {"sid": session_id, "lim": count},
                     True,
                     read_recent,
-                    generic=True,
+                    plan="generic",
                 )
             )
         if ask.summary_of is not None:
@@ -320,17 +405,20 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
                     {"sid": ask.summary_of},
                     True,
                     read_summary,
-                    generic=True,
+                    plan="generic",
                 )
             )
         for node_ask in ask.nodes:
             part: list[NodeRow] = []
             out.nodes.append(part)
             statements.append(_node_statement(store, node_ask, part))
+        checks: list[Callable[[], bool]] = []
         if ask.keywords is not None:
-            search = _keyword_statement(store, conn, ask.keywords, out.hits)
-            if search is not None:
-                statements.append(search)
+            searches, check = _keyword_statements(
+                store, conn, ask.keywords, out.hits, guess=guess and not in_transaction
+            )
+            statements += searches
+            checks.append(check)
         if ask.near is not None:
             ids, f = ask.near(StoreReader(conn, store.dialect))
             if ids:
@@ -367,7 +455,7 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
                     },
                     True,
                     read_waiting,
-                    generic=True,
+                    plan="generic",
                 )
             )
         if ask.setting is not None:
@@ -377,7 +465,7 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
 
             statements.append(
                 _Statement(
-                    marks.SETTING_SELECT, {"name": ask.setting}, True, read_setting, generic=True
+                    marks.SETTING_SELECT, {"name": ask.setting}, True, read_setting, plan="generic"
                 )
             )
         if in_transaction:  # a nested read: in a transaction of its own already
@@ -386,6 +474,8 @@ def _read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
         else:
             for st, rows in zip(statements, _pipelined(conn, statements), strict=True):
                 st.read(rows)
+        if not all(check() for check in checks):
+            return None
         return out
 
 
@@ -393,14 +483,15 @@ def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tupl
     """Every statement's rows, sent in one pipeline inside one read-only snapshot."""
     driver: Any = conn.connection.dbapi_connection
     cursors = []
-    generic = False
+    plan = "auto"
     with driver.pipeline():
         driver.execute(BEGIN)
         for st in statements:
-            if st.generic != generic:
+            if st.plan != plan:
                 # Local to the snapshot's transaction; no round trip of its own.
-                generic = st.generic
-                driver.execute(GENERIC if generic else CUSTOM)
+                plan = st.plan
+                mode, scans = _PLANS[plan]
+                driver.execute(_SET_PLAN, (mode, scans, scans))
             cur = driver.cursor()
             # Prepared once psycopg has seen it a few times, unless it must be planned
             # for its values (PostgresDialect.fetch).
