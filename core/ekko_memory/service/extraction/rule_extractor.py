@@ -650,8 +650,9 @@ class RuleBasedExtractor(Revising):
                 ),
                 None,
             )
-        if target is None and self._correcting and f.key == "pet" and isinstance(f.value, dict):
-            # 纠正一下，我家狗名字其实是来福: the dog known by another name is this one.
+        if target is None and f.key == "pet" and isinstance(f.value, dict):
+            # 纠正一下，我家狗名字其实是来福: the dog known by another name is this one; 叫煤球
+            # after 我家猫掉毛: the cat known without a name is the one now named.
             target = next(
                 (
                     n
@@ -660,6 +661,7 @@ class RuleBasedExtractor(Revising):
                     and n.key == "pet"
                     and isinstance(n.value_json, dict)
                     and n.value_json.get("species") == f.value.get("species")
+                    and (self._correcting or ("called" in f.value and "called" not in n.value_json))
                 ),
                 None,
             )

@@ -26,6 +26,11 @@ SubjectKind = Literal["self", "we", "person", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
 RELATIONS_ZH = [
+    "前男友",
+    "前女友",
+    "前妻",
+    "前夫",
+    "前任",
     "大儿子",
     "小儿子",
     "大女儿",
@@ -161,6 +166,12 @@ RELATIONS_ZH = [
     "鹦鹉",
 ]
 RELATIONS_EN = [
+    "ex-husband",
+    "ex-wife",
+    "ex-boyfriend",
+    "ex-girlfriend",
+    "ex-partner",
+    "ex",
     "husband",
     "hubby",
     "wife",
@@ -603,6 +614,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
 _NOT_NAME_TAGS = frozenset(
     {"t", "v", "vn", "d", "p", "c", "r", "m", "f", "u", "uj", "ul", "y", "a", "ad", "s", "zg"}
 )
+# What a person has, said right after them (我老婆预产期是3月, 女儿名字叫小雨): no name.
+_OF_A_PERSON = re.compile(
+    r"名字|小名|大名|预产期|生日|工作|工资|收入|身高|体重|血压|血糖|血型|学校|公司|单位|老家|电话"
+    r"|手机|婚礼|头发|脾气|性格|成绩|年龄|岁数|属相|爱好|专业|职业|班主任|老师|同事|朋友|身体"
+    r"|[\u4e00-\u9fff]{1,2}(?:期|日|费|号|码|病|症|课|班|假)"
+)
 _NOT_NAME_CHARS = re.compile(
     r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
 )
@@ -623,7 +640,7 @@ def name_after(text: str) -> str:
     if m is None:
         return ""
     name = m.group(1)
-    if _NOT_NAME_CHARS.search(name[0]):
+    if _NOT_NAME_CHARS.search(name[0]) or _OF_A_PERSON.fullmatch(name):
         return ""
     if re.fullmatch(r"(.)\1", name):
         return name  # 朵朵, 乐乐: a child's name

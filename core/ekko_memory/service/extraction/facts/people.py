@@ -69,8 +69,15 @@ _HAVE_KIN_ZH = re.compile(
 )
 
 _NAMED_ZH = re.compile(
-    r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?:叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)"
+    r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?P<verb>叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)"
 )
+
+
+def _sounds_like_a_name(word: str) -> bool:
+    """朵朵, 林晓: a doubled syllable or what the segmenter tags a person's name (老师, 护士,
+    医生 are no names)."""
+    return bool(re.fullmatch(r"(.)\1", word)) or all(pos.startswith("nr") for _, pos in w.tag(word))
+
 
 _HAVE_KIN_EN = re.compile(
     r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
@@ -206,6 +213,8 @@ class PeopleFrames(FactBuilder):
         name = w.clean_zh(m["v"])
         if not name or name in ("什么", "啥", "谁"):
             return []
+        if m["verb"] == "是" and not _sounds_like_a_name(name):
+            return []  # 我妈是老师: what she is, not what she is called
         return self._named(st, st.subject.relation, name)
 
     def _name_en(self, st: Statement, body: str) -> list[Finding]:
