@@ -117,6 +117,18 @@ class FactBuilder:
         # Food allergies are cooking memories (avoid the ingredient), read elsewhere.
         self.is_food = is_food
 
+    def employer(self, st: Statement, org: str) -> Finding:
+        """Where the subject works (在字节工作, works at Deloitte)."""
+        return self.fact(
+            st,
+            "employer",
+            org,
+            f"{{who}}在{org}工作",
+            f"{{who}} work at {org}",
+            category=["个人", "工作"],
+            entities=[org],
+        )
+
     def fact(
         self,
         st: Statement,

@@ -130,17 +130,7 @@ class DoingFrames(FactBuilder):
         out = [self._job(st, job, f"{{who}}{job}", f"{{who}}: teaches {t['v']}")]
         if t["at"] and not re.match(r"^(?:一|这|那|某)?(?:所|家|个)?(?:学校|机构)$", t["at"]):
             at = w.clean_zh(t["at"])
-            out.append(
-                self.fact(
-                    st,
-                    "employer",
-                    at,
-                    f"{{who}}在{at}工作",
-                    f"{{who}} work at {at}",
-                    category=["个人", "工作"],
-                    entities=[at],
-                )
-            )
+            out.append(self.employer(st, at))
         return out
 
     def _job_done_en(self, st: Statement, body: str) -> list[Finding]:
@@ -181,17 +171,7 @@ class DoingFrames(FactBuilder):
         if not org and teach is not None and teach["at"]:
             org = w.clean_en(teach["at"])
         if org:
-            out.append(
-                self.fact(
-                    st,
-                    "employer",
-                    org,
-                    f"{{who}}在{org}工作",
-                    f"{{who}} work at {org}",
-                    category=["个人", "工作"],
-                    entities=[org],
-                )
-            )
+            out.append(self.employer(st, org))
         return out
 
     def _job(self, st: Statement, job: str, zh: str, en: str) -> Finding:

@@ -307,17 +307,7 @@ class WorkFrames(FactBuilder):
             or (where if 2 <= len(where) <= 10 and where not in _NOT_WORKPLACES else "")
         )
         if org and len(org) >= len(where) - 2:
-            out.append(
-                self.fact(
-                    st,
-                    "employer",
-                    org,
-                    f"{{who}}在{org}工作",
-                    f"{{who}} work at {org}",
-                    category=["个人", "工作"],
-                    entities=[org],
-                )
-            )
+            out.append(self.employer(st, org))
         elif place:
             out.append(
                 self.fact(
@@ -392,17 +382,7 @@ class WorkFrames(FactBuilder):
             org = unnamed.group().strip()
         if not org:
             return []
-        return [
-            self.fact(
-                st,
-                "employer",
-                org,
-                f"{{who}}在{org}工作",
-                f"{{who}} work at {org}",
-                category=["个人", "工作"],
-                entities=[org],
-            )
-        ]
+        return [self.employer(st, org)]
 
     def _job_en(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_EN.match(body)
@@ -440,17 +420,7 @@ class WorkFrames(FactBuilder):
         ]
         org = w.capitalized_phrase(m["org"] or m["org2"] or "")
         if org:
-            out.append(
-                self.fact(
-                    st,
-                    "employer",
-                    org,
-                    f"{{who}}在{org}工作",
-                    f"{{who}} work at {org}",
-                    category=["个人", "工作"],
-                    entities=[org],
-                )
-            )
+            out.append(self.employer(st, org))
         place = english_place(w.clean_en(m.groupdict().get("place") or ""))
         if place:
             # a teacher in Bristol: where the user lives and works, in their words.
