@@ -427,6 +427,14 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
     if bound is None and not ill:
         return None
+    if (
+        not ill
+        and bound is not None
+        and bound.ends is not None
+        and bound.ends <= end_of_day(now)
+        and all(one_off_event(st) for st in statements)
+    ):
+        return None  # 今晚点了外卖, I ordered a pizza tonight: done once, no state of the user
     if any(t.role == "recurring" for t in times):
         return None
     if bound is not None and bound.ends is not None:
@@ -459,6 +467,36 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         importance=0.85,
         reason="how the user is for now, until it ends",
     )
+
+
+# A thing done once, told as done: the verb with 了 and what it took (点了外卖, 去了趟超市) —
+# not 了 closing the clause (累坏了, 来例假了: how the user is now).
+_DONE_ONCE_ZH = re.compile(r"(?<![没不别])(?P<verb>[\u4e00-\u9fff]{1,2})了(?=[\u4e00-\u9fff\d])")
+# The English past of doing (ordered, went, cooked) opening what the user says, once the
+# time and the subject are set aside; not be/feel/get/have, which say how someone is.
+_DONE_ONCE_EN = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:just\s+|already\s+|finally\s+)?"
+    r"(?!(?:was|were|felt|got|had|seemed|looked|became|needed|wanted|used|tried|started|decided|planned|hoped)\b)"
+    r"(?:[a-z]{2,}(?<!ee)ed|went|ate|drank|bought|took|made|saw|met|ran|came|left|gave|sent|paid|found|brought|wrote|did|spent|sold|won|lost|caught|threw|flew|drove|rode|swam|sang|built|grabbed|picked|dropped)\b",
+    re.IGNORECASE,
+)
+
+
+def one_off_event(st: Statement) -> bool:
+    """The clause tells a thing the user did once, as done (今晚点了外卖, I ordered a pizza
+    tonight, went for a run this morning): an event, no state that holds for a while."""
+    body = st.text if st.subject.kind != "self" or not st.zh else st.body
+    for t in st.times:
+        body = body.replace(t.text, " ")
+    body = body.strip(" ，,。.!！")
+    if st.zh:
+        m = _DONE_ONCE_ZH.search(body)
+        if m is None:
+            return False
+        # 累了一天, 忙了一天: how the day was, a state; not a doing.
+        tags = w.tag(body[: m.end("verb")])
+        return bool(tags) and tags[-1][1][:1] not in ("a",) and not _MUST_ZH.search(body)
+    return bool(_DONE_ONCE_EN.match(re.sub(r"\s+", " ", body)))
 
 
 # Times that say "for now" without saying until when: a job held "currently" is no state.
