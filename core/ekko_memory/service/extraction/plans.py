@@ -571,6 +571,8 @@ def routine(st: Statement) -> Finding | None:
         return None
     if not any(t.role == "recurring" for t in st.times):
         return None
+    if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
+        return None  # the neighbours' dog barks every night: its doer is named, not the user
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     body = st.body.strip()
     if _only_how_often(st, body):

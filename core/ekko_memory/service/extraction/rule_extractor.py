@@ -312,8 +312,8 @@ class RuleBasedExtractor(Revising):
     def _usable(self, st: Statement) -> bool:
         """Statements and what the user asked to remember; never questions, suppositions,
         requests to the assistant, opinions or someone else's words."""
-        if st.hypothetical or st.reported:
-            return False
+        if st.hypothetical or st.reported or st.subject.kind == "other":
+            return False  # 他们下周搬家: someone else's, and nobody the user named
         if st.remember and not st.request:
             return not st.question
         return st.is_claim
