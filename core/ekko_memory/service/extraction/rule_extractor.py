@@ -138,6 +138,27 @@ _NOTE_TAIL = re.compile(
 )
 
 
+# A question of whether what was just said is normal (我家柯基掉毛很厉害，正常吗？ my corgi
+# sheds a lot, is that normal?): the clause before it is what is asked about, not a fact told.
+_IS_IT_NORMAL = re.compile(
+    r"^(?:这|那|这样|这种情况|这个)?(?:样)?(?:是|算)?(?:正常|要紧|严重|常见|有问题|没事|健康)(?:吗|么|嘛|不|的吗)"
+    r"|^(?:is|was|isn'?t)\s+(?:that|this|it)\s+(?:normal|ok|okay|bad|serious|common|fine|healthy|weird|a problem|something to worry about)\b"
+    r"|^should i (?:be )?worr(?:y|ied)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_of(st: Statement, group: list[Statement]) -> bool:
+    """The next clause of ``st``'s sentence asks whether what ``st`` says is normal."""
+    after = [q for q in group if q.index == st.index + 1]
+    return (
+        not st.question
+        and bool(after)
+        and after[0].question
+        and bool(_IS_IT_NORMAL.match(after[0].text.strip()))
+    )
+
+
 class RuleBasedExtractor(Revising):
     """Statement extractor for Chinese and English (the default; no network)."""
 
@@ -326,7 +347,7 @@ class RuleBasedExtractor(Revising):
         known: list[MemoryNode],
         found: Found,
     ) -> None:
-        usable = [st for st in group if self._usable(st)]
+        usable = [st for st in group if self._usable(st) and not _asked_of(st, group)]
         # 今晚头疼，回答简短点: a request made for a state of now ends with it.
         self._sentence_ends = next((e for s in group if (e := held_until(s)) is not None), None)
         # 在吃抗生素，要吃七天: the medicine is taken until the course ends.
@@ -343,6 +364,10 @@ class RuleBasedExtractor(Revising):
             if (st.reported or st.question) and st not in usable:
                 # 我朋友说我这种8月3号生日的人很倔: what is said of the user in their words.
                 for f in self.facts.said_of_oneself(st):
+                    self._propose(f, [msg.id], known, found)
+            if (st.question or _asked_of(st, group)) and st not in usable:
+                # 我家柯基掉毛正常吗？: the corgi is the user's, given by the question.
+                for f in self.facts.owned_in_question(st):
                     self._propose(f, [msg.id], known, found)
             if st.request and not st.hypothetical and st not in usable:
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference;
