@@ -50,6 +50,7 @@ from ekko_memory.service.extraction.plans import (
     held_until,
     plan,
     reports_done,
+    rest_state,
     routine,
     same_work,
     task_overlap,
@@ -375,6 +376,13 @@ class RuleBasedExtractor(Revising):
                 for style in (reply_style(st), units(st)):
                     if style is not None:
                         self._propose(style, [msg.id], known, found)
+        for st in list(group):
+            # 医生让我得休息三天, the doctor told me to rest for three days: a state of the
+            # user until the span ends, whoever ordered it; never a task.
+            rest = rest_state(st, msg.created_at)
+            if rest is not None:
+                self._propose(rest, [msg.id], known, found)
+                usable = [u for u in usable if u is not st]
         stated = False
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
