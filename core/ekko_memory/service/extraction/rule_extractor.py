@@ -694,10 +694,23 @@ class RuleBasedExtractor(Revising):
                     and n.key == "pet"
                     and isinstance(n.value_json, dict)
                     and n.value_json.get("species") == f.value.get("species")
-                    and (self._correcting or ("called" in f.value and "called" not in n.value_json))
+                    and (
+                        self._correcting
+                        or ("called" in f.value and "called" not in n.value_json)
+                        or ("weight" in f.value and "called" not in f.value)
+                    )
                 ),
                 None,
             )
+            if target is not None and "weight" in f.value and "called" not in f.value:
+                # 我家兔子6斤 of the rabbit known as 团子: the same pet, now with its weight.
+                assert isinstance(target.value_json, dict)
+                f.value = {**target.value_json, "weight": f.value["weight"]}
+                if "called" in f.value:
+                    # The name kept; a weight said before gives way to this one.
+                    base = re.sub(r"\s*[（(][^（()）]*[）)]$", "", target.title)
+                    weight = f.value["weight"]
+                    f.title = f"{base}（{weight}）" if f.statement.zh else f"{base} ({weight})"
         if target is None and self._correcting and f.key is not None:
             # 我说错了，是菠萝过敏: replaces what the corrected message said under this key.
             target = next(
