@@ -100,7 +100,8 @@ def test_a_pet_named_in_a_question_is_the_users_and_nothing_more(
 
 
 @pytest.mark.parametrize(
-    "said", ["你觉得我该养猫吗？", "我家要不要养只猫？", "Should I get a dog?", "我家狗走丢了怎么办？"]
+    "said",
+    ["你觉得我该养猫吗？", "我家要不要养只猫？", "Should I get a dog?", "我家狗走丢了怎么办？"],
 )
 def test_a_question_about_a_pet_to_come_or_gone_states_none(mem: MemoryService, said: str) -> None:
     say(mem, said)
@@ -166,7 +167,9 @@ def test_usually_is_still_a_routine(mem: MemoryService) -> None:
         ("My dog eats 2 kg of food a week.", {"species": "dog"}),
     ],
 )
-def test_a_pets_weight_is_kept_with_it(mem: MemoryService, said: str, value: dict[str, str]) -> None:
+def test_a_pets_weight_is_kept_with_it(
+    mem: MemoryService, said: str, value: dict[str, str]
+) -> None:
     say(mem, said)
     [pet] = [n for n in stored(mem) if n.key == "pet"]
     assert pet.value_json == value
