@@ -55,6 +55,16 @@ def test_someone_unnamed_is_not_the_user(mem: MemoryService, said: str) -> None:
     assert "搬家" not in later(mem, "下周有什么安排？")
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["他们让我周五前交报告", "他们说我下周要出差", "They want me to send the report by Friday."],
+)
+def test_what_someone_unnamed_has_the_user_do_is_the_users(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    [task] = [n for n in stored(mem) if n.key == "task_status"]
+    assert task.expires_at is not None
+
+
 def test_a_pronoun_of_someone_named_before_stays_theirs(mem: MemoryService) -> None:
     say(mem, "我老公最近很忙，他下周出差")
     assert all(n.key != "task_status" for n in stored(mem))

@@ -538,6 +538,14 @@ _TOPIC_FIRST = re.compile(
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
+# What he, she or they have the user do (让我…, 说我得…, want me to…): the user's.
+_ASSIGNED_PRON_ZH = re.compile(
+    r"^(?:让|叫|要|要求|安排|派|通知)我|^(?:说|通知)我(?=[^，,。]{0,6}?(?:要|得|需要|必须))"
+)
+_ASSIGNED_PRON_EN = re.compile(
+    r"^(?:wants?|wanted|asked|asks|told|tells|needs?|needed|expects?|reminded)\s+me\s+to\s+",
+    re.IGNORECASE,
+)
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
@@ -783,6 +791,10 @@ def _analyze(
                 # they loved the jousting: of someone, never the user, even when unnamed.
                 subject = last_person or (NOBODY if clause.lstrip().startswith("人家") else SOMEONE)
                 explicit = True
+                assigned = (_ASSIGNED_PRON_ZH if zh else _ASSIGNED_PRON_EN).match(body)
+                if assigned is not None:
+                    # 他们让我周五前交报告, they want me to send it by Friday: the user's to do.
+                    subject, body = SELF, body[assigned.end() :]
             if not explicit:
                 if carried is not None:
                     subject = carried
