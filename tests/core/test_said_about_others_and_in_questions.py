@@ -110,6 +110,20 @@ def test_a_pet_named_in_a_question_is_the_users_and_nothing_more(
 
 
 @pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("I'm vegetarian, is that ok?", "dietary_restriction"),
+        ("我吃素，这样正常吗？", "dietary_restriction"),
+    ],
+)
+def test_what_the_user_says_of_themselves_before_asking_stays(
+    mem: MemoryService, said: str, key: str
+) -> None:
+    say(mem, said)
+    assert key in keys(mem)
+
+
+@pytest.mark.parametrize(
     "said",
     ["你觉得我该养猫吗？", "我家要不要养只猫？", "Should I get a dog?", "我家狗走丢了怎么办？"],
 )

@@ -150,10 +150,14 @@ _IS_IT_NORMAL = re.compile(
 
 
 def _asked_of(st: Statement, group: list[Statement]) -> bool:
-    """The next clause of ``st``'s sentence asks whether what ``st`` says is normal."""
+    """The next clause of ``st``'s sentence asks whether what ``st`` says of a pet or
+    someone is normal."""
     after = [q for q in group if q.index == st.index + 1]
     return (
         not st.question
+        # Of a pet or someone else: what the user says of themselves (I'm vegetarian, is
+        # that ok?) stays theirs whatever they ask about it.
+        and st.subject.kind == "person"
         and bool(after)
         and after[0].question
         and bool(_IS_IT_NORMAL.match(after[0].text.strip()))
