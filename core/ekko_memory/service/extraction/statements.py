@@ -22,7 +22,7 @@ from typing import Literal
 from ekko_memory.schema import intent
 from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
 
-SubjectKind = Literal["self", "we", "person", "none"]
+SubjectKind = Literal["self", "we", "person", "other", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
 RELATIONS_ZH = [
@@ -407,7 +407,8 @@ _REMEMBER_LEAD = re.compile(
 @dataclass(frozen=True)
 class Subject:
     """Who a clause speaks of: the user (``self``), a group the user is in (``we``), one
-    person of their life (``person``: 儿子, my wife Anna), or nobody named (``none``)."""
+    person of their life (``person``: 儿子, my wife Anna), someone else the message does not
+    name (``other``: 他们, they, with nobody said before), or nobody named (``none``)."""
 
     kind: SubjectKind
     relation: str = ""
@@ -429,6 +430,8 @@ class Subject:
 
 SELF = Subject("self")
 NOBODY = Subject("none")
+# 他们最后定了，下周搬家 with nobody named before: someone else's doing, never the user's.
+SOMEONE = Subject("other")
 
 
 @dataclass
@@ -535,6 +538,14 @@ _TOPIC_FIRST = re.compile(
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
+# What he, she or they have the user do (让我…, 说我得…, want me to…): the user's.
+_ASSIGNED_PRON_ZH = re.compile(
+    r"^(?:让|叫|要|要求|安排|派|通知)我|^(?:说|通知)我(?=[^，,。]{0,6}?(?:要|得|需要|必须))"
+)
+_ASSIGNED_PRON_EN = re.compile(
+    r"^(?:wants?|wanted|asked|asks|told|tells|needs?|needed|expects?|reminded)\s+me\s+to\s+",
+    re.IGNORECASE,
+)
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
@@ -561,10 +572,22 @@ def whose_thing(clause: str) -> bool:
 _WHEN_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|\d")
 
 
+# 邻居家的狗天天叫, 隔壁的小孩每天哭, 同事的孩子: someone's person or animal opening the
+# clause — its doer, someone else (the user's own: 我家的狗, read above as theirs).
+_OTHERS_ONE_ZH = re.compile(
+    rf"^{_LEAD_ZH}(?!我|俺|咱|你|您|自己)(?P<owner>[\u4e00-\u9fff]{{1,4}}?)(?:家)?的"
+    rf"(?:那|这)?(?:只|条|个|位|些|群)?(?:大|小|老)?(?:{_REL_ZH})"
+    rf"(?=[\u4e00-\u9fff])(?!的)"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
         return Subject("person", whose["rel"]), f"{whose['thing']}{whose['rest']}", True
+    others = _OTHERS_ONE_ZH.match(clause)
+    if others is not None and not _WHEN_ZH.search(others["owner"]):
+        return SOMEONE, clause[others.end() :], True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:
@@ -766,8 +789,12 @@ def _analyze(
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
             if subject.relation == _PRONOUN:
                 # they loved the jousting: of someone, never the user, even when unnamed.
-                subject = last_person or NOBODY
+                subject = last_person or (NOBODY if clause.lstrip().startswith("人家") else SOMEONE)
                 explicit = True
+                assigned = (_ASSIGNED_PRON_ZH if zh else _ASSIGNED_PRON_EN).match(body)
+                if assigned is not None:
+                    # 他们让我周五前交报告, they want me to send it by Friday: the user's to do.
+                    subject, body = SELF, body[assigned.end() :]
             if not explicit:
                 if carried is not None:
                     subject = carried
