@@ -103,3 +103,22 @@ def test_the_verb_alone_or_said_by_another_closes_nothing(mem: MemoryService, re
     say(mem, "I need to email the landlord about the boiler this week")
     say(mem, report, session="s2")
     assert [n for n in stored(mem) if n.type == "task" and "landlord" in n.value_json["task"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我写个短篇故事：女主叫林夏，住在大连，是个对猫毛过敏的兽医",
+        "给我编个睡前故事吧，主人公是只叫米粒的小仓鼠，它最怕黑",
+        "write me a poem about a retired sailor who lives in Lisbon and hates the sea",
+        "Can you come up with a character for my D&D game? She's a vegetarian elf from Oslo",
+    ],
+)
+def test_what_a_requested_story_says_is_not_the_user(mem: MemoryService, text: str) -> None:
+    say(mem, text)
+    assert stored(mem) == []
+
+
+def test_what_the_user_says_before_asking_for_a_story_stays_theirs(mem: MemoryService) -> None:
+    say(mem, "我住在青岛，帮我写首小诗夸夸青岛的海")
+    assert [n for n in stored(mem) if n.key == "city" and "青岛" in str(n.value_json)]

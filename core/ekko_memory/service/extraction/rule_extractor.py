@@ -79,6 +79,7 @@ from ekko_memory.service.extraction.statements import (
     Subject,
     read_statements,
     with_subject,
+    writes_fiction,
 )
 from ekko_memory.service.extraction.takeback import (
     scratched_for_new,
@@ -226,6 +227,10 @@ class RuleBasedExtractor(Revising):
             _named_as_known(st, known, found)
             for st in read_statements(text, msg.created_at, self._last_person)
         ]
+        story = next((st.index for st in statements if writes_fiction(st.text)), None)
+        if story is not None:
+            # 帮我写个小说开头：主角住在重庆，对花粉过敏 — the story's people, not the user.
+            statements = [st for st in statements if st.index < story]
         people = [st.subject for st in statements if st.subject.kind == "person"]
         if people:
             self._last_person = people[-1]

@@ -871,3 +871,20 @@ def _tail(sentence: str, clause: str) -> str:
 def with_subject(statement: Statement, subject: Subject) -> Statement:
     """The same clause read of another subject (我和老公都不吃辣: of each)."""
     return replace(statement, subject=subject)
+
+
+# Asking for a story, a poem, a character (帮我写个小说开头, write me a bedtime story): what
+# the message goes on to say is the story's, not the user's.
+_FICTION = re.compile(
+    r"(?:写|编|创作|构思|续写|改写|想|起)(?:一?[个篇段首部则份])?[^，。,.]{0,8}?"
+    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀)"
+    r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
+    r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
+    r"character|plot|scene|dialogue|limerick|haiku)s?\b",
+    re.IGNORECASE,
+)
+
+
+def writes_fiction(text: str) -> bool:
+    """The clause asks for a piece of fiction (a story, a poem, a character)."""
+    return bool(_FICTION.search(text))
