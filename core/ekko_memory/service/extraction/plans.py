@@ -215,6 +215,68 @@ def _not_yet(st: Statement) -> bool:
     return bool(_NOT_YET_EN.match(body))
 
 
+# A thing and what is due for it now (房租也该交了, 头发该剪了, 车该保养了): the thing named
+# first, then 该 and the work. Not 我该睡了 (no thing) nor 该吃饭了.
+_DUE_NOW_ZH = re.compile(
+    r"^(?:还有|另外|而且|再就是)?[，,\s]*(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)"
+    r"(?:也|又|都|早就|早)?(?:应该|该)(?P<work>[\u4e00-\u9fff]{1,4}?)了[吧啊呀哦啦]*$"
+)
+
+
+def due_now(st: Statement) -> bool:
+    """The clause says a thing's work is due now (房租也该交了, 护照该续了)."""
+    if not st.zh:
+        return False
+    m = _DUE_NOW_ZH.match(st.text.strip())
+    if m is None:
+        return False
+    thing = w.tag(m.group("thing"))
+    work = w.tag(m.group("work"))
+    return bool(
+        thing
+        and thing[-1][1][:1] == "n"
+        and thing[-1][1] != "nr"
+        and work
+        and work[0][1][:1] == "v"
+    )
+
+
+def _work_by(st: Statement, when: TimeMention, bare: bool = False) -> bool:
+    """The clause opens with a deadline and the work to do by it (周四前发给财务, 月底前搬完):
+    the user's to-do, though no "must" is said. ``bare``: and the work's verb names no thing
+    after it (发给财务, 弄完 — the thing was said before; not 交周报)."""
+    if not st.zh or when.role != "deadline" or not st.about_user:
+        return False
+    at = st.text.find(when.text)
+    if at != 0:
+        return False
+    after = re.sub(r"^(?:之前|以前|前)?(?:就|先|再|要|得)?", "", st.text[len(when.text) :])
+    tagged = w.tag(after)
+    if not (tagged and tagged[0][1][:1] == "v" and len(after) >= 2):
+        return False
+    if not bare:
+        return True
+    rest = after[len(tagged[0][0]) :]
+    return not rest or bool(re.match(r"[给到完好掉走了]", rest)) or tagged[0][0].endswith("给")
+
+
+def continues_tasks(st: Statement) -> bool:
+    """A clause that adds another thing to do to the one said before it in the sentence
+    (…，另外体检也得约一下; …，还有房租也该交了): a join or 也/还 with a must."""
+    if not st.zh:
+        return False
+    return bool(
+        re.match(
+            r"^(?:另外|还有|再就是|而且|然后)?[，,\s]*[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:也|还)(?:得|要|需要|该)",
+            st.text,
+        )
+        or re.match(
+            r"^(?:另外|还有|再就是)[，,\s]*[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:得|要|需要|该)",
+            st.text,
+        )
+    )
+
+
 def span_now(st: Statement) -> TimeMention | None:
     """The span a task falls in when only such a span is said (这周, this month)."""
     return next(
@@ -258,7 +320,13 @@ def plan(
         or sentence_time
     )
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
-    must = bool((_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body) or listed)
+    due_already = due_now(st)
+    must = bool(
+        (_MUST_ZH if st.zh else _MUST_EN).search(body)
+        or _REMIND.search(st.body)
+        or listed
+        or due_already
+    )
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
     if _NO_NEED.search(body):
         return None  # 不用交了, no need to call: nothing to do
@@ -281,7 +349,13 @@ def plan(
     if _CONSEQUENCE.match(body):
         return None
     if when is not None:
-        if todo is None and not listed and not worded and not (must and when.role == "deadline"):
+        if (
+            todo is None
+            and not listed
+            and not worded
+            and not (must and when.role == "deadline")
+            and not _work_by(st, when)
+        ):
             # A deadline with a must (月底前得去把合同续签了) is a to-do whatever the work.
             return None
         if when.ends is None or when.ends < now:
@@ -300,6 +374,7 @@ def plan(
         or (must and (st.remember or _BEFORE_SOMETHING.search(body)))
         or (must and worded)
         or (must and _URGENT.search(body))
+        or due_already
     ):
         # A "must" with no time is a task only with what it must come before (旧冰箱得在
         # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
@@ -325,7 +400,7 @@ def plan(
         key="task_status",
         value=value,
         title=title,
-        content=_with_antecedent(st),
+        content=_with_antecedent(st, elliptic=when is not None and _work_by(st, when, bare=True)),
         statement=st,
         scope="workspace",
         expires_at=expires,
@@ -344,11 +419,12 @@ _PRONOUN_OBJECT = re.compile(
 )
 
 
-def _with_antecedent(st: Statement) -> str:
+def _with_antecedent(st: Statement, elliptic: bool = False) -> str:
     """The task's words, with the clauses before it in its sentence when it names its thing
-    by a pronoun (my passport expires in June…, so I need to renew it asap): the user's own
-    words, so a later question about the thing finds the task."""
-    if not _PRONOUN_OBJECT.search(st.body):
+    by a pronoun (my passport expires in June…, so I need to renew it asap) or not at all
+    (``elliptic``: 预算表做完 周四前发给财务): the user's own words, so a later question
+    about the thing finds the task."""
+    if not (elliptic or _PRONOUN_OBJECT.search(st.body)):
         return st.text
     at = st.sentence.find(st.text)
     if at <= 0:
@@ -385,8 +461,8 @@ def reports_done(st: Statement) -> bool:
         r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE
     ):
         return False
-    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body):
-        return False  # 得卖掉 is still to do
+    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body) or due_now(st):
+        return False  # 得卖掉, 房租该交了 are still to do
     return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body) or _CANCELLED.search(st.body))
 
 

@@ -46,6 +46,7 @@ from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.plans import (
+    continues_tasks,
     course_ends,
     held_until,
     plan,
@@ -79,6 +80,7 @@ from ekko_memory.service.extraction.statements import (
     Subject,
     read_statements,
     with_subject,
+    writes_fiction,
 )
 from ekko_memory.service.extraction.takeback import (
     scratched_for_new,
@@ -89,6 +91,7 @@ from ekko_memory.service.extraction.task_lists import (
     LIST_NOUNS_EN,
     LIST_NOUNS_ZH,
     chore_parts,
+    done_by_its_verb,
     task_time,
 )
 from ekko_memory.service.extraction.time_expressions import TimeMention
@@ -250,6 +253,10 @@ class RuleBasedExtractor(Revising):
             _named_as_known(st, known, found)
             for st in read_statements(text, msg.created_at, self._last_person)
         ]
+        story = next((st.index for st in statements if writes_fiction(st.text)), None)
+        if story is not None:
+            # 帮我写个小说开头：主角住在重庆，对花粉过敏 — the story's people, not the user.
+            statements = [st for st in statements if st.index < story]
         people = [st.subject for st in statements if st.subject.kind == "person"]
         if people:
             self._last_person = people[-1]
@@ -399,15 +406,17 @@ class RuleBasedExtractor(Revising):
         # The time of the task said last in the sentence: the next piece of work shares it
         # (这周要把报销单交了，另外还得约个体检).
         said_time: TimeMention | None = None
+        tasked = False  # a task was said earlier in this sentence
         for st in usable:
             if st is announcing:
                 continue
+            tasked = tasked or any(op.node.type == "task" for op in found.ops[first:])
             n = len(found.ops)
             if st in told or (
                 not listing
                 and found.ops[n - 1 :]
                 and found.ops[-1].node.type == "task"
-                and _CHORE_START.match(st.body.strip())
+                and (_CHORE_START.match(st.body.strip()) or (tasked and continues_tasks(st)))
             ):
                 # "buy a present before Sunday and mow the lawn": the "need to" carries on;
                 # 老板说了，报告周五前要交: what the boss said is the user's to do.
@@ -565,6 +574,8 @@ class RuleBasedExtractor(Revising):
                     for f in self.facts.read(st):
                         self._propose(f, src, known, found)
                 return
+            if self._done_by_its_verb(st, known, found):
+                return
         finding = self._first(st, msg.created_at)
         for f in finding:
             self._propose(f, src, known, found)
@@ -594,6 +605,24 @@ class RuleBasedExtractor(Revising):
                 found.ops.remove(op)
             elif node_id is not None:
                 found.add("expire", "the user said it is done", target_id=node_id)
+
+    def _done_by_its_verb(self, st: Statement, known: list[MemoryNode], found: Found) -> bool:
+        """The open tasks (known or proposed in this batch) that ``st`` tells done in the
+        past of their own verb ("called the plumber") leave the tasks; False when none."""
+        closed = False
+        for n in known:
+            if n.type == "task" and n.status == "active" and done_by_its_verb(st, task_words(n)):
+                found.add("expire", "the user said it is done", target_id=n.id)
+                closed = True
+        for op in list(found.ops):
+            if (
+                op.operation == "create"
+                and op.node.type == "task"
+                and done_by_its_verb(st, _draft_words(op.node.value_json, op.node.title))
+            ):
+                found.ops.remove(op)
+                closed = True
+        return closed
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds; with the pet the user calls

@@ -383,7 +383,29 @@ _SENTENCE = re.compile(
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])(?=\s+(?-i:[A-Z])|\s+[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
-_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")
+_CLAUSE_ZH = re.compile(
+    r"[，,、：:]+|…+|\.{3,}|\s{2,}|(?<=[\u4e00-\u9fff])[ \t\u3000](?=[\u4e00-\u9fff])"
+    r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*"
+)
+# A space between Chinese words stands for a comma in chat (好 我先搞数据 周三前弄完) — not
+# after a word that wants what follows (我叫 王磊, 我想 吃火锅) nor after a time, whose work
+# or time of day follows (明天 下午, 周五前 交报告).
+_HOLDS_ON = re.compile(
+    r"[叫是在住姓去到和跟给对把被从的要想会能得说让请]$"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]$|[今明后昨前每当]天$|[\d一二三四五六七八九十]+[号日点]$"
+    r"|(?:月底|月初|月中|年底|年初|周末|[这下上本]周|[这下上本]个?月|今年|明年|早上|上午|中午|下午|晚上|今晚|明早)$"
+    r"|[前后]$"
+)
+
+
+def _breaks(sentence: str, at: int, sep: str) -> bool:
+    """Whether a separator found at ``at`` cuts the sentence (a lone space between Chinese
+    words does unless the words before it hold on to what follows)."""
+    if sep not in (" ", "\t", "\u3000"):
+        return True
+    return not _HOLDS_ON.search(sentence[:at])
+
+
 # English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
@@ -503,7 +525,12 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
     else:
         parts = _split_outside_brackets(_CLAUSE_EN, sentence)[::2]
     parts = [_BULLET.sub("", p) for p in parts if p]
-    return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+    parts = [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+    # 哎，那条删掉吧 / 嗯 另外…: a sound before the clause says nothing of its own.
+    return [p for p in parts if not (zh and _FILLER_ZH.fullmatch(p))] or parts
+
+
+_FILLER_ZH = re.compile(r"(?:哎|唉|嗯|哦|噢|喔|啊|呃|额|诶|欸|哎呀|哎哟|嘿|emm+|嗯+|哈+|呵+)[~～]*")
 
 
 def _split_outside_brackets(pattern: re.Pattern[str], sentence: str) -> list[str]:
@@ -516,7 +543,11 @@ def _split_outside_brackets(pattern: re.Pattern[str], sentence: str) -> list[str
         before = sentence[: m.start()]
         depth = sum(before.count(o) for o in "(（[【") - sum(before.count(c) for c in ")）]】")
         closed = any(c in sentence[m.start() :] for c in ")）]】")
-        if (depth > 0 and closed) or m.end() == m.start():
+        if (
+            (depth > 0 and closed)
+            or m.end() == m.start()
+            or not _breaks(sentence, m.start(), m.group())
+        ):
             continue
         out += [sentence[at : m.start()], m.group()]
         at = m.end()
@@ -867,3 +898,20 @@ def _tail(sentence: str, clause: str) -> str:
 def with_subject(statement: Statement, subject: Subject) -> Statement:
     """The same clause read of another subject (我和老公都不吃辣: of each)."""
     return replace(statement, subject=subject)
+
+
+# Asking for a story, a poem, a character (帮我写个小说开头, write me a bedtime story): what
+# the message goes on to say is the story's, not the user's.
+_FICTION = re.compile(
+    r"(?:写|编|创作|构思|续写|改写|想|起)(?:一?[个篇段首部则份])?[^，。,.]{0,8}?"
+    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀)"
+    r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
+    r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
+    r"character|plot|scene|dialogue|limerick|haiku)s?\b",
+    re.IGNORECASE,
+)
+
+
+def writes_fiction(text: str) -> bool:
+    """The clause asks for a piece of fiction (a story, a poem, a character)."""
+    return bool(_FICTION.search(text))
