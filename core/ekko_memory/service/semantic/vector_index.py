@@ -295,8 +295,10 @@ class VectorIndex:
         """Group the vectors held now into lists and store them list by list (the rows
         reordered into new arrays: a search under way keeps the old ones)."""
         with self.lock:
+            # Views, not copies: rows below ``n`` change only to zeros (a drop), which
+            # does not matter to where the others go.
             n, era = self._n, self._era
-            rows, scales = self._q[:n].copy(), self._scales[:n].copy()
+            rows, scales = self._q[:n], self._scales[:n]
         if n == 0:
             return
         lists, order = make_lists(rows, scales)
