@@ -43,8 +43,9 @@ LOAD_BATCH = 20_000
 RECOUNT_EVERY_S = 30.0
 # Without a commit counter (PostgreSQL), new vectors are looked for at most this often.
 CHECK_EVERY_S = 1.0
-# Up to this many vectors a search scores every one exactly; beyond, the PREFILTER
-# (at least) nearest by sign bits are scored.
+# Up to this many vectors a search scores every one exactly; beyond, those of the nearest
+# lists (``vector_lists``), or until the lists are made the PREFILTER (at least) nearest
+# by sign bits.
 EXACT_UP_TO = 20_000
 PREFILTER = 2_000
 # Lists (``vector_lists``) are made again when the vectors added since outnumber this
