@@ -141,7 +141,7 @@ def flavor_words(value: dict[str, str]) -> str:
 _EATING = re.compile(
     r"吃|喝|做饭|做菜|下厨|口味|喜欢|爱|偏好|偏爱|以后|菜|饭|餐|食|辣|麻|咸|甜|淡|胃|清淡|口|忌"
     r"|盐|油|糖|"
-    r"\b(?:eat|eating|ate|cook|cooking|food|meal|meals|dinner|lunch|breakfast|dish|dishes|recipe|taste|like|love|prefer|diet|stomach|spicy|spice|salt|salty|oil|oily|sugar|sweet|something light|order|ordering|menu)\b",
+    r"\b(?:eat|eating|ate|cook|cooking|food|meal|meals|dinner|lunch|breakfast|dish|dishes|recipe|taste|like|love|prefer|diet|stomach|spicy|spice|salt|salty|oil|oily|sugar|sweet|something light|order|ordering|menu|wings|curry|curries|noodles|ramen|pizza|tacos?|burgers?|sauce|hot pot|chicken|beef|pork|fish|soup)\b",
     re.IGNORECASE,
 )
 

@@ -278,7 +278,7 @@ _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
-_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
+_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
 _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
@@ -286,10 +286,12 @@ _SUBJ_ZH = re.compile(
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
+    # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
+    rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
     rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
-    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一])"
+    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一]|[\u4e00-\u9fff]{{1,4}}过敏)"
     # 英短蓝猫, 柯基犬: a breed before its kind names one animal, not a subject.
     rf"|(?P<bare>(?:{_REL_ZH}))(?![\u4e00-\u9fff]?[猫狗犬兔])(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
     rf")"
@@ -627,6 +629,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m is None:
         return NOBODY, clause[_LEAD_ZH_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].lstrip("的 ")
+    if m["self"] and body.startswith("自己") and len(body) > 3:
+        body = body[2:]  # 我自己在重庆上班: the user, said against someone else
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
@@ -654,6 +658,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
     if m["you"]:
         return NOBODY, clause, True  # 你真靠谱: of the assistant, nothing of the user
+    if m["some"]:
+        return Subject("person", m["some"]), clause[m.end() :], True
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
