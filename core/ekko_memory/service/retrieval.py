@@ -94,16 +94,15 @@ def typed(nodes: Iterable[NodeLike]) -> list[MemoryNode]:
 
 
 def _remembered(store: SqlStore, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-    """``compute()``, answered once per question by a frozen store (the global memories
-    shipped with the app: a transaction and a statement saved on every query). The rows
-    are immutable tuples, shared by the answers."""
-    if not store.frozen:
-        return compute()
+    """``compute()``, kept by the store until anyone commits to it (``SqlStore.kept``:
+    an agent asking again what it asked a moment ago reads nothing), once per question
+    by a frozen store (the global memories shipped with the app). The rows are
+    immutable tuples, shared by the answers."""
     try:
         hash(key)
     except TypeError:  # a filter holding lists (tags, entities)
         return compute()
-    return store.remembered(key, compute)
+    return store.kept(key, compute)
 
 
 def has_structure(q: MemoryQuery) -> bool:

@@ -3,6 +3,7 @@ substring scan when no word is searchable."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -23,7 +24,7 @@ from ekko_memory.store.search_text import (
     query_terms,
     supports,
 )
-from ekko_memory.store.sqlite_dialect import BM25_RANK
+from ekko_memory.store.sqlite_dialect import BM25, BM25_RANK
 from ekko_memory.timeutil import to_db
 
 
@@ -34,6 +35,10 @@ class SearchHit:
     node: MemoryNode
     rank: float
 
+
+# ``_framed_pass`` ranks the index's best matches first, this many times the window it
+# fills (at 100k memories half a store's matches of a common word pass the viewer).
+RANKED_FIRST = 4.0
 
 # A search statement and its parameters (None: nothing to search for).
 SearchSql = tuple[str, dict[str, Any]] | None
@@ -221,13 +226,19 @@ class SearchReads(ReaderBase):
         cond, params = where_sql(common, alias="n")
         frame_cond, frame_params = where_sql(frame, alias="n")
         params.update(frame_params)
-        if not self._rows(
-            f"SELECT 1 FROM memory_nodes n WHERE {cond} AND {frame_cond} LIMIT 1", params
-        ):
+        params["fts_query"] = fts5_match_expression(terms)
+        in_frame = bool(
+            self._rows(
+                f"SELECT 1 FROM memory_nodes n WHERE {cond} AND {frame_cond} LIMIT 1", params
+            )
+        )
+        settled = self._best_ranked_first(cond, frame_cond if in_frame else None, params, fetch)
+        if settled is not None:
+            return settled
+        if not in_frame:
             # Nothing here in the frame (a domain kept in the other store): the pass would
             # read every match looking for one.
             return [], _in_order(self._rows(*self._ranked_sql(terms, common, fetch)))
-        params["fts_query"] = fts5_match_expression(terms)
         sql = (
             f"SELECT {NODE_COLUMNS_N}, fts.rank, CASE WHEN {frame_cond} THEN 1 ELSE 0 END"
             " FROM memory_nodes_fts fts JOIN memory_nodes n ON n.seq = fts.rowid"
@@ -250,6 +261,53 @@ class SearchReads(ReaderBase):
             if row[-1] and (len(framed) < fetch or row[rank] == framed[-1][rank]):
                 framed.append(row)
         return _in_order(framed)[:fetch], _in_order(best)[:fetch]
+
+    def _best_ranked_first(
+        self, cond: str, frame_cond: str | None, params: dict[str, Any], fetch: int
+    ) -> tuple[list[NodeRow], list[NodeRow]] | None:
+        """SQLite: both lists of ``_framed_pass`` (only the best, without ``frame_cond``)
+        from the index's best ``RANKED_FIRST * fetch`` matches, or None when those do not
+        settle them (a list left short, or its last row tying with the last match ranked:
+        then the full pass decides).
+
+        ``bm25()`` in a bounded sort ranks every match once, as FTS5's own rank order does,
+        at about half its cost (FTS5 sorts its matches in a statement of its own and then
+        reads each one's positions again); the filter is checked on those matches by the
+        columns it reads, and only the rows kept are read whole. Exact: a match outside the
+        bound ranks at or below its last, and a list is taken only when its last row ranks
+        above that."""
+        bound = max(1, int(RANKED_FIRST * fetch))
+        flag = f"CASE WHEN {frame_cond} THEN 1 ELSE 0 END" if frame_cond else "0"
+        ranked = self._rows(
+            f"SELECT best.seq, best.rank, n.updated_at, {flag} FROM (SELECT rowid AS seq,"
+            f" {BM25} AS rank FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
+            " ORDER BY rank LIMIT :ranked_first) AS best"
+            f" LEFT JOIN memory_nodes n ON n.seq = best.seq AND {cond}",
+            {**params, "ranked_first": bound},
+        )
+        every = len(ranked) < bound  # every match was ranked
+        floor = max((r[1] for r in ranked), default=0.0)
+        # Best first; among equal ranks newest first (the full pass's order), then by seq.
+        kept = sorted((r for r in ranked if r[2] is not None), key=itemgetter(0))
+        kept.sort(key=itemgetter(2), reverse=True)
+        kept.sort(key=itemgetter(1))
+        best = kept[:fetch]
+        framed = [r for r in kept if r[3]][:fetch] if frame_cond else []
+        for chosen in (best, framed) if frame_cond else (best,):
+            if not every and (len(chosen) < fetch or chosen[-1][1] >= floor):
+                return None
+        seqs = list({r[0]: None for r in (*best, *framed)})
+        rows = {
+            row[_SEQ]: row
+            for row in self._rows(
+                f"{NODE_SELECT} WHERE seq IN (SELECT value FROM json_each(:seqs))",
+                {"seqs": json.dumps(seqs)},
+            )
+        }
+        return (
+            [NodeRow((*rows[r[0]], r[1])) for r in framed],
+            [NodeRow((*rows[r[0]], r[1])) for r in best],
+        )
 
     def _rank_rows(
         self,
@@ -305,4 +363,5 @@ def _in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
 
 
 _RANK = itemgetter(len(NODE_COLUMNS))
+_SEQ = NODE_COLUMNS.index("seq")
 _UPDATED_DESC = itemgetter(NODE_COLUMNS.index("updated_at"))
