@@ -90,9 +90,10 @@ class SqlStore:
         # node that will expire.
         self.frozen = False
         self._memo: dict[Hashable, Any] = {}
-        # ``kept``: results as of the change count ``_kept_at`` (None: nothing kept yet).
+        # ``kept``: results as of ``_kept_at``, the dialect and its change count (None:
+        # nothing kept yet).
         self._kept: dict[Hashable, Any] = {}
-        self._kept_at: int | None = None
+        self._kept_at: tuple[Dialect, int] | None = None
         self._kept_lock = threading.Lock()
         self._closed = False
         # An in-memory store is one connection (the database lives in it): its users
@@ -202,19 +203,24 @@ class SqlStore:
         value is shared by the callers: immutable rows in lists nobody changes."""
         if self.frozen:
             return self.remembered(key, compute)
+        dialect = self.dialect
         count = self.change_count()
-        if count is None:
+        if count is None or dialect.file_problem() is not None:
+            # A file replaced under the store: its reads say so, as they did.
             return compute()
+        # A store opened again counts anew, on its new dialect: never a match of the old.
+        at = (dialect, count)
         with self._kept_lock:
-            if count != self._kept_at:
+            kept_at = self._kept_at
+            if kept_at is None or kept_at[0] is not dialect or kept_at[1] != count:
                 self._kept.clear()
-                self._kept_at = count
+                self._kept_at = at
             found = self._kept.get(key, _MISSING)
         if found is not _MISSING:
             return found  # type: ignore[no-any-return]
         value = compute()
         with self._kept_lock:
-            if self._kept_at == count:
+            if self._kept_at == at:
                 if len(self._kept) >= KEPT_ENTRIES:
                     del self._kept[next(iter(self._kept))]  # the oldest
                 self._kept[key] = value
