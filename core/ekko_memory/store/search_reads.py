@@ -222,9 +222,11 @@ class SearchReads(ReaderBase):
     def _framed_pass(
         self, terms: tuple[QueryTerm, ...], common: NodeFilter, frame: NodeFilter, fetch: int
     ) -> tuple[list[NodeRow], list[NodeRow]] | None:
-        """SQLite: both lists of ``framed_search_rows`` in one pass of the index in rank
-        order (every match is ranked once), read row by row until both are full (and
-        past the ties of their last row)."""
+        """SQLite: both lists of ``framed_search_rows``. A store holding many matches
+        ranks the best of them first in a bounded sort (``_best_ranked_first``); one with
+        few, or whose best ranked leave a list unsettled, reads one pass of the index in
+        rank order (every match is ranked once), row by row until both are full (and
+        past the ties of their last row). At most three statements a store."""
         if not terms:
             return None
         cond, params = where_sql(common, alias="n")
