@@ -105,6 +105,10 @@ def _remembered(store: SqlStore, key: tuple[Any, ...], compute: Callable[[], T])
     return store.kept(key, compute)
 
 
+def _tuple(items: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if items is None else tuple(items)
+
+
 def has_structure(q: MemoryQuery) -> bool:
     """The query names structured fields (beyond scopes and text)."""
     return bool(
@@ -140,11 +144,12 @@ class Retriever:
             statuses=VISIBLE_STATUSES,
             scopes=scopes,
             domain=domain if structured else None,
-            category_prefix=q.category_path_prefix if structured else None,
-            types=q.types if structured else None,
+            # Lists as tuples: a filter is then a key for what its store keeps (``kept``).
+            category_prefix=_tuple(q.category_path_prefix) if structured else None,
+            types=_tuple(q.types) if structured else None,
             key=key,
-            tags=q.tags,
-            entities=q.entities,
+            tags=_tuple(q.tags),
+            entities=_tuple(q.entities),
             session_id=None,
             subject=value_hint(registry, domain, q.types[0] if q.types else None, key, q.value_json)
             if structured

@@ -43,8 +43,9 @@ from ekko_memory.timeutil import utcnow
 T = TypeVar("T")
 # Results a frozen store remembers (per question; a question is a few hundred bytes).
 FROZEN_MEMO_ENTRIES = 1024
-# Results a store keeps until anyone commits to it (``kept``): an agent's repeated questions.
-KEPT_ENTRIES = 64
+# Results a store keeps until anyone commits to it (``kept``): an agent's repeated questions
+# (an entry is up to two windows of rows: ~200 rows, a few hundred KB at most).
+KEPT_ENTRIES = 16
 _MISSING = object()
 # How often a store disabled for a passing reason (its server down, its file locked at
 # open) tries to open again, in the background.
