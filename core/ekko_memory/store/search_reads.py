@@ -3,7 +3,6 @@ substring scan when no word is searchable."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -283,42 +282,48 @@ class SearchReads(ReaderBase):
 
         ``bm25()`` in a bounded sort ranks every match once, as FTS5's own rank order does,
         at about half its cost (FTS5 sorts its matches in a statement of its own and then
-        reads each one's positions again); the filter is checked on those matches by the
-        columns it reads, and only the rows kept are read whole. Exact: a match outside the
-        bound ranks at or below its last, and a list is taken only when its last row ranks
-        above that."""
+        reads each one's positions again). The ranked matches are joined with their rows
+        in rank order, row by row until both lists are full (and past the ties of their
+        last row), as the full pass reads them. Exact: a match outside the bound ranks at
+        or below its last, and a list is taken only when its last row ranks above that."""
         bound = max(1, int(RANKED_FIRST * fetch))
         flag = f"CASE WHEN {frame_cond} THEN 1 ELSE 0 END" if frame_cond else "0"
-        ranked = self._rows(
-            f"SELECT best.seq, best.rank, n.updated_at, {flag} FROM (SELECT rowid AS seq,"
-            f" {BM25} AS rank FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
-            " ORDER BY rank LIMIT :ranked_first) AS best"
-            f" LEFT JOIN memory_nodes n ON n.seq = best.seq AND {cond}",
-            {**params, "ranked_first": bound},
+        sql = (
+            "WITH best AS MATERIALIZED (SELECT rowid AS seq, "
+            f"{BM25} AS rank FROM memory_nodes_fts WHERE memory_nodes_fts MATCH :fts_query"
+            " ORDER BY rank LIMIT :ranked_first)"
+            f" SELECT {NODE_COLUMNS_N}, best.rank, {flag},"
+            " (SELECT count(*) FROM best), (SELECT max(rank) FROM best)"
+            f" FROM best LEFT JOIN memory_nodes n ON n.seq = best.seq AND {cond}"
         )
-        every = len(ranked) < bound  # every match was ranked
-        floor = max((r[1] for r in ranked), default=0.0)
-        # Best first; among equal ranks newest first (the full pass's order), then by seq.
-        kept = sorted((r for r in ranked if r[2] is not None), key=itemgetter(0))
-        kept.sort(key=itemgetter(2), reverse=True)
-        kept.sort(key=itemgetter(1))
-        best = kept[:fetch]
-        framed = [r for r in kept if r[3]][:fetch] if frame_cond else []
-        for chosen in (best, framed) if frame_cond else (best,):
-            if not every and (len(chosen) < fetch or chosen[-1][1] >= floor):
-                return None
-        seqs = list({r[0]: None for r in (*best, *framed)})
-        rows = {
-            row[_SEQ]: row
-            for row in self._rows(
-                f"{NODE_SELECT} WHERE seq IN (SELECT value FROM json_each(:seqs))",
-                {"seqs": json.dumps(seqs)},
-            )
-        }
-        return (
-            [NodeRow((*rows[r[0]], r[1])) for r in framed],
-            [NodeRow((*rows[r[0]], r[1])) for r in best],
-        )
+        dbapi = self.conn.connection.dbapi_connection
+        assert dbapi is not None
+        framed: list[tuple[Any, ...]] = []
+        best: list[tuple[Any, ...]] = []
+        rank, in_frame = len(NODE_COLUMNS), len(NODE_COLUMNS) + 1
+        ranked, floor, last = 0, 0.0, None
+        cursor = dbapi.execute(sql, {**params, "ranked_first": bound})
+        try:
+            for row in cursor:
+                ranked, floor = row[-2], row[-1]
+                if last is not None and row[rank] < last:
+                    return None  # not handed out in rank order: the full pass decides
+                last = row[rank]
+                if row[0] is None:
+                    continue  # outside the filter
+                if len(best) < fetch or row[rank] == best[-1][rank]:
+                    best.append(row)
+                elif frame_cond is None or (len(framed) >= fetch and row[rank] != framed[-1][rank]):
+                    break  # the lists are full and past their last tie
+                if row[in_frame] and (len(framed) < fetch or row[rank] == framed[-1][rank]):
+                    framed.append(row)
+        finally:
+            cursor.close()
+        if ranked >= bound:  # some matches were left unranked
+            for chosen in (best, framed) if frame_cond else (best,):
+                if len(chosen) < fetch or chosen[-1][rank] >= floor:
+                    return None
+        return _by_seq_in_order(framed)[:fetch], _by_seq_in_order(best)[:fetch]
 
     def _rank_rows(
         self,
@@ -373,6 +378,13 @@ def _in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
     return [NodeRow(r) for r in rows]
 
 
+def _by_seq_in_order(rows: list[tuple[Any, ...]]) -> list[NodeRow]:
+    """``_in_order``, rows of equal rank and time by seq (the bounded sort hands out equal
+    ranks in no set order)."""
+    rows.sort(key=_SEQ)
+    return _in_order(rows)
+
+
 _RANK = itemgetter(len(NODE_COLUMNS))
-_SEQ = NODE_COLUMNS.index("seq")
+_SEQ = itemgetter(NODE_COLUMNS.index("seq"))
 _UPDATED_DESC = itemgetter(NODE_COLUMNS.index("updated_at"))
