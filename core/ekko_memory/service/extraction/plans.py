@@ -241,6 +241,28 @@ def due_now(st: Statement) -> bool:
     )
 
 
+_NOT_WORK_VERBS = frozenset(
+    {
+        "肯定",
+        "一定",
+        "会",
+        "能",
+        "可以",
+        "应该",
+        "可能",
+        "就",
+        "都",
+        "是",
+        "有",
+        "没",
+        "睡",
+        "起",
+        "起床",
+    }
+)
+_HABIT_ZH = re.compile(r"一般|通常|平时|平常|每天|天天|每周|每晚|每早|作息|习惯|总是|向来|从来")
+
+
 def _work_by(st: Statement, when: TimeMention, bare: bool = False) -> bool:
     """The clause opens with a deadline and the work to do by it (周四前发给财务, 月底前搬完):
     the user's to-do, though no "must" is said. ``bare``: and the work's verb names no thing
@@ -254,6 +276,8 @@ def _work_by(st: Statement, when: TimeMention, bare: bool = False) -> bool:
     tagged = w.tag(after)
     if not (tagged and tagged[0][1][:1] == "v" and len(after) >= 2):
         return False
+    if tagged[0][0] in _NOT_WORK_VERBS or _HABIT_ZH.search(st.sentence):
+        return False  # 晚上十一点前肯定睡, of a day as it usually goes: a habit, no to-do
     if not bare:
         return True
     rest = after[len(tagged[0][0]) :]
@@ -291,6 +315,12 @@ def span_now(st: Statement) -> TimeMention | None:
         ),
         None,
     )
+
+
+_TURNING_AN_AGE = re.compile(
+    r"^(?:am|is|are)?\s*(?:turning|turns|going\s+to\s+be|gonna\s+be)\s+\d{1,3}\b(?!\s*(?:am|pm|:|mins?|minutes|km|miles))",
+    re.IGNORECASE,
+)
 
 
 def plan(
@@ -332,6 +362,8 @@ def plan(
         return None  # 不用交了, no need to call: nothing to do
     if course_ends(st) is not None:
         return None  # 在吃抗生素，要吃七天: how long the course lasts, no task
+    if _TURNING_AN_AGE.match(body.strip()):
+        return None  # I'm gonna be 50 on 2 May: a birthday, no plan
     if listed and (_FEELING.search(body) or _FEELING.search(st.text)):
         return None  # 周末的活儿太多了：累死 — how it feels, no item to do
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
@@ -712,7 +744,7 @@ def routine(st: Statement) -> Finding | None:
     """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
         return None
-    if not any(t.role == "recurring" for t in st.times):
+    if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None
     if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
         return None  # the neighbours' dog barks every night: its doer is named, not the user
@@ -751,6 +783,17 @@ def routine(st: Statement) -> Finding | None:
         tags=["习惯" if st.zh else "routine"],
         importance=0.7,
         reason="a routine the user described",
+    )
+
+
+def _in_a_day_as_it_goes(st: Statement) -> bool:
+    """A clock time in a sentence that said before it how the user's days go (我现在作息挺
+    规律的 早上6点半出门跑步): a step of the routine, though no "every" is said."""
+    before = st.sentence[: max(st.sentence.find(st.text), 0)]
+    return (
+        st.zh
+        and any(t.has_clock and not t.past for t in st.times)
+        and bool(_HABIT_ZH.search(before))
     )
 
 

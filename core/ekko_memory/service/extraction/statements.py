@@ -393,7 +393,7 @@ _CLAUSE_ZH = re.compile(
 # after a word that wants what follows (我叫 王磊, 我想 吃火锅) nor after a time, whose work
 # or time of day follows (明天 下午, 周五前 交报告).
 _HOLDS_ON = re.compile(
-    r"[叫是在住姓去到和跟给对把被从的要想会能得说让请]$"
+    r"[叫是在住姓去到和跟给对把被从要想会能得让请]$|(?<!跟你)(?<!和你)(?<!告诉你)说$"
     r"|(?:周|星期|礼拜)[一二三四五六日天]$|[今明后昨前每当]天$|[\d一二三四五六七八九十]+[号日点]$"
     r"|(?:月底|月初|月中|年底|年初|周末|[这下上本]周|[这下上本]个?月|今年|明年|早上|上午|中午|下午|晚上|今晚|明早)$"
     r"|[前后]$"
@@ -405,6 +405,8 @@ def _breaks(sentence: str, at: int, sep: str) -> bool:
     words does unless the words before it hold on to what follows)."""
     if sep not in (" ", "\t", "\u3000"):
         return True
+    if sentence[:at].endswith("的") and sentence[at + 1 : at + 2] == "是":
+        return False  # 我最喜欢的 是火锅
     return not _HOLDS_ON.search(sentence[:at])
 
 

@@ -49,7 +49,9 @@ _OWN_NAME_EN = re.compile(
 
 _BIRTHDAY_EN = re.compile(
     r"^(?:'s\s+)?birthday\s+is\s+(?:on\s+)?(?P<v>.+)$|^(?:was|were)\s+born\s+on\s+(?P<v2>.+)$"
-    r"|^birthday'?s\s+(?:on\s+)?(?P<v3>.+)$",
+    r"|^birthday'?s\s+(?:on\s+)?(?P<v3>.+)$"
+    # I'm turning 40 on June 3rd: the day of the birthday.
+    r"|^(?:am\s+|is\s+|are\s+)?(?:turning|going\s+to\s+be|gonna\s+be)\s+\d{1,3}\s+on\s+(?P<v4>.+)$",
     re.IGNORECASE,
 )
 
@@ -149,7 +151,7 @@ class PeopleFrames(FactBuilder):
         m = _BIRTHDAY_EN.match(body)
         if m is None:
             return []
-        day = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
+        day = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or "")
         if not re.search(
             r"\d|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec",
             day,

@@ -17,7 +17,7 @@ _RESIDE_ZH = re.compile(
 )
 
 _MOVE_ZH = re.compile(
-    rf"^{ADV_ZH}(?:上个?月|上周|上礼拜|上星期|前几天|前天|昨天|去年|前阵子|最近|今年|年初)?(?:已经|刚)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)了?\s*(?P<v>.+?)(?:了|住|来了|去了|生活|定居)*$"
+    rf"^{ADV_ZH}(?:上个?月|上周|上礼拜|上星期|前几天|前天|昨天|去年|前阵子|最近|今年|年初)?(?:已经|刚)?(?:从[\u4e00-\u9fff]{{1,6}}?)?(?:搬到|搬去|搬来|搬家到|搬回|迁到|调到)了?\s*(?P<v>.+?)(?:这边|那边|这儿|那儿|这里|那里)?(?:了|住|来了|去了|生活|定居|上班|工作)*$"
 )
 
 _RESIDE_EN = re.compile(
@@ -101,6 +101,10 @@ _VEHICLE_ZH = re.compile(
     rf"(?P<v>[\u4e00-\u9fffA-Za-z0-9 -]{{0,8}}?(?:{_CARS_ZH}))"
     # 车位, 车票, 车库: a thing about cars, no car.
     r"(?![位库票站间程费贷险牌号道流速厢窗门钥])"
+)
+
+_AT_A_MAKER_ZH = re.compile(
+    r"^(?:的)?(?:现在|目前)?[在去到从给跟和对找问进](?![^，,。]*(?:开|辆|台|提车|买了))"
 )
 
 # 洗车, 修车, 堵车, 坐车: something done with a car, no car of one's own.
@@ -329,6 +333,8 @@ class PlaceFrames(FactBuilder):
         # 我那辆旧思域老是打不着火: the car is the user's, whatever it does not do.
         if m is None or (st.negated and not m["that"]) or _CAR_VERB_ZH.search(m["v"]):
             return []
+        if _AT_A_MAKER_ZH.match(body):
+            return []  # 在蔚来, 去宝马面试: the maker as a place of work, no car
         car = m["v"].strip()
         return [
             self.fact(

@@ -37,6 +37,11 @@ _WORK_AT_ZH = re.compile(
     rf"|^{ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 
+# A length of time (入职快三年了, 加入两个月了): no workplace.
+_SPAN_ZH = re.compile(
+    r"^(?:快|差不多|大概|将近|都|才|刚|有|已经)*[\d一二三四五六七八九十两半几多]+(?:年|个?月|个?星期|周|天|礼拜)"
+)
+
 # Where one is now (现在在拼多多), and the words of leaving a job that make it a workplace.
 _NOW_AT_ZH = re.compile(r"^(?:现在|目前|如今)(?:已经|又)?在[\u4e00-\u9fffA-Za-z]{2,10}$")
 _LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
@@ -289,6 +294,8 @@ class WorkFrames(FactBuilder):
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
+        if _SPAN_ZH.match(where):
+            return []  # 入职快三年了: how long, not where
         # What follows the workplace (做客服 of 在美团做客服): the job, if one is named.
         after = body[len(m["v"] or "") + 1 :] if m["v"] else ""
         said_rest = m.groupdict().get("rest") or ""
