@@ -25,7 +25,7 @@ _TODO_ZH = re.compile(
     r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
-    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up|is happening|is on for|is set for|planned for)\b",
+    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|(?<!on )(?<!on-)call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up|is happening|is on for|is set for|planned for)\b",
     re.IGNORECASE,
 )
 # Work reported done: the verb with 完/好/了, or the English past of finishing.
@@ -181,6 +181,8 @@ _SPAN_NOW = re.compile(
 )
 # Arranged for a date (报了4月18号的雅思, booked the dentist for the 25th): an event to
 # come, though its verb is past.
+# Booked (约了, 预约了, 订好了, 挂了号, 报了名): with a time to come, what is booked is ahead.
+_BOOKED_ZH = re.compile(r"(?:预约|约|预订|预定|订|挂|报名|报)(?:了|好了)")
 _ARRANGED = re.compile(
     r"(?:报|报名|约|预约|订|预订|预定|挂|抢到|买)(?:了|好了)[^，,。]{0,3}?"
     r"(?:[\d一二三四五六七八九十]+[号日]|周[一二三四五六日天]|明天|后天|下周|下个?月)"
@@ -269,6 +271,9 @@ def plan(
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
+    if when is not None and when.role == "point" and when.starts is not None and when.starts > now:
+        # 下周二上午十点约了体检: booked for a time to come — the appointment is ahead.
+        arranged = arranged or bool(_BOOKED_ZH.search(body) if st.zh else None)
     not_yet = _not_yet(st)
     if when is None and (worded or listed):
         when = span_now(st)  # 这周要把报销单交了: due at the week's end

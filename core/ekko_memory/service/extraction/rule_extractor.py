@@ -80,6 +80,7 @@ from ekko_memory.service.extraction.statements import (
     with_subject,
 )
 from ekko_memory.service.extraction.takeback import (
+    earlier_in_message,
     scratched_for_new,
     takes_back,
     what_is_taken_back,
@@ -230,6 +231,9 @@ class RuleBasedExtractor(Revising):
         kept: list[Statement] = []
         refused: str | None = None
         taken_in: set[str] = set()
+        order = list(dict.fromkeys(st.sentence for st in statements))
+        # Sentences of this message a later one takes back (…。算了，这条别记了).
+        unsaid: set[str] = set()
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
@@ -251,13 +255,19 @@ class RuleBasedExtractor(Revising):
                     )
                 )
             ):
-                self._take_back(st, msg, known, found, history)
+                said_before = order[: order.index(st.sentence)]
+                earlier = earlier_in_message(said_before, st.text, st.sentence)
+                if earlier:
+                    unsaid.update(earlier)
+                else:
+                    self._take_back(st, msg, known, found, history)
                 taken_in.add(st.sentence)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
                     refused = st.sentence
             else:
                 kept.append(st)
+        kept = [st for st in kept if st.sentence not in unsaid]
         consumed, corrected = self._correct(text, msg, known, found, history)
         kept = [st for st in kept if st.index not in consumed]
         self._correcting = corrected
@@ -824,7 +834,8 @@ _LIST_LEAD = re.compile(
 # A clause that opens with a verb of a chore (mow the lawn, 给车续保险).
 _CHORE_START = re.compile(
     r"^(?:also\s+|then\s+)?(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|schedule|arrange|move|sell|apply|register|charge|water|feed|walk)\b"
-    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还|退|修|洗|打电话|预约|报名|续)",
+    # 还 of returning a thing, not of "still" (还没开始写 is how the work stands).
+    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还(?![没未不是在有挺很行好算可要得])|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ekko_memory.schema import intent
+from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
 
 SubjectKind = Literal["self", "we", "person", "none"]
@@ -748,6 +749,32 @@ _NOT_NAMES = frozenset(
 )
 
 
+# Someone the user says they have (我有个女儿, 家里有只柯基, 养了两只猫, I have a corgi, we got a
+# kitten): the one the next clause, with no subject of its own, may go on about.
+_HAS_ONE_ZH = re.compile(
+    r"(?<![没無无])(?:有|养了?|养着|领养了|收养了|捡了)(?:一|两|三|几|[1-9])?(?:个|只|条|位|头)?(?:小)?"
+    rf"(?P<pet>{'|'.join(sorted({*w.PETS_ZH, *RELATIONS_ZH}, key=len, reverse=True))})"
+)
+_HAS_ONE_EN = re.compile(
+    r"\b(?<!don't )(?<!never )(?:have|has|got|adopted|rescued|own)\s+(?:a|an|one|two|three|\d)\s+(?:[a-z]+\s+)?"
+    rf"(?P<pet>{'|'.join(sorted({*w.PETS_EN, *RELATIONS_EN}, key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+# What is said of the pet itself with no subject (三岁了, 很乖, 特别黏人): its age or
+# what it is like, not something the user does (每天早上喂它 stays the user's).
+_OF_THE_PET_ZH = re.compile(
+    r"^(?:今年|已经|都|才|刚|刚满|满|快)*[\d一二两三四五六七八九十半]+(?:岁|个月|周|了|$)"
+    r"|^(?:很|特别|超|超级|挺|非常|有点|比较|巨)(?![^，,]*[它他她])"
+)
+
+
+def _pet_introduced(body: str, zh: bool) -> Subject | None:
+    """The pet or person a clause of the user's says they have, as the one the next clauses
+    speak of."""
+    m = (_HAS_ONE_ZH if zh else _HAS_ONE_EN).search(body)
+    return Subject("person", m["pet"].casefold()) if m else None
+
+
 @lru_cache(maxsize=512)
 def _analyze(
     text: str, before: Subject | None = None
@@ -760,6 +787,7 @@ def _analyze(
     for sentence in sentences(text):
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
+        pet: Subject | None = None
         for clause in _clauses(sentence, zh):
             if not _ASK_ONLY.match(clause):  # remember that for this project: all request
                 clause = _REMEMBER_LEAD.sub("", clause) or clause
@@ -768,6 +796,12 @@ def _analyze(
                 # they loved the jousting: of someone, never the user, even when unnamed.
                 subject = last_person or NOBODY
                 explicit = True
+            if not explicit and pet is not None and zh and _OF_THE_PET_ZH.match(body.strip()):
+                # 我家有只柯基叫豆豆，三岁了: the dog is three, not the user (the next clause
+                # with no subject is the user's again: …，每天早上遛它).
+                first = False
+                out.append((clause, sentence, pet, body, True))
+                continue
             if not explicit:
                 if carried is not None:
                     subject = carried
@@ -778,6 +812,9 @@ def _analyze(
             carried = subject
             if subject.kind == "person":
                 last_person = subject
+            pet = _pet_introduced(body, zh) if subject.kind == "self" else None
+            if pet is not None:
+                last_person = pet  # I have a corgi named Bean, she's three: the dog
             first = False
             out.append((clause, sentence, subject, body, explicit))
     return tuple(out)

@@ -1,0 +1,95 @@
+"""Ordinary phrasings the extractor used to misread: a take-back later in the same message,
+an age said right after the pet or child it belongs to, how a task stands said beside it,
+"on call" (no call to make), and a booking said after its time (下周二上午十点约了体检)."""
+
+from __future__ import annotations
+
+from ekko_memory import MemoryService
+from tests.core.test_statement_kinds import later, say, stored
+
+
+def test_a_take_back_later_in_the_message_takes_back_the_sentence_before_it(
+    mem: MemoryService,
+) -> None:
+    say(mem, "我住在杭州。", "我喜欢吃辣。算了，这条别记了")
+    assert [n.key for n in stored(mem)] == ["city"]
+    context = later(mem, "晚饭做点什么？")
+    assert "辣" not in context
+
+
+def test_a_take_back_in_english_leaves_the_message_before_it_alone(mem: MemoryService) -> None:
+    say(
+        mem,
+        "I live in Boston.",
+        "I'm allergic to shellfish. Actually scratch that, forget I said it",
+    )
+    assert [(n.key, n.value_json) for n in stored(mem)] == [("city", "boston")]
+    assert "shellfish" not in later(mem, "What should I cook tonight?").casefold()
+
+
+def test_a_take_back_that_names_one_sentence_keeps_the_others(mem: MemoryService) -> None:
+    say(mem, "我住在成都。家里养了只猫叫花卷。猫的事别记了")
+    assert [n.key for n in stored(mem)] == ["city"]
+    say(mem, "My dog is called Pepper. Actually forget that", session="s2")
+    assert not [n for n in stored(mem) if "pepper" in str(n.value_json).casefold()]
+
+
+def test_an_age_after_a_pet_or_child_is_theirs_not_the_users(mem: MemoryService) -> None:
+    say(mem, "我家有只柯基叫豆豆，三岁了")
+    say(mem, "我有个女儿，五岁了", session="s2")
+    ages = [n for n in stored(mem) if n.key == "age"]
+    assert sorted(str(n.value_json["person"]) for n in ages) == ["女儿", "柯基"]
+    assert all(isinstance(n.value_json, dict) for n in ages)
+
+
+def test_what_the_user_does_after_naming_the_pet_stays_theirs(mem: MemoryService) -> None:
+    say(mem, "我家里养了条狗，已经十岁了，每天早上要遛")
+    [age] = [n for n in stored(mem) if n.key == "age"]
+    assert isinstance(age.value_json, dict) and age.value_json["person"] == "狗"
+    [walk] = [n for n in stored(mem) if n.key == "routine"]
+    assert "遛" in walk.title and not isinstance(walk.value_json, dict)
+
+
+def test_a_childs_liking_is_not_the_users(mem: MemoryService) -> None:
+    say(mem, "我有个弟弟，今年刚满18，很爱打游戏")
+    likes = [n for n in stored(mem) if n.key == "likes"]
+    assert likes and all(
+        isinstance(n.value_json, dict) and n.value_json["person"] == "弟弟" for n in likes
+    )
+    say(mem, "I have a corgi named Bean, she's three", session="s2")
+    assert not [n for n in stored(mem) if n.key == "age" and not isinstance(n.value_json, dict)]
+
+
+def test_how_a_task_stands_is_no_second_task(mem: MemoryService) -> None:
+    say(mem, "下周五前要把季度报告交给老板，还没开始写")
+    say(mem, "I have to file my taxes by next Friday, haven't even started", session="s2")
+    tasks = [n for n in stored(mem) if n.type == "task"]
+    assert len(tasks) == 2, [t.title for t in tasks]
+    assert not [t for t in tasks if "没开始" in t.title]
+
+
+def test_returning_a_thing_is_still_a_task_beside_another(mem: MemoryService) -> None:
+    say(mem, "周末要把借的相机还给小李，还要去趟超市")
+    titles = sorted(n.title for n in stored(mem) if n.type == "task")
+    assert len(titles) == 2 and any("相机" in t for t in titles), titles
+
+
+def test_on_call_is_a_state_not_a_call_to_make(mem: MemoryService) -> None:
+    say(mem, "I'm on call until Friday so keep answers short pls")
+    assert not [n for n in stored(mem) if n.type == "task"]
+    say(mem, "gotta call my landlord on Sunday about the boiler", session="s2")
+    [task] = [n for n in stored(mem) if n.type == "task"]
+    assert "landlord" in task.title
+
+
+def test_a_booking_said_after_its_time_is_ahead(mem: MemoryService) -> None:
+    say(mem, "下周二上午十点约了体检，别让我忘了")
+    [task] = [n for n in stored(mem) if n.type == "task"]
+    assert "体检" in task.title and isinstance(task.value_json, dict)
+    assert str(task.value_json["due"]).endswith("10:00+08:00") or "10:00" in task.title
+    assert "体检" in later(mem, "下周有什么安排？")
+
+
+def test_a_booking_made_yesterday_is_no_task(mem: MemoryService) -> None:
+    say(mem, "昨天约了牙医")
+    assert not [n for n in stored(mem) if n.type == "task"]
