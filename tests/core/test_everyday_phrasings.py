@@ -93,3 +93,22 @@ def test_a_booking_said_after_its_time_is_ahead(mem: MemoryService) -> None:
 def test_a_booking_made_yesterday_is_no_task(mem: MemoryService) -> None:
     say(mem, "昨天约了牙医")
     assert not [n for n in stored(mem) if n.type == "task"]
+
+
+def test_a_car_sold_or_stolen_is_no_car(mem: MemoryService) -> None:
+    say(mem, "我上周把车卖了，现在天天骑电动车上班")
+    say(mem, "我家那辆旧车被偷了，烦死了", session="s2")
+    assert not [n for n in stored(mem) if n.key == "vehicle"]
+    say(mem, "我开一辆白色的特斯拉", session="s3")
+    [car] = [n for n in stored(mem) if n.key == "vehicle"]
+    assert "特斯拉" in str(car.value_json)
+
+
+def test_what_holds_now_after_what_used_to(mem: MemoryService) -> None:
+    say(mem, "I used to live in Denver but now I live in Boise")
+    [city] = [n for n in stored(mem) if n.key == "city"]
+    assert city.value_json == "boise"
+    say(mem, "I used to teach, currently I work at Canva", session="s2")
+    [job] = [n for n in stored(mem) if n.key == "employer"]
+    assert job.value_json == "canva"
+    assert "Canva" in later(mem, "Help me write a short bio")
