@@ -112,3 +112,13 @@ def test_what_holds_now_after_what_used_to(mem: MemoryService) -> None:
     [job] = [n for n in stored(mem) if n.key == "employer"]
     assert job.value_json == "canva"
     assert "Canva" in later(mem, "Help me write a short bio")
+
+
+def test_what_goes_into_a_drink_is_no_rule_for_dishes(mem: MemoryService) -> None:
+    say(mem, "我平时喝茶从来不放糖，放点蜂蜜就行")
+    say(mem, "I take my coffee black, no sugar", session="s2")
+    assert not [n for n in stored(mem) if n.key in ("avoid_ingredient", "flavor_profile")]
+    assert "糖" not in later(mem, "晚饭做个什么菜？")
+    say(mem, "我不吃香菜，喝咖啡也不加奶", session="s3")
+    [herb] = [n for n in stored(mem) if n.key == "avoid_ingredient"]
+    assert herb.value_json == "香菜"

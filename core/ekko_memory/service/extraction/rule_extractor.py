@@ -526,7 +526,9 @@ class RuleBasedExtractor(Revising):
             ) or held_until(st)
             if _LASTING.search(st.sentence):
                 until = None  # 今天聚餐…，我一点辣都吃不了，从小就这样: no state of today
-            self.cooking.read(st.text, text, until, src, known, found)
+            if not _into_a_drink(st):
+                # 我喝咖啡不加糖: the sugar is left out of the coffee, not out of every dish.
+                self.cooking.read(st.text, text, until, src, known, found)
             self.project.read(st.text, src, known, found)
             self._reply_language(st.text, text, src, found)
             if len(found.ops) > n:
@@ -832,6 +834,38 @@ _LIST_LEAD = re.compile(
 
 
 # A clause that opens with a verb of a chore (mow the lawn, 给车续保险).
+# What goes into a drink (喝咖啡不加糖, 奶茶要少糖, I take my coffee black, no sugar): how the
+# user has that drink, no rule for the dishes recommended to them (我不喝牛奶 still is one).
+_INTO_A_DRINK = re.compile(
+    r"(?:咖啡|茶|奶茶|豆浆|拿铁|美式|果汁)[^，,。；;！!？?]{0,6}?(?:加|放|要|少|多|去|无|半|[一二三四五七\d]分)(?:点)?(?:糖|奶|冰|蜂蜜|奶精|伴侣|植脂末)"
+    r"|\b(?:coffee|tea|latte|cappuccino|chai)s?\b[^,.;!?]{0,20}?\b(?:sugar|milk|cream|honey|sweetener|oat milk|black)\b",
+    re.IGNORECASE,
+)
+_DRINK = re.compile(
+    r"咖啡|奶茶|茶|豆浆|拿铁|美式|果汁|\b(?:coffee|tea|latte|cappuccino|chai)s?\b", re.IGNORECASE
+)
+# What is put in or how sweet (no sugar, 加奶就行, 太甜受不了): said after the drink, of it.
+_ADDITIVE = re.compile(
+    r"糖|奶|冰|甜|蜂蜜|\b(?:sugar|milk|cream|honey|sweet|sweetener|black)\b", re.IGNORECASE
+)
+_EATING_WORDS = re.compile(r"吃|\b(?:eat|eating|food)\b", re.IGNORECASE)
+
+
+def _into_a_drink(st: Statement) -> bool:
+    """The clause says what goes into a drink (喝咖啡不加糖; I take my coffee black, no
+    sugar; 奶茶要三分糖，太甜受不了): nothing of the dishes to recommend."""
+    if _COOKING_WORDS.search(st.text) or _EATING_WORDS.search(st.text):
+        return False
+    if _INTO_A_DRINK.search(st.text):
+        return True
+    said = st.sentence[: st.sentence.find(st.text)] if st.text in st.sentence else ""
+    return bool(_DRINK.search(said) and _ADDITIVE.search(st.text) and not _DRINK.search(st.text))
+
+
+_COOKING_WORDS = re.compile(
+    r"做菜|炒|炖|煮|烧|菜谱|做饭|菜里|饭菜|甜品|甜点|蛋糕|点心|汤|\b(?:cook|cooking|recipe|recipes|dish|dishes|meal|meals|bake|baking|dessert|soup)\b",
+    re.IGNORECASE,
+)
 _CHORE_START = re.compile(
     r"^(?:also\s+|then\s+)?(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|schedule|arrange|move|sell|apply|register|charge|water|feed|walk)\b"
     # 还 of returning a thing, not of "still" (还没开始写 is how the work stands).
