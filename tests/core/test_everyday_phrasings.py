@@ -122,3 +122,22 @@ def test_what_goes_into_a_drink_is_no_rule_for_dishes(mem: MemoryService) -> Non
     say(mem, "我不吃香菜，喝咖啡也不加奶", session="s3")
     [herb] = [n for n in stored(mem) if n.key == "avoid_ingredient"]
     assert herb.value_json == "香菜"
+
+
+def test_an_errand_named_without_the_is_a_task(mem: MemoryService) -> None:
+    say(mem, "this week I need to book hotels for the conference")
+    say(mem, "这个月得交停车费", session="s2")
+    titles = [n.title for n in stored(mem) if n.type == "task"]
+    assert any("hotels" in t for t in titles) and any("停车费" in t for t in titles), titles
+    say(mem, "这周要少喝奶茶", "I need to eat vegetables this week", session="s3")
+    assert len([n for n in stored(mem) if n.type == "task"]) == 2
+
+
+def test_money_sent_or_a_thing_fetched_closes_its_task(mem: MemoryService) -> None:
+    say(mem, "下周五前要把物业费转给物业")
+    say(mem, "I have to pick up the parcel at the post office on Saturday", session="s2")
+    assert len([n for n in stored(mem) if n.type == "task"]) == 2
+    say(mem, "物业费已经转过去了", session="s3")
+    say(mem, "got the parcel, finally", session="s4")
+    assert not [n for n in stored(mem) if n.type == "task" and n.status == "active"]
+    assert "物业费" not in later(mem, "我还有什么要办的？")
