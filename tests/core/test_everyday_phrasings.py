@@ -141,3 +141,18 @@ def test_money_sent_or_a_thing_fetched_closes_its_task(mem: MemoryService) -> No
     say(mem, "got the parcel, finally", session="s4")
     assert not [n for n in stored(mem) if n.type == "task" and n.status == "active"]
     assert "物业费" not in later(mem, "我还有什么要办的？")
+
+
+def test_a_whole_month_dates_a_trip_or_a_deadline(mem: MemoryService) -> None:
+    say(mem, "we're flying to Seoul in early October")
+    [trip] = [n for n in stored(mem) if n.key == "travel_plan"]
+    assert isinstance(trip.value_json, dict) and str(trip.value_json["when"])[5:7] == "10"
+    say(mem, "十一月底前要把年度总结交上去", session="s2")
+    [task] = [n for n in stored(mem) if n.type == "task"]
+    assert isinstance(task.value_json, dict) and str(task.value_json["due"])[5:10] == "11-30"
+
+
+def test_a_month_gone_dates_nothing_ahead(mem: MemoryService) -> None:
+    say(mem, "I was in Lisbon in February, loved it")
+    say(mem, "我8月去过青岛", session="s2")
+    assert not [n for n in stored(mem) if n.type == "task" or n.key == "travel_plan"]

@@ -768,6 +768,97 @@ def _durations(text: str, now: datetime) -> list[TimeMention]:
     return out
 
 
+# A whole month, or a part of one (4月份, 七月底, 明年3月, in April, early May, by the end of
+# June): the next such month; not a day of it (4月12号, April 12), nor 3个月 or 上个月.
+_MONTH_ZH = re.compile(
+    r"(?P<year>今年|明年|去年)?(?<![\d一二三四五六七八九十个上下本这每])"
+    r"(?P<m>1[0-2]|[1-9]|十[一二]|[一二三四五六七八九十])月(?:份)?(?P<part>初|上旬|中旬|下旬|中|底|末)?"
+    r"(?![\d一二三四五六七八九十两]|号|日|饼|亮|光|球|薪|嫂|子|经|票|卡)"
+)
+_MONTH_EN_SPAN = re.compile(
+    r"\b(?P<lead>in|during|this|next|early|late|mid-?|(?:by |before |until |till )?(?:the )?(?:end|beginning|start|middle) of|by|before|until|till|over)\s+"
+    r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|sept)\b"
+    r"(?!\s*,?\s*(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+_BEEN_ZH = re.compile(r"[去来到玩吃看住]过")
+_WAS_EN = re.compile(
+    r"\b(?:was|were|went|visited|spent|had|did|got back|came back|moved|flew|stayed|loved|enjoyed)\b",
+    re.IGNORECASE,
+)
+_PART_DAYS = {"初": (1, 10), "上旬": (1, 10), "中": (11, 20), "中旬": (11, 20)}
+
+
+def _months(text: str, now: datetime) -> list[TimeMention]:
+    """Months said whole or by a part (4月份去日本, 七月底前, Paris in April, by the end of
+    June): their span, this year's or the next one's."""
+    out: list[TimeMention] = []
+    for m in _MONTH_ZH.finditer(text):
+        month = int(m["m"]) if m["m"].isdigit() else cn_number(m["m"])
+        if not month or not 1 <= month <= 12:
+            continue
+        year = now.year + (1 if m["year"] == "明年" else -1 if m["year"] == "去年" else 0)
+        past = m["year"] == "去年" or (m["year"] == "今年" and month < now.month)
+        if _BEEN_ZH.search(text):
+            # 5月去过西藏: been there — a month gone, this year's or last year's.
+            past = m["year"] != "明年"
+            year -= 1 if m["year"] is None and month > now.month else 0
+        elif m["year"] is None and month < now.month:
+            year += 1
+        part = m["part"] or ""
+        after = text[m.end() :]
+        role: Role = "deadline" if _ZH_DEADLINE_AFTER.match(after) else "point"
+        out.append(_month_span(text, m.start(), m.end(), role, now, year, month, part, past))
+    for m in _MONTH_EN_SPAN.finditer(text):
+        word = m["mon"]
+        if word.casefold() in ("may", "march") and not word[0].isupper():
+            continue  # "this may be", "in march" of a parade: only the capitalised month
+        month = _MONTH_EN[word.casefold()]
+        lead = " ".join(m["lead"].casefold().split())
+        # I was in Rome in January: a month gone (this year's, or last year's).
+        gone = bool(_WAS_EN.search(text)) and lead not in ("next", "by", "before")
+        year = now.year + (1 if month < now.month and not gone else 0)
+        year -= 1 if gone and month > now.month else 0
+        part = (
+            "底"
+            if "end" in lead or lead == "late"
+            else "初"
+            if "beginning" in lead or "start" in lead or lead == "early"
+            else "中"
+            if lead.startswith("mid")
+            else ""
+        )
+        role = (
+            "deadline"
+            if lead.startswith(("by", "before"))
+            else "until"
+            if lead.startswith(("until", "till"))
+            else "point"
+        )
+        out.append(_month_span(text, m.start(), m.end(), role, now, year, month, part, gone))
+    return out
+
+
+def _month_span(
+    text: str,
+    start: int,
+    end: int,
+    role: Role,
+    now: datetime,
+    year: int,
+    month: int,
+    part: str,
+    past: bool,
+) -> TimeMention:
+    last = calendar.monthrange(year, month)[1]
+    first_day, last_day = _PART_DAYS.get(part, (21, last) if part else (1, last))
+    begin = now.replace(
+        year=year, month=month, day=first_day, hour=0, minute=0, second=0, microsecond=0
+    )
+    finish = _day_span(begin.replace(day=last_day))[1]
+    return TimeMention(text[start:end], start, end, role, begin, finish, past=past)
+
+
 def find_times(text: str, now: datetime) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``now`` (aware; local
     time is the machine's, as the service renders expiries)."""
@@ -781,6 +872,14 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     found += spans
     taken = [(t.start, t.end) for t in found]
     found += [h for h in _holidays(text, local) if not any(a <= h.start < b for a, b in taken)]
+    for month in _months(text, local):
+        inside = [t for t in found if month.start <= t.start and t.end <= month.end]
+        if any(month.start < t.end and t.start < month.end for t in found if t not in inside):
+            continue
+        # 七月底: the month said with its end, not this month's 月底.
+        found = [t for t in found if t not in inside or t.text == month.text] + (
+            [] if any(t.text == month.text for t in inside) else [month]
+        )
     return _one_day(sorted(found, key=lambda t: t.start), text, local)
 
 
