@@ -156,3 +156,31 @@ def test_a_month_gone_dates_nothing_ahead(mem: MemoryService) -> None:
     say(mem, "I was in Lisbon in February, loved it")
     say(mem, "我8月去过青岛", session="s2")
     assert not [n for n in stored(mem) if n.type == "task" or n.key == "travel_plan"]
+
+
+def test_a_guess_of_what_someone_would_do_is_no_fact_of_them(mem: MemoryService) -> None:
+    say(mem, "haha that's so cute, my niece would love it")
+    say(mem, "我爸估计会不高兴", session="s2")
+    assert not [n for n in stored(mem) if n.domain == "人物"]
+    say(mem, "my niece loves unicorns", session="s3")
+    [likes] = [n for n in stored(mem) if n.domain == "人物"]
+    assert isinstance(likes.value_json, dict) and likes.value_json.get("thing") == "unicorns"
+
+
+def test_no_interest_is_a_dislike_and_no_question(mem: MemoryService) -> None:
+    say(mem, "老实说我对广场舞没啥兴趣")
+    say(mem, "我儿子对乐高特别感兴趣", session="s2")
+    mine = [n for n in stored(mem) if n.key == "dislikes"]
+    assert [n.value_json for n in mine] == ["广场舞"]
+    [son] = [n for n in stored(mem) if n.key == "likes"]
+    assert son.value_json == {"person": "儿子", "thing": "乐高"}
+    say(mem, "我今天对吃饭没啥兴趣", "你对什么感兴趣？", session="s3")
+    assert len([n for n in stored(mem) if n.key in ("likes", "dislikes")]) == 2
+
+
+def test_not_drinking_one_drink_is_not_teetotal(mem: MemoryService) -> None:
+    say(mem, "I don't drink tea, it keeps me up")
+    assert not [n for n in stored(mem) if n.key == "dietary_restriction"]
+    say(mem, "I don't drink at all, never have", session="s2")
+    [diet] = [n for n in stored(mem) if n.key == "dietary_restriction"]
+    assert "drink" in str(diet.value_json)
