@@ -184,3 +184,11 @@ def test_not_drinking_one_drink_is_not_teetotal(mem: MemoryService) -> None:
     say(mem, "I don't drink at all, never have", session="s2")
     [diet] = [n for n in stored(mem) if n.key == "dietary_restriction"]
     assert "drink" in str(diet.value_json)
+
+
+def test_so_so_is_no_routine(mem: MemoryService) -> None:
+    say(mem, "我室友超爱吃辣，我倒是一般")
+    assert not [n for n in stored(mem) if n.key == "routine"]
+    say(mem, "我一般晚上十点半睡觉", session="s2")
+    [habit] = [n for n in stored(mem) if n.key == "routine"]
+    assert "十点半" in habit.title
