@@ -5,6 +5,7 @@ an age said right after the pet or child it belongs to, how a task stands said b
 from __future__ import annotations
 
 from ekko_memory import MemoryService
+from tests.core.conftest import Clock
 from tests.core.test_statement_kinds import later, say, stored
 
 
@@ -192,3 +193,32 @@ def test_so_so_is_no_routine(mem: MemoryService) -> None:
     say(mem, "我一般晚上十点半睡觉", session="s2")
     [habit] = [n for n in stored(mem) if n.key == "routine"]
     assert "十点半" in habit.title
+
+
+def test_a_span_from_next_week_ends_in_that_week(mem: MemoryService, clock: Clock) -> None:
+    from datetime import timedelta
+
+    from ekko_memory.service.extraction.time_expressions import find_times
+
+    clock.advance(days=(1 - mem.now().astimezone().weekday()) % 7)  # said on a Tuesday
+    say(mem, "我下周一开始请假，请到周三")
+    [state] = [n for n in stored(mem) if n.key == "temporary_state"]
+    [monday] = find_times("下周一", mem.now())
+    assert state.expires_at is not None and monday.starts is not None
+    # The Wednesday after that Monday, not the one before it.
+    gap = state.expires_at.astimezone(monday.starts.tzinfo).date() - monday.starts.date()
+    assert timedelta(days=2) <= gap <= timedelta(days=3), (state.expires_at, monday.starts)
+
+
+def test_a_weekday_beside_a_deadline_keeps_its_own_week() -> None:
+    from datetime import datetime, timedelta
+
+    from ekko_memory.service.extraction.time_expressions import find_times
+
+    now = datetime(2026, 3, 5, 10, 0).astimezone()  # a Thursday
+    deadline, draft = find_times("下周五前交，周三先给初稿", now)
+    assert draft.starts is not None and deadline.starts is not None
+    assert draft.starts - now < timedelta(days=8)
+    [start, end] = find_times("from next Monday to Friday", now)
+    assert start.starts is not None and end.starts is not None
+    assert timedelta(days=3) < end.starts - start.starts < timedelta(days=5)

@@ -825,7 +825,10 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
+    last_time: TimeMention | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
+        if out and out[-1].sentence != sentence:
+            last_time = None
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
@@ -860,11 +863,12 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
                 reported=bool(_REPORTED.search(body)) and subject.kind == "person",
                 opinion=bool(_OPINION.search(body if explicit else clause)),
-                times=find_times(clause, now),
+                times=(times := find_times(clause, now, last_time)),
                 index=index,
                 remember=remember,
             )
         )
+        last_time = times[-1] if times else last_time
     return out
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 from typing import Literal
 
@@ -860,9 +860,12 @@ def _month_span(
     return TimeMention(text[start:end], start, end, role, begin, finish, past=past)
 
 
-def find_times(text: str, now: datetime) -> list[TimeMention]:
+def find_times(
+    text: str, now: datetime, said_before: TimeMention | None = None
+) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``now`` (aware; local
-    time is the machine's, as the service renders expiries)."""
+    time is the machine's, as the service renders expiries). ``said_before``: the last time
+    of the sentence before ``text`` (下周一开始休年假，休到周五: that Friday is the next week's)."""
     local = now.astimezone()
     found = _find_zh(text, local) if re.search(r"[\u4e00-\u9fff]", text) else []
     found += _find_en(text, local)
@@ -881,7 +884,47 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
         found = [t for t in found if t not in inside or t.text == month.text] + (
             [] if any(t.text == month.text for t in inside) else [month]
         )
-    return _one_day(sorted(found, key=lambda t: t.start), text, local)
+    found = _one_day(sorted(found, key=lambda t: t.start), text, local)
+    if said_before is not None:
+        # The time said before, placed just before this text, for the span's end in it.
+        anchor = replace(said_before, start=-1, end=0)
+        return _in_order([anchor, *found], text)[1:]
+    return _in_order(found, text)
+
+
+# A weekday said alone, with nothing saying which week (周五, Friday).
+_BARE_WEEKDAY = re.compile(
+    r"^(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|rsday|urday|sday)?\.?"
+    r"|(?:周|星期|礼拜)[一二三四五六日天])$",
+    re.IGNORECASE,
+)
+
+
+_RANGE_BETWEEN = re.compile(r"到|至|~|～|-|—|\b(?:to|through|thru|till|until)\b", re.IGNORECASE)
+
+
+def _in_order(found: list[TimeMention], text: str) -> list[TimeMention]:
+    """下周一开始休到周五, next Tuesday through Thursday: a weekday said alone after a time
+    is not before it — the end of the span is in the week it starts in."""
+    out: list[TimeMention] = []
+    for t in found:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and not before.past
+            and before.starts is not None
+            and t.starts is not None
+            and t.ends is not None
+            and _BARE_WEEKDAY.match(t.text.strip())
+            and t.starts < before.starts
+            and _RANGE_BETWEEN.search(text[max(before.end, 0) : t.start])
+        ):
+            weeks = timedelta(days=7 * ((before.starts - t.starts).days // 7 + 1))
+            if t.starts + weeks - timedelta(days=7) >= before.starts:
+                weeks -= timedelta(days=7)
+            t = replace(t, starts=t.starts + weeks, ends=t.ends + weeks)
+        out.append(t)
+    return out
 
 
 # A weekday alone (Saturday, this Sat, 周六, 这个星期六) and a day of the month (the 14th,
