@@ -222,3 +222,26 @@ def test_a_weekday_beside_a_deadline_keeps_its_own_week() -> None:
     [start, end] = find_times("from next Monday to Friday", now)
     assert start.starts is not None and end.starts is not None
     assert timedelta(days=3) < end.starts - start.starts < timedelta(days=5)
+
+
+def test_an_hour_said_bare_is_the_afternoons_unless_morning_is_said() -> None:
+    from datetime import datetime
+
+    from ekko_memory.service.extraction.time_expressions import find_times
+
+    now = datetime(2026, 3, 2, 10, 0).astimezone()
+    hours = {
+        said: [t.starts.hour for t in find_times(said, now) if t.starts is not None]
+        for said in (
+            "周四三点面试",
+            "interview on Thursday at 2",
+            "明早六点的高铁",
+            "Friday at 5 am",
+        )
+    }
+    assert hours == {
+        "周四三点面试": [15],
+        "interview on Thursday at 2": [14],
+        "明早六点的高铁": [6],
+        "Friday at 5 am": [5],
+    }

@@ -428,7 +428,10 @@ def _zh_clock(text: str, pos: int, day: datetime) -> tuple[datetime, int] | None
         if mm == "三刻"
         else cn_number(mm.rstrip("分")) or 0
     )
-    return _at_clock(day, hour, min(minute, 59), m["part"]), m.end()
+    # 明天三点开会: an hour from one to six said with no part of the day is the afternoon's.
+    morning = re.search(r"[早晨凌]|上午", text[max(0, pos - 3) : pos]) is not None  # 明早六点
+    part = m["part"] or ("下午" if 1 <= hour <= 6 and not morning else None)
+    return _at_clock(day, hour, min(minute, 59), part), m.end()
 
 
 def _role_zh(text: str, start: int, end: int) -> Role:
@@ -670,6 +673,8 @@ def _en_clock(text: str, pos: int, day: datetime) -> tuple[datetime, datetime, i
     if hour > 24 or not (m["ap"] or m["m"] or m.group().strip().casefold().startswith("at")):
         return None
     ap = (m["ap"] or "").casefold().replace(".", "")
+    if not ap and 1 <= hour <= 6 and not re.search(r"morning\s*$", text[:pos], re.IGNORECASE):
+        ap = "pm"  # interview next Thursday at 2: nobody books 2 in the morning unsaid
     when = _at_clock(day, hour, int(m["m"] or 0), "pm" if ap == "pm" else None)
     if ap == "am" and hour == 12:
         when = when.replace(hour=0)
