@@ -245,3 +245,14 @@ def test_an_hour_said_bare_is_the_afternoons_unless_morning_is_said() -> None:
         "明早六点的高铁": [6],
         "Friday at 5 am": [5],
     }
+
+
+def test_the_age_of_a_friends_pet_is_nobodys_to_keep(mem: MemoryService) -> None:
+    say(mem, "我同事养了条狗，五岁了，特别乖")
+    assert not [n for n in stored(mem) if n.key == "age"]
+
+
+def test_what_the_user_thought_would_happen_is_no_plan(mem: MemoryService) -> None:
+    say(mem, "I thought I'd be in Madrid next week, but the trip fell through")
+    say(mem, "我以为下周要去广州出差，结果不用去了", session="s2")
+    assert not [n for n in stored(mem) if n.type == "task" or n.key == "travel_plan"]

@@ -324,7 +324,9 @@ _QUESTION_EN = re.compile(
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
     r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
-    r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
+    r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b"
+    # I thought I'd be in Rome, 我以为…: what the user expected, and was wrong about.
+    r"|\bi (?:thought|assumed|figured) (?:i'?d|i would|i was going to|we'?d|we would)\b|我以为|本以为",
     re.IGNORECASE,
 )
 # A clause that draws a consequence as a fact (so I'm…, which is why I…), not a would.
@@ -813,8 +815,11 @@ def _analyze(
             carried = subject
             if subject.kind == "person":
                 last_person = subject
-            pet = _pet_introduced(body, zh) if subject.kind == "self" else None
-            if pet is not None:
+            pet = _pet_introduced(body, zh) if subject.kind in ("self", "person") else None
+            if pet is not None and subject.kind == "person":
+                # 我朋友养了只猫，三岁了: the friend's cat is three — of nobody to keep.
+                pet = NOBODY
+            elif pet is not None:
                 last_person = pet  # I have a corgi named Bean, she's three: the dog
             first = False
             out.append((clause, sentence, subject, body, explicit))
