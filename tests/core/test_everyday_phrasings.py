@@ -256,3 +256,12 @@ def test_what_the_user_thought_would_happen_is_no_plan(mem: MemoryService) -> No
     say(mem, "I thought I'd be in Madrid next week, but the trip fell through")
     say(mem, "我以为下周要去广州出差，结果不用去了", session="s2")
     assert not [n for n in stored(mem) if n.type == "task" or n.key == "travel_plan"]
+
+
+def test_a_task_for_tonight_leaves_with_the_day(mem: MemoryService, clock: Clock) -> None:
+    say(mem, "今晚得给房东打个电话")
+    [task] = [n for n in stored(mem) if n.type == "task"]
+    assert task.expires_at is not None and (task.expires_at - mem.now()).days < 3
+    assert "房东" in later(mem, "我今晚有什么事？")
+    clock.advance(days=4)
+    assert "房东" not in later(mem, "我今晚有什么事？")

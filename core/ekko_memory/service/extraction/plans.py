@@ -189,7 +189,9 @@ _OBJECT_EN = re.compile(
 # A time that names a span the work falls in (这周, this month, 这个月): the work's deadline
 # when a must or a should with its object goes with it (这周要把报销单交了).
 _SPAN_NOW = re.compile(
-    r"这周|这个?星期|这礼拜|本周|这个?月|本月|今年|this (?:week|month|year)|all week", re.IGNORECASE
+    r"这周|这个?星期|这礼拜|本周|这个?月|本月|今年|今天|今晚|今儿|this (?:week|month|year)|all week"
+    r"|\b(?:today|tonight|this evening)\b",
+    re.IGNORECASE,
 )
 # Arranged for a date (报了4月18号的雅思, booked the dentist for the 25th): an event to
 # come, though its verb is past.
