@@ -265,3 +265,13 @@ def test_a_task_for_tonight_leaves_with_the_day(mem: MemoryService, clock: Clock
     assert "房东" in later(mem, "我今晚有什么事？")
     clock.advance(days=4)
     assert "房东" not in later(mem, "我今晚有什么事？")
+
+
+def test_two_pets_named_one_after_the_other(mem: MemoryService) -> None:
+    say(mem, "我养了两只兔子，一只叫雪球一只叫奶糖")
+    names = sorted(
+        str(n.value_json.get("called"))
+        for n in stored(mem)
+        if n.key == "pet" and isinstance(n.value_json, dict)
+    )
+    assert names == ["奶糖", "雪球"]
