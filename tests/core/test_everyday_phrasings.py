@@ -275,3 +275,11 @@ def test_two_pets_named_one_after_the_other(mem: MemoryService) -> None:
         if n.key == "pet" and isinstance(n.value_json, dict)
     )
     assert names == ["奶糖", "雪球"]
+
+
+def test_a_food_the_user_cannot_eat_is_left_out(mem: MemoryService) -> None:
+    say(mem, "I can't eat shrimp, it makes me sick")
+    [avoid] = [n for n in stored(mem) if n.key == "avoid_ingredient"]
+    assert "shrimp" in avoid.title.casefold()
+    say(mem, "can't wait to eat pizza tonight lol", session="s2")
+    assert len([n for n in stored(mem) if n.key == "avoid_ingredient"]) == 1
