@@ -283,3 +283,13 @@ def test_a_food_the_user_cannot_eat_is_left_out(mem: MemoryService) -> None:
     assert "shrimp" in avoid.title.casefold()
     say(mem, "can't wait to eat pizza tonight lol", session="s2")
     assert len([n for n in stored(mem) if n.key == "avoid_ingredient"]) == 1
+
+
+def test_work_the_boss_sets_is_the_users_task(mem: MemoryService) -> None:
+    say(mem, "my manager wants me to review the budget by next Friday")
+    say(mem, "老板要我下周三前把合同改好", session="s2")
+    titles = [n.title for n in stored(mem) if n.type == "task"]
+    assert any("budget" in t for t in titles) and any("合同" in t for t in titles), titles
+    assert not [n for n in stored(mem) if n.domain == "人物"]
+    say(mem, "my doctor wants me to rest for a week", session="s3")
+    assert len([n for n in stored(mem) if n.type == "task"]) == 2

@@ -537,6 +537,17 @@ _TOPIC_FIRST = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从更比特超真会平偏喜爱习常经通每用向基早])"
 )
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
+# Who sets the user work (my boss wants me to…, 老板要我…): what they ask is a to-do.
+_WORK_GIVERS_ZH = frozenset(
+    {"老板", "领导", "经理", "主管", "上司", "老师", "导师", "客户", "甲方"}
+)
+_WORK_GIVERS_EN = frozenset(
+    {"boss", "manager", "supervisor", "teacher", "professor", "client", "lead", "team lead"}
+)
+_SET_WORK_EN = re.compile(
+    r"^(?:wants|asked|told|needs|expects|reminded|has asked|has told)\s+me\s+to\s+(?=\w)",
+    re.IGNORECASE,
+)
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
@@ -580,8 +591,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
-            # 老板让我周五前交报告: what someone has the user do is the user's to do.
-            return SELF, body[assigned.end() :], True
+            # 老板让我周五前交报告: what someone has the user do is the user's to do (for
+            # one who gives work, a must: 老板要我周五前把方案发给他).
+            rest = body[assigned.end() :]
+            if m["rel"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", rest):
+                rest = f"得{rest}"
+            return SELF, rest, True
         name = name_after(body)
         if name:
             body = body[len(name) :].lstrip("，, ")
@@ -590,7 +605,10 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         rest = clause[m.end() :]
         assigned = _ASSIGNED.match(rest)
         if assigned:
-            return SELF, rest[assigned.end() :], True
+            todo = rest[assigned.end() :]
+            if m["bare"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", todo):
+                todo = f"得{todo}"  # 老板要我周五前把方案发给他: a must
+            return SELF, todo, True
         if rest.startswith("的"):
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
@@ -677,6 +695,10 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
     if m["rel"]:
+        set_work = _SET_WORK_EN.match(body)
+        if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
+            # my boss wants me to send the invoice by Friday: the user's to do.
+            return SELF, f"have to {body[set_work.end() :]}", True
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
         if _POSSESSED_EN.match(body):
