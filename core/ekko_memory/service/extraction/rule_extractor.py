@@ -394,6 +394,15 @@ class RuleBasedExtractor(Revising):
                     said_time = task_time(st) or said_time
                     stated = True
                     continue
+            if (
+                announcing is not None
+                and st.index > announcing.index
+                and st.times
+                and not _MUST_WORDS.search(st.text)
+            ):
+                # 终于定下来了，婚礼放在五月: what was decided, with its time — no to-do.
+                quiet.append(st)
+                continue
             if self._chores(st, msg, known, found, listing, said_time):
                 said_time = task_time(st) or (listing[0] if listing else None) or said_time
                 stated = True
@@ -864,6 +873,11 @@ def _into_a_drink(st: Statement) -> bool:
 
 _COOKING_WORDS = re.compile(
     r"做菜|炒|炖|煮|烧|菜谱|做饭|菜里|饭菜|甜品|甜点|蛋糕|点心|汤|\b(?:cook|cooking|recipe|recipes|dish|dishes|meal|meals|bake|baking|dessert|soup)\b",
+    re.IGNORECASE,
+)
+# A must said in a clause (要, 得, have to): work to do, even after "we decided".
+_MUST_WORDS = re.compile(
+    r"要|得|必须|需要|记得|别忘|\b(?:have to|has to|need to|needs to|must|gotta|got to|should)\b",
     re.IGNORECASE,
 )
 _CHORE_START = re.compile(
