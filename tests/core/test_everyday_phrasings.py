@@ -293,3 +293,12 @@ def test_work_the_boss_sets_is_the_users_task(mem: MemoryService) -> None:
     assert not [n for n in stored(mem) if n.domain == "人物"]
     say(mem, "my doctor wants me to rest for a week", session="s3")
     assert len([n for n in stored(mem) if n.type == "task"]) == 2
+
+
+def test_a_job_got_is_the_employer_unless_given_up(mem: MemoryService) -> None:
+    say(mem, "I got a new job at Atlassian, starting in two weeks")
+    [job] = [n for n in stored(mem) if n.key == "employer"]
+    assert job.value_json == "atlassian"
+    say(mem, "I got a job at Netflix once but turned it down", session="s2")
+    say(mem, "I got an offer from Spotify, still thinking", session="s3")
+    assert [n.value_json for n in stored(mem) if n.key == "employer"] == ["atlassian"]
