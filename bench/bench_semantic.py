@@ -162,6 +162,8 @@ def run(size: int, folder: Path, real: int, block: int) -> dict[str, Any]:
         replays.append(replay)
     for text in SEMANTIC_MESSAGES:
         on(text)  # loads the vectors into memory, caches the message's vector
+    for _, _, index in recall.all_vectors():
+        index.wait_for_lists()  # made on a thread after the load (a second or two a store)
     timed = measure_side_by_side(
         {
             "keyword_path": [lambda t=t: off(t) for t in SEMANTIC_MESSAGES],

@@ -26,11 +26,22 @@ _PREFIX = re.compile(
 _EDGE_PUNCT = " \t\r\n。，,、.;；:：!！?？\"'“”‘’()（）[]【】"
 
 
+def _trim(text: str) -> str:
+    """``text`` without the punctuation at its edges, but for a bracket that closes one
+    opened inside it (English (fluent), 英语（一般）: the level stays with the language)."""
+    out = text.strip(_EDGE_PUNCT)
+    if out and out.count("(") > out.count(")"):
+        after = text[text.find(out) + len(out) :].lstrip(" ")
+        if after.startswith(")"):
+            out += ")"
+    return out
+
+
 @lru_cache(maxsize=4096)
 def normalize_phrase(value: str) -> str:
     """A sentence kept as a value (no meat for me this week): trimmed, English folded, its
     words all kept — a leading "no" or 不吃 is part of what it says."""
-    text = unicodedata.normalize("NFKC", value).strip(_EDGE_PUNCT)
+    text = _trim(unicodedata.normalize("NFKC", value))
     return text.casefold() if text.isascii() else text
 
 
@@ -45,8 +56,8 @@ def normalize_name(value: str) -> str:
     Memoized (pure, str to str): every turn's conflict resolution names the same few
     subjects again.
     """
-    text = unicodedata.normalize("NFKC", value).strip(_EDGE_PUNCT)
-    text = _PREFIX.sub("", text).strip(_EDGE_PUNCT)
+    text = _trim(unicodedata.normalize("NFKC", value))
+    text = _trim(_PREFIX.sub("", text))
     if text.isascii():
         text = text.casefold()
     return text

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from sqlalchemy import inspect
 
 from ekko_memory import MemoryQuery, MemoryService
-from ekko_memory.store import migrations
+from ekko_memory.store import migrations, search_reads
 from tests.backends import Backend
 from tests.core.factories import make_node
 from tests.core.helpers import keyword_path
@@ -143,6 +144,18 @@ def test_the_new_plan_answers_as_the_plan_before(
     # The seeded store answers something for most queries: the comparison compares.
     if query.get("queryText") != "？！":
         assert new["exact"] or new["relevant"] or new["omitted"]
+
+
+@pytest.mark.parametrize("query", QUERIES[:10], ids=[str(q) for q in QUERIES[:10]])
+def test_the_best_ranked_first_answer_the_seeded_questions_as_the_plan_before(
+    seeded: MemoryService, backend: Backend, query: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, the matches ranked first in a bounded sort (what SQLite does for a word
+    with many matches: ``MANY_MATCHES``; the seeded store holds fewer)."""
+    if backend.is_postgres:
+        pytest.skip("SQLite's bounded ranking (PostgreSQL runs one ranked statement a list)")
+    monkeypatch.setattr(search_reads, "MANY_MATCHES", 1)
+    assert answer(seeded, query, bounded=True) == answer(seeded, query, bounded=False)
 
 
 def test_the_seeded_store_holds_what_is_compared(seeded: MemoryService) -> None:
@@ -383,3 +396,119 @@ def test_a_store_of_schema_15_gets_the_subject_index_and_keeps_its_answers(
         assert "idx_memory_nodes_subject_priority" in node_indexes(store)
     assert answer(mem, KEY_QUERY, bounded=True) == before
     assert before["exact"] and before["omitted"]
+
+
+def many_matches(count: int) -> list[Any]:
+    """``count`` memories of 香菜 ranking apart (titles of different lengths), three in
+    four in 生活技能, some superseded or expired, with low confidence or past expiry."""
+    rng = random.Random(40)
+    now = datetime.now(UTC)
+    return [
+        make_node(
+            domain="生活技能" if i % 4 else "出行",
+            title=f"用户不吃香菜{'，真的' * (i % 13)} {i}",
+            content=f"香菜{'。' * (i % 5)}",
+            status="superseded" if i % 9 == 4 else "expired" if i % 13 == 6 else "active",
+            confidence=0.2 if i % 17 == 3 else 0.9,
+            importance=round(rng.uniform(0.1, 1.0), 2),
+            expires_at=now - timedelta(days=1) if i % 11 == 2 else None,
+            user_id="u1",
+            updated_at=now - timedelta(minutes=rng.randint(1, 10_000)),
+        )
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize(("share", "settled"), [(0.3, False), (1.5, True)])
+def test_the_best_ranked_first_answer_as_the_plan_before(
+    mem: MemoryService,
+    backend: Backend,
+    share: float,
+    settled: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SQLite ranks the index's best ``RANKED_FIRST * window`` matches first and reads the
+    rest only when those do not settle both lists. With a bound below the store's 300
+    matches (0.3: lists left short, read on; 1.5: settled by the best ranked), the
+    answers are still the plan before's."""
+    if backend.is_postgres:
+        pytest.skip("SQLite's bounded ranking (PostgreSQL runs one ranked statement a list)")
+    with mem.user_store.write() as w:
+        w.insert_nodes(many_matches(300))
+    monkeypatch.setattr(search_reads, "RANKED_FIRST", share)
+    monkeypatch.setattr(search_reads, "MANY_MATCHES", 100)
+    outcomes: list[bool] = []
+    first = search_reads.SearchReads._best_ranked_first
+
+    def spying(self: Any, *args: Any) -> Any:
+        found = first(self, *args)
+        outcomes.append(found is not None)
+        return found
+
+    monkeypatch.setattr(search_reads.SearchReads, "_best_ranked_first", spying)
+    with keyword_path(mem):
+        for query in (
+            {"queryText": "香菜", "domain": "生活技能", "limit": 3},
+            {"queryText": "香菜", "domain": "出行", "limit": 3},
+            {"queryText": "香菜", "limit": 5},
+            {"queryText": "香菜", "domain": "生活技能"},
+        ):
+            mem.user_store.forget_kept()
+            new = answer(mem, query, bounded=True)
+            assert new == answer(mem, query, bounded=False), query
+            assert new["exact"] or new["relevant"]
+    assert settled in outcomes
+
+
+def test_a_question_asked_again_is_read_again_only_when_the_store_changed(
+    seeded: MemoryService, backend: Backend
+) -> None:
+    """A store keeps its answer to a question until anyone commits to it: asked again,
+    nothing is read; after a write through the service, or by another process, the
+    answer is read again and says what changed."""
+    if backend.is_postgres:
+        pytest.skip("a server has no cheap commit counter: nothing is kept")
+    store = seeded.user_store
+    ran: list[str] = []
+    fetch = store.dialect.fetch
+
+    def counting(conn: Any, sql: str, params: Any, **kw: Any) -> Any:
+        ran.append(sql)
+        return fetch(conn, sql, params, **kw)
+
+    store.dialect.fetch = counting  # type: ignore[method-assign]
+    query = {"queryText": "香菜", "domain": "生活技能", "limit": 3}
+    first = answer(seeded, query, bounded=True)
+    assert any("memory_nodes" in sql for sql in ran)
+    ran.clear()
+    assert answer(seeded, query, bounded=True) == first
+    assert not [sql for sql in ran if "memory_nodes" in sql]
+    assert answer(seeded, {"domain": "生活技能"}, bounded=True)["exact"]
+    ran.clear()
+    answer(seeded, {"domain": "生活技能"}, bounded=True)
+    assert not [sql for sql in ran if "memory_nodes" in sql]
+
+    newest = make_node(
+        domain="生活技能",
+        title="用户不吃香菜 香菜 香菜",
+        content="香菜。",
+        importance=1.0,
+        confidence=1.0,
+        origin="user_explicit",
+        user_id="u1",
+    )
+    with store.write() as w:
+        w.insert_nodes([newest])
+    again = answer(seeded, query, bounded=True)
+    assert again == answer(seeded, query, bounded=False)
+    assert newest.id in again["exact"]
+
+    path = store.dialect.path
+    assert path is not None
+    other = sqlite3.connect(path)  # another process's connection
+    with other:
+        other.execute("UPDATE memory_nodes SET status = 'superseded' WHERE id = ?", (newest.id,))
+    other.close()
+    after = answer(seeded, query, bounded=True)
+    assert (newest.id, "superseded") in after["omitted"]
+    assert after == answer(seeded, query, bounded=False)

@@ -94,16 +94,19 @@ def typed(nodes: Iterable[NodeLike]) -> list[MemoryNode]:
 
 
 def _remembered(store: SqlStore, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-    """``compute()``, answered once per question by a frozen store (the global memories
-    shipped with the app: a transaction and a statement saved on every query). The rows
-    are immutable tuples, shared by the answers."""
-    if not store.frozen:
-        return compute()
+    """``compute()``, kept by the store until anyone commits to it (``SqlStore.kept``:
+    an agent asking again what it asked a moment ago reads nothing), once per question
+    by a frozen store (the global memories shipped with the app). The rows are
+    immutable tuples, shared by the answers."""
     try:
         hash(key)
     except TypeError:  # a filter holding lists (tags, entities)
         return compute()
-    return store.remembered(key, compute)
+    return store.kept(key, compute)
+
+
+def _tuple(items: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if items is None else tuple(items)
 
 
 def has_structure(q: MemoryQuery) -> bool:
@@ -141,11 +144,12 @@ class Retriever:
             statuses=VISIBLE_STATUSES,
             scopes=scopes,
             domain=domain if structured else None,
-            category_prefix=q.category_path_prefix if structured else None,
-            types=q.types if structured else None,
+            # Lists as tuples: a filter is then a key for what its store keeps (``kept``).
+            category_prefix=_tuple(q.category_path_prefix) if structured else None,
+            types=_tuple(q.types) if structured else None,
             key=key,
-            tags=q.tags,
-            entities=q.entities,
+            tags=_tuple(q.tags),
+            entities=_tuple(q.entities),
             session_id=None,
             subject=value_hint(registry, domain, q.types[0] if q.types else None, key, q.value_json)
             if structured

@@ -43,6 +43,10 @@ from ekko_memory.timeutil import utcnow
 T = TypeVar("T")
 # Results a frozen store remembers (per question; a question is a few hundred bytes).
 FROZEN_MEMO_ENTRIES = 1024
+# Results a store keeps until anyone commits to it (``kept``): an agent's repeated questions
+# (an entry is up to two windows of rows: ~200 rows, a few hundred KB at most).
+KEPT_ENTRIES = 16
+_MISSING = object()
 # How often a store disabled for a passing reason (its server down, its file locked at
 # open) tries to open again, in the background.
 REOPEN_EVERY_S = 5.0
@@ -87,6 +91,11 @@ class SqlStore:
         # node that will expire.
         self.frozen = False
         self._memo: dict[Hashable, Any] = {}
+        # ``kept``: results as of ``_kept_at``, the dialect and its change count (None:
+        # nothing kept yet).
+        self._kept: dict[Hashable, Any] = {}
+        self._kept_at: tuple[Dialect, int] | None = None
+        self._kept_lock = threading.Lock()
         self._closed = False
         # An in-memory store is one connection (the database lives in it): its users
         # take turns, as sqlite3 cannot run one connection on two threads at once.
@@ -185,6 +194,43 @@ class SqlStore:
             self._memo.clear()
         self._memo[key] = value
         return value
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, kept per ``key`` until anyone commits to the store (its change
+        count moves: this process's connections or another process's); every time when
+        the store cannot count its changes (PostgreSQL, in memory). Once per ``key`` for a
+        frozen store. ``compute`` reads in a transaction of its own, begun after the count
+        is taken, so what it read is never older than the count it is kept under. The
+        value is shared by the callers: immutable rows in lists nobody changes."""
+        if self.frozen:
+            return self.remembered(key, compute)
+        dialect = self.dialect
+        count = self.change_count()
+        if count is None or dialect.file_problem() is not None:
+            # A file replaced under the store: its reads say so, as they did.
+            return compute()
+        # A store opened again counts anew, on its new dialect: never a match of the old.
+        at = (dialect, count)
+        with self._kept_lock:
+            kept_at = self._kept_at
+            if kept_at is None or kept_at[0] is not dialect or kept_at[1] != count:
+                self._kept.clear()
+                self._kept_at = at
+            found = self._kept.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
+        value = compute()
+        with self._kept_lock:
+            if self._kept_at == at:
+                if len(self._kept) >= KEPT_ENTRIES:
+                    del self._kept[next(iter(self._kept))]  # the oldest
+                self._kept[key] = value
+        return value
+
+    def forget_kept(self) -> None:
+        """Drop what ``kept`` holds (a benchmark's cold reads)."""
+        with self._kept_lock:
+            self._kept.clear()
 
     # --- opening (store/opening.py) -----------------------------------------------
 

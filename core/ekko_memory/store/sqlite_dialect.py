@@ -45,7 +45,7 @@ VOCAB_TABLE = (
     " USING fts5vocab(main, memory_nodes_fts, 'row')"
 )
 # bm25 weights: title, content, tags, entities.
-_BM25 = "bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0)"
+BM25 = "bm25(memory_nodes_fts, 6.0, 1.0, 3.0, 3.0)"
 # The same as FTS5's rank function (``rank MATCH``): a join ordered by it is driven by the
 # index in rank order and stops at its limit.
 BM25_RANK = "bm25(6.0, 1.0, 3.0, 3.0)"
@@ -437,12 +437,12 @@ class SqliteDialect:
             sql = f"SELECT rowid AS seq {match}"
         elif window is not None:
             sql = (
-                f"SELECT seq, rank FROM (SELECT rowid AS seq, {_BM25} AS rank {match} "
+                f"SELECT seq, rank FROM (SELECT rowid AS seq, {BM25} AS rank {match} "
                 "ORDER BY rowid DESC LIMIT :fts_window) ORDER BY rank"
             )
             params["fts_window"] = window
         else:
-            sql = f"SELECT rowid AS seq, {_BM25} AS rank {match}"
+            sql = f"SELECT rowid AS seq, {BM25} AS rank {match}"
             if cap is not None:
                 sql += " ORDER BY rank"
         if cap is not None:

@@ -64,6 +64,7 @@ _FLAVOR_CANNOT = re.compile(
 _NOT_FOND_OF = re.compile(
     r"(?:不|没)(?P<soft>太|怎么|是很|是特别|是太|是那么|大)?(?:爱|喜欢|想|习惯)(?:吃|放|加)?(?:太)?(?P<dim>辣|麻|油|咸|甜|糖|盐)"
 )
+_NONE_WITHOUT = re.compile(r"无(?P<dim>辣|麻|甜|咸|糖)不(?:欢|乐|香)")
 _DIM = {
     "辣": "spicy",
     "麻": "spicy",
@@ -139,10 +140,11 @@ def flavor_words(value: dict[str, str]) -> str:
     )
 
 
+# No empty alternative: one would match every message and open the gate to all.
 _EATING = re.compile(
-    r"吃|喝|做饭|做菜|下厨|口味|喜欢|爱|偏好|偏爱|以后|菜|饭|餐|食|辣|胃|清淡|口|忌|"
+    r"吃|喝|做饭|做菜|下厨|口味|喜欢|爱|偏好|偏爱|以后|菜|饭|餐|食|辣|麻|咸|甜|淡|胃|清淡|口|忌"
     r"|盐|油|糖|"
-    r"\b(?:eat|eating|ate|cook|cooking|food|meal|meals|dinner|lunch|breakfast|dish|dishes|recipe|taste|like|love|prefer|diet|stomach|spicy|spice|salt|salty|oil|oily|sugar|sweet|something light|order|ordering|menu)\b",
+    r"\b(?:eat|eating|ate|cook|cooking|food|meal|meals|dinner|lunch|breakfast|dish|dishes|recipe|taste|like|love|prefer|diet|stomach|spicy|spice|salt|salty|oil|oily|sugar|sweet|something light|order|ordering|menu|wings|curry|curries|noodles|ramen|pizza|tacos?|burgers?|sauce|hot pot|chicken|beef|pork|fish|soup)\b",
     re.IGNORECASE,
 )
 
@@ -322,6 +324,9 @@ class CookingFrames:
 
     def _flavor(self, clause: str, text: str = "") -> dict[str, str]:
         value = {k: v for k, v in parse_flavor_text(clause).items()}
+        for m in _NONE_WITHOUT.finditer(clause):
+            # 无辣不欢 (no meal is good without spice): the taste loved, not 无辣 (none).
+            value[_DIM[m["dim"]]] = "high"
         for m in _NOT_FOND_OF.finditer(clause):
             # 不喜欢吃辣 read as 喜欢吃辣 would be the opposite of what was said.
             dim = _DIM[m["dim"]]

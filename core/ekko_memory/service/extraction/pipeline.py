@@ -382,8 +382,15 @@ class AfterReply:
         asked = [
             m for m in recent if m.role == "assistant" and m.created_at < messages[0].created_at
         ][-1:]
+        # And the user's message before that one: whom 他 of a take-back names may have been
+        # spoken of two turns ago (我前男友叫周凯 … 我下周出差 … 关于他的都删了吧).
+        users = [
+            m
+            for m in recent
+            if m.role == "user" and before is not None and m.created_at < before.created_at
+        ][-1:]
         return sorted(
-            [*([before] if before is not None else []), *asked], key=lambda m: m.created_at
+            [*users, *([before] if before is not None else []), *asked], key=lambda m: m.created_at
         )
 
     def _on_waiting(

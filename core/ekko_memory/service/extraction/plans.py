@@ -231,6 +231,68 @@ def _not_yet(st: Statement) -> bool:
     return bool(_NOT_YET_EN.match(body))
 
 
+# A thing and what is due for it now (房租也该交了, 头发该剪了, 车该保养了): the thing named
+# first, then 该 and the work. Not 我该睡了 (no thing) nor 该吃饭了.
+_DUE_NOW_ZH = re.compile(
+    r"^(?:还有|另外|而且|再就是)?[，,\s]*(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)"
+    r"(?:也|又|都|早就|早)?(?:应该|该)(?P<work>[\u4e00-\u9fff]{1,4}?)了[吧啊呀哦啦]*$"
+)
+
+
+def due_now(st: Statement) -> bool:
+    """The clause says a thing's work is due now (房租也该交了, 护照该续了)."""
+    if not st.zh:
+        return False
+    m = _DUE_NOW_ZH.match(st.text.strip())
+    if m is None:
+        return False
+    thing = w.tag(m.group("thing"))
+    work = w.tag(m.group("work"))
+    return bool(
+        thing
+        and thing[-1][1][:1] == "n"
+        and thing[-1][1] != "nr"
+        and work
+        and work[0][1][:1] == "v"
+    )
+
+
+def _work_by(st: Statement, when: TimeMention, bare: bool = False) -> bool:
+    """The clause opens with a deadline and the work to do by it (周四前发给财务, 月底前搬完):
+    the user's to-do, though no "must" is said. ``bare``: and the work's verb names no thing
+    after it (发给财务, 弄完 — the thing was said before; not 交周报)."""
+    if not st.zh or when.role != "deadline" or not st.about_user:
+        return False
+    at = st.text.find(when.text)
+    if at != 0:
+        return False
+    after = re.sub(r"^(?:之前|以前|前)?(?:就|先|再|要|得)?", "", st.text[len(when.text) :])
+    tagged = w.tag(after)
+    if not (tagged and tagged[0][1][:1] == "v" and len(after) >= 2):
+        return False
+    if not bare:
+        return True
+    rest = after[len(tagged[0][0]) :]
+    return not rest or bool(re.match(r"[给到完好掉走了]", rest)) or tagged[0][0].endswith("给")
+
+
+def continues_tasks(st: Statement) -> bool:
+    """A clause that adds another thing to do to the one said before it in the sentence
+    (…，另外体检也得约一下; …，还有房租也该交了): a join or 也/还 with a must."""
+    if not st.zh:
+        return False
+    return bool(
+        re.match(
+            r"^(?:另外|还有|再就是|而且|然后)?[，,\s]*[\u4e00-\u9fffA-Za-z0-9]{0,8}?(?:也|还)(?:得|要|需要|该)",
+            st.text,
+        )
+        or re.match(
+            r"^(?:另外|还有|再就是)[，,\s]*[\u4e00-\u9fffA-Za-z0-9]{1,10}?(?:得|要|需要|该)",
+            st.text,
+        )
+    )
+
+
 def span_now(st: Statement) -> TimeMention | None:
     """The span a task falls in when only such a span is said (这周, this month)."""
     return next(
@@ -274,7 +336,13 @@ def plan(
         or sentence_time
     )
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
-    must = bool((_MUST_ZH if st.zh else _MUST_EN).search(body) or _REMIND.search(st.body) or listed)
+    due_already = due_now(st)
+    must = bool(
+        (_MUST_ZH if st.zh else _MUST_EN).search(body)
+        or _REMIND.search(st.body)
+        or listed
+        or due_already
+    )
     todo = (_TODO_ZH if st.zh else _TODO_EN).search(body)
     if _NO_NEED.search(body):
         return None  # 不用交了, no need to call: nothing to do
@@ -300,7 +368,13 @@ def plan(
     if _CONSEQUENCE.match(body):
         return None
     if when is not None:
-        if todo is None and not listed and not worded and not (must and when.role == "deadline"):
+        if (
+            todo is None
+            and not listed
+            and not worded
+            and not (must and when.role == "deadline")
+            and not _work_by(st, when)
+        ):
             # A deadline with a must (月底前得去把合同续签了) is a to-do whatever the work.
             return None
         if when.ends is None or when.ends < now:
@@ -319,6 +393,7 @@ def plan(
         or (must and (st.remember or _BEFORE_SOMETHING.search(body)))
         or (must and worded)
         or (must and _URGENT.search(body))
+        or due_already
     ):
         # A "must" with no time is a task only with what it must come before (旧冰箱得在
         # 搬家前卖掉) or when asked to be reminded: 晚饭得早点吃 is no to-do.
@@ -344,7 +419,7 @@ def plan(
         key="task_status",
         value=value,
         title=title,
-        content=_with_antecedent(st),
+        content=_with_antecedent(st, elliptic=when is not None and _work_by(st, when, bare=True)),
         statement=st,
         scope="workspace",
         expires_at=expires,
@@ -363,11 +438,12 @@ _PRONOUN_OBJECT = re.compile(
 )
 
 
-def _with_antecedent(st: Statement) -> str:
+def _with_antecedent(st: Statement, elliptic: bool = False) -> str:
     """The task's words, with the clauses before it in its sentence when it names its thing
-    by a pronoun (my passport expires in June…, so I need to renew it asap): the user's own
-    words, so a later question about the thing finds the task."""
-    if not _PRONOUN_OBJECT.search(st.body):
+    by a pronoun (my passport expires in June…, so I need to renew it asap) or not at all
+    (``elliptic``: 预算表做完 周四前发给财务): the user's own words, so a later question
+    about the thing finds the task."""
+    if not (elliptic or _PRONOUN_OBJECT.search(st.body)):
         return st.text
     at = st.sentence.find(st.text)
     if at <= 0:
@@ -404,8 +480,8 @@ def reports_done(st: Statement) -> bool:
         r"\b(?:not|n't|never|haven'?t|hasn'?t|yet)\b", st.body, re.IGNORECASE
     ):
         return False
-    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body):
-        return False  # 得卖掉 is still to do
+    if (_MUST_ZH if st.zh else _MUST_EN).search(st.body) or _REMIND.search(st.body) or due_now(st):
+        return False  # 得卖掉, 房租该交了 are still to do
     return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body) or _CANCELLED.search(st.body))
 
 
@@ -446,6 +522,14 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
     if bound is None and not ill:
         return None
+    if (
+        not ill
+        and bound is not None
+        and bound.ends is not None
+        and bound.ends <= end_of_day(now)
+        and all(one_off_event(st) for st in statements)
+    ):
+        return None  # 今晚点了外卖, I ordered a pizza tonight: done once, no state of the user
     if any(t.role == "recurring" for t in times):
         return None
     if bound is not None and bound.ends is not None:
@@ -478,6 +562,36 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         importance=0.85,
         reason="how the user is for now, until it ends",
     )
+
+
+# A thing done once, told as done: the verb with 了 and what it took (点了外卖, 去了趟超市) —
+# not 了 closing the clause (累坏了, 来例假了: how the user is now).
+_DONE_ONCE_ZH = re.compile(r"(?<![没不别])(?P<verb>[\u4e00-\u9fff]{1,2})了(?=[\u4e00-\u9fff\d])")
+# The English past of doing (ordered, went, cooked) opening what the user says, once the
+# time and the subject are set aside; not be/feel/get/have, which say how someone is.
+_DONE_ONCE_EN = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:just\s+|already\s+|finally\s+)?"
+    r"(?!(?:was|were|felt|got|had|seemed|looked|became|needed|wanted|used|tried|started|decided|planned|hoped)\b)"
+    r"(?:[a-z]{2,}(?<!ee)ed|went|ate|drank|bought|took|made|saw|met|ran|came|left|gave|sent|paid|found|brought|wrote|did|spent|sold|won|lost|caught|threw|flew|drove|rode|swam|sang|built|grabbed|picked|dropped)\b",
+    re.IGNORECASE,
+)
+
+
+def one_off_event(st: Statement) -> bool:
+    """The clause tells a thing the user did once, as done (今晚点了外卖, I ordered a pizza
+    tonight, went for a run this morning): an event, no state that holds for a while."""
+    body = st.text if st.subject.kind != "self" or not st.zh else st.body
+    for t in st.times:
+        body = body.replace(t.text, " ")
+    body = body.strip(" ，,。.!！")
+    if st.zh:
+        m = _DONE_ONCE_ZH.search(body)
+        if m is None:
+            return False
+        # 累了一天, 忙了一天: how the day was, a state; not a doing.
+        tags = w.tag(body[: m.end("verb")])
+        return bool(tags) and tags[-1][1][:1] not in ("a",) and not _MUST_ZH.search(body)
+    return bool(_DONE_ONCE_EN.match(re.sub(r"\s+", " ", body)))
 
 
 # Times that say "for now" without saying until when: a job held "currently" is no state.
@@ -521,6 +635,71 @@ _COURSE_EN = re.compile(
 )
 
 
+# Rest for a span, said by the user or ordered by a doctor (医生让我得休息三天, 我得卧床一周,
+# the doctor told me to rest for three days): how the user must be until it ends — a state,
+# not a piece of work done by a date.
+_REST_ZH = re.compile(
+    r"(?:(?:医生|大夫|医院)?(?:说|让|叫|要求|建议|嘱咐|交代|要)(?:我)?)?(?:还|也|都)?"
+    r"(?:得|要|需要|必须|应该|最好)?(?:在家|在床上|好好|多|先)?"
+    r"(?:休息|休养|静养|卧床|养着|歇着|躺着|隔离|住院|请假|卧床休息|在家休息)(?:一下)?"
+)
+_REST_EN = re.compile(
+    r"(?:(?:the\s+|my\s+)?(?:doctor|doc|gp|physio|nurse|surgeon)\s+"
+    r"(?:told me|says?|said|wants me|advised me|ordered me|has me)\s+)?"
+    r"(?:to\s+)?(?:i\s+)?(?:have to|need to|must|should|gotta|got to|am to|'ll|will)?\s*"
+    r"(?:rest|be on bed rest|stay (?:in bed|home|at home|off work|off my feet)|take it easy|stay off (?:work|my feet|it))",
+    re.IGNORECASE,
+)
+
+
+def rest_until(st: Statement) -> datetime | None:
+    """When rest said for a span ends (医生让我得休息三天, I need to rest for a week: three
+    days, a week from now); None when the clause says anything more than that rest."""
+    span = next((t for t in st.times if t.role == "until" and not t.past and t.ends), None)
+    if span is None or span.text not in st.text:
+        return None
+    at = st.text.find(span.text)
+    rest = (st.text[:at] + " " + st.text[at + len(span.text) :]).strip(" ，,。.!！的了")
+    rest = re.sub(r"\s+", " ", _LEAD_JOIN.sub("", rest))
+    # stay home until Friday, 在家休息到周五: the word that opens the span goes with it.
+    rest = re.sub(r"\s*(?:\b(?:until|till|til|through)|直到|一直到|到)$", "", rest, flags=re.I)
+    rest = re.sub(r"^(?:我|俺)", "", rest) if st.zh else rest
+    return span.ends if (_REST_ZH if st.zh else _REST_EN).fullmatch(rest) else None
+
+
+def rest_state(st: Statement, now: datetime) -> Finding | None:
+    """The rest the user must take for a span (医生让我得休息三天, the doctor told me to rest
+    for three days), as a state of the user until that span ends; never a task."""
+    if st.question or st.hypothetical or st.subject.kind not in ("self", "none", "person"):
+        return None
+    if st.subject.kind == "person" and not (st.reported or st.subject.relation in _CARERS):
+        return None  # 我老婆得休息三天: hers, not the user's
+    until = rest_until(st)
+    if until is None or until < now:
+        return None
+    until = max(until, end_of_day(until))
+    text = st.text
+    return Finding(
+        type="constraint",
+        domain="个人",
+        category=["个人", "状态"],
+        key="temporary_state",
+        value=text,
+        title=text if len(text) <= 60 else text[:59] + "…",
+        content=(f"用户说：{text}" if st.zh else f"The user said: {text}"),
+        statement=st,
+        scope="workspace",
+        expires_at=until,
+        tags=["临时" if st.zh else "temporary"],
+        confidence=0.85,
+        importance=0.85,
+        reason="rest the user must take, until the span said ends",
+    )
+
+
+_CARERS = frozenset({"doctor", "doc", "gp", "physio", "nurse", "surgeon", "医生", "大夫"})
+
+
 def course_ends(st: Statement) -> datetime | None:
     """The end of a course said as a clause of its own (要吃七天, need to take them for a
     week): None when the clause says anything more than the span."""
@@ -534,6 +713,8 @@ def course_ends(st: Statement) -> datetime | None:
     )
     rest = rest.strip(" ，,。.!！的了")
     course = _COURSE_ZH if st.zh else _COURSE_EN
+    if rest_until(st) is not None:
+        return None  # 得休息三天: the rest is the state itself, of no course said before
     return span.ends if rest and course.fullmatch(rest) else None
 
 
@@ -552,6 +733,8 @@ def routine(st: Statement) -> Finding | None:
         return None
     if not any(t.role == "recurring" for t in st.times):
         return None
+    if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
+        return None  # the neighbours' dog barks every night: its doer is named, not the user
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     body = st.body.strip()
     if _only_how_often(st, body):

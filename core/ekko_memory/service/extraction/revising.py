@@ -11,7 +11,7 @@ from datetime import timedelta
 from ekko_memory.models import MemoryMessage, MemoryNode, MemoryNodeDraft
 from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.findings import Finding, Found, clip
-from ekko_memory.service.extraction.statements import Statement, read_statements
+from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import (
     LAST_BIT,
     POINTS_BACK,
@@ -25,10 +25,18 @@ _THAT_ONE = re.compile(
 )
 
 
+# A take-back that names a person only by a pronoun (关于他的都删了吧, forget about her).
+_BY_PRONOUN = re.compile(
+    r"(?:关于)?(?:他们|她们|他|她)(?:的)?(?:事|事情|东西|那些|这些)?|him|her|them", re.I
+)
+
+
 class Revising:
     """Take-backs, corrections and updates; the extractor supplies ``_message``."""
 
     _correcting: list[str]
+    # The person the message (or the one before it) spoke of last: 他 of a take-back.
+    _last_person: Subject | None
 
     def _message(
         self,
@@ -52,6 +60,13 @@ class Revising:
         """Stop what the take-back names — or what the message before it stated — and write
         nothing for it."""
         named = what_is_taken_back(st.text)
+        person = self._last_person
+        if person is not None and (
+            _BY_PRONOUN.fullmatch(named.strip())
+            or (not named and re.search(r"关于(?:他|她)", st.text))
+        ):
+            # 关于他的都删了吧: all that names the person spoken of.
+            named = person.name or person.relation
         # What the user said last (the assistant's reply between states nothing of theirs).
         previous = next((m for m in reversed(history) if m.id != msg.id and m.role == "user"), None)
         if LAST_BIT.search(st.sentence):

@@ -46,10 +46,12 @@ from ekko_memory.service.extraction.facts import FactFrames, travel_plan
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.lexicon import Lexicon, load_lexicon
 from ekko_memory.service.extraction.plans import (
+    continues_tasks,
     course_ends,
     held_until,
     plan,
     reports_done,
+    rest_state,
     routine,
     same_work,
     task_overlap,
@@ -78,6 +80,7 @@ from ekko_memory.service.extraction.statements import (
     Subject,
     read_statements,
     with_subject,
+    writes_fiction,
 )
 from ekko_memory.service.extraction.takeback import (
     earlier_in_message,
@@ -89,6 +92,7 @@ from ekko_memory.service.extraction.task_lists import (
     LIST_NOUNS_EN,
     LIST_NOUNS_ZH,
     chore_parts,
+    done_by_its_verb,
     task_time,
 )
 from ekko_memory.service.extraction.time_expressions import TimeMention
@@ -137,6 +141,31 @@ _NOTE_TAIL = re.compile(
     r"(?:\s+for\s+(?:this|the|our)\s+(?:project|repo|repository|codebase))?[.!]*$",
     re.IGNORECASE,
 )
+
+
+# A question of whether what was just said is normal (我家柯基掉毛很厉害，正常吗？ my corgi
+# sheds a lot, is that normal?): the clause before it is what is asked about, not a fact told.
+_IS_IT_NORMAL = re.compile(
+    r"^(?:这|那|这样|这种情况|这个)?(?:样)?(?:是|算)?(?:正常|要紧|严重|常见|有问题|没事|健康)(?:吗|么|嘛|不|的吗)"
+    r"|^(?:is|was|isn'?t)\s+(?:that|this|it)\s+(?:normal|ok|okay|bad|serious|common|fine|healthy|weird|a problem|something to worry about)\b"
+    r"|^should i (?:be )?worr(?:y|ied)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_of(st: Statement, group: list[Statement]) -> bool:
+    """The next clause of ``st``'s sentence asks whether what ``st`` says of a pet or
+    someone is normal."""
+    after = [q for q in group if q.index == st.index + 1]
+    return (
+        not st.question
+        # Of a pet or someone else: what the user says of themselves (I'm vegetarian, is
+        # that ok?) stays theirs whatever they ask about it.
+        and st.subject.kind == "person"
+        and bool(after)
+        and after[0].question
+        and bool(_IS_IT_NORMAL.match(after[0].text.strip()))
+    )
 
 
 class RuleBasedExtractor(Revising):
@@ -225,6 +254,10 @@ class RuleBasedExtractor(Revising):
             _named_as_known(st, known, found)
             for st in read_statements(text, msg.created_at, self._last_person)
         ]
+        story = next((st.index for st in statements if writes_fiction(st.text)), None)
+        if story is not None:
+            # 帮我写个小说开头：主角住在重庆，对花粉过敏 — the story's people, not the user.
+            statements = [st for st in statements if st.index < story]
         people = [st.subject for st in statements if st.subject.kind == "person"]
         if people:
             self._last_person = people[-1]
@@ -322,8 +355,8 @@ class RuleBasedExtractor(Revising):
     def _usable(self, st: Statement) -> bool:
         """Statements and what the user asked to remember; never questions, suppositions,
         requests to the assistant, opinions or someone else's words."""
-        if st.hypothetical or st.reported:
-            return False
+        if st.hypothetical or st.reported or st.subject.kind == "other":
+            return False  # 他们下周搬家: someone else's, and nobody the user named
         if st.remember and not st.request:
             return not st.question
         return st.is_claim
@@ -336,7 +369,7 @@ class RuleBasedExtractor(Revising):
         known: list[MemoryNode],
         found: Found,
     ) -> None:
-        usable = [st for st in group if self._usable(st)]
+        usable = [st for st in group if self._usable(st) and not _asked_of(st, group)]
         # 今晚头疼，回答简短点: a request made for a state of now ends with it.
         self._sentence_ends = next((e for s in group if (e := held_until(s)) is not None), None)
         # 在吃抗生素，要吃七天: the medicine is taken until the course ends.
@@ -354,12 +387,23 @@ class RuleBasedExtractor(Revising):
                 # 我朋友说我这种8月3号生日的人很倔: what is said of the user in their words.
                 for f in self.facts.said_of_oneself(st):
                     self._propose(f, [msg.id], known, found)
+            if (st.question or _asked_of(st, group)) and st not in usable:
+                # 我家柯基掉毛正常吗？: the corgi is the user's, given by the question.
+                for f in self.facts.owned_in_question(st):
+                    self._propose(f, [msg.id], known, found)
             if st.request and not st.hypothetical and st not in usable:
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference;
                 # grams please, not cups: so is one about the units amounts come in.
                 for style in (reply_style(st), units(st)):
                     if style is not None:
                         self._propose(style, [msg.id], known, found)
+        for st in list(group):
+            # 医生让我得休息三天, the doctor told me to rest for three days: a state of the
+            # user until the span ends, whoever ordered it; never a task.
+            rest = rest_state(st, msg.created_at)
+            if rest is not None:
+                self._propose(rest, [msg.id], known, found)
+                usable = [u for u in usable if u is not st]
         stated = False
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
@@ -372,15 +416,17 @@ class RuleBasedExtractor(Revising):
         # The time of the task said last in the sentence: the next piece of work shares it
         # (这周要把报销单交了，另外还得约个体检).
         said_time: TimeMention | None = None
+        tasked = False  # a task was said earlier in this sentence
         for st in usable:
             if st is announcing:
                 continue
+            tasked = tasked or any(op.node.type == "task" for op in found.ops[first:])
             n = len(found.ops)
             if st in told or (
                 not listing
                 and found.ops[n - 1 :]
                 and found.ops[-1].node.type == "task"
-                and _CHORE_START.match(st.body.strip())
+                and (_CHORE_START.match(st.body.strip()) or (tasked and continues_tasks(st)))
             ):
                 # "buy a present before Sunday and mow the lawn": the "need to" carries on;
                 # 老板说了，报告周五前要交: what the boss said is the user's to do.
@@ -549,6 +595,8 @@ class RuleBasedExtractor(Revising):
                     for f in self.facts.read(st):
                         self._propose(f, src, known, found)
                 return
+            if self._done_by_its_verb(st, known, found):
+                return
         finding = self._first(st, msg.created_at)
         for f in finding:
             self._propose(f, src, known, found)
@@ -578,6 +626,24 @@ class RuleBasedExtractor(Revising):
                 found.ops.remove(op)
             elif node_id is not None:
                 found.add("expire", "the user said it is done", target_id=node_id)
+
+    def _done_by_its_verb(self, st: Statement, known: list[MemoryNode], found: Found) -> bool:
+        """The open tasks (known or proposed in this batch) that ``st`` tells done in the
+        past of their own verb ("called the plumber") leave the tasks; False when none."""
+        closed = False
+        for n in known:
+            if n.type == "task" and n.status == "active" and done_by_its_verb(st, task_words(n)):
+                found.add("expire", "the user said it is done", target_id=n.id)
+                closed = True
+        for op in list(found.ops):
+            if (
+                op.operation == "create"
+                and op.node.type == "task"
+                and done_by_its_verb(st, _draft_words(op.node.value_json, op.node.title))
+            ):
+                found.ops.remove(op)
+                closed = True
+        return closed
 
     def _first(self, st: Statement, now: datetime) -> list[Finding]:
         """What the first frame that reads the statement finds; with the pet the user calls
@@ -682,10 +748,23 @@ class RuleBasedExtractor(Revising):
                     and n.key == "pet"
                     and isinstance(n.value_json, dict)
                     and n.value_json.get("species") == f.value.get("species")
-                    and (self._correcting or ("called" in f.value and "called" not in n.value_json))
+                    and (
+                        self._correcting
+                        or ("called" in f.value and "called" not in n.value_json)
+                        or ("weight" in f.value and "called" not in f.value)
+                    )
                 ),
                 None,
             )
+            if target is not None and "weight" in f.value and "called" not in f.value:
+                # 我家兔子6斤 of the rabbit known as 团子: the same pet, now with its weight.
+                assert isinstance(target.value_json, dict)
+                f.value = {**target.value_json, "weight": f.value["weight"]}
+                if "called" in f.value:
+                    # The name kept; a weight said before gives way to this one.
+                    base = re.sub(r"\s*[（(][^（()）]*[）)]$", "", target.title)
+                    weight = f.value["weight"]
+                    f.title = f"{base}（{weight}）" if f.statement.zh else f"{base} ({weight})"
         if target is None and self._correcting and f.key is not None:
             # 我说错了，是菠萝过敏: replaces what the corrected message said under this key.
             target = next(

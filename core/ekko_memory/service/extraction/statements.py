@@ -23,7 +23,7 @@ from ekko_memory.schema import intent
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
 
-SubjectKind = Literal["self", "we", "person", "none"]
+SubjectKind = Literal["self", "we", "person", "other", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
 RELATIONS_ZH = [
@@ -279,7 +279,7 @@ _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
-_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|毕竟)[，,\s]*)*"
+_LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
 _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
@@ -287,10 +287,12 @@ _SUBJ_ZH = re.compile(
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
+    # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
+    rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
     rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
-    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一])"
+    rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一]|[\u4e00-\u9fff]{{1,4}}过敏)"
     # 英短蓝猫, 柯基犬: a breed before its kind names one animal, not a subject.
     rf"|(?P<bare>(?:{_REL_ZH}))(?![\u4e00-\u9fff]?[猫狗犬兔])(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
     rf")"
@@ -387,7 +389,29 @@ _SENTENCE = re.compile(
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])(?=\s+(?-i:[A-Z])|\s+[\u4e00-\u9fff])",
     re.IGNORECASE,
 )
-_CLAUSE_ZH = re.compile(r"[，,、：:]+|…+|\.{3,}|\s{2,}|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*")
+_CLAUSE_ZH = re.compile(
+    r"[，,、：:]+|…+|\.{3,}|\s{2,}|(?<=[\u4e00-\u9fff])[ \t\u3000](?=[\u4e00-\u9fff])"
+    r"|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s*"
+)
+# A space between Chinese words stands for a comma in chat (好 我先搞数据 周三前弄完) — not
+# after a word that wants what follows (我叫 王磊, 我想 吃火锅) nor after a time, whose work
+# or time of day follows (明天 下午, 周五前 交报告).
+_HOLDS_ON = re.compile(
+    r"[叫是在住姓去到和跟给对把被从的要想会能得说让请]$"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]$|[今明后昨前每当]天$|[\d一二三四五六七八九十]+[号日点]$"
+    r"|(?:月底|月初|月中|年底|年初|周末|[这下上本]周|[这下上本]个?月|今年|明年|早上|上午|中午|下午|晚上|今晚|明早)$"
+    r"|[前后]$"
+)
+
+
+def _breaks(sentence: str, at: int, sep: str) -> bool:
+    """Whether a separator found at ``at`` cuts the sentence (a lone space between Chinese
+    words does unless the words before it hold on to what follows)."""
+    if sep not in (" ", "\t", "\u3000"):
+        return True
+    return not _HOLDS_ON.search(sentence[:at])
+
+
 # English clauses: at a comma or "and/but/so" that a new subject (or a verb of the same) follows.
 # English clauses: at every comma, semicolon, dash or bracket, and at "and/but/so/because…"
 # when a new subject (or a question) follows.
@@ -411,7 +435,8 @@ _REMEMBER_LEAD = re.compile(
 @dataclass(frozen=True)
 class Subject:
     """Who a clause speaks of: the user (``self``), a group the user is in (``we``), one
-    person of their life (``person``: 儿子, my wife Anna), or nobody named (``none``)."""
+    person of their life (``person``: 儿子, my wife Anna), someone else the message does not
+    name (``other``: 他们, they, with nobody said before), or nobody named (``none``)."""
 
     kind: SubjectKind
     relation: str = ""
@@ -433,6 +458,8 @@ class Subject:
 
 SELF = Subject("self")
 NOBODY = Subject("none")
+# 他们最后定了，下周搬家 with nobody named before: someone else's doing, never the user's.
+SOMEONE = Subject("other")
 
 
 @dataclass
@@ -504,7 +531,12 @@ def _clauses(sentence: str, zh: bool) -> list[str]:
     else:
         parts = _split_outside_brackets(_CLAUSE_EN, sentence)[::2]
     parts = [_BULLET.sub("", p) for p in parts if p]
-    return [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+    parts = [p.strip(" \t，,。.!！;；") for p in parts if p and p.strip(" \t，,。.!！;；")]
+    # 哎，那条删掉吧 / 嗯 另外…: a sound before the clause says nothing of its own.
+    return [p for p in parts if not (zh and _FILLER_ZH.fullmatch(p))] or parts
+
+
+_FILLER_ZH = re.compile(r"(?:哎|唉|嗯|哦|噢|喔|啊|呃|额|诶|欸|哎呀|哎哟|嘿|emm+|嗯+|哈+|呵+)[~～]*")
 
 
 def _split_outside_brackets(pattern: re.Pattern[str], sentence: str) -> list[str]:
@@ -517,7 +549,11 @@ def _split_outside_brackets(pattern: re.Pattern[str], sentence: str) -> list[str
         before = sentence[: m.start()]
         depth = sum(before.count(o) for o in "(（[【") - sum(before.count(c) for c in ")）]】")
         closed = any(c in sentence[m.start() :] for c in ")）]】")
-        if (depth > 0 and closed) or m.end() == m.start():
+        if (
+            (depth > 0 and closed)
+            or m.end() == m.start()
+            or not _breaks(sentence, m.start(), m.group())
+        ):
             continue
         out += [sentence[at : m.start()], m.group()]
         at = m.end()
@@ -550,6 +586,14 @@ _SET_WORK_EN = re.compile(
 )
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
+# What he, she or they have the user do (让我…, 说我得…, want me to…): the user's.
+_ASSIGNED_PRON_ZH = re.compile(
+    r"^(?:让|叫|要|要求|安排|派|通知)我|^(?:说|通知)我(?=[^，,。]{0,6}?(?:要|得|需要|必须))"
+)
+_ASSIGNED_PRON_EN = re.compile(
+    r"^(?:wants?|wanted|asked|asks|told|tells|needs?|needed|expects?|reminded)\s+me\s+to\s+",
+    re.IGNORECASE,
+)
 _LEAD_ZH_RE = re.compile(_LEAD_ZH)
 _LEAD_EN_RE = re.compile(_LEAD_EN, re.IGNORECASE)
 
@@ -576,10 +620,22 @@ def whose_thing(clause: str) -> bool:
 _WHEN_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|\d")
 
 
+# 邻居家的狗天天叫, 隔壁的小孩每天哭, 同事的孩子: someone's person or animal opening the
+# clause — its doer, someone else (the user's own: 我家的狗, read above as theirs).
+_OTHERS_ONE_ZH = re.compile(
+    rf"^{_LEAD_ZH}(?!我|俺|咱|你|您|自己)(?P<owner>[\u4e00-\u9fff]{{1,4}}?)(?:家)?的"
+    rf"(?:那|这)?(?:只|条|个|位|些|群)?(?:大|小|老)?(?:{_REL_ZH})"
+    rf"(?=[\u4e00-\u9fff])(?!的)"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
         return Subject("person", whose["rel"]), f"{whose['thing']}{whose['rest']}", True
+    others = _OTHERS_ONE_ZH.match(clause)
+    if others is not None and not _WHEN_ZH.search(others["owner"]):
+        return SOMEONE, clause[others.end() :], True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:
@@ -588,6 +644,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m is None:
         return NOBODY, clause[_LEAD_ZH_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].lstrip("的 ")
+    if m["self"] and body.startswith("自己") and len(body) > 3:
+        body = body[2:]  # 我自己在重庆上班: the user, said against someone else
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
@@ -622,6 +680,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
     if m["you"]:
         return NOBODY, clause, True  # 你真靠谱: of the assistant, nothing of the user
+    if m["some"]:
+        return Subject("person", m["some"]), clause[m.end() :], True
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
@@ -819,8 +879,12 @@ def _analyze(
             subject, body, explicit = (_subject_zh if zh else _subject_en)(clause)
             if subject.relation == _PRONOUN:
                 # they loved the jousting: of someone, never the user, even when unnamed.
-                subject = last_person or NOBODY
+                subject = last_person or (NOBODY if clause.lstrip().startswith("人家") else SOMEONE)
                 explicit = True
+                assigned = (_ASSIGNED_PRON_ZH if zh else _ASSIGNED_PRON_EN).match(body)
+                if assigned is not None:
+                    # 他们让我周五前交报告, they want me to send it by Friday: the user's to do.
+                    subject, body = SELF, body[assigned.end() :]
             if not explicit and pet is not None and zh and _OF_THE_PET_ZH.match(body.strip()):
                 # 我家有只柯基叫豆豆，三岁了: the dog is three, not the user (the next clause
                 # with no subject is the user's again: …，每天早上遛它).
@@ -909,3 +973,20 @@ def _tail(sentence: str, clause: str) -> str:
 def with_subject(statement: Statement, subject: Subject) -> Statement:
     """The same clause read of another subject (我和老公都不吃辣: of each)."""
     return replace(statement, subject=subject)
+
+
+# Asking for a story, a poem, a character (帮我写个小说开头, write me a bedtime story): what
+# the message goes on to say is the story's, not the user's.
+_FICTION = re.compile(
+    r"(?:写|编|创作|构思|续写|改写|想|起)(?:一?[个篇段首部则份])?[^，。,.]{0,8}?"
+    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀)"
+    r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
+    r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
+    r"character|plot|scene|dialogue|limerick|haiku)s?\b",
+    re.IGNORECASE,
+)
+
+
+def writes_fiction(text: str) -> bool:
+    """The clause asks for a piece of fiction (a story, a poem, a character)."""
+    return bool(_FICTION.search(text))

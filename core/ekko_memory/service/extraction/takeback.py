@@ -21,8 +21,10 @@ _DONT_KEEP_ZH = re.compile(
 _DROP_ZH = re.compile(
     r"(?:那条|这条|那句|这句|上一条|刚才(?:那条|那句|说的(?:那个|那条|那句)?|那个)?|之前说的|前面说的|那个记忆|这个记忆|那段|这段)[^，。！？]{0,6}?(?:删掉|删了|删除|去掉|划掉|撤回|作废|不算数?|别记了?|不用记了?|忘了吧|忘掉吧?|不对|取消)"
     r"|当我没说|我收回|收回(?:这句|那句|刚才)|撤回(?:这句|那句|刚才)|忘掉|忘了吧|忘记(?:吧|它|这|那|我说)"
-    r"|(?:那个|这个|那件事|这件事|那些|这些|那条|这条)(?:就)?(?:删掉|删了|删除|去掉|划掉|抹掉|作废|不算数?|别记了?|不用记了?)"
+    r"|(?:那个|这个|那件事|这件事|那些|这些|那条|这条)(?:就|都|全|全都|统统|通通)?(?:删掉|删了|删除|去掉|划掉|抹掉|作废|不算数?|别记了?|不用记了?)"
     r"|(?:删掉|删除|去掉|抹掉)(?:那条|这条|刚才|这个记忆|那个记忆|关于)"
+    # 关于他的都删了吧: all that is about someone.
+    r"|关于[^，。！？]{1,8}?的(?:事|事情|东西|内容|记忆|那些|这些)?(?:就|都|全|全都|统统|通通)(?:删掉|删了|删除|去掉|抹掉|别记了?|不用记了?|忘了吧|忘掉)"
 )
 _DROP_EN = re.compile(
     r"(?:^|[,.;:!?]\s*|\b(?:please|just|and|so|now|oh|actually|wait)\s+)forget\b"
@@ -42,7 +44,7 @@ _DROP_EN = re.compile(
 )
 # The take-back's own words, left out of what it names.
 _WORDS_ZH = re.compile(
-    r"别再?|不要再?|不用再?|不必|无需|甭|没必要|帮我|给我|记住|记下来?|记录|记着|记得|记|存|保存|留着|那条|这条|那句|这句|上一条|刚才|之前|前面|说的|那个|这个|记忆|删掉|删了|删除|去掉|撤回|作废|不算数?|忘了吧|忘掉吧?|忘记|忘了|当我没说|我收回|收回|取消|抹掉|关于|的事|这件事|那件事|这事|那事|吧|了|啦|呀|啊|哦|把|请|麻烦|也|就|算了|其实|对了"
+    r"(?:那些|这些|统统|通通|全都)(?=[^，。]{0,2}(?:删|别|不用|忘|去掉|抹))|都(?=删|别记|不用|忘|去掉|抹)|别再?|不要再?|不用再?|不必|无需|甭|没必要|帮我|给我|记住|记下来?|记录|记着|记得|记|存|保存|留着|那条|这条|那句|这句|上一条|刚才|之前|前面|说的|那个|这个|记忆|删掉|删了|删除|去掉|撤回|作废|不算数?|忘了吧|忘掉吧?|忘记|忘了|当我没说|我收回|收回|取消|抹掉|关于|的事|这件事|那件事|这事|那事|吧|了|啦|呀|啊|哦|把|请|麻烦|也|就|算了|其实|对了"
 )
 _WORDS_EN = re.compile(
     r"\b(?:please|just|and|so|now|oh|actually|wait|forget|about|that|this|it|what|i|said|just|don'?t|do|not|no|need|to|never|remember|record|save|note|store|keep|leave|out|of|hang|hold|onto|on|log|write|down|file|away|notes|records|files|memories|scratch|disregard|ignore|take|back|mind|delete|remove|erase|drop|memory|from|your|the|my|thing|part|stuff|bit|earlier|before|anymore|strike|unsay|right|true|can|you|could|would|'s|s)\b",

@@ -77,3 +77,128 @@ def task_time(st: Statement) -> TimeMention | None:
         ),
         None,
     ) or span_now(st)
+
+
+# Past forms English does not make with -ed.
+_PAST = {
+    "bring": ("brought",),
+    "buy": ("bought",),
+    "do": ("did", "done"),
+    "feed": ("fed",),
+    "get": ("got", "gotten"),
+    "go": ("went", "gone"),
+    "hang": ("hung",),
+    "make": ("made",),
+    "meet": ("met",),
+    "mow": ("mowed", "mown"),
+    "pay": ("paid",),
+    "put": ("put",),
+    "read": ("read",),
+    "ring": ("rang", "rung"),
+    "see": ("saw", "seen"),
+    "sell": ("sold",),
+    "send": ("sent",),
+    "set": ("set",),
+    "sew": ("sewed", "sewn"),
+    "sweep": ("swept",),
+    "take": ("took", "taken"),
+    "write": ("wrote", "written"),
+}
+_VERB_FIRST = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:still|also|really)\s+)?"
+    r"(?:(?:have to|has to|need to|needs to|must|gotta|got to|should|'ll|will|want to|plan to|"
+    r"remind me to|remember to)\s+)?(?:go\s+(?:and\s+)?)?"
+    rf"(?P<verb>{_CHORE_VERBS})\b",
+    re.IGNORECASE,
+)
+
+
+def _past_forms(verb: str) -> tuple[str, ...]:
+    verb = verb.casefold()
+    if verb in _PAST:
+        return _PAST[verb]
+    if verb.endswith("e"):
+        return (verb + "d",)
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return (verb[:-1] + "ied",)
+    forms = [verb + "ed"]
+    if re.search(r"[^aeiou][aeiou][bdglmnprt]$", verb):
+        forms.append(verb + verb[-1] + "ed")  # dropped, cancelled (and canceled)
+    return tuple(forms)
+
+
+def done_by_its_verb(st: Statement, task: str) -> bool:
+    """``st`` tells the ``task`` done in the past of the task's own verb, naming its thing too
+    ("called the plumber" of "call the plumber about the leak"; "got the gym membership
+    cancelled"): English, where the past of the work's verb is the report that it is done."""
+    if st.zh or st.question or st.hypothetical or st.negated:
+        return False
+    if st.subject.kind not in ("self", "none") or (
+        st.subject.kind == "none" and st.explicit_subject
+    ):
+        return False  # the plumber called: someone else's doing
+    m = _VERB_FIRST.match(task.strip())
+    if m is None:
+        return False
+    said = st.text.casefold()
+    if re.search(r"\b(?:need|have|has|gotta|must|should|will|'ll|going to|gonna|want)\b", said):
+        return False  # still has to call the plumber
+    forms = "|".join(map(re.escape, _past_forms(m.group("verb"))))
+    if not re.search(rf"\b(?:{forms})\b", said):
+        return False
+    thing = _content_words(task[m.end() :])
+    return bool(thing & _content_words(st.text))
+
+
+# Words of a task that name no thing of it (the landlord *about* the boiler *this week*).
+_NOT_THINGS = frozenset(
+    [
+        "about",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "after",
+        "before",
+        "this",
+        "that",
+        "these",
+        "those",
+        "week",
+        "weekend",
+        "month",
+        "today",
+        "tomorrow",
+        "tonight",
+        "morning",
+        "evening",
+        "afternoon",
+        "again",
+        "still",
+        "just",
+        "also",
+        "soon",
+        "asap",
+        "some",
+        "sometime",
+        "maybe",
+        "their",
+        "them",
+        "there",
+        "then",
+        "when",
+        "what",
+        "your",
+        "mine",
+    ]
+)
+
+
+def _content_words(text: str) -> set[str]:
+    return {
+        word[:5]
+        for word in re.findall(r"[a-z]{3,}", text.casefold())
+        if word not in _NOT_THINGS and word not in ("the", "and", "for", "her", "his", "our")
+    }

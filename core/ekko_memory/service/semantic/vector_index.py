@@ -1,4 +1,4 @@
-"""One store's vectors of one model, held in memory and searched by brute force.
+"""One store's vectors of one model, held in memory and searched in-process.
 
 The store's table is the truth (``memory_node_vectors``); this is its copy in the
 process, refreshed inside a read transaction from the vectors written since (``vid``).
@@ -10,7 +10,9 @@ Similarity is the int8 dot product times both scales: SIMD through ``simsimd`` (
 in the ``semantic`` extra; ~2 ms for 100k vectors of 512 on one quiet core), numpy
 otherwise. Above ``EXACT_UP_TO`` vectors a search first ranks the vectors' sign bits by
 Hamming distance (64 bytes a vector: 0.45 ms for 100k where the int8 products took 10 ms
-on the same busy core) and computes the exact similarity of the best ``PREFILTER`` only.
+on the same busy core) and computes the exact similarity of the best ``PREFILTER`` only,
+until lists of similar vectors (``vector_lists``) are made on a thread after a load: a
+search then scores the vectors of the lists nearest the query and those added since.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ekko_memory.service.semantic.vector_lists import Lists, make_lists
 from ekko_memory.store.vectors import VectorRow, quantize
 
 if TYPE_CHECKING:
@@ -40,10 +43,14 @@ LOAD_BATCH = 20_000
 RECOUNT_EVERY_S = 30.0
 # Without a commit counter (PostgreSQL), new vectors are looked for at most this often.
 CHECK_EVERY_S = 1.0
-# Up to this many vectors a search scores every one exactly; beyond, the PREFILTER
-# (at least) nearest by sign bits are scored.
+# Up to this many vectors a search scores every one exactly; beyond, those of the nearest
+# lists (``vector_lists``), or until the lists are made the PREFILTER (at least) nearest
+# by sign bits.
 EXACT_UP_TO = 20_000
 PREFILTER = 2_000
+# Lists (``vector_lists``) are made again when the vectors added since outnumber this
+# share of those in lists; until then the tail is scored exactly.
+TAIL_SHARE = 4
 
 
 def int8_dots(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -80,6 +87,11 @@ class VectorIndex:
         # One refresh at a time; ``loaded`` once a refresh has completed.
         self.refreshing = threading.Lock()
         self.loaded = False
+        # Above EXACT_UP_TO vectors: their lists, made on ``_maker``'s thread; ``_era``
+        # changes on clear(), so lists of vectors since forgotten are not installed.
+        self._lists: Lists | None = None
+        self._maker: threading.Thread | None = None
+        self._era = 0
 
     def __len__(self) -> int:
         return len(self._pos)
@@ -112,6 +124,7 @@ class VectorIndex:
                 break
         self._mark = change_mark
         self.loaded = True
+        self._keep_lists()
 
     def look_again(self) -> None:
         """The next refresh reads the table (this process wrote vectors to it)."""
@@ -122,6 +135,7 @@ class VectorIndex:
         with self.lock:
             self._ids, self._pos, self._n, self.last_vid, self._mark = [], {}, 0, 0, None
             self.loaded = False
+            self._lists, self._era = None, self._era + 1
             self._q = np.zeros((0, self.dim), dtype=np.int8)
             self._scales = np.zeros(0, dtype=np.float32)
 
@@ -180,17 +194,45 @@ class VectorIndex:
         """Up to ``k`` (node id, similarity) at or above ``floor``, most similar first."""
         want = k + len(exclude or ())
         with self.lock:
-            n, ids = self._n, self._ids
+            n, ids, lists = self._n, self._ids, self._lists
             matrix, bits, scales = self._q[:n], self._bits[:n], self._scales[:n]
         if n == 0:
             return []
         q, qscale = self.query_parts(query)
         rows = None
+        if n > EXACT_UP_TO and lists is not None and n - lists.covered <= self._tail_cap(lists):
+            spans = lists.spans(unit(query), n)
+            # Contiguous rows, scored where they lie; the live scales (a dropped vector's
+            # is 0).
+            rows = np.concatenate([np.arange(a, b) for a, b in spans])
+            sims = np.concatenate([int8_dots(matrix[a:b], q) for a, b in spans])
+            sims *= scales.take(rows)
+            sims *= qscale
+            return self._best(sims, rows, ids, want, k, floor, exclude)
         if n > EXACT_UP_TO and _simd is not None:
             rows = self._by_bits(bits, q, max(PREFILTER, 40 * want))
-            matrix, scales = matrix[rows], scales[rows]
-        sims = int8_dots(matrix, q) * scales * qscale
-        top = np.argpartition(-sims, want - 1)[:want] if want < len(sims) else np.arange(len(sims))
+            # Rows in increasing order: the gather reads the matrix forwards.
+            matrix, scales = matrix.take(rows, axis=0), scales.take(rows)
+        sims = int8_dots(matrix, q)
+        sims *= scales
+        sims *= qscale
+        return self._best(sims, rows, ids, want, k, floor, exclude)
+
+    @staticmethod
+    def _best(
+        sims: np.ndarray,
+        rows: np.ndarray | None,
+        ids: list[str | None],
+        want: int,
+        k: int,
+        floor: float,
+        exclude: set[str] | None,
+    ) -> list[tuple[str, float]]:
+        """The ``k`` best of ``sims`` (of ``rows``, or of every row) at or above ``floor``."""
+        if want < len(sims):
+            top = np.argpartition(sims, len(sims) - want)[len(sims) - want :]
+        else:
+            top = np.arange(len(sims))
         order = top[np.argsort(-sims[top])]
         order = order[sims[order] >= floor]
         slots = (rows[order] if rows is not None else order).tolist()
@@ -203,19 +245,88 @@ class VectorIndex:
 
     @staticmethod
     def _by_bits(bits: np.ndarray, q: np.ndarray, count: int) -> np.ndarray:
-        """Rows of the ``count`` vectors whose sign bits are nearest ``q``'s."""
+        """Rows (increasing) of at least the ``count`` vectors whose sign bits are nearest
+        ``q``'s: every row within the radius that holds ``count``, ties at the radius
+        included unless they would make it more than half as many again."""
+        if count >= len(bits):
+            return np.arange(len(bits))
         qbits = np.packbits(q > 0)
-        distances = np.asarray(_simd.cdist(qbits[None, :], bits, metric="hamming", dtype="bin8"))[0]
-        if count >= len(distances):
-            return np.arange(len(distances))
-        # Distances are whole numbers of bits: the radius that holds ``count`` from a
-        # histogram (an argpartition of 57k distances took 1 ms, this ~0.3), ties at the
-        # radius cut to ``count``.
-        d = distances.astype(np.int32)
-        radius = int(np.searchsorted(np.cumsum(np.bincount(d)), count))
+        found = _simd.cdist(qbits[None, :], bits, metric="hamming", dtype="bin8")
+        # Distances are whole numbers of bits (at most 512): as uint16, one histogram
+        # gives the radius (an argpartition of 57k distances took 1 ms, this ~0.1).
+        d = np.asarray(found)[0].astype(np.uint16)
+        within = np.cumsum(np.bincount(d))
+        radius = int(np.searchsorted(within, count))
+        if within[radius] <= count + count // 2:
+            return np.flatnonzero(d <= radius)
         inside = np.flatnonzero(d < radius)
         edge = np.flatnonzero(d == radius)[: count - len(inside)]
-        return np.concatenate([inside, edge])
+        return np.sort(np.concatenate([inside, edge]))
+
+    # --- lists ----------------------------------------------------------------------
+
+    @staticmethod
+    def _tail_cap(lists: Lists) -> int:
+        """The most vectors added since ``lists`` that a search scores exactly."""
+        return max(EXACT_UP_TO, lists.covered // TAIL_SHARE)
+
+    def _keep_lists(self) -> None:
+        """Make the lists on a thread when there are none yet above EXACT_UP_TO vectors,
+        or when the tail has outgrown them (searches go by sign bits meanwhile)."""
+        with self.lock:
+            lists, n = self._lists, self._n
+            if n <= EXACT_UP_TO or (
+                lists is not None and n - lists.covered <= self._tail_cap(lists)
+            ):
+                return
+            if self._maker is not None and self._maker.is_alive():
+                return
+            self._maker = threading.Thread(
+                target=self._make_lists_quietly, name="ekko-vector-lists", daemon=True
+            )
+            self._maker.start()
+
+    def _make_lists_quietly(self) -> None:
+        try:
+            self.make_lists()
+        except Exception:  # pragma: no cover - numpy out of memory: sign bits go on
+            pass
+
+    def make_lists(self) -> None:
+        """Group the vectors held now into lists and store them list by list (the rows
+        reordered into new arrays: a search under way keeps the old ones)."""
+        with self.lock:
+            # Views, not copies: rows below ``n`` change only to zeros (a drop), which
+            # does not matter to where the others go.
+            n, era = self._n, self._era
+            rows, scales = self._q[:n], self._scales[:n]
+        if n == 0:
+            return
+        lists, order = make_lists(rows, scales)
+        del rows, scales
+        with self.lock:
+            if era != self._era or self._n < n:
+                return  # cleared meanwhile
+            # What was added meanwhile follows, as the tail; a vector dropped meanwhile
+            # moves with its zeros.
+            perm = np.concatenate([order, np.arange(n, self._n)])
+            now = self._n
+            q = np.zeros_like(self._q)
+            q[:now] = self._q[perm]
+            bits = np.zeros_like(self._bits)
+            bits[:now] = self._bits[perm]
+            scales_new = np.zeros_like(self._scales)
+            scales_new[:now] = self._scales[perm]
+            ids = [self._ids[i] for i in perm.tolist()]
+            self._q, self._bits, self._scales, self._ids = q, bits, scales_new, ids
+            self._pos = {node_id: at for at, node_id in enumerate(ids) if node_id is not None}
+            self._lists = lists
+
+    def wait_for_lists(self, timeout_s: float = 60.0) -> None:
+        """Wait until lists being made are in place (benchmarks, tests)."""
+        maker = self._maker
+        if maker is not None:
+            maker.join(timeout_s)
 
     def similarity(self, query: np.ndarray, node_ids: Sequence[str]) -> dict[str, float]:
         """Similarity with ``query`` of those of ``node_ids`` that have a vector here."""

@@ -106,6 +106,31 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
             return []  # my cat died last year: no pet now; 邻居家的狗: not the user's
         return [self._pet(with_subject(st, SELF), rel, "")]
 
+    def owned_in_question(self, st: Statement) -> list[Finding]:
+        """A pet the user calls theirs inside a question or what it asks about (我家柯基掉毛正常
+        吗？ can my cat eat tuna?): that they have one is given, not asked; what the question
+        asks is not kept.
+        Not "should I get a cat?" (no pet of theirs yet) nor a pet that is gone."""
+        if st.hypothetical or _GONE.search(st.text):
+            return []
+        pets_zh = "|".join(sorted(_OWN_PETS_ZH, key=len, reverse=True))
+        pets_en = "|".join(sorted(_OWN_PETS_EN, key=len, reverse=True))
+        m = (
+            re.search(
+                rf"(?:我们家|咱们家|我家|俺家|咱家|家里)(?:的)?(?:那|这)?(?:只|条)?(?:大|小|老)?(?P<pet>{pets_zh})(?![\u4e00-\u9fff]?[粮砂窝笼绳])",
+                st.text,
+            )
+            if st.zh
+            else re.search(
+                rf"\b(?:my|our)\s+(?:little\s+|old\s+|new\s+|two\s+)?(?P<pet>{pets_en})\b(?!\s+(?:food|bed|toys?|crate|litter|cage|lead|leash)\b)",
+                st.text,
+                re.IGNORECASE,
+            )
+        )
+        if m is None:
+            return []
+        return [self._pet(with_subject(st, SELF), m["pet"].casefold(), "")]
+
     def said_of_oneself(self, st: Statement) -> list[Finding]:
         """What the user says of themselves inside someone's words or beside a question
         (我朋友说我这种8月3号生日的人很倔): the user's own, read from the words about them."""

@@ -98,7 +98,16 @@ _MARRIED_EN = re.compile(
 )
 
 _PET_ZH = re.compile(
-    rf"^(?:家里|家里面|我家|家)?{ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+    rf"^(?:家里|家里面|我家|家)?{ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?:的)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+# A pet's weight, said as what it is right after it (兔子6斤, 猫现在8斤了, rabbit weighs
+# 3 kg): not what it eats (一个月吃5斤狗粮) nor any amount said elsewhere in the clause.
+_PET_WEIGHT = re.compile(
+    r"^(?:\s|现在|目前|已经|才|都|快|有|体重|大概|差不多|大约|将近|\b(?:weighs|weighing|is|now|about|around|almost|nearly|over|under|just)\b|'s)*"
+    r"(?P<w>\d+(?:\.\d+)?\s*(?:斤|公斤|千克|kg|kilos?|kilograms?|lbs?|pounds?))"
+    r"(?:多|左右|重|了|啦|呢|\s+now)*[。.!！~～]*$",
+    re.IGNORECASE,
 )
 
 _PET_EN = re.compile(
@@ -315,8 +324,15 @@ class PeopleFrames(FactBuilder):
 
     def _pet(self, st: Statement, species: str, name: str) -> Finding:
         value = {"species": species, "called": name} if name else {"species": species}
+        at = st.text.casefold().find(species.casefold())
+        weight = _PET_WEIGHT.match(st.text[at + len(species) :]) if at >= 0 else None
+        if weight is not None:
+            # 我家兔子6斤, my rabbit weighs 3 kg: how heavy the pet is, kept with it.
+            value["weight"] = re.sub(r"\s+", " ", weight["w"].strip())
         zh = f"养了一只{species}" + (f"，叫{name}" if name else "")
         en = f"Has a {species}" + (f" named {name}" if name else "")
+        if "weight" in value:
+            zh, en = f"{zh}（{value['weight']}）", f"{en} ({value['weight']})"
         return Finding(
             type="fact",
             domain="个人",

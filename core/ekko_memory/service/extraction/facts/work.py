@@ -80,9 +80,23 @@ _LANGUAGE_ZH = re.compile(
 
 # 普通话还行, 英文就只能看看: a language and how well, said after it.
 _LANGUAGE_LEVEL_ZH = re.compile(
-    r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))(?:的话)?(?:也|就|都|还|倒是|说得|讲得|水平)?(?P<lvl>还行|一般|还可以|流利|很溜|挺好|不错|很好|只能看看|能看懂|看得懂|听得懂|会一点|一点点|不太会说?|不太行|很差|很烂|不好|马马虎虎|凑合)"
+    r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))(?:的话)?(?:也|就|都|还|倒是|说得|讲得|水平)?(?:很|挺|比较|非常|特别|超|太|真的)?(?P<lvl>还行|一般般|一般|还可以|流利|很溜|挺好|不错|很好|只能看看|能看懂|看得懂|听得懂|会一点|一点点|不太会说?|不太行|很差|很烂|不好|马马虎虎|凑合)"
 )
 
+# Mandarin (native), English (fluent), 普通话（母语）: a language and its level in brackets,
+# as a list of one's languages reads.
+_LEVEL_IN_BRACKETS_EN = (
+    r"native|fluent|bilingual|basic|beginner|intermediate|advanced|conversational|business"
+    r"|working|professional|rusty|learning|so-so|decent|good|ok|okay|mother tongue"
+    r"|first language|[abc][12]"
+)
+_LANGUAGE_BRACKET_EN = re.compile(
+    rf"(?P<v>(?-i:[A-Z])[a-z]+)\s*\(\s*(?P<lvl>{_LEVEL_IN_BRACKETS_EN})(?:\s+speaker)?\s*\)",
+    re.IGNORECASE,
+)
+_LANGUAGE_BRACKET_ZH = re.compile(
+    r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))[（(]\s*(?P<lvl>母语|流利|熟练|精通|一般|一般般|还行|入门|基础|初级|中级|高级|日常交流|会一点|在学)\s*[)）]$"
+)
 _LANGUAGE_LEVEL_EN = re.compile(
     r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$"
     # English is fine, my French is rusty: a language and how well, said after it.
@@ -481,7 +495,7 @@ class WorkFrames(FactBuilder):
         ]
 
     def _language_zh(self, st: Statement, body: str) -> list[Finding]:
-        lvl = _LANGUAGE_LEVEL_ZH.match(body)
+        lvl = _LANGUAGE_LEVEL_ZH.match(body) or _LANGUAGE_BRACKET_ZH.match(body.strip())
         if lvl is not None and w.language_names_zh(lvl["v"]):
             lang, level = lvl["v"], lvl["lvl"]
             return [
@@ -489,7 +503,9 @@ class WorkFrames(FactBuilder):
                     st,
                     "language",
                     f"{lang}（{level}）",
-                    f"{{who}}的{lang}{level}",
+                    f"{{who}}的{lang}{level}"
+                    if lvl.re is _LANGUAGE_LEVEL_ZH
+                    else f"{{who}}：{lang}（{level}）",
                     f"{{who}}: {lang} ({level})",
                     category=["个人", "语言"],
                     entities=[lang],
@@ -518,6 +534,9 @@ class WorkFrames(FactBuilder):
         ]
 
     def _language_en(self, st: Statement, body: str) -> list[Finding]:
+        listed = _LANGUAGE_BRACKET_EN.fullmatch(body.strip())
+        if listed is not None and w.language_names_en(listed["v"]) and not st.negated:
+            return [self._language_level_en(st, listed["v"], listed["lvl"])]
         lvl = _LANGUAGE_LEVEL_EN.match(body)
         if lvl is not None and w.language_names_en(lvl["v"] or lvl["v2"]):
             lang, level = lvl["v"] or lvl["v2"], " ".join((lvl["lvl"] or lvl["lvl2"]).split())
@@ -547,6 +566,15 @@ class WorkFrames(FactBuilder):
         )
         native = bool(m["v2"] or m["v3"] or m["v4"])
         level = "native" if native else "learning" if learning else "speaks"
+        said = {b["v"].casefold(): b["lvl"] for b in _LANGUAGE_BRACKET_EN.finditer(m["v"] or "")}
+        if said:
+            # I speak Mandarin (native) and some French: each level where it is said.
+            return [
+                self._language_level_en(st, lang, said[lang.casefold()])
+                if lang.casefold() in said
+                else self._language_level_en(st, lang, level)
+                for lang in langs
+            ]
         return [
             self.fact(
                 st,
@@ -559,6 +587,20 @@ class WorkFrames(FactBuilder):
             )
             for lang in langs
         ]
+
+    def _language_level_en(self, st: Statement, lang: str, level: str) -> Finding:
+        """The subject's language with its level (Mandarin (native), English (fluent))."""
+        lang = lang[:1].upper() + lang[1:]
+        level = " ".join(level.casefold().split())
+        return self.fact(
+            st,
+            "language",
+            f"{lang} ({level})",
+            f"{{who}}的{lang}：{level}",
+            f"{{who}}: {lang} ({level})",
+            category=["个人", "语言"],
+            entities=[lang],
+        )
 
     def _nationality_en(self, st: Statement, body: str) -> list[Finding]:
         """I'm Brazilian (so Portuguese is my first language): the user's nationality, and
