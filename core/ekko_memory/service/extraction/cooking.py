@@ -36,6 +36,9 @@ _REACTS = re.compile(
 _NEG = re.compile(
     r"别|不要|不想|不吃|不能吃|不能放|忌口|讨厌|不喜欢|不爱吃|不放|不加|去掉"
     r"|\b(?:don'?t|do not|no|avoid|without|hate|never|skip|leave out|cut out)\b"
+    # I can't eat peanuts, can't have dairy: what the user cannot take.
+    r"|\b(?:can'?t|cannot|can not|shouldn'?t|not supposed to|not allowed to)\s+(?:really\s+)?"
+    r"(?:eat|have|drink|stand|stomach|handle|digest|tolerate|do)\b"
     # 香菜我是真吃不了 (not 吃不了那么多: an amount, no dislike).
     r"|(?:吃不了|吃不得|碰不了|碰不得|吃不来|吃不惯|喝不了|喝不惯|喝不来|受不了)(?!那么|这么|太多|多少|一整|完|了)"
 )

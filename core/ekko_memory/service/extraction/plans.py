@@ -25,7 +25,7 @@ _TODO_ZH = re.compile(
     r"要|得|需要|必须|应该|打算|准备|计划|约了|预约|安排了?|定了|报名了?|记得|别忘了|不能忘|截止|到期|过期|交|提交|完成|(?:还)?有(?:个|一个|一场|场|节|门)|展示|答辩|演讲|比赛|复诊|考|搞定|弄完|做完|写完|考试|面试|开会|会议|见面|体检|复查|看牙|看医生|复诊|挂号|聚会|聚餐|婚礼|生日会|家长会|出差|航班|飞机|高铁|火车|搬家|答辩|汇报|上线|发布|续费|还款|缴费|交费|报税|接送|去接|去送|参加|deadline|DDL|ddl"
 )
 _TODO_EN = re.compile(
-    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up|is happening|is on for|is set for|planned for)\b",
+    r"\b(?:have to|has to|need to|needs to|needs|must|gotta|got to|should|plan to|planning to|am going to|going to|gonna|will|'ll|supposed to|promised to|agreed to|committed to|said i'?d|due|deadline|expires?|send|submit|hand in|turn in|finish|appointment|meeting|interview|exam|test|(?<!on )(?<!on-)call|flight|trip|party|wedding|dinner with|lunch with|checkup|check-up|dentist|doctor|presentation|demo|review|renew|pay|pick up|drop off|move|moving|booked|scheduled|signed up|is happening|is on for|is set for|planned for)\b",
     re.IGNORECASE,
 )
 # Work reported done: the verb with 完/好/了, or the English past of finishing.
@@ -34,7 +34,9 @@ _DONE_VERBS_ZH = (
     r"办完|办好|交完|还完|缴完|处理完|处理好|结束|上线|发布|买好|买到|订好|订完|约好|约上|卖掉|卖|收走|寄出|寄走|退掉|"
     r"退|还|付|付完|续上|续好|续完|交|发|修|做|办|搞掂|换|装|洗|打扫|清理|搬|剪|扔|收拾|打印|签|填|报|缴|充|取|拿|进|买|订|约|"
     # 水壶已经下单了: bought online, the errand is done.
-    r"下单|下好单|下过单"
+    r"下单|下好单|下过单|"
+    # 房租转过去了, 学费打过去了: the money is sent.
+    r"转过去|转账|转给|打过去|汇过去|汇款|转"
 )
 # Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
 # to do: 周五前要交上去).
@@ -44,7 +46,9 @@ _DONE_ZH = re.compile(
 _DONE_EN = re.compile(
     r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off"
     r"|filed|fixed|cleaned|installed|repaired|painted|delivered|signed|posted|mailed|shipped|washed|replaced|printed"
-    r"|dropped off|out of the way|checked off|taken care of|ordered|purchased|placed (?:an|the) order)\b",
+    r"|dropped off|out of the way|checked off|taken care of|ordered|purchased|placed (?:an|the) order"
+    # got the dry cleaning, picked up: the errand of fetching it is done.
+    r"|got the|transferred|wired)\b",
     re.IGNORECASE,
 )
 # Plans called off (出差取消了, the trip fell through): like work done, they leave the tasks.
@@ -164,23 +168,35 @@ _URGENT = re.compile(
 # relax more name no piece of work.
 _OBJECT_ZH = re.compile(
     r"(?:要|得|需要|必须|应该|该|记得|别忘了|还得|也得)(?:去|先|再|赶紧|抓紧|尽快|马上)?"
-    r"(?:把|给[\u4e00-\u9fff]{1,4}[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}(?:一)?[个张份台件本封趟只])"
+    r"(?:把|给[\u4e00-\u9fff]{1,4}[\u4e00-\u9fff]|[\u4e00-\u9fff]{1,2}(?:一)?[个张份台件本封趟只]"
+    # 这周要订机票, 得交物业费: an errand's verb with its thing (not 要少吃糖, 得早点睡).
+    r"|(?:订|预订|买|交|缴|续|办|寄|取|退|付|报|填|签|打印|预约|提交|联系|修|换|搬|收拾|整理|写|改|发|回复|准备)"
+    r"(?:好|完|掉)?(?:一下)?[\u4e00-\u9fffA-Za-z]{2,})"
 )
 _OBJECT_EN = re.compile(
     r"^(?:still\s+|also\s+|really\s+|definitely\s+|probably\s+|finally\s+)*"
     r"(?:have to|has to|need to|needs to|must|gotta|got to|should|ought to|am going to|'m going to|plan to|remember to)\s+"
     r"(?:go\s+(?:and\s+)?|get\s+(?=around)|finally\s+|also\s+)?"
     r"(?!(?:say|admit|agree|confess|be|feel|think|wonder|accept|tell you|hand it)\b)[a-z]+(?:\s+(?:up|in|off|out|back|down))?"
-    r"\s+(?:the|my|a|an|our|his|her|their|this|that|these|those|it|him|them|(?-i:[A-Z][a-z]+))\b",
+    r"\s+(?:the|my|a|an|our|his|her|their|this|that|these|those|it|him|them|(?-i:[A-Z][a-z]+))\b"
+    # need to book flights, have to buy groceries: a thing named without "the" (not "eat
+    # vegetables", "take vitamins": what one consumes is no errand).
+    r"|^(?:still\s+|also\s+|really\s+|definitely\s+|probably\s+|finally\s+)*"
+    r"(?:have to|has to|need to|needs to|must|gotta|got to|should|ought to|am going to|'m going to|plan to|remember to)\s+"
+    r"(?!(?:eat|drink|take|have|be|get more|do more|sleep)\b)[a-z]+\s+(?:[a-z]+\s+)?[a-z]{3,}s\b(?!\s+(?:more|less)\b)",
     re.IGNORECASE,
 )
 # A time that names a span the work falls in (这周, this month, 这个月): the work's deadline
 # when a must or a should with its object goes with it (这周要把报销单交了).
 _SPAN_NOW = re.compile(
-    r"这周|这个?星期|这礼拜|本周|这个?月|本月|今年|this (?:week|month|year)|all week", re.IGNORECASE
+    r"这周|这个?星期|这礼拜|本周|这个?月|本月|今年|今天|今晚|今儿|this (?:week|month|year)|all week"
+    r"|\b(?:today|tonight|this evening)\b",
+    re.IGNORECASE,
 )
 # Arranged for a date (报了4月18号的雅思, booked the dentist for the 25th): an event to
 # come, though its verb is past.
+# Booked (约了, 预约了, 订好了, 挂了号, 报了名): with a time to come, what is booked is ahead.
+_BOOKED_ZH = re.compile(r"(?:预约|约|预订|预定|订|挂|报名|报)(?:了|好了)")
 _ARRANGED = re.compile(
     r"(?:报|报名|约|预约|订|预订|预定|挂|抢到|买)(?:了|好了)[^，,。]{0,3}?"
     r"(?:[\d一二三四五六七八九十]+[号日]|周[一二三四五六日天]|明天|后天|下周|下个?月)"
@@ -369,6 +385,9 @@ def plan(
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
+    if when is not None and when.role == "point" and when.starts is not None and when.starts > now:
+        # 下周二上午十点约了体检: booked for a time to come — the appointment is ahead.
+        arranged = arranged or bool(_BOOKED_ZH.search(body) if st.zh else None)
     not_yet = _not_yet(st)
     if when is None and (worded or listed):
         when = span_now(st)  # 这周要把报销单交了: due at the week's end

@@ -27,6 +27,8 @@ _LIKE_ZH = re.compile(
     rf"|^(?!这|那|今天|今晚|明天|现在|天气|你|您|他|她|它)(?P<v6>[\u4e00-\u9fffA-Za-z0-9 ]{{2,10}}?)(?:真的|真是|简直|实在|也)?(?:太|最|超级?|特别|非常|巨)适合(?!你|您|他|她|我们)(?P<fit>[\u4e00-\u9fff]{{1,8}}?)(?:了|啦|的|呢)*$"
     # 不过要换燕麦奶: the milk, tea or drink one has one's coffee or tea switched to.
     rf"|^(?:要|得|都|会|一般|习惯)?(?P<verb2>换成?|改成|改用|换用|改喝|换喝)(?P<v8>[\u4e00-\u9fffA-Za-z]{{1,6}}?(?:奶|茶|咖啡|豆浆|糖浆|代糖))(?:的)?$"
+    # 对篮球特别感兴趣: an interest in a thing.
+    rf"|^(?!.*(?:今天|今晚|现在|这会儿))(?:对|于)(?P<v13>[^，,。]{{1,12}}?){_DEGREE_ZH}(?:很|特别|超|非常|挺|蛮|比较|一直)?(?:感兴趣|有兴趣)(?:的)?$"
     # 离不开咖啡: what one cannot do without.
     rf"|^{_DEGREE_ZH}(?P<need>离不开|少不了|戒不掉)(?P<v7>.+)$"
 )
@@ -39,6 +41,8 @@ _DISLIKE_ZH = re.compile(
     rf"|^{_ONCE_ZH}(?P<v10>[^，,。]{{1,12}}?)(?:我)?(?:每次|只要)?一?(?:看|听|闻|吃|喝|碰|想|提)(?:着|到|见|起来)?(?:就|都|会)+{REACTION_ZH}"
     rf"|^(?:是)?{_DEGREE_ZH}(?P<verb>不喜欢|讨厌|烦|不爱|不太喜欢|反感|厌恶|怕|恨|讨厌死了?|不感冒|{_CANNOT_ZH})(?P<v>.+)$"
     rf"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:是)?{_DEGREE_ZH}(?<!得)(?:不喜欢|讨厌|不爱|反感|{_CANNOT_ZH})(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦|了)?$"
+    # 对海鲜没啥兴趣, 对理财一点兴趣都没有: no interest in a thing.
+    rf"|^{_ONCE_ZH}(?:对|于)(?P<v12>[^，,。]{{1,12}}?){_DEGREE_ZH}(?:没(?:啥|什么|多大|太大|有|有什么|有啥)?(?:兴趣|兴致)|不(?:太|怎么|大)?感兴趣|不感冒|无感|提不起(?:什么|啥)?兴趣|一点(?:儿)?(?:兴趣都没有?|都不感兴趣))"
     # 奶油就别加了: what not to have added to one's food or drink.
     rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z]{{1,6}}?)(?:就|也|都|可以)?(?P<add>别|不要|不用|甭)(?:给我)?(?:加|放)了?(?:吧|哈|啊)?$"
     # 一点辣都吃不了, 一首说唱都听不下去: not even a little of it.
@@ -136,7 +140,7 @@ def _thing(raw: str, zh: bool) -> str:
 
 
 # The groups a liking's thing is read into, by frame.
-_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11")
+_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13")
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"

@@ -34,6 +34,7 @@ from ekko_memory.service.extraction.statements import read_statements
 from ekko_memory.service.extraction.takeback import (
     LAST_BIT,
     POINTS_BACK,
+    earlier_in_message,
     names,
     takes_back,
     what_is_taken_back,
@@ -153,6 +154,9 @@ class Retractions:
                     hits.setdefault(w.item.id, (w, why))
         # 2. Take-back or forget words, with what they name or the statement just before.
         text = msg.content
+        if _within_message(msg):
+            # 我不吃香菜。算了，这条别记了: what it takes back was never proposed.
+            return list(hits.values())
         if intent.forgets_about(text):
             named = self._named(text)
             if named:
@@ -248,6 +252,21 @@ def _named_words(msg: MemoryMessage) -> str:
         if takes_back(st.text) or (st.index == 0 and takes_back(st.sentence))
     ]
     return " ".join(x for x in said if x)
+
+
+def _within_message(msg: MemoryMessage) -> bool:
+    """Every take-back of the message takes back a sentence said before it in the same
+    message (我不吃香菜。算了，这条别记了), nothing of the messages before."""
+    statements = read_statements(msg.content, msg.created_at)
+    order = list(dict.fromkeys(st.sentence for st in statements))
+    backs = [
+        st
+        for st in statements
+        if takes_back(st.text) or (st.index == 0 and takes_back(st.sentence))
+    ]
+    return bool(backs) and all(
+        earlier_in_message(order[: order.index(st.sentence)], st.text, st.sentence) for st in backs
+    )
 
 
 def _subjects(node: MemoryNode) -> set[str]:

@@ -83,6 +83,7 @@ from ekko_memory.service.extraction.statements import (
     writes_fiction,
 )
 from ekko_memory.service.extraction.takeback import (
+    earlier_in_message,
     scratched_for_new,
     takes_back,
     what_is_taken_back,
@@ -263,6 +264,9 @@ class RuleBasedExtractor(Revising):
         kept: list[Statement] = []
         refused: str | None = None
         taken_in: set[str] = set()
+        order = list(dict.fromkeys(st.sentence for st in statements))
+        # Sentences of this message a later one takes back (…。算了，这条别记了).
+        unsaid: set[str] = set()
         for st in statements:
             if st.sentence == refused:
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
@@ -284,13 +288,19 @@ class RuleBasedExtractor(Revising):
                     )
                 )
             ):
-                self._take_back(st, msg, known, found, history)
+                said_before = order[: order.index(st.sentence)]
+                earlier = earlier_in_message(said_before, st.text, st.sentence)
+                if earlier:
+                    unsaid.update(earlier)
+                else:
+                    self._take_back(st, msg, known, found, history)
                 taken_in.add(st.sentence)
                 after = st.sentence[st.sentence.find(st.text) + len(st.text) :].lstrip()
                 if after[:1] in (":", "：") and re.search(r"(?:这个|这|this|that|it)\s*$", st.text):
                     refused = st.sentence
             else:
                 kept.append(st)
+        kept = [st for st in kept if st.sentence not in unsaid]
         consumed, corrected = self._correct(text, msg, known, found, history)
         kept = [st for st in kept if st.index not in consumed]
         self._correcting = corrected
@@ -430,6 +440,15 @@ class RuleBasedExtractor(Revising):
                     said_time = task_time(st) or said_time
                     stated = True
                     continue
+            if (
+                announcing is not None
+                and st.index > announcing.index
+                and st.times
+                and not _MUST_WORDS.search(st.text)
+            ):
+                # 终于定下来了，婚礼放在五月: what was decided, with its time — no to-do.
+                quiet.append(st)
+                continue
             if self._chores(st, msg, known, found, listing, said_time):
                 said_time = task_time(st) or (listing[0] if listing else None) or said_time
                 stated = True
@@ -562,7 +581,9 @@ class RuleBasedExtractor(Revising):
             ) or held_until(st)
             if _LASTING.search(st.sentence):
                 until = None  # 今天聚餐…，我一点辣都吃不了，从小就这样: no state of today
-            self.cooking.read(st.text, text, until, src, known, found)
+            if not _into_a_drink(st):
+                # 我喝咖啡不加糖: the sugar is left out of the coffee, not out of every dish.
+                self.cooking.read(st.text, text, until, src, known, found)
             self.project.read(st.text, src, known, found)
             self._reply_language(st.text, text, src, found)
             if len(found.ops) > n:
@@ -901,9 +922,47 @@ _LIST_LEAD = re.compile(
 
 
 # A clause that opens with a verb of a chore (mow the lawn, 给车续保险).
+# What goes into a drink (喝咖啡不加糖, 奶茶要少糖, I take my coffee black, no sugar): how the
+# user has that drink, no rule for the dishes recommended to them (我不喝牛奶 still is one).
+_INTO_A_DRINK = re.compile(
+    r"(?:咖啡|茶|奶茶|豆浆|拿铁|美式|果汁)[^，,。；;！!？?]{0,6}?(?:加|放|要|少|多|去|无|半|[一二三四五七\d]分)(?:点)?(?:糖|奶|冰|蜂蜜|奶精|伴侣|植脂末)"
+    r"|\b(?:coffee|tea|latte|cappuccino|chai)s?\b[^,.;!?]{0,20}?\b(?:sugar|milk|cream|honey|sweetener|oat milk|black)\b",
+    re.IGNORECASE,
+)
+_DRINK = re.compile(
+    r"咖啡|奶茶|茶|豆浆|拿铁|美式|果汁|\b(?:coffee|tea|latte|cappuccino|chai)s?\b", re.IGNORECASE
+)
+# What is put in or how sweet (no sugar, 加奶就行, 太甜受不了): said after the drink, of it.
+_ADDITIVE = re.compile(
+    r"糖|奶|冰|甜|蜂蜜|\b(?:sugar|milk|cream|honey|sweet|sweetener|black)\b", re.IGNORECASE
+)
+_EATING_WORDS = re.compile(r"吃|\b(?:eat|eating|food)\b", re.IGNORECASE)
+
+
+def _into_a_drink(st: Statement) -> bool:
+    """The clause says what goes into a drink (喝咖啡不加糖; I take my coffee black, no
+    sugar; 奶茶要三分糖，太甜受不了): nothing of the dishes to recommend."""
+    if _COOKING_WORDS.search(st.text) or _EATING_WORDS.search(st.text):
+        return False
+    if _INTO_A_DRINK.search(st.text):
+        return True
+    said = st.sentence[: st.sentence.find(st.text)] if st.text in st.sentence else ""
+    return bool(_DRINK.search(said) and _ADDITIVE.search(st.text) and not _DRINK.search(st.text))
+
+
+_COOKING_WORDS = re.compile(
+    r"做菜|炒|炖|煮|烧|菜谱|做饭|菜里|饭菜|甜品|甜点|蛋糕|点心|汤|\b(?:cook|cooking|recipe|recipes|dish|dishes|meal|meals|bake|baking|dessert|soup)\b",
+    re.IGNORECASE,
+)
+# A must said in a clause (要, 得, have to): work to do, even after "we decided".
+_MUST_WORDS = re.compile(
+    r"要|得|必须|需要|记得|别忘|\b(?:have to|has to|need to|needs to|must|gotta|got to|should)\b",
+    re.IGNORECASE,
+)
 _CHORE_START = re.compile(
     r"^(?:also\s+|then\s+)?(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|schedule|arrange|move|sell|apply|register|charge|water|feed|walk)\b"
-    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还|退|修|洗|打电话|预约|报名|续)",
+    # 还 of returning a thing, not of "still" (还没开始写 is how the work stands).
+    r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还(?![没未不是在有挺很行好算可要得])|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
 

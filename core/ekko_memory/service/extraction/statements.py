@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ekko_memory.schema import intent
+from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.time_expressions import TimeMention, find_times
 
 SubjectKind = Literal["self", "we", "person", "other", "none"]
@@ -279,7 +280,7 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
@@ -310,8 +311,9 @@ _SUBJ_EN = re.compile(
 )
 
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
+# 没啥兴趣, 没什么问题, 看书什么的: 啥/什么 of "not much" or "and so on" asks nothing.
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?:什么|啥|哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -324,7 +326,9 @@ _QUESTION_EN = re.compile(
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
     r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
-    r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b",
+    r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b"
+    # I thought I'd be in Rome, 我以为…: what the user expected, and was wrong about.
+    r"|\bi (?:thought|assumed|figured) (?:i'?d|i would|i was going to|we'?d|we would)\b|我以为|本以为",
     re.IGNORECASE,
 )
 # A clause that draws a consequence as a fact (so I'm…, which is why I…), not a would.
@@ -571,6 +575,17 @@ _TOPIC_FIRST = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{1,6}?(?:我|俺)(?=[只就也都最很不倒是挺还一从更比特超真会平偏喜爱习常经通每用向基早])"
 )
 _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
+# Who sets the user work (my boss wants me to…, 老板要我…): what they ask is a to-do.
+_WORK_GIVERS_ZH = frozenset(
+    {"老板", "领导", "经理", "主管", "上司", "老师", "导师", "客户", "甲方"}
+)
+_WORK_GIVERS_EN = frozenset(
+    {"boss", "manager", "supervisor", "teacher", "professor", "client", "lead", "team lead"}
+)
+_SET_WORK_EN = re.compile(
+    r"^(?:wants|asked|told|needs|expects|reminded|has asked|has told)\s+me\s+to\s+(?=\w)",
+    re.IGNORECASE,
+)
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
 _PRONOUN = "\x00pronoun"
 # What he, she or they have the user do (让我…, 说我得…, want me to…): the user's.
@@ -636,8 +651,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
-            # 老板让我周五前交报告: what someone has the user do is the user's to do.
-            return SELF, body[assigned.end() :], True
+            # 老板让我周五前交报告: what someone has the user do is the user's to do (for
+            # one who gives work, a must: 老板要我周五前把方案发给他).
+            rest = body[assigned.end() :]
+            if m["rel"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", rest):
+                rest = f"得{rest}"
+            return SELF, rest, True
         name = name_after(body)
         if name:
             body = body[len(name) :].lstrip("，, ")
@@ -646,7 +665,10 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         rest = clause[m.end() :]
         assigned = _ASSIGNED.match(rest)
         if assigned:
-            return SELF, rest[assigned.end() :], True
+            todo = rest[assigned.end() :]
+            if m["bare"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", todo):
+                todo = f"得{todo}"  # 老板要我周五前把方案发给他: a must
+            return SELF, todo, True
         if rest.startswith("的"):
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
@@ -735,6 +757,10 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
     if m["rel"]:
+        set_work = _SET_WORK_EN.match(body)
+        if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
+            # my boss wants me to send the invoice by Friday: the user's to do.
+            return SELF, f"have to {body[set_work.end() :]}", True
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
         if _POSSESSED_EN.match(body):
@@ -810,6 +836,32 @@ _NOT_NAMES = frozenset(
 )
 
 
+# Someone the user says they have (我有个女儿, 家里有只柯基, 养了两只猫, I have a corgi, we got a
+# kitten): the one the next clause, with no subject of its own, may go on about.
+_HAS_ONE_ZH = re.compile(
+    r"(?<![没無无])(?:有|养了?|养着|领养了|收养了|捡了)(?:一|两|三|几|[1-9])?(?:个|只|条|位|头)?(?:小)?"
+    rf"(?P<pet>{'|'.join(sorted({*w.PETS_ZH, *RELATIONS_ZH}, key=len, reverse=True))})"
+)
+_HAS_ONE_EN = re.compile(
+    r"\b(?<!don't )(?<!never )(?:have|has|got|adopted|rescued|own)\s+(?:a|an|one|two|three|\d)\s+(?:[a-z]+\s+)?"
+    rf"(?P<pet>{'|'.join(sorted({*w.PETS_EN, *RELATIONS_EN}, key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+# What is said of the pet itself with no subject (三岁了, 很乖, 特别黏人): its age or
+# what it is like, not something the user does (每天早上喂它 stays the user's).
+_OF_THE_PET_ZH = re.compile(
+    r"^(?:今年|已经|都|才|刚|刚满|满|快)*[\d一二两三四五六七八九十半]+(?:岁|个月|周|了|$)"
+    r"|^(?:很|特别|超|超级|挺|非常|有点|比较|巨)(?![^，,]*[它他她])"
+)
+
+
+def _pet_introduced(body: str, zh: bool) -> Subject | None:
+    """The pet or person a clause of the user's says they have, as the one the next clauses
+    speak of."""
+    m = (_HAS_ONE_ZH if zh else _HAS_ONE_EN).search(body)
+    return Subject("person", m["pet"].casefold()) if m else None
+
+
 @lru_cache(maxsize=512)
 def _analyze(
     text: str, before: Subject | None = None
@@ -822,6 +874,7 @@ def _analyze(
     for sentence in sentences(text):
         zh = bool(_CJK.search(sentence))
         carried: Subject | None = None
+        pet: Subject | None = None
         for clause in _clauses(sentence, zh):
             if not _ASK_ONLY.match(clause):  # remember that for this project: all request
                 clause = _REMEMBER_LEAD.sub("", clause) or clause
@@ -834,6 +887,12 @@ def _analyze(
                 if assigned is not None:
                     # 他们让我周五前交报告, they want me to send it by Friday: the user's to do.
                     subject, body = SELF, body[assigned.end() :]
+            if not explicit and pet is not None and zh and _OF_THE_PET_ZH.match(body.strip()):
+                # 我家有只柯基叫豆豆，三岁了: the dog is three, not the user (the next clause
+                # with no subject is the user's again: …，每天早上遛它).
+                first = False
+                out.append((clause, sentence, pet, body, True))
+                continue
             if not explicit:
                 if carried is not None:
                     subject = carried
@@ -844,6 +903,12 @@ def _analyze(
             carried = subject
             if subject.kind == "person":
                 last_person = subject
+            pet = _pet_introduced(body, zh) if subject.kind in ("self", "person") else None
+            if pet is not None and subject.kind == "person":
+                # 我朋友养了只猫，三岁了: the friend's cat is three — of nobody to keep.
+                pet = NOBODY
+            elif pet is not None:
+                last_person = pet  # I have a corgi named Bean, she's three: the dog
             first = False
             out.append((clause, sentence, subject, body, explicit))
     return tuple(out)
@@ -853,7 +918,10 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
+    last_time: TimeMention | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
+        if out and out[-1].sentence != sentence:
+            last_time = None
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
@@ -888,11 +956,12 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
                 reported=bool(_REPORTED.search(body)) and subject.kind == "person",
                 opinion=bool(_OPINION.search(body if explicit else clause)),
-                times=find_times(clause, now),
+                times=(times := find_times(clause, now, last_time)),
                 index=index,
                 remember=remember,
             )
         )
+        last_time = times[-1] if times else last_time
     return out
 
 

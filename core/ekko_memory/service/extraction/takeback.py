@@ -198,3 +198,22 @@ POINTS_BACK = re.compile(
     r"刚才|刚刚|上一句|前面说的|上面说的|\b(?:just said|just told you|last bit|that last|i just mentioned)\b",
     re.IGNORECASE,
 )
+
+
+def earlier_in_message(before: list[str], text: str, sentence: str) -> list[str]:
+    """The sentences of the same message, said before the take-back ``text`` (in
+    ``sentence``), that it takes back: 我不吃香菜。算了，这条别记了 — the one just before it when
+    it names nothing, the ones it names otherwise; [] when it names none of them (then it
+    speaks of what was said earlier, or of a memory)."""
+    if not before or LAST_BIT.search(sentence):
+        return []
+    named = what_is_taken_back(text)
+    if not named:
+        return [before[-1]]
+    words = _words(named)
+    single = re.sub(r"[\s我你他她它那这的事]", "", named)
+    return [
+        s
+        for s in before
+        if words & _words(s) or (re.fullmatch(r"[\u4e00-\u9fff]", single) and single in s)
+    ]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, time, timedelta
 from typing import Literal
 
@@ -429,7 +429,10 @@ def _zh_clock(text: str, pos: int, day: datetime) -> tuple[datetime, int] | None
         if mm == "三刻"
         else cn_number(mm.rstrip("分")) or 0
     )
-    return _at_clock(day, hour, min(minute, 59), m["part"]), m.end()
+    # 明天三点开会: an hour from one to six said with no part of the day is the afternoon's.
+    morning = re.search(r"[早晨凌]|上午", text[max(0, pos - 3) : pos]) is not None  # 明早六点
+    part = m["part"] or ("下午" if 1 <= hour <= 6 and not morning else None)
+    return _at_clock(day, hour, min(minute, 59), part), m.end()
 
 
 def _role_zh(text: str, start: int, end: int) -> Role:
@@ -671,6 +674,8 @@ def _en_clock(text: str, pos: int, day: datetime) -> tuple[datetime, datetime, i
     if hour > 24 or not (m["ap"] or m["m"] or m.group().strip().casefold().startswith("at")):
         return None
     ap = (m["ap"] or "").casefold().replace(".", "")
+    if not ap and 1 <= hour <= 6 and not re.search(r"morning\s*$", text[:pos], re.IGNORECASE):
+        ap = "pm"  # interview next Thursday at 2: nobody books 2 in the morning unsaid
     when = _at_clock(day, hour, int(m["m"] or 0), "pm" if ap == "pm" else None)
     if ap == "am" and hour == 12:
         when = when.replace(hour=0)
@@ -770,9 +775,103 @@ def _durations(text: str, now: datetime) -> list[TimeMention]:
     return out
 
 
-def find_times(text: str, now: datetime) -> list[TimeMention]:
+# A whole month, or a part of one (4月份, 七月底, 明年3月, in April, early May, by the end of
+# June): the next such month; not a day of it (4月12号, April 12), nor 3个月 or 上个月.
+_MONTH_ZH = re.compile(
+    r"(?P<year>今年|明年|去年)?(?<![\d一二三四五六七八九十个上下本这每])"
+    r"(?P<m>1[0-2]|[1-9]|十[一二]|[一二三四五六七八九十])月(?:份)?(?P<part>初|上旬|中旬|下旬|中|底|末)?"
+    r"(?![\d一二三四五六七八九十两]|号|日|饼|亮|光|球|薪|嫂|子|经|票|卡)"
+)
+_MONTH_EN_SPAN = re.compile(
+    r"\b(?P<lead>in|during|this|next|early|late|mid-?|(?:by |before |until |till )?(?:the )?(?:end|beginning|start|middle) of|by|before|until|till|over)\s+"
+    r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|sept)\b"
+    r"(?!\s*,?\s*(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+_BEEN_ZH = re.compile(r"[去来到玩吃看住]过")
+_WAS_EN = re.compile(
+    r"\b(?:was|were|went|visited|spent|had|did|got back|came back|moved|flew|stayed|loved|enjoyed)\b",
+    re.IGNORECASE,
+)
+_PART_DAYS = {"初": (1, 10), "上旬": (1, 10), "中": (11, 20), "中旬": (11, 20)}
+
+
+def _months(text: str, now: datetime) -> list[TimeMention]:
+    """Months said whole or by a part (4月份去日本, 七月底前, Paris in April, by the end of
+    June): their span, this year's or the next one's."""
+    out: list[TimeMention] = []
+    for m in _MONTH_ZH.finditer(text):
+        month = int(m["m"]) if m["m"].isdigit() else cn_number(m["m"])
+        if not month or not 1 <= month <= 12:
+            continue
+        year = now.year + (1 if m["year"] == "明年" else -1 if m["year"] == "去年" else 0)
+        past = m["year"] == "去年" or (m["year"] == "今年" and month < now.month)
+        if _BEEN_ZH.search(text):
+            # 5月去过西藏: been there — a month gone, this year's or last year's.
+            past = m["year"] != "明年"
+            year -= 1 if m["year"] is None and month > now.month else 0
+        elif m["year"] is None and month < now.month:
+            year += 1
+        part = m["part"] or ""
+        after = text[m.end() :]
+        role: Role = "deadline" if _ZH_DEADLINE_AFTER.match(after) else "point"
+        out.append(_month_span(text, m.start(), m.end(), role, now, year, month, part, past))
+    for m in _MONTH_EN_SPAN.finditer(text):
+        word = m["mon"]
+        if word.casefold() in ("may", "march") and not word[0].isupper():
+            continue  # "this may be", "in march" of a parade: only the capitalised month
+        month = _MONTH_EN[word.casefold()]
+        lead = " ".join(m["lead"].casefold().split())
+        # I was in Rome in January: a month gone (this year's, or last year's).
+        gone = bool(_WAS_EN.search(text)) and lead not in ("next", "by", "before")
+        year = now.year + (1 if month < now.month and not gone else 0)
+        year -= 1 if gone and month > now.month else 0
+        part = (
+            "底"
+            if "end" in lead or lead == "late"
+            else "初"
+            if "beginning" in lead or "start" in lead or lead == "early"
+            else "中"
+            if lead.startswith("mid")
+            else ""
+        )
+        role = (
+            "deadline"
+            if lead.startswith(("by", "before"))
+            else "until"
+            if lead.startswith(("until", "till"))
+            else "point"
+        )
+        out.append(_month_span(text, m.start(), m.end(), role, now, year, month, part, gone))
+    return out
+
+
+def _month_span(
+    text: str,
+    start: int,
+    end: int,
+    role: Role,
+    now: datetime,
+    year: int,
+    month: int,
+    part: str,
+    past: bool,
+) -> TimeMention:
+    last = calendar.monthrange(year, month)[1]
+    first_day, last_day = _PART_DAYS.get(part, (21, last) if part else (1, last))
+    begin = now.replace(
+        year=year, month=month, day=first_day, hour=0, minute=0, second=0, microsecond=0
+    )
+    finish = _day_span(begin.replace(day=last_day))[1]
+    return TimeMention(text[start:end], start, end, role, begin, finish, past=past)
+
+
+def find_times(
+    text: str, now: datetime, said_before: TimeMention | None = None
+) -> list[TimeMention]:
     """Every time expression in ``text``, in order, resolved against ``now`` (aware; local
-    time is the machine's, as the service renders expiries)."""
+    time is the machine's, as the service renders expiries). ``said_before``: the last time
+    of the sentence before ``text`` (下周一开始休年假，休到周五: that Friday is the next week's)."""
     local = now.astimezone()
     found = _find_zh(text, local) if re.search(r"[\u4e00-\u9fff]", text) else []
     found += _find_en(text, local)
@@ -783,7 +882,55 @@ def find_times(text: str, now: datetime) -> list[TimeMention]:
     found += spans
     taken = [(t.start, t.end) for t in found]
     found += [h for h in _holidays(text, local) if not any(a <= h.start < b for a, b in taken)]
-    return _one_day(sorted(found, key=lambda t: t.start), text, local)
+    for month in _months(text, local):
+        inside = [t for t in found if month.start <= t.start and t.end <= month.end]
+        if any(month.start < t.end and t.start < month.end for t in found if t not in inside):
+            continue
+        # 七月底: the month said with its end, not this month's 月底.
+        found = [t for t in found if t not in inside or t.text == month.text] + (
+            [] if any(t.text == month.text for t in inside) else [month]
+        )
+    found = _one_day(sorted(found, key=lambda t: t.start), text, local)
+    if said_before is not None:
+        # The time said before, placed just before this text, for the span's end in it.
+        anchor = replace(said_before, start=-1, end=0)
+        return _in_order([anchor, *found], text)[1:]
+    return _in_order(found, text)
+
+
+# A weekday said alone, with nothing saying which week (周五, Friday).
+_BARE_WEEKDAY = re.compile(
+    r"^(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|rsday|urday|sday)?\.?"
+    r"|(?:周|星期|礼拜)[一二三四五六日天])$",
+    re.IGNORECASE,
+)
+
+
+_RANGE_BETWEEN = re.compile(r"到|至|~|～|-|—|\b(?:to|through|thru|till|until)\b", re.IGNORECASE)
+
+
+def _in_order(found: list[TimeMention], text: str) -> list[TimeMention]:
+    """下周一开始休到周五, next Tuesday through Thursday: a weekday said alone after a time
+    is not before it — the end of the span is in the week it starts in."""
+    out: list[TimeMention] = []
+    for t in found:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and not before.past
+            and before.starts is not None
+            and t.starts is not None
+            and t.ends is not None
+            and _BARE_WEEKDAY.match(t.text.strip())
+            and t.starts < before.starts
+            and _RANGE_BETWEEN.search(text[max(before.end, 0) : t.start])
+        ):
+            weeks = timedelta(days=7 * ((before.starts - t.starts).days // 7 + 1))
+            if t.starts + weeks - timedelta(days=7) >= before.starts:
+                weeks -= timedelta(days=7)
+            t = replace(t, starts=t.starts + weeks, ends=t.ends + weeks)
+        out.append(t)
+    return out
 
 
 # A weekday alone (Saturday, this Sat, 周六, 这个星期六) and a day of the month (the 14th,

@@ -49,6 +49,12 @@ _GONE = re.compile(
     re.IGNORECASE,
 )
 
+# A guess of what someone would do or think (would love it, 可能会喜欢, 估计会生气).
+_WOULD = re.compile(
+    r"\b(?:would|could|might|'d)\b(?!\s+(?:always|never|usually|often)\b)|(?:肯定|应该|估计|可能|大概|也许)会",
+    re.IGNORECASE,
+)
+
 # Relation words too vague to keep a person's facts under (老师 in 我问老师…).
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
@@ -162,6 +168,8 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
             return None
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
+        if _WOULD.search(st.body):
+            return None  # my brother would love it, 我妈肯定会喜欢: a guess, nothing that holds
         if st.zh and whose_thing(st.text):
             return None  # 饭是我老公做的: whose a thing is, with nothing lasting said of them
         return Finding(

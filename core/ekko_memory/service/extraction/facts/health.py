@@ -71,7 +71,10 @@ _DIET_EN = re.compile(
     r"^(?:am|is|are|went|go|have\s+been|'ve\s+been)\s+(?:a\s+|an\s+|fully\s+|strictly\s+|mostly\s+)?(?P<v>vegetarian|vegan|veggie|pescatarian|pescetarian|plant-based|keto|paleo|halal|kosher|gluten-free|dairy-free|on\s+keto|on\s+a\s+diet|on\s+a\s+low-carb\s+diet|low-carb)\b"
     r"|^(?:do|does|follow|follows|eat|eats|keep|keeps)\s+(?P<v2>halal|kosher|keto|\d+:\d+\s+fasting|intermittent\s+fasting|fasting|paleo|plant-based|low-carb)\b"
     r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+eat\s+(?P<v3>meat|red\s+meat|pork|beef|dairy|gluten|fish|seafood|anything\s+before\s+\w+)\b"
-    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+(?P<v4>drink|smoke)\b(?:\s+alcohol)?|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b",
+    # I don't drink (alcohol): not "I don't drink coffee", which names another drink.
+    r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+(?P<v4>drink|smoke)\b(?:\s+(?:alcohol|booze))?"
+    r"(?=\s*(?:$|[,.!;?]|(?:at\s+all|anymore|any\s+more|and|but|so|either|though)\b))"
+    r"|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b",
     re.IGNORECASE,
 )
 

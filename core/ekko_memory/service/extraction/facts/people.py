@@ -118,7 +118,9 @@ _PET_EN = re.compile(
 )
 
 _PET_NAMES_ZH = re.compile(
-    r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)(?=$|[，,、。！!？?和跟的\s])"
+    # 一只叫橘子一只叫年糕: the next one's name starts where "一只" begins again.
+    r"(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{1,5}?)"
+    r"(?=$|[，,、。！!？?和跟的\s]|[一另](?:只|条|个)|还有)"
 )
 
 _PET_NAMES_EN = re.compile(

@@ -109,6 +109,11 @@ _AT_A_MAKER_ZH = re.compile(
 
 # 洗车, 修车, 堵车, 坐车: something done with a car, no car of one's own.
 _CAR_VERB_ZH = re.compile(r"[洗修停堵等坐搭打拼租借叫学练晕挪]车")
+# 把车卖了, 车被偷了, 旧车报废了: the car is the object of what was done to it — gone, and
+# 把车 names no car.
+_CAR_GONE_ZH = re.compile(r"^[把将被给]|卖|报废|转手|出掉|处理掉|被偷|偷了|丢了|撞报废|送人")
+# 天天骑电动车上班: how the user gets about (the commute), no car named.
+_CAR_RIDDEN_ZH = re.compile(r"[骑坐搭乘]|天天|每天|平时|一般")
 
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
 
@@ -335,6 +340,12 @@ class PlaceFrames(FactBuilder):
             return []
         if _AT_A_MAKER_ZH.match(body):
             return []  # 在蔚来, 去宝马面试: the maker as a place of work, no car
+        if (
+            _CAR_GONE_ZH.search(m["v"])
+            or _CAR_GONE_ZH.search(body[m.end() :])
+            or _CAR_RIDDEN_ZH.search(m["v"])
+        ):
+            return []
         car = m["v"].strip()
         return [
             self.fact(

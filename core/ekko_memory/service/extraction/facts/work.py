@@ -55,7 +55,18 @@ _JOB_EN = re.compile(
 
 _WORK_AT_EN = re.compile(
     rf"^{ADV_EN}(?:work|works|working|intern|interning)\s+(?:at|for)\s+(?P<v>.+)$"
-    rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:joined|started\s+at|started\s+working\s+at)\s+(?P<v2>.+)$",
+    rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:joined|started\s+at|started\s+working\s+at)\s+(?P<v2>.+)$"
+    # got a job at Shopify, landed a new job at Canva, got hired at Acme (an offer is no job).
+    rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+|full-time\s+|part-time\s+)?"
+    rf"(?:job|position|role)\s+(?:at|with)\s+(?P<v3>.+)$"
+    rf"|^(?:have\s+|has\s+)?{ADV_EN}got\s+hired\s+(?:at|by)\s+(?P<v4>.+)$",
+    re.IGNORECASE,
+)
+
+# The job given up in the same breath (turned it down, quit after a month, got laid off).
+_LEFT_IT_EN = re.compile(
+    r"\b(?:turned\s+(?:it|them|that)\s+down|turned\s+down|declined|quit(?!\s+(?:smoking|drinking|sugar|coffee|caffeine|alcohol|meat|vaping))|resigned|left\s+(?:after|in|last)"
+    r"|got\s+(?:fired|laid\s+off|let\s+go)|was\s+(?:fired|laid\s+off|let\s+go)|didn'?t\s+take\s+it)\b",
     re.IGNORECASE,
 )
 
@@ -396,8 +407,13 @@ class WorkFrames(FactBuilder):
         m = _WORK_AT_EN.match(body)
         if m is None or st.negated:
             return []
-        org = w.capitalized_phrase(m["v"] or m["v2"] or "") or lower_org(m["v"] or m["v2"] or "")
-        unnamed = _UNNAMED_WORKPLACE_EN.match(m["v"] or m["v2"] or "")
+        said = m["v"] or m["v2"] or m["v3"] or m["v4"] or ""
+        if _LEFT_IT_EN.search(
+            st.sentence[st.sentence.find(st.text) :] if st.text in st.sentence else said
+        ):
+            return []  # got a job at Google but turned it down / but quit after a month
+        org = w.capitalized_phrase(said) or lower_org(said)
+        unnamed = _UNNAMED_WORKPLACE_EN.match(said)
         if not org and unnamed is not None:
             # a small fintech startup: a workplace the user does not name, in their words.
             org = unnamed.group().strip()
