@@ -13,7 +13,7 @@ from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import Statement
 
-_DEGREE_ZH = r"(?:更|会|倒是|其实|很|超|超级|特别|非常|最|真的|真|实在|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太|从小就?|向来|始终|完全|根本)*"
+_DEGREE_ZH = r"(?:基本上?|一般|平时|平常|主要|通常|更|会|倒是|其实|很|超|超级|特别|非常|最|真的|真|实在|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太|从小就?|向来|始终|完全|根本)*"
 # Can't bear, can't take in (吃不了, 听不来, 看不惯): what one cannot do with a thing.
 _CANNOT_ZH = r"(?:吃不了|喝不了|吃不来|喝不来|吃不惯|喝不惯|用不惯|听不来|听不惯|听不进去|看不来|看不惯|看不下去|受不了|忍不了|碰不了|碰不得|吃不得|闻不了|接受不了|欣赏不来|玩不来|忍受不了)"
 _LIKE_ZH = re.compile(
@@ -51,7 +51,7 @@ _DISLIKE_ZH = re.compile(
 )
 _ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
 _LIKE_EN = re.compile(
-    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use)\s+(?P<v>.+)$"
+    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear)\s+(?P<v>.+)$"
     r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
     rf"|^(?:am|is)\s+{_ADV_EN}(?:pretty\s+much\s+|basically\s+|definitely\s+|totally\s+|more\s+of\s+|such\s+)*(?:a|an)\s+(?P<v3>[\w -]{{2,20}}?)\s+person\b"
     r"|^(?P<v4>[\w -]{3,30}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|pretty\s+much\s+|definitely\s+|still\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam|comfort\s+food|go-to|guilty\s+pleasure|happy\s+place|weakness)\b"
@@ -65,6 +65,9 @@ _DISLIKE_EN = re.compile(
     rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of|can'?t\s+do|cannot\s+do|can'?t\s+handle)\s+(?P<v>.+)$"
     # Anything but horror please: what is ruled out of a request.
     r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$"
+    # I'm not a morning person; I'm a total wimp with spice.
+    r"|^(?:am|is)\s+(?:really\s+|just\s+|definitely\s+|so\s+)?(?:not|never\s+been)\s+(?:really\s+|much\s+of\s+)?(?:a|an)\s+(?P<v14>[\w -]{2,20}?\s+person)\b"
+    r"|^(?:am|is)\s+(?:a\s+)?(?:total\s+|complete\s+|huge\s+|big\s+|such\s+a\s+)?(?:wimp|lightweight)\s+(?:with|when\s+it\s+comes\s+to)\s+(?P<v15>[\w -]{2,30}?)$"
     # anything with olives is a no from me; raisins are a hard pass.
     r"|^(?:anything\s+with\s+|any\s+)?(?P<v3>[\w -]{2,30}?)\s+(?:is|are)\s+(?:a\s+)?(?:hard\s+|big\s+|firm\s+|definite\s+|total\s+)?(?:no|nope|pass|dealbreaker)(?:\s+(?:from|for)\s+me)?\b"
     # bright screens literally hurt my eyes: something one cannot take (not "the", "this").
@@ -86,8 +89,12 @@ _STYLE_ZH = re.compile(
     r"|(?P<v3>(?:别|不要|少|甭)(?:整|说|写|来|给我)?(?:那么多|太多|一堆)?(?:废话|铺垫|客套话?|长篇大论|车轱辘话|套话)|说重点|直接(?:说|给)?结论|长话短说|一句话说清楚?|简单说就行|挑重点说)"
     r"|(?P<v2>不要|别|少)(?:用|带|加|发)?(?:表情|emoji|表情包)"
 )
+# A request said as a question (回答能不能短一点, can you keep your answers shorter?).
+_ASKS_FOR = re.compile(
+    r"能不能|可不可以|能否|可以.{0,8}吗|\b(?:can|could|would)\s+you\b", re.IGNORECASE
+)
 _STYLE_EN = re.compile(
-    r"\b(?:keep|make)\s+(?:it|answers|replies|responses|things)\s+(?P<v>short|brief|concise|simple|detailed)\b"
+    r"\b(?:keep|make)\s+(?:it|answers|replies|responses|things|your\s+answers|your\s+replies)\s+(?P<v>short|shorter|brief|briefer|concise|simple|detailed)\b"
     r"|\b(?P<v2>no emojis?|without emojis?|(?:stop|quit) using emojis?|don'?t use emojis?|no more emojis?|use bullet points|bullet points|be more concise|be concise|be brief|more detail|in detail|step by step|plain english|be direct)\b",
     re.IGNORECASE,
 )
@@ -120,6 +127,8 @@ def _title(m: re.Match[str], thing: str, zh: bool, verb_zh: str, verb_en: str) -
         return f"不加{thing}"
     if found.get("v8"):
         return f"要{found['verb2']}{thing}"
+    if found.get("v14"):
+        return f"Not a {thing}"
     if found.get("v7"):
         return f"离不开{thing}" if zh else f"Needs {thing}"
     return f"{_verb(m, verb_zh)}{thing}" if zh else f"{verb_en} {thing}"
@@ -140,7 +149,23 @@ def _thing(raw: str, zh: bool) -> str:
 
 
 # The groups a liking's thing is read into, by frame.
-_GROUPS = ("v", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13")
+_GROUPS = (
+    "v",
+    "v2",
+    "v3",
+    "v4",
+    "v5",
+    "v6",
+    "v7",
+    "v8",
+    "v9",
+    "v10",
+    "v11",
+    "v12",
+    "v13",
+    "v14",
+    "v15",
+)
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
@@ -290,7 +315,11 @@ def preference(st: Statement) -> Finding | None:
         _NOT_A_THING_ZH.search(thing) or _fear_of_an_event(m, body) or re.search("我|俺", thing)
     ):
         return None  # 吃不了那么多, 受不了他了, 怕来不及: no thing liked or disliked
-    if dislike is not None and (_ONE_OF_THEM_ZH if st.zh else _A_TIME_EN).search(thing):
+    if (
+        dislike is not None
+        and not m.groupdict().get("v14")  # not a morning person: a kind of person, no day
+        and (_ONE_OF_THEM_ZH if st.zh else _A_TIME_EN).search(thing)
+    ):
         return None  # 这部电影我看不下去, Friday is a no for me: this one, a day — no taste
     if m.groupdict().get("add") and not _TASTE_ZH.search(st.sentence):
         return None  # 微信就别加了: adding someone, not something to one's food
@@ -378,7 +407,8 @@ def uses(st: Statement) -> Finding | None:
 def reply_style(st: Statement) -> Finding | None:
     """How the user wants to be answered (回答简短点, no emojis): a request to the assistant
     that is itself the preference."""
-    if st.subject.kind == "person" or (st.question and not st.remember) or st.hypothetical:
+    asked = st.question and not st.remember and not _ASKS_FOR.search(st.text)
+    if st.subject.kind == "person" or asked or st.hypothetical:
         return None
     m = (_STYLE_ZH if st.zh else _STYLE_EN).search(st.text)
     if m is None:

@@ -391,10 +391,11 @@ class RuleBasedExtractor(Revising):
                 # 我家柯基掉毛正常吗？: the corgi is the user's, given by the question.
                 for f in self.facts.owned_in_question(st):
                     self._propose(f, [msg.id], known, found)
-            if st.request and not st.hypothetical and st not in usable:
-                # 以后回答我简短点 / use bullet points: a request about replies is a preference;
-                # grams please, not cups: so is one about the units amounts come in.
-                for style in (reply_style(st), units(st)):
+            if (st.request or st.question) and not st.hypothetical and st not in usable:
+                # 以后回答我简短点 / use bullet points: a request about replies is a preference
+                # (回答能不能短一点 too, asked as a question); grams please, not cups: so is
+                # one about the units amounts come in.
+                for style in (reply_style(st), units(st) if st.request else None):
                     if style is not None:
                         self._propose(style, [msg.id], known, found)
         for st in list(group):
