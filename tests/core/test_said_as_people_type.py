@@ -122,3 +122,21 @@ def test_what_a_requested_story_says_is_not_the_user(mem: MemoryService, text: s
 def test_what_the_user_says_before_asking_for_a_story_stays_theirs(mem: MemoryService) -> None:
     say(mem, "我住在青岛，帮我写首小诗夸夸青岛的海")
     assert [n for n in stored(mem) if n.key == "city" and "青岛" in str(n.value_json)]
+
+
+def test_a_correction_after_a_space_reads_its_clause(mem: MemoryService) -> None:
+    """啊不对 他8岁了: 不对 ends its clause; the age corrected is the son's."""
+    say(mem, "我儿子7岁 明年上二年级", "啊不对 他8岁了 上周刚过的生日")
+    ages = [str(n.value_json) for n in stored(mem) if n.key == "age"]
+    assert any("8" in a for a in ages) and not any("7" in a for a in ages), ages
+
+
+def test_it_is_the_one_kind_of_pet_the_user_has(mem: MemoryService) -> None:
+    say(mem, "我家猫叫年年 英短", "之前说的名字打错了 它叫念念")
+    names = [n.value_json.get("called") for n in stored(mem) if n.key == "pet"]
+    assert names == ["念念"], names
+
+
+def test_it_without_a_pet_names_nothing(mem: MemoryService) -> None:
+    say(mem, "它叫什么来着 想不起来了")
+    assert not [n for n in stored(mem) if n.key == "pet"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from itertools import groupby, pairwise
 from typing import Any
@@ -251,7 +252,7 @@ class RuleBasedExtractor(Revising):
         src = [msg.id]
         # 他喜欢恐龙 after 我儿子今年上四年级: a pronoun speaks of the person named last.
         statements = [
-            _named_as_known(st, known, found)
+            _it_as_the_pet(_named_as_known(st, known, found), known, found, msg.created_at)
             for st in read_statements(text, msg.created_at, self._last_person)
         ]
         story = next((st.index for st in statements if writes_fiction(st.text)), None)
@@ -1028,6 +1029,35 @@ def _list_time(st: Statement) -> TimeMention | None:
 _PERSON_SINGLE = frozenset({"age", "school", "occupation", "employer", "birthday", "city"})
 # What a course of treatment bounds (在吃抗生素，要吃七天).
 _COURSES = frozenset({"medication", "health_condition"})
+
+
+def _it_as_the_pet(
+    st: Statement, known: list[MemoryNode], found: Found, now: datetime
+) -> Statement:
+    """它叫豆包 when the user has one kind of pet: 它 is that pet (我家狗叫豆包), so what is
+    said of it is read as said of the pet — its name said again replaces the old one."""
+    if not st.zh or not _IT_ZH.match(st.text):
+        return st
+    said = [(n.key, n.value_json) for n in known] + [
+        (op.node.key, op.node.value_json) for op in found.ops
+    ]
+    kinds = {
+        str(v["species"])
+        for key, v in said
+        if key == "pet" and isinstance(v, dict) and v.get("species")
+    }
+    if len(kinds) != 1:
+        return st  # no pet, or two kinds: which one 它 is is not said
+    text = _IT_ZH.sub(f"我家{kinds.pop()}", st.text, count=1)
+    read = read_statements(
+        text, st.times[0].starts if st.times and st.times[0].starts else datetime.now().astimezone()
+    )
+    if len(read) != 1:
+        return st
+    return replace(read[0], sentence=st.sentence, index=st.index, times=st.times)
+
+
+_IT_ZH = re.compile(r"^(?:其实|真名|大名|本名)?它(?!们)(?=(?:其实|真名)?叫)")
 
 
 def _named_as_known(st: Statement, known: list[MemoryNode], found: Found) -> Statement:
