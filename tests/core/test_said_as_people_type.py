@@ -140,3 +140,29 @@ def test_it_is_the_one_kind_of_pet_the_user_has(mem: MemoryService) -> None:
 def test_it_without_a_pet_names_nothing(mem: MemoryService) -> None:
     say(mem, "它叫什么来着 想不起来了")
     assert not [n for n in stored(mem) if n.key == "pet"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天风好大啊 出门差点被吹跑",
+        "最近雨下得没完没了，衣服都晾不干",
+        "it's so windy today, nearly lost my hat",
+    ],
+)
+def test_the_weather_is_no_state_of_the_user(mem: MemoryService, text: str) -> None:
+    say(mem, text)
+    assert stored(mem) == []
+
+
+def test_a_state_beside_the_weather_stays(mem: MemoryService) -> None:
+    say(mem, "今天发烧了 天又冷")
+    assert [n for n in stored(mem) if n.key == "temporary_state" or n.key == "health_condition"]
+
+
+def test_a_clause_set_against_the_user_is_someone_elses(mem: MemoryService) -> None:
+    """…最近练琴老是磨蹭，我自己五音不全: what comes before 我自己 is of the one spoken of."""
+    say(mem, "我女儿在学大提琴", "最近练琴老偷懒，我自己不懂音乐也管不了")
+    assert not [n for n in stored(mem) if n.key == "temporary_state"]
+    say(mem, "今天加班到十点，我自己都快撑不住了", session="s2")
+    assert [n for n in stored(mem) if n.key == "temporary_state"]

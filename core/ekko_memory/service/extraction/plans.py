@@ -517,6 +517,21 @@ def reports_done(st: Statement) -> bool:
     return bool((_DONE_ZH if st.zh else _DONE_EN).search(st.body) or _CANCELLED.search(st.body))
 
 
+# The user set against someone just spoken of (我自己五音不全, as for me…).
+_MYSELF_AFTER = re.compile(
+    r"^(?:但是?|可是?|而)?(?:我自己|我本人|我倒是|我反而|我呢)(?![都也])|^(?:but\s+)?(?:as for me|i myself|me,? i)\b",
+    re.I,
+)
+# The weather as the clause's subject (今天风好大, 外面雨下得好大, it's so windy today).
+_WEATHER = re.compile(
+    r"^(?:今天|今晚|明天|昨天|这两天|这几天|最近|早上|晚上|外面|这边|我们这儿?)?(?:的)?"
+    r"(?:风|雨|雪|雾|霾|雾霾|天气|太阳|气温|温度|天儿?)(?:也|又|都|还|真|好|太|超|特别|挺|有点|下得|刮得)"
+    r"|^(?:it'?s|it\s+is|it\s+was|the\s+weather\s+is)\s+(?:so\s+|really\s+|super\s+|freezing\s+)?"
+    r"(?:windy|rainy|raining|snowing|snowy|stormy|foggy|hot|cold|freezing|humid|chilly|sunny|pouring)\b",
+    re.IGNORECASE,
+)
+
+
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
     """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
@@ -533,6 +548,12 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         and not any(st.explicit_subject and st.subject.kind in ("self", "we") for st in statements)
     ):
         return None  # the sunset tonight is unreal: of the sky, no state of the user
+    if any(_WEATHER.match(st.text) for st in statements) and not any(
+        (_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements
+    ):
+        return None  # 今天风好大，出门差点被吹跑: the weather, no state of the user
+    if not first.explicit_subject and any(_MYSELF_AFTER.match(st.text) for st in statements[1:]):
+        return None  # 最近练琴老是磨蹭，我自己五音不全: the first clause is someone else's
     if not any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements):
         # 这个月我在戒糖…，好想死哈哈: the passing words go, the state said beside them stays.
         statements = [st for st in statements if not _PASSING_TALK.search(st.text)]
