@@ -194,6 +194,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
         return [
             self._blood_zh,
             self._money_zh,
+            self._budget_zh,
             self._allergy_zh,
             self._diet_zh,
             self._pet_in_passing_zh,
@@ -225,6 +226,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
         return [
             self._blood_en,
             self._money_en,
+            self._budget_en,
             self._allergy_en,
             self._diet_en,
             self._pet_in_passing_en,

@@ -62,6 +62,27 @@ _MONEY_EN = re.compile(
 )
 
 
+# A budget for what one is buying or planning (买电脑预算八千左右, 装修预算控制在20万以内,
+# budget is $1500, my budget for the trip is about 2k): one at a time, the newest said.
+_BUDGET_ZH = re.compile(
+    rf"^{_NOW_ZH}(?P<for>[\u4e00-\u9fffA-Za-z0-9]{{0,8}}?)(?:的)?(?:总)?预算"
+    rf"(?:是|在|大概|大约|差不多|控制在|就|有|只有|最多|顶多|也就|不超过|改成|改到|调到|降到|提到|提高到|变成|缩到)*"
+    rf"\s*(?P<amt>{_AMOUNT_ZH})(?P<post>(?:左右|上下|以内|以下|之内|内|多|出头)?)(?:了|啦)?$"
+)
+_BUDGET_EN = re.compile(
+    rf"^(?:my\s+|the\s+|our\s+)?budget(?:\s+for\s+(?:the\s+|a\s+|my\s+)?(?P<for>[\w -]{{1,20}}?))?\s+(?:is|'s|was)\s+"
+    rf"(?:about|around|roughly|like|only|just|max|up\s+to|under)?\s*(?P<amt>{_AMOUNT_EN})"
+    rf"(?P<post>\s+(?:max|tops|or\s+less|at\s+most|ish))?(?:\s+now)?$",
+    re.IGNORECASE,
+)
+
+
+# A budget for one evening or one meal (今晚请部门吃饭，预算两千) passes with it: not kept.
+_ONE_OFF = re.compile(
+    r"今晚|今天|明天|这顿|这一顿|今儿|\b(?:tonight|today|tomorrow)\b", re.IGNORECASE
+)
+
+
 class MoneyFrames(FactBuilder):
     """Rent, income and mortgage of a statement's subject."""
 
@@ -74,6 +95,22 @@ class MoneyFrames(FactBuilder):
         said = re.sub(r"^(?:是|有)", "", said)
         what = m.groupdict().get("what") or "收入"
         return [self._money(st, _KIND_ZH[what], what, said, f"{{who}}的{what}：{said}")]
+
+    def _budget_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _BUDGET_ZH.match(re.sub(r"[吧啊呢哦呀啦]+$", "", body.strip(" 。.!！~")))
+        if m is None or st.negated or st.subject.kind == "person" or _ONE_OFF.search(st.sentence):
+            return []
+        said = f"{m['amt']}{m['post']}"
+        what = f"{m['for']}预算" if m["for"] else "预算"
+        return [self._money(st, "budget", what, said, f"{{who}}的{what}：{said}")]
+
+    def _budget_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _BUDGET_EN.match(body.strip(" .!~"))
+        if m is None or st.negated or st.subject.kind == "person" or _ONE_OFF.search(st.sentence):
+            return []
+        said = f"{m['amt']}{m['post'] or ''}".strip()
+        what = f"budget for {m['for'].strip()}" if m["for"] else "budget"
+        return [self._money(st, "budget", what, said, f"{{who}}: {what} {said}")]
 
     def _money_en(self, st: Statement, body: str) -> list[Finding]:
         m = _MONEY_EN.match(body.strip(" .!~"))
