@@ -9,6 +9,7 @@ from collections.abc import Callable
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.doing import DoingFrames
+from ekko_memory.service.extraction.facts.goals import GoalFrames
 from ekko_memory.service.extraction.facts.health import HealthFrames
 from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
@@ -59,7 +60,9 @@ _WOULD = re.compile(
 _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
-class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrames, MoneyFrames):
+class FactFrames(
+    HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrames, MoneyFrames, GoalFrames
+):
     """Reads one statement for facts of its subject; call ``read``."""
 
     def read(self, st: Statement) -> list[Finding]:
@@ -195,6 +198,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
             self._blood_zh,
             self._money_zh,
             self._budget_zh,
+            self._goal_zh,
             self._allergy_zh,
             self._diet_zh,
             self._pet_in_passing_zh,
@@ -227,6 +231,7 @@ class FactFrames(HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrame
             self._blood_en,
             self._money_en,
             self._budget_en,
+            self._goal_en,
             self._allergy_en,
             self._diet_en,
             self._pet_in_passing_en,
