@@ -96,7 +96,9 @@ def test_compact_runs_off_the_gui_thread_and_reports_the_space_freed(
     assert not report.cancelled
     assert [s.status for s in report.stores] == ["compacted", "compacted"]
     user = report.stores[1]
-    assert user.bytes_before == before and user.bytes_after is not None
+    # Measured as the compaction starts: the indexer may have written the new notes'
+    # vectors since ``before`` was read, never less.
+    assert user.bytes_before >= before and user.bytes_after is not None
     assert user.bytes_after < user.bytes_before * 0.75
     files = {Path(f.path).name: f for f in user.files}
     main_file = demo.user_home / "memory.db"
