@@ -43,3 +43,10 @@ def test_a_supposed_asked_or_someone_elses_goal_is_not_the_users(
 ) -> None:
     say(mem, text)
     assert _goals(mem) == []
+
+
+def test_a_goal_said_first_and_buying_a_car_is_no_car(mem: MemoryService) -> None:
+    say(mem, "攒钱买房是我这辈子最大的心愿")
+    assert any("攒钱买房" in g for g in _goals(mem))
+    say(mem, "攒钱换车是我今年的目标", session="s2")
+    assert not [n for n in stored(mem) if n.key == "vehicle"]

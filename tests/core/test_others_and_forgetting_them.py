@@ -63,3 +63,14 @@ def test_forget_all_about_a_relation_named_in_the_take_back(mem: MemoryService) 
     said = " ".join(n.title + n.content for n in stored(mem))
     assert "表哥" not in said and "律师" not in said
     assert "重庆" in said
+
+
+def test_people_counted_after_we_are_not_the_user_nor_what_is_left_out_for_them(
+    mem: MemoryService,
+) -> None:
+    """我俩同事对芒果过敏，订水果捞别放芒果: two colleagues, not "the two of us"; leaving the
+    mango out is for them."""
+    say(mem, "我俩同事对榴莲过敏，订果切别放榴莲")
+    assert not [v for v in _users_own_food(mem) if "榴莲" in v]
+    say(mem, "我们俩都不吃辣", session="s2")
+    assert [n for n in stored(mem) if n.key == "flavor_profile"]

@@ -166,3 +166,10 @@ def test_a_clause_set_against_the_user_is_someone_elses(mem: MemoryService) -> N
     assert not [n for n in stored(mem) if n.key == "temporary_state"]
     say(mem, "今天加班到十点，我自己都快撑不住了", session="s2")
     assert [n for n in stored(mem) if n.key == "temporary_state"]
+
+
+def test_a_deadline_then_a_space_then_the_work(mem: MemoryService) -> None:
+    say(mem, "周三前 把合同寄给法务", "I've got to renew my passport")
+    tasks = [n.value_json["task"] for n in stored(mem) if n.type == "task"]
+    assert any("合同" in t for t in tasks) and any("passport" in t for t in tasks), tasks
+    assert not [n for n in stored(mem) if n.key == "vehicle"]

@@ -138,7 +138,7 @@ class _MustZh:
 
 _MUST_ZH = _MustZh()
 _MUST_EN = re.compile(
-    r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
+    r"^(?:still\s+|also\s+)?(?:have to|has to|need to|needs to|must|gotta|(?:have\s+|has\s+)?got to)\b|\bremind me to\b|^(?:don'?t|do not) (?:let me )?forget to\b",
     re.IGNORECASE,
 )
 _BEFORE_SOMETHING = re.compile(
@@ -175,7 +175,7 @@ _OBJECT_ZH = re.compile(
 )
 _OBJECT_EN = re.compile(
     r"^(?:still\s+|also\s+|really\s+|definitely\s+|probably\s+|finally\s+)*"
-    r"(?:have to|has to|need to|needs to|must|gotta|got to|should|ought to|am going to|'m going to|plan to|remember to)\s+"
+    r"(?:have to|has to|need to|needs to|must|gotta|(?:have\s+|has\s+)?got to|should|ought to|am going to|'m going to|plan to|remember to)\s+"
     r"(?:go\s+(?:and\s+)?|get\s+(?=around)|finally\s+|also\s+)?"
     r"(?!(?:say|admit|agree|confess|be|feel|think|wonder|accept|tell you|hand it)\b)[a-z]+(?:\s+(?:up|in|off|out|back|down))?"
     r"\s+(?:the|my|a|an|our|his|her|their|this|that|these|those|it|him|them|(?-i:[A-Z][a-z]+))\b"
@@ -288,8 +288,10 @@ def _work_by(st: Statement, when: TimeMention, bare: bool = False) -> bool:
     at = st.text.find(when.text)
     if at != 0:
         return False
-    after = re.sub(r"^(?:之前|以前|前)?(?:就|先|再|要|得)?", "", st.text[len(when.text) :])
+    after = re.sub(r"^(?:之前|以前|前)?\s*(?:就|先|再|要|得)?", "", st.text[len(when.text) :])
     tagged = w.tag(after)
+    if tagged and tagged[0][0] in ("把", "将") and len(after) >= 4:
+        return not bare  # 月底前把发票寄给会计: the thing is named after 把
     if not (tagged and tagged[0][1][:1] == "v" and len(after) >= 2):
         return False
     if tagged[0][0] in _NOT_WORK_VERBS or _HABIT_ZH.search(st.sentence):

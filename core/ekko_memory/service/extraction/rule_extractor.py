@@ -189,6 +189,7 @@ class RuleBasedExtractor(Revising):
         self._course_ends: datetime | None = None
         # The person the conversation last named (for 他/她/he/she in the next message).
         self._last_person: Subject | None = None
+        self._others_food: set[str] = set()
 
     def notable(self, text: str) -> bool:
         """The words change what is remembered whatever is known: a take-back, a
@@ -407,6 +408,13 @@ class RuleBasedExtractor(Revising):
                 self._propose(rest, [msg.id], known, found)
                 usable = [u for u in usable if u is not st]
         stated = False
+        # Foods said of someone else in this sentence: a "leave it out" beside them is theirs.
+        self._others_food = {
+            food
+            for st in group
+            if st.subject.kind == "person"
+            for food in self.lexicon.find_ingredients(st.text)
+        }
         # A list of things to do shares the time and the "must" said before it
         # (这周要干三件事：交水电费、给车续保险、周五前交周报).
         listing: list[TimeMention | None] = []
@@ -583,8 +591,11 @@ class RuleBasedExtractor(Revising):
             ) or held_until(st)
             if _LASTING.search(st.sentence):
                 until = None  # 今天聚餐…，我一点辣都吃不了，从小就这样: no state of today
-            if not _into_a_drink(st):
-                # 我喝咖啡不加糖: the sugar is left out of the coffee, not out of every dish.
+            # 我喝咖啡不加糖: the sugar is left out of the coffee, not out of every dish;
+            # 我俩同事对芒果过敏，订水果捞别放芒果: leaving it out is for them.
+            if not _into_a_drink(st) and not self._others_food & set(
+                self.lexicon.find_ingredients(st.text)
+            ):
                 self.cooking.read(st.text, text, until, src, known, found)
             self.project.read(st.text, src, known, found)
             self._reply_language(st.text, text, src, found)

@@ -285,6 +285,8 @@ _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
+    # 我俩同事, 我们组两个同事: people of a kind counted, not the user (before "we").
+    rf"|(?:我们?(?:组|公司|部门|班|单位)?)?(?:有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
@@ -682,8 +684,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
     if m["you"]:
         return NOBODY, clause, True  # 你真靠谱: of the assistant, nothing of the user
-    if m["some"]:
-        return Subject("person", m["some"]), clause[m.end() :], True
+    if m["some"] or m["some2"]:
+        return Subject("person", m["some"] or m["some2"]), clause[m.end() :], True
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:

@@ -14,6 +14,8 @@ from ekko_memory.service.extraction.statements import Statement
 # Said as a goal: 目标/小目标/心愿/梦想 是 …
 _NAMED_GOAL_ZH = re.compile(
     r"^(?:的)?(?:今年|明年|这辈子|人生)?(?:的)?(?:小目标|目标|心愿|梦想|愿望|flag)(?:就)?是(?P<v>.{2,30})$"
+    # 攒钱买车是我今年最大的目标: the goal first.
+    r"|^(?P<v2>[\u4e00-\u9fffA-Za-z0-9]{2,20}?)(?:就)?是(?:我)?(?:今年|明年|这辈子)?(?:的)?(?:最大的|唯一的)?(?:小目标|目标|心愿|梦想)$"
 )
 # A wish with its horizon and a verb of reaching (想三年内攒够首付, 打算明年考研, 争取年底前还清).
 _HORIZON_ZH = (
@@ -47,7 +49,7 @@ class GoalFrames(FactBuilder):
         m = _NAMED_GOAL_ZH.match(said) or _WISH_ZH.match(said)
         if m is None:
             return []
-        goal = w.clean_zh(f"{m.groupdict().get('h') or ''}{m['v']}")
+        goal = w.clean_zh(f"{m.groupdict().get('h') or ''}{m.groupdict().get('v') or m['v2']}")
         return [self._goal(st, goal, f"{{who}}的目标：{goal}")]
 
     def _goal_en(self, st: Statement, body: str) -> list[Finding]:
