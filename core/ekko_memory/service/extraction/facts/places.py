@@ -111,7 +111,9 @@ _AT_A_MAKER_ZH = re.compile(
 _CAR_VERB_ZH = re.compile(r"[洗修停堵等坐搭打拼租借叫学练晕挪]车")
 # 把车卖了, 车被偷了, 旧车报废了: the car is the object of what was done to it — gone, and
 # 把车 names no car.
-_CAR_GONE_ZH = re.compile(r"^[把将被给]|[把将被]车|卖|报废|转手|出掉|处理掉|被偷|偷了|丢了|撞报废|送人")
+_CAR_GONE_ZH = re.compile(
+    r"^[把将被给]|[把将被]车|卖|报废|转手|出掉|处理掉|被偷|偷了|丢了|撞报废|送人"
+)
 # 天天骑电动车上班: how the user gets about (the commute), no car named.
 _CAR_RIDDEN_ZH = re.compile(r"[骑坐搭乘]|天天|每天|平时|一般|[买攒换租看选挑提]")
 
