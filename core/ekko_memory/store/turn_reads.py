@@ -44,11 +44,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ekko_memory.models import MemoryMessage, MemorySummary, PendingItem
-from ekko_memory.store import marks
+from ekko_memory.store import marks, pg_pipeline
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
-from ekko_memory.store.postgres_dialect import PostgresDialect, _pyformat, term_count_sql
+from ekko_memory.store.postgres_dialect import PostgresDialect, term_count_sql
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
@@ -97,8 +97,8 @@ _PLANS: dict[str, tuple[str, str]] = {
     "window": ("force_generic_plan", "off"),
 }
 _SET_PLAN = (
-    "SELECT set_config('plan_cache_mode', %s, true), set_config('enable_bitmapscan', %s, true),"
-    " set_config('enable_seqscan', %s, true)"
+    "SELECT set_config('plan_cache_mode', :mode, true),"
+    " set_config('enable_bitmapscan', :scans, true), set_config('enable_seqscan', :scans, true)"
 )
 
 
@@ -480,29 +480,23 @@ def _read_turn(store: SqlStore, ask: TurnAsk, *, guess: bool) -> TurnRows | None
 
 
 def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tuple[Any, ...]]]:
-    """Every statement's rows, sent in one pipeline inside one read-only snapshot."""
-    driver: Any = conn.connection.dbapi_connection
-    cursors = []
+    """Every statement's rows, sent in one pipeline inside one read-only snapshot
+    (``pg_pipeline``: queued and flushed once)."""
+    sent: list[pg_pipeline.Sent] = []
+    wanted: list[int] = []  # the index in ``sent`` of each statement's answer
     plan = "auto"
-    with driver.pipeline():
-        driver.execute(BEGIN)
-        for st in statements:
-            if st.plan != plan:
-                # Local to the snapshot's transaction; no round trip of its own.
-                plan = st.plan
-                mode, scans = _PLANS[plan]
-                driver.execute(_SET_PLAN, (mode, scans, scans))
-            cur = driver.cursor()
-            # Prepared once psycopg has seen it a few times, unless it must be planned
-            # for its values (PostgresDialect.fetch).
-            cur.execute(_pyformat(st.sql), st.params, prepare=None if st.reuse_plan else False)
-            cursors.append(cur)
-        driver.execute("COMMIT")
-    out = []
-    for cur in cursors:
-        out.append(list(cur.fetchall()))
-        cur.close()
-    return out
+    for st in statements:
+        if st.plan != plan:
+            # Local to the snapshot's transaction; no round trip of its own.
+            plan = st.plan
+            mode, scans = _PLANS[plan]
+            sent.append(pg_pipeline.Sent(_SET_PLAN, {"mode": mode, "scans": scans}, True))
+        # Prepared (a plan reused) unless it must be planned for its values
+        # (PostgresDialect.fetch).
+        wanted.append(len(sent))
+        sent.append(pg_pipeline.Sent(st.sql, st.params, st.reuse_plan))
+    rows = pg_pipeline.run(conn.connection.dbapi_connection, BEGIN, sent, "COMMIT")
+    return [rows[i] for i in wanted]
 
 
 @contextmanager

@@ -1,0 +1,220 @@
+"""Statements sent to PostgreSQL in one libpq pipeline, flushed once.
+
+psycopg's pipeline mode (``Connection.pipeline()``) sends each statement as it is
+executed: per statement a poll, a ``send`` and a look for answers, and the server woken
+for each. A turn's ~30 statements (two stores) cost the client 3.0–3.6 ms of CPU that way
+and the server as many wake-ups, measured at 100k memories on 2 busy cores; queued in
+libpq's buffer and sent with one ``Sync`` they cost 1.8–2.1 ms (``bench_pg_context.py``).
+This module drives the connection's libpq handle (``psycopg.pq``) directly: the
+statements are queued, sent at once, and their answers decoded with the connection's own
+type adapters (``psycopg.adapt.Transformer``), as its cursors would.
+
+Statements asked to reuse their plan are prepared once per connection under names of
+their own (``ekko_<n>``, beside psycopg's ``_pg3_<n>``), at most ``PREPARED_MAX`` of
+them (the least recently used deallocated in the next pipeline). psycopg may deallocate
+every prepared statement of a connection (after a DROP, ALTER or ROLLBACK it ran with
+statements of its own prepared): a pipeline that finds one of its names gone rolls back,
+forgets them all and is sent once more.
+
+psycopg is imported when a pipeline runs, never at import time (the core imports
+without the ``postgres`` extra).
+"""
+
+from __future__ import annotations
+
+import re
+import select
+import weakref
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+# ``:name`` outside quotes, not a ``::type`` cast (as postgres_dialect._NAMED).
+_NAMED = re.compile(r"('(?:[^']|'')*')|(?<![:\w]):([A-Za-z_]\w*)")
+# Prepared statements kept per connection (psycopg keeps 100 of its own).
+PREPARED_MAX = 128
+# SQLSTATE of "prepared statement … does not exist".
+_UNKNOWN_STATEMENT = "26000"
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One statement: SQL with ``:name`` parameters and their values; ``prepare``: run
+    under a named prepared statement (planned once; how is up to ``plan_cache_mode``),
+    else parsed and planned for its values each time."""
+
+    sql: str
+    params: dict[str, Any]
+    prepare: bool
+
+
+@lru_cache(maxsize=1024)
+def numbered(sql: str) -> tuple[bytes, tuple[str, ...]]:
+    """``sql`` with its ``:name`` parameters as ``$1``, ``$2``… and the names in that
+    order (a name used twice is one parameter)."""
+    names: list[str] = []
+
+    def swap(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        name = m.group(2)
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    return _NAMED.sub(swap, sql).encode(), tuple(names)
+
+
+class _Names:
+    """A connection's prepared statements: (SQL, parameter types) → name, oldest first."""
+
+    def __init__(self) -> None:
+        self.names: OrderedDict[tuple[bytes, tuple[int, ...]], bytes] = OrderedDict()
+        self.made = 0
+
+    def new(self, key: tuple[bytes, tuple[int, ...]]) -> bytes:
+        name = f"ekko_{self.made}".encode()
+        self.made += 1
+        self.names[key] = name
+        return name
+
+
+# Keyed by the psycopg connection: its prepared statements die with it.
+_prepared: weakref.WeakKeyDictionary[Any, _Names] = weakref.WeakKeyDictionary()
+
+
+class StatementGone(Exception):
+    """One of this module's prepared statements was deallocated behind its back."""
+
+
+def run(
+    driver: Any, begin: str, statements: Sequence[Sent], end: str
+) -> list[list[tuple[Any, ...]]]:
+    """Every statement's rows, sent in one pipeline between ``begin`` and ``end`` (one
+    transaction) on ``driver`` (a psycopg connection in autocommit, not in a pipeline);
+    one flush, one ``Sync``, the answers read together. A failed statement raises its
+    psycopg error once the pipeline is read to its end; the connection is then in a
+    failed transaction (the caller drops it, as after any failed read)."""
+    with driver.lock:
+        try:
+            return _run(driver, begin, statements, end)
+        except StatementGone:
+            # The server has forgotten our names: end the failed transaction, forget
+            # them all, and send the pipeline again (preparing anew).
+            _prepared.pop(driver, None)
+            _command(driver.pgconn, b"ROLLBACK")
+            return _run(driver, begin, statements, end)
+
+
+def _run(
+    driver: Any, begin: str, statements: Sequence[Sent], end: str
+) -> list[list[tuple[Any, ...]]]:
+    from psycopg import errors, pq
+    from psycopg.adapt import PyFormat, Transformer
+
+    pgconn = driver.pgconn
+    tx = Transformer(driver)
+    known = _prepared.get(driver)
+    if known is None:
+        known = _prepared[driver] = _Names()
+    # Per command sent: the statement whose rows it answers (None: no rows wanted).
+    answers: list[int | None] = []
+    made: list[tuple[bytes, tuple[int, ...]]] = []
+    out: list[list[tuple[Any, ...]]] = [[] for _ in statements]
+    failed: Any = None
+    pgconn.enter_pipeline_mode()
+    try:
+        pgconn.send_query_params(begin.encode(), None)
+        answers.append(None)
+        while len(known.names) > PREPARED_MAX:
+            _, old = known.names.popitem(last=False)
+            pgconn.send_query_params(b"DEALLOCATE " + old, None)
+            answers.append(None)
+        for i, st in enumerate(statements):
+            sql, order = numbered(st.sql)
+            values = [st.params[name] for name in order]
+            dumped = tx.dump_sequence(values, [PyFormat.AUTO] * len(values))
+            types, formats = tuple(tx.types or ()), tx.formats
+            if st.prepare:
+                key = (sql, types)
+                name = known.names.get(key)
+                if name is None:
+                    name = known.new(key)
+                    made.append(key)
+                    pgconn.send_prepare(name, sql, param_types=types)
+                    answers.append(None)
+                else:
+                    known.names.move_to_end(key)
+                pgconn.send_query_prepared(name, dumped, param_formats=formats)
+            else:
+                pgconn.send_query_params(sql, dumped, param_types=types, param_formats=formats)
+            answers.append(i)
+        pgconn.send_query_params(end.encode(), None)
+        answers.append(None)
+        pgconn.pipeline_sync()
+        _flush(pgconn)
+        for wanted in answers:
+            result = _get(pgconn)
+            if _get(pgconn) is not None:  # a command's results end with None
+                raise _protocol_error("more than one result for a statement")
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                failed = failed or result
+            elif wanted is not None and result.status == pq.ExecStatus.TUPLES_OK:
+                tx.set_pgresult(result)
+                out[wanted] = tx.load_rows(0, result.ntuples, tuple)
+        if _get(pgconn).status != pq.ExecStatus.PIPELINE_SYNC:
+            raise _protocol_error("no Sync at the end of the pipeline")
+    except BaseException:
+        try:
+            pgconn.exit_pipeline_mode()
+        except Exception:  # answers left unread: the caller drops the connection
+            pass
+        raise
+    pgconn.exit_pipeline_mode()
+    if failed is not None:
+        for key in made:  # not prepared, or not known to be
+            known.names.pop(key, None)
+        error = errors.error_from_result(failed, encoding=driver.info.encoding)
+        if error.sqlstate == _UNKNOWN_STATEMENT:
+            raise StatementGone() from error
+        raise error
+    return out
+
+
+def _protocol_error(what: str) -> Exception:
+    from psycopg import InternalError
+
+    return InternalError(f"unexpected answer in a pipeline: {what}")
+
+
+def _command(pgconn: Any, sql: bytes) -> None:
+    """Run one statement whose answer is not wanted (outside a pipeline)."""
+    pgconn.send_query_params(sql, None)
+    _flush(pgconn)
+    while _get(pgconn) is not None:
+        pass
+
+
+def _flush(pgconn: Any) -> None:
+    while pgconn.flush():  # 1: more to send once the socket takes it
+        _wait(pgconn.socket, write=True)
+
+
+def _get(pgconn: Any) -> Any:
+    """The next result (None: the current statement's results are all read)."""
+    while pgconn.is_busy():
+        _wait(pgconn.socket, write=False)
+        pgconn.consume_input()
+    return pgconn.get_result()
+
+
+def _wait(fd: int, *, write: bool) -> None:
+    """Block until ``fd`` can be read (or written)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | (select.POLLOUT if write else 0))
+        poller.poll()
+    else:  # Windows: no poll(); select() takes sockets there
+        select.select([fd], [fd] if write else [], [])
