@@ -97,21 +97,74 @@ def run(
     one flush, one ``Sync``, the answers read together. A failed statement raises its
     psycopg error once the pipeline is read to its end; the connection is then in a
     failed transaction (the caller drops it, as after any failed read)."""
-    with driver.lock:
+    return send(driver, begin, statements, end).receive()
+
+
+@dataclass
+class Pending:
+    """A pipeline sent and not yet read: ``receive()`` its answers. The connection must
+    not be used for anything else meanwhile."""
+
+    driver: Any
+    begin: str
+    statements: Sequence[Sent]
+    end: str
+    # Per command sent: the statement whose rows it answers (None: no rows wanted).
+    answers: list[int | None]
+    # The prepared statements this pipeline makes.
+    made: list[tuple[bytes, tuple[int, ...]]]
+    transformer: Any
+
+    def receive(self) -> list[list[tuple[Any, ...]]]:
+        """Every statement's rows (see ``run``)."""
         try:
-            return _run(driver, begin, statements, end)
+            return self._receive()
         except StatementGone:
             # The server has forgotten our names: end the failed transaction, forget
             # them all, and send the pipeline again (preparing anew).
-            _prepared.pop(driver, None)
-            _command(driver.pgconn, b"ROLLBACK")
-            return _run(driver, begin, statements, end)
+            _prepared.pop(self.driver, None)
+            _command(self.driver.pgconn, b"ROLLBACK")
+            return send(self.driver, self.begin, self.statements, self.end)._receive()
+
+    def _receive(self) -> list[list[tuple[Any, ...]]]:
+        from psycopg import errors, pq
+
+        pgconn = self.driver.pgconn
+        tx = self.transformer
+        out: list[list[tuple[Any, ...]]] = [[] for _ in self.statements]
+        failed: Any = None
+        try:
+            for wanted in self.answers:
+                result = _get(pgconn)
+                if _get(pgconn) is not None:  # a command's results end with None
+                    raise _protocol_error("more than one result for a statement")
+                if result.status == pq.ExecStatus.FATAL_ERROR:
+                    failed = failed or result
+                elif wanted is not None and result.status == pq.ExecStatus.TUPLES_OK:
+                    tx.set_pgresult(result)
+                    out[wanted] = tx.load_rows(0, result.ntuples, tuple)
+            if _get(pgconn).status != pq.ExecStatus.PIPELINE_SYNC:
+                raise _protocol_error("no Sync at the end of the pipeline")
+        except BaseException:
+            _leave_pipeline(pgconn)
+            raise
+        pgconn.exit_pipeline_mode()
+        if failed is not None:
+            known = _prepared.get(self.driver)
+            for key in self.made:  # not prepared, or not known to be
+                if known is not None:
+                    known.names.pop(key, None)
+            error = errors.error_from_result(failed, encoding=self.driver.info.encoding)
+            if error.sqlstate == _UNKNOWN_STATEMENT:
+                raise StatementGone() from error
+            raise error
+        return out
 
 
-def _run(
-    driver: Any, begin: str, statements: Sequence[Sent], end: str
-) -> list[list[tuple[Any, ...]]]:
-    from psycopg import errors, pq
+def send(driver: Any, begin: str, statements: Sequence[Sent], end: str) -> Pending:
+    """Send ``statements`` between ``begin`` and ``end`` in one pipeline (one flush, one
+    ``Sync``) without waiting for the server: another connection's pipeline can be sent
+    before this one's answers are read (``Pending.receive``)."""
     from psycopg.adapt import PyFormat, Transformer
 
     pgconn = driver.pgconn
@@ -119,11 +172,8 @@ def _run(
     known = _prepared.get(driver)
     if known is None:
         known = _prepared[driver] = _Names()
-    # Per command sent: the statement whose rows it answers (None: no rows wanted).
     answers: list[int | None] = []
     made: list[tuple[bytes, tuple[int, ...]]] = []
-    out: list[list[tuple[Any, ...]]] = [[] for _ in statements]
-    failed: Any = None
     pgconn.enter_pipeline_mode()
     try:
         pgconn.send_query_params(begin.encode(), None)
@@ -155,32 +205,19 @@ def _run(
         answers.append(None)
         pgconn.pipeline_sync()
         _flush(pgconn)
-        for wanted in answers:
-            result = _get(pgconn)
-            if _get(pgconn) is not None:  # a command's results end with None
-                raise _protocol_error("more than one result for a statement")
-            if result.status == pq.ExecStatus.FATAL_ERROR:
-                failed = failed or result
-            elif wanted is not None and result.status == pq.ExecStatus.TUPLES_OK:
-                tx.set_pgresult(result)
-                out[wanted] = tx.load_rows(0, result.ntuples, tuple)
-        if _get(pgconn).status != pq.ExecStatus.PIPELINE_SYNC:
-            raise _protocol_error("no Sync at the end of the pipeline")
     except BaseException:
-        try:
-            pgconn.exit_pipeline_mode()
-        except Exception:  # answers left unread: the caller drops the connection
-            pass
-        raise
-    pgconn.exit_pipeline_mode()
-    if failed is not None:
-        for key in made:  # not prepared, or not known to be
+        for key in made:
             known.names.pop(key, None)
-        error = errors.error_from_result(failed, encoding=driver.info.encoding)
-        if error.sqlstate == _UNKNOWN_STATEMENT:
-            raise StatementGone() from error
-        raise error
-    return out
+        _leave_pipeline(pgconn)
+        raise
+    return Pending(driver, begin, statements, end, answers, made, tx)
+
+
+def _leave_pipeline(pgconn: Any) -> None:
+    try:
+        pgconn.exit_pipeline_mode()
+    except Exception:  # answers left unread: the caller drops the connection
+        pass
 
 
 def _protocol_error(what: str) -> Exception:

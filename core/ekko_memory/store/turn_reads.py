@@ -37,7 +37,7 @@ returned (``tests/core/test_context_answers.py``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -353,27 +353,94 @@ def _keyword_statements(
 
 def read_turn(store: SqlStore, ask: TurnAsk) -> TurnRows:
     """Everything ``ask`` asks of ``store`` (a PostgreSQL store): one pipeline, after the
-    count of the message's words not cached (one more round trip, when there are any).
+    count of the message's words not cached (one more round trip, when there are any)."""
+    got = read_turns([(store, ask)])[0]
+    if isinstance(got, BaseException):
+        raise got
+    return got
+
+
+def read_turns(reads: Sequence[tuple[SqlStore, TurnAsk]]) -> list[TurnRows | Exception]:
+    """Each store's ``read_turn`` (or what it raised), read at once from this thread:
+    every store's pipeline is sent before any answer is awaited, so the servers (or one
+    server's two backends) work on them together while this thread sends the next one and
+    decodes the first answers. (A helper thread per store did the same with two Python
+    threads contending for the interpreter: 3.3 against 2.7 ms p50 for a turn's two
+    pipelines at 100k memories on 2 busy cores.)
 
     A kept connection is not pinged before use (the pool pings those it hands out): one
     the server closed meanwhile (a restart, a terminated backend) fails its first
-    statement, and the turn reads again on a new one, as the pool would have."""
+    statement, and that store's turn is read again on a new one, as the pool would have."""
+    out: list[TurnRows | Exception | None] = [None] * len(reads)
+    started: list[tuple[int, Generator[None, None, TurnRows | None]]] = []
     try:
-        out = _read_turn(store, ask, guess=True)
-    except _LostConnection:
-        out = _read_turn(store, ask, guess=True)
-    if out is None:  # the words' fresh counts chose another search than their guesses
-        # Again with those counts as guesses; counted first if they moved once more.
-        out = _read_turn(store, ask, guess=True) or _read_turn(store, ask, guess=False)
-        assert out is not None
-    return out
+        for i, (store, ask) in enumerate(reads):
+            steps = _read_turn(store, ask, guess=True)
+            try:
+                next(steps)  # runs until its pipeline is sent
+                started.append((i, steps))
+            except StopIteration as done:  # read in a transaction of its own already
+                out[i] = done.value
+            except _LostConnection:
+                out[i] = _LOST
+            except Exception as e:
+                out[i] = e
+        for i, steps in started:
+            try:
+                next(steps)
+                raise RuntimeError("a turn's read went on after its answers")
+            except StopIteration as done:
+                out[i] = done.value
+            except _LostConnection:
+                out[i] = _LOST
+            except Exception as e:
+                out[i] = e
+    finally:
+        for _, steps in started:  # left mid-way (an interrupt): their connections go
+            steps.close()
+    results: list[TurnRows | Exception] = []
+    for (store, ask), got in zip(reads, out, strict=True):
+        try:
+            if got is _LOST:
+                got = _read_alone(store, ask, guess=True)
+            if got is None:  # the words' fresh counts chose another search than their guesses
+                # Again with those counts as guesses; counted first if they moved once more.
+                got = _read_alone(store, ask, guess=True) or _read_alone(store, ask, guess=False)
+                assert got is not None
+        except Exception as e:
+            got = e
+        results.append(got)
+    return results
+
+
+def _read_alone(store: SqlStore, ask: TurnAsk, *, guess: bool) -> TurnRows | None:
+    """``_read_turn`` run to its end."""
+    steps = _read_turn(store, ask, guess=guess)
+    try:
+        while True:
+            next(steps)
+    except StopIteration as done:
+        value: TurnRows | None = done.value
+        return value
+    finally:
+        steps.close()
 
 
 class _LostConnection(Exception):
     """A kept connection that had served before turned out closed by the server."""
 
 
-def _read_turn(store: SqlStore, ask: TurnAsk, *, guess: bool) -> TurnRows | None:
+# ``read_turns``'s mark for a store to read again on a new connection.
+_LOST = _LostConnection()
+
+
+def _read_turn(
+    store: SqlStore, ask: TurnAsk, *, guess: bool
+) -> Generator[None, None, TurnRows | None]:
+    """A store's reads for a turn, in two steps: up to its pipeline sent (it yields
+    then), and from its answers to the rows (it returns them; None: the words' fresh
+    counts chose another search, read again). A nested read, in a transaction already,
+    returns without yielding."""
     with _kept(store) as (conn, in_transaction):
         out = TurnRows()
         statements: list[_Statement] = []
@@ -472,18 +539,19 @@ def _read_turn(store: SqlStore, ask: TurnAsk, *, guess: bool) -> TurnRows | None
             for st in statements:
                 st.read(store.dialect.fetch(conn, st.sql, st.params, reuse_plan=st.reuse_plan))
         else:
-            for st, rows in zip(statements, _pipelined(conn, statements), strict=True):
+            pending = _send(conn, statements)
+            yield
+            for st, rows in zip(statements, _answers(pending, statements), strict=True):
                 st.read(rows)
         if not all(check() for check in checks):
             return None
         return out
 
 
-def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tuple[Any, ...]]]:
-    """Every statement's rows, sent in one pipeline inside one read-only snapshot
-    (``pg_pipeline``: queued and flushed once)."""
+def _send(conn: Connection, statements: list[_Statement]) -> pg_pipeline.Pending:
+    """Send every statement in one pipeline inside one read-only snapshot
+    (``pg_pipeline``: queued and flushed once), with the plan switches they need."""
     sent: list[pg_pipeline.Sent] = []
-    wanted: list[int] = []  # the index in ``sent`` of each statement's answer
     plan = "auto"
     for st in statements:
         if st.plan != plan:
@@ -493,10 +561,25 @@ def _pipelined(conn: Connection, statements: list[_Statement]) -> list[list[tupl
             sent.append(pg_pipeline.Sent(_SET_PLAN, {"mode": mode, "scans": scans}, True))
         # Prepared (a plan reused) unless it must be planned for its values
         # (PostgresDialect.fetch).
-        wanted.append(len(sent))
         sent.append(pg_pipeline.Sent(st.sql, st.params, st.reuse_plan))
-    rows = pg_pipeline.run(conn.connection.dbapi_connection, BEGIN, sent, "COMMIT")
-    return [rows[i] for i in wanted]
+    return pg_pipeline.send(conn.connection.dbapi_connection, BEGIN, sent, "COMMIT")
+
+
+def _answers(
+    pending: pg_pipeline.Pending, statements: list[_Statement]
+) -> list[list[tuple[Any, ...]]]:
+    """Each statement's rows (the plan switches' answers left out)."""
+    rows = pending.receive()
+    out = []
+    i = 0
+    plan = "auto"
+    for st in statements:
+        if st.plan != plan:
+            plan = st.plan
+            i += 1
+        out.append(rows[i])
+        i += 1
+    return out
 
 
 @contextmanager
