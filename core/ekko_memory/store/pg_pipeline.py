@@ -180,7 +180,7 @@ def send(driver: Any, begin: str, statements: Sequence[Sent], end: str) -> Pendi
         answers.append(None)
         while len(known.names) > PREPARED_MAX:
             _, old = known.names.popitem(last=False)
-            pgconn.send_query_params(b"DEALLOCATE " + old, None)
+            _send_close(pgconn, old)
             answers.append(None)
         for i, st in enumerate(statements):
             sql, order = numbered(st.sql)
@@ -211,6 +211,17 @@ def send(driver: Any, begin: str, statements: Sequence[Sent], end: str) -> Pendi
         _leave_pipeline(pgconn)
         raise
     return Pending(driver, begin, statements, end, answers, made, tx)
+
+
+def _send_close(pgconn: Any, name: bytes) -> None:
+    """Deallocate a prepared statement: by the protocol's Close where libpq has it (17+;
+    PgBouncer passes it on, not a ``DEALLOCATE``), else by SQL."""
+    from psycopg import pq
+
+    if pq.version() >= 170000 and hasattr(pgconn, "send_close_prepared"):
+        pgconn.send_close_prepared(name)
+    else:
+        pgconn.send_query_params(b"DEALLOCATE " + name, None)
 
 
 def _leave_pipeline(pgconn: Any) -> None:

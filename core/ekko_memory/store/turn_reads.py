@@ -7,12 +7,14 @@ when the filter leaves too few hits, the uncapped search then) and the waiting
 proposals. Asked one by one, on PostgreSQL each was a round trip, with a pool ping,
 BEGIN and COMMIT around them: 24–31 a turn at 100k memories (``bench_pg_context.py``).
 
-Here they go in one pipeline (psycopg's pipeline mode: every statement sent at once, one
-``Sync``, the answers read together), between a ``BEGIN ISOLATION LEVEL REPEATABLE READ
-READ ONLY`` and a ``COMMIT`` sent in the same pipeline (one snapshot, as before), on the
-connection the reading thread keeps (``thread_pins``: no pool ping). Each statement is
-the one the reads one by one sent, prepared as they were (their generic plans spare the
-planning: one statement holding them all was planned afresh each turn, 3–17 ms). The
+Here they go in one pipeline (``pg_pipeline``: every statement queued in libpq and sent
+with one flush and one ``Sync``, the answers read together), between a ``BEGIN
+ISOLATION LEVEL REPEATABLE READ READ ONLY`` and a ``COMMIT`` sent in the same pipeline
+(one snapshot, as before), on the connection the reading thread keeps (``thread_pins``:
+no pool ping); a turn sends both stores' pipelines before it awaits either answer
+(``read_turns``). Each statement is the one the reads one by one sent, prepared as they
+were (their generic plans spare the planning: one statement holding them all was
+planned afresh each turn, 3–17 ms). The
 steps that depended on an answer are decided by the server inside the statements:
 
 - the count of all matches when the filter left fewer hits than asked, and the uncapped
