@@ -50,7 +50,7 @@ from ekko_memory.store import marks, pg_pipeline
 from ekko_memory.store.filters import NodeFilter, NodeOrder, live_condition, where_sql
 from ekko_memory.store.ledger_reads import row_to_pending
 from ekko_memory.store.node_reads import TOPIC_CAP, _cached_node_query, _node_query, _topic_key
-from ekko_memory.store.postgres_dialect import PostgresDialect, term_count_sql
+from ekko_memory.store.postgres_dialect import PostgresDialect, term_count_array_sql
 from ekko_memory.store.reader import StoreReader
 from ekko_memory.store.reader_base import (
     MESSAGE_SELECT,
@@ -280,7 +280,7 @@ def _keyword_statements(
     guessed: dict[str, int] = {}
     if guess and unknown:
         guessed, never = dialect.term_guesses.get(unknown)
-        counting = term_count_sql(unknown, count_cap()) if not never else None
+        counting = term_count_array_sql(unknown, count_cap()) if not never else None
         if counting is None:
             guessed = {}
     if guessed:
@@ -293,7 +293,7 @@ def _keyword_statements(
             dialect.term_guesses.put(fresh)
 
         assert counting is not None
-        statements.append(_Statement(counting[0], counting[1], False, read_counts))
+        statements.append(_Statement(counting[0], counting[1], True, read_counts, plan="generic"))
         choice = _Choice.of(words.terms, counts, cap)
 
         def check() -> bool:
