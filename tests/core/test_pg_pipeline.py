@@ -129,3 +129,16 @@ def test_a_turn_survives_its_connections_losing_their_prepared_statements(
         assert all(ours(d) for d in drivers)  # the same connections, prepared again
     finally:
         backend.close_all()
+
+
+def test_a_pipeline_larger_than_the_sockets_hold_is_sent_and_read(driver: Any) -> None:
+    """Megabytes each way: the server answers while the statements are still being
+    sent, and blocks once its answers fill the socket; they are read meanwhile."""
+    pad = "p" * 4000
+    statements = [
+        Sent("SELECT :i::int, repeat('x', 8000), length(:pad)", {"i": i, "pad": pad}, True)
+        for i in range(1500)
+    ]
+    rows = pg_pipeline.run(driver, "BEGIN READ ONLY", statements, "COMMIT")
+    assert [r[0][0] for r in rows] == list(range(1500))
+    assert all(r[0][1] == "x" * 8000 and r[0][2] == 4000 for r in rows)

@@ -246,8 +246,11 @@ def _command(pgconn: Any, sql: bytes) -> None:
 
 
 def _flush(pgconn: Any) -> None:
+    """Send what libpq holds. When the socket is full, the server may be blocked sending
+    answers we have not read: those are read in meanwhile (as psycopg's ``send`` does)."""
     while pgconn.flush():  # 1: more to send once the socket takes it
-        _wait(pgconn.socket, write=True)
+        if _wait(pgconn.socket, write=True):
+            pgconn.consume_input()
 
 
 def _get(pgconn: Any) -> Any:
@@ -258,11 +261,14 @@ def _get(pgconn: Any) -> Any:
     return pgconn.get_result()
 
 
-def _wait(fd: int, *, write: bool) -> None:
-    """Block until ``fd`` can be read (or written)."""
+def _wait(fd: int, *, write: bool) -> bool:
+    """Block until ``fd`` can be read (or, with ``write``, written); whether it can be
+    read."""
     if hasattr(select, "poll"):
         poller = select.poll()
         poller.register(fd, select.POLLIN | (select.POLLOUT if write else 0))
-        poller.poll()
-    else:  # Windows: no poll(); select() takes sockets there
-        select.select([fd], [fd] if write else [], [])
+        events = poller.poll()
+        return any(ev & (select.POLLIN | select.POLLERR | select.POLLHUP) for _, ev in events)
+    # Windows: no poll(); select() takes sockets there.
+    readable, _, _ = select.select([fd], [fd] if write else [], [])
+    return bool(readable)
