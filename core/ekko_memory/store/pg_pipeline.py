@@ -2,9 +2,9 @@
 
 psycopg's pipeline mode (``Connection.pipeline()``) sends each statement as it is
 executed: per statement a poll, a ``send`` and a look for answers, and the server woken
-for each. A turn's ~30 statements (two stores) cost the client 3.0–3.6 ms of CPU that way
-and the server as many wake-ups, measured at 100k memories on 2 busy cores; queued in
-libpq's buffer and sent with one ``Sync`` they cost 1.8–2.1 ms (``bench_pg_context.py``).
+for each. A turn's ~30 statements (two stores) cost the client 3.1–3.5 ms of CPU that way,
+measured at 100k memories on 2 busy cores, against 1.9 ms queued in libpq's buffer and
+sent with one ``Sync`` (bench/README.md, the PostgreSQL turn's fifth pass).
 This module drives the connection's libpq handle (``psycopg.pq``) directly: the
 statements are queued, sent at once, and their answers decoded with the connection's own
 type adapters (``psycopg.adapt.Transformer``), as its cursors would.
@@ -14,7 +14,8 @@ their own (``ekko_<n>``, beside psycopg's ``_pg3_<n>``), at most ``PREPARED_MAX`
 them (the least recently used deallocated in the next pipeline). psycopg may deallocate
 every prepared statement of a connection (after a DROP, ALTER or ROLLBACK it ran with
 statements of its own prepared): a pipeline that finds one of its names gone rolls back,
-forgets them all and is sent once more.
+forgets them all and is sent once more, preparing under new names (never one used
+before on that connection, in case some of the old ones are still there).
 
 psycopg is imported when a pipeline runs, never at import time (the core imports
 without the ``postgres`` extra).
@@ -122,7 +123,9 @@ class Pending:
         except StatementGone:
             # The server has forgotten our names: end the failed transaction, forget
             # them all, and send the pipeline again (preparing anew).
-            _prepared.pop(self.driver, None)
+            known = _prepared.get(self.driver)
+            if known is not None:
+                known.names.clear()  # ``made`` goes on: new names
             _command(self.driver.pgconn, b"ROLLBACK")
             return send(self.driver, self.begin, self.statements, self.end)._receive()
 
