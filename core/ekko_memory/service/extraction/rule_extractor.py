@@ -321,7 +321,29 @@ class RuleBasedExtractor(Revising):
             and intent.has_explicit_intent(text)
             and not any(takes_back(st.text) for st in statements)
         ):
-            self._note(text, src, found)
+            if statements and all(st.request and st.remember for st in statements):
+                # "keep that in mind", 记住这个: the thing is what the user said before.
+                self._keep_what_was_said(msg, known, found, history)
+            else:
+                self._note(text, src, found)
+
+    def _keep_what_was_said(
+        self,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> None:
+        """A bare request to keep "that" names the user's message before it: kept in their
+        words when no memory came of it, and never when it was a question or a request (the
+        thing to keep would be the assistant's answer, which is no word of the user's)."""
+        earlier = history[-1] if history else None
+        if earlier is None or any(earlier.id in n.source_message_ids for n in known):
+            return
+        said = read_statements(earlier.content, earlier.created_at)
+        if not said or any(st.question or st.request or st.hypothetical for st in said):
+            return
+        self._note(earlier.content.strip(), [earlier.id, msg.id], found)
 
     def _answer(
         self,
@@ -473,6 +495,7 @@ class RuleBasedExtractor(Revising):
                 st.remember
                 and len(found.ops) == n
                 and not st.question
+                and not st.request  # keep that in mind (for recipes): the thing is elsewhere
                 and _KEEP.search(st.sentence)
                 and not _FRAMING_ONLY.match(st.text)
                 and (len(st.text) >= 4 if st.zh else len(st.text.split()) >= 2)

@@ -315,7 +315,7 @@ _SUBJ_EN = re.compile(
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
 # 没啥兴趣, 没什么问题, 看书什么的: 啥/什么 of "not much" or "and so on" asks nothing.
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|(?<!不)(?:怎么|怎样|咋)(?!样都|么都)|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -342,7 +342,9 @@ _SO_NOW = re.compile(
 # A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
 # Only a request to remember, the thing said elsewhere (…, keep that in mind).
 _ASK_ONLY = re.compile(
-    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|note to self|memo|记住|记一下|记着|记下来?|记好|备忘一下|备注一下)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
+    r"^(?:so\s+|and\s+)?(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|note (?:that|this)|note to self|memo|记住|记一下|记着|记下来?|记好|备忘一下|备注一下)(?:了|哦|啊|吧|这个|这点)?"
+    # …for recipes, when you plan meals, going forward: when to keep it in mind.
+    r"(?:\s+(?:for|when|while|going forward|from now on|next time)\b[\w ]*|以后|下次)?[.!。！]*$",
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
