@@ -952,7 +952,7 @@ _LASTING = re.compile(
 _TIMED_KEYS = frozenset({"task_status", "travel_plan", "birthday"})
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).
 _LIST_LEAD = re.compile(
-    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list|\b(?:backlog|errands|chores)(?: for| this| today)?[\w ]{0,12}$",
     re.IGNORECASE,
 )
 
