@@ -389,13 +389,11 @@ def plan(
         return None  # I'm gonna be 50 on 2 May: a birthday, no plan
     if listed and (_FEELING.search(body) or _FEELING.search(st.text)):
         return None  # 周末的活儿太多了：累死 — how it feels, no item to do
-    if (
-        listed
-        and st.zh
-        and re.search(r"的[吧啊呀哦呢]*$", st.text.strip())
-        and not _MUST_ZH.search(body)
-    ):
-        return None  # …约个体检，公司报销的: how the item before is paid for, no item
+    if st.zh and re.search(r"的[吧啊呀哦呢]*$", st.text.strip()) and not st.times:
+        if listed and not _MUST_ZH.search(body):
+            return None  # …约个体检，公司报销的: how the item before is paid for, no item
+        if not listed:
+            return None  # 我们组代码要开源的: how a thing is, said with 要…的, no to-do
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
@@ -824,8 +822,12 @@ def routine(st: Statement) -> Finding | None:
     if _only_how_often(st, body):
         # 主要练力量，一周三次: how often, of what the clause before says.
         before = _clause_before(st)
-        if not before:
-            return None
+        if not before or not re.search(
+            r"\d|[一二两三四五六七八九十几半]|\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|couple|every other)\b",
+            body,
+            re.IGNORECASE,
+        ):
+            return None  # "I like docstrings in English, always": no count, nothing to add
         text = w.clean_zh(f"{before}，{st.text}") if st.zh else w.clean_en(f"{before}, {st.text}")
         body = f"{before} {body}"
     # A routine does something: not a bare state (我每天都很忙) or a question.

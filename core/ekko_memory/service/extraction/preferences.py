@@ -452,6 +452,54 @@ def reply_style(st: Statement) -> Finding | None:
     )
 
 
+# How the user's code and texts are to be written (注释用英文, commit messages in English,
+# 变量名用驼峰): what is written, and the language or the case it is written in.
+_WRITTEN_ZH = re.compile(
+    r"(?P<what>(?:代码)?注释|commit\s*(?:message|信息)?|提交信息|变量名|函数名|命名|文档|README|日志|接口文档|文案)"
+    r"[^，,。；;！!？?]{0,4}?(?:都|统一|一律|全|全部|最好)?(?:用|写|使用|写成|改成)\s*"
+    r"(?P<how>中文|英文|英语|日文|日语|韩文|拼音|驼峰|下划线|snake_case|camelCase|小写|大写)",
+    re.IGNORECASE,
+)
+_WRITTEN_EN = re.compile(
+    r"\b(?P<what>(?:code\s+)?comments?|commit\s+messages?|variable\s+names?|function\s+names?|docstrings?|docs|documentation|log\s+messages?|readmes?)\b"
+    r"[^.,;!?]{0,20}?\bin\s+(?P<how>English|Chinese|Japanese|Spanish|French|German|snake_case|camelCase|lower\s*case|upper\s*case)\b",
+    re.IGNORECASE,
+)
+# Standing, not for this one answer (帮我写个排序，注释用英文 asks for this code only).
+_STANDING = re.compile(
+    r"以后|今后|往后|一律|统一|每次|都用|都要|一直|习惯|平时|一般|我们(?:组|团队|公司|项目|这边)|团队|开源"
+    r"|\b(?:always|from now on|going forward|in general|by default|every time|our (?:team|codebase|repo|project)|we (?:always|use))\b",
+    re.IGNORECASE,
+)
+
+
+def writing_convention(st: Statement) -> Finding | None:
+    """How the user wants their code and texts written (以后注释用英文, always write commit
+    messages in English), as a standing wish — kept in their words."""
+    if st.subject.kind == "person" or st.question or st.hypothetical:
+        return None
+    m = (_WRITTEN_ZH if st.zh else _WRITTEN_EN).search(st.text)
+    if m is None or not (_STANDING.search(st.sentence) or st.remember):
+        return None
+    said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+    said = re.sub(r"^(?:以后|今后|往后)?(?:写代码的时候|写代码时)?[，,\s]*", "", said) or said
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "沟通"],
+        key="writing_convention",
+        value=said,
+        title=clip(said, 60),
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["写作" if st.zh else "writing", m["how"]],
+        entities=[m["what"], m["how"]],
+        importance=0.8,
+        reason="how the user wants their code or texts written",
+    )
+
+
 # Units of measure (for recipes, weights, temperatures, distances).
 _UNIT_EN = (
     r"(?:grams?|kilograms?|kilos?|kg|ounces?|oz|pounds?|lbs?|cups?|tablespoons?|tbsp|"

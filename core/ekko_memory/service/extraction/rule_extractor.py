@@ -59,7 +59,13 @@ from ekko_memory.service.extraction.plans import (
     task_words,
     temporary_state,
 )
-from ekko_memory.service.extraction.preferences import preference, reply_style, units, uses
+from ekko_memory.service.extraction.preferences import (
+    preference,
+    reply_style,
+    units,
+    uses,
+    writing_convention,
+)
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
@@ -708,6 +714,7 @@ class RuleBasedExtractor(Revising):
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
+            lambda: writing_convention(st),
             lambda: reply_style(st),
             lambda: units(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
