@@ -89,3 +89,52 @@ def test_work_on_a_thing_named_before_the_task_is_closed_by_it(
     assert _tasks(mem)
     say(mem, done)
     assert not any("续" in t or "renew" in t for t in _tasks(mem)), _tasks(mem)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "detail"),
+    [
+        (
+            "I'm in charge of Mia's 30th, need to book a venue by end of month, about 25 people.",
+            "what should I prioritize this week?",
+            "Mia",
+        ),
+        (
+            "planning to repaint the kids' bedroom this weekend, going with a light green.",
+            "what do I need from the hardware store?",
+            "green",
+        ),
+        ("周五前要把季度报告交了，老板盯得紧", "这周要忙啥", "老板盯得紧"),
+    ],
+)
+def test_a_task_keeps_the_details_said_around_it(
+    mem: MemoryService, text: str, question: str, detail: str
+) -> None:
+    say(mem, text)
+    assert detail in later(mem, question)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_in_task"),
+    [
+        ("导师让我周三前把论文初稿发他，另外下周五组会轮到我汇报", "初稿"),  # another thing
+        ("下周三，哦不对，周四上午要去医院复查", "周三"),  # a time taken back
+        ("我们组的老张下个月退休，大家要凑份子给他办个欢送会", "退休"),  # someone else's
+        ("周五前交报告，你觉得用什么模板好？", "模板"),  # a question
+    ],
+)
+def test_what_is_no_detail_of_the_task_stays_out(
+    mem: MemoryService, text: str, not_in_task: str
+) -> None:
+    say(mem, text)
+    tasks = [n for n in stored(mem) if n.type == "task" and "初稿" not in (n.title or "")]
+    assert tasks
+    for node in tasks:
+        assert not_in_task not in (node.content or ""), node.content
+
+
+def test_someone_of_our_group_is_someone_else(mem: MemoryService) -> None:
+    say(mem, "我们组的老张下个月退休，大家要凑份子给他办个欢送会")
+    [retiring] = [n for n in stored(mem) if "退休" in (n.title or "")]
+    assert retiring.value_json["person"] == "老张"
+    assert any(n.type == "task" and "欢送会" in n.title for n in stored(mem))

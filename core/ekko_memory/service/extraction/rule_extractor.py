@@ -557,6 +557,46 @@ class RuleBasedExtractor(Revising):
             )
             if state is not None:
                 self._propose(state, [msg.id], known, found)
+                return
+        self._task_with_its_details(group, quiet, found.ops, first)
+
+    @staticmethod
+    def _task_with_its_details(
+        group: list[Statement],
+        quiet: list[Statement],
+        ops: list[ExtractedNodeOperation],
+        first: int,
+    ) -> None:
+        """The one task a sentence states keeps the clauses around it that nothing else
+        read (I'm in charge of Mia's 30th, need to book a venue…, about 25 people; 周末想把
+        孩子房间刷一遍，打算刷浅绿色): what the work is for and how, in the user's words."""
+        tasks = [op for op in ops[first:] if op.operation == "create" and op.node.type == "task"]
+        # A clause some memory of this message was made from is no detail of another.
+        made = [f"{op.node.title or ''} {op.node.content or ''}" for op in ops if op not in tasks]
+        details = [
+            st
+            for st in quiet
+            if not (st.question or st.request or st.hypothetical or st.subject.kind == "person")
+            and (len(st.text) >= 3 if st.zh else len(st.text.split()) >= 2)
+            # 下周三，哦不，周四…: a time alone, or one taken back, is no detail of the work.
+            and not _only_times(st)
+            and not any(st.text in m for m in made)
+        ]
+        if len(tasks) != 1 or not details or intent.is_correction(group[0].sentence):
+            return
+        node = tasks[0].node
+        said = node.content or ""
+        own = next((st for st in group if st.text in said), None)
+        if own is not None and _ANOTHER_THING.match(own.text):
+            # …，另外下周五组会轮到我汇报: a new thing, apart from the clauses before it.
+            details = [st for st in details if st.index > own.index]
+        details = [st for st in details if not _ANOTHER_THING.match(st.text)]
+        if not details:
+            return
+        kept = [st.text for st in group if st in details or st.text in said]
+        joined = ("，" if group[0].zh else ", ").join(kept)
+        if len(joined) <= 200 and len(joined) > len(said):
+            node.content = joined
 
     def _chores(
         self,
@@ -1008,6 +1048,23 @@ _CHORE_START = re.compile(
     r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还(?![没未不是在有挺很行好算可要得])|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
+
+
+# A clause that opens another thing (另外…, also…): no detail of the one before.
+_ANOTHER_THING = re.compile(
+    r"^(?:另外|还有|再就是|而且|并且|此外|顺便|对了|also|and also|plus|besides|oh and|btw|by the way)\b|^(?:另外|还有|再就是|此外|顺便|对了)",
+    re.IGNORECASE,
+)
+
+
+def _only_times(st: Statement) -> bool:
+    """The clause says a time and nothing else (下周三, on Friday)."""
+    rest = st.text
+    for t in st.times:
+        rest = rest.replace(t.text, "")
+    return not re.search(
+        r"[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}", re.sub(r"\b(?:on|at|by|in|the)\b", "", rest)
+    )
 
 
 def _told(group: list[Statement]) -> list[Statement]:

@@ -287,7 +287,7 @@ _SUBJ_ZH = re.compile(
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
     # 我俩同事, 我们组两个同事: people of a kind counted, not the user (before "we").
     rf"|(?:我们?(?:组|公司|部门|班|单位)?)?(?:有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
-    rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
+    rf"|(?P<we>我们|咱们|俺们|大家伙儿?|大伙儿?|大家|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
     rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
@@ -635,6 +635,12 @@ _OTHERS_ONE_ZH = re.compile(
 )
 
 
+# Of a group of ours (我们组的, 我们公司的): the person named after it is someone else.
+_OURS_ZH = re.compile(
+    r"^(?:组|公司|部门|团队|班|班上|小组|项目组|单位|科室|办公室|学校|实验室)(?:里)?的"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
@@ -691,6 +697,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
+        ours = _OURS_ZH.match(body)
+        if ours is not None:
+            # 我们组的老张下个月退休: someone of ours, not us.
+            subject, rest, _ = _subject_zh(body[ours.end() :])
+            if subject.kind == "person":
+                return subject, rest, True
         word = m["we"].casefold()
         if word in ("we're", "we've", "we'd", "we'll"):
             body = {"re": "are ", "ve": "have ", "d": "would ", "ll": "will "}[word[3:]] + body
