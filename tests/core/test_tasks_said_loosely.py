@@ -138,3 +138,19 @@ def test_someone_of_our_group_is_someone_else(mem: MemoryService) -> None:
     [retiring] = [n for n in stored(mem) if "退休" in (n.title or "")]
     assert retiring.value_json["person"] == "老张"
     assert any(n.type == "task" and "欢送会" in n.title for n in stored(mem))
+
+
+def test_a_detail_after_other_work_done_is_no_detail_of_the_task(mem: MemoryService) -> None:
+    say(mem, "周六我爸生日，得买个礼物，还要订个蛋糕")
+    say(mem, "礼物买了，一个颈椎按摩仪，蛋糕还没订")
+    [task] = [n for n in stored(mem) if n.type == "task"]
+    assert "蛋糕" in task.title
+    assert "按摩仪" not in (task.content or "")
+
+
+@pytest.mark.parametrize(
+    "text", ["每次回家都得飞五个多小时，好累", "I have to take my meds every morning"]
+)
+def test_a_must_said_of_every_time_is_no_task(mem: MemoryService, text: str) -> None:
+    say(mem, text)
+    assert _tasks(mem) == []

@@ -385,6 +385,10 @@ def plan(
         return None  # 不用交了, no need to call: nothing to do
     if course_ends(st) is not None:
         return None  # 在吃抗生素，要吃七天: how long the course lasts, no task
+    if any(t.role == "recurring" for t in st.times) and not any(
+        t.role in ("deadline", "point") for t in st.times
+    ):
+        return None  # 每次回家都得飞五个多小时, I have to take meds every morning: how it goes
     if _TURNING_AN_AGE.match(body.strip()):
         return None  # I'm gonna be 50 on 2 May: a birthday, no plan
     if listed and (_FEELING.search(body) or _FEELING.search(st.text)):

@@ -591,6 +591,19 @@ class RuleBasedExtractor(Revising):
             # …，另外下周五组会轮到我汇报: a new thing, apart from the clauses before it.
             details = [st for st in details if st.index > own.index]
         details = [st for st in details if not _ANOTHER_THING.match(st.text)]
+        if own is not None:
+            # Only a run of details from the sentence's start up to the task, or from the
+            # task to its end: one after something else (礼物买了，一个颈椎按摩仪，蛋糕还没订)
+            # may be a detail of that.
+            ids = {st.index for st in details}
+            before = [st for st in group if st.index < own.index]
+            after = [st for st in group if st.index > own.index]
+            details = [
+                st
+                for st in details
+                if (st.index < own.index and all(b.index in ids for b in before))
+                or (st.index > own.index and all(a.index in ids for a in after))
+            ]
         if not details:
             return
         kept = [st.text for st in group if st in details or st.text in said]
