@@ -1,0 +1,126 @@
+"""The sensitive-data tests every governed write asks (``intent.sensitive_identifiers``,
+``intent.mentions_health``) answer exactly as their plain patterns do, though they test
+quick hints first and split the health words by script."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ekko_memory.schema import intent
+
+FRAGMENTS = [
+    *intent._HEALTH_CJK.split("|"),
+    "diagnosis",
+    "Allergy",
+    "MEDICATION",
+    "pregnant",
+    "sick",
+    "Sick.",
+    "homesick",
+    "HIV",
+    "hive",
+    "ADHD",
+    "blood pressure",
+    "Blood Sugar",
+    "therapy",
+    "therapist",
+    "heart attack",
+    "broke my",
+    "mental health",
+    "Psychiatrist",
+    "ſick",
+    "ſurgery",
+    "KANCER",
+    "İnsulin",
+    "ınsulin",
+    "hoſpital",
+    "chemo",
+    "injury",
+    "epilepsy",
+    "13812345678",
+    "+86 138 1234 5678",
+    "010-12345678",
+    "(0755) 1234567",
+    "415-555-2671",
+    "(415) 555-2671",
+    "11010519491231002X",
+    "123-45-6789",
+    "6222021234567890123",
+    "１３８１２３４５６７８",
+    "١٢٣٤٥٦٧",
+    "12",
+    "123",
+    "1 ",
+    "7号",
+    "3号楼",
+    "2单元",
+    "501室",
+    "住在浦东新区张江镇",
+    "家住海淀区",
+    "地址是朝阳区",
+    "搬到了某小区",
+    "南京路100号",
+    "12 Baker Street",
+    "221b baker st",
+    "5  Main Road",
+    "a@b.co",
+    "user@example.com",
+    "@",
+    "me at example dot com",
+    "用户",
+    "不吃",
+    "香菜",
+    "推荐菜谱",
+    "食材",
+    "的",
+    "，",
+    "。",
+    " ",
+    "\n",
+    "tabs",
+    "spaces",
+    "commit",
+    "项目",
+    "数据库",
+    "PostgreSQL",
+    "x",
+    "Z",
+    "-",
+    ".",
+    "+",
+]
+
+
+def _old_identifiers(text: str) -> list[str]:
+    return [name for name, pattern in intent._IDENTIFIERS if pattern.search(text)]
+
+
+def _texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = list(FRAGMENTS)
+    for _ in range(count):
+        parts = rng.choices(FRAGMENTS, k=rng.randint(1, 8))
+        out.append(rng.choice(["", " ", "，"]).join(parts))
+    return out
+
+
+def test_the_quick_tests_answer_as_the_plain_patterns() -> None:
+    for text in _texts(20_000, seed=5):
+        assert intent.sensitive_identifiers(text) == _old_identifiers(text), text
+        assert intent.mentions_health(text) == bool(intent._HEALTH.search(text)), text
+
+
+def test_every_latin_health_word_starts_with_a_letter_the_hint_finds() -> None:
+    # Every alternative (a group's own ones included, a superset) after an optional \b.
+    for word in intent._HEALTH_LATIN.split("|"):
+        first = word.removeprefix("\\b").removeprefix("(?:")[0]
+        assert first in intent.HEALTH_LATIN_STARTS, word
+    # Whatever a case-blind letter matches, the case-blind hint finds too (ſ for s,
+    # K for k, İ and ı for i…).
+    for letter in intent.HEALTH_LATIN_STARTS:
+        pattern = re.compile(letter, re.IGNORECASE)
+        for code in range(0x30000):
+            c = chr(code)
+            if pattern.match(c):
+                assert intent._HEALTH_LATIN_START.match(c), (letter, hex(code))
