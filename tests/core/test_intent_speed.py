@@ -1,12 +1,14 @@
-"""The sensitive-data tests every governed write asks (``intent.sensitive_identifiers``,
-``intent.mentions_health``) answer exactly as their plain patterns do, though they test
-quick hints first and split the health words by script."""
+"""Quick forms of what every governed write asks of its text answer exactly as their plain
+patterns do: the sensitive-data tests (``intent.sensitive_identifiers``,
+``intent.mentions_health``), which test quick hints first and split the health words by
+script, and ``clean_text``, which tells clean text without the pattern's scan."""
 
 from __future__ import annotations
 
 import random
 import re
 
+from ekko_memory.models.base import _SURROGATES, clean_text
 from ekko_memory.schema import intent
 
 FRAGMENTS = [
@@ -124,3 +126,32 @@ def test_every_latin_health_word_starts_with_a_letter_the_hint_finds() -> None:
             c = chr(code)
             if pattern.match(c):
                 assert intent._HEALTH_LATIN_START.match(c), (letter, hex(code))
+
+
+def test_clean_text_answers_as_the_plain_pattern() -> None:
+    rng = random.Random(11)
+    pieces = [
+        "a",
+        "Z",
+        "\x00",
+        "\ud800",
+        "\udfff",
+        "\udc00x",
+        "\ud83d\ude00",
+        "😀",
+        "用户",
+        "é",
+        "\ufffd",
+        "\uffff",
+        "\U0010ffff",
+        " ",
+        "\n",
+        "\ud7ff",
+        "\ue000",
+        "x" * 300,
+    ]
+    texts = ["", *pieces]
+    for _ in range(5_000):
+        texts.append("".join(rng.choices(pieces, k=rng.randint(1, 6))))
+    for text in texts:
+        assert clean_text(text) == _SURROGATES.sub("\ufffd", text), ascii(text)
