@@ -85,8 +85,8 @@ class Controls:
         last reading (``others_version``: a pause set by another process, thread or
         store object shows at once), and this process's own setting writes are counted
         (``marks.settings_written``): the store's own writes in between leave the reading
-        valid, with no transaction to find so (~5 µs, was ~40 for a read). Elsewhere the
-        store's change count, which any commit moves."""
+        valid (~20 µs a store to ask, where reading the switch after every write cost
+        ~40 more). Elsewhere the store's change count, which any commit moves."""
         version = store.others_version()
         key: tuple[Any, ...] | None
         if version is not None:
