@@ -87,7 +87,7 @@ _HEALTH = re.compile(f"{_HEALTH_CJK}|{_HEALTH_LATIN}", re.IGNORECASE)
 # Latin words, tried case-blind at every position, only when the text holds a letter that
 # one of them starts with (every match starts with one). A match of
 # ``_HEALTH`` is a match of one of its parts and back: the same answers
-# (``tests/core/test_intent_speed.py``).
+# (``tests/core/test_write_path_shortcuts.py``).
 _HEALTH_CJK_RE = re.compile(_HEALTH_CJK, re.IGNORECASE)
 _HEALTH_LATIN_RE = re.compile(_HEALTH_LATIN, re.IGNORECASE)
 HEALTH_LATIN_STARTS = "abcdefhimpst"
@@ -184,7 +184,7 @@ def forgets_about(text: str) -> bool:
 # (one quick scan instead of a slow one; every governed write asks): each phone, ID and
 # card number has three digits in a row (``\\d``, any script's digits, as the patterns
 # read them); an email address an @; a street address one of 号 单 室 住 址 家 搬 or a digit
-# before a space. Same answers as the patterns alone (``tests/core/test_intent_speed.py``).
+# before a space. Same answers as the patterns alone (``tests/core/test_write_path_shortcuts.py``).
 _DIGITS = re.compile(r"\d{3}")
 _ADDRESS_HINT = re.compile(r"[号单室住址家搬]|\d\s")
 _NEEDS: dict[str, re.Pattern[str] | str] = {

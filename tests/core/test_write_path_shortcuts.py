@@ -1,15 +1,19 @@
 """Quick forms of what every governed write asks of its text answer exactly as their plain
 patterns do: the sensitive-data tests (``intent.sensitive_identifiers``,
 ``intent.mentions_health``), which test quick hints first and split the health words by
-script, and ``clean_text``, which tells clean text without the pattern's scan."""
+script; ``clean_text``, which tells clean text without the pattern's scan; and ``to_db``,
+which keeps the text of the last UTC time it formatted."""
 
 from __future__ import annotations
 
 import random
 import re
+from datetime import UTC, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from ekko_memory.models.base import _SURROGATES, clean_text
 from ekko_memory.schema import intent
+from ekko_memory.timeutil import to_db, to_utc
 
 FRAGMENTS = [
     *intent._HEALTH_CJK.split("|"),
@@ -155,3 +159,36 @@ def test_clean_text_answers_as_the_plain_pattern() -> None:
         texts.append("".join(rng.choices(pieces, k=rng.randint(1, 6))))
     for text in texts:
         assert clean_text(text) == _SURROGATES.sub("\ufffd", text), ascii(text)
+
+
+def test_to_db_answers_as_formatting_each_time() -> None:
+    def plain(value: datetime) -> str:
+        return to_utc(value).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+    rng = random.Random(3)
+    new_york = ZoneInfo("America/New_York")
+    zones = [UTC, timezone(timedelta(hours=8)), timezone(timedelta(0)), new_york, None]
+    times = [
+        # The same local time twice at the end of summer time: two instants.
+        datetime(2026, 11, 1, 1, 30, tzinfo=new_york),
+        datetime(2026, 11, 1, 1, 30, tzinfo=new_york, fold=1),
+    ]
+    for _ in range(5_000):
+        t = datetime(
+            rng.randint(2, 9998),
+            rng.randint(1, 12),
+            rng.randint(1, 28),
+            rng.randint(0, 23),
+            rng.randint(0, 59),
+            rng.randint(0, 59),
+            rng.choice([0, rng.randint(0, 999_999)]),
+            tzinfo=rng.choice(zones),
+            fold=rng.randint(0, 1),
+        )
+        times.append(t)
+        # The same instant again, in UTC and elsewhere, and the same wall time unzoned.
+        times.append(to_utc(t))
+        times.append(to_utc(t).astimezone(timezone(timedelta(hours=-3))))
+        times.append(t.replace(tzinfo=None))
+    for t in times:
+        assert to_db(t) == plain(t), repr(t)
