@@ -43,12 +43,13 @@ _DONE_VERBS_ZH = (
 # Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
 # to do: 周五前要交上去).
 _DONE_ZH = re.compile(
-    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})过?(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
+    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:过|上|下来|出去|回去|好[\u4e00-\u9fff]{{1,2}}|完[\u4e00-\u9fff]{{1,2}})?(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
 )
 _DONE_EN = re.compile(
     r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off"
     r"|filed|fixed|cleaned|installed|repaired|painted|delivered|signed|posted|mailed|shipped|washed|replaced|printed"
     r"|dropped off|out of the way|checked off|taken care of|ordered|purchased|placed (?:an|the) order"
+    r"|(?:is|are|'s)\s+out\s+the\s+door|(?:is|are|'s)\s+(?:sorted|squared\s+away)(?=\s*[.!✅]*$)"
     # got the dry cleaning, picked up: the errand of fetching it is done.
     r"|got the|transferred|wired)\b",
     re.IGNORECASE,
@@ -1064,7 +1065,9 @@ def task_overlap(said: str, clause: str) -> int:
         )
         if not shared and len(re.split(r"[，,。！!]", clause)[0]) <= 8:
             single = {word for word, pos in w.tag(said) if len(word) == 1 and pos == "n"}
-            if single & {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}:
+            # The thing said first, as the topic (卡办下来了: jieba reads 卡办 as one verb).
+            named = {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}
+            if single & (named | {clause.lstrip()[:1]}):
                 return 1
     return shared
 

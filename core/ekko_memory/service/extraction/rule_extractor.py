@@ -701,17 +701,21 @@ class RuleBasedExtractor(Revising):
         task whose work the sentence names most leaves the tasks — one said earlier, or one
         said earlier in this batch ("…oh wait, I just sent the invoice"), which is then not
         written at all."""
-        said = st.sentence if len(st.text) < len(st.sentence) / 3 else st.text
         open_tasks = [n for n in known if n.type == "task" and n.status == "active"]
         fresh = [op for op in found.ops if op.operation == "create" and op.node.type == "task"]
-        scores: list[tuple[int, str | None, ExtractedNodeOperation | None]] = [
-            (task_overlap(task_words(n), said), n.id, None) for n in open_tasks
-        ]
-        scores += [
-            (task_overlap(_draft_words(op.node.value_json, op.node.title), said), None, op)
-            for op in fresh
-        ]
-        best = max((score for score, _, _ in scores), default=0)
+        scores: list[tuple[int, str | None, ExtractedNodeOperation | None]] = []
+        best = 0
+        # The clause names the work (报告交了), or leaves it to its sentence (oil change:
+        # done ✅; 搞定了，车险续了一年).
+        for said in (st.sentence if len(st.text) < len(st.sentence) / 3 else st.text, st.sentence):
+            scores = [(task_overlap(task_words(n), said), n.id, None) for n in open_tasks]
+            scores += [
+                (task_overlap(_draft_words(op.node.value_json, op.node.title), said), None, op)
+                for op in fresh
+            ]
+            best = max((score for score, _, _ in scores), default=0)
+            if best:
+                break
         if best == 0:
             return
         for score, node_id, op in scores:
