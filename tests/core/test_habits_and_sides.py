@@ -132,3 +132,51 @@ def test_keep_that_in_mind_after_a_question_keeps_nothing(mem: MemoryService) ->
     say(mem, "北京到上海的高铁要多久？", "remember that")
     say(mem, "so keep that in mind for recipes", session="s2")
     assert _all_titles(mem) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "said"),
+    [
+        ("I'm not really a coffee drinker, tea all the way", "dislikes", "Not a coffee drinker"),
+        ("I'm not really a coffee drinker, tea all the way", "likes", "tea"),
+        ("I'm not much of a reader", "dislikes", "Not a reader"),
+        ("can't do mornings, I'm useless before 10", "dislikes", "mornings"),
+        (
+            "I'd rather take the train than fly, flying stresses me out",
+            "likes",
+            "Rather take the train than fly",
+        ),
+        ("Honestly I'm a sucker for anything with truffle", "likes", "truffle"),
+        ("I'm a huge Arsenal fan, been supporting them since I was a kid", "likes", "Arsenal fan"),
+        ("我喝奶茶只要三分糖", "likes", "三分糖"),
+        ("我看书喜欢看实体书，kindle看着眼睛累", "likes", "实体书"),
+        ("旅游我更喜欢自由行", "likes", "自由行"),
+    ],
+)
+def test_tastes_said_in_other_shapes(mem: MemoryService, text: str, key: str, said: str) -> None:
+    say(mem, text)
+    assert any(said in t for t in _titles(mem, key)), _all_titles(mem)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Friday is a no for me",  # one day, no taste
+        "I'd rather not talk about it",
+        "which would you rather, tea or coffee?",
+        "I walked all the way home",
+        "他看书喜欢看漫画",  # someone unnamed
+        "奶茶要三分糖吗？",
+    ],
+)
+def test_near_misses_of_those_shapes_keep_no_taste(mem: MemoryService, text: str) -> None:
+    say(mem, text)
+    assert _titles(mem, "likes") == [] and _titles(mem, "dislikes") == [], _all_titles(mem)
+
+
+def test_de_hua_after_a_topic_is_no_supposition(mem: MemoryService) -> None:
+    """吃饭的话我比较随便 is "as for eating"; 有空的话我就去 is a supposition."""
+    say(mem, "吃饭的话我比较随便，就是别太油")
+    assert any(n.key == "flavor_profile" for n in stored(mem)), _all_titles(mem)
+    say(mem, "有空的话我就去健身房办张卡", session="s2")
+    assert not any("健身" in t for t in _all_titles(mem))

@@ -31,6 +31,10 @@ _LIKE_ZH = re.compile(
     rf"|^(?!.*(?:今天|今晚|现在|这会儿))(?:对|于)(?P<v13>[^，,。]{{1,12}}?){_DEGREE_ZH}(?:很|特别|超|非常|挺|蛮|比较|一直)?(?:感兴趣|有兴趣)(?:的)?$"
     # 离不开咖啡: what one cannot do without.
     rf"|^{_DEGREE_ZH}(?P<need>离不开|少不了|戒不掉)(?P<v7>.+)$"
+    # 喝奶茶只要三分糖, 咖啡都要去冰: how the user has a drink.
+    rf"|^(?:喝)?(?P<drink>咖啡|奶茶|茶|拿铁|美式|豆浆|果茶|柠檬茶)(?:的话)?(?:我)?(?:都|一般|一律|基本|只|就)*(?P<verb3>只要|都要|要|点|喝)(?P<v23>[\u4e00-\u9fff\d]{{1,4}}?(?:糖|冰|奶|温|热|杯|份))(?:的)?$"
+    # 看书喜欢看实体书, 旅游更喜欢自由行: what the user likes within a thing they do.
+    rf"|^(?P<doing>看书|读书|旅游|旅行|出门|出差|运动|健身|跑步|吃饭|吃火锅|喝酒|听歌|听音乐|看电影|看剧|买衣服|购物|写代码|打游戏|做饭|学习|通勤|开车|骑车)(?:的时候|的话)?(?:我)?{_DEGREE_ZH}(?:喜欢|爱|偏爱|偏好)(?P<v24>.+)$"
     # 我是猫派, 甜食控, 咸党: the side one is on, said as what one is.
     rf"|^(?:是)?{_DEGREE_ZH}(?:个|一个)?(?P<v17>(?:猫|狗|咸|甜|辣|肉|素|早起|夜猫子|咖啡|茶|[\u4e00-\u9fff]{{1,3}}食)(?:派|党)|[\u4e00-\u9fff]{{1,3}}控)(?:的|一枚|来的)?$"
 )
@@ -55,7 +59,13 @@ _DISLIKE_ZH = re.compile(
 )
 _ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
 _LIKE_EN = re.compile(
-    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear|(?:big|huge)\s+fan\s+of)\s+(?P<v>.+)$"
+    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear|(?:big|huge)\s+fan\s+of|(?:a\s+)?(?:total\s+|huge\s+|real\s+)?sucker\s+for)\s+(?P<v>.+)$"
+    # a huge Arsenal fan, a big Taylor Swift fan: the one the user follows.
+    rf"|^(?:am|is)\s+{_ADV_EN}(?:a|an)\s+(?:huge|big|massive|die-?hard|lifelong|total|long-?time)\s+(?P<v19>(?-i:[A-Z])[\w.&' -]{{1,30}}?)\s+fan\b"
+    # tea all the way: the one of two the user picks.
+    r"|^(?P<v20>[\w -]{2,20}?)\s+all\s+the\s+way[.!]*$"
+    # I'd rather take the train than fly: the one rather than the other.
+    r"|^(?:'d|would)\s+(?:much\s+)?rather\s+(?P<v21>[\w -]{2,40}?)\s+than\s+(?P<other>[\w -]{2,30}?)$"
     r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
     rf"|^(?:am|is)\s+{_ADV_EN}(?:pretty\s+much\s+|basically\s+|definitely\s+|totally\s+|more\s+of\s+|such\s+)*(?:a|an)\s+(?P<v3>[\w -]{{2,20}}?)\s+person\b"
     r"|^(?P<v4>[\w -]{3,30}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|pretty\s+much\s+|definitely\s+|still\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam|comfort\s+food|go-to|guilty\s+pleasure|happy\s+place|weakness)\b"
@@ -75,6 +85,8 @@ _DISLIKE_EN = re.compile(
     r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$"
     # I'm not a morning person; I'm a total wimp with spice.
     r"|^(?:am|is)\s+(?:really\s+|just\s+|definitely\s+|so\s+)?(?:not|never\s+been)\s+(?:really\s+|much\s+of\s+)?(?:a|an)\s+(?P<v14>[\w -]{2,20}?\s+person)\b"
+    # not really a coffee drinker, not much of a reader: what one does not take to.
+    r"|^(?:am|is)\s+(?:really\s+|just\s+|definitely\s+|so\s+)?(?:not|never\s+been)\s+(?:really\s+|much\s+of\s+|big\s+on\s+being\s+)?(?:a|an)\s+(?:big\s+|huge\s+|heavy\s+|great\s+)?(?P<v22>(?:[\w-]+\s+)?(?:drinker|eater|reader|gamer|runner|cook|fan|watcher|traveller|traveler|swimmer|dancer|drinker))\b"
     r"|^(?:am|is)\s+(?:a\s+)?(?:total\s+|complete\s+|huge\s+|big\s+|such\s+a\s+)?(?:wimp|lightweight)\s+(?:with|when\s+it\s+comes\s+to)\s+(?P<v15>[\w -]{2,30}?)$"
     # anything with olives is a no from me; raisins are a hard pass.
     r"|^(?:anything\s+with\s+|any\s+)?(?P<v3>[\w -]{2,30}?)\s+(?:is|are)\s+(?:a\s+)?(?:hard\s+|big\s+|firm\s+|definite\s+|total\s+)?(?:no|nope|pass|dealbreaker)(?:\s+(?:from|for)\s+me)?\b"
@@ -137,6 +149,16 @@ def _title(m: re.Match[str], thing: str, zh: bool, verb_zh: str, verb_en: str) -
         return f"要{found['verb2']}{thing}"
     if found.get("v14"):
         return f"Not a {thing}"
+    if found.get("v23"):
+        return f"{found['drink']}{found['verb3']}{thing}"
+    if found.get("v24"):
+        return f"{found['doing']}喜欢{thing}"
+    if found.get("v19"):
+        return f"{thing} fan"
+    if found.get("v21"):
+        return f"Rather {thing} than {found['other'].strip()}"
+    if found.get("v22"):
+        return f"Not a {thing}"
     if found.get("v17"):
         return f"是{thing}" if zh else thing
     if found.get("seldom") or found.get("seldom2"):
@@ -181,6 +203,12 @@ _GROUPS = (
     "v16",
     "v17",
     "v18",
+    "v19",
+    "v20",
+    "v21",
+    "v22",
+    "v23",
+    "v24",
 )
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
@@ -193,7 +221,7 @@ _ONE_OF_THEM_ZH = re.compile(
 )
 # A day or time (Friday is a no for me): a schedule, no taste.
 _A_TIME_EN = re.compile(
-    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)s?\b",
+    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?!s\b)\b",
     re.IGNORECASE,
 )
 # A thing's name said before the user (游泳我倒是挺喜欢的, 说唱我是真听不来).
@@ -322,6 +350,10 @@ def preference(st: Statement) -> Finding | None:
         and re.match(r"(?:like|likes)\b", body, re.IGNORECASE)
     ):
         return None  # "like 5 cups a day": like as a filler, not a liking
+    if m.groupdict().get("v20") and (
+        st.explicit_subject or re.search(r"(?:ed|ing)\b", m["v20"], re.IGNORECASE)
+    ):
+        return None  # "I walked all the way": a way gone, no pick
     thing = _thing(_raw(m), st.zh)
     if m.groupdict().get("what"):
         thing = f"{m['what']}：{thing}" if st.zh else f"{m['what'].strip()}: {thing}"

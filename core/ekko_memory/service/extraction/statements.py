@@ -333,6 +333,12 @@ _HYPOTHETICAL = re.compile(
     r"|\bi (?:thought|assumed|figured) (?:i'?d|i would|i was going to|we'?d|we would)\b|我以为|本以为",
     re.IGNORECASE,
 )
+# 吃饭的话我比较随便, 咖啡的话我只喝美式: 的话 after a short topic, then a plain statement
+# with no consequence (就, 会, 可以…): "as for", no supposition (有空的话我就去 is one).
+_TOPIC_DEHUA = re.compile(
+    r"^(?!.*(?:如果|要是|假如|假设|万一|若是|倘若))(?![太很有没不下要真好贵便])[\u4e00-\u9fffA-Za-z]{1,4}的话[，,\s]*"
+    r"(?:我|俺)(?![^，,。]*(?:就|会|可以|能|再|得|要|去|来|吧))[^，,。]+$"
+)
 # A clause that draws a consequence as a fact (so I'm…, which is why I…), not a would.
 _SO_NOW = re.compile(
     r"^(?:and\s+)?(?:so|which\s+is\s+why|that'?s\s+why)\s+(?:i'm|i\s+am|i've|i\s+have|i\s+(?!would|could|might|'d)\w+)\b"
@@ -943,7 +949,11 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
         # A supposition holds from the clause that makes it to the end of its sentence
         # (我在备考公务员，万一考不上，…: the first clause is a fact).
         if supposing != sentence:
-            supposing = sentence if _HYPOTHETICAL.search(clause) else None
+            supposing = (
+                sentence
+                if _HYPOTHETICAL.search(clause) and not _TOPIC_DEHUA.match(clause)
+                else None
+            )
         elif not zh and _SO_NOW.match(clause) and not _HYPOTHETICAL.search(clause):
             # I can't sleep if I have it late, so I'm a tea person now: what follows "so"
             # is what holds, not part of the supposition.
