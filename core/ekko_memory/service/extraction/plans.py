@@ -534,6 +534,16 @@ _WEATHER = re.compile(
 )
 
 
+# 最近, lately: an open start, no end — what is done every day lately may be a new habit.
+_OPEN_ENDED = re.compile(r"最近|近来|近期|这阵子|这段时间|lately|recently|these days", re.IGNORECASE)
+
+
+def bounds_a_routine(bound: TimeMention | None) -> bool:
+    """A time that closes what is done again and again inside it (这周天天加班, every night
+    this week, 下周五之前每天): a state for that while, not a habit."""
+    return bound is not None and bound.ends is not None and not _OPEN_ENDED.search(bound.text)
+
+
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
     """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
@@ -585,7 +595,7 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         and all(one_off_event(st) for st in statements)
     ):
         return None  # 今晚点了外卖, I ordered a pizza tonight: done once, no state of the user
-    if any(t.role == "recurring" for t in times):
+    if any(t.role == "recurring" for t in times) and not bounds_a_routine(bound):
         return None
     if bound is not None and bound.ends is not None:
         until = bound.ends
@@ -788,6 +798,10 @@ def routine(st: Statement) -> Finding | None:
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None
+    if any(
+        t.role in ("state", "until") and not t.past and bounds_a_routine(t) for t in st.times
+    ):
+        return None  # 这周天天加班, every night this week: a state for the week, read as one
     if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
         return None  # the neighbours' dog barks every night: its doer is named, not the user
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)

@@ -578,6 +578,12 @@ class RuleBasedExtractor(Revising):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
+        if st.subject.kind != "person" and st.times and not listing:
+            # 五一打算回老家, going to Paris in April: a trip with its time, not a bare to-do.
+            trip = travel_plan(st, st.times)
+            if trip is not None:
+                self._propose(trip, src, known, found)
+                return
         if st.subject.kind != "person" and (st.times or listing):
             # A time, or an item of a list of things to do: a plan first (周五前要交周报).
             task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))

@@ -252,6 +252,20 @@ RELATIONS_EN = [
     "father-in-law",
     "stepson",
     "stepdaughter",
+    "stepmom",
+    "stepdad",
+    "intern",
+    "interns",
+    "classmate",
+    "housemate",
+    "mentor",
+    "client",
+    "nanny",
+    "babysitter",
+    "tenant",
+    "supervisor",
+    "cofounder",
+    "co-founder",
     "cat",
     "dog",
     "puppy",
@@ -299,9 +313,16 @@ _SUBJ_ZH = re.compile(
     rf"|(?P<bare>(?:{_REL_ZH}))(?![\u4e00-\u9fff]?[猫狗犬兔])(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
     rf")"
 )
+# Words after "my" that say what a thing is like, not who a person is (my new Honda).
+_NOT_A_ROLE_EN = (
+    "new|old|little|big|first|second|last|current|previous|own|favou?rite|dear|lovely|sweet"
+    "|beloved|trusty|late|former|poor|good|best|whole|entire|only|main|other"
+)
 _SUBJ_EN = re.compile(
     rf"^{_LEAD_EN}"
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
+    # our intern Jake, my physio Dana: a word for who they are, then their name.
+    rf"|(?P<own2>my|our)\s+(?!(?:{_NOT_A_ROLE_EN})\b)(?P<rel2>[a-z][a-z-]+)\s+(?P<name2>(?-i:[A-Z][a-z]+))\b(?=,?\s+(?:is|was|has|had|can'?t|doesn'?t|won'?t|hates|loves|likes|needs|wants|works|lives|just|always|never|gets|takes|goes|turns|started|moved|got)\b|'s\b)"
     rf"|(?P<we>we're|we've|we'd|we'll|we|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<you>you|you're|you've|your)\b"
     rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
@@ -356,6 +377,17 @@ _POSSESSED_EN = re.compile(
     r"^'s\s+(?!(?:always|perhaps|sometimes|thus|gonna|got|been|back|visiting)\b)"
     r"(?:\w+s|orders?|advice|idea|call|fault|rules?|choice|decision|words|cooking|place|house|car"
     r"|birthday|recipe|plan)\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+# my wife's birthday, my son's school: 's of what the person has, not "is" (my wife's vegan).
+_OWNED_AFTER_EN = re.compile(
+    r"^'s\s+(?:\w+\s+)?(?:birthday|name|job|work|office|company|employer|boss|home|house|flat"
+    r"|apartment|place|car|family|parents?|mom|mum|dad|mother|father|sister|brother|friends?"
+    r"|school|class|teacher|doctor|team|phone|email|wedding|party|room|bedtime|diet|allergy"
+    r"|allergies|cooking|orders?|advice|idea|plan|plans|flight|trip|surgery|appointment"
+    r"|recipe|favou?rite|dog|cat|kids?|son|daughter|husband|wife)\b"
+    r"|^'s\s+\w+s\s+(?:is|are|was|were)\b",
     re.IGNORECASE,
 )
 
@@ -706,6 +738,10 @@ _OF_A_PERSON = re.compile(
     r"|手机|婚礼|头发|脾气|性格|成绩|年龄|岁数|属相|爱好|专业|职业|班主任|老师|同事|朋友|身体"
     r"|[\u4e00-\u9fff]{1,2}(?:期|日|费|号|码|病|症|课|班|假)"
 )
+_OF_A_PERSON_WORD = re.compile(
+    r"血压|血糖|血脂|尿酸|胆固醇|心脏|肠胃|脾胃|身体|体重|身高|脾气|性格|视力|睡眠|腰椎|颈椎|膝盖"
+)
+_DOING_FIRST = re.compile(r"[吃喝戒忌怕]")
 _NOT_NAME_CHARS = re.compile(
     r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
 )
@@ -726,7 +762,14 @@ def name_after(text: str) -> str:
     if m is None:
         return ""
     name = m.group(1)
-    if _NOT_NAME_CHARS.search(name[0]) or _OF_A_PERSON.fullmatch(name):
+    if (
+        _NOT_NAME_CHARS.search(name[0])
+        or _OF_A_PERSON.fullmatch(name)
+        # 我妈血压高, 我爸血糖偏高: what the person has, then how it is — no name.
+        or _OF_A_PERSON_WORD.match(name)
+        # 我老婆吃素, 我儿子戒奶了: a verb of eating or quitting opens a predicate.
+        or _DOING_FIRST.match(name)
+    ):
         return ""
     if re.fullmatch(r"(.)\1", name):
         return name  # 朵朵, 乐乐: a child's name
@@ -758,7 +801,16 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
             return Subject("person", "", named[1]), body, True
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
+    if m["own2"]:
+        rest = clause[m.end() :].strip(" ,")
+        rest = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", rest)
+        rest = re.sub(r"^'s\s+", "is ", rest)
+        return Subject("person", m["rel2"].casefold(), m["name2"]), rest, True
     if m["rel"]:
+        if body.startswith("'s ") and not _OWNED_AFTER_EN.match(body):
+            # my wife's vegetarian, my son's been sick: 's is "is" or "has" here.
+            body = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", body)
+            body = re.sub(r"^'s\s+", "is ", body)
         set_work = _SET_WORK_EN.match(body)
         if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
             # my boss wants me to send the invoice by Friday: the user's to do.

@@ -246,7 +246,7 @@ def _at_clock(day: datetime, hour: int, minute: int, part: str | None) -> dateti
 _NUM = r"(?:\d{1,2}|[一二三四五六七八九十两]{1,3})"
 _ZH_DAY = (
     r"(?P<rel>大后天|后天|明天|明儿|明日|明早|明晚|今天|今日|今儿|今晚|今早|今夜|昨天|昨晚|昨日|前天)"
-    r"|(?P<wk>(?P<wkrel>下下|下|这|本|上)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末]))"
+    r"|(?P<wk>(?P<wkrel>下下|下|这|本|上)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])(?<!周天(?=天))(?<!期天(?=天))(?<!拜天(?=天)))"
     r"|(?P<md>(?:(?P<mrel>下|这|本|上)个?月|(?P<mon>"
     + _NUM
     + r")月)(?P<mday>"
@@ -272,7 +272,7 @@ LASTING_DAYS = 14
 _ZH_STATE = re.compile(
     r"(?P<lasting>最近|近来|近期|这阵子|这阵|这段时间)"
     r"|(?P<days>这几天|这两天|这些天|暂时|临时|目前|眼下|近日)"
-    r"|(?P<week>这周|这个星期|这星期|这礼拜|本周|这一周)(?![一二三四五六日天末])"
+    r"|(?P<week>这周|这个星期|这星期|这礼拜|本周|这一周)(?![一二三四五六日末])(?!天(?!天))"
     r"|(?P<month>这个月|本月|这一个月)(?!\d|[一二三四五六七八九十两]|底|初)"
 )
 # 一般 of "usually" opens what is done (我一般七点起); 英语一般, 很一般 (so-so) ends its clause.
@@ -286,7 +286,12 @@ _ZH_N = r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|�
 # course taken for a span). A span after other verbs (加班了五天, 每周三天) says no end.
 _ZH_DURATIONS = (
     re.compile(_ZH_N + r"(?:内|之内|左右)?(?=不|别|都|要|得|没|只)"),
-    re.compile(r"(?:接下来|未来|之后|往后|今后)的?\s*" + _ZH_N + r"(?:内|之内|里)?"),
+    # 这两周, 这几个月: the weeks now running, as 接下来 (这两天 is a state of its own).
+    re.compile(
+        r"(?:接下来|未来|之后|往后|今后|这(?=(?:两|几|\d+)(?:周|个星期|个礼拜|个月)))的?\s*"
+        + _ZH_N
+        + r"(?:内|之内|里)?"
+    ),
     re.compile(
         # 医生让我休息三天: what someone has the user do for a span is a must too.
         r"(?P<lead>(?:要|得|需要|还要|还得|必须|让我|叫我|要我)(?:连着|连续|在家|好好)?"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_ZH, english_place
@@ -22,6 +22,10 @@ _TRAVEL_EN = re.compile(
     r"|^(?:will|'ll|am\s+going\s+to|plan\s+to|want\s+to|gonna)\s+(?:visit|go\s+to|fly\s+to|travel\s+to|be\s+in)\s+(?P<v3>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)",
     re.IGNORECASE,
 )
+
+
+# Where one goes back to, said as what it is to them (回老家, 回娘家).
+_HOME_ZH = ("老家", "娘家", "婆家", "家乡", "外婆家", "奶奶家", "姥姥家")
 
 
 def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
@@ -45,11 +49,14 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
         return None
     raw = next((m[g] for g in ("v", "v2", "v3") if m.groupdict().get(g)), "")
     place = w.place_at_start(w.clean_zh(raw)) if st.zh else english_place(w.clean_en(raw))
+    if st.zh and not place:
+        # 五一回老家: home, named by what it is to the user.
+        place = next((h for h in _HOME_ZH if w.clean_zh(raw).startswith(h)), "")
     if not place:
         return None
     starts = when.starts
     assert starts is not None  # a point or a deadline always has its day
-    day = f"{starts.month}月{starts.day}日" if st.zh else f"{starts.strftime('%b')} {starts.day}"
+    day = _when_words(starts, when.ends, st.zh)
     # 周六才回北京: going back is no trip out.
     back = st.zh and re.search(rf"回{re.escape(raw[:2])}", text) is not None
     title = f"{day}{'回' if back else '去'}{place}" if st.zh else f"Trip to {place} ({day})"
@@ -69,3 +76,16 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
         importance=0.8,
         reason="a trip the user plans",
     )
+
+
+def _when_words(starts: datetime, ends: datetime, zh: bool) -> str:
+    """When the trip is, as said: a day (3月12日, Mar 12), a whole month (4月, April) or the
+    days of a holiday (5月1日—5月5日) — never one day picked out of a month."""
+    last = ends.date()
+    if last == starts.date():
+        return f"{starts.month}月{starts.day}日" if zh else f"{starts.strftime('%b')} {starts.day}"
+    if starts.day == 1 and (last + timedelta(days=1)).day == 1 and last.month == starts.month:
+        return f"{starts.month}月" if zh else starts.strftime("%B")
+    if zh:
+        return f"{starts.month}月{starts.day}日—{last.month}月{last.day}日"
+    return f"{starts.strftime('%b')} {starts.day}–{last.strftime('%b')} {last.day}"
