@@ -613,11 +613,24 @@ _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 _WORK_GIVERS_ZH = frozenset(
     {"老板", "领导", "经理", "主管", "上司", "老师", "导师", "客户", "甲方"}
 )
+# 老板要周五前看到预算, 客户催着下周一之前要稿子: what one who gives work wants by a time
+# is the user's to hand in.
+_WANTS_BY_ZH = re.compile(
+    r"^(?:要|需要|要求|等着要|催着要|催着|催)(?=[^，,。！？]{0,8}?(?:前|之前|以前|截止))"
+)
 _WORK_GIVERS_EN = frozenset(
     {"boss", "manager", "supervisor", "teacher", "professor", "client", "lead", "team lead"}
 )
 _SET_WORK_EN = re.compile(
     r"^(?:wants|asked|told|needs|expects|reminded|has asked|has told)\s+me\s+to\s+(?=\w)",
+    re.IGNORECASE,
+)
+# my boss wants the deck by Friday, the client needs the final files before the 20th: a
+# thing asked for by a time is work the user hands in then.
+_WANTS_BY_EN = re.compile(
+    r"^(?:wants|needs|expects|asked\s+for|is\s+asking\s+for|has\s+asked\s+for|is\s+waiting\s+on)"
+    r"\s+(?P<what>(?:the|my|a|an|our|this|that|those|these)\s+[^,;.!?]{1,40}?)"
+    r"\s+(?=(?:by|before|no\s+later\s+than|first\s+thing|end\s+of|on|this|next|tomorrow|today|tonight)\b)",
     re.IGNORECASE,
 )
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
@@ -691,6 +704,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             if m["rel"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", rest):
                 rest = f"得{rest}"
             return SELF, rest, True
+        if m["rel"] in _WORK_GIVERS_ZH and _WANTS_BY_ZH.match(body):
+            return SELF, f"得{body[_WANTS_BY_ZH.match(body).end() :]}", True  # type: ignore[union-attr]
         name = name_after(body)
         if name:
             body = body[len(name) :].lstrip("，, ")
@@ -703,12 +718,15 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             if m["bare"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", todo):
                 todo = f"得{todo}"  # 老板要我周五前把方案发给他: a must
             return SELF, todo, True
+        wants = _WANTS_BY_ZH.match(rest)
+        if wants and m["bare"] in _WORK_GIVERS_ZH:
+            return SELF, f"得{rest[wants.end() :]}", True  # 老板要周五前看到预算: the user's to do
         if rest.startswith("的"):
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
         name = name_after(rest)
         if not name and not re.match(
-            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]", rest
+            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d", rest
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
@@ -815,6 +833,10 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
             # my boss wants me to send the invoice by Friday: the user's to do.
             return SELF, f"have to {body[set_work.end() :]}", True
+        wants = _WANTS_BY_EN.match(body)
+        if wants and m["rel"].casefold() in _WORK_GIVERS_EN:
+            # my boss wants the report by Friday: the user hands it in by then.
+            return SELF, f"have to deliver {wants['what']} {body[wants.end() :]}", True
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
         if _POSSESSED_EN.match(body):
