@@ -535,7 +535,9 @@ _WEATHER = re.compile(
 
 
 # 最近, lately: an open start, no end — what is done every day lately may be a new habit.
-_OPEN_ENDED = re.compile(r"最近|近来|近期|这阵子|这段时间|lately|recently|these days", re.IGNORECASE)
+_OPEN_ENDED = re.compile(
+    r"最近|近来|近期|这阵子|这段时间|lately|recently|these days", re.IGNORECASE
+)
 
 
 def bounds_a_routine(bound: TimeMention | None) -> bool:
@@ -798,9 +800,7 @@ def routine(st: Statement) -> Finding | None:
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None
-    if any(
-        t.role in ("state", "until") and not t.past and bounds_a_routine(t) for t in st.times
-    ):
+    if any(t.role in ("state", "until") and not t.past and bounds_a_routine(t) for t in st.times):
         return None  # 这周天天加班, every night this week: a state for the week, read as one
     if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
         return None  # the neighbours' dog barks every night: its doer is named, not the user

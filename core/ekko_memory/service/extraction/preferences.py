@@ -170,6 +170,8 @@ _GROUPS = (
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
     r"|(?:会|被|来不及|赶不上|迟到|出事|生气|误会|麻烦)"
+    # 怕生, 怕羞: shy, one word — no thing feared.
+    r"|^(?:生|羞|事)$"
 )
 # This one (这部电影, 那家店): a reaction to one thing, no lasting taste.
 _ONE_OF_THEM_ZH = re.compile(

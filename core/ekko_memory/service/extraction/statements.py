@@ -299,14 +299,18 @@ _LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
+    # 我们组的老张, 我们部门的小刘, 我们公司的前台: someone of the user's group (before "we").
+    rf"|(?:我们|咱们|我)(?:组|部门|公司|班|单位|团队|科室|办公室|小区|学校|实验室|项目组|宿舍)(?:里|上)?(?:的)?"
+    rf"(?:(?P<rel3>{_REL_ZH})|(?P<cname2>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]))"
     # 我俩同事, 我们组两个同事: people of a kind counted, not the user (before "we").
-    rf"|(?:我们?(?:组|公司|部门|班|单位)?)?(?:有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
+    # Not 我有两个娃: what the user has is theirs to tell (read below as the user's).
+    rf"|(?:(?:我们|我们?(?:组|公司|部门|班|单位))(?:有)?|我(?!有)|有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
     rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
-    rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
+    rf"|(?P<pron>他们|她们|他|她|它(?!们)|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
     rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一]|[\u4e00-\u9fff]{{1,4}}过敏)"
     # 英短蓝猫, 柯基犬: a breed before its kind names one animal, not a subject.
@@ -325,7 +329,7 @@ _SUBJ_EN = re.compile(
     rf"|(?P<own2>my|our)\s+(?!(?:{_NOT_A_ROLE_EN})\b)(?P<rel2>[a-z][a-z-]+)\s+(?P<name2>(?-i:[A-Z][a-z]+))\b(?=,?\s+(?:is|was|has|had|can'?t|doesn'?t|won'?t|hates|loves|likes|needs|wants|works|lives|just|always|never|gets|takes|goes|turns|started|moved|got)\b|'s\b)"
     rf"|(?P<we>we're|we've|we'd|we'll|we|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<you>you|you're|you've|your)\b"
-    rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
+    rf"|(?P<mine>my|our)\s+(?=(?:(?:left|right|lower|upper)\s+(?=knee|back|ankle|shoulder|hip|wrist|elbow|foot|hamstring))?(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|ankles|shoulder|shoulders|hip|hips|wrist|neck|elbow|foot|feet|hamstring|blood)\b)"
     rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
     rf"|(?P<pron>he|she|he's|she's|they|they're|him|her)\b"
     rf"|(?P<bare>(?:{_REL_EN}))(?='s\b|\s+(?:is|was|has|hates|loves|likes|can'?t|doesn'?t|won'?t|wants|needs|works|lives|turns|just|always|never|gets|takes|goes)\b)"
@@ -726,10 +730,17 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             return SELF, clause, False
         name = name_after(rest)
         if not name and not re.match(
-            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d", rest
+            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d",
+            rest,
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["rel3"] or m["cname2"]:
+        rest = clause[m.end() :]
+        name = m["cname2"] or name_after(rest)
+        if m["rel3"] and name:
+            rest = rest[len(name) :].lstrip("，, ")
+        return Subject("person", m["rel3"] or "", name), rest, True
     if m["pron"]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
     if m["you"]:

@@ -95,7 +95,8 @@ class FactFrames(
             found = frame(st, body)
             if found:
                 return named + found
-        return named
+        # 下个月12号我生日: a birthday said by the day it falls on, when no frame read a date.
+        return named + self.birthday_by_time(st)
 
     def own_pet(self, st: Statement) -> list[Finding]:
         """A pet the user calls theirs (我家柯基, 家里那只橘猫, our corgi) while saying something of

@@ -89,6 +89,18 @@ _BODY_EN = re.compile(
     re.IGNORECASE,
 )
 
+# my left knee's been bad since the surgery, my lower back is killing me: a part of the body
+# (said after "my") and what is wrong with it, as lasting as the Chinese 膝盖不好.
+_PART_STATE_EN = re.compile(
+    r"^(?P<side>(?:left|right|lower|upper)\s+)?(?P<part>knee|knees|back|ankle|ankles|shoulder|shoulders|hip|hips|wrist|wrists|neck|elbow|foot|feet|hamstring|achilles)"
+    r"(?:'s|\s+is|\s+are|\s+has|\s+have)?\s+(?:been\s+)?(?:really\s+|pretty\s+|so\s+|super\s+|kinda\s+|a\s+bit\s+|still\s+|always\s+)*"
+    r"(?P<how>bad|sore|dodgy|weak|stiff|wrecked|busted|playing\s+up|acting\s+up|killing\s+me|hurting|injured|messed\s+up|giving\s+me\s+(?:trouble|grief))\b"
+    r"(?P<since>\s+(?:since|after|ever\s+since)\s+[^,;.!?]{2,40})?",
+    re.IGNORECASE,
+)
+
+_ACHE_EN = re.compile(r"sore|stiff|hurting|killing\s+me", re.IGNORECASE)
+
 # 我是O型血, 血型是AB型, O型 (of 是我爸): a blood type; I'm type A, my blood type is O-.
 _BLOOD_ZH = re.compile(
     r"^(?:其实|应该|就|原来)?(?:是)?(?:血型(?:是|为)?)?(?P<v>AB|[ABO])\s*型(?:血)?"
@@ -287,6 +299,29 @@ class HealthFrames(FactBuilder):
         ]
 
     def _condition_en(self, st: Statement, body: str) -> list[Finding]:
+        state = _PART_STATE_EN.match(body) if st.subject.kind == "self" else None
+        if (
+            state is not None
+            and not st.negated
+            # sore, killing me: an ache of now, unless said to have lasted (since the surgery)
+            and (state["since"] or not _ACHE_EN.fullmatch(state["how"]))
+        ):
+            how = re.sub(r"\s+", " ", state["how"]).casefold()
+            what = f"{(state['side'] or '').casefold()}{state['part'].casefold()} {how}"
+            since = w.clean_en(state["since"] or "")
+            return [
+                self.fact(
+                    st,
+                    "health_condition",
+                    what,
+                    f"{{who}}{what}",
+                    f"{{who}}: {what}{f' ({since})' if since else ''}",
+                    category=["个人", "健康"],
+                    importance=0.9,
+                    tags=["health"],
+                    entities=[state["part"].casefold()],
+                )
+            ]
         part = _BODY_EN.match(body)
         if part is not None:
             what = part["v"]

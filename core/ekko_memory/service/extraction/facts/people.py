@@ -8,7 +8,14 @@ import re
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_ZH, FactBuilder, category_of
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import Statement, Subject
+from ekko_memory.service.extraction.statements import (
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    SELF,
+    Statement,
+    Subject,
+    with_subject,
+)
 
 _DATE_ZH = r"(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?|(?:农历)?[正腊一二三四五六七八九十冬]{1,2}月[初十廿]{0,1}[一二三四五六七八九十]{1,2}"
 
@@ -17,6 +24,19 @@ _BIRTHDAY_ZH = re.compile(
     # 我这种8月3号生日的人: the birthday said as what kind of person one is.
     rf"|^(?:这种|这样的?|们这种)(?P<v4>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
 )
+_REL_ZH_ALL = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_REL_EN_ALL = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+
+# Whose birthday it is, said beside the day (下个月12号我生日, 下周三是我老婆的生日, my
+# birthday's next Thursday, it's my son's birthday on the 14th).
+_BIRTHDAY_BY_TIME_ZH = re.compile(
+    rf"(?:是|就是)?(?:我|俺)(?:的)?(?:(?P<rel>{_REL_ZH_ALL})(?:的)?)?(?:生日|生辰)(?![礼蛋会派聚宴])"
+)
+_BIRTHDAY_BY_TIME_EN = re.compile(
+    rf"\bmy\s+(?:(?P<rel>{_REL_EN_ALL})'s\s+)?birthday(?:'s|\s+is|\s+falls)?\b(?!\s+(?:party|present|gift|cake|dinner|card))",
+    re.IGNORECASE,
+)
+
 # The same inside someone's words or a question (我朋友说我这种…生日的人…).
 BIRTHDAY_AS_ONE_ZH = re.compile(
     rf"(?:^|[^\u4e00-\u9fff]|[说觉得像])我(?:这种|这样的?|们这种)(?P<v>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
@@ -67,7 +87,19 @@ _AGE_EN = re.compile(
 _COUNT_ZH = r"(?:一个|两个|三个|四个|俩|仨|个|一|二|两|三|一对)?"
 
 _HAVE_KIN_ZH = re.compile(
-    rf"^{ADV_ZH}(?:有|生了|养了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+    # 带着两个娃: the children one has along are one's own.
+    rf"^{ADV_ZH}(?:有|生了|养了|带着|带了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+# How old the children just named are, said right after them (老大7岁老二4岁, （5岁和8岁）,
+# ", 5 and 8", "(ages 6 and 9)"): kept with them.
+_AGES_AFTER_ZH = re.compile(
+    r"^\s*[，,（(]?\s*(?P<ages>(?:(?:老大|老二|老三|大的|小的|大宝|二宝|一个|另一个|哥哥|姐姐|弟弟|妹妹)?"
+    r"(?:今年)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})岁半?(?:了)?[，,、和跟\s]*){1,4})"
+)
+_AGES_AFTER_EN = re.compile(
+    r"^\s*[,(]?\s*(?P<ages>(?:aged?\s+|ages\s+)?\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2}){1,3}"
+    r"(?:\s+(?:years?\s+old|yo|y/o))?)\s*\)?"
 )
 
 _NAMED_ZH = re.compile(
@@ -82,7 +114,7 @@ def _sounds_like_a_name(word: str) -> bool:
 
 
 _HAVE_KIN_EN = re.compile(
-    r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
+    r"^(?:have\s+got|has\s+got|have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
     re.IGNORECASE,
 )
 
@@ -146,6 +178,44 @@ class PeopleFrames(FactBuilder):
                 f"{{who}}: birthday {day}",
                 tags=["生日"],
                 entities=[day],
+            )
+        ]
+
+    def birthday_by_time(self, st: Statement) -> list[Finding]:
+        """A birthday said by the day it falls on (下个月12号我生日, 下周三是我老婆生日, my
+        birthday's next Thursday, it's my son's birthday on the 14th): that day, as a date."""
+        if st.question or st.hypothetical or st.negated or st.reported:
+            return []
+        m = (_BIRTHDAY_BY_TIME_ZH if st.zh else _BIRTHDAY_BY_TIME_EN).search(st.text)
+        if m is None:
+            return []
+        day = next(
+            (
+                t
+                for t in st.times
+                if not t.past
+                and t.starts is not None
+                and t.ends is not None
+                and t.starts.date() == t.ends.date()
+                and (t.end <= m.start() or t.start >= m.end() - 1)
+            ),
+            None,
+        )
+        if day is None or day.starts is None:
+            return []
+        rel = (m["rel"] or "").casefold()
+        who = with_subject(st, Subject("person", rel)) if rel else with_subject(st, SELF)
+        d = day.starts
+        value = f"{d.month}月{d.day}日" if st.zh else d.strftime("%B %-d")
+        return [
+            self.fact(
+                who,
+                "birthday",
+                value,
+                f"{{who}}的生日是{value}",
+                f"{{who}}: birthday {value}",
+                tags=["生日" if st.zh else "birthday"],
+                entities=[value],
             )
         ]
 
@@ -276,6 +346,9 @@ class PeopleFrames(FactBuilder):
         if name:
             return self._named(st, rel, w.clean_zh(name))
         phrase = f"{count}{rel}".strip()
+        ages = _AGES_AFTER_ZH.match(_after(st, m.group()))
+        if ages is not None:
+            phrase += f"（{ages['ages'].strip('，,、和跟 ')}）"
         return [
             Finding(
                 type="fact",
@@ -305,6 +378,10 @@ class PeopleFrames(FactBuilder):
         phrase = f"{m['n']} {rel}"
         if m["name"]:
             phrase += f" ({m['name']})"
+        else:
+            ages = _AGES_AFTER_EN.match(_after(st, m["rel"]))
+            if ages is not None:
+                phrase += f" ({ages['ages']})"
         return [
             Finding(
                 type="fact",
@@ -544,3 +621,9 @@ def _lead_stripped_zh(text: str) -> str:
     return re.sub(
         r"^(?:对了|另外|还有|其实|不过|但是|哎|唉|嗯|啊|哈哈|话说|说起来)[，,\s]*", "", text
     )
+
+
+def _after(st: Statement, said: str) -> str:
+    """What the sentence says right after ``said`` (in the statement), up to its end."""
+    at = st.sentence.find(said)
+    return st.sentence[at + len(said) :] if at >= 0 else ""
