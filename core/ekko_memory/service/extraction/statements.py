@@ -307,8 +307,10 @@ _SUBJ_ZH = re.compile(
     rf"|(?:(?:我们|我们?(?:组|公司|部门|班|单位))(?:有)?|我(?!有)|有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
-    # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
-    rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
+    # 有两个同事不吃牛肉, 几个朋友对猫过敏, 班上有个同学…: some people of a kind, not the user.
+    rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)?有)?(?:[一两三四五六七八九十几\d]+|好几|一)?(?:个|位)(?P<some>{_REL_ZH})"
+    # 隔壁老王, 楼下的张阿姨, 对门邻居: someone placed by where they live, not the user.
+    rf"|(?:隔壁|楼上|楼下|对门|对面)(?:的)?(?:(?P<rel4>{_REL_ZH})|(?P<cname3>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|姐|哥)))"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
     rf"|(?P<pron>他们|她们|他|她|它(?!们)|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
@@ -326,7 +328,7 @@ _SUBJ_EN = re.compile(
     rf"^{_LEAD_EN}"
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
     # our intern Jake, my physio Dana: a word for who they are, then their name.
-    rf"|(?P<own2>my|our)\s+(?!(?:{_NOT_A_ROLE_EN})\b)(?P<rel2>[a-z][a-z-]+)\s+(?P<name2>(?-i:[A-Z][a-z]+))\b(?=,?\s+(?:is|was|has|had|can'?t|doesn'?t|won'?t|hates|loves|likes|needs|wants|works|lives|just|always|never|gets|takes|goes|turns|started|moved|got)\b|'s\b)"
+    rf"|(?P<own2>my|our)\s+(?:(?-i:new|old|little|big|former|current)\s+)?(?!(?:{_NOT_A_ROLE_EN})\b)(?P<rel2>(?-i:[a-z][a-z-]+))\s+(?P<name2>(?-i:[A-Z][a-z]+))\b(?=,?\s+(?:is|was|has|had|can'?t|doesn'?t|won'?t|hates|loves|likes|needs|wants|works|lives|just|always|never|gets|takes|goes|turns|started|moved|got)\b|'s\b)"
     rf"|(?P<we>we're|we've|we'd|we'll|we|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<you>you|you're|you've|your)\b"
     rf"|(?P<mine>my|our)\s+(?=(?:(?:left|right|lower|upper)\s+(?=knee|back|ankle|shoulder|hip|wrist|elbow|foot|hamstring))?(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|ankles|shoulder|shoulders|hip|hips|wrist|neck|elbow|foot|feet|hamstring|blood)\b)"
@@ -682,6 +684,15 @@ _OTHERS_ONE_ZH = re.compile(
 )
 
 
+# 我有个同学对花生过敏, 我有几个朋友在杭州: someone the user knows, then what is said of
+# them (not kin nor a pet: 我有个女儿叫朵朵 says the user has a daughter).
+_HAS_SOMEONE_ZH = re.compile(
+    r"^有(?:[一两三四五六七八九十几\d]+|好几)?(?:个|位)"
+    r"(?P<rel>同学|同事|朋友|邻居|室友|客户|网友|老乡|亲戚|发小|闺蜜|哥们|学生|病人|患者)"
+    r"(?=[\u4e00-\u9fff]{2})(?!叫|名叫)"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
@@ -699,6 +710,10 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     body = clause[m.end() :].lstrip("的 ")
     if m["self"] and body.startswith("自己") and len(body) > 3:
         body = body[2:]  # 我自己在重庆上班: the user, said against someone else
+    one = _HAS_SOMEONE_ZH.match(body) if m["self"] else None
+    if one is not None:
+        # 我有个同学对花生过敏: what follows is the classmate's, not the user's.
+        return Subject("person", one["rel"]), body[one.end() :], True
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
@@ -735,6 +750,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["rel4"] or m["cname3"]:
+        return Subject("person", m["rel4"] or "邻居", m["cname3"] or ""), clause[m.end() :], True
     if m["rel3"] or m["cname2"]:
         rest = clause[m.end() :]
         name = m["cname2"] or name_after(rest)
@@ -814,9 +831,62 @@ def _names_a_language(word: str) -> bool:
     return word.casefold() in LANGUAGES_EN
 
 
+# the new guy at work, someone on my team, one of my students, a couple of the guests: people
+# said as a noun phrase before their verb — someone else, never the user.
+_PEOPLE_NP_EN = re.compile(
+    r"^(?P<np>(?:the|a|an|some|this|that|these|those|one|two|three|four|several|a\s+few|a\s+couple\s+of|most|all|half|both|none|each|every|someone|somebody|everyone|everybody|no\s*one|nobody)\b"
+    r"(?:\s+(?!(?:is|are|was|were|has|have)\b)[\w'-]+){0,6}?)"
+    r"\s+(?=(?:is|are|was|were|has|have|gets|get|can'?t|cannot|doesn'?t|don'?t|won'?t|hates|loves|likes|eats|avoids|needs|keeps)\b)",
+    re.IGNORECASE,
+)
+_PEOPLE_WORDS_EN = re.compile(
+    r"\b(?:guy|guys|girl|girls|man|men|woman|women|lady|person|people|kid|kids|child|children|student|students"
+    r"|pupil|pupils|colleagues?|co-?workers?|folks|someone|somebody|everyone|everybody|anyone|nobody|no\s*one"
+    r"|friends?|guests?|clients?|customers?|members?|hire|hires|interns?|staff|teammates?|neighbou?rs?"
+    r"|classmates?|relatives?|cousins?|in-laws|attendees|visitors|players|boys|girls|toddlers?)\b",
+    re.IGNORECASE,
+)
+
+
+def _work_set_en(rel: str, body: str) -> tuple[Subject, str, bool] | None:
+    """What one who gives the user work wants done (my boss wants me to send the invoice by
+    Friday; the client needs the revised quote by the 20th): the user's to do."""
+    if rel.casefold() not in _WORK_GIVERS_EN:
+        return None
+    set_work = _SET_WORK_EN.match(body)
+    if set_work:
+        return SELF, f"have to {body[set_work.end() :]}", True
+    wants = _WANTS_BY_EN.match(body)
+    if wants:
+        # my boss wants the report by Friday: the user hands it in by then.
+        return SELF, f"have to deliver {wants['what']} {body[wants.end() :]}", True
+    return None
+
+
+def _people_np_en(clause: str) -> tuple[Subject, str, bool] | None:
+    """A clause opened by people said as a noun phrase (the new guy at work is allergic…):
+    the kids or the wife named with "the" are the user's family; anyone else is someone."""
+    body = clause[_LEAD_EN_RE.match(clause).end() :]  # type: ignore[union-attr]
+    np = _PEOPLE_NP_EN.match(body)
+    if np is None or not _PEOPLE_WORDS_EN.search(np["np"]):
+        return None
+    rest = body[np.end() :]
+    rel = re.fullmatch(rf"the\s+(?P<rel>{_REL_EN})", np["np"], re.IGNORECASE)
+    if rel is not None:
+        return _work_set_en(rel["rel"], rest) or (
+            Subject("person", rel["rel"].casefold()),
+            rest,
+            True,
+        )
+    return SOMEONE, rest, True
+
+
 def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_EN.match(clause)
     if m is None:
+        people = _people_np_en(clause)
+        if people is not None:
+            return people
         # A named person stating something of theirs: "Anna is allergic to shellfish".
         named = re.match(
             r"^([A-Z][a-z]+)(?:'s\s+(?=(?:turning|starting|moving|allergic|pregnant|retired|married|engaged|vegan|vegetarian)\b)"
@@ -840,14 +910,9 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
             # my wife's vegetarian, my son's been sick: 's is "is" or "has" here.
             body = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", body)
             body = re.sub(r"^'s\s+", "is ", body)
-        set_work = _SET_WORK_EN.match(body)
-        if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
-            # my boss wants me to send the invoice by Friday: the user's to do.
-            return SELF, f"have to {body[set_work.end() :]}", True
-        wants = _WANTS_BY_EN.match(body)
-        if wants and m["rel"].casefold() in _WORK_GIVERS_EN:
-            # my boss wants the report by Friday: the user hands it in by then.
-            return SELF, f"have to deliver {wants['what']} {body[wants.end() :]}", True
+        work = _work_set_en(m["rel"], body)
+        if work is not None:
+            return work
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
         if _POSSESSED_EN.match(body):
@@ -1050,6 +1115,27 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
         )
         last_time = times[-1] if times else last_time
     return out
+
+
+def goes_on_about(st: Statement) -> list[str]:
+    """The clauses right after ``st`` in its sentence that go on about the same person with
+    no subject of their own (我老公是个摄影发烧友，用的索尼，天天研究镜头: what he uses and
+    does); none for a clause about the user, nor past a clause that names someone."""
+    if st.subject.kind != "person" or not st.explicit_subject:
+        return []
+    out: list[str] = []
+    seen = False
+    for clause, _, subject, _, explicit in _analyze(st.sentence):
+        if not seen:
+            seen = clause == st.text
+            continue
+        if explicit or subject != st.subject or _QUESTION_MARK.search(clause):
+            break
+        out.append(clause)
+    return out
+
+
+_QUESTION_MARK = re.compile(r"[?？]|[吗呢嘛]\s*$")
 
 
 def _tail(sentence: str, clause: str) -> str:

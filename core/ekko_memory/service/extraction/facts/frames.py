@@ -21,6 +21,7 @@ from ekko_memory.service.extraction.statements import (
     RELATIONS_ZH,
     SELF,
     Statement,
+    goes_on_about,
     whose_thing,
     with_subject,
 )
@@ -94,7 +95,7 @@ class FactFrames(
         for frame in frames:
             found = frame(st, body)
             if found:
-                return named + found
+                return named + _with_what_follows(st, found)
         # 下个月12号我生日: a birthday said by the day it falls on, when no frame read a date.
         return named + self.birthday_by_time(st)
 
@@ -170,6 +171,10 @@ class FactFrames(
         said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
         if len(said) < 4 or len(st.body.strip()) < 3:
             return None
+        more = goes_on_about(st)
+        if more:
+            # 我老公是个摄影发烧友，用的索尼: what follows of him is his too.
+            said = ("，" if st.zh else ", ").join([said, *more])
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
         if _WOULD.search(st.body):
@@ -183,7 +188,7 @@ class FactFrames(
             key="person_fact",
             value={"person": st.subject.person, "said": said},
             title=said if len(said) <= 60 else said[:59] + "…",
-            content=st.text,
+            content=("，" if st.zh else ", ").join([st.text, *more]),
             statement=st,
             scope="user",
             tags=["人物"],
@@ -263,3 +268,14 @@ class FactFrames(
             self._relatives_named_en,
             self._home_in_en,
         ]
+
+
+def _with_what_follows(st: Statement, found: list[Finding]) -> list[Finding]:
+    """Someone's facts, with what the next clauses go on to say of them (我妈血压高，不能吃太
+    咸: kept in the words of the memory, under her)."""
+    more = goes_on_about(st)
+    if more:
+        for f in found:
+            if f.domain == "人物" and f.content == st.text:
+                f.content = ("，" if st.zh else ", ").join([st.text, *more])
+    return found

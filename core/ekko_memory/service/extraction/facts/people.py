@@ -193,7 +193,9 @@ class PeopleFrames(FactBuilder):
             (
                 t
                 for t in st.times
+                # 今天是我妈生日 is a day's news (a state of today), not read as a date.
                 if not t.past
+                and t.role in ("point", "deadline")
                 and t.starts is not None
                 and t.ends is not None
                 and t.starts.date() == t.ends.date()

@@ -12,12 +12,12 @@ from ekko_memory.service.extraction.statements import Statement
 from ekko_memory.service.extraction.time_expressions import TimeMention
 
 _TRAVEL_ZH = re.compile(
-    rf"^{ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:带[\u4e00-\u9fff]{{1,5}}?|和[\u4e00-\u9fff]{{1,5}}?|跟[\u4e00-\u9fff]{{1,5}}?)?(?:一起)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|了|$|，)"
+    rf"^{ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:带[\u4e00-\u9fff]{{1,5}}?|和[\u4e00-\u9fff]{{1,5}}?|跟[\u4e00-\u9fff]{{1,5}}?)?(?:一起)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|住|待|呆|转转|逛逛|走走|避暑|过冬|滑雪|爬山|徒步|了|$|，)"
     rf"|^{ADV_ZH}(?:要|会|打算|准备|计划)?(?:出差|旅游|度假)(?:去)?(?P<v2>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:了|$)"
 )
 
 _TRAVEL_EN = re.compile(
-    r"^(?:am|are|will\s+be|'ll\s+be)?\s*(?:going|flying|traveling|travelling|heading|driving|off|leaving|moving|taking\s+a\s+trip|visiting)\s+(?:to\s+|for\s+)?(?P<v>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|today|tonight|with|and)\b|$)"
+    r"^(?:am|are|will\s+be|'ll\s+be)?\s*(?:going|flying|traveling|travelling|heading|driving|off|leaving|moving|taking\s+a\s+trip|visiting)\s+(?:(?:out|over|back|down|up|away)\s+)?(?:to\s+|for\s+)?(?P<v>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|today|tonight|with|and)\b|$)"
     r"|^(?:have|has)?\s*(?:booked|got|have)\s+(?:a|my|our|the)\s+(?:flight|trip|ticket|tickets|train)\s+to\s+(?P<v2>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)"
     r"|^(?:will|'ll|am\s+going\s+to|plan\s+to|want\s+to|gonna)\s+(?:visit|go\s+to|fly\s+to|travel\s+to|be\s+in)\s+(?P<v3>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)",
     re.IGNORECASE,
@@ -26,6 +26,13 @@ _TRAVEL_EN = re.compile(
 
 # Where one goes back to, said as what it is to them (回老家, 回娘家).
 _HOME_ZH = ("老家", "娘家", "婆家", "家乡", "外婆家", "奶奶家", "姥姥家")
+
+
+# What one does on a trip (住几天, 玩, 度假), not an errand (看病, 开会, 办事).
+_STAY_AFTER_ZH = re.compile(r"(?:住|待|呆|玩|旅游|旅行|度假|避暑|过冬|滑雪|转转|逛逛|走走|探亲)")
+_NOT_TRIPS_ZH = frozenset(
+    {"公司", "单位", "学校", "医院", "超市", "商场", "银行", "健身房", "朋友", "同学"}
+)
 
 
 def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
@@ -52,6 +59,17 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
     if st.zh and not place:
         # 五一回老家: home, named by what it is to the user.
         place = next((h for h in _HOME_ZH if w.clean_zh(raw).startswith(h)), "")
+    if st.zh and not place and _STAY_AFTER_ZH.match(text[text.find(raw) + len(raw) :]):
+        # 去大理住几天, 去三亚玩: one word the segmenter does not know for a place, between
+        # "go" and what one does on a trip, is where one goes.
+        words = w.tag(raw)
+        if (
+            len(words) == 1
+            and words[0][1].startswith("n")
+            and raw not in _NOT_TRIPS_ZH
+            and not re.search(r"[家店馆院场园房厅吧楼]$", raw)  # 朋友家, 游乐园: a visit, no trip
+        ):
+            place = raw
     if not place:
         return None
     starts = when.starts

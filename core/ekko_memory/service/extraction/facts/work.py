@@ -63,6 +63,19 @@ _WORK_AT_EN = re.compile(
     re.IGNORECASE,
 )
 
+# I'm at Figma now, currently at Stripe: where one is now — a workplace only in talk of jobs.
+_NOW_AT_EN = re.compile(
+    r"^am\s+(?:now\s+|currently\s+|actually\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
+    r"(?:\s+(?:now|these\s+days|nowadays))?(?:\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team|\s+as\s+(?:a|an)\s+[\w\s-]{2,30})?[.!]*$",
+    re.IGNORECASE,
+)
+_JOB_TALK_EN = re.compile(
+    r"\b(?:job|jobs|role|team|left|quit|joined|switched|moved\s+(?:over\s+)?to|laid\s+off|hired|offer|company|"
+    r"employer|work|working|startup|engineer|designer|developer|dev|manager|pm)\b"
+    r"|\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team\b|\bas\s+(?:a|an)\s+",
+    re.IGNORECASE,
+)
+
 # The job given up in the same breath (turned it down, quit after a month, got laid off).
 _LEFT_IT_EN = re.compile(
     r"\b(?:turned\s+(?:it|them|that)\s+down|turned\s+down|declined|quit(?!\s+(?:smoking|drinking|sugar|coffee|caffeine|alcohol|meat|vaping))|resigned|left\s+(?:after|in|last)"
@@ -405,6 +418,11 @@ class WorkFrames(FactBuilder):
 
     def _work_en(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_EN.match(body)
+        now_at = _NOW_AT_EN.match(body) if m is None else None
+        if now_at is not None and _JOB_TALK_EN.search(st.sentence):
+            # left Google in May, I'm at Figma now: where one is now, said of a job, is the
+            # workplace (alone, "I'm at Costco now" is where one stands).
+            m = _WORK_AT_EN.match(f"work at {now_at['v']}")
         if m is None or st.negated:
             return []
         said = m["v"] or m["v2"] or m["v3"] or m["v4"] or ""
