@@ -179,7 +179,7 @@ _ONE_OF_THEM_ZH = re.compile(
 )
 # A day or time (Friday is a no for me): a schedule, no taste.
 _A_TIME_EN = re.compile(
-    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)s?\b",
+    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)s?\b",
     re.IGNORECASE,
 )
 # A thing's name said before the user (游泳我倒是挺喜欢的, 说唱我是真听不来).

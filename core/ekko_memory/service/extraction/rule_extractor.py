@@ -589,6 +589,9 @@ class RuleBasedExtractor(Revising):
             task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
             if task is not None:
                 self._propose(task, src, known, found)
+                # drive my old Outback up north this weekend: the car is the user's, too.
+                for car in self.facts.car_in_a_plan(st):
+                    self._propose(car, src, known, found)
                 return
         if st.subject.kind != "person":
             # A span the clause names (for the next month, 接下来两周) bounds it too.

@@ -294,7 +294,7 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol|ugh|argh|sigh|oof|welp|hmm|hm|gosh|omg|meh)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
@@ -460,6 +460,8 @@ def _breaks(sentence: str, at: int, sep: str) -> bool:
 _CLAUSE_EN = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
+    # I grew up in Porto so Portuguese is my first language: a new subject named, then "is my".
+    r"|\s+(?:but|and|so|because|since)\s+(?=(?-i:[A-Z])[a-z]+\s+is\s+(?:my|our)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
     re.IGNORECASE,

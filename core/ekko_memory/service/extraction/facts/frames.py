@@ -11,6 +11,7 @@ from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.doing import DoingFrames
 from ekko_memory.service.extraction.facts.goals import GoalFrames
 from ekko_memory.service.extraction.facts.health import HealthFrames
+from ekko_memory.service.extraction.facts.kitchen import KitchenFrames
 from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
@@ -62,7 +63,14 @@ _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
 class FactFrames(
-    HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrames, MoneyFrames, GoalFrames
+    HealthFrames,
+    PeopleFrames,
+    WorkFrames,
+    DoingFrames,
+    PlaceFrames,
+    MoneyFrames,
+    GoalFrames,
+    KitchenFrames,
 ):
     """Reads one statement for facts of its subject; call ``read``."""
 
@@ -212,6 +220,8 @@ class FactFrames(
             self._work_mode_zh,
             self._name_zh,
             self._living_zh,
+            self._floor,
+            self._kitchen,
             self._job_done_zh,
             self._ongoing_zh,
             self._kin_zh,
@@ -223,6 +233,7 @@ class FactFrames(
             self._birthday_zh,
             self._age_zh,
             self._school_zh,
+            self._degree_zh,
             self._work_zh,
             self._job_zh,
             self._language_zh,
@@ -245,6 +256,8 @@ class FactFrames(
             self._work_mode_en,
             self._name_en,
             self._living_en,
+            self._floor,
+            self._kitchen,
             self._ongoing_en,
             self._kin_en,
             self._pet_en,
@@ -255,6 +268,7 @@ class FactFrames(
             self._birthday_en,
             self._age_en,
             self._school_en,
+            self._degree_en,
             self._work_en,
             self._job_en,
             self._job_done_en,
@@ -276,6 +290,7 @@ def _with_what_follows(st: Statement, found: list[Finding]) -> list[Finding]:
     more = goes_on_about(st)
     if more:
         for f in found:
-            if f.domain == "人物" and f.content == st.text:
+            # 它叫豆包，是只柴犬: the pet's breed, said after its name, comes with it.
+            if (f.domain == "人物" or f.key == "pet") and f.content == st.text:
                 f.content = ("，" if st.zh else ", ").join([st.text, *more])
     return found

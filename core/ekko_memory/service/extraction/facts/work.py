@@ -116,7 +116,10 @@ _LANGUAGE_BRACKET_ZH = re.compile(
     r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))[（(]\s*(?P<lvl>母语|流利|熟练|精通|一般|一般般|还行|入门|基础|初级|中级|高级|日常交流|会一点|在学)\s*[)）]$"
 )
 _LANGUAGE_LEVEL_EN = re.compile(
-    r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$"
+    # (have got) some German from uni, a bit of French too: a language had, and how well.
+    r"^(?:and\s+|plus\s+|also\s+)?(?:(?:have|has)\s+(?:got\s+|also\s+|picked\s+up\s+)?|got\s+|speak\s+|know\s+|picked\s+up\s+)?"
+    r"(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)"
+    r"(?:\s+(?:from|since|at)\s+(?:uni|university|school|college|work|high\s+school|childhood|[\w\s]{2,20}?)|\s+too|\s+as\s+well)?$"
     # English is fine, my French is rusty: a language and how well, said after it.
     r"|^(?:and\s+|plus\s+|also\s+|my\s+)?(?P<v2>(?-i:[A-Z])[a-z]+)\s+is\s+(?:pretty\s+|totally\s+|still\s+|kinda\s+)?(?P<lvl2>fine|ok|okay|good|decent|fluent|rusty|basic|passable|so-so|conversational|native)$",
     re.IGNORECASE,
@@ -156,6 +159,21 @@ _SCHOOL_ZH = re.compile(
     rf"|^{ADV_ZH}(?:在读|读|上|念|在上|在念|考了?)(?:在职)?(?P<lvl>小学|初中|高中|中学)?(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班|E?MBA|MPA|MPAcc|研究生|硕士|博士|本科|大专|夜大|函授|成人本科|专升本)"
     rf"|^{ADV_ZH}(?:是|都|已经)?(?P<v4>(?:大|高|初)[一二三四]|[一二三四五六]年级)了?$"
     rf"|^(?:是)?(?P<v3>[\u4e00-\u9fff]{{2,10}}(?:大学|学院))毕业的?"
+)
+
+# 本科是浙大计算机系的, 研究生在中山大学读的, 本科学的是法学: a degree and where or what.
+_DEGREE_ZH = re.compile(
+    r"^(?P<deg>本科|研究生|硕士|博士|大专|专科|大学)(?:是|在|就是)*"
+    r"(?:(?P<at>[\u4e00-\u9fffA-Za-z]{2,16}?(?:大学|学院|大|系|专业))(?:读的|念的|毕业的|上的|学的|的)?"
+    r"|(?:学的|读的|念的|学|读|念|专业)(?:是)?(?P<what>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:专业)?(?:的)?)"
+    r"(?:[，,。.!！~]|$)"
+)
+# studied law at Leeds, did my master's at UCL, have a degree in chemistry from Bristol.
+_DEGREE_EN = re.compile(
+    r"^(?:studied|read|majored\s+in|did\s+(?:a|my)\s+(?:degree|ba|bsc|ma|msc|masters?|master's|phd|mba)\s+(?:in)?)"
+    r"\s*(?P<what>[\w\s]{2,30}?)\s+(?:at|in)\s+(?P<at>(?-i:[A-Z])[\w\s'-]{1,40}?)(?=[,.;!]|$|\s+(?:and|but|so|then)\b)"
+    r"|^(?:have|got|hold)\s+(?:a|an|my)\s+(?P<deg>(?:ba|bsc|ma|msc|phd|mba|degree|masters?|master's|bachelor's|doctorate))\s+in\s+(?P<what2>[\w\s]{2,30}?)(?:\s+from\s+(?P<at2>(?-i:[A-Z])[\w\s'-]{1,40}?))?(?=[,.;!]|$|\s+(?:and|but|so)\b)",
+    re.IGNORECASE,
 )
 
 _SCHOOL_EN = re.compile(
@@ -506,6 +524,26 @@ class WorkFrames(FactBuilder):
                 f"{{who}}: {school}",
                 entities=[school],
             )
+        ]
+
+    def _degree_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _DEGREE_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        said = f"{m['deg']}：{w.clean_zh(m['at'] or m['what'])}"
+        return [
+            self.fact(st, "school", said, f"{{who}}{said}", f"{{who}}: {said}", entities=[said])
+        ]
+
+    def _degree_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _DEGREE_EN.match(body)
+        if m is None or st.negated:
+            return []
+        what = w.clean_en(m["what"] or m["what2"] or "")
+        at = w.clean_en(m["at"] or m["at2"] or "")
+        said = f"{what} at {at}" if at else f"{m['deg']} in {what}"
+        return [
+            self.fact(st, "school", said, f"{{who}}：{said}", f"{{who}}: {said}", entities=[said])
         ]
 
     def _school_en(self, st: Statement, body: str) -> list[Finding]:

@@ -1,0 +1,137 @@
+"""Facts of the user said on the way to a question: the floor they live on and the lift, what
+they studied and where, what their kitchen has, a car named inside a plan, a language said
+after where they grew up, where they work "alone" in a city. Near-misses keep nothing of the
+user: a meeting on the third floor, a question about an appliance, a day one cannot do."""
+
+from __future__ import annotations
+
+import pytest
+
+from ekko_memory import MemoryService
+from ekko_memory.models import MemoryNode
+from tests.core.test_statement_kinds import later, say, stored
+
+
+def _own(mem: MemoryService) -> list[MemoryNode]:
+    return [n for n in stored(mem) if n.domain != "人物"]
+
+
+def _said(mem: MemoryService) -> str:
+    return " ".join(f"{n.title} {n.value_json}" for n in _own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "words", "question"),
+    [
+        ("想换个沙发，我住的是老公房九楼，没电梯，好搬吗", ["九楼", "没电梯"], "买张床要注意啥"),
+        (
+            "I live on the 3rd floor, no elevator, so is a piano a bad idea?",
+            ["3rd floor"],
+            "moving tips?",
+        ),
+    ],
+)
+def test_the_floor_and_the_lift_are_kept(
+    mem: MemoryService, said: str, words: list[str], question: str
+) -> None:
+    say(mem, said)
+    assert all(w in _said(mem) for w in words), _said(mem)
+    assert words[0] in later(mem, question)
+
+
+@pytest.mark.parametrize("said", ["我在四楼会议室开会", "你们公司在几楼？"])
+def test_a_floor_one_is_at_is_no_home(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert "楼" not in _said(mem)
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("我硕士是在华中科技大学读的，现在做芯片验证", "华中科技大学"),
+        ("我本科学的是护理，后来转去做医药销售", "护理"),
+        ("I studied architecture at Cardiff, now I do UX", "architecture"),
+        ("I have a degree in physics from Durham", "physics"),
+    ],
+)
+def test_what_and_where_one_studied_is_kept(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(n.key == "school" and word.casefold() in str(n.value_json) for n in _own(mem)), (
+        _said(mem)
+    )
+
+
+@pytest.mark.parametrize("said", ["本科要读几年？", "我侄子本科在南大读的"])
+def test_a_degree_asked_or_someone_elses_is_not_the_users(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "school"]
+
+
+@pytest.mark.parametrize(
+    ("said", "words", "question"),
+    [
+        ("出租屋只有一口小电锅，连烤箱都没有，能做点啥", ["电锅", "烤箱"], "晚饭做什么"),
+        ("all I've got is a hob, I only have a wok and a kettle", ["wok"], "dinner ideas?"),
+        ("we don't have a microwave, what's the best way to reheat rice?", ["microwave"], "lunch?"),
+    ],
+)
+def test_what_the_kitchen_has_is_kept(
+    mem: MemoryService, said: str, words: list[str], question: str
+) -> None:
+    say(mem, said)
+    assert all(w in _said(mem) for w in words), _said(mem)
+    assert words[0] in later(mem, question)
+
+
+@pytest.mark.parametrize(
+    "said", ["要不要买个空气炸锅？", "如果只有电饭煲能做蛋糕吗", "my sister only has a microwave"]
+)
+def test_an_appliance_asked_supposed_or_someone_elses_is_not_the_users(
+    mem: MemoryService, said: str
+) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "personal_fact"]
+
+
+def test_a_car_named_inside_a_plan_is_the_users(mem: MemoryService) -> None:
+    say(mem, "need to take my old Toyota Yaris in for its MOT on Thursday")
+    assert any(n.key == "vehicle" and "toyota" in str(n.value_json) for n in _own(mem))
+    assert "Yaris" in later(mem, "my car's making a rattling noise, any idea?")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["should I drive my Honda to the airport tomorrow?", "my dad will drive his Volvo up Friday"],
+)
+def test_a_car_in_a_question_or_someone_elses_plan_is_not_the_users(
+    mem: MemoryService, said: str
+) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "vehicle"]
+
+
+def test_a_language_after_where_one_grew_up_and_one_picked_up(mem: MemoryService) -> None:
+    say(
+        mem,
+        "I was raised in Lyon so French is my first language, and I've got some Italian from work",
+    )
+    langs = " ".join(str(n.value_json) for n in _own(mem) if n.key == "language")
+    assert "french" in langs and "italian" in langs
+
+
+def test_some_money_or_friends_are_no_language(mem: MemoryService) -> None:
+    say(mem, "I've got some cash from my parents", "I have some Spanish friends")
+    assert not [n for n in _own(mem) if n.key == "language"]
+
+
+def test_working_alone_in_a_city_is_where_one_works(mem: MemoryService) -> None:
+    say(mem, "我一个人在合肥上班，每周回一次家")
+    assert "合肥" in _said(mem)
+
+
+def test_a_day_one_cannot_do_is_no_dislike_and_a_sigh_leaves_the_task(
+    mem: MemoryService,
+) -> None:
+    say(mem, "ugh I need to phone the garage to move my booking, can't do the 9th anymore")
+    assert not [n for n in _own(mem) if n.key in ("dislikes", "disliked_thing")], _said(mem)
+    assert any(n.key == "task_status" and "garage" in n.title for n in _own(mem))
