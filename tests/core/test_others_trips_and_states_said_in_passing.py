@@ -285,3 +285,20 @@ def test_a_birthday_said_by_its_day_is_that_date(mem: MemoryService, said: str, 
 def test_a_birthday_asked_or_wished_is_none(mem: MemoryService, said: str) -> None:
     say(mem, said)
     assert not [n for n in stored(mem) if n.key == "birthday"]
+
+
+def test_a_consequence_of_a_routine_is_part_of_it_not_a_task(mem: MemoryService) -> None:
+    say(mem, "我每天早上五点半起来跑步，所以晚上九点半前就得睡")
+    assert not [n for n in stored(mem) if n.key == "task_status"]
+    assert any(n.key == "routine" and "九点半" in n.title for n in stored(mem))
+
+
+def test_tomorrow_night_at_ten_is_the_evening(mem: MemoryService) -> None:
+    say(mem, "明晚十点前把稿子发给编辑")
+    [task] = [n for n in stored(mem) if n.key == "task_status"]
+    assert isinstance(task.value_json, dict) and "22:00" in str(task.value_json.get("due"))
+
+
+def test_a_workplace_in_a_town_keeps_the_town(mem: MemoryService) -> None:
+    say(mem, "I work for a tiny design studio in Bath")
+    assert any("Bath" in f"{n.title}" for n in stored(mem) if n.key != "employer")

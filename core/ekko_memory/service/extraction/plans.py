@@ -355,6 +355,8 @@ def plan(
         t.role in ("point", "deadline") and not t.past for t in st.times
     ):
         return None  # my daughter's recital is Saturday at 2pm: a dated event the user goes to
+    if _a_step_of_the_routine(st):
+        return None  # 每天六点去游泳，所以十点前就得睡: a step of the routine, no task of today
     body = _REMIND.sub("", st.body.strip()) if st.subject.kind != "person" else st.text
     when = (
         next(
@@ -839,6 +841,23 @@ def routine(st: Statement) -> Finding | None:
         tags=["习惯" if st.zh else "routine"],
         importance=0.7,
         reason="a routine the user described",
+    )
+
+
+# 所以, 因此: what follows is the consequence of what the sentence said before it.
+_SO_ZH = re.compile(r"^(?:所以|因此|于是|那)(?:我)?")
+# A day named in a time (今晚, 周五, 明天, 3号): not a bare clock time.
+_DATED_ZH = re.compile(r"[今明后昨前号日月周]|星期|礼拜")
+
+
+def _a_step_of_the_routine(st: Statement) -> bool:
+    """A consequence said after the user's routine, at a bare clock time (我每天早上六点游泳，
+    所以晚上十点前就得睡): part of how their days go, not a task of today."""
+    return (
+        st.zh
+        and bool(_SO_ZH.match(st.text))
+        and _in_a_day_as_it_goes(st)
+        and all(not _DATED_ZH.search(t.text) for t in st.times)
     )
 
 

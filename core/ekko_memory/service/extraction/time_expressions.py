@@ -436,7 +436,9 @@ def _zh_clock(text: str, pos: int, day: datetime) -> tuple[datetime, int] | None
     )
     # 明天三点开会: an hour from one to six said with no part of the day is the afternoon's.
     morning = re.search(r"[早晨凌]|上午", text[max(0, pos - 3) : pos]) is not None  # 明早六点
-    part = m["part"] or ("下午" if 1 <= hour <= 6 and not morning else None)
+    # 今晚十点, 明晚八点: the evening said in the day word is the part of the day.
+    evening = re.search(r"晚$|夜$", text[max(0, pos - 2) : pos]) is not None
+    part = m["part"] or ("晚上" if evening else "下午" if 1 <= hour <= 6 and not morning else None)
     return _at_clock(day, hour, min(minute, 59), part), m.end()
 
 

@@ -63,6 +63,11 @@ _WORK_AT_EN = re.compile(
     re.IGNORECASE,
 )
 
+# ... in Leeds: the town after a workplace.
+_IN_A_TOWN_EN = re.compile(
+    r"\s(?:in|based\s+in)\s+(?P<v>(?-i:[A-Z])[\w .'-]{1,30})$", re.IGNORECASE
+)
+
 # I'm at Figma now, currently at Stripe: where one is now — a workplace only in talk of jobs.
 _NOW_AT_EN = re.compile(
     r"^am\s+(?:now\s+|currently\s+|actually\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
@@ -455,7 +460,24 @@ class WorkFrames(FactBuilder):
             org = unnamed.group().strip()
         if not org:
             return []
-        return [self.employer(st, org)]
+        out = [self.employer(st, org)]
+        where = _IN_A_TOWN_EN.search(said)
+        place = english_place(w.clean_en(where["v"])) if where is not None else ""
+        if place and place.casefold() not in org.casefold():
+            # a small agency in Leeds, Google in Zurich: the town one works in, in their words.
+            said_place = f"work in {place}"
+            out.append(
+                self.fact(
+                    st,
+                    "personal_fact",
+                    said_place,
+                    f"{{who}}在{place}工作",
+                    f"{{who}} {said_place}",
+                    importance=0.75,
+                    entities=[place],
+                )
+            )
+        return out
 
     def _job_en(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_EN.match(body)
