@@ -302,3 +302,33 @@ def test_tomorrow_night_at_ten_is_the_evening(mem: MemoryService) -> None:
 def test_a_workplace_in_a_town_keeps_the_town(mem: MemoryService) -> None:
     say(mem, "I work for a tiny design studio in Bath")
     assert any("Bath" in f"{n.title}" for n in stored(mem) if n.key != "employer")
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("到月底都要上夜班", "夜班"),
+        ("下个月之前都在外地驻场", "驻场"),
+        ("I'm on call all weekend so nothing fancy", "on call"),
+    ],
+)
+def test_what_goes_on_until_a_time_is_a_state_not_a_task(
+    mem: MemoryService, said: str, word: str
+) -> None:
+    say(mem, said)
+    assert not [n for n in stored(mem) if n.key == "task_status"]
+    [state] = [n for n in stored(mem) if n.key == "temporary_state"]
+    assert word in state.title and state.expires_at is not None
+
+
+def test_before_next_month_ends_when_this_month_does(mem: MemoryService) -> None:
+    say(mem, "下个月之前都在外地驻场")
+    [state] = [n for n in stored(mem) if n.key == "temporary_state"]
+    # Until next month begins: within this month, not through the next one.
+    assert state.expires_at is not None and (state.expires_at - mem.now()).days <= 31
+    assert state.expires_at.month == mem.now().month or (state.expires_at - mem.now()).days < 2
+
+
+def test_a_deadline_for_everything_stays_a_task(mem: MemoryService) -> None:
+    say(mem, "周五之前材料都要交齐")
+    assert [n for n in stored(mem) if n.key == "task_status"]

@@ -369,6 +369,8 @@ def plan(
         )
         or sentence_time
     )
+    if when is not None and _holds_until(st, when):
+        return None  # 下周之前都在出差, 到月底都要值夜班: how it is until then — a state
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
     due_already = due_now(st)
     must = bool(
@@ -603,6 +605,8 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         return None
     if bound is not None and bound.ends is not None:
         until = bound.ends
+        if _before_a_span(statements, bound) and bound.starts is not None:
+            until = bound.starts - timedelta(seconds=1)
         if bound.role == "until" or until - now < timedelta(hours=6):
             until = max(until, end_of_day(now))
     else:
@@ -842,6 +846,35 @@ def routine(st: Statement) -> Finding | None:
         importance=0.7,
         reason="a routine the user described",
     )
+
+
+# After "until": what goes on the whole while (都在, 一直, 每天, 都要值班), not a thing to do by then
+# (周五之前都要交: all handed in by Friday, a deadline).
+_ALL_THE_WHILE_ZH = re.compile(
+    r"^(?:之前|以前|前|为止)?(?:我)?(?:都在|全在|一直|天天|每天|每晚|都是|都得?轮到|轮到我|都(?:要|得)(?:值|上|加|早起|出差|住|待|呆|在))"
+)
+
+
+def _before_a_span(statements: list[Statement], bound: TimeMention) -> bool:
+    """下周之前都在出差, 下个月以前: until a span of days begins (the day before it), not its
+    end; 15号之前 is one day, read as said."""
+    if bound.role != "until" or bound.starts is None or bound.ends is None:
+        return False
+    if bound.ends - bound.starts < timedelta(days=1):
+        return False
+    for st in statements:
+        at = st.text.find(bound.text)
+        if at >= 0 and re.match(r"(?:之前|以前|前)", st.text[at + len(bound.text) :]):
+            return True
+    return False
+
+
+def _holds_until(st: Statement, when: TimeMention) -> bool:
+    """The clause says how things are until ``when`` (下周之前都在出差), not what to do by it."""
+    if not st.zh or when.role != "until":
+        return False
+    at = st.text.find(when.text)
+    return at >= 0 and bool(_ALL_THE_WHILE_ZH.match(st.text[at + len(when.text) :]))
 
 
 # 所以, 因此: what follows is the consequence of what the sentence said before it.

@@ -564,8 +564,9 @@ _EN_STATE = re.compile(
     r"\b(?P<lasting>lately|recently|these days|for a while)\b"
     r"|\b(?P<days>for now|for the time being|for the moment"
     r"|for a few days|for the next few days|for a couple of days|temporarily|at the moment|right now|currently)\b"
-    r"|\b(?P<week>this week|all week|for the week)\b"
-    r"|\b(?P<month>this month)\b"
+    # all weekend, the whole week: a state that ends with this week's Sunday.
+    r"|\b(?P<week>this week|all week|for the week|the whole week|all weekend|the whole weekend)\b"
+    r"|\b(?P<month>this month|all month|the whole month|for the rest of the month)\b"
     r"|\b(?P<today>this (?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )
