@@ -332,3 +332,30 @@ def test_before_next_month_ends_when_this_month_does(mem: MemoryService) -> None
 def test_a_deadline_for_everything_stays_a_task(mem: MemoryService) -> None:
     say(mem, "周五之前材料都要交齐")
     assert [n for n in stored(mem) if n.key == "task_status"]
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "word"),
+    [
+        ("婆婆膝盖不好，上下楼费劲", "婆婆", "膝盖"),
+        ("孩子他妈对虾过敏", "孩子他妈", "虾"),
+        ("my wife's brother Dan is coeliac", "wife", "coeliac"),
+    ],
+)
+def test_someone_said_by_their_body_or_through_the_child_is_theirs(
+    mem: MemoryService, said: str, who: str, word: str
+) -> None:
+    say(mem, said)
+    assert _theirs(mem, who.casefold()) or _theirs(mem, who), [_text(n) for n in stored(mem)]
+    assert not [n for n in _users(mem) if word in _text(n)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["班里有个同学对芒果过敏", "the new girl in accounts is allergic to sesame", "隔壁阿姨不吃葱"],
+)
+def test_someone_unnamed_never_becomes_the_user(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in _users(mem) if n.key in ("avoid_ingredient", "allergy", "diet")], [
+        _text(n) for n in _users(mem)
+    ]

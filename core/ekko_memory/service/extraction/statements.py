@@ -27,6 +27,19 @@ SubjectKind = Literal["self", "we", "person", "other", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
 RELATIONS_ZH = [
+    "发小",
+    "嫂子",
+    "姐夫",
+    "妹夫",
+    "弟媳",
+    "堂弟",
+    "堂妹",
+    "堂哥",
+    "堂姐",
+    "干妈",
+    "继母",
+    "后妈",
+    "保姆",
     "前男友",
     "前女友",
     "前妻",
@@ -311,6 +324,8 @@ _SUBJ_ZH = re.compile(
     rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)?有)?(?:[一两三四五六七八九十几\d]+|好几|一)?(?:个|位)(?P<some>{_REL_ZH})"
     # 隔壁老王, 楼下的张阿姨, 对门邻居: someone placed by where they live, not the user.
     rf"|(?:隔壁|楼上|楼下|对门|对面)(?:的)?(?:(?P<rel4>{_REL_ZH})|(?P<cname3>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|姐|哥)))"
+    # 孩子他爸, 娃她妈: the child's parent — the user's spouse, said through the child.
+    rf"|(?P<kin>(?:孩子|娃|宝宝|儿子|女儿|闺女)(?:他|她)(?:爸|妈|爹|娘|奶奶|爷爷|姥姥|姥爷|外婆|外公))"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
     rf"|(?P<pron>他们|她们|他|她|它(?!们)|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
@@ -746,12 +761,19 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
         name = name_after(rest)
-        if not name and not re.match(
-            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d",
-            rest,
+        if (
+            not name
+            and not re.match(
+                r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d",
+                rest,
+            )
+            # 婆婆腿脚不好, 老公胃不好: their body and how it is.
+            and not (_OF_A_PERSON_WORD.match(rest) or _BODY_PART_ZH.match(rest))
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["kin"]:
+        return Subject("person", m["kin"]), clause[m.end() :], True
     if m["rel4"] or m["cname3"]:
         return Subject("person", m["rel4"] or "邻居", m["cname3"] or ""), clause[m.end() :], True
     if m["rel3"] or m["cname2"]:
@@ -788,6 +810,9 @@ _OF_A_PERSON = re.compile(
 )
 _OF_A_PERSON_WORD = re.compile(
     r"血压|血糖|血脂|尿酸|胆固醇|心脏|肠胃|脾胃|身体|体重|身高|脾气|性格|视力|睡眠|腰椎|颈椎|膝盖"
+)
+_BODY_PART_ZH = re.compile(
+    r"腿脚|手脚|腿|脚|腰|胃|肝|肾|心脏|眼睛|耳朵|牙|颈椎|肩膀?|皮肤|嗓子|关节"
 )
 _DOING_FIRST = re.compile(r"[吃喝戒忌怕]")
 _NOT_NAME_CHARS = re.compile(
