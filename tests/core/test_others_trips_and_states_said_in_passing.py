@@ -359,3 +359,10 @@ def test_someone_unnamed_never_becomes_the_user(mem: MemoryService, said: str) -
     assert not [n for n in _users(mem) if n.key in ("avoid_ingredient", "allergy", "diet")], [
         _text(n) for n in _users(mem)
     ]
+
+
+def test_a_trip_over_a_range_of_days_lasts_to_its_end(mem: MemoryService) -> None:
+    say(mem, "下周二到周四我在武汉培训")
+    [trip] = [n for n in stored(mem) if n.key == "travel_plan"]
+    assert "武汉" in str(trip.value_json) and "—" in trip.title
+    assert trip.expires_at is not None and (trip.expires_at - mem.now()).days >= 3

@@ -14,6 +14,8 @@ from ekko_memory.service.extraction.time_expressions import TimeMention
 _TRAVEL_ZH = re.compile(
     rf"^{ADV_ZH}(?:要|会|打算|准备|计划|将|想)?(?:带[\u4e00-\u9fff]{{1,5}}?|和[\u4e00-\u9fff]{{1,5}}?|跟[\u4e00-\u9fff]{{1,5}}?)?(?:一起)?(?:去|飞|到|回|飞去|坐高铁去|开车去|出发去)(?P<v>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|玩|度假|探亲|开会|参加|看|拜年|过年|过节|办事|考察|学习|进修|培训|住|待|呆|转转|逛逛|走走|避暑|过冬|滑雪|爬山|徒步|了|$|，)"
     rf"|^{ADV_ZH}(?:要|会|打算|准备|计划)?(?:出差|旅游|度假)(?:去)?(?P<v2>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:了|$)"
+    # 下周一到周三我在上海出差: where one will be, away on a trip, at a time to come.
+    rf"|^{ADV_ZH}(?:我)?(?:要|会|得)?在(?P<v3>[\u4e00-\u9fffA-Za-z]{{2,10}}?)(?:出差|旅游|旅行|度假|开会|培训|参会)"
 )
 
 _TRAVEL_EN = re.compile(
@@ -50,7 +52,13 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
     )
     if when is None or when.ends is None:
         return None
-    text = st.body.replace(when.text, " ").strip()
+    # 下周一到周三, Monday to Wednesday: the trip lasts to the end of the range.
+    last = _range_end(st, times, when)
+    text = st.body
+    for t in (when, last):
+        if t is not None:
+            text = text.replace(t.text, " ")
+    text = re.sub(r"^\s*(?:到|至|-|~|～|to|through|till|until)\s*", "", text.strip()).strip()
     m = (_TRAVEL_ZH if st.zh else _TRAVEL_EN).match(re.sub(r"\s+", " ", text).strip())
     if m is None:
         return None
@@ -74,7 +82,8 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
         return None
     starts = when.starts
     assert starts is not None  # a point or a deadline always has its day
-    day = _when_words(starts, when.ends, st.zh)
+    ends = last.ends if last is not None and last.ends is not None else when.ends
+    day = _when_words(starts, ends, st.zh)
     # 周六才回北京: going back is no trip out.
     back = st.zh and re.search(rf"回{re.escape(raw[:2])}", text) is not None
     title = f"{day}{'回' if back else '去'}{place}" if st.zh else f"Trip to {place} ({day})"
@@ -88,12 +97,27 @@ def travel_plan(st: Statement, times: list[TimeMention]) -> Finding | None:
         content=st.text,
         statement=st,
         scope="user",
-        expires_at=when.ends + timedelta(days=1),
+        expires_at=ends + timedelta(days=1),
         tags=["出行" if st.zh else "travel"],
         entities=[place],
         importance=0.8,
         reason="a trip the user plans",
     )
+
+
+def _range_end(st: Statement, times: list[TimeMention], when: TimeMention) -> TimeMention | None:
+    """The time that closes a range opened by ``when`` (下周一到周三, Monday to Wednesday)."""
+    after = [t for t in times if t.start >= when.end and t.ends is not None]
+    if not after or when.ends is None:
+        return None
+    nxt = after[0]
+    between = st.text[when.end : nxt.start] if when.end <= len(st.text) else ""
+    if not _RANGE.fullmatch(between.strip()) or nxt.ends is None or nxt.ends < when.ends:
+        return None
+    return nxt
+
+
+_RANGE = re.compile(r"到|至|-|–|~|～|to|through|thru|till|until", re.IGNORECASE)
 
 
 def _when_words(starts: datetime, ends: datetime, zh: bool) -> str:
