@@ -135,3 +135,58 @@ def test_a_day_one_cannot_do_is_no_dislike_and_a_sigh_leaves_the_task(
     say(mem, "ugh I need to phone the garage to move my booking, can't do the 9th anymore")
     assert not [n for n in _own(mem) if n.key in ("dislikes", "disliked_thing")], _said(mem)
     assert any(n.key == "task_status" and "garage" in n.title for n in _own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("我属猴，今年本命年", "属猴"),
+        ("我是双鱼座的", "双鱼座"),
+        ("I'm a Capricorn, apparently that explains a lot", "capricorn"),
+        ("I'm left-handed so most scissors are a pain", "left-handed"),
+    ],
+)
+def test_what_kind_of_person_one_is_is_kept(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert word in _said(mem).casefold() or word in _said(mem)
+
+
+@pytest.mark.parametrize("said", ["我不是左撇子", "are you a Capricorn?", "我女儿属猴"])
+def test_a_kind_denied_asked_or_someone_elses_is_not_the_users(
+    mem: MemoryService, said: str
+) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "personal_fact"]
+
+
+def test_an_age_said_without_sui_is_an_age(mem: MemoryService) -> None:
+    say(mem, "我今年41了，膝盖大不如前")
+    assert any(n.key == "age" and "41" in str(n.value_json) for n in _own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("作为一名药剂师，这种药能一起吃吗？", "药剂师"),
+        ("as a paramedic, how do I sleep after night shifts?", "paramedic"),
+    ],
+)
+def test_the_job_one_speaks_as_is_kept(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(n.key == "occupation" and word in str(n.value_json) for n in _own(mem))
+
+
+@pytest.mark.parametrize("said", ["作为朋友，我该怎么劝他", "as a result, we moved the meeting"])
+def test_as_a_friend_or_as_a_result_is_no_job(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "occupation"]
+
+
+def test_pets_counted_at_home_without_a_verb(mem: MemoryService) -> None:
+    say(mem, "我家三只兔子，过年回老家谁来喂？")
+    assert any(n.key == "pet" and "兔" in str(n.value_json) for n in _own(mem))
+
+
+def test_a_toddler_had_is_family(mem: MemoryService) -> None:
+    say(mem, "I've got a toddler at home, any quick dinners?")
+    assert any(n.key == "family_member" for n in stored(mem))

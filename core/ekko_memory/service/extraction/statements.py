@@ -814,7 +814,7 @@ _OF_A_PERSON_WORD = re.compile(
 _BODY_PART_ZH = re.compile(
     r"腿脚|手脚|腿|脚|腰|胃|肝|肾|心脏|眼睛|耳朵|牙|颈椎|肩膀?|皮肤|嗓子|关节"
 )
-_DOING_FIRST = re.compile(r"[吃喝戒忌怕]")
+_DOING_FIRST = re.compile(r"[吃喝戒忌怕属]")
 _NOT_NAME_CHARS = re.compile(
     r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
 )

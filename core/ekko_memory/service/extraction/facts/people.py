@@ -77,6 +77,21 @@ _BIRTHDAY_EN = re.compile(
 
 _AGE_ZH = re.compile(
     r"^(?:今年|现在|已经)?(?:是|都|已经|满)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$"
+    # 我今年35了: a number this year, said with 了, is an age without 岁.
+    r"|^(?:今年|今年都|今年已经)(?P<v2>\d{1,2}|[一二三四五六七八九十]{1,3})(?:了|啦)$"
+)
+# 属兔, 天蝎座, 左撇子, 夜猫子; a Scorpio, left-handed, a night owl: what kind of person one is,
+# said as one of a closed set.
+_TRAIT_ZH = re.compile(
+    r"^(?:是)?(?:个|一个)?(?:(?P<sign>属(?:鼠|牛|虎|兔|龙|蛇|马|羊|猴|鸡|狗|猪))(?:的)?"
+    r"|(?P<star>白羊|金牛|双子|巨蟹|狮子|处女|天秤|天蝎|射手|摩羯|水瓶|双鱼)座(?:的)?"
+    r"|(?P<kind>左撇子|夜猫子|独生女|独生子|路痴|早起星人|色盲|色弱))(?:[，,。.!！~]|$)"
+)
+_TRAIT_EN = re.compile(
+    r"^(?:am|is)\s+(?:a|an)\s+(?P<kind>night\s+owl|early\s+bird|morning\s+person|lefty|left-hander|only\s+child"
+    r"|(?-i:Aries|Taurus|Gemini|Cancer|Leo|Virgo|Libra|Scorpio|Sagittarius|Capricorn|Aquarius|Pisces))\b"
+    r"|^(?:am|is)\s+(?P<adj>left-handed|left\s+handed|colou?r-?blind)\b",
+    re.IGNORECASE,
 )
 
 _AGE_EN = re.compile(
@@ -114,7 +129,7 @@ def _sounds_like_a_name(word: str) -> bool:
 
 
 _HAVE_KIN_EN = re.compile(
-    r"^(?:have\s+got|has\s+got|have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
+    r"^(?:have\s+got|has\s+got|have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren|toddlers?|newborns?|bab(?:y|ies)|teenagers?|teens?)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
     re.IGNORECASE,
 )
 
@@ -133,6 +148,12 @@ _MARRIED_EN = re.compile(
 
 _PET_ZH = re.compile(
     rf"^(?:家里|家里面|我家|家)?{ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?:的)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+# 我家两只猫, 家里一条狗: the pets at home, counted, with no verb of having.
+_PET_AT_HOME_ZH = re.compile(
+    rf"^(?:家里|家里面|家)(?:也|都)?(?:一只|两只|三只|几只|一条|两条|俩|仨)(?P<adj>)"
+    rf"(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?P<name>)(?![\u4e00-\u9fff]?[粮砂窝笼绳])"
 )
 
 # A pet's weight, said as what it is right after it (兔子6斤, 猫现在8斤了, rabbit weighs
@@ -218,6 +239,21 @@ class PeopleFrames(FactBuilder):
                 f"{{who}}: birthday {value}",
                 tags=["生日" if st.zh else "birthday"],
                 entities=[value],
+            )
+        ]
+
+    def _trait(self, st: Statement, body: str) -> list[Finding]:
+        """What kind of person one is, of a closed set (属兔, 天蝎座, 左撇子, a night owl)."""
+        m = (_TRAIT_ZH if st.zh else _TRAIT_EN).match(body)
+        if m is None or st.negated:
+            return []
+        said = next(v for v in m.groupdict().values() if v)
+        if st.zh and m["star"]:
+            said += "座"
+        said = said if st.zh else " ".join(said.split()).casefold()
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}是{said}", f"{{who}}: {said}", importance=0.6
             )
         ]
 
@@ -433,7 +469,7 @@ class PeopleFrames(FactBuilder):
     def _pet_zh(self, st: Statement, body: str) -> list[Finding]:
         if st.subject.kind not in ("self", "none", "we") or st.negated:
             return []
-        m = _PET_ZH.match(body)
+        m = _PET_ZH.match(body) or _PET_AT_HOME_ZH.match(body)
         if m is None:
             return []
         species = (

@@ -68,6 +68,10 @@ _IN_A_TOWN_EN = re.compile(
     r"\s(?:in|based\s+in)\s+(?P<v>(?-i:[A-Z])[\w .'-]{1,30})$", re.IGNORECASE
 )
 
+# 作为一个护士, 身为老师, as a teacher, as a nurse on nights: the job one speaks as.
+_AS_A_ZH = re.compile(r"^(?:作为|身为)(?:一(?:个|名|位)|个|名)?(?P<v>[\u4e00-\u9fff]{2,8})$")
+_AS_A_EN = re.compile(r"^as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,2}[\w-]+)$", re.IGNORECASE)
+
 # I'm at Figma now, currently at Stripe: where one is now — a workplace only in talk of jobs.
 _NOW_AT_EN = re.compile(
     r"^am\s+(?:now\s+|currently\s+|actually\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
@@ -407,6 +411,14 @@ class WorkFrames(FactBuilder):
                 )
             )
         return out
+
+    def _as_a_job(self, st: Statement, body: str) -> list[Finding]:
+        """作为一个护士, as a teacher: the job one speaks from, said before the question."""
+        m = (_AS_A_ZH if st.zh else _AS_A_EN).match(body)
+        if m is None or st.subject.kind == "person":
+            return []
+        said = f"是{m['v']}" if st.zh else f"am a {m['v']}"
+        return (self._job_zh if st.zh else self._job_en)(st, said)
 
     def _job_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_ZH.match(body)
