@@ -190,3 +190,9 @@ def test_pets_counted_at_home_without_a_verb(mem: MemoryService) -> None:
 def test_a_toddler_had_is_family(mem: MemoryService) -> None:
     say(mem, "I've got a toddler at home, any quick dinners?")
     assert any(n.key == "family_member" for n in stored(mem))
+
+
+def test_someone_elses_floor_is_theirs_and_no_city(mem: MemoryService) -> None:
+    say(mem, "我有个同事住七楼没电梯")
+    assert not [n for n in stored(mem) if n.key == "city"]
+    assert not [n for n in _own(mem) if "七楼" in _said(mem)]

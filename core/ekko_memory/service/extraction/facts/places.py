@@ -238,8 +238,9 @@ class PlaceFrames(FactBuilder):
         """The floor the user lives on, with the lift said right after it (住老小区六楼，没电梯):
         what moving, deliveries and a new fridge depend on."""
         m = (_FLOOR_ZH if st.zh else _FLOOR_EN).match(body)
-        if m is None or st.negated or st.subject.kind == "person":
-            return []
+        # 住六楼没电梯: the 没 is the lift's; only a "not" before the floor denies it.
+        if m is None or re.search(r"[不没别]|\bnot\b|n't\b|\bnever\b", m.group()):
+            return []  # (someone else's floor is theirs: never read as a city)
         at = st.sentence.find(st.text)
         after = st.sentence[at + len(st.text) :] if at >= 0 else ""
         lift = (_LIFT_ZH if st.zh else _LIFT_EN).match(body[m.end() :] or after)
