@@ -366,3 +366,19 @@ def test_a_trip_over_a_range_of_days_lasts_to_its_end(mem: MemoryService) -> Non
     [trip] = [n for n in stored(mem) if n.key == "travel_plan"]
     assert "武汉" in str(trip.value_json) and "—" in trip.title
     assert trip.expires_at is not None and (trip.expires_at - mem.now()).days >= 3
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "word", "question"),
+    [
+        ("帮我挑个礼物给我岳父，他今年七十，爱下象棋", "岳父", "象棋", "岳父生日送什么好？"),
+        ("what should I cook for my sister? she's doing keto", "sister", "keto", "dinner ideas?"),
+    ],
+)
+def test_he_or_she_after_someone_named_in_a_request_is_them(
+    mem: MemoryService, said: str, who: str, word: str, question: str
+) -> None:
+    say(mem, said)
+    assert any(word in _text(n) for n in _theirs(mem, who)), [_text(n) for n in stored(mem)]
+    assert not [n for n in _users(mem) if word in _text(n)]
+    assert word in later(mem, question)

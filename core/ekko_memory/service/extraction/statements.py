@@ -1034,6 +1034,19 @@ _OF_THE_PET_ZH = re.compile(
 )
 
 
+_NAMED_ZH_IN = re.compile(rf"(?:我|俺)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})")
+_NAMED_EN_IN = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:little|older|younger|big|baby|best|new)\s+)?(?P<rel>{_REL_EN})\b(?!'s)",
+    re.IGNORECASE,
+)
+
+
+def _named_in_passing(clause: str, zh: bool) -> Subject | None:
+    """The last person of the user's a clause names anywhere (给我爸的礼物, for my dad)."""
+    found = list((_NAMED_ZH_IN if zh else _NAMED_EN_IN).finditer(clause))
+    return Subject("person", found[-1]["rel"].casefold()) if found else None
+
+
 def _pet_introduced(body: str, zh: bool) -> Subject | None:
     """The pet or person a clause of the user's says they have, as the one the next clauses
     speak of."""
@@ -1082,6 +1095,12 @@ def _analyze(
             carried = subject
             if subject.kind == "person":
                 last_person = subject
+            else:
+                # what should I get my dad?… he's into birdwatching: the person the clause
+                # names as the user's, though not its subject, is whom "he" points back to.
+                named = _named_in_passing(clause, zh)
+                if named is not None:
+                    last_person = named
             pet = _pet_introduced(body, zh) if subject.kind in ("self", "person") else None
             if pet is not None and subject.kind == "person":
                 # 我朋友养了只猫，三岁了: the friend's cat is three — of nobody to keep.

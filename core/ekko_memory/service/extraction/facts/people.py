@@ -79,6 +79,8 @@ _AGE_ZH = re.compile(
     r"^(?:今年|现在|已经)?(?:是|都|已经|满)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$"
     # 我今年35了: a number this year, said with 了, is an age without 岁.
     r"|^(?:今年|今年都|今年已经)(?P<v2>\d{1,2}|[一二三四五六七八九十]{1,3})(?:了|啦)$"
+    # 他今年六十: tens said this year, no 岁 needed.
+    r"|^(?:今年|今年都|今年已经)(?P<v3>[1-9]\d|[二三四五六七八九]?十[一二三四五六七八九]?)(?:了|啦)?$"
 )
 # 属兔, 天蝎座, 左撇子, 夜猫子; a Scorpio, left-handed, a night owl: what kind of person one is,
 # said as one of a closed set.
@@ -284,7 +286,7 @@ class PeopleFrames(FactBuilder):
         m = _AGE_ZH.match(body)
         if m is None or st.negated:
             return []
-        age = m["v"] or m["v2"]
+        age = m["v"] or m["v2"] or m["v3"]
         return [self.fact(st, "age", f"{age}岁", f"{{who}}{age}岁", f"{{who}}: {age} years old")]
 
     def _age_en(self, st: Statement, body: str) -> list[Finding]:
