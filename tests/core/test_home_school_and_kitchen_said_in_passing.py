@@ -196,3 +196,32 @@ def test_someone_elses_floor_is_theirs_and_no_city(mem: MemoryService) -> None:
     say(mem, "我有个同事住七楼没电梯")
     assert not [n for n in stored(mem) if n.key == "city"]
     assert not [n for n in _own(mem) if "七楼" in _said(mem)]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "word"),
+    [
+        ("I'm trying to cut out sugar, any snack ideas?", "dietary_restriction", "sugar"),
+        ("我每天吃半片优甲乐", "medication", "优甲乐"),
+        ("我结婚七年了，有个儿子", "relationship_status", "结婚"),
+        ("we've been in Porto about two years now", "city", "porto"),
+        ("heading back home to Accra for Christmas", "travel_plan", "accra"),
+    ],
+)
+def test_more_facts_in_ordinary_words(mem: MemoryService, said: str, key: str, word: str) -> None:
+    say(mem, said)
+    assert any(n.key == key and word in str(n.value_json).casefold() for n in _own(mem)), _said(mem)
+
+
+def test_a_dose_is_no_medicine_and_a_daughter_had_is_the_users(mem: MemoryService) -> None:
+    say(mem, "我每天吃一片优甲乐", "我结婚五年了，有个女儿")
+    assert not [n for n in _own(mem) if n.key == "medication" and "一片" in str(n.value_json)]
+    assert any(n.key == "family_member" and "女儿" in str(n.value_json) for n in stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said", ["I lived in Austin for two years, back in college", "should I cut out sugar?"]
+)
+def test_a_past_home_or_a_question_is_no_fact(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key in ("city", "dietary_restriction")]

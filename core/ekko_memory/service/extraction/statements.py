@@ -321,7 +321,7 @@ _SUBJ_ZH = re.compile(
     rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     # 有两个同事不吃牛肉, 几个朋友对猫过敏, 班上有个同学…: some people of a kind, not the user.
-    rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)?有)?(?:[一两三四五六七八九十几\d]+|好几|一)?(?:个|位)(?P<some>{_REL_ZH})"
+    rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)有(?:[一两三四五六七八九十几\d]+|好几|一)?|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一))(?:个|位)(?P<some>{_REL_ZH})"
     # 隔壁老王, 楼下的张阿姨, 对门邻居: someone placed by where they live, not the user.
     rf"|(?:隔壁|楼上|楼下|对门|对面)(?:的)?(?:(?P<rel4>{_REL_ZH})|(?P<cname3>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|姐|哥)))"
     # 孩子他爸, 娃她妈: the child's parent — the user's spouse, said through the child.

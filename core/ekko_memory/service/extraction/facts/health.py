@@ -40,6 +40,7 @@ _BARE_CONDITION_EN = re.compile(
     re.IGNORECASE,
 )
 
+_DOSE_ZH = re.compile(r"^(?:[一二两三四五六七八九十半\d]+)(?:片|粒|颗|袋|支|针|毫克|mg)")
 _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
@@ -74,7 +75,10 @@ _DIET_EN = re.compile(
     # I don't drink (alcohol): not "I don't drink coffee", which names another drink.
     r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+(?P<v4>drink|smoke)\b(?:\s+(?:alcohol|booze))?"
     r"(?=\s*(?:$|[,.!;?]|(?:at\s+all|anymore|any\s+more|and|but|so|either|though)\b))"
-    r"|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b",
+    r"|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b"
+    # trying to cut carbs, cutting out sugar, quitting caffeine: what one eats less of.
+    r"|^(?:am|is|are)?\s*(?:trying\s+to\s+|going\s+to\s+)?(?P<v6>(?:cut|cutting|quit|quitting|give\s+up|giving\s+up)"
+    r"\s+(?:out\s+|down\s+on\s+|back\s+on\s+)?(?:carbs|sugar|dairy|gluten|meat|red\s+meat|caffeine|coffee|alcohol|booze|salt|fried\s+food|junk\s+food))\b",
     re.IGNORECASE,
 )
 
@@ -372,15 +376,17 @@ class HealthFrames(FactBuilder):
         m = _MEDICINE_ZH.match(body) or _PRESCRIBED_ZH.match(body)
         if m is None or st.negated:
             return []
-        c = w.MEDICINE_ZH.match(w.clean_zh(m["v"]))
-        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
+        # 吃一片优甲乐, 两粒布洛芬: the dose before the medicine is no part of its name.
+        said = _DOSE_ZH.sub("", w.clean_zh(m["v"]))
+        c = w.MEDICINE_ZH.match(said)
+        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", said)
         if c is not None:
             what = c.group()
         elif (
             drug is not None
             and _DOCTOR.search(st.sentence)
             and not self.is_food(drug.group())
-            and _ENDS_A_DRUG.match(w.clean_zh(m["v"])[drug.end() :])
+            and _ENDS_A_DRUG.match(said[drug.end() :])
             and not re.search(r"[把被给让]", drug.group())
         ):
             # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.

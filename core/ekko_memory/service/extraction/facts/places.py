@@ -23,7 +23,10 @@ _MOVE_ZH = re.compile(
 _RESIDE_EN = re.compile(
     rf"^(?:am\s+|are\s+|is\s+)?{ADV_EN}(?:live|living|lives|reside|residing|resides|based|located|settled|staying)\s+(?:in|at|near|outside|around)\s+(?P<v>.+)$"
     rf"|^(?:have|has|had)?\s*(?:(?:\w+\s+){{1,4}}?and\s+)?{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
-    rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$",
+    rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$"
+    # we've been in Lisbon about three years now: where one has lived for a while.
+    rf"|^(?:(?:have|has)\s+(?:been\s+(?:living\s+)?in|lived\s+in)|been\s+(?:living\s+)?in)\s+(?P<v4>(?-i:[A-Z])[\w .'-]*?)\s+(?:for\s+)?(?:about\s+|nearly\s+|almost\s+|over\s+)?"
+    rf"(?:a|an|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)\s+(?:years?|months?)(?:\s+now)?$",
     re.IGNORECASE,
 )
 
@@ -293,7 +296,7 @@ class PlaceFrames(FactBuilder):
             return self._am_in_en(st, body)
         if m is None or st.negated:
             return []
-        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
+        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or "")
         place = english_place(raw)
         if not place:
             # a small flat in Edinburgh: the place is the last proper name.

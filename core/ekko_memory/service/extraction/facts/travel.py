@@ -19,7 +19,7 @@ _TRAVEL_ZH = re.compile(
 )
 
 _TRAVEL_EN = re.compile(
-    r"^(?:am|are|will\s+be|'ll\s+be)?\s*(?:going|flying|traveling|travelling|heading|driving|off|leaving|moving|taking\s+a\s+trip|visiting)\s+(?:(?:out|over|back|down|up|away)\s+)?(?:to\s+|for\s+)?(?P<v>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|today|tonight|with|and)\b|$)"
+    r"^(?:am|are|will\s+be|'ll\s+be)?\s*(?:going|flying|traveling|travelling|heading|driving|off|leaving|moving|taking\s+a\s+trip|visiting)\s+(?:(?:back\s+home|out|over|back|down|up|away|home)\s+)?(?:to\s+|for\s+)?(?P<v>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|today|tonight|with|and)\b|$)"
     r"|^(?:have|has)?\s*(?:booked|got|have)\s+(?:a|my|our|the)\s+(?:flight|trip|ticket|tickets|train)\s+to\s+(?P<v2>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)"
     r"|^(?:will|'ll|am\s+going\s+to|plan\s+to|want\s+to|gonna)\s+(?:visit|go\s+to|fly\s+to|travel\s+to|be\s+in)\s+(?P<v3>[A-Z][\w .'-]*?)(?=\s+(?:on|in|next|this|for|from|at|by|tomorrow|with|and)\b|$)",
     re.IGNORECASE,
