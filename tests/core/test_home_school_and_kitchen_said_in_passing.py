@@ -225,3 +225,14 @@ def test_a_dose_is_no_medicine_and_a_daughter_had_is_the_users(mem: MemoryServic
 def test_a_past_home_or_a_question_is_no_fact(mem: MemoryService, said: str) -> None:
     say(mem, said)
     assert not [n for n in _own(mem) if n.key in ("city", "dietary_restriction")]
+
+
+def test_zai_typed_as_zai_before_a_city_and_work_is_where_one_works(mem: MemoryService) -> None:
+    say(mem, "我再苏州上班，问下周末去哪玩")
+    assert "苏州" in _said(mem)
+
+
+@pytest.mark.parametrize("said", ["我再想想上班的事", "我在想想工作的事"])
+def test_thinking_over_work_is_no_workplace(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert not [n for n in _own(mem) if n.key == "employer"]

@@ -33,7 +33,8 @@ _JOB_ZH = re.compile(
 )
 
 _WORK_AT_ZH = re.compile(
-    rf"^{ADV_ZH}(?:是)?在(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
+    # 我再郑州上班: 再 typed for 在 (one sound), before a place and 上班/工作.
+    rf"^{ADV_ZH}(?:是)?(?:在|再(?=[\u4e00-\u9fff]{{2,6}}(?:上班|工作)))(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
     rf"|^{ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 
@@ -347,6 +348,10 @@ class WorkFrames(FactBuilder):
         where = w.clean_zh(m["v"] or m["v2"] or "")
         if _SPAN_ZH.match(where):
             return []  # 入职快三年了: how long, not where
+        if m["v"] and "再" in body[: m.start("v")] and not w.place_at_start(where):
+            return []  # 我再想想上班的事: 再 of "again", no place typed with it
+        if where and all(pos.startswith("v") for _, pos in w.tag(where)):
+            return []  # 我在想想工作的事: 在 of doing (thinking it over), no workplace
         # What follows the workplace (做客服 of 在美团做客服): the job, if one is named.
         after = body[len(m["v"] or "") + 1 :] if m["v"] else ""
         said_rest = m.groupdict().get("rest") or ""
