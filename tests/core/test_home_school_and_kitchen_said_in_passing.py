@@ -236,3 +236,25 @@ def test_zai_typed_as_zai_before_a_city_and_work_is_where_one_works(mem: MemoryS
 def test_thinking_over_work_is_no_workplace(mem: MemoryService, said: str) -> None:
     say(mem, said)
     assert not [n for n in _own(mem) if n.key == "employer"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "word"),
+    [
+        ("my hometown is Tromsø, way up north", "hometown", "troms"),
+        ("my flat's in Stockbridge, top floor", "city", "stockbridge"),
+        ("I grew up in Galway but live in Limerick now", "city", "limerick"),
+        ("I'm an air traffic controller, shifts are brutal", "occupation", "controller"),
+    ],
+)
+def test_home_and_job_said_as_people_say_them(
+    mem: MemoryService, said: str, key: str, word: str
+) -> None:
+    say(mem, said)
+    assert any(n.key == key and word in str(n.value_json).casefold() for n in _own(mem)), _said(mem)
+
+
+def test_a_mum_of_three_has_children_and_a_new_dad_no_job(mem: MemoryService) -> None:
+    say(mem, "I'm a mum of three, so evenings are chaos", "I'm a new dad, send help")
+    assert any(n.key == "family_member" and "three" in str(n.value_json) for n in stored(mem))
+    assert not [n for n in _own(mem) if n.key == "occupation"]

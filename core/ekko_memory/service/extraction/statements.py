@@ -475,6 +475,8 @@ def _breaks(sentence: str, at: int, sep: str) -> bool:
 _CLAUSE_EN = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
+    # I'm from Cork originally but live in Dublin now: "but" before where one lives or works.
+    r"|\s+(?:but|and)\s+(?=(?:now\s+)?(?:live|living|work|working|based)\s+(?:in|at|for|from)\b)"
     # I grew up in Porto so Portuguese is my first language: a new subject named, then "is my".
     r"|\s+(?:but|and|so|because|since)\s+(?=(?-i:[A-Z])[a-z]+\s+is\s+(?:my|our)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".

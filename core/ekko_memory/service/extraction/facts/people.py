@@ -135,6 +135,13 @@ _HAVE_KIN_EN = re.compile(
     re.IGNORECASE,
 )
 
+# a mum of three, a dad of two boys: the children, counted.
+_PARENT_OF_EN = re.compile(
+    r"^(?:am|is)\s+(?:a|an)\s+(?:\w+\s+)?(?:mum|mom|dad|mother|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)"
+    r"(?:\s+(?P<rel>kids|boys|girls|children|teenagers|teens))?(?P<name>)",
+    re.IGNORECASE,
+)
+
 _NAMED_EN = re.compile(
     r"^(?:'s\s+name\s+is|is\s+called|is\s+named|goes\s+by)\s+(?P<v>[A-Z][\w-]+)", re.IGNORECASE
 )
@@ -413,15 +420,15 @@ class PeopleFrames(FactBuilder):
     def _kin_en(self, st: Statement, body: str) -> list[Finding]:
         if st.subject.kind not in ("self", "we") or st.negated:
             return []
-        m = _HAVE_KIN_EN.match(body)
+        m = _HAVE_KIN_EN.match(body) or _PARENT_OF_EN.match(body)
         if m is None:
             return []
-        rel = m["rel"].casefold()
+        rel = (m["rel"] or "kids").casefold()
         phrase = f"{m['n']} {rel}"
         if m["name"]:
             phrase += f" ({m['name']})"
         else:
-            ages = _AGES_AFTER_EN.match(_after(st, m["rel"]))
+            ages = _AGES_AFTER_EN.match(_after(st, m["rel"] or rel))
             if ages is not None:
                 phrase += f" ({ages['ages']})"
         return [

@@ -24,6 +24,8 @@ _RESIDE_EN = re.compile(
     rf"^(?:am\s+|are\s+|is\s+)?{ADV_EN}(?:live|living|lives|reside|residing|resides|based|located|settled|staying)\s+(?:in|at|near|outside|around)\s+(?P<v>.+)$"
     rf"|^(?:have|has|had)?\s*(?:(?:\w+\s+){{1,4}}?and\s+)?{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
     rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$"
+    # (my) flat's in Hackney, house is in Leith: where one's home is.
+    rf"|^(?:flat|house|home|apartment|place)(?:'s|\s+is)\s+(?:in|near)\s+(?P<v5>(?-i:[A-Z])[\w .'-]*)$"
     # we've been in Lisbon about three years now: where one has lived for a while.
     rf"|^(?:(?:have|has)\s+(?:been\s+(?:living\s+)?in|lived\s+in)|been\s+(?:living\s+)?in)\s+(?P<v4>(?-i:[A-Z])[\w .'-]*?)\s+(?:for\s+)?(?:about\s+|nearly\s+|almost\s+|over\s+)?"
     rf"(?:a|an|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)\s+(?:years?|months?)(?:\s+now)?$",
@@ -89,7 +91,9 @@ _HOMETOWN_ZH = re.compile(
 
 _HOMETOWN_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}from\s+(?P<v>.+)$|^{ADV_EN}(?:come|comes|came)\s+from\s+(?P<v2>.+)$"
-    rf"|^(?:was|were)\s+(?:born|raised)(?:\s+and\s+raised)?\s+in\s+(?P<v3>.+)$|^{ADV_EN}grew\s+up\s+in\s+(?P<v4>.+)$",
+    rf"|^(?:was|were)\s+(?:born|raised)(?:\s+and\s+raised)?\s+in\s+(?P<v3>.+)$|^{ADV_EN}grew\s+up\s+in\s+(?P<v4>.+)$"
+    # (my) hometown is Bergen, home town's Cork: said of the place.
+    rf"|^(?:hometown|home\s+town)(?:'s|\s+is)\s+(?P<v5>.+)$",
     re.IGNORECASE,
 )
 
@@ -296,7 +300,7 @@ class PlaceFrames(FactBuilder):
             return self._am_in_en(st, body)
         if m is None or st.negated:
             return []
-        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or "")
+        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or m["v5"] or "")
         place = english_place(raw)
         if not place:
             # a small flat in Edinburgh: the place is the last proper name.
@@ -367,7 +371,9 @@ class PlaceFrames(FactBuilder):
         m = _HOMETOWN_EN.match(body)
         if m is None or st.negated:
             return []
-        raw = w.clean_en(next((m[g] for g in ("v", "v2", "v3", "v4") if m.groupdict().get(g)), ""))
+        raw = w.clean_en(
+            next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "")
+        )
         place = english_place(raw)
         if not place:
             return []

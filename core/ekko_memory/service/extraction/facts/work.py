@@ -146,7 +146,9 @@ _BEING_JOB_EN = re.compile(
     r"\s+(?:is|has\s+been|gets|can\s+be|was)\s+(?:so\s+|really\s+|pretty\s+|super\s+|very\s+|kinda\s+)?(?:rough|hard|tough|exhausting|brutal|tiring|draining|killing\s+me|a\s+lot|stressful|wild|insane)\b",
     re.IGNORECASE,
 )
-_FAMILY_ROLES = frozenset({"mom", "mum", "mother", "dad", "father", "parent", "wife", "husband"})
+_FAMILY_ROLES = frozenset(
+    {"mom", "mum", "mother", "dad", "father", "parent", "wife", "husband", "grandma", "grandpa"}
+)
 # on permanent nights, I work nights, 上夜班: night shifts.
 _NIGHTS_EN = re.compile(
     r"\b(?:on\s+(?:permanent\s+|the\s+|constant\s+)?nights|(?:work|working|works)\s+(?:the\s+)?nights|night\s+shifts?|the\s+night\s+shift|graveyard\s+shifts?|overnight\s+shifts?)\b",
@@ -516,6 +518,8 @@ class WorkFrames(FactBuilder):
         head = job.split()[-1].casefold() if job else ""
         if m["v"] and head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
             return []
+        if head in _FAMILY_ROLES and not re.search(r"stay.at.home|full.time", job, re.IGNORECASE):
+            return []  # a new dad, a mum of three: family, no job (a stay-at-home mum is one)
         if not job or len(job) > 40:
             return []
         out = [
