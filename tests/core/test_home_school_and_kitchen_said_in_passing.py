@@ -258,3 +258,13 @@ def test_a_mum_of_three_has_children_and_a_new_dad_no_job(mem: MemoryService) ->
     say(mem, "I'm a mum of three, so evenings are chaos", "I'm a new dad, send help")
     assert any(n.key == "family_member" and "three" in str(n.value_json) for n in stored(mem))
     assert not [n for n in _own(mem) if n.key == "occupation"]
+
+
+def test_years_lived_in_a_city_make_it_home(mem: MemoryService) -> None:
+    say(mem, "我是西北人，在厦门待了八年了")
+    assert any(n.key == "city" and "厦门" in str(n.value_json) for n in _own(mem))
+
+
+def test_hours_in_a_room_are_no_home(mem: MemoryService) -> None:
+    say(mem, "我在会议室待了三个小时")
+    assert not [n for n in _own(mem) if n.key == "city"]

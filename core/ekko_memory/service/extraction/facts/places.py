@@ -14,6 +14,8 @@ _RESIDE_ZH = re.compile(
     rf"|^{ADV_ZH}(?:新)?家(?:在|住)\s*(?P<v2>.+)$|^(?:新家|新房子?|家)(?:在|是在)\s*(?P<v5>.+)$"
     rf"|^{ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
     rf"|^(?:平时|平常|常年|一直|长期|现在|目前|如今)?(?:都|人)?在(?P<v4>[\u4e00-\u9fff]{{2,6}}?)(?:这边|这儿|这里|呢)?$"
+    # 在上海待了十年了, 在成都住了快五年: where one has lived for years.
+    rf"|^{ADV_ZH}在(?P<v6>[\u4e00-\u9fff]{{2,6}}?)(?:待|呆|住|生活)了(?:快|都|已经|差不多)?(?:[一二两三四五六七八九十几\d]+|好几|半)(?:个)?(?:多)?年"
 )
 
 _MOVE_ZH = re.compile(
@@ -281,6 +283,8 @@ class PlaceFrames(FactBuilder):
                 or m.groupdict().get("v2")
                 or m.groupdict().get("v3")
                 or m.groupdict().get("v4")
+                or m.groupdict().get("v5")
+                or m.groupdict().get("v6")
                 or ""
             )
         )
