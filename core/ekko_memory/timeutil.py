@@ -60,12 +60,26 @@ def storable(value: datetime) -> datetime:
     return utc
 
 
+# The last UTC time formatted and its text: a write stores one instant several times (the
+# node's creation and update, its audit event), ~2.5 µs each. Only times in UTC: two equal
+# ones are the same instant (in a zone with summer time, equal local times may not be).
+_last_db: tuple[datetime, str] | None = None
+
+
 def to_db(value: datetime | None) -> str | None:
     """Format a datetime for storage (``2026-12-02T16:24:00.123456Z``; always four digits
     of year, so text order stays time order)."""
+    global _last_db
     if value is None:
         return None
-    return to_utc(value).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    if value.tzinfo is not UTC:
+        return to_utc(value).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    last = _last_db
+    if last is not None and last[0] == value:
+        return last[1]
+    text = value.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    _last_db = (value, text)
+    return text
 
 
 def from_db(value: str | None) -> datetime | None:

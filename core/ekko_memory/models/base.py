@@ -104,6 +104,19 @@ _SURROGATES = re.compile("[\ud800-\udfff\x00]")
 
 def clean_text(value: str) -> str:
     """Replace lone surrogates (unstorable as UTF-8) and NUL with U+FFFD; keep everything else."""
+    # Nearly every text is clean, and each governed write cleans ~30: ASCII text holds no
+    # surrogate, and text that encodes as UTF-8 holds none either (the codec refuses
+    # exactly those), both told far quicker than the pattern's scan (~0.2 against ~0.5 µs
+    # for a short note, 0.1 against 16 for 2,000 characters).
+    if "\x00" not in value:
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return value
     return _SURROGATES.sub("\ufffd", value)
 
 

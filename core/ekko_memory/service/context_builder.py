@@ -12,10 +12,7 @@ resolution; only the nodes that make it into the context become ``MemoryNode``s.
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,13 +42,27 @@ from ekko_memory.store.rows import NodeRow
 from ekko_memory.store.search_reads import RowHit
 from ekko_memory.store.search_text import MEMO_CHARS
 from ekko_memory.store.sql_store import SqlStore
-from ekko_memory.store.turn_reads import KeywordAsk, NodeAsk, TurnAsk, WaitingAsk, read_turn
+from ekko_memory.store.turn_reads import (
+    KeywordAsk,
+    NodeAsk,
+    TurnAsk,
+    TurnRows,
+    WaitingAsk,
+    read_turn,
+    read_turns,
+)
 
 if TYPE_CHECKING:
     from ekko_memory.service.memory_service import MemoryService
     from ekko_memory.service.semantic.recall import StoreName
 
 T = TypeVar("T")
+# What a turn's read of each store gives: the workspace's recent messages, summary,
+# nodes, keyword hits and waiting proposals; the user store's nodes, hits and proposals.
+WorkspaceFound = tuple[
+    list[MemoryMessage], MemorySummary | None, list[NodeRow], list[RowHit], list[PendingItem]
+]
+UserFound = tuple[list[NodeRow], list[RowHit], list[PendingItem]]
 # Node types that have their own section; everything else is "relevant".
 SECTION_OF = {
     "constraint": "constraints",
@@ -111,29 +122,13 @@ def session_filter(viewer: Viewer, session_id: str) -> NodeFilter:
     return NodeFilter(session_id=session_id, viewer=viewer)
 
 
-_side_reader: tuple[int, ThreadPoolExecutor] | None = None
-_side_lock = threading.Lock()
-
-
-def side_reader() -> ThreadPoolExecutor:
-    """The threads that read a turn's user store beside its workspace store (PostgreSQL;
-    each keeps its own connection): made again in a forked child, whose copy has none."""
-    global _side_reader
-    with _side_lock:
-        if _side_reader is None or _side_reader[0] != os.getpid():
-            _side_reader = (
-                os.getpid(),
-                ThreadPoolExecutor(max_workers=4, thread_name_prefix="ekko-side-read"),
-            )
-        return _side_reader[1]
-
-
 class ContextBuilder:
     """Builds MemoryContext for one turn of one session."""
 
-    # Read a PostgreSQL store's part of a turn in one pipeline, both stores at once
-    # (``store.turn_reads``; off: the reads one by one in a transaction per store, one
-    # store after the other, as on SQLite; bench/bench_pg_context.py compares the two).
+    # Read a PostgreSQL store's part of a turn in one pipeline, both stores' pipelines
+    # sent before either answer is awaited (``store.turn_reads``; off: the reads one by
+    # one in a transaction per store, one store after the other, as on SQLite;
+    # bench/bench_pg_context.py compares the two).
     batch_postgres = True
 
     def __init__(self, service: MemoryService) -> None:
@@ -211,25 +206,15 @@ class ContextBuilder:
         hits: list[RowHit] = []
         waiting: list[PendingItem] = []
         # One read transaction per store: every query of a turn sees one snapshot.
-        user_read: Future[tuple[list[NodeRow], list[RowHit], list[PendingItem]] | None] | None
-        user_read = None
-        user_warnings: list[str] = []
+        read_ws: Callable[[], WorkspaceFound] = lambda: self._read_workspace(  # noqa: E731
+            session_id, text, hints
+        )
+        read_us: Callable[[], UserFound] = lambda: self._read_user(text, hints)  # noqa: E731
         if ws.health.readable and us.health.readable and self._batched(ws) and self._batched(us):
-            # Two servers' (or one server's two schemas') work at once: the user store is
-            # read on a helper thread while this one reads the workspace.
-            if self.semantic is not None:
-                self.semantic.vector()  # waited for here, once
-            user_read = side_reader().submit(
-                self._try,
-                "user memories",
-                lambda: self._read_user(text, hints),
-                None,
-                user_warnings,
-            )
+            # Two servers' (or one server's two schemas') work at once.
+            read_ws, read_us = self._read_both(session_id, text, hints)
         if ws.health.readable:
-            got = self._try(
-                "workspace memories", lambda: self._read_workspace(session_id, text, hints), None
-            )
+            got = self._try("workspace memories", read_ws, None)
             if got is not None:
                 recent, summary, nodes, ws_hits, ws_waiting = got
                 found += nodes
@@ -237,11 +222,7 @@ class ContextBuilder:
                 waiting += ws_waiting
             self.vector_hits += self._near_hits.pop("workspace", [])
         if us.health.readable:
-            if user_read is not None:
-                got_user = user_read.result()
-                self.warnings += user_warnings
-            else:
-                got_user = self._try("user memories", lambda: self._read_user(text, hints), None)
+            got_user = self._try("user memories", read_us, None)
             self.vector_hits += self._near_hits.pop("user", [])
             if got_user is not None:
                 found += got_user[0]
@@ -411,6 +392,71 @@ class ContextBuilder:
         # A little slack over the section's size for expired and conflicting nodes.
         return self.service.config.section_limits[section] + 2
 
+    def _read_both(
+        self, session_id: str, text: str, hints: list[tuple[str, ...]]
+    ) -> tuple[Callable[[], WorkspaceFound], Callable[[], UserFound]]:
+        """Both stores read at once from this thread (``read_turns``: each store's pipeline
+        sent before either answer is awaited), as two calls that give what
+        ``_read_workspace`` and ``_read_user`` give, or raise what they would have."""
+        store_ws, store_us = self.service.workspace_store, self.service.user_store
+
+        def ask_of(make: Callable[[], TurnAsk]) -> TurnAsk | Exception:
+            try:
+                return make()
+            except Exception as e:  # raised where the store's read would have raised it
+                return e
+
+        ask_ws = ask_of(lambda: self._workspace_ask(session_id, text, hints))
+        ask_us = ask_of(lambda: self._user_ask(text, hints))
+        asked = [
+            (st, a) for st, a in ((store_ws, ask_ws), (store_us, ask_us)) if isinstance(a, TurnAsk)
+        ]
+        answers = iter(read_turns(asked))
+        got_ws = next(answers) if isinstance(ask_ws, TurnAsk) else ask_ws
+        got_us = next(answers) if isinstance(ask_us, TurnAsk) else ask_us
+
+        def rows(got: TurnRows | Exception) -> TurnRows:
+            if isinstance(got, Exception):
+                raise got
+            return got
+
+        return (
+            lambda: self._workspace_found(rows(got_ws)),
+            lambda: self._user_found(rows(got_us), hints),
+        )
+
+    def _workspace_ask(self, session_id: str, text: str, hints: list[tuple[str, ...]]) -> TurnAsk:
+        """What a batched read asks the workspace store."""
+        cfg = self.service.config
+        store = self.service.workspace_store
+        return TurnAsk(
+            recent=(session_id, cfg.recent_messages),
+            summary_of=session_id,
+            nodes=[
+                NodeAsk(session_filter(self.viewer, session_id), 30, "recent"),
+                *(
+                    NodeAsk(topic_filter(self.viewer, "workspace", node_type), self._limit(section))
+                    for node_type, section in WORKSPACE_SECTIONS
+                ),
+                *(NodeAsk(f, limit) for f, limit in self._hinted_filters("workspace", hints)),
+            ],
+            keywords=self._keyword_ask(("session", "workspace"), text),
+            waiting=self._waiting_ask(),
+            near=self._near_ask("workspace", store, ("session", "workspace")),
+            setting=PAUSE_SETTING,
+        )
+
+    def _workspace_found(
+        self, got: TurnRows
+    ) -> tuple[
+        list[MemoryMessage], MemorySummary | None, list[NodeRow], list[RowHit], list[PendingItem]
+    ]:
+        """``_read_workspace``'s answer from a batched read's rows."""
+        self.pause_values.append(got.setting)
+        self._near_found("workspace", got.near)
+        nodes = [row for part in got.nodes for row in part]
+        return got.recent, got.summary, nodes, got.hits, got.waiting
+
     def _read_workspace(
         self, session_id: str, text: str, hints: list[tuple[str, ...]]
     ) -> tuple[
@@ -420,29 +466,9 @@ class ContextBuilder:
         store = self.service.workspace_store
         nodes: list[NodeRow] = []
         if self._batched(store):
-            ask = TurnAsk(
-                recent=(session_id, cfg.recent_messages),
-                summary_of=session_id,
-                nodes=[
-                    NodeAsk(session_filter(self.viewer, session_id), 30, "recent"),
-                    *(
-                        NodeAsk(
-                            topic_filter(self.viewer, "workspace", node_type), self._limit(section)
-                        )
-                        for node_type, section in WORKSPACE_SECTIONS
-                    ),
-                    *(NodeAsk(f, limit) for f, limit in self._hinted_filters("workspace", hints)),
-                ],
-                keywords=self._keyword_ask(("session", "workspace"), text),
-                waiting=self._waiting_ask(),
-                near=self._near_ask("workspace", store, ("session", "workspace")),
-                setting=PAUSE_SETTING,
+            return self._workspace_found(
+                read_turn(store, self._workspace_ask(session_id, text, hints))
             )
-            got = read_turn(store, ask)
-            self.pause_values.append(got.setting)
-            self._near_found("workspace", got.near)
-            nodes = [row for part in got.nodes for row in part]
-            return got.recent, got.summary, nodes, got.hits, got.waiting
         with store.snapshot() as r:
             recent = r.list_recent_messages(session_id, cfg.recent_messages)
             summary = r.get_latest_summary(session_id)
@@ -459,6 +485,49 @@ class ContextBuilder:
             waiting = self._waiting(r)
         return recent, summary, nodes, hits, waiting
 
+    def _user_ask(self, text: str, hints: list[tuple[str, ...]]) -> TurnAsk:
+        """What a batched read asks the user store (the topicless preferences last)."""
+        store = self.service.user_store
+        asks = [NodeAsk(f, limit) for f, limit in self._hinted_filters("user", hints)]
+        asks += [
+            NodeAsk(
+                topic_filter(
+                    self.viewer,
+                    "user",
+                    rule.type,
+                    rule.domain,
+                    tuple(rule.category_path_prefix or ()),
+                ),
+                self._limit("preferences"),
+            )
+            for rule in self.service.registry.always_in_context_rules()
+        ]
+        if not hints:
+            asks.append(
+                NodeAsk(topic_filter(self.viewer, "user", "preference"), self._limit("preferences"))
+            )
+        return TurnAsk(
+            nodes=asks,
+            keywords=self._keyword_ask(("user",), text),
+            waiting=self._waiting_ask(),
+            near=self._near_ask("user", store, ("user",)),
+            setting=PAUSE_SETTING,
+        )
+
+    def _user_found(
+        self, got: TurnRows, hints: list[tuple[str, ...]]
+    ) -> tuple[list[NodeRow], list[RowHit], list[PendingItem]]:
+        """``_read_user``'s answer from a batched read's rows."""
+        self.pause_values.append(got.setting)
+        self._near_found("user", got.near)
+        parts = got.nodes
+        if not hints:
+            # Nothing points at a topic: the user's most important preferences only.
+            top = parts.pop()
+            min_importance = self.service.config.topicless_min_importance
+            parts.append([n for n in top if n.importance >= min_importance])
+        return [row for part in parts for row in part], got.hits, got.waiting
+
     def _read_user(
         self, text: str, hints: list[tuple[str, ...]]
     ) -> tuple[list[NodeRow], list[RowHit], list[PendingItem]]:
@@ -466,44 +535,7 @@ class ContextBuilder:
         nodes: list[NodeRow] = []
         store = self.service.user_store
         if self._batched(store):
-            asks = [NodeAsk(f, limit) for f, limit in self._hinted_filters("user", hints)]
-            asks += [
-                NodeAsk(
-                    topic_filter(
-                        self.viewer,
-                        "user",
-                        rule.type,
-                        rule.domain,
-                        tuple(rule.category_path_prefix or ()),
-                    ),
-                    self._limit("preferences"),
-                )
-                for rule in self.service.registry.always_in_context_rules()
-            ]
-            if not hints:
-                asks.append(
-                    NodeAsk(
-                        topic_filter(self.viewer, "user", "preference"), self._limit("preferences")
-                    )
-                )
-            got = read_turn(
-                store,
-                TurnAsk(
-                    nodes=asks,
-                    keywords=self._keyword_ask(("user",), text),
-                    waiting=self._waiting_ask(),
-                    near=self._near_ask("user", store, ("user",)),
-                    setting=PAUSE_SETTING,
-                ),
-            )
-            self.pause_values.append(got.setting)
-            self._near_found("user", got.near)
-            parts = got.nodes
-            if not hints:
-                # Nothing points at a topic: the user's most important preferences only.
-                top = parts.pop()
-                parts.append([n for n in top if n.importance >= cfg.topicless_min_importance])
-            return [row for part in parts for row in part], got.hits, got.waiting
+            return self._user_found(read_turn(store, self._user_ask(text, hints)), hints)
         with store.snapshot() as r:
             nodes += self._hinted(r, "user", hints)
             for rule in self.service.registry.always_in_context_rules():

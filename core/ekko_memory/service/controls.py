@@ -58,40 +58,52 @@ class Controls:
 
     def __init__(self, service: MemoryService) -> None:
         self.service = service
-        # (change counts of the stores, state) as last read: every turn asks.
-        self._cached: tuple[tuple[int | None, ...], PauseState] | None = None
-        # Per store (by id, the store held so the id is never another's): (store, change
-        # count, its ``paused`` setting) as last read.
-        self._values: dict[int, tuple[SqlStore, int, Any]] = {}
+        # Per store (by id, the store held so the id is never another's): (store, what
+        # says the file is unchanged since, its ``paused`` setting) as last read.
+        self._values: dict[int, tuple[SqlStore, tuple[Any, ...], Any]] = {}
+        # (the settings, the state they say) as last worked out: every tool call asks.
+        self._state: tuple[list[Any], PauseState] | None = None
 
     # --- pause ----------------------------------------------------------------------
 
     def pause_state(self, *, read_by_turn: Collection[SqlStore] = ()) -> PauseState:
         """Whether memory is paused, read from the stores (any store that says so);
         ``read_by_turn``: stores left out, a turn reads their switch with its own reads."""
-        stores = [s for _, s in self.service.stores() if s not in read_by_turn]
-        counts = tuple(s.change_count() for s in stores)
-        cached = self._cached
-        if cached is not None and None not in counts and cached[0] == counts:
-            return cached[1]
-        # Each store's switch is read again only when that store changed: a write to one
-        # store (every governed write) leaves the other's reading as it was.
-        values = []
-        held = self._values
-        for store, count in zip(stores, counts, strict=True):
-            kept = held.get(id(store))
-            if count is not None and kept is not None and kept[0] is store and kept[1] == count:
-                values.append(kept[2])
-                continue
-            value = self._read(store)
-            if count is None:
-                held.pop(id(store), None)
-            else:
-                held[id(store)] = (store, count, value)
-            values.append(value)
+        values = [self._setting(s) for _, s in self.service.stores() if s not in read_by_turn]
+        kept = self._state
+        if kept is not None and kept[0] == values:
+            return kept[1]
         state = self.state_of(values)
-        self._cached = (counts, state)
+        self._state = (values, state)
         return state
+
+    def _setting(self, store: SqlStore) -> Any:
+        """``store``'s ``paused`` setting, read again only when it may have changed.
+
+        Every tool call asks, and every governed write commits. On a SQLite file the
+        thread's kept connection tells whether any other connection committed since the
+        last reading (``others_version``: a pause set by another process, thread or
+        store object shows at once), and this process's own setting writes are counted
+        (``marks.settings_written``): the store's own writes in between leave the reading
+        valid (~20 µs a store to ask, where reading the switch after every write cost
+        ~40 more). Elsewhere the store's change count, which any commit moves."""
+        version = store.others_version()
+        key: tuple[Any, ...] | None
+        if version is not None:
+            key = ("others", *version, marks.settings_written())
+        else:
+            count = store.change_count()
+            key = None if count is None else ("count", count)
+        held = self._values.get(id(store))
+        if key is not None and held is not None and held[0] is store and held[1] == key:
+            return held[2]
+        # The key is taken before the read: a commit in between makes the next call read again.
+        value = self._read(store)
+        if key is None:
+            self._values.pop(id(store), None)
+        else:
+            self._values[id(store)] = (store, key, value)
+        return value
 
     @staticmethod
     def state_of(values: Iterable[Any]) -> PauseState:
@@ -176,7 +188,6 @@ class Controls:
                     payload={"paused": paused},
                 )
                 written += 1
-        self._cached = None
         self._values.clear()
         state = self.pause_state()
         if not written or (not paused and state.paused):

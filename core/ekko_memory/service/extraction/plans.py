@@ -36,17 +36,20 @@ _DONE_VERBS_ZH = (
     # 水壶已经下单了: bought online, the errand is done.
     r"下单|下好单|下过单|"
     # 房租转过去了, 学费打过去了: the money is sent.
-    r"转过去|转账|转给|打过去|汇过去|汇款|转"
+    r"转过去|转账|转给|打过去|汇过去|汇款|转|"
+    # 护照续过了: renewed.
+    r"(?<!继)续"
 )
 # Work reported done: the verb with 了 after it, or 已经/终于 before it (交上去 alone is still
 # to do: 周五前要交上去).
 _DONE_ZH = re.compile(
-    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
+    rf"(?:已经|终于|刚刚?|总算|都)(?:{_DONE_VERBS_ZH})|(?:{_DONE_VERBS_ZH})(?:过|上|下来|出去|回去|好[\u4e00-\u9fff]{{1,2}}|完[\u4e00-\u9fff]{{1,2}})?(?:了|啦|咯|喽)|搞定|(?:完|好|掉|走)了(?:[，,。！!~～]|$)"
 )
 _DONE_EN = re.compile(
     r"\b(?:finished|done with|done|completed|submitted|handed in|turned in|sent (?:off|out|in)|sent|wrapped up|got (?:it|that|the \w+) done|took care of|dealt with|handled|sorted|paid|renewed|passed|went to|bought|booked|picked up|returned|mowed|fixed|already (?:did|went|sent|paid|finished)|is done|are done|was done|all done|no longer need to|ticked off|crossed off"
     r"|filed|fixed|cleaned|installed|repaired|painted|delivered|signed|posted|mailed|shipped|washed|replaced|printed"
     r"|dropped off|out of the way|checked off|taken care of|ordered|purchased|placed (?:an|the) order"
+    r"|(?:is|are|'s)\s+out\s+the\s+door|(?:is|are|'s)\s+(?:sorted|squared\s+away)(?=\s*[.!✅]*$)"
     # got the dry cleaning, picked up: the errand of fetching it is done.
     r"|got the|transferred|wired)\b",
     re.IGNORECASE,
@@ -160,7 +163,10 @@ _NO_NEED = re.compile(
 # Urgency in place of a date (renew it asap, 得尽快把护照续了): a to-do now.
 _URGENT = re.compile(
     r"\b(?:asap|as soon as (?:possible|i can)|right away|straight away|first thing tomorrow)\b"
-    r"|尽快|赶紧|抓紧|尽早|越快越好|马上",
+    r"|\b(?:expires?|expiring|runs?\s+out|running\s+out)\s+(?:soon|next\s+\w+|this\s+\w+)\b|\bis\s+about\s+to\s+(?:expire|run\s+out)\b"
+    r"|尽快|赶紧|抓紧|尽早|越快越好|马上"
+    # 驾照快到期了得去换证: what is about to run out makes the must a to-do now.
+    r"|(?:快|要|即将|马上)(?:到期|过期|截止|用完|没了)",
     re.IGNORECASE,
 )
 # A must or a should whose verb takes the thing to do as its object: 把报销单交了, 约个体检,
@@ -384,10 +390,19 @@ def plan(
         return None  # 不用交了, no need to call: nothing to do
     if course_ends(st) is not None:
         return None  # 在吃抗生素，要吃七天: how long the course lasts, no task
+    if any(t.role == "recurring" for t in st.times) and not any(
+        t.role in ("deadline", "point") for t in st.times
+    ):
+        return None  # 每次回家都得飞五个多小时, I have to take meds every morning: how it goes
     if _TURNING_AN_AGE.match(body.strip()):
         return None  # I'm gonna be 50 on 2 May: a birthday, no plan
     if listed and (_FEELING.search(body) or _FEELING.search(st.text)):
         return None  # 周末的活儿太多了：累死 — how it feels, no item to do
+    if st.zh and re.search(r"的[吧啊呀哦呢]*$", st.text.strip()) and not st.times:
+        if listed and not _MUST_ZH.search(body):
+            return None  # …约个体检，公司报销的: how the item before is paid for, no item
+        if not listed:
+            return None  # 我们组代码要开源的: how a thing is, said with 要…的, no to-do
     # The work named as its object (把报销单交了, book the vet): a to-do said plainly.
     worded = bool(_OBJECT_ZH.search(body) if st.zh else _OBJECT_EN.match(body.strip()))
     arranged = when is not None and when.role == "point" and bool(_ARRANGED.search(body))
@@ -476,12 +491,29 @@ _PRONOUN_OBJECT = re.compile(
 )
 
 
+def _no_object_zh(st: Statement) -> bool:
+    """A Chinese must whose verb names no thing at all (护照快过期了，得赶紧去续): the thing
+    was said before it."""
+    if not st.zh:
+        return False
+    tagged = w.tag(w.clean_zh(st.body.strip()))
+    return (
+        bool(tagged)
+        and tagged[-1][1][:1] == "v"
+        and (
+            len(tagged[-1][0]) == 1
+            or re.fullmatch(r"[去来再][\u4e00-\u9fff]", tagged[-1][0]) is not None
+        )
+        and not any(pos[:1] in ("n", "r", "q", "m") or pos in ("eng", "vn") for _, pos in tagged)
+    )
+
+
 def _with_antecedent(st: Statement, elliptic: bool = False) -> str:
     """The task's words, with the clauses before it in its sentence when it names its thing
     by a pronoun (my passport expires in June…, so I need to renew it asap) or not at all
     (``elliptic``: 预算表做完 周四前发给财务): the user's own words, so a later question
     about the thing finds the task."""
-    if not (elliptic or _PRONOUN_OBJECT.search(st.body)):
+    if not (elliptic or _PRONOUN_OBJECT.search(st.body) or _no_object_zh(st)):
         return st.text
     at = st.sentence.find(st.text)
     if at <= 0:
@@ -497,7 +529,7 @@ _PROJECT_WORDS = re.compile(
 )
 # Words that join a clause to the one before (另外, and also): no part of the task.
 _LEAD_JOIN = re.compile(
-    r"^(?:另外|还有|而且|然后|再就是|并且|还|也|and also|and|also|plus|then|but)[，,\s]*",
+    r"^(?:(?:另外|还有|而且|然后|再就是|并且|还|也|哎|唉|嗯|(?:and also|and|also|plus|then|but|ugh|argh|sigh|um|uh|oh|ok|okay|so)\b)[，,\s]*)+",
     re.IGNORECASE,
 )
 
@@ -815,8 +847,12 @@ def routine(st: Statement) -> Finding | None:
     if _only_how_often(st, body):
         # 主要练力量，一周三次: how often, of what the clause before says.
         before = _clause_before(st)
-        if not before:
-            return None
+        if not before or not re.search(
+            r"\d|[一二两三四五六七八九十几半]|\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|couple|every other)\b",
+            body,
+            re.IGNORECASE,
+        ):
+            return None  # "I like docstrings in English, always": no count, nothing to add
         text = w.clean_zh(f"{before}，{st.text}") if st.zh else w.clean_en(f"{before}, {st.text}")
         body = f"{before} {body}"
     # A routine does something: not a bare state (我每天都很忙) or a question.
@@ -1071,8 +1107,12 @@ def _work_words(text: str, zh: bool) -> set[str]:
 def task_words(task: MemoryNode) -> str:
     """The words a task was said in (its ``task`` value, else its title)."""
     value = task.value_json
-    said = value.get("task") if isinstance(value, dict) and value.get("task") else task.title
-    return str(said)
+    said = str(value.get("task") if isinstance(value, dict) and value.get("task") else task.title)
+    content = task.content or ""
+    if len(content) > len(said) and w.clean_zh(content).casefold().endswith(said[-4:].casefold()):
+        # …so I need to renew it: the thing is named in the clauses kept before the task.
+        return content
+    return said
 
 
 def task_overlap(said: str, clause: str) -> int:
@@ -1091,7 +1131,9 @@ def task_overlap(said: str, clause: str) -> int:
         )
         if not shared and len(re.split(r"[，,。！!]", clause)[0]) <= 8:
             single = {word for word, pos in w.tag(said) if len(word) == 1 and pos == "n"}
-            if single & {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}:
+            # The thing said first, as the topic (卡办下来了: jieba reads 卡办 as one verb).
+            named = {word for word, pos in w.tag(clause) if len(word) == 1 and pos == "n"}
+            if single & (named | {clause.lstrip()[:1]}):
                 return 1
     return shared
 

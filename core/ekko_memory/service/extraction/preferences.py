@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from ekko_memory.service.extraction import words as w
-from ekko_memory.service.extraction.findings import Finding
+from ekko_memory.service.extraction.findings import Finding, clip
 from ekko_memory.service.extraction.statements import Statement
 
-_DEGREE_ZH = r"(?:基本上?|一般|平时|平常|主要|通常|更|会|倒是|其实|很|超|超级|特别|非常|最|真的|真|实在|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太|从小就?|向来|始终|完全|根本)*"
+_DEGREE_ZH = r"(?:这人|这个人|一向|一贯|历来|打小|基本上?|一般|平时|平常|主要|通常|更|会|倒是|其实|很|超|超级|特别|非常|最|真的|真|实在|挺|蛮|比较|一直|就|还是|也|都|尤其|十分|相当|巨|贼|太|从小就?|向来|始终|完全|根本)*"
 # Can't bear, can't take in (吃不了, 听不来, 看不惯): what one cannot do with a thing.
 _CANNOT_ZH = r"(?:吃不了|喝不了|吃不来|喝不来|吃不惯|喝不惯|用不惯|听不来|听不惯|听不进去|看不来|看不惯|看不下去|受不了|忍不了|碰不了|碰不得|吃不得|闻不了|接受不了|欣赏不来|玩不来|忍受不了)"
 _LIKE_ZH = re.compile(
@@ -31,6 +31,8 @@ _LIKE_ZH = re.compile(
     rf"|^(?!.*(?:今天|今晚|现在|这会儿))(?:对|于)(?P<v13>[^，,。]{{1,12}}?){_DEGREE_ZH}(?:很|特别|超|非常|挺|蛮|比较|一直)?(?:感兴趣|有兴趣)(?:的)?$"
     # 离不开咖啡: what one cannot do without.
     rf"|^{_DEGREE_ZH}(?P<need>离不开|少不了|戒不掉)(?P<v7>.+)$"
+    # 我是猫派, 甜食控, 咸党: the side one is on, said as what one is.
+    rf"|^(?:是)?{_DEGREE_ZH}(?:个|一个)?(?P<v17>(?:猫|狗|咸|甜|辣|肉|素|早起|夜猫子|咖啡|茶|[\u4e00-\u9fff]{{1,3}}食)(?:派|党)|[\u4e00-\u9fff]{{1,3}}控)(?:的|一枚|来的)?$"
 )
 # How one reacts each time to a thing (闻着就想吐, 一看到…就头疼): a dislike said by reaction.
 REACTION_ZH = r"(?:想吐|恶心|反胃|犯恶心|倒胃口|头疼|头痛|头大|头晕|心烦|烦|难受|受不了|起鸡皮疙瘩|发怵|犯困|想哭|崩溃)"
@@ -48,10 +50,12 @@ _DISLIKE_ZH = re.compile(
     # 一点辣都吃不了, 一首说唱都听不下去: not even a little of it.
     rf"|^(?:是)?{_DEGREE_ZH}(?:一点|一口|一丁点|半点|一点点|一首|一集|一部|一页)(?:儿)?(?P<v3>[\u4e00-\u9fffA-Za-z0-9 ]{{1,10}}?)(?:都|也){_DEGREE_ZH}{_CANNOT_ZH}"
     rf"|^(?:是)?{_DEGREE_ZH}(?P<v4>[\u4e00-\u9fffA-Za-z0-9 ]{{1,10}}?)(?:是)?{_DEGREE_ZH}(?:一点|一口|半点)(?:儿)?(?:都|也){_DEGREE_ZH}{_CANNOT_ZH}"
+    # 我不太喝咖啡, 从来不抽烟, 很少看电视: what one does not (or seldom) take or do, as a habit.
+    rf"|^{_ONCE_ZH}(?:是)?{_DEGREE_ZH}(?P<seldom>(?:不|从不|从来不|几乎不|很少|不怎么|不大|不太|不常)(?:太|怎么|大|常|咋)?(?:吃|喝|抽|看|玩|听|碰|追))(?![得懂见到出好着完过清了下上起])(?P<v16>[^，,。！!？?了吗呢啊]{{1,10}})$"
 )
 _ADV_EN = r"(?:really\s+|absolutely\s+|totally\s+|just\s+|also\s+|do\s+|kinda\s+|kind\s+of\s+|still\s+|so\s+|super\s+|very\s+|pretty\s+|big\s+time\s+)*"
 _LIKE_EN = re.compile(
-    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear)\s+(?P<v>.+)$"
+    rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear|(?:big|huge)\s+fan\s+of)\s+(?P<v>.+)$"
     r"|^(?:'s\s+)?favou?rite\s+(?P<what>[\w ]{1,20}?)\s+is\s+(?P<v2>.+)$"
     rf"|^(?:am|is)\s+{_ADV_EN}(?:pretty\s+much\s+|basically\s+|definitely\s+|totally\s+|more\s+of\s+|such\s+)*(?:a|an)\s+(?P<v3>[\w -]{{2,20}}?)\s+person\b"
     r"|^(?P<v4>[\w -]{3,30}?)\s+(?:is|are)\s+(?:basically\s+|literally\s+|pretty\s+much\s+|definitely\s+|still\s+)?my\s+(?:whole\s+personality|thing|life|passion|obsession|favou?rite\s+thing|jam|comfort\s+food|go-to|guilty\s+pleasure|happy\s+place|weakness)\b"
@@ -62,7 +66,11 @@ _LIKE_EN = re.compile(
     re.IGNORECASE,
 )
 _DISLIKE_EN = re.compile(
-    rf"^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of|can'?t\s+do|cannot\s+do|can'?t\s+handle)\s+(?P<v>.+)$"
+    # I don't really drink alcohol, I rarely watch TV: what one does not (or seldom) take or do.
+    r"^(?P<seldom>(?:(?:really\s+|actually\s+|usually\s+|generally\s+)?(?:don'?t|do\s+not)|never|rarely|hardly\s+ever|seldom)\s+(?:really\s+|usually\s+|much\s+|ever\s+|actually\s+|even\s+|generally\s+)?(?:eat|drink|smoke|watch|play|read|listen\s+to))\s+(?!(?:much|enough|a\s+lot|anymore|any\s+more|that|those|these|it|them|either|out|in|at|on|with|before|after|until|during)\b)(?P<v16>[\w -]{2,40}?)(?:\s+(?:at\s+all|much|anymore|any\s+more|either|these\s+days))*$"
+    # I don't drink, I never smoke: the habit with no object.
+    r"|^(?P<seldom2>(?:(?:really\s+|actually\s+)?(?:don'?t|do\s+not)|never)\s+(?:really\s+|actually\s+|even\s+)?(?P<v18>drink|smoke))(?:\s+(?:at\s+all|much|anymore|either))*$"
+    rf"|^(?:am\s+|is\s+)?{_ADV_EN}(?P<verb>not\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|hate|hates|dislike|dislikes|can'?t\s+stand|cannot\s+stand|don'?t\s+like|do\s+not\s+like|doesn'?t\s+like|am\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of|am\s+not\s+into|detest|loathe|don'?t\s+enjoy|am\s+sick\s+of|am\s+tired\s+of|can'?t\s+do|cannot\s+do|can'?t\s+handle)\s+(?P<v>.+)$"
     # Anything but horror please: what is ruled out of a request.
     r"|^anything\s+but\s+(?P<v2>[\w -]{2,30}?)(?:\s+please)?[.!]*$"
     # I'm not a morning person; I'm a total wimp with spice.
@@ -87,7 +95,7 @@ _NOT_A_THING = re.compile(
 _STYLE_ZH = re.compile(
     r"(?:回答|回复|答复|说话|解释|写)[^，。！？]{0,6}?(?P<v>简短|简洁|短一?点|详细|具体|分点|列表|用表格|口语化|正式|直接|别啰嗦|不要啰嗦|少废话|带例子|举例子|通俗|专业)"
     r"|(?P<v3>(?:别|不要|少|甭)(?:整|说|写|来|给我)?(?:那么多|太多|一堆)?(?:废话|铺垫|客套话?|长篇大论|车轱辘话|套话)|说重点|直接(?:说|给)?结论|长话短说|一句话说清楚?|简单说就行|挑重点说)"
-    r"|(?P<v2>不要|别|少)(?:用|带|加|发)?(?:表情|emoji|表情包)"
+    r"|(?P<v2>不要|别|少)(?:用|带|加|发)?(?:那么多|这么多|太多|一堆)?(?:表情|emoji|表情包)"
 )
 # A request said as a question (回答能不能短一点, can you keep your answers shorter?).
 _ASKS_FOR = re.compile(
@@ -129,6 +137,11 @@ def _title(m: re.Match[str], thing: str, zh: bool, verb_zh: str, verb_en: str) -
         return f"要{found['verb2']}{thing}"
     if found.get("v14"):
         return f"Not a {thing}"
+    if found.get("v17"):
+        return f"是{thing}" if zh else thing
+    if found.get("seldom") or found.get("seldom2"):
+        # 不太喝咖啡, I rarely watch TV: the habit in the user's words, no liking read into it.
+        return f"{found['seldom']}{thing}" if zh else f"I {m.group(0)}"
     if found.get("v7"):
         return f"离不开{thing}" if zh else f"Needs {thing}"
     return f"{_verb(m, verb_zh)}{thing}" if zh else f"{verb_en} {thing}"
@@ -165,11 +178,14 @@ _GROUPS = (
     "v13",
     "v14",
     "v15",
+    "v16",
+    "v17",
+    "v18",
 )
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
-    r"|(?:会|被|来不及|赶不上|迟到|出事|生气|误会|麻烦)"
+    r"|^(?:会|被)|(?:来不及|赶不上|迟到|出事|生气|误会|麻烦)"
     # 怕生, 怕羞: shy, one word — no thing feared.
     r"|^(?:生|羞|事)$"
 )
@@ -337,7 +353,13 @@ def preference(st: Statement) -> Finding | None:
             category=["人物", st.subject.relation or st.subject.name or "其他"],
             key=key,
             value={"person": who, "thing": thing},
-            title=f"我{who}{zh}{thing}" if st.zh else f"My {who} {en.lower()} {thing}",
+            title=(
+                clip(st.text, 60)
+                if m.groupdict().get("seldom") or m.groupdict().get("seldom2")
+                else f"我{who}{zh}{thing}"
+                if st.zh
+                else f"My {who} {en.lower()} {thing}"
+            ),
             content=st.text,
             statement=st,
             scope="user",
@@ -429,6 +451,54 @@ def reply_style(st: Statement) -> Finding | None:
         tags=["沟通"],
         importance=0.8,
         reason="how the user wants replies",
+    )
+
+
+# How the user's code and texts are to be written (注释用英文, commit messages in English,
+# 变量名用驼峰): what is written, and the language or the case it is written in.
+_WRITTEN_ZH = re.compile(
+    r"(?P<what>(?:代码)?注释|commit\s*(?:message|信息)?|提交信息|变量名|函数名|命名|文档|README|日志|接口文档|文案)"
+    r"[^，,。；;！!？?]{0,4}?(?:都|统一|一律|全|全部|最好)?(?:用|写|使用|写成|改成)\s*"
+    r"(?P<how>中文|英文|英语|日文|日语|韩文|拼音|驼峰|下划线|snake_case|camelCase|小写|大写)",
+    re.IGNORECASE,
+)
+_WRITTEN_EN = re.compile(
+    r"\b(?P<what>(?:code\s+)?comments?|commit\s+messages?|variable\s+names?|function\s+names?|docstrings?|docs|documentation|log\s+messages?|readmes?)\b"
+    r"[^.,;!?]{0,20}?\bin\s+(?P<how>English|Chinese|Japanese|Spanish|French|German|snake_case|camelCase|lower\s*case|upper\s*case)\b",
+    re.IGNORECASE,
+)
+# Standing, not for this one answer (帮我写个排序，注释用英文 asks for this code only).
+_STANDING = re.compile(
+    r"以后|今后|往后|一律|统一|每次|都用|都要|一直|习惯|平时|一般|我们(?:组|团队|公司|项目|这边)|团队|开源"
+    r"|\b(?:always|from now on|going forward|in general|by default|every time|our (?:team|codebase|repo|project)|we (?:always|use))\b",
+    re.IGNORECASE,
+)
+
+
+def writing_convention(st: Statement) -> Finding | None:
+    """How the user wants their code and texts written (以后注释用英文, always write commit
+    messages in English), as a standing wish — kept in their words."""
+    if st.subject.kind == "person" or st.question or st.hypothetical:
+        return None
+    m = (_WRITTEN_ZH if st.zh else _WRITTEN_EN).search(st.text)
+    if m is None or not (_STANDING.search(st.sentence) or st.remember):
+        return None
+    said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
+    said = re.sub(r"^(?:以后|今后|往后)?(?:写代码的时候|写代码时)?[，,\s]*", "", said) or said
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "沟通"],
+        key="writing_convention",
+        value=said,
+        title=clip(said, 60),
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["写作" if st.zh else "writing", m["how"]],
+        entities=[m["what"], m["how"]],
+        importance=0.8,
+        reason="how the user wants their code or texts written",
     )
 
 

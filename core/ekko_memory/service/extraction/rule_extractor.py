@@ -59,7 +59,13 @@ from ekko_memory.service.extraction.plans import (
     task_words,
     temporary_state,
 )
-from ekko_memory.service.extraction.preferences import preference, reply_style, units, uses
+from ekko_memory.service.extraction.preferences import (
+    preference,
+    reply_style,
+    units,
+    uses,
+    writing_convention,
+)
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
@@ -321,7 +327,29 @@ class RuleBasedExtractor(Revising):
             and intent.has_explicit_intent(text)
             and not any(takes_back(st.text) for st in statements)
         ):
-            self._note(text, src, found)
+            if statements and all(st.request and st.remember for st in statements):
+                # "keep that in mind", 记住这个: the thing is what the user said before.
+                self._keep_what_was_said(msg, known, found, history)
+            else:
+                self._note(text, src, found)
+
+    def _keep_what_was_said(
+        self,
+        msg: MemoryMessage,
+        known: list[MemoryNode],
+        found: Found,
+        history: list[MemoryMessage],
+    ) -> None:
+        """A bare request to keep "that" names the user's message before it: kept in their
+        words when no memory came of it, and never when it was a question or a request (the
+        thing to keep would be the assistant's answer, which is no word of the user's)."""
+        earlier = history[-1] if history else None
+        if earlier is None or any(earlier.id in n.source_message_ids for n in known):
+            return
+        said = read_statements(earlier.content, earlier.created_at)
+        if not said or any(st.question or st.request or st.hypothetical for st in said):
+            return
+        self._note(earlier.content.strip(), [earlier.id, msg.id], found)
 
     def _answer(
         self,
@@ -473,6 +501,7 @@ class RuleBasedExtractor(Revising):
                 st.remember
                 and len(found.ops) == n
                 and not st.question
+                and not st.request  # keep that in mind (for recipes): the thing is elsewhere
                 and _KEEP.search(st.sentence)
                 and not _FRAMING_ONLY.match(st.text)
                 and (len(st.text) >= 4 if st.zh else len(st.text.split()) >= 2)
@@ -528,6 +557,59 @@ class RuleBasedExtractor(Revising):
             )
             if state is not None:
                 self._propose(state, [msg.id], known, found)
+                return
+        self._task_with_its_details(group, quiet, found.ops, first)
+
+    @staticmethod
+    def _task_with_its_details(
+        group: list[Statement],
+        quiet: list[Statement],
+        ops: list[ExtractedNodeOperation],
+        first: int,
+    ) -> None:
+        """The one task a sentence states keeps the clauses around it that nothing else
+        read (I'm in charge of Mia's 30th, need to book a venue…, about 25 people; 周末想把
+        孩子房间刷一遍，打算刷浅绿色): what the work is for and how, in the user's words."""
+        tasks = [op for op in ops[first:] if op.operation == "create" and op.node.type == "task"]
+        # A clause some memory of this message was made from is no detail of another.
+        made = [f"{op.node.title or ''} {op.node.content or ''}" for op in ops if op not in tasks]
+        details = [
+            st
+            for st in quiet
+            if not (st.question or st.request or st.hypothetical or st.subject.kind == "person")
+            and (len(st.text) >= 3 if st.zh else len(st.text.split()) >= 2)
+            # 下周三，哦不，周四…: a time alone, or one taken back, is no detail of the work.
+            and not _only_times(st)
+            and not any(st.text in m for m in made)
+        ]
+        if len(tasks) != 1 or not details or intent.is_correction(group[0].sentence):
+            return
+        node = tasks[0].node
+        said = node.content or ""
+        own = next((st for st in group if st.text in said), None)
+        if own is not None and _ANOTHER_THING.match(own.text):
+            # …，另外下周五组会轮到我汇报: a new thing, apart from the clauses before it.
+            details = [st for st in details if st.index > own.index]
+        details = [st for st in details if not _ANOTHER_THING.match(st.text)]
+        if own is not None:
+            # Only a run of details from the sentence's start up to the task, or from the
+            # task to its end: one after something else (礼物买了，一个颈椎按摩仪，蛋糕还没订)
+            # may be a detail of that.
+            ids = {st.index for st in details}
+            before = [st for st in group if st.index < own.index]
+            after = [st for st in group if st.index > own.index]
+            details = [
+                st
+                for st in details
+                if (st.index < own.index and all(b.index in ids for b in before))
+                or (st.index > own.index and all(a.index in ids for a in after))
+            ]
+        if not details:
+            return
+        kept = [st.text for st in group if st in details or st.text in said]
+        joined = ("，" if group[0].zh else ", ").join(kept)
+        if len(joined) <= 200 and len(joined) > len(said):
+            node.content = joined
 
     def _chores(
         self,
@@ -628,17 +710,21 @@ class RuleBasedExtractor(Revising):
         task whose work the sentence names most leaves the tasks — one said earlier, or one
         said earlier in this batch ("…oh wait, I just sent the invoice"), which is then not
         written at all."""
-        said = st.sentence if len(st.text) < len(st.sentence) / 3 else st.text
         open_tasks = [n for n in known if n.type == "task" and n.status == "active"]
         fresh = [op for op in found.ops if op.operation == "create" and op.node.type == "task"]
-        scores: list[tuple[int, str | None, ExtractedNodeOperation | None]] = [
-            (task_overlap(task_words(n), said), n.id, None) for n in open_tasks
-        ]
-        scores += [
-            (task_overlap(_draft_words(op.node.value_json, op.node.title), said), None, op)
-            for op in fresh
-        ]
-        best = max((score for score, _, _ in scores), default=0)
+        scores: list[tuple[int, str | None, ExtractedNodeOperation | None]] = []
+        best = 0
+        # The clause names the work (报告交了), or leaves it to its sentence (oil change:
+        # done ✅; 搞定了，车险续了一年).
+        for said in (st.sentence if len(st.text) < len(st.sentence) / 3 else st.text, st.sentence):
+            scores = [(task_overlap(task_words(n), said), n.id, None) for n in open_tasks]
+            scores += [
+                (task_overlap(_draft_words(op.node.value_json, op.node.title), said), None, op)
+                for op in fresh
+            ]
+            best = max((score for score, _, _ in scores), default=0)
+            if best:
+                break
         if best == 0:
             return
         for score, node_id, op in scores:
@@ -694,6 +780,7 @@ class RuleBasedExtractor(Revising):
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
+            lambda: writing_convention(st),
             lambda: reply_style(st),
             lambda: units(st),
             lambda: plan(st, now) if st.subject.kind != "person" else None,
@@ -938,7 +1025,7 @@ _LASTING = re.compile(
 _TIMED_KEYS = frozenset({"task_status", "travel_plan", "birthday"})
 # Words that open a list of things to do (这周要干三件事：, things to do this week:).
 _LIST_LEAD = re.compile(
-    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list",
+    r"(?:要|得|需要)(?:干|做|办|弄|搞|处理)(?:(?:[几两三四五六\d]|好几)件事|的事情?|的事儿)$|事项$|待办(?:事项)?$|(?:任务|清单)$|^to-?dos?(?: list)?(?: for| this| today|$)|things to do|my list|\b(?:backlog|errands|chores)(?: for| this| today)?[\w ]{0,12}$",
     re.IGNORECASE,
 )
 
@@ -987,6 +1074,23 @@ _CHORE_START = re.compile(
     r"|^(?:再|还要|还得|然后)?(?:去|给|把|买|交|订|约|办|换|取|寄|还(?![没未不是在有挺很行好算可要得])|退|修|洗|打电话|预约|报名|续)",
     re.IGNORECASE,
 )
+
+
+# A clause that opens another thing (另外…, also…): no detail of the one before.
+_ANOTHER_THING = re.compile(
+    r"^(?:另外|还有|再就是|而且|并且|此外|顺便|对了|also|and also|plus|besides|oh and|btw|by the way)\b|^(?:另外|还有|再就是|此外|顺便|对了)",
+    re.IGNORECASE,
+)
+
+
+def _only_times(st: Statement) -> bool:
+    """The clause says a time and nothing else (下周三, on Friday)."""
+    rest = st.text
+    for t in st.times:
+        rest = rest.replace(t.text, "")
+    return not re.search(
+        r"[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}", re.sub(r"\b(?:on|at|by|in|the)\b", "", rest)
+    )
 
 
 def _told(group: list[Statement]) -> list[Statement]:

@@ -307,7 +307,7 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol|ugh|argh|sigh|oof|welp|hmm|hm|gosh|omg|meh)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol|ugh|argh|sigh|oof|welp|whew|phew|hmm|hm|gosh|omg|meh)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
@@ -318,7 +318,7 @@ _SUBJ_ZH = re.compile(
     # 我俩同事, 我们组两个同事: people of a kind counted, not the user (before "we").
     # Not 我有两个娃: what the user has is theirs to tell (read below as the user's).
     rf"|(?:(?:我们|我们?(?:组|公司|部门|班|单位))(?:有)?|我(?!有)|有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
-    rf"|(?P<we>我们|咱们|俺们|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
+    rf"|(?P<we>我们|咱们|俺们|大家伙儿?|大伙儿?|大家|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
     # 有两个同事不吃牛肉, 几个朋友对猫过敏, 班上有个同学…: some people of a kind, not the user.
     rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)有(?:[一两三四五六七八九十几\d]+|好几|一)?|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一))(?:个|位)(?P<some>{_REL_ZH})"
@@ -357,7 +357,7 @@ _SUBJ_EN = re.compile(
 # A question: its mark, a final particle, an interrogative word, or A-not-A (去不去).
 # 没啥兴趣, 没什么问题, 看书什么的: 啥/什么 of "not much" or "and so on" asks nothing.
 _QUESTION_ZH = re.compile(
-    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|怎么|怎样|咋|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
+    r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|(?<!不)(?:怎么|怎样|咋)(?!样都|么都)|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
 )
 _QUESTION_EN = re.compile(
@@ -384,7 +384,9 @@ _SO_NOW = re.compile(
 # A request to the assistant (帮我…, 推荐…, can you…): no statement about the user.
 # Only a request to remember, the thing said elsewhere (…, keep that in mind).
 _ASK_ONLY = re.compile(
-    r"^(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)(?: for [\w ]+)?|note (?:that|this)|note to self|memo|记住|记一下|记着|记下来?|记好|备忘一下|备注一下)(?:了|哦|啊|吧|这个|这点)?[.!。！]*$",
+    r"^(?:so\s+|and\s+)?(?:please\s+|请|帮我)?(?:keep (?:that|this|it) in mind|remember (?:that|this|it)|note (?:that|this)|note to self|memo|记住|记一下|记着|记下来?|记好|备忘一下|备注一下)(?:了|哦|啊|吧|这个|这点)?"
+    # …for recipes, when you plan meals, going forward: when to keep it in mind.
+    r"(?:\s+(?:for|when|while|going forward|from now on|next time)\b[\w ]*|以后|下次)?[.!。！]*$",
     re.IGNORECASE,
 )
 _REQUEST = re.compile(
@@ -712,6 +714,12 @@ _HAS_SOMEONE_ZH = re.compile(
 )
 
 
+# Of a group of ours (我们组的, 我们公司的): the person named after it is someone else.
+_OURS_ZH = re.compile(
+    r"^(?:组|公司|部门|团队|班|班上|小组|项目组|单位|科室|办公室|学校|实验室)(?:里)?的"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
@@ -793,6 +801,12 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     if m["cname"]:
         return Subject("person", "", m["cname"]), clause[m.end() :], True
     if m["we"]:
+        ours = _OURS_ZH.match(body)
+        if ours is not None:
+            # 我们组的老张下个月退休: someone of ours, not us.
+            subject, rest, _ = _subject_zh(body[ours.end() :])
+            if subject.kind == "person":
+                return subject, rest, True
         word = m["we"].casefold()
         if word in ("we're", "we've", "we'd", "we'll"):
             body = {"re": "are ", "ve": "have ", "d": "would ", "ll": "will "}[word[3:]] + body

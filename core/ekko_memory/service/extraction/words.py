@@ -100,7 +100,7 @@ def org_at_start(text: str) -> str:
 
 _TRAIL_ZH = re.compile(r"[了啦呢哦呀啊吧的哈嘛喔噢哟咯呗～~。.!！,，\s]+$")
 _TRAIL_EN = re.compile(
-    r"(?:[\s,]+(?:now|too|as well|also|though|tho|lol|lmao|haha|btw|tbh|ngl|honestly|these days|right now|currently|actually|anyway|and stuff|and all|or something|already))+[.!]*$|[\s.!,;:]+$",
+    r"(?:[\s,]+(?:now|too|as well|also|though|tho|lol|lmao|haha|btw|tbh|ngl|honestly|these days|right now|currently|actually|anyway|and stuff|and all|or something|already|at all|either|to be honest))+[.!]*$|[\s.!,;:]+$",
     re.IGNORECASE,
 )
 
