@@ -660,11 +660,20 @@ class RuleBasedExtractor(Revising):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
+        if st.subject.kind != "person" and st.times and not listing:
+            # 五一打算回老家, going to Paris in April: a trip with its time, not a bare to-do.
+            trip = travel_plan(st, st.times)
+            if trip is not None:
+                self._propose(trip, src, known, found)
+                return
         if st.subject.kind != "person" and (st.times or listing):
             # A time, or an item of a list of things to do: a plan first (周五前要交周报).
             task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
             if task is not None:
                 self._propose(task, src, known, found)
+                # drive my old Outback up north this weekend: the car is the user's, too.
+                for car in self.facts.car_in_a_plan(st):
+                    self._propose(car, src, known, found)
                 return
         if st.subject.kind != "person":
             # A span the clause names (for the next month, 接下来两周) bounds it too.
