@@ -63,6 +63,7 @@ from ekko_memory.service.extraction.preferences import preference, reply_style, 
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
+    decided_by_team,
     decided_in_clause,
     decision_lead,
     listed_decisions,
@@ -385,6 +386,12 @@ class RuleBasedExtractor(Revising):
             items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
             usable = [st for st in group if st in usable or st in items]
         for st in group:
+            if st.reported and decided_by_team(st, self.lexicon):
+                # 老板说以后代码合并前必须有两个人 review: the rule the team goes by.
+                rule = team_rule(st, by_team=True, lexicon=self.lexicon)
+                if rule is not None:
+                    self._propose(rule, [msg.id], known, found)
+                continue
             if (st.reported or st.question) and st not in usable:
                 # 我朋友说我这种8月3号生日的人很倔: what is said of the user in their words.
                 for f in self.facts.said_of_oneself(st):
@@ -520,8 +527,11 @@ class RuleBasedExtractor(Revising):
             if bounded
             else quiet
         )
-        # 要吃七天 says how long the course said before lasts: no state of its own.
-        unread = [st for st in unread if course_ends(st) is None]
+        # 要吃七天 says how long the course said before lasts: no state of its own; 今天组会
+        # 定了，… tells what the team decided today, no state of the user's.
+        unread = [
+            st for st in unread if course_ends(st) is None and not decided_by_team(st, self.lexicon)
+        ]
         if unread and not (stated and _LASTING.search(group[0].sentence)):
             state = temporary_state(
                 [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
@@ -578,6 +588,18 @@ class RuleBasedExtractor(Revising):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
+        if st.subject.kind != "person" and decided_by_team(st, self.lexicon):
+            # leadership decided no deploys on Fridays; 组里商量好了，每周四发版: the team's
+            # decision or rule (a technology chosen keeps its own key), never a routine or a
+            # plan of the user's.
+            self.project.read(st.text, src, known, found, st.sentence)
+            if len(found.ops) > n:
+                return
+            rule = team_rule(st, by_team=True, lexicon=self.lexicon)
+            if rule is not None:
+                # Said once for the sentence, whichever of its clauses reads it first.
+                self._propose(rule, src, known, found)
+                return
         if st.subject.kind != "person" and (st.times or listing):
             # A time, or an item of a list of things to do: a plan first (周五前要交周报).
             task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
@@ -597,7 +619,7 @@ class RuleBasedExtractor(Revising):
                 self.lexicon.find_ingredients(st.text)
             ):
                 self.cooking.read(st.text, text, until, src, known, found)
-            self.project.read(st.text, src, known, found)
+            self.project.read(st.text, src, known, found, st.sentence)
             self._reply_language(st.text, text, src, found)
             if len(found.ops) > n:
                 return
@@ -695,7 +717,7 @@ class RuleBasedExtractor(Revising):
             f = frame()
             if f is not None:
                 return [f]
-        rule = team_rule(st)
+        rule = team_rule(st, lexicon=self.lexicon)
         if rule is not None:
             return [rule]
         about = self.facts.about_person(st)
