@@ -28,8 +28,11 @@ CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
     r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
+    # 改成八百吧, make it 2 grand: a message that opens by giving the value anew.
+    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:改成|改为|调成|调到|降到|提到)\s*"
+    r"|^(?:ok(?:ay)?[,\s]+|so[,\s]+)?(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to)\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
@@ -98,7 +101,7 @@ def _old_and_new(text: str) -> tuple[tuple[str, str], tuple[int, int]] | None:
 def bare(value: str) -> str:
     """A corrected value without its filler (啊, 那个, 了, 的)."""
     value = re.sub(r"^(?:啊|哦|呃|嗯|那个|那家|这个)", "", value.strip(" ，,。.!！"))
-    value = re.sub(r"(?:啦|了|哦|呀|啊|的)$", "", value)
+    value = re.sub(r"(?:啦|了|哦|呀|啊|的|吧|呗|嘛|哈)+$", "", value)
     return value.strip()
 
 
@@ -152,6 +155,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         old_times = find_times(said, now)
         if len([t for t in old_times if t.role in ("point", "deadline")]) > 1:
             return None
+        for t in old_times:
+            # 每周二 → 周六上午: the weekday and what the correction says after it, in the
+            # place of the old one (每周六上午), the week's word kept.
+            merged = _merged_time(t.text, new_text)
+            if merged is not None:
+                return said[: t.start] + merged + said[t.end :]
         if old_times:
             t = max(old_times, key=lambda t: t.end - t.start)
             return said[: t.start] + new_text + said[t.end :]
@@ -556,3 +565,66 @@ def named_again(said: str, after: str, correction: str) -> str:
         if len(word) >= 2 and pos[:1] == "n" and word != new and word in after:
             return word
     return ""
+
+
+# Words that take back the value just said, mid-sentence, before saying it again (下周三，哦不，
+# 周四; next Wednesday — no wait, Thursday; 两千，啊不，三千).
+_REPAIR = re.compile(
+    r"\s*[，,—–-]?\s*(?:哦不|啊不|呃不|噢不|哦不对|啊不对|不对|不不|不是不是|说错了|口误"
+    r"|(?:oh\s+)?no\s+wait|wait\s+no|wait|sorry|no|(?:er+|um+)\s+no|i\s+mean)"
+    r"(?:\s*[，,—–-]\s*|\s+)(?:(?:it'?s|是)\s*)?",
+    re.IGNORECASE,
+)
+# An amount said as a value (三千, 2k, $1500, 800块): what a repair of an amount replaces.
+_AMOUNT = re.compile(
+    r"(?:[$£€¥]\s?)?\d[\d,.]*\s*(?:k|grand|bucks|块钱?|元|万|千)?|[一二两三四五六七八九十百千万]+(?:块钱?|元|万)?",
+    re.IGNORECASE,
+)
+
+
+def inline_repair(text: str, now: datetime) -> str:
+    """``text`` with a value taken back mid-sentence replaced by the one said after it: the
+    time or the amount just before the repair words, by the same kind of value right after
+    them (下周三，哦不，周四上午复查 → 下周四上午复查: the week said first still holds;
+    budget $1500, no wait, $1200 → budget $1200). Unchanged when the words around the
+    repair are no such pair."""
+    for m in _REPAIR.finditer(text):
+        before, after = text[: m.start()], text[m.end() :]
+        if not before.strip() or not after.strip():
+            continue
+        olds = [t for t in find_times(before, now) if t.end >= len(before.rstrip()) - 1]
+        news = [t for t in find_times(after, now) if t.start == 0]
+        if olds and news:
+            old, new = olds[-1], news[0]
+            merged = _merged_time(old.text, new.text) or new.text
+            return before[: old.start] + merged + after[new.end :]
+        old_amount = _last_amount(before)
+        new_amount = _AMOUNT.match(after)
+        if old_amount is not None and new_amount is not None and new_amount.group().strip():
+            head = before[: old_amount.start()]
+            return head + new_amount.group() + after[new_amount.end() :]
+    return text
+
+
+def _merged_time(old: str, new: str) -> str | None:
+    """The repaired time: ``new`` in place of the part of ``old`` it opens with (a weekday, a
+    clock time), what ``old`` said before that part kept (下周三 → 周四上午: 下周四上午; 每周二
+    → 周六: 每周六), and what ``old`` said after it too when ``new`` is only that part (下周三
+    上午 → 周四: 下周四上午); None when ``new`` opens with no part ``old`` has once."""
+    for shape in _TIME_SHAPES:
+        head = shape.match(new)
+        hit = shape.search(old)
+        if head is not None and hit is not None and len(shape.findall(old)) == 1:
+            if new[head.end() :].strip():
+                # 周二晚上七点 → 周六上午: from the weekday on, the new time.
+                return old[: hit.start()] + new
+            return old[: hit.start()] + head.group() + old[hit.end() :]
+    return None
+
+
+def _last_amount(text: str) -> re.Match[str] | None:
+    """The amount ``text`` ends with, if it ends with one."""
+    hits = [m for m in _AMOUNT.finditer(text) if m.group().strip()]
+    if hits and hits[-1].end() >= len(text.rstrip()) and len(hits[-1].group().strip()) >= 2:
+        return hits[-1]
+    return None

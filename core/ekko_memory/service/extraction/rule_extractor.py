@@ -249,6 +249,11 @@ class RuleBasedExtractor(Revising):
         text = msg.content.strip()
         if not text:
             return
+        repaired = revisions.inline_repair(text, msg.created_at)
+        if repaired != text:
+            # 下周三，哦不，周四上午复查: what is said is the repaired sentence.
+            msg = msg.model_copy(update={"content": repaired})
+            text = repaired
         before = len(found.ops)
         found.zh = bool(_CJK.search(text))
         src = [msg.id]

@@ -742,6 +742,14 @@ def _names_a_language(word: str) -> bool:
     return word.casefold() in LANGUAGES_EN
 
 
+# A noun after "my dentist", "my doctor" that makes them the user's visit: the appointment is
+# the user's (my dentist appointment, my doctor's visit), not something of the person.
+_SEEING_THEM_EN = re.compile(
+    r"(?:'s\s+)?(?:appointment|appt|visit|check-?up|cleaning|consult(?:ation)?|exam|session|class|lesson)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_EN.match(clause)
     if m is None:
@@ -759,6 +767,9 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
     if m["rel"]:
+        if _SEEING_THEM_EN.match(body) and not m["name"]:
+            # my dentist appointment is on the 12th: the user's appointment, not the dentist.
+            return SELF, clause[_LEAD_EN_RE.match(clause).end() :] or clause, True  # type: ignore[union-attr]
         set_work = _SET_WORK_EN.match(body)
         if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
             # my boss wants me to send the invoice by Friday: the user's to do.

@@ -1,0 +1,125 @@
+"""A value said again in place of the one just said: repaired mid-sentence (下周三，哦不，周四上午;
+next Wednesday, no wait, Thursday; 两千，啊不，三千), or given anew in the next message with only
+the new value (scratch that, $1000 max; wait, make it 2 grand; 改成八百吧; 不对，是周六上午).
+The new value replaces the old one — a one-valued fact such as a budget keeps exactly one —
+the week or the words said around the old value stay, and a question or a supposition with
+the same words changes nothing."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from ekko_memory import MemoryService
+from tests.core.test_statement_kinds import later, say, stored
+
+
+def values(mem: MemoryService, key: str) -> list[str]:
+    return [str(n.value_json) for n in stored(mem) if n.key == key]
+
+
+def tasks(mem: MemoryService) -> list[dict[str, str]]:
+    return [n.value_json for n in stored(mem) if n.key == "task_status"]  # type: ignore[misc]
+
+
+def due(task: dict[str, str]) -> date:
+    return datetime.fromisoformat(task["due"].upper()).astimezone().date()
+
+
+def next_week(day: date) -> bool:
+    """``day`` falls in the week after this one."""
+    today = datetime.now().astimezone().date()
+    monday = today - timedelta(days=today.weekday())
+    return 7 <= (day - monday).days < 14
+
+
+def test_a_weekday_repaired_mid_sentence_keeps_the_week_said(mem: MemoryService) -> None:
+    say(mem, "下周三，哦不，周四下午要去牙科补牙")
+    [task] = tasks(mem)
+    assert due(task).weekday() == 3 and next_week(due(task)) and "周三" not in task["task"]
+    context = later(mem, "下周有什么安排")
+    assert "补牙" in context and "周三" not in context
+
+
+def test_an_english_weekday_repaired_mid_sentence(mem: MemoryService) -> None:
+    say(mem, "next Tuesday, no wait, Wednesday I have to get the boiler serviced")
+    [task] = tasks(mem)
+    assert due(task).weekday() == 2 and "tuesday" not in task["task"].casefold()
+
+
+def test_an_amount_repaired_mid_sentence(mem: MemoryService) -> None:
+    say(mem, "想买个投影仪，预算两千，啊不，三千")
+    assert values(mem, "budget") == ["三千"]
+
+
+def test_a_routines_day_corrected_by_the_value_alone(mem: MemoryService) -> None:
+    say(mem, "我每周二晚上练普拉提", "周二，哦不，周五")
+    assert values(mem, "routine") == ["我每周五晚上练普拉提"]
+
+
+def test_a_routine_moved_by_its_new_time_alone(mem: MemoryService) -> None:
+    say(mem, "我每周一下午上书法课", "改成周日上午")
+    assert values(mem, "routine") == ["我每周日上午上书法课"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "new", "old"),
+    [
+        (
+            "I'm shopping for a camera, budget around $1500.",
+            "scratch that, $900 max",
+            "$900",
+            "1500",
+        ),
+        ("My budget for the move is 3000 euros.", "wait, make it 2 grand", "2 grand", "3000"),
+        ("budget for the new desk is 400", "actually make it 650", "650", "400"),
+        ("想换个电视，预算四千左右", "算了，预算就两千五吧", "两千五", "四千"),
+        ("给我妈买个按摩椅，预算三千", "改成五千吧", "五千", "三千"),
+    ],
+)
+def test_a_budget_said_only_as_a_correction_replaces_the_old_one(
+    mem: MemoryService, first: str, then: str, new: str, old: str
+) -> None:
+    say(mem, first, then)
+    [budget] = values(mem, "budget")
+    assert new in budget and old not in budget
+
+
+def test_a_budget_corrected_in_a_later_session(mem: MemoryService) -> None:
+    say(mem, "装修预算二十万")
+    say(mem, "上次说错了，装修预算其实是二十五万", session="s2")
+    assert values(mem, "budget") == ["二十五万"]
+    context = later(mem, "装修怎么分配钱")
+    assert "二十五万" in context and "二十万" not in context
+
+
+def test_the_appointment_with_my_dentist_is_mine_and_its_date_is_corrected(
+    mem: MemoryService,
+) -> None:
+    say(mem, "My dentist appointment is on the 12th.", "wait no, it's the 14th")
+    assert [n for n in stored(mem) if n.domain == "人物"] == []  # nothing of the dentist
+    [task] = tasks(mem)
+    assert due(task).day == 14 and "12th" not in task["task"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "kept"),
+    [
+        ("my budget for the sofa is 900", "should I make it 1200?", "budget", "900"),
+        ("budget for the trip is 3000", "what if I make it 2000?", "budget", "3000"),
+        ("预算一千", "如果改成八百呢？", "budget", "一千"),
+        ("预算一千", "改成八百能买到好的吗？", "budget", "一千"),
+        ("我每周二上钢琴课", "改成周六上午怎么样？", "routine", "我每周二上钢琴课"),
+    ],
+)
+def test_a_new_value_asked_or_supposed_changes_nothing(
+    mem: MemoryService, first: str, then: str, key: str, kept: str
+) -> None:
+    say(mem, first, then)
+    assert values(mem, key) == [kept]
+
+
+def test_no_that_is_not_a_repair_changes_nothing(mem: MemoryService) -> None:
+    say(mem, "I said no, Friday doesn't work for me")
+    assert tasks(mem) == []
