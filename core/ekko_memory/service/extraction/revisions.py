@@ -394,6 +394,8 @@ def stem(word: str) -> str:
     if len(word) <= 4 or not word.isascii():
         return word
     cut = _ENDINGS.sub("", word)
+    if re.search(r"([bdgmnprt])\1$", cut) and word.endswith(("ing", "ed")):
+        return cut[:-1]  # swimming, planned: swim, plan
     return cut if len(cut) >= 4 else word
 
 

@@ -86,6 +86,7 @@ from ekko_memory.service.extraction.statements import (
 )
 from ekko_memory.service.extraction.takeback import (
     earlier_in_message,
+    keeps_only,
     scratched_for_new,
     takes_back,
     what_is_taken_back,
@@ -280,6 +281,10 @@ class RuleBasedExtractor(Revising):
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
             if st.sentence in taken_in and _POINTS_TO_IT.match(st.text):
                 continue  # leave out the part about my brother, he'd hate that: why, no fact
+            if taken_in and keeps_only(st.text):
+                continue  # 当我没说，就记个目标就行: what the take-back keeps, no statement
+            if st.sentence in taken_in and _UNSURE.search(st.text):
+                continue  # 锦华路那个地址别记了，房子还没签，可能会变: why, no statement
             if st.index == 0 and scratched_for_new(st.sentence):
                 continue  # "scratch that, it's KPMG": the correction below reads it
             if takes_back(st.text) or (
@@ -936,6 +941,13 @@ class RuleBasedExtractor(Revising):
         )
 
 
+# A clause after a take-back that says the thing is not settled or is private (房子还没签,
+# 可能会变, 隐私, might change, it's private): the reason for taking it back.
+_UNSURE = re.compile(
+    r"还没(?:定|签|确定|决定|落实)|没定|可能会?变|说不定|不一定|不确定|隐私|私密|不想让人知道"
+    r"|\b(?:might|may) (?:change|fall through)|\bnot (?:sure|final|settled|confirmed)\b|\bprivate\b|\bpersonal\b",
+    re.IGNORECASE,
+)
 # A clause that speaks of what was just taken back by a pronoun (he'd hate that, 她不想让人
 # 知道, it's private): the reason for the take-back, nothing to keep.
 _POINTS_TO_IT = re.compile(
