@@ -6,6 +6,7 @@ import re
 
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_EN, ADV_ZH, FactBuilder, english_place
+from ekko_memory.service.extraction.facts.work import LEFT_JOB_ZH
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import Statement
 
@@ -236,6 +237,8 @@ class PlaceFrames(FactBuilder):
         if not place:
             return []
         v4 = m.groupdict().get("v4")
+        if v4 and LEFT_JOB_ZH.search(st.sentence):
+            return []  # 我从网易离职了，现在在小红书: where one works now, not where one lives
         if v4 and place != w.clean_zh(v4):
             # 在上海工作, 在上海读书: being somewhere to do something says where the user
             # works or studies, not where they live.

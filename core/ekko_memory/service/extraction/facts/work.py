@@ -44,7 +44,7 @@ _SPAN_ZH = re.compile(
 
 # Where one is now (现在在拼多多), and the words of leaving a job that make it a workplace.
 _NOW_AT_ZH = re.compile(r"^(?:现在|目前|如今)(?:已经|又)?在[\u4e00-\u9fffA-Za-z]{2,10}$")
-_LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
+LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
 
 _JOB_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
@@ -60,6 +60,19 @@ _WORK_AT_EN = re.compile(
     rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+|full-time\s+|part-time\s+)?"
     rf"(?:job|position|role)\s+(?:at|with)\s+(?P<v3>.+)$"
     rf"|^(?:have\s+|has\s+)?{ADV_EN}got\s+hired\s+(?:at|by)\s+(?P<v4>.+)$",
+    re.IGNORECASE,
+)
+
+# Where one is now (I'm at Stripe now), and the words of changing jobs that make it a
+# workplace (left Shopify in March, switched jobs, new job).
+_NOW_AT_EN = re.compile(
+    r"^am\s+(?:now\s+|currently\s+|actually\s+)?(?:over\s+)?at\s+"
+    r"(?P<v>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*){0,2})(?:\s+now)?$",
+    re.IGNORECASE,
+)
+_CHANGED_JOBS_EN = re.compile(
+    r"\b(?:(?:left|quit|resigned\s+from|moved\s+on\s+from)\s+(?:my\s+(?:old\s+)?(?:job|company|employer|role|position)\b|(?-i:[A-Z])\w+)|switched\s+jobs|changed\s+jobs|new\s+job|job\s+change"
+    r"|got\s+laid\s+off|was\s+laid\s+off|handed\s+in\s+my\s+notice|(?:switched|moved)\s+companies)\b",
     re.IGNORECASE,
 )
 
@@ -298,10 +311,12 @@ class WorkFrames(FactBuilder):
 
     def _work_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_ZH.match(body)
-        if m is None and _NOW_AT_ZH.match(body) and _LEFT_JOB_ZH.search(st.sentence):
+        now_left = False
+        if m is None and _NOW_AT_ZH.match(body) and LEFT_JOB_ZH.search(st.sentence):
             # 我从美团离职了，现在在拼多多: where one is now, said after leaving a job, is
             # the new workplace.
             m = _WORK_AT_ZH.match(body + "上班")
+            now_left = True
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
@@ -332,6 +347,8 @@ class WorkFrames(FactBuilder):
             # 我在阿里做产品经理, 跳槽到京东: a job done at X, or joined, makes X the
             # workplace, though X names a place too.
             place = ""
+        if place == where and now_left and not any(pos == "ns" for _, pos in w.tag(where)):
+            place = ""  # 离职了，现在在小红书: no town's name, so the new workplace
         org = (
             ""
             if place == where
@@ -405,6 +422,12 @@ class WorkFrames(FactBuilder):
 
     def _work_en(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_EN.match(body)
+        if m is None and not st.negated and st.subject.kind == "self":
+            now_at = _NOW_AT_EN.match(body.strip(" .!"))
+            if now_at is not None and _CHANGED_JOBS_EN.search(st.sentence):
+                # left Shopify in March, now I'm at Stripe: where one is now, said with a
+                # change of jobs, is the new workplace.
+                return [self.employer(st, now_at["v"])]
         if m is None or st.negated:
             return []
         said = m["v"] or m["v2"] or m["v3"] or m["v4"] or ""
