@@ -123,3 +123,32 @@ def test_a_new_value_asked_or_supposed_changes_nothing(
 def test_no_that_is_not_a_repair_changes_nothing(mem: MemoryService) -> None:
     say(mem, "I said no, Friday doesn't work for me")
     assert tasks(mem) == []
+
+
+def test_a_name_said_again_with_its_verb_replaces_the_old_name(mem: MemoryService) -> None:
+    say(mem, "我儿子叫乐乐", "打错了，叫豆豆")
+    [member] = [n.value_json for n in stored(mem) if n.key == "family_member"]
+    assert member == {"called": "豆豆", "person": "儿子"}
+
+
+def test_a_name_asked_about_changes_nothing(mem: MemoryService) -> None:
+    say(mem, "我儿子叫乐乐", "叫豆豆好听吗？")
+    [member] = [n.value_json for n in stored(mem) if n.key == "family_member"]
+    assert member == {"called": "乐乐", "person": "儿子"}
+
+
+def test_a_part_of_the_day_said_anew_keeps_every_day(mem: MemoryService) -> None:
+    say(mem, "我每天早上6点遛狗", "现在改成晚上遛了")
+    assert values(mem, "routine") == ["我每天晚上遛狗"]
+
+
+def test_a_part_of_the_day_asked_about_changes_nothing(mem: MemoryService) -> None:
+    say(mem, "我每天早上6点遛狗", "要不要改成晚上遛？")
+    assert values(mem, "routine") == ["我每天早上6点遛狗"]
+
+
+def test_an_update_names_the_routine_in_another_form_of_its_word(mem: MemoryService) -> None:
+    say(mem, "our team releases on Mondays")
+    say(mem, "heads up, releases are now on Thursdays", session="s2")
+    [routine] = values(mem, "routine")
+    assert "thursdays" in routine and "mondays" not in routine

@@ -31,7 +31,7 @@ CORRECTION_LEAD = re.compile(
     r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 改成八百吧, make it 2 grand: a message that opens by giving the value anew.
-    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:改成|改为|调成|调到|降到|提到)\s*"
+    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:现在|以后|今后|从今天起|从下周起)?(?:都)?(?:改成|改为|调成|调到|降到|提到|换成)\s*"
     r"|^(?:ok(?:ay)?[,\s]+|so[,\s]+)?(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to)\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
@@ -142,6 +142,20 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     new_value = bare(correction)
     if not new_value or len(new_value) > 30:
         return None
+    for shape in _TIME_SHAPES:
+        # 晚上跑 for 我每天早上7点跑步: the time said anew, with the doing said again after
+        # it (跑 of 跑步) — the time in place of the old one, the rest as said.
+        head = shape.match(new_value)
+        hits = list(shape.finditer(said))
+        rest = new_value[head.end() :].strip() if head is not None else ""
+        if (
+            head is not None
+            and len(hits) == 1
+            and rest
+            and re.search(r"[\u4e00-\u9fff]", rest)
+            and rest in said[hits[0].end() :]
+        ):
+            return said[: hits[0].start()] + head.group() + said[hits[0].end() :]
     now = __import__("datetime").datetime.now().astimezone()
     new_times = find_times(new_value, now)
     if new_times and len(new_times[0].text) >= len(new_value) - 3:
@@ -175,6 +189,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             old_place = _first_place_zh(said)
             if old_place:
                 return said.replace(old_place, place, 1)
+        verb = re.match(r"(?:叫做|叫|姓|住在|是)", new_value)
+        if verb is not None and len(new_value) > verb.end() and verb.group() in said:
+            # 打错了，叫豆豆 of 我女儿叫朵朵: the verb said again, and what follows it anew.
+            at = said.rfind(verb.group())
+            end = re.search(r"[，,。.!！？?；;]", said[at:])
+            return said[:at] + new_value + (said[at + end.start() :] if end else "")
         tags = w.tag(new_value)
         if len(tags) == 1 and tags[0][1] == "nr":
             # 是王莉 for 我媳妇叫王丽: a name for the name said.
@@ -208,6 +228,10 @@ _TIME_SHAPES = [
         r"(?:早上|上午|中午|下午|晚上)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:[:：]\d{2}|点(?:半|一刻|\d{1,2}分?)?)"
     ),
     re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE),
+    # A part of the day, with its clock time if said (早上7点 → 晚上: 每天晚上).
+    re.compile(
+        r"(?:早上|早晨|上午|中午|下午|傍晚|晚上|夜里|凌晨)(?:(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:[:：]\d{2}|点(?:半|一刻|\d{1,2}分?)?))?"
+    ),
     re.compile(
         r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?"
     ),
@@ -413,9 +437,24 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
             continue
         theirs = topic_words(f"{node.title} {node.content}")
         zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-        shared = mine & theirs or (
-            zh
-            and {a for a in mine for b in theirs if min(len(a), len(b)) >= 2 and (a in b or b in a)}
+        # deploys are now on Wednesdays of "we deploy on Tuesdays": a word in any of its forms.
+        stems = (
+            {a for a in mine for b in theirs if stem(a) in (b, stem(b)) or stem(b) == a}
+            if not zh
+            else set()
+        )
+        shared = (
+            mine & theirs
+            or stems
+            or (
+                zh
+                and {
+                    a
+                    for a in mine
+                    for b in theirs
+                    if min(len(a), len(b)) >= 2 and (a in b or b in a)
+                }
+            )
         )
         if shared:
             out.append(node)
