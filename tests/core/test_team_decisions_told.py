@@ -30,6 +30,10 @@ def users_own(mem: MemoryService) -> list[MemoryNode]:
         ("组里商量好了，每周四发版", "每周四发版"),
         ("领导拍板了，以后周五不上线", "周五不上线"),
         ("老板说以后代码合并前必须有两个人 review", "两个人 review"),
+        ("组长说了，周五之后不许再合代码", "不许再合代码"),
+        ("product signed off on launching the beta on May 1st", "launching the beta"),
+        ("our code reviews happen on Tuesdays and Thursdays now", "code reviews"),
+        ("我们组每周三下午做 code review", "code review"),
     ],
 )
 def test_a_teams_decision_is_the_workspaces_not_the_users_routine(
@@ -80,6 +84,7 @@ def test_english_role_after_the_technology(mem: MemoryService) -> None:
             "Refine",
             "start on the admin panel",
         ),
+        ("后端 review 过了，鉴权走 Keycloak", "Keycloak", "登录鉴权怎么接"),
     ],
 )
 def test_a_technology_no_list_names_is_the_teams_choice(
@@ -109,6 +114,20 @@ def test_asked_supposed_undecided_or_the_users_own_is_no_team_decision(
 ) -> None:
     say(mem, said)
     assert [n for n in workspace(mem) if n.type in ("decision", "constraint")] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("going forward, every PR needs a linked ticket", "linked ticket"),
+        ("以后接口统一返回驼峰命名", "驼峰"),
+    ],
+)
+def test_a_standing_rule_of_the_code_is_the_workspaces(
+    mem: MemoryService, said: str, words: str
+) -> None:
+    say(mem, said)
+    assert any(words in n.content and n.type == "constraint" for n in workspace(mem))
 
 
 def test_the_users_own_plan_approved_by_the_boss_is_no_team_rule(mem: MemoryService) -> None:

@@ -148,7 +148,23 @@ def test_a_part_of_the_day_asked_about_changes_nothing(mem: MemoryService) -> No
 
 
 def test_an_update_names_the_routine_in_another_form_of_its_word(mem: MemoryService) -> None:
-    say(mem, "our team releases on Mondays")
-    say(mem, "heads up, releases are now on Thursdays", session="s2")
+    say(mem, "I swim laps on Mondays")
+    say(mem, "heads up, my laps are now on Thursdays", session="s2")
     [routine] = values(mem, "routine")
     assert "thursdays" in routine and "mondays" not in routine
+
+
+def test_a_teams_routine_is_the_workspaces_and_its_update_replaces_it(
+    mem: MemoryService,
+) -> None:
+    say(mem, "our team releases on Mondays")
+    [rule] = [n for n in stored(mem) if n.key == "team_rule"]
+    assert rule.scope == "workspace"
+    say(mem, "heads up, releases are now on Thursdays", session="s2")
+    context = later(mem, "when is the next release?")
+    assert "Thursdays" in context and "Mondays" not in context
+
+
+def test_the_users_own_routine_with_we_stays_theirs(mem: MemoryService) -> None:
+    say(mem, "we go hiking every Sunday")
+    assert [n.scope for n in stored(mem) if n.key == "routine"] == ["user"]

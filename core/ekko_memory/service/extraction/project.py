@@ -46,7 +46,9 @@ _ROLE = re.compile(
     re.IGNORECASE,
 )
 _RULE = re.compile(
-    r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
+    r"必须|一定要|不能|不允许|不许|禁止|不要|务必|一律|统一|\bmust\b|\bnever\b|\balways\b|not allowed"
+    # every PR needs a linked ticket: what each one requires is a rule too.
+    r"|\b(?:every|each|all|any)\b.*\b(?:needs?|requires?|has to|have to|gets?)\b"
 )
 _CODE = re.compile(
     r"代码|提交|接口|测试|依赖|兼容|版本|类型|注释|日志|API|commit|test|dependenc|compatib|lint|typ|review|merge|PR\b",
@@ -106,7 +108,7 @@ _KEY_LABEL = {
 _TOPIC_BEFORE_ZH = re.compile(
     r"(?:^|决定|定了|说好|同意|拍板|规定|[，,：:的])\s*(?P<topic>[\u4e00-\u9fff]{2,4}?)"
     r"(?:这块|这边|方面|这层|层)?(?:统一|全部|全都|一律|都|就|也|还是|继续|以后|今后|暂时|先)*"
-    r"(?:用|使用|采用|选用|改用|换成)\s*$"
+    r"(?:用|使用|采用|选用|改用|换成|走)\s*$"
 )
 # use Redis for caching; for search we're going with Elasticsearch.
 _FOR_ROLE_EN = re.compile(
@@ -129,7 +131,7 @@ _NO_ROLE = re.compile(
 _NAME = r"(?-i:[A-Z][A-Za-z0-9]*[A-Za-z0-9+#]|[a-z]+[A-Z][A-Za-z0-9]*)(?:[.-][A-Za-z0-9]+)?"
 # 状态管理用 Zustand, 时间统一用 UTC 存: the name right after the verb that chooses.
 _CHOSEN_ZH = re.compile(
-    r"(?:统一|全部|全都|一律|都|就|也|还是|以后|今后|决定|定了)*(?:用|使用|采用|选用|改用|换成|上)\s*(?P<name>"
+    r"(?:统一|全部|全都|一律|都|就|也|还是|以后|今后|决定|定了)*(?:用|使用|采用|选用|改用|换成|上|走)\s*(?P<name>"
     + _NAME
     + ")"
 )
@@ -467,15 +469,16 @@ def names_same_work(title: str, clause: str) -> bool:
 # …, we're standardizing on …): what follows is the rule, in the user's words.
 _TEAM_LEAD = re.compile(
     r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都|商量好了?|说好了?|定好了?"
-    r"|(?:评审|审批|投票|会议)(?:通过|过)了|批(?:准)?了"
+    r"|(?:评审|审批|投票|会议|review)\s*(?:通过|过)了|批(?:准)?了"
     r"|\b(?:rule|rules|policy|decision|decided|agreed|voted|signed off|ruled|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
     re.IGNORECASE,
 )
 # Who decides for a team at work: the team, those who lead it, the meeting where it was
 # settled (leadership decided…, 领导拍板了…, 架构评审过了…, after the retro we decided…).
 _WORK_DECIDERS = re.compile(
-    r"团队|组里|组内|我们组|小组|部门|公司|领导|老板|管理层|高层|总监|主管|架构组?|评审|委员会|技术负责人|会上|组会|周会|例会|站会|晨会|开会|会议|复盘|全员"
-    r"|\b(?:team|squad|leadership|management|boss|execs?|executives?|cto|ceo|vp|director|org|engineering|committee|board|retro|retrospective|standup|stand-up|all-hands|meeting)\b",
+    r"团队|组里|组内|我们组|小组|组长|部门|公司|领导|老板|管理层|高层|总监|主管|架构组?|评审|委员会|技术负责人|负责人|会上|组会|周会|例会|站会|晨会|开会|会议|复盘|全员"
+    r"|\b(?:team|squad|leadership|management|boss|execs?|executives?|cto|ceo|vp|director|org|engineering|committee|board|retro|retrospective|standup|stand-up|all-hands|meeting"
+    r"|tech lead|team lead|product|design|legal|security|qa|ops|infra|platform|review)\b",
     re.IGNORECASE,
 )
 _TEAM_WHO = re.compile(
@@ -493,11 +496,11 @@ _UNDECIDED = re.compile(
     re.IGNORECASE,
 )
 _DECIDED = re.compile(
-    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)",
+    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked|signed off|approved|voted)",
     re.IGNORECASE,
 )
 _RULE_WORDS = re.compile(
-    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
+    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|不许|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
     re.IGNORECASE,
 )
 
@@ -522,6 +525,14 @@ _STANDING = re.compile(
 )
 
 
+# One who leads the work, telling a rule (组长说了，…; our lead said …).
+_TOLD_RULE = re.compile(
+    r"(?:组长|老板|领导|主管|总监|负责人|经理|老大)(?:刚|又|特意)?(?:说|讲|通知|宣布|强调|交代)(?:了|过)?"
+    r"|\b(?:lead|boss|manager|cto|director|leadership|management)\s+(?:just\s+)?(?:said|announced|told us|made it clear)\b",
+    re.IGNORECASE,
+)
+
+
 def decided_by_team(st: Statement, lexicon: Lexicon) -> bool:
     """The clause tells a decision a team at work made (leadership decided no deploys on
     Fridays; 组里商量好了，每周四发版; after the retro we decided to freeze code on
@@ -529,6 +540,8 @@ def decided_by_team(st: Statement, lexicon: Lexicon) -> bool:
     before anything the same words would say of the user's own week."""
     if st.question or st.hypothetical:
         return False
+    if st.subject.kind == "person" and not _WORK_DECIDERS.search(st.subject.person):
+        return False  # 我老公的公司…: someone of the user's life, not their team
     sentence = st.sentence
     if _UNDECIDED.search(sentence) or not _WORK_DECIDERS.search(sentence):
         return False
@@ -543,11 +556,37 @@ def decided_by_team(st: Statement, lexicon: Lexicon) -> bool:
             and about_project(st.body, lexicon)
             and not _ABOUT_ME.search(st.body)
         )
-    if not (_TEAM_LEAD.search(sentence) or _DECIDED.search(sentence)):
-        return False
     verdict = _TEAM_LEAD.search(sentence) or _DECIDED.search(sentence)
-    assert verdict is not None
+    if verdict is None:
+        # 组长说了，周五之后不许再合代码: a rule of the work, told by one who leads it.
+        told = _TOLD_RULE.search(sentence)
+        return (
+            told is not None
+            and bool(_RULE_WORDS.search(sentence[told.end() :]))
+            and about_project(sentence, lexicon)
+            and not _ABOUT_ME.search(sentence[told.end() :])
+        )
     return not _ABOUT_ME.search(sentence[verdict.end() :])
+
+
+# A clause about the team's own doing (our code reviews…, 我们组每周…).
+_OURS = re.compile(r"^(?:and\s+)?(?:our|we|we're)\b|^(?:我们|咱们|组里|团队|我们组)", re.IGNORECASE)
+
+
+def team_routine(st: Statement, lexicon: Lexicon) -> Finding | None:
+    """A routine of the team's work (our code reviews happen on Tuesdays and Thursdays now;
+    我们组每周三下午做 code review): how the project is run, the workspace's — not the
+    user's own week (we go hiking every Sunday stays theirs)."""
+    if st.question or st.hypothetical or st.reported or st.negated:
+        return None
+    if not any(t.role == "recurring" for t in st.times):
+        return None
+    if not (st.subject.kind == "we" or _OURS.match(st.text.strip())):
+        return None
+    if not about_project(st.text, lexicon) or _ABOUT_ME.search(st.text):
+        return None
+    said = clip(_REQUEST_TAIL.sub("", st.text.strip()), 200)
+    return _team_finding(st, said, rule=True)
 
 
 def team_rule(

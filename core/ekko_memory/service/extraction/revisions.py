@@ -470,7 +470,16 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
 
 
 _UPDATABLE = frozenset(
-    {"routine", "task_status", "travel_plan", "personal_fact", "person_fact", "temporary_state"}
+    {
+        "routine",
+        "task_status",
+        "travel_plan",
+        "personal_fact",
+        "person_fact",
+        "temporary_state",
+        # our code reviews are now on Fridays: how the team works, changed.
+        "team_rule",
+    }
 )
 
 

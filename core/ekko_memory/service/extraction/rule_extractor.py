@@ -67,6 +67,7 @@ from ekko_memory.service.extraction.project import (
     decided_in_clause,
     decision_lead,
     listed_decisions,
+    team_routine,
     team_rule,
 )
 from ekko_memory.service.extraction.protocol import ExtractionInput
@@ -598,7 +599,7 @@ class RuleBasedExtractor(Revising):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
-        if st.subject.kind != "person" and decided_by_team(st, self.lexicon):
+        if decided_by_team(st, self.lexicon):
             # leadership decided no deploys on Fridays; 组里商量好了，每周四发版: the team's
             # decision or rule (a technology chosen keeps its own key), never a routine or a
             # plan of the user's.
@@ -714,6 +715,7 @@ class RuleBasedExtractor(Revising):
         if facts:
             return facts
         frames: list[Callable[[], Finding | None]] = [
+            lambda: team_routine(st, self.lexicon),
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
