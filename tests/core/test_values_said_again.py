@@ -168,3 +168,24 @@ def test_a_teams_routine_is_the_workspaces_and_its_update_replaces_it(
 def test_the_users_own_routine_with_we_stays_theirs(mem: MemoryService) -> None:
     say(mem, "we go hiking every Sunday")
     assert [n.scope for n in stored(mem) if n.key == "routine"] == ["user"]
+
+
+def test_a_value_drawn_as_a_conclusion_later_in_the_message(mem: MemoryService) -> None:
+    say(
+        mem,
+        "I'm vegan, what's a good high-protein dinner?",
+        "ok fine, I do eat eggs and cheese, so vegetarian really. I just say vegan sometimes haha",
+    )
+    assert values(mem, "dietary_restriction") == ["vegetarian"]
+    assert not any("vegan" in f"{n.title} {n.content}".casefold() for n in stored(mem))
+
+
+def test_a_value_drawn_as_a_conclusion_in_chinese(mem: MemoryService) -> None:
+    say(mem, "我吃全素，推荐点早餐", "其实我吃鸡蛋和牛奶，所以算蛋奶素吧")
+    [diet] = values(mem, "dietary_restriction")
+    assert "蛋奶素" in diet and "全素" not in diet
+
+
+def test_so_tired_really_is_no_correction(mem: MemoryService) -> None:
+    say(mem, "I'm vegan, what's a good high-protein dinner?", "long day, so tired really")
+    assert values(mem, "dietary_restriction") == ["vegan"]

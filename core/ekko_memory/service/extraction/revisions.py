@@ -498,10 +498,27 @@ _HEDGED_ZH = re.compile(
 )
 
 
+# The value drawn as a conclusion later in the message (I eat eggs and dairy, so vegetarian
+# really; 我其实吃鸡蛋，所以算蛋奶素吧).
+_SO_REALLY_EN = re.compile(
+    r"(?:^|[,.;!?]\s*)(?:and\s+)?(?:so|which makes me|making me)\s+(?:i'?m\s+|i\s+am\s+)?"
+    r"(?:more\s+like\s+|basically\s+)?(?:(?:a|an)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+)?)\s+"
+    r"(?:really|actually|technically|i guess|i suppose)\b\s*(?=[,.;!?]|$)",
+    re.IGNORECASE,
+)
+_SO_REALLY_ZH = re.compile(
+    r"所以(?:我)?(?:其实)?(?:应该)?(?:算|是|算是)(?P<v>[\u4e00-\u9fff]{2,6}?)(?:吧|啦|了)?(?=[，,。.!！;；]|$)"
+)
+
+
 def hedged_value(text: str) -> str:
-    """The value a message opens with as the precise one (pescatarian of "well, pescatarian
-    technically, I do eat fish"), or ""; never a clause with its own subject or verb."""
-    m = _HEDGED_ZH.match(text) if re.search(r"[\u4e00-\u9fff]", text) else _HEDGED_EN.match(text)
+    """The value a message gives as the precise one (pescatarian of "well, pescatarian
+    technically, I do eat fish"; vegetarian of "I do eat eggs, so vegetarian really"), or "";
+    never a clause with its own subject or verb."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    m = _HEDGED_ZH.match(text) if zh else _HEDGED_EN.match(text)
+    if m is None:
+        m = _SO_REALLY_ZH.search(text) if zh else _SO_REALLY_EN.search(text)
     if m is None:
         return ""
     value = next((g for g in m.groups() if g), "")

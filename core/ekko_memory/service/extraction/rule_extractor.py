@@ -371,6 +371,8 @@ class RuleBasedExtractor(Revising):
         requests to the assistant, opinions or someone else's words."""
         if st.hypothetical or st.reported or st.subject.kind == "other":
             return False  # 他们下周搬家: someone else's, and nobody the user named
+        if _SAYS_A_WORD.match(st.text.strip()):
+            return False  # I just say vegan sometimes: the word one uses, no fact of it
         if st.remember and not st.request:
             return not st.question
         return st.is_claim
@@ -943,6 +945,14 @@ class RuleBasedExtractor(Revising):
         )
 
 
+# What the user calls themselves or says to others (I just say vegan sometimes lol; 我跟人
+# 一般说我吃素): the word used, not what holds.
+_SAYS_A_WORD = re.compile(
+    r"^(?:and\s+|but\s+)?i\s+(?:just\s+|usually\s+|sometimes\s+|always\s+|often\s+|only\s+|tend\s+to\s+)*"
+    r"(?:say|tell\s+people|call\s+myself|put\s+down|describe\s+myself\s+as)\s+(?!(?:that|so|no|yes|hi|hello|thanks|thank)\b)"
+    r"|^(?:我)?(?:一般|有时候?|平时|通常|就|只是|都)*(?:跟人|对外|跟别人|对别人|和别人)(?:一般|都|就)?(?:说|讲)",
+    re.IGNORECASE,
+)
 # A clause after a take-back that says the thing is not settled or is private (房子还没签,
 # 可能会变, 隐私, might change, it's private): the reason for taking it back.
 _UNSURE = re.compile(
