@@ -8,6 +8,8 @@ itself; a question with the same words, or "I keep forgetting…", changes nothi
 
 from __future__ import annotations
 
+import pytest
+
 from ekko_memory import MemoryService
 from tests.core.test_statement_kinds import later, say, stored
 
@@ -95,3 +97,59 @@ def test_deleting_something_of_ones_own_is_no_take_back(mem: MemoryService) -> N
 def test_keep_forgetting_is_no_keep(mem: MemoryService) -> None:
     say(mem, "I live in Sheffield. I just keep forgetting my keys lol")
     assert "sheffield" in keys(mem)["city"].casefold()
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "gone", "kept"),
+    [
+        ("我最近在吃褪黑素助眠，另外我住在厦门", "褪黑素那个你就当没听见吧", "medication", "city"),
+        (
+            "I take melatonin to sleep, and I live in Tampa.",
+            "pretend I didn't mention the melatonin",
+            "medication",
+            "city",
+        ),
+        (
+            "I'm flying to Lisbon on the 20th and my dog is called Pepper.",
+            "hold off on saving the Lisbon trip, it might get cancelled",
+            "travel_plan",
+            "pet",
+        ),
+        (
+            "I work at Deloitte and I have two kids.",
+            "actually leave my job out of it",
+            "employer",
+            "family_member",
+        ),
+        ("我每周三晚上打羽毛球，最近在减肥", "减肥的事忽略吧", "personal_fact", "routine"),
+        (
+            "I'm training for a 10k, and I'm learning Korean",
+            "the Korean thing was a joke, ignore it",
+            "personal_fact",
+            "goal",
+        ),
+    ],
+)
+def test_a_take_back_in_other_words_takes_only_what_it_names(
+    mem: MemoryService, first: str, then: str, gone: str, kept: str
+) -> None:
+    say(mem, first)
+    assert gone in keys(mem)
+    say(mem, then)
+    held = keys(mem)
+    assert gone not in held and kept in held
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("I live in Tampa.", "my cat scratches the sofa, I just ignore it"),
+        ("我住在厦门", "他骂我，我就当没听见"),
+        ("我住在厦门", "我忽略了他的消息"),
+    ],
+)
+def test_ignoring_something_in_ones_life_takes_nothing_back(
+    mem: MemoryService, first: str, then: str
+) -> None:
+    say(mem, first, then)
+    assert "city" in keys(mem)

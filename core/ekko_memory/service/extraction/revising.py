@@ -18,6 +18,7 @@ from ekko_memory.service.extraction.takeback import (
     POINTS_BACK,
     kept_by,
     names,
+    pointed_at,
     what_is_taken_back,
 )
 
@@ -61,7 +62,7 @@ class Revising:
     ) -> None:
         """Stop what the take-back names — or what the message before it stated — and write
         nothing for it."""
-        named = what_is_taken_back(st.text)
+        named = what_is_taken_back(st.text) or pointed_at(st.sentence, st.text)
         person = self._last_person
         if person is not None and (
             _BY_PRONOUN.fullmatch(named.strip())
