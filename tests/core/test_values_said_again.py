@@ -189,3 +189,61 @@ def test_a_value_drawn_as_a_conclusion_in_chinese(mem: MemoryService) -> None:
 def test_so_tired_really_is_no_correction(mem: MemoryService) -> None:
     say(mem, "I'm vegan, what's a good high-protein dinner?", "long day, so tired really")
     assert values(mem, "dietary_restriction") == ["vegan"]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now", "before"),
+    [
+        ("My flight to Dublin is at 6pm on Friday.", "correction: it's 7:30pm", "7:30pm", "6pm"),
+        (
+            "I'm meeting Priya on Tuesday at 3",
+            "actually it got pushed to Wednesday",
+            "wednesday",
+            "tuesday",
+        ),
+        ("我周四要交报告", "改到周五了", "周五", "周四"),
+    ],
+)
+def test_a_time_moved_by_the_next_message(
+    mem: MemoryService, first: str, then: str, now: str, before: str
+) -> None:
+    say(mem, first, then)
+    [task] = tasks(mem)
+    assert now in task["task"].casefold() and before not in task["task"].casefold()
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "now"),
+    [
+        ("我每天喝两杯咖啡", "最近改成一杯了", "routine", "一杯"),
+        ("my daughter is in 3rd grade", "oops, 4th grade", "school", "4th grade"),
+    ],
+)
+def test_a_count_or_a_grade_said_anew(
+    mem: MemoryService, first: str, then: str, key: str, now: str
+) -> None:
+    say(mem, first, then)
+    [value] = values(mem, key)
+    assert now in value
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "key", "kept"),
+    [
+        ("我周四要交报告", "能不能改到周五？", "task_status", "周四"),
+        (
+            "I'm meeting Priya on Tuesday at 3",
+            "what if it got pushed to Wednesday?",
+            "task_status",
+            "tuesday",
+        ),
+        ("我每天喝两杯咖啡", "如果改成一杯会不会好点", "routine", "两杯"),
+        ("my daughter is in 3rd grade", "is 4th grade harder?", "school", "3rd grade"),
+    ],
+)
+def test_a_change_asked_or_supposed_moves_nothing(
+    mem: MemoryService, first: str, then: str, key: str, kept: str
+) -> None:
+    say(mem, first, then)
+    [value] = values(mem, key)
+    assert kept in value.casefold()

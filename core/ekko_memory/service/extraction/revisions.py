@@ -31,7 +31,11 @@ CORRECTION_LEAD = re.compile(
     r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 改成八百吧, make it 2 grand: a message that opens by giving the value anew.
-    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:现在|以后|今后|从今天起|从下周起)?(?:都)?(?:改成|改为|调成|调到|降到|提到|换成)\s*"
+    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:现在|最近|以后|今后|从今天起|从下周起)?(?:都)?(?:改成|改为|改到|挪到|推到|推迟到|延到|提前到|调成|调到|降到|提到|换成)\s*"
+    # it got pushed to Wednesday; that's been moved to the 14th: the new time of what was
+    # just said.
+    r"|(?:^|[,.;!?]\s*)(?:(?:actually|update|heads up|oh|ok|so)[,:\s]+)?(?:it|that|this|they|we)(?:'s|\s+(?:got|was|were|has|have|is))?\s*(?:been\s+)?"
+    r"(?:pushed|moved|bumped|rescheduled|changed|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until)\s+"
     r"|^(?:ok(?:ay)?[,\s]+|so[,\s]+)?(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to)\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
@@ -151,10 +155,15 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         if (
             head is not None
             and len(hits) == 1
-            and rest
-            and re.search(r"[\u4e00-\u9fff]", rest)
-            and rest in said[hits[0].end() :]
+            and (
+                not rest
+                or (
+                    re.search(r"[\u4e00-\u9fff]", rest) is not None
+                    and rest in said[hits[0].end() :]
+                )
+            )
         ):
+            # 7:30pm for "at 6pm on Friday": the one clock time said.
             return said[: hits[0].start()] + head.group() + said[hits[0].end() :]
     now = __import__("datetime").datetime.now().astimezone()
     new_times = find_times(new_value, now)
@@ -265,6 +274,8 @@ def ambiguous(said: str, correction: str) -> bool:
     if new_times and len(new_times[0].text) >= len(new_value) - 3:
         if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) > 1 for s in _TIME_SHAPES):
             return True
+        if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) == 1 for s in _TIME_SHAPES):
+            return False  # 7:30pm for "at 6pm on Friday": the one clock time said
         return len([t for t in find_times(said, now) if t.role in ("point", "deadline")]) > 1
     if re.fullmatch(r"\d+(?:[.,]\d+)?", new_value):
         return len(re.findall(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d.,]*\d)", said)) > 1
@@ -277,7 +288,15 @@ def ambiguous(said: str, correction: str) -> bool:
 
 def _recount(said: str, new_value: str) -> str | None:
     """``said`` with a count in the correction's unit set to its number (8岁 → 9岁,
-    三年级 → 四年级, 3 kids → 2 kids); None when ``said`` has no count in that unit."""
+    三年级 → 四年级, 3 kids → 2 kids, 3rd grade → 4th); None when ``said`` has no count in
+    that unit."""
+    ordinal = re.match(r"^(\d+(?:st|nd|rd|th))\b", new_value.strip(), re.IGNORECASE)
+    if ordinal is not None:
+        olds = list(re.finditer(r"\b\d+(?:st|nd|rd|th)\b", said, re.IGNORECASE))
+        rest = new_value.strip()[ordinal.end() :].strip()
+        if len(olds) == 1 and olds[0][0] != ordinal[1] and (not rest or rest in said):
+            return said[: olds[0].start()] + ordinal[1] + said[olds[0].end() :]
+        return None
     bare_number = re.fullmatch(r"\d+(?:[.,]\d+)?", new_value.strip())
     if bare_number is not None:
         # "actually it's 11" after "my cat weighs 9 pounds": the one number said, if only one
