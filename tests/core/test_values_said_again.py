@@ -247,3 +247,15 @@ def test_a_change_asked_or_supposed_moves_nothing(
     say(mem, first, then)
     [value] = values(mem, key)
     assert kept in value.casefold()
+
+
+def test_turns_out_gives_the_new_value(mem: MemoryService) -> None:
+    say(mem, "my call with Ana is on Thursday at 4pm", "turns out it's Friday")
+    [task] = tasks(mem)
+    assert "friday" in task["task"] and "thursday" not in task["task"]
+
+
+def test_an_allergy_found_to_be_another_keeps_no_fragment(mem: MemoryService) -> None:
+    say(mem, "我对阿莫西林过敏")
+    say(mem, "后来去医院查了，原来是对磺胺过敏，阿莫西林没事", session="s2")
+    assert values(mem, "allergy") == ["磺胺"]

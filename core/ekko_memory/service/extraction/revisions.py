@@ -27,8 +27,8 @@ from ekko_memory.service.extraction.weekly import holds_weekdays, names_the_week
 CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
-    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是)|(?:后来|结果|才)?(?:发现|查了|问了)?[，,]?原来(?=是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
+    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update|(?:it\s+)?turns\s+out(?:\s+that)?)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
     # 改成八百吧, make it 2 grand: a message that opens by giving the value anew.
     r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:现在|最近|以后|今后|从今天起|从下周起)?(?:都)?(?:改成|改为|改到|挪到|推到|推迟到|延到|提前到|调成|调到|降到|提到|换成)\s*"
