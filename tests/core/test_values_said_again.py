@@ -259,3 +259,24 @@ def test_an_allergy_found_to_be_another_keeps_no_fragment(mem: MemoryService) ->
     say(mem, "我对阿莫西林过敏")
     say(mem, "后来去医院查了，原来是对磺胺过敏，阿莫西林没事", session="s2")
     assert values(mem, "allergy") == ["磺胺"]
+
+
+def test_a_town_keeps_its_state_and_the_state_is_corrected(mem: MemoryService) -> None:
+    say(
+        mem,
+        "I'm in Richmond, Virginia, any good day trips?",
+        "sorry, I meant Richmond, Kentucky, not Virginia",
+    )
+    [city] = values(mem, "city")
+    assert city == "richmond, kentucky"
+    context = later(mem, "what's the weather like where I live in spring?")
+    assert "Kentucky" in context and "Virginia" not in context
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm in Toronto, and it's cold", "I live in Leeds, with my partner"]
+)
+def test_no_state_from_what_follows_a_comma(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    [city] = values(mem, "city")
+    assert "," not in city

@@ -65,6 +65,8 @@ NOT_BUT = [
         r"\bnot\s+(?P<old>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?),?\s+(?:it|he|she|they|that|i|we)"
         r"(?:'s|'m|'re|\s+is|\s+am|\s+are)\s+(?:actually\s+|really\s+)?"
         r"(?P<new>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?)(?=[.!,;?]|$|\s+(?:lol|haha|btw|—))",
+        # Maine, not Oregon: a capitalized name for a capitalized name.
+        r"(?<![\w'])(?P<new>(?-i:[A-Z][a-z][\w'.-]*)),\s+not\s+(?P<old>(?-i:[A-Z][a-z][\w'.-]*))(?![\w'])",
         r"\b(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
     )
 ]

@@ -31,7 +31,9 @@ _RESIDE_EN = re.compile(
 # I'm in Toronto: a town said as where one is (capitalized words and nothing after).
 _AM_IN_EN = re.compile(
     r"^am\s+(?:(?:currently|now|still|also)\s+)?(?:based\s+)?in\s+"
-    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})$",
+    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})"
+    # Portland, Oregon: the state or country said after the town is part of where.
+    r"(?P<region>,\s*(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)?$",
     re.IGNORECASE,
 )
 # Capitalized words that are no town (I'm in Marketing, I'm in Year Ten, I'm in Love).
@@ -183,6 +185,24 @@ _NOT_PLACES_EN = w.CALENDAR_EN | frozenset(
 )
 
 
+# The state or country said right after the clause's town (I'm in Portland, Oregon — …).
+_REGION_AFTER = re.compile(
+    r"^,\s*((?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)(?=\s*(?:[,.;!?—–-]|$))"
+)
+
+
+def _region_after(st: Statement) -> str:
+    """ ", Oregon" when the sentence names a state or country right after the clause (a town's
+    clause cut at its comma), else ""."""
+    at = st.sentence.find(st.text)
+    if at < 0:
+        return ""
+    m = _REGION_AFTER.match(st.sentence[at + len(st.text) :])
+    if m is None or m[1].casefold() in _NOT_PLACES_EN:
+        return ""
+    return f", {m[1]}"
+
+
 class PlaceFrames(FactBuilder):
     """Home city, hometown, living situation and vehicle of a statement's subject."""
 
@@ -262,8 +282,10 @@ class PlaceFrames(FactBuilder):
             place = inner[-1] if inner else ""
         if not place:
             return []
+        region = _region_after(st)
+        place += region
         verb = "lives" if st.subject.kind == "person" else "live"
-        said = w.clean_en(st.text)
+        said = w.clean_en(st.text + region)
         # The user's words when they say more than the place (a small flat in Edinburgh).
         title = (
             said
@@ -284,8 +306,9 @@ class PlaceFrames(FactBuilder):
         m = _AM_IN_EN.match(body.strip(" .!"))
         if m is None or st.subject.kind != "self" or st.times:
             return []
-        place = m["v"]
-        words = place.casefold().split()
+        region = _region_after(st)
+        place = m["v"] + (m["region"] or "") + region
+        words = place.replace(",", " ").casefold().split()
         if any(x in _NOT_TOWNS_EN or x in w.LANGUAGES_EN or x in w.CALENDAR_EN for x in words):
             return []
         return [
@@ -294,7 +317,7 @@ class PlaceFrames(FactBuilder):
                 "city",
                 place,
                 f"{{who}}住在{place}",
-                w.clean_en(st.text),
+                w.clean_en(st.text + region),
                 importance=0.85,
                 entities=[place],
             )
