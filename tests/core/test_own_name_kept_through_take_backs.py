@@ -1,5 +1,5 @@
 """The name the user goes by (我叫王小雨; my name's Priya; call me Jo) is kept as
-`preferred_name`; a take-back of another thing said with it (手机号别记哈) leaves it, and a new
+`preferred_name`; a take-back of another thing said with it (电话号码就不用存了) leaves it, and a new
 name said as the right one replaces the old. A question, a negation or a supposition with the
 same words stores no name, nor does "call me later" or 我叫外卖了."""
 
@@ -16,7 +16,7 @@ def names(mem: MemoryService) -> list[str]:
 
 
 def test_a_name_said_with_a_number_taken_back_stays(mem: MemoryService) -> None:
-    say(mem, "我叫王小雨，在找工作，手机号13900001111，帮我写个自我介绍", "手机号别记哈，隐私")
+    say(mem, "我叫王小雨，电话是13900001111，想请你帮忙改改简历", "电话号码就不用存了")
     assert names(mem) == ["王小雨"]
     assert not any("13900001111" in f"{n.title} {n.content}" for n in stored(mem))
     assert "王小雨" in later(mem, "帮我写封求职信的开头")

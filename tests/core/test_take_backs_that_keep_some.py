@@ -41,7 +41,7 @@ def test_a_street_taken_back_leaves_the_city(mem: MemoryService) -> None:
 
 
 def test_a_detail_no_memory_holds_leaves_the_fact_said_beside_it(mem: MemoryService) -> None:
-    say(mem, "我在武汉，新房在光谷大道那边，还没交房", "光谷大道那个地址别记了")
+    say(mem, "我人在武汉，看中的房子在光谷大道附近", "光谷大道那个地址别记了")
     held = keys(mem)
     assert "武汉" in held["city"] and "光谷" not in " ".join(held.values())
 
@@ -77,7 +77,7 @@ def test_what_was_said_about_a_thing_named_by_another_form_of_its_word(
 ) -> None:
     say(
         mem,
-        "I swim at 6am every day and I'm saving for a trip to Peru",
+        "I swim at lunchtime every weekday and I'm saving for a trip to Peru",
         "scratch what I said about swimming, that was ages ago",
     )
     held = keys(mem)

@@ -35,11 +35,11 @@ def next_week(day: date) -> bool:
 
 
 def test_a_weekday_repaired_mid_sentence_keeps_the_week_said(mem: MemoryService) -> None:
-    say(mem, "下周三，哦不，周四下午要去牙科补牙")
+    say(mem, "下周二，啊不对，周五下午要去牙科补牙")
     [task] = tasks(mem)
-    assert due(task).weekday() == 3 and next_week(due(task)) and "周三" not in task["task"]
+    assert due(task).weekday() == 4 and next_week(due(task)) and "周二" not in task["task"]
     context = later(mem, "下周有什么安排")
-    assert "补牙" in context and "周三" not in context
+    assert "补牙" in context and "周二" not in context
 
 
 def test_an_english_weekday_repaired_mid_sentence(mem: MemoryService) -> None:
@@ -173,8 +173,9 @@ def test_the_users_own_routine_with_we_stays_theirs(mem: MemoryService) -> None:
 def test_a_value_drawn_as_a_conclusion_later_in_the_message(mem: MemoryService) -> None:
     say(
         mem,
-        "I'm vegan, what's a good high-protein dinner?",
-        "ok fine, I do eat eggs and cheese, so vegetarian really. I just say vegan sometimes haha",
+        "I'm vegan, any quick lunch ideas?",
+        "honestly I still have omelettes now and then, which makes me vegetarian technically. "
+        "I tell people vegan because it's simpler",
     )
     assert values(mem, "dietary_restriction") == ["vegetarian"]
     assert not any("vegan" in f"{n.title} {n.content}".casefold() for n in stored(mem))
