@@ -895,6 +895,12 @@ _PEOPLE_WORDS_EN = re.compile(
     r"|classmates?|relatives?|cousins?|in-laws|attendees|visitors|players|boys|girls|toddlers?)\b",
     re.IGNORECASE,
 )
+# A noun after "my dentist", "my doctor" that makes them the user's visit: the appointment is
+# the user's (my dentist appointment, my doctor's visit), not something of the person.
+_SEEING_THEM_EN = re.compile(
+    r"(?:'s\s+)?(?:appointment|appt|visit|check-?up|cleaning|consult(?:ation)?|exam|session|class|lesson)s?\b",
+    re.IGNORECASE,
+)
 
 
 def _work_set_en(rel: str, body: str) -> tuple[Subject, str, bool] | None:
@@ -955,6 +961,9 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
         rest = re.sub(r"^'s\s+", "is ", rest)
         return Subject("person", m["rel2"].casefold(), m["name2"]), rest, True
     if m["rel"]:
+        if _SEEING_THEM_EN.match(body) and not m["name"]:
+            # my dentist appointment is on the 12th: the user's appointment, not the dentist.
+            return SELF, clause[_LEAD_EN_RE.match(clause).end() :] or clause, True  # type: ignore[union-attr]
         if body.startswith("'s ") and not _OWNED_AFTER_EN.match(body):
             # my wife's vegetarian, my son's been sick: 's is "is" or "has" here.
             body = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", body)

@@ -207,7 +207,11 @@ class HealthFrames(FactBuilder):
         if m is None:
             return []
         what = w.clean_zh(
-            re.sub(r"^(?:是|其实是|就是)?(?:对|吃|碰)?", "", m["v"] or m["v2"] or m["v3"] or "")
+            re.sub(
+                r"^(?:原来|其实|实际上|后来发现)?(?:是|就是)?(?:对|吃|碰)?",
+                "",
+                m["v"] or m["v2"] or m["v3"] or "",
+            )
         )
         what = re.sub(r"(?:严重|有点|有些|轻微|比较|特别|很)$", "", what)
         if not what or len(what) > 12 or (self.is_food(what) and st.subject.kind != "person"):

@@ -124,6 +124,16 @@ _NAMED_ZH = re.compile(
 )
 
 
+# 我叫王小雨 — the user's own name, and nothing after it.
+_MY_NAME_ZH = re.compile(r"^叫(?P<v>[\u4e00-\u9fff]{2,4}|(?-i:[A-Z][a-z]+))$")
+# my name is Priya, my name's Sam Lee, call me Jo (not "call me later").
+_MY_NAME_EN = re.compile(
+    r"^(?:my\s+name\s+is|my\s+name'?s|(?:you\s+can\s+|please\s+|just\s+)?call\s+me)\s+"
+    r"(?P<v>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)(?:\s+(?:actually|btw|by the way|now|though|lol|haha))?$",
+    re.IGNORECASE,
+)
+
+
 def _sounds_like_a_name(word: str) -> bool:
     """朵朵, 林晓: a doubled syllable or what the segmenter tags a person's name (老师, 护士,
     医生 are no names)."""
@@ -335,8 +345,33 @@ class PeopleFrames(FactBuilder):
             )
         ]
 
+    def _own_name(self, st: Statement, name: str) -> list[Finding]:
+        """The name the user goes by (我叫王小雨; my name's Priya; call me Sam)."""
+        return [
+            Finding(
+                type="preference",
+                domain="个人",
+                category=["个人", "沟通"],
+                key="preferred_name",
+                value=name,
+                title=f"我叫{name}" if st.zh else f"My name is {name}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["称呼" if st.zh else "name"],
+                entities=[name],
+                confidence=0.9,
+                importance=0.8,
+                reason="the name the user goes by",
+            )
+        ]
+
     def _name_zh(self, st: Statement, body: str) -> list[Finding]:
-        """我女儿叫朵朵 (a person subject and a name), 我家猫叫咪咪."""
+        """我女儿叫朵朵 (a person subject and a name), 我家猫叫咪咪; 我叫王小雨 (the user's own)."""
+        if st.subject.kind == "self" and st.explicit_subject and not st.negated:
+            own = _MY_NAME_ZH.match(body.strip(" 。.!！~"))
+            if own is not None and _sounds_like_a_name(own["v"]):
+                return self._own_name(st, own["v"])
         if st.subject.kind != "person" or st.negated:
             return []
         m = _NAMED_ZH.match(body)
@@ -350,6 +385,9 @@ class PeopleFrames(FactBuilder):
         return self._named(st, st.subject.relation, name)
 
     def _name_en(self, st: Statement, body: str) -> list[Finding]:
+        own = _MY_NAME_EN.match(st.text.strip(" .!~"))
+        if own is not None and not st.negated and st.subject.kind != "person":
+            return self._own_name(st, own["v"])
         if st.subject.kind != "person" or st.negated:
             return []
         m = _NAMED_EN.match(body)

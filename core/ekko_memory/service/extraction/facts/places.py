@@ -6,6 +6,7 @@ import re
 
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_EN, ADV_ZH, FactBuilder, english_place
+from ekko_memory.service.extraction.facts.work import LEFT_JOB_ZH
 from ekko_memory.service.extraction.findings import Finding
 from ekko_memory.service.extraction.statements import SELF, Statement, with_subject
 
@@ -37,7 +38,9 @@ _RESIDE_EN = re.compile(
 # I'm in Toronto: a town said as where one is (capitalized words and nothing after).
 _AM_IN_EN = re.compile(
     r"^am\s+(?:(?:currently|now|still|also)\s+)?(?:based\s+)?in\s+"
-    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})$",
+    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})"
+    # Portland, Oregon: the state or country said after the town is part of where.
+    r"(?P<region>,\s*(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)?$",
     re.IGNORECASE,
 )
 # Capitalized words that are no town (I'm in Marketing, I'm in Year Ten, I'm in Love).
@@ -216,6 +219,24 @@ _NOT_PLACES_EN = w.CALENDAR_EN | frozenset(
 )
 
 
+# The state or country said right after the clause's town (I'm in Portland, Oregon — …).
+_REGION_AFTER = re.compile(
+    r"^,\s*((?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)(?=\s*(?:[,.;!?—–-]|$))"
+)
+
+
+def _region_after(st: Statement) -> str:
+    """ ", Oregon" when the sentence names a state or country right after the clause (a town's
+    clause cut at its comma), else ""."""
+    at = st.sentence.find(st.text)
+    if at < 0:
+        return ""
+    m = _REGION_AFTER.match(st.sentence[at + len(st.text) :])
+    if m is None or m[1].casefold() in _NOT_PLACES_EN:
+        return ""
+    return f", {m[1]}"
+
+
 class PlaceFrames(FactBuilder):
     """Home city, hometown, living situation and vehicle of a statement's subject."""
 
@@ -291,6 +312,8 @@ class PlaceFrames(FactBuilder):
         if not place:
             return []
         v4 = m.groupdict().get("v4")
+        if v4 and LEFT_JOB_ZH.search(st.sentence):
+            return []  # 我从网易离职了，现在在小红书: where one works now, not where one lives
         if v4 and place != w.clean_zh(v4):
             # 在上海工作, 在上海读书: being somewhere to do something says where the user
             # works or studies, not where they live.
@@ -314,8 +337,10 @@ class PlaceFrames(FactBuilder):
             place = inner[-1] if inner else ""
         if not place:
             return []
+        region = _region_after(st)
+        place += region
         verb = "lives" if st.subject.kind == "person" else "live"
-        said = w.clean_en(st.text)
+        said = w.clean_en(st.text + region)
         # The user's words when they say more than the place (a small flat in Edinburgh).
         title = (
             said
@@ -336,8 +361,9 @@ class PlaceFrames(FactBuilder):
         m = _AM_IN_EN.match(body.strip(" .!"))
         if m is None or st.subject.kind != "self" or st.times:
             return []
-        place = m["v"]
-        words = place.casefold().split()
+        region = _region_after(st)
+        place = m["v"] + (m["region"] or "") + region
+        words = place.replace(",", " ").casefold().split()
         if any(x in _NOT_TOWNS_EN or x in w.LANGUAGES_EN or x in w.CALENDAR_EN for x in words):
             return []
         return [
@@ -346,7 +372,7 @@ class PlaceFrames(FactBuilder):
                 "city",
                 place,
                 f"{{who}}住在{place}",
-                w.clean_en(st.text),
+                w.clean_en(st.text + region),
                 importance=0.85,
                 entities=[place],
             )

@@ -45,7 +45,7 @@ _SPAN_ZH = re.compile(
 
 # Where one is now (现在在拼多多), and the words of leaving a job that make it a workplace.
 _NOW_AT_ZH = re.compile(r"^(?:现在|目前|如今)(?:已经|又)?在[\u4e00-\u9fffA-Za-z]{2,10}$")
-_LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
+LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
 
 _JOB_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
@@ -75,14 +75,21 @@ _AS_A_EN = re.compile(r"^as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,2}[\w-]+)$", re.I
 
 # I'm at Figma now, currently at Stripe: where one is now — a workplace only in talk of jobs.
 _NOW_AT_EN = re.compile(
-    r"^am\s+(?:now\s+|currently\s+|actually\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
+    r"^am\s+(?:now\s+|currently\s+|actually\s+)?(?:over\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
     r"(?:\s+(?:now|these\s+days|nowadays))?(?:\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team|\s+as\s+(?:a|an)\s+[\w\s-]{2,30})?[.!]*$",
     re.IGNORECASE,
 )
 _JOB_TALK_EN = re.compile(
-    r"\b(?:job|jobs|role|team|left|quit|joined|switched|moved\s+(?:over\s+)?to|laid\s+off|hired|offer|company|"
+    r"\b(?:job|jobs|role|team|joined|switched|moved\s+(?:over\s+)?to|laid\s+off|hired|offer|company|"
     r"employer|work|working|startup|engineer|designer|developer|dev|manager|pm)\b"
     r"|\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team\b|\bas\s+(?:a|an)\s+",
+    re.IGNORECASE,
+)
+# The words of changing jobs that make where one is now a workplace (left Shopify in
+# March, switched jobs, new job).
+_CHANGED_JOBS_EN = re.compile(
+    r"\b(?:(?:left|quit|resigned\s+from|moved\s+on\s+from)\s+(?:my\s+(?:old\s+)?(?:job|company|employer|role|position)\b|(?-i:[A-Z])\w+)|switched\s+jobs|changed\s+jobs|new\s+job|job\s+change"
+    r"|got\s+laid\s+off|was\s+laid\s+off|handed\s+in\s+my\s+notice|(?:switched|moved)\s+companies)\b",
     re.IGNORECASE,
 )
 
@@ -341,10 +348,12 @@ class WorkFrames(FactBuilder):
 
     def _work_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_ZH.match(body)
-        if m is None and _NOW_AT_ZH.match(body) and _LEFT_JOB_ZH.search(st.sentence):
+        now_left = False
+        if m is None and _NOW_AT_ZH.match(body) and LEFT_JOB_ZH.search(st.sentence):
             # 我从美团离职了，现在在拼多多: where one is now, said after leaving a job, is
             # the new workplace.
             m = _WORK_AT_ZH.match(body + "上班")
+            now_left = True
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
@@ -379,6 +388,8 @@ class WorkFrames(FactBuilder):
             # 我在阿里做产品经理, 跳槽到京东: a job done at X, or joined, makes X the
             # workplace, though X names a place too.
             place = ""
+        if place == where and now_left and not any(pos == "ns" for _, pos in w.tag(where)):
+            place = ""  # 离职了，现在在小红书: no town's name, so the new workplace
         org = (
             ""
             if place == where
@@ -461,7 +472,9 @@ class WorkFrames(FactBuilder):
     def _work_en(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_EN.match(body)
         now_at = _NOW_AT_EN.match(body) if m is None else None
-        if now_at is not None and _JOB_TALK_EN.search(st.sentence):
+        if now_at is not None and (
+            _JOB_TALK_EN.search(st.sentence) or _CHANGED_JOBS_EN.search(st.sentence)
+        ):
             # left Google in May, I'm at Figma now: where one is now, said of a job, is the
             # workplace (alone, "I'm at Costco now" is where one stands).
             m = _WORK_AT_EN.match(f"work at {now_at['v']}")
