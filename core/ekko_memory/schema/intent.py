@@ -154,7 +154,11 @@ _TAKE_BACK = re.compile(
     r"|(?<!n't )(?<!not )(?<!never )\bforget (?:it|that|this|about (?:it|that)|what i (?:just )?said)\b"
     r"|\b(?:don'?t|do not|no need to)\s+(?:remember|record|save|note)\s+(?:that|this|it)\b"
     r"|\bscratch that\b|\bdisregard (?:that|this|what i (?:just )?said)\b"
-    r"|\btake (?:it|that) back\b|\bignore what i (?:just )?said\b",
+    r"|\btake (?:it|that) back\b|\bignore what i (?:just )?said\b"
+    # never mind all that; scratch what I said about the pool: all of it, or what it names.
+    r"|\bnever ?mind (?:all (?:of )?(?:that|this)|everything i (?:just )?said)\b"
+    r"|\b(?:forget|scratch|strike|ignore|disregard|drop)\s+(?:all (?:of )?(?:that|this)|everything i (?:just )?said)\b"
+    r"|\b(?:scratch|strike|ignore|disregard|drop)\s+what i (?:just )?(?:said|told you|mentioned|wrote)\b",
     re.IGNORECASE,
 )
 # Asking to forget something the words name (把葱的事忘掉, forget about scallions): a take-back

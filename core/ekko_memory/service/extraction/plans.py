@@ -361,6 +361,8 @@ def plan(
         t.role in ("point", "deadline") and not t.past for t in st.times
     ):
         return None  # my daughter's recital is Saturday at 2pm: a dated event the user goes to
+    if _a_step_of_the_routine(st):
+        return None  # 每天六点去游泳，所以十点前就得睡: a step of the routine, no task of today
     body = _REMIND.sub("", st.body.strip()) if st.subject.kind != "person" else st.text
     when = (
         next(
@@ -373,6 +375,8 @@ def plan(
         )
         or sentence_time
     )
+    if when is not None and _holds_until(st, when):
+        return None  # 下周之前都在出差, 到月底都要值夜班: how it is until then — a state
     done = (_DONE_ZH if st.zh else _DONE_EN).search(body)
     due_already = due_now(st)
     must = bool(
@@ -566,6 +570,18 @@ _WEATHER = re.compile(
 )
 
 
+# 最近, lately: an open start, no end — what is done every day lately may be a new habit.
+_OPEN_ENDED = re.compile(
+    r"最近|近来|近期|这阵子|这段时间|lately|recently|these days", re.IGNORECASE
+)
+
+
+def bounds_a_routine(bound: TimeMention | None) -> bool:
+    """A time that closes what is done again and again inside it (这周天天加班, every night
+    this week, 下周五之前每天): a state for that while, not a habit."""
+    return bound is not None and bound.ends is not None and not _OPEN_ENDED.search(bound.text)
+
+
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
     """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
@@ -617,10 +633,12 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         and all(one_off_event(st) for st in statements)
     ):
         return None  # 今晚点了外卖, I ordered a pizza tonight: done once, no state of the user
-    if any(t.role == "recurring" for t in times):
+    if any(t.role == "recurring" for t in times) and not bounds_a_routine(bound):
         return None
     if bound is not None and bound.ends is not None:
         until = bound.ends
+        if _before_a_span(statements, bound) and bound.starts is not None:
+            until = bound.starts - timedelta(seconds=1)
         if bound.role == "until" or until - now < timedelta(hours=6):
             until = max(until, end_of_day(now))
     else:
@@ -820,6 +838,8 @@ def routine(st: Statement) -> Finding | None:
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None
+    if any(t.role in ("state", "until") and not t.past and bounds_a_routine(t) for t in st.times):
+        return None  # 这周天天加班, every night this week: a state for the week, read as one
     if st.subject.kind == "none" and not st.zh and _OF_A_THING_EN.match(st.text):
         return None  # the neighbours' dog barks every night: its doer is named, not the user
     text = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
@@ -861,6 +881,52 @@ def routine(st: Statement) -> Finding | None:
         tags=["习惯" if st.zh else "routine"],
         importance=0.7,
         reason="a routine the user described",
+    )
+
+
+# After "until": what goes on the whole while (都在, 一直, 每天, 都要值班), not a thing to do by then
+# (周五之前都要交: all handed in by Friday, a deadline).
+_ALL_THE_WHILE_ZH = re.compile(
+    r"^(?:之前|以前|前|为止)?(?:我)?(?:都在|全在|一直|天天|每天|每晚|都是|都得?轮到|轮到我|都(?:要|得)(?:值|上|加|早起|出差|住|待|呆|在))"
+)
+
+
+def _before_a_span(statements: list[Statement], bound: TimeMention) -> bool:
+    """下周之前都在出差, 下个月以前: until a span of days begins (the day before it), not its
+    end; 15号之前 is one day, read as said."""
+    if bound.role != "until" or bound.starts is None or bound.ends is None:
+        return False
+    if bound.ends - bound.starts < timedelta(days=1):
+        return False
+    for st in statements:
+        at = st.text.find(bound.text)
+        if at >= 0 and re.match(r"(?:之前|以前|前)", st.text[at + len(bound.text) :]):
+            return True
+    return False
+
+
+def _holds_until(st: Statement, when: TimeMention) -> bool:
+    """The clause says how things are until ``when`` (下周之前都在出差), not what to do by it."""
+    if not st.zh or when.role != "until":
+        return False
+    at = st.text.find(when.text)
+    return at >= 0 and bool(_ALL_THE_WHILE_ZH.match(st.text[at + len(when.text) :]))
+
+
+# 所以, 因此: what follows is the consequence of what the sentence said before it.
+_SO_ZH = re.compile(r"^(?:所以|因此|于是|那)(?:我)?")
+# A day named in a time (今晚, 周五, 明天, 3号): not a bare clock time.
+_DATED_ZH = re.compile(r"[今明后昨前号日月周]|星期|礼拜")
+
+
+def _a_step_of_the_routine(st: Statement) -> bool:
+    """A consequence said after the user's routine, at a bare clock time (我每天早上六点游泳，
+    所以晚上十点前就得睡): part of how their days go, not a task of today."""
+    return (
+        st.zh
+        and bool(_SO_ZH.match(st.text))
+        and _in_a_day_as_it_goes(st)
+        and all(not _DATED_ZH.search(t.text) for t in st.times)
     )
 
 

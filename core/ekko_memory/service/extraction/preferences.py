@@ -231,6 +231,8 @@ _GROUPS = (
 _NOT_A_THING_ZH = re.compile(
     r"^(?:那么|这么|太多|多少|一整|完|了|我|你|您|他|她|它|这个人|那个人)"
     r"|^(?:会|被)|(?:来不及|赶不上|迟到|出事|生气|误会|麻烦)"
+    # 怕生, 怕羞: shy, one word — no thing feared.
+    r"|^(?:生|羞|事)$"
 )
 # This one (这部电影, 那家店): a reaction to one thing, no lasting taste.
 _ONE_OF_THEM_ZH = re.compile(
@@ -238,7 +240,7 @@ _ONE_OF_THEM_ZH = re.compile(
 )
 # A day or time (Friday is a no for me): a schedule, no taste.
 _A_TIME_EN = re.compile(
-    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)(?!s\b)\b",
+    r"^(?:(?:this|next|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|weekend|the\s+weekend|morning|afternoon|evening|\d{1,2}(?::\d\d)?\s*(?:am|pm)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)(?!s\b)\b",
     re.IGNORECASE,
 )
 # A thing's name said before the user (游泳我倒是挺喜欢的, 说唱我是真听不来).

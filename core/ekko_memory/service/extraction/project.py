@@ -10,6 +10,7 @@ import re
 
 from ekko_memory.identity import canonical_name
 from ekko_memory.models import MemoryNode
+from ekko_memory.service.extraction import words as ww
 from ekko_memory.service.extraction.findings import Finding, Found, clip, subject_name
 from ekko_memory.service.extraction.lexicon import Lexicon
 from ekko_memory.service.extraction.statements import Statement
@@ -45,7 +46,9 @@ _ROLE = re.compile(
     re.IGNORECASE,
 )
 _RULE = re.compile(
-    r"必须|一定要|不能|不允许|禁止|不要|务必|一律|\bmust\b|\bnever\b|\balways\b|not allowed"
+    r"必须|一定要|不能|不允许|不许|禁止|不要|务必|一律|统一|\bmust\b|\bnever\b|\balways\b|not allowed"
+    # every PR needs a linked ticket: what each one requires is a rule too.
+    r"|\b(?:every|each|all|any)\b.*\b(?:needs?|requires?|has to|have to|gets?)\b"
 )
 _CODE = re.compile(
     r"代码|提交|接口|测试|依赖|兼容|版本|类型|注释|日志|API|commit|test|dependenc|compatib|lint|typ|review|merge|PR\b",
@@ -100,6 +103,81 @@ _KEY_LABEL = {
 }
 
 
+# The topic said before the verb that chooses (缓存统一用 Redis, 搜索这块用 Elasticsearch):
+# the role the technology is chosen for, like 用 Redis 做缓存.
+_TOPIC_BEFORE_ZH = re.compile(
+    r"(?:^|决定|定了|说好|同意|拍板|规定|[，,：:的])\s*(?P<topic>[\u4e00-\u9fff]{2,4}?)"
+    r"(?:这块|这边|方面|这层|层)?(?:统一|全部|全都|一律|都|就|也|还是|继续|以后|今后|暂时|先)*"
+    r"(?:用|使用|采用|选用|改用|换成|走)\s*$"
+)
+# use Redis for caching; for search we're going with Elasticsearch.
+_FOR_ROLE_EN = re.compile(
+    r"^\s+for\s+(?:the\s+|our\s+|all\s+)?(?P<topic>[a-z]+(?:\s+[a-z]+)?)\b", re.I
+)
+_FOR_TOPIC_EN = re.compile(
+    r"\bfor\s+(?:the\s+|our\s+)?(?P<topic>[a-z]+(?:\s+[a-z]+)?),?\s+(?:we(?:'re|'ll|\s+are|\s+will)?\s+)?"
+    r"(?:use|using|go with|going with|standardi[sz]e on|standardi[sz]ing on|settled on|picked|chose)\s*$",
+    re.I,
+)
+# What scopes a choice rather than naming a role (下个版本用, 新项目用, 以后都用, for now).
+_NO_ROLE = re.compile(
+    r"版本|项目|系统|服务|工程|仓库|以后|今后|我们|咱们|大家|团队|组里|公司|这次|下次|接下来|后面|全部|整体|统一|决定|还是|现在|目前|之后"
+    r"|\b(?:now|project|projects|everything|all|rest|this|that|it|new|service|services|app|apps|version|versions|release|releases|repo|codebase|module|modules|team)\b",
+    re.I,
+)
+
+
+# A name of software no list holds: capitalized or with capitals inside (Zustand, gRPC, UTC).
+_NAME = r"(?-i:[A-Z][A-Za-z0-9]*[A-Za-z0-9+#]|[a-z]+[A-Z][A-Za-z0-9]*)(?:[.-][A-Za-z0-9]+)?"
+# 状态管理用 Zustand, 时间统一用 UTC 存: the name right after the verb that chooses.
+_CHOSEN_ZH = re.compile(
+    r"(?:统一|全部|全都|一律|都|就|也|还是|以后|今后|决定|定了)*(?:用|使用|采用|选用|改用|换成|上|走)\s*(?P<name>"
+    + _NAME
+    + ")"
+)
+_CHOSEN_EN = re.compile(
+    r"\b(?:going with|go with|went with|chose|choose|picked|settled on|standardi[sz]\w*\s+on"
+    r"|switch\w*\s+to|migrat\w*\s+to|moving to|adopt\w*|(?:shipping|building|writing)\s+(?:[\w-]+\s+){0,4}?(?:with|in|on))"
+    r"\s+(?:the\s+)?(?P<name>"
+    + _NAME
+    + r")|^\s*(?:and\s+|also\s+)?(?P<name2>"
+    + _NAME
+    + r")\s+for\s+(?:all|every|the|our)\b",
+    re.IGNORECASE,
+)
+# Capitalized words that name no software.
+_NOT_TECH = ww.CALENDAR_EN | ww.LANGUAGES_EN | frozenset({"i", "ok", "okay", "the", "a", "an"})
+
+
+def _role_said(clause: str, lexicon: Lexicon) -> str | None:
+    """The role a clause gives its technology: after it (用 Redis 做缓存, Redis as a cache,
+    use Redis for caching) or as the topic before the verb (缓存统一用 Redis)."""
+    tech = lexicon.find_tech(clause)
+    if len(tech) != 1:
+        m = _ROLE.search(clause)
+        return (m.group(1) or m.group(2)).strip() if m is not None else None
+    return _role_around(clause, tech[0][0])
+
+
+def _role_around(clause: str, name: str) -> str | None:
+    """The role the words around ``name`` give it (缓存统一用 Redis, Redis for caching)."""
+    m = _ROLE.search(clause)
+    if m is not None:
+        return (m.group(1) or m.group(2)).strip()
+    at = clause.casefold().find(name.casefold())
+    if at < 0:
+        return None
+    before, after = clause[:at], clause[at + len(name) :]
+    for found in (
+        _TOPIC_BEFORE_ZH.search(before),
+        _FOR_TOPIC_EN.search(before),
+        _FOR_ROLE_EN.match(after),
+    ):
+        if found is not None and not _NO_ROLE.search(found["topic"]):
+            return found["topic"].strip()
+    return None
+
+
 class ProjectFrames:
     """Reads a clause for the project's decisions, rules and tasks."""
 
@@ -108,12 +186,11 @@ class ProjectFrames:
 
     def _other_role(self, clause: str, key: str) -> str | None:
         """The role a clause gives a technology when no decision key names it (用 Redis
-        做缓存: 缓存; Redis as a cache: cache), else None — 用 PostgreSQL 做数据库 and
-        用 Python 做后端 stay the technology's own decision."""
-        m = _ROLE.search(clause)
-        if m is None:
+        做缓存, 缓存统一用 Redis, use Redis for caching: 缓存 / caching), else None — 用
+        PostgreSQL 做数据库 and 用 Python 做后端 stay the technology's own decision."""
+        role = _role_said(clause, self.lexicon)
+        if role is None:
             return None
-        role = (m.group(1) or m.group(2)).strip()
         folded = role.casefold()
         # Latin key words as whole words (ci is no part of "specific"), Chinese ones anywhere.
         words = set(folded.split())
@@ -125,7 +202,8 @@ class ProjectFrames:
         return role
 
     def _role_key(self, clause: str, key: str) -> str | None:
-        """The other decision key a clause's role names (Redis 作为消息队列: messaging)."""
+        """The other decision key a clause's role names (Redis 作为消息队列: messaging); a
+        topic before the verb (后端统一用 Go) scopes the choice, and keeps its key."""
         m = _ROLE.search(clause)
         if m is None:
             return None
@@ -169,6 +247,49 @@ class ProjectFrames:
                     found.add("expire", f"the project no longer uses {name}", target_id=node.id)
         return [t for t in said if t[0] not in gone]
 
+    def _named_choice(self, clause: str, sentence: str, found: Found, src: list[str]) -> bool:
+        """A technology no list names, chosen by a team at work (状态管理用 Zustand, 时间统一用
+        UTC 存, we're shipping the app with Flutter instead of native, Terraform for all
+        infra): a choice of the project, under the role said before it if any. Only where
+        the sentence speaks of a team's software or its decisions, never a thing the user
+        owns or uses (我用 iPhone, I use Obsidian)."""
+        if not (
+            (about_project(sentence, self.lexicon) or _WORK_DECIDERS.search(sentence))
+            and (_TEAM_WHO.search(sentence) or _DECIDED.search(sentence))
+        ):
+            return False
+        if _ABOUT_ME.search(clause) or _UNDECIDED.search(sentence):
+            return False
+        m = _CHOSEN_ZH.search(clause) or _CHOSEN_EN.search(clause)
+        if m is None:
+            return False
+        name = (m["name"] or m.groupdict().get("name2") or "").strip()
+        at = m.start("name") if m["name"] else m.start("name2")
+        if (
+            name.casefold() in _NOT_TECH
+            or _NEG.search(clause[: m.start()].casefold())
+            or _DROP.search(clause[:at].casefold())
+        ):
+            return False
+        role = _role_around(clause, name)
+        label = role or found.t("技术选型", "Tech choice")
+        found.add(
+            "create",
+            "a project decision the user stated",
+            domain="项目",
+            type="decision",
+            key="tech_choice",
+            value_json=name,
+            title=found.t(f"{label}使用 {name}", f"{label}: {name}"),
+            content=clip(clause, 200),
+            tags=["技术选型"],
+            entities=[name],
+            source_message_ids=src,
+            confidence=0.85,
+            importance=0.8,
+        )
+        return True
+
     def _stated(self, folded: str, tech: list[tuple[str, str]]) -> bool:
         """The clause says what a decision is: its topic word, then 是/is, then the name
         (我们的数据库是 PostgreSQL, our database is PostgreSQL; not "PostgreSQL is slow", nor
@@ -188,9 +309,20 @@ class ProjectFrames:
                     return True
         return False
 
-    def read(self, clause: str, src: list[str], known: list[MemoryNode], found: Found) -> None:
+    def read(
+        self,
+        clause: str,
+        src: list[str],
+        known: list[MemoryNode],
+        found: Found,
+        sentence: str = "",
+    ) -> None:
+        """The project's decision, rule, task or work done that ``clause`` states;
+        ``sentence``, the one it is part of, says whether it speaks of a team's work."""
         folded = clause.casefold()
         tech = self.lexicon.find_tech(clause)
+        if not tech and sentence and self._named_choice(clause, sentence, found, src):
+            return
         if tech:
             tech = self._dropped(clause, tech, known, found)
             if not tech:
@@ -337,11 +469,21 @@ def names_same_work(title: str, clause: str) -> bool:
 # …, we're standardizing on …): what follows is the rule, in the user's words.
 _TEAM_LEAD = re.compile(
     r"(?:新)?(?:规矩|规定|规则|约定|章程|纪律)|结论|决定了?|定了|定下来|拍板|统一(?:用|使用|成)|一律|以后都|商量好了?|说好了?|定好了?"
-    r"|\b(?:rule|rules|policy|decision|decided|agreed|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
+    r"|(?:评审|审批|投票|会议|review)\s*(?:通过|过)了|批(?:准)?了"
+    r"|\b(?:rule|rules|policy|decision|decided|agreed|voted|signed off|ruled|standardi[sz]ing|standardi[sz]ed|convention|going forward|from now on|as of today)\b",
+    re.IGNORECASE,
+)
+# Who decides for a team at work: the team, those who lead it, the meeting where it was
+# settled (leadership decided…, 领导拍板了…, 架构评审过了…, after the retro we decided…).
+_WORK_DECIDERS = re.compile(
+    r"团队|组里|组内|我们组|小组|组长|部门|公司|领导|老板|管理层|高层|总监|主管|架构组?|评审|委员会|技术负责人|负责人|会上|组会|周会|例会|站会|晨会|开会|会议|复盘|全员"
+    r"|\b(?:team|squad|leadership|management|boss|execs?|executives?|cto|ceo|vp|director|org|engineering|committee|board|retro|retrospective|standup|stand-up|all-hands|meeting"
+    r"|tech lead|team lead|product|design|legal|security|qa|ops|infra|platform|review)\b",
     re.IGNORECASE,
 )
 _TEAM_WHO = re.compile(
-    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|店里|店|生意|工作室|家里|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch|standup|stand-up|business|shop|store|studio|practice|firm|clients?|household)\b",
+    r"团队|我们|咱们|组里|我们组|部门|公司|项目|架构|评审|会上|周会|例会|大家|全员|所有人|所有|店里|店|生意|工作室|家里|\b(?:team|we|we're|our|everyone|everybody|all|company|org|repo|project|meeting|arch|standup|stand-up|business|shop|store|studio|practice|firm|clients?|household)\b"
+    rf"|{_WORK_DECIDERS.pattern}",
     re.IGNORECASE,
 )
 
@@ -354,11 +496,11 @@ _UNDECIDED = re.compile(
     re.IGNORECASE,
 )
 _DECIDED = re.compile(
-    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked)",
+    r"决定|定了|定下来|拍板|结论|统一|\b(?:decided|decision|standardi[sz]|agreed|going with|chose|picked|signed off|approved|voted)",
     re.IGNORECASE,
 )
 _RULE_WORDS = re.compile(
-    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
+    r"规矩|规定|规则|纪律|必须|一律|不允许|不准|不许|禁止|不能|不得|只能|只在|至少|\b(?:rule|must|never|always|no\s+\w+|only|at least|not allowed)\b",
     re.IGNORECASE,
 )
 
@@ -372,26 +514,130 @@ _REQUEST_TAIL = re.compile(
 )
 
 
-def team_rule(st: Statement) -> Finding | None:
+# The user as the one it is about (我老板同意我下周请假, my boss agreed I can leave early):
+# a plan of the user's, not a rule of the team.
+_ABOUT_ME = re.compile(r"我(?!们)|\b(?:i|i'm|i'd|i'll|me|my)\b", re.IGNORECASE)
+# A rule said to hold from now on (以后, 一律, from now on, nobody…): one the team goes by.
+_STANDING = re.compile(
+    r"以后|今后|往后|从今|一律|所有|全部|每次|任何|都要|必须|不准|禁止|不得"
+    r"|\b(?:from now on|going forward|always|never|every|all|any|no one|nobody|must|no\s+\w+)\b",
+    re.IGNORECASE,
+)
+
+
+# One who leads the work, telling a rule (组长说了，…; our lead said …).
+_TOLD_RULE = re.compile(
+    r"(?:组长|老板|领导|主管|总监|负责人|经理|老大)(?:刚|又|特意)?(?:说|讲|通知|宣布|强调|交代)(?:了|过)?"
+    r"|\b(?:lead|boss|manager|cto|director|leadership|management)\s+(?:just\s+)?(?:said|announced|told us|made it clear)\b",
+    re.IGNORECASE,
+)
+
+
+def decided_by_team(st: Statement, lexicon: Lexicon) -> bool:
+    """The clause tells a decision a team at work made (leadership decided no deploys on
+    Fridays; 组里商量好了，每周四发版; after the retro we decided to freeze code on
+    Wednesdays; 老板说以后合并代码必须有人 review): the project's decision or rule, read
+    before anything the same words would say of the user's own week."""
+    if st.question or st.hypothetical:
+        return False
+    if st.subject.kind == "person" and not _WORK_DECIDERS.search(st.subject.person):
+        return False  # 我老公的公司…: someone of the user's life, not their team
+    sentence = st.sentence
+    if _UNDECIDED.search(sentence) or not _WORK_DECIDERS.search(sentence):
+        return False
+    if _DONE.search(sentence.casefold()) or "搞定" in sentence:
+        return False  # 预算那个搞定了，老板也看过了: work reported done
+    if st.reported:
+        # Words of the one who leads the team: a rule only when it is one for good, of
+        # the work (老板说以后代码合并前必须有两个人 review), not the user's errand.
+        return (
+            bool(_WORK_DECIDERS.search(st.subject.relation or st.subject.name))
+            and bool(_RULE_WORDS.search(st.body) and _STANDING.search(st.body))
+            and about_project(st.body, lexicon)
+            and not _ABOUT_ME.search(st.body)
+        )
+    verdict = _TEAM_LEAD.search(sentence) or _DECIDED.search(sentence)
+    if verdict is None:
+        # 组长说了，周五之后不许再合代码: a rule of the work, told by one who leads it.
+        told = _TOLD_RULE.search(sentence)
+        return (
+            told is not None
+            and bool(_RULE_WORDS.search(sentence[told.end() :]))
+            and about_project(sentence, lexicon)
+            and not _ABOUT_ME.search(sentence[told.end() :])
+        )
+    return not _ABOUT_ME.search(sentence[verdict.end() :])
+
+
+# A clause about the team's own doing (our code reviews…, 我们组每周…).
+_OURS = re.compile(r"^(?:and\s+)?(?:our|we|we're)\b|^(?:我们|咱们|组里|团队|我们组)", re.IGNORECASE)
+
+
+def team_routine(st: Statement, lexicon: Lexicon) -> Finding | None:
+    """A routine of the team's work (our code reviews happen on Tuesdays and Thursdays now;
+    我们组每周三下午做 code review): how the project is run, the workspace's — not the
+    user's own week (we go hiking every Sunday stays theirs)."""
+    if st.question or st.hypothetical or st.reported or st.negated:
+        return None
+    if not any(t.role == "recurring" for t in st.times):
+        return None
+    if not (st.subject.kind == "we" or _OURS.match(st.text.strip())):
+        return None
+    if not about_project(st.text, lexicon) or _ABOUT_ME.search(st.text):
+        return None
+    said = clip(_REQUEST_TAIL.sub("", st.text.strip()), 200)
+    return _team_finding(st, said, rule=True)
+
+
+def team_rule(
+    st: Statement, *, by_team: bool = False, lexicon: Lexicon | None = None
+) -> Finding | None:
     """A rule or decision the user's team made (所有 PR 至少两个人 approve 才能合; no direct
-    pushes to main): a workspace constraint in the user's words."""
+    pushes to main): a workspace constraint in the user's words. ``by_team``: the sentence
+    tells what a team at work decided (``decided_by_team``), so any clause of it carries
+    the decision (组里商量好了，每周四发版: the second clause too), and the words of one who
+    leads it (老板说以后…必须…) are its rule."""
+    if by_team and st.reported:
+        said = clip(_REQUEST_TAIL.sub("", st.sentence.strip()), 200)
+        return _team_finding(st, said, rule=True)
     if (
-        st.subject.kind == "person"
+        lexicon is not None
+        and not lexicon.find_tech(st.text)
+        and lexicon.find_tech(st.sentence.replace(st.text, " ", 1))
+    ):
+        # 架构评审过了，缓存统一用 Redis: the clause with the technology says the decision;
+        # the one that says who decided adds nothing of its own.
+        return None
+    if not by_team and (
+        (
+            st.subject.kind == "person"
+            # our team voted…, leadership decided…: a decider at work, not a person of the
+            # user's life; my boss agreed I can leave early: the user's own plan.
+            and (not _WORK_DECIDERS.search(st.subject.person) or _ABOUT_ME.search(st.body))
+        )
         or st.question
         or st.hypothetical
         or (st.negated and not _TEAM_LEAD.search(st.sentence))
     ):
         return None
     sentence = _REQUEST_TAIL.sub("", st.sentence.strip())
-    if not (_TEAM_LEAD.search(st.text) and _TEAM_WHO.search(sentence)):
+    lead = _TEAM_LEAD.search(sentence if by_team else st.text)
+    if not (lead and _TEAM_WHO.search(sentence)):
         return None
     if _UNDECIDED.search(sentence):
         return None  # we haven't decided yet, 还没定下来: no decision made
     said = clip(sentence, 200)
     if len(said) < 6:
         return None
-    if _DECIDED.search(sentence) and not _RULE_WORDS.search(sentence):
-        # 我们决定用 SQLAlchemy 2: a decision; 周五一律不上线: a rule to follow.
+    # 我们决定用 SQLAlchemy 2: a decision; 周五一律不上线: a rule to follow.
+    return _team_finding(
+        st, said, rule=not (_DECIDED.search(sentence) and not _RULE_WORDS.search(sentence))
+    )
+
+
+def _team_finding(st: Statement, said: str, *, rule: bool) -> Finding:
+    """A team's decision, or the rule it goes by, in the user's words (the workspace's)."""
+    if not rule:
         return Finding(
             type="decision",
             domain="项目",

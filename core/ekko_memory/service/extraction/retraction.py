@@ -28,6 +28,7 @@ from ekko_memory.identity import canonical_name, value_subject
 from ekko_memory.models import MemoryMessage, MemoryNode, PendingItem
 from ekko_memory.schema import intent
 from ekko_memory.service.extraction.protocol import ExtractionInput
+from ekko_memory.service.extraction.revising import detail_cut
 from ekko_memory.service.extraction.rule_extractor import RuleBasedExtractor
 from ekko_memory.service.extraction.rule_summarizer import clipped_line
 from ekko_memory.service.extraction.statements import read_statements
@@ -35,6 +36,7 @@ from ekko_memory.service.extraction.takeback import (
     LAST_BIT,
     POINTS_BACK,
     earlier_in_message,
+    kept_by,
     names,
     takes_back,
     what_is_taken_back,
@@ -185,7 +187,26 @@ class Retractions:
                             w.item.id,
                             (w, f"the user took back what they had just said (said: “{said}”)"),
                         )
-        return list(hits.values())
+        kept = kept_by(text)
+        words = _named_words(msg)
+        before = self._previous_user_message(session_id, msg) if words else None
+
+        def detail_only(w: _Waiting) -> bool:
+            # 锦华路那个地址别记了 of 我在成都，新家在锦华路: a detail said beside the city,
+            # not the city (the rules change the city's words when they quote it).
+            said = (
+                before.content
+                if before is not None and before.id in w.item.source_message_ids
+                else w.node.content
+            )
+            return bool(words) and detail_cut(w.node, words, said) is not None
+
+        # 当我没说，就记个目标就行: what the take-back keeps stays waiting.
+        return [
+            (w, why)
+            for w, why in hits.values()
+            if not (kept and names(w.node, kept)) and not detail_only(w)
+        ]
 
     def _named(self, text: str) -> set[str]:
         """The subjects the words name: ingredients, cuisines, technologies (canonical)."""

@@ -13,9 +13,12 @@ from ekko_memory.service.extraction import revisions
 from ekko_memory.service.extraction.findings import Finding, Found, clip
 from ekko_memory.service.extraction.statements import Statement, Subject, read_statements
 from ekko_memory.service.extraction.takeback import (
+    KEY_NAMES,
     LAST_BIT,
     POINTS_BACK,
+    kept_by,
     names,
+    pointed_at,
     what_is_taken_back,
 )
 
@@ -59,7 +62,7 @@ class Revising:
     ) -> None:
         """Stop what the take-back names — or what the message before it stated — and write
         nothing for it."""
-        named = what_is_taken_back(st.text)
+        named = what_is_taken_back(st.text) or pointed_at(st.sentence, st.text)
         person = self._last_person
         if person is not None and (
             _BY_PRONOUN.fullmatch(named.strip())
@@ -82,8 +85,13 @@ class Revising:
                 last = revisions.topic_words(parts[-1]) if parts else set()
                 said = [n for n in said if last & revisions.topic_words(f"{n.title} {n.content}")]
         targets: list[MemoryNode] = []
+        proposed = list(found.ops)
         if named:
-            targets = [n for n in known if n.status == "active" and names(n, named)]
+            targets = [
+                n
+                for n in known
+                if n.status == "active" and (names(n, named) or _holds_detail(n, named))
+            ]
             # Proposed earlier in this batch and not written yet: dropped.
             found.ops[:] = [
                 op for op in found.ops if not (op.operation == "create" and _op_mentions(op, named))
@@ -99,6 +107,31 @@ class Revising:
             targets = said
             found.ops[:] = [
                 op for op in found.ops if previous.id not in (op.node.source_message_ids or [])
+            ]
+        if named:
+            # 小区名字删了吧 of 我住在苏州工业园区星湖小区: the detail goes, the city stays.
+            sources = {m.id: m.content for m in history if m.role == "user"}
+            whole = []
+            for node in targets:
+                where = " ".join(sources.get(i, "") for i in node.source_message_ids)
+                cut = detail_cut(node, named, where or node.content)
+                if cut is None:
+                    whole.append(node)
+                elif isinstance(cut, dict):
+                    found.add(
+                        "update", "the user took back a detail of it", target_id=node.id, **cut
+                    )
+            targets = whole
+        kept = kept_by(msg.content)
+        if kept:
+            # 当我没说，就记个目标就行: what the take-back keeps stays, proposed or stored.
+            targets = [n for n in targets if not names(n, kept)]
+            found.ops += [
+                op
+                for op in proposed
+                if not any(op is o for o in found.ops)
+                and op.operation == "create"
+                and names(op.node, kept)  # type: ignore[arg-type]
             ]
         reason = "asked to forget it" if named else "took back what they had just said"
         for node in targets:
@@ -453,6 +486,100 @@ class Revising:
         )
 
     # --- notes and reply language ---------------------------------------------------
+
+
+# Memories whose value is one thing that the user's words may tell more finely (a city said
+# with the street, an employer with the team): a take-back of that detail leaves the thing.
+_WITH_DETAILS = frozenset({"city", "hometown", "employer", "school", "occupation"})
+# Where an English detail starts (at 12 Elm Street, on Baker Road) and where it ends.
+_PREPOSITION_EN = re.compile(r"\s*\b(?:at|on|in|off|near|by|from|with)\b", re.IGNORECASE)
+
+
+def detail_cut(node: MemoryNode, named: str, said: str) -> dict[str, str] | bool | None:
+    """What a take-back naming ``named`` leaves of ``node``: None when it names the memory
+    itself (its value, or the topic of its key: 住的地方, 生日), False when it names a detail
+    said beside it that the memory does not hold (锦华路 of 我在成都，新家在锦华路 — nothing of
+    the city goes), or the memory's title and content without the detail (小区 of 我住在苏州
+    工业园区星湖小区: 我住在苏州工业园区; the street of "I live at 12 Elm Street in Leeds")."""
+    if node.key not in _WITH_DETAILS:
+        return None
+    value = _value_words(node) or str(node.value_json or "")
+    if not value:
+        return None
+    topic = {t for t in revisions.topic_words(named)}
+    key_words = {k.casefold() for k in KEY_NAMES.get(node.key, ())}
+    if any(revisions.mentions(value, t) or revisions.mentions(t, value) for t in topic):
+        return None  # the value itself is named
+    details = [
+        t
+        for t in topic
+        if t.casefold() not in key_words
+        and not any(k in t.casefold() for k in key_words if not k.isascii())
+        and revisions.mentions(said, t)
+    ]
+    if not details:
+        return None
+    held = [d for d in details if revisions.mentions(f"{node.title} {node.content}", d)]
+    if not held:
+        return False
+    title = _without(node.title, value, held[0])
+    content = _without(node.content, value, held[0])
+    if title is None or content is None:
+        return None
+    return {"title": title, "content": content}
+
+
+def _holds_detail(node: MemoryNode, named: str) -> bool:
+    """``node`` (a city, an employer) holds in its words a Chinese word the take-back names
+    (小区 of 我住在苏州工业园区星湖小区): a detail of it may be what is taken back."""
+    if node.key not in _WITH_DETAILS:
+        return False
+    return any(
+        len(t) >= 2 and re.search(r"[\u4e00-\u9fff]", t) and t in f"{node.title}{node.content}"
+        for t in revisions.topic_words(named)
+    )
+
+
+def _without(text: str, value: str, detail: str) -> str | None:
+    """``text`` without the words of ``detail``, ``value`` kept; None when they cannot be
+    told apart (the detail inside the value)."""
+    folded = text.casefold()
+    at = folded.find(detail.casefold())
+    if at < 0:
+        return text
+    vat = folded.find(value.casefold())
+    if vat >= 0 and vat <= at < vat + len(value):
+        return None
+    if re.search(r"[\u4e00-\u9fff]", detail):
+        # 我住在苏州工业园区星湖小区3栋: from after the value to the clause's end; a clause
+        # without the value goes whole.
+        start = text.rfind("，", 0, at) + 1
+        start = max(start, text.rfind(",", 0, at) + 1)
+        end = min(
+            (i for i in (text.find(p, at) for p in "，,。；;！!") if i >= 0), default=len(text)
+        )
+        if 0 <= vat < at and vat >= start:
+            start = vat + len(value)
+        elif start > 0:
+            start -= 1  # the comma before the clause goes with it
+        cut = text[:start] + text[end:]
+    else:
+        # I live at 12 Elm Street in Leeds: the phrase of the detail, from its preposition.
+        starts = [m.start() for m in _PREPOSITION_EN.finditer(text, 0, at)]
+        if not starts:
+            return None
+        start = starts[-1]
+        after = _PREPOSITION_EN.search(text, at)
+        stop = re.search(r"[,.;!?]", text[at:])
+        end = min(
+            after.start() if after else len(text),
+            at + stop.start() if stop else len(text),
+        )
+        if 0 <= vat < end and vat >= start:
+            return None
+        cut = text[:start] + text[end:]
+    cut = re.sub(r"\s{2,}", " ", cut).strip(" ，,")
+    return cut if cut and revisions.mentions(cut, value) else None
 
 
 def _value_words(node: MemoryNode) -> str:

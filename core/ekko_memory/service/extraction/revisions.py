@@ -27,9 +27,16 @@ from ekko_memory.service.extraction.weekly import holds_weekdays, names_the_week
 CORRECTION_LEAD = re.compile(
     r"(?:^|[，,。！!？?…\s]+)(?:之前|刚才|上次|前面)?(?:跟你|和你)?(?:说的|讲的)(?P<topic>[\u4e00-\u9fff]{0,6}?)(?:不对|错了|有误)[，,。！!\s]*"
     r"|(?:^|[，,。！!？?…\s]+)(?:啊|哦|呃|嗯)?(?:sorry)?(?:不对不对|不对|不是不是|错了|说错了|我说错了|搞错了|我搞错了|打错了|我打错了|手滑打错了|记错了|我记错了|看错了|我看错了|弄错了|写错了|我?(?:记|搞|弄|说|看)(?:混|反|岔)了|等下|等一下|"
-    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
-    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+that|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
+    r"更正一下|纠正一下|更正|纠正|口误|等等|哦不|啊不|我的意思是|我是说|(?:其实|实际上|准确地?说)(?=(?:应该)?是)|(?:后来|结果|才)?(?:发现|查了|问了)?[，,]?原来(?=是))[，,。！!\s]*(?:应该)?(?:是|改成|改为)?"
+    r"|(?:^|[,.;!?—–-]\s*)(?:(?:oh|ah|hmm+|um+|er)[,\s]+)?(?:sorry|oops|wait|no|correction|actually|my bad|typo|scratch that|strike that|update|(?:it\s+)?turns\s+out(?:\s+that)?)\b[,:!—–\-\s]+(?:i\s+meant|it'?s|make\s+(?:that|it)|that\s+should\s+be|i\s+mean|should\s+be)?\s*"
     r"|(?:^|[,.;!?]\s*)i\s+meant\s+"
+    # 改成八百吧, make it 2 grand: a message that opens by giving the value anew.
+    r"|^(?:那就|那|就|还是|嗯|哦)?[，,\s]*(?:现在|最近|以后|今后|从今天起|从下周起)?(?:都)?(?:改成|改为|改到|挪到|推到|推迟到|延到|提前到|调成|调到|降到|提到|换成)\s*"
+    # it got pushed to Wednesday; that's been moved to the 14th: the new time of what was
+    # just said.
+    r"|(?:^|[,.;!?]\s*)(?:(?:actually|update|heads up|oh|ok|so)[,:\s]+)?(?:it|that|this|they|we)(?:'s|\s+(?:got|was|were|has|have|is))?\s*(?:been\s+)?"
+    r"(?:pushed|moved|bumped|rescheduled|changed|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until)\s+"
+    r"|^(?:ok(?:ay)?[,\s]+|so[,\s]+)?(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to)\s+"
     # 上回我媳妇名字打错了，是王莉: what was wrong said before the lead.
     r"|(?<=[\u4e00-\u9fff])(?:打|写|说|记|搞|弄|填)(?:错(?:字|话|名字)?|混|反)了[，,。！!\s]*(?:应该)?(?:是|改成|改为)?",
     re.IGNORECASE,
@@ -58,6 +65,8 @@ NOT_BUT = [
         r"\bnot\s+(?P<old>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?),?\s+(?:it|he|she|they|that|i|we)"
         r"(?:'s|'m|'re|\s+is|\s+am|\s+are)\s+(?:actually\s+|really\s+)?"
         r"(?P<new>[\w'.-]{1,30}(?:\s+[\w'.-]+){0,2}?)(?=[.!,;?]|$|\s+(?:lol|haha|btw|—))",
+        # Maine, not Oregon: a capitalized name for a capitalized name.
+        r"(?<![\w'])(?P<new>(?-i:[A-Z][a-z][\w'.-]*)),\s+not\s+(?P<old>(?-i:[A-Z][a-z][\w'.-]*))(?![\w'])",
         r"\b(?:it'?s|is|meant|name'?s|name is|at|on|to|in)\s+(?P<new>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?),?\s+not\s+(?P<old>[\w'.:-]{1,30}?(?:\s+[\w'.:-]+){0,2}?)(?=[.!,;]|$|\s+(?:no|lol|haha|sorry|idk|—))",
     )
 ]
@@ -98,7 +107,7 @@ def _old_and_new(text: str) -> tuple[tuple[str, str], tuple[int, int]] | None:
 def bare(value: str) -> str:
     """A corrected value without its filler (啊, 那个, 了, 的)."""
     value = re.sub(r"^(?:啊|哦|呃|嗯|那个|那家|这个)", "", value.strip(" ，,。.!！"))
-    value = re.sub(r"(?:啦|了|哦|呀|啊|的)$", "", value)
+    value = re.sub(r"(?:啦|了|哦|呀|啊|的|吧|呗|嘛|哈)+$", "", value)
     return value.strip()
 
 
@@ -139,6 +148,25 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     new_value = bare(correction)
     if not new_value or len(new_value) > 30:
         return None
+    for shape in _TIME_SHAPES:
+        # 晚上跑 for 我每天早上7点跑步: the time said anew, with the doing said again after
+        # it (跑 of 跑步) — the time in place of the old one, the rest as said.
+        head = shape.match(new_value)
+        hits = list(shape.finditer(said))
+        rest = new_value[head.end() :].strip() if head is not None else ""
+        if (
+            head is not None
+            and len(hits) == 1
+            and (
+                not rest
+                or (
+                    re.search(r"[\u4e00-\u9fff]", rest) is not None
+                    and rest in said[hits[0].end() :]
+                )
+            )
+        ):
+            # 7:30pm for "at 6pm on Friday": the one clock time said.
+            return said[: hits[0].start()] + head.group() + said[hits[0].end() :]
     now = __import__("datetime").datetime.now().astimezone()
     new_times = find_times(new_value, now)
     if new_times and len(new_times[0].text) >= len(new_value) - 3:
@@ -152,6 +180,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
         old_times = find_times(said, now)
         if len([t for t in old_times if t.role in ("point", "deadline")]) > 1:
             return None
+        for t in old_times:
+            # 每周二 → 周六上午: the weekday and what the correction says after it, in the
+            # place of the old one (每周六上午), the week's word kept.
+            merged = _merged_time(t.text, new_text)
+            if merged is not None:
+                return said[: t.start] + merged + said[t.end :]
         if old_times:
             t = max(old_times, key=lambda t: t.end - t.start)
             return said[: t.start] + new_text + said[t.end :]
@@ -166,6 +200,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
             old_place = _first_place_zh(said)
             if old_place:
                 return said.replace(old_place, place, 1)
+        verb = re.match(r"(?:叫做|叫|姓|住在|是)", new_value)
+        if verb is not None and len(new_value) > verb.end() and verb.group() in said:
+            # 打错了，叫豆豆 of 我女儿叫朵朵: the verb said again, and what follows it anew.
+            at = said.rfind(verb.group())
+            end = re.search(r"[，,。.!！？?；;]", said[at:])
+            return said[:at] + new_value + (said[at + end.start() :] if end else "")
         tags = w.tag(new_value)
         if len(tags) == 1 and tags[0][1] == "nr":
             # 是王莉 for 我媳妇叫王丽: a name for the name said.
@@ -199,6 +239,10 @@ _TIME_SHAPES = [
         r"(?:早上|上午|中午|下午|晚上)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:[:：]\d{2}|点(?:半|一刻|\d{1,2}分?)?)"
     ),
     re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE),
+    # A part of the day, with its clock time if said (早上7点 → 晚上: 每天晚上).
+    re.compile(
+        r"(?:早上|早晨|上午|中午|下午|傍晚|晚上|夜里|凌晨)(?:(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:[:：]\d{2}|点(?:半|一刻|\d{1,2}分?)?))?"
+    ),
     re.compile(
         r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?"
     ),
@@ -232,6 +276,8 @@ def ambiguous(said: str, correction: str) -> bool:
     if new_times and len(new_times[0].text) >= len(new_value) - 3:
         if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) > 1 for s in _TIME_SHAPES):
             return True
+        if any(s.fullmatch(new_times[0].text) and len(s.findall(said)) == 1 for s in _TIME_SHAPES):
+            return False  # 7:30pm for "at 6pm on Friday": the one clock time said
         return len([t for t in find_times(said, now) if t.role in ("point", "deadline")]) > 1
     if re.fullmatch(r"\d+(?:[.,]\d+)?", new_value):
         return len(re.findall(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d.,]*\d)", said)) > 1
@@ -244,7 +290,15 @@ def ambiguous(said: str, correction: str) -> bool:
 
 def _recount(said: str, new_value: str) -> str | None:
     """``said`` with a count in the correction's unit set to its number (8岁 → 9岁,
-    三年级 → 四年级, 3 kids → 2 kids); None when ``said`` has no count in that unit."""
+    三年级 → 四年级, 3 kids → 2 kids, 3rd grade → 4th); None when ``said`` has no count in
+    that unit."""
+    ordinal = re.match(r"^(\d+(?:st|nd|rd|th))\b", new_value.strip(), re.IGNORECASE)
+    if ordinal is not None:
+        olds = list(re.finditer(r"\b\d+(?:st|nd|rd|th)\b", said, re.IGNORECASE))
+        rest = new_value.strip()[ordinal.end() :].strip()
+        if len(olds) == 1 and olds[0][0] != ordinal[1] and (not rest or rest in said):
+            return said[: olds[0].start()] + ordinal[1] + said[olds[0].end() :]
+        return None
     bare_number = re.fullmatch(r"\d+(?:[.,]\d+)?", new_value.strip())
     if bare_number is not None:
         # "actually it's 11" after "my cat weighs 9 pounds": the one number said, if only one
@@ -385,6 +439,8 @@ def stem(word: str) -> str:
     if len(word) <= 4 or not word.isascii():
         return word
     cut = _ENDINGS.sub("", word)
+    if re.search(r"([bdgmnprt])\1$", cut) and word.endswith(("ing", "ed")):
+        return cut[:-1]  # swimming, planned: swim, plan
     return cut if len(cut) >= 4 else word
 
 
@@ -402,9 +458,24 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
             continue
         theirs = topic_words(f"{node.title} {node.content}")
         zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-        shared = mine & theirs or (
-            zh
-            and {a for a in mine for b in theirs if min(len(a), len(b)) >= 2 and (a in b or b in a)}
+        # deploys are now on Wednesdays of "we deploy on Tuesdays": a word in any of its forms.
+        stems = (
+            {a for a in mine for b in theirs if stem(a) in (b, stem(b)) or stem(b) == a}
+            if not zh
+            else set()
+        )
+        shared = (
+            mine & theirs
+            or stems
+            or (
+                zh
+                and {
+                    a
+                    for a in mine
+                    for b in theirs
+                    if min(len(a), len(b)) >= 2 and (a in b or b in a)
+                }
+            )
         )
         if shared:
             out.append(node)
@@ -420,7 +491,16 @@ def updated_by(text: str, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
 
 
 _UPDATABLE = frozenset(
-    {"routine", "task_status", "travel_plan", "personal_fact", "person_fact", "temporary_state"}
+    {
+        "routine",
+        "task_status",
+        "travel_plan",
+        "personal_fact",
+        "person_fact",
+        "temporary_state",
+        # our code reviews are now on Fridays: how the team works, changed.
+        "team_rule",
+    }
 )
 
 
@@ -439,10 +519,27 @@ _HEDGED_ZH = re.compile(
 )
 
 
+# The value drawn as a conclusion later in the message (I eat eggs and dairy, so vegetarian
+# really; 我其实吃鸡蛋，所以算蛋奶素吧).
+_SO_REALLY_EN = re.compile(
+    r"(?:^|[,.;!?]\s*)(?:and\s+)?(?:so|which makes me|making me)\s+(?:i'?m\s+|i\s+am\s+)?"
+    r"(?:more\s+like\s+|basically\s+)?(?:(?:a|an)\s+)?(?P<v>[\w'-]+(?:\s+[\w'-]+)?)\s+"
+    r"(?:really|actually|technically|i guess|i suppose)\b\s*(?=[,.;!?]|$)",
+    re.IGNORECASE,
+)
+_SO_REALLY_ZH = re.compile(
+    r"所以(?:我)?(?:其实)?(?:应该)?(?:算|是|算是)(?P<v>[\u4e00-\u9fff]{2,6}?)(?:吧|啦|了)?(?=[，,。.!！;；]|$)"
+)
+
+
 def hedged_value(text: str) -> str:
-    """The value a message opens with as the precise one (pescatarian of "well, pescatarian
-    technically, I do eat fish"), or ""; never a clause with its own subject or verb."""
-    m = _HEDGED_ZH.match(text) if re.search(r"[\u4e00-\u9fff]", text) else _HEDGED_EN.match(text)
+    """The value a message gives as the precise one (pescatarian of "well, pescatarian
+    technically, I do eat fish"; vegetarian of "I do eat eggs, so vegetarian really"), or "";
+    never a clause with its own subject or verb."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    m = _HEDGED_ZH.match(text) if zh else _HEDGED_EN.match(text)
+    if m is None:
+        m = _SO_REALLY_ZH.search(text) if zh else _SO_REALLY_EN.search(text)
     if m is None:
         return ""
     value = next((g for g in m.groups() if g), "")
@@ -556,3 +653,66 @@ def named_again(said: str, after: str, correction: str) -> str:
         if len(word) >= 2 and pos[:1] == "n" and word != new and word in after:
             return word
     return ""
+
+
+# Words that take back the value just said, mid-sentence, before saying it again (下周三，哦不，
+# 周四; next Wednesday — no wait, Thursday; 两千，啊不，三千).
+_REPAIR = re.compile(
+    r"\s*[，,—–-]?\s*(?:哦不|啊不|呃不|噢不|哦不对|啊不对|不对|不不|不是不是|说错了|口误"
+    r"|(?:oh\s+)?no\s+wait|wait\s+no|wait|sorry|no|(?:er+|um+)\s+no|i\s+mean)"
+    r"(?:\s*[，,—–-]\s*|\s+)(?:(?:it'?s|是)\s*)?",
+    re.IGNORECASE,
+)
+# An amount said as a value (三千, 2k, $1500, 800块): what a repair of an amount replaces.
+_AMOUNT = re.compile(
+    r"(?:[$£€¥]\s?)?\d[\d,.]*\s*(?:k|grand|bucks|块钱?|元|万|千)?|[一二两三四五六七八九十百千万]+(?:块钱?|元|万)?",
+    re.IGNORECASE,
+)
+
+
+def inline_repair(text: str, now: datetime) -> str:
+    """``text`` with a value taken back mid-sentence replaced by the one said after it: the
+    time or the amount just before the repair words, by the same kind of value right after
+    them (下周三，哦不，周四上午复查 → 下周四上午复查: the week said first still holds;
+    budget $1500, no wait, $1200 → budget $1200). Unchanged when the words around the
+    repair are no such pair."""
+    for m in _REPAIR.finditer(text):
+        before, after = text[: m.start()], text[m.end() :]
+        if not before.strip() or not after.strip():
+            continue
+        olds = [t for t in find_times(before, now) if t.end >= len(before.rstrip()) - 1]
+        news = [t for t in find_times(after, now) if t.start == 0]
+        if olds and news:
+            old, new = olds[-1], news[0]
+            merged = _merged_time(old.text, new.text) or new.text
+            return before[: old.start] + merged + after[new.end :]
+        old_amount = _last_amount(before)
+        new_amount = _AMOUNT.match(after)
+        if old_amount is not None and new_amount is not None and new_amount.group().strip():
+            head = before[: old_amount.start()]
+            return head + new_amount.group() + after[new_amount.end() :]
+    return text
+
+
+def _merged_time(old: str, new: str) -> str | None:
+    """The repaired time: ``new`` in place of the part of ``old`` it opens with (a weekday, a
+    clock time), what ``old`` said before that part kept (下周三 → 周四上午: 下周四上午; 每周二
+    → 周六: 每周六), and what ``old`` said after it too when ``new`` is only that part (下周三
+    上午 → 周四: 下周四上午); None when ``new`` opens with no part ``old`` has once."""
+    for shape in _TIME_SHAPES:
+        head = shape.match(new)
+        hit = shape.search(old)
+        if head is not None and hit is not None and len(shape.findall(old)) == 1:
+            if new[head.end() :].strip():
+                # 周二晚上七点 → 周六上午: from the weekday on, the new time.
+                return old[: hit.start()] + new
+            return old[: hit.start()] + head.group() + old[hit.end() :]
+    return None
+
+
+def _last_amount(text: str) -> re.Match[str] | None:
+    """The amount ``text`` ends with, if it ends with one."""
+    hits = [m for m in _AMOUNT.finditer(text) if m.group().strip()]
+    if hits and hits[-1].end() >= len(text.rstrip()) and len(hits[-1].group().strip()) >= 2:
+        return hits[-1]
+    return None

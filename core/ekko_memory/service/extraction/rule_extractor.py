@@ -70,9 +70,11 @@ from ekko_memory.service.extraction.preferences import (
 from ekko_memory.service.extraction.project import (
     ProjectFrames,
     about_project,
+    decided_by_team,
     decided_in_clause,
     decision_lead,
     listed_decisions,
+    team_routine,
     team_rule,
 )
 from ekko_memory.service.extraction.protocol import ExtractionInput
@@ -92,6 +94,7 @@ from ekko_memory.service.extraction.statements import (
 )
 from ekko_memory.service.extraction.takeback import (
     earlier_in_message,
+    keeps_only,
     scratched_for_new,
     takes_back,
     what_is_taken_back,
@@ -255,6 +258,11 @@ class RuleBasedExtractor(Revising):
         text = msg.content.strip()
         if not text:
             return
+        repaired = revisions.inline_repair(text, msg.created_at)
+        if repaired != text:
+            # 下周三，哦不，周四上午复查: what is said is the repaired sentence.
+            msg = msg.model_copy(update={"content": repaired})
+            text = repaired
         before = len(found.ops)
         found.zh = bool(_CJK.search(text))
         src = [msg.id]
@@ -281,6 +289,10 @@ class RuleBasedExtractor(Revising):
                 continue  # 别记住这个：我的猫叫咪咪 — what follows the refusal is not kept
             if st.sentence in taken_in and _POINTS_TO_IT.match(st.text):
                 continue  # leave out the part about my brother, he'd hate that: why, no fact
+            if taken_in and keeps_only(st.text):
+                continue  # 当我没说，就记个目标就行: what the take-back keeps, no statement
+            if st.sentence in taken_in and _UNSURE.search(st.text):
+                continue  # 锦华路那个地址别记了，房子还没签，可能会变: why, no statement
             if st.index == 0 and scratched_for_new(st.sentence):
                 continue  # "scratch that, it's KPMG": the correction below reads it
             if takes_back(st.text) or (
@@ -388,6 +400,8 @@ class RuleBasedExtractor(Revising):
         requests to the assistant, opinions or someone else's words."""
         if st.hypothetical or st.reported or st.subject.kind == "other":
             return False  # 他们下周搬家: someone else's, and nobody the user named
+        if _SAYS_A_WORD.match(st.text.strip()):
+            return False  # I just say vegan sometimes: the word one uses, no fact of it
         if st.remember and not st.request:
             return not st.question
         return st.is_claim
@@ -414,6 +428,12 @@ class RuleBasedExtractor(Revising):
             items = [st for st in group[lead + 1 :] if not (st.question or st.hypothetical)]
             usable = [st for st in group if st in usable or st in items]
         for st in group:
+            if st.reported and decided_by_team(st, self.lexicon):
+                # 老板说以后代码合并前必须有两个人 review: the rule the team goes by.
+                rule = team_rule(st, by_team=True, lexicon=self.lexicon)
+                if rule is not None:
+                    self._propose(rule, [msg.id], known, found)
+                continue
             if (st.reported or st.question) and st not in usable:
                 # 我朋友说我这种8月3号生日的人很倔: what is said of the user in their words.
                 for f in self.facts.said_of_oneself(st):
@@ -554,8 +574,11 @@ class RuleBasedExtractor(Revising):
             if bounded
             else quiet
         )
-        # 要吃七天 says how long the course said before lasts: no state of its own.
-        unread = [st for st in unread if course_ends(st) is None]
+        # 要吃七天 says how long the course said before lasts: no state of its own; 今天组会
+        # 定了，… tells what the team decided today, no state of the user's.
+        unread = [
+            st for st in unread if course_ends(st) is None and not decided_by_team(st, self.lexicon)
+        ]
         if unread and not (stated and _LASTING.search(group[0].sentence)):
             state = temporary_state(
                 [st for st in unread if st.subject.kind != "person"] or unread, msg.created_at
@@ -665,11 +688,32 @@ class RuleBasedExtractor(Revising):
             # 这周要干三件事：… — what follows are the things to do, with this time.
             listing.append(_list_time(st))
             return
+        if decided_by_team(st, self.lexicon):
+            # leadership decided no deploys on Fridays; 组里商量好了，每周四发版: the team's
+            # decision or rule (a technology chosen keeps its own key), never a routine or a
+            # plan of the user's.
+            self.project.read(st.text, src, known, found, st.sentence)
+            if len(found.ops) > n:
+                return
+            rule = team_rule(st, by_team=True, lexicon=self.lexicon)
+            if rule is not None:
+                # Said once for the sentence, whichever of its clauses reads it first.
+                self._propose(rule, src, known, found)
+                return
+        if st.subject.kind != "person" and st.times and not listing:
+            # 五一打算回老家, going to Paris in April: a trip with its time, not a bare to-do.
+            trip = travel_plan(st, st.times)
+            if trip is not None:
+                self._propose(trip, src, known, found)
+                return
         if st.subject.kind != "person" and (st.times or listing):
             # A time, or an item of a list of things to do: a plan first (周五前要交周报).
             task = plan(st, msg.created_at, listing[0] if listing else None, listed=bool(listing))
             if task is not None:
                 self._propose(task, src, known, found)
+                # drive my old Outback up north this weekend: the car is the user's, too.
+                for car in self.facts.car_in_a_plan(st):
+                    self._propose(car, src, known, found)
                 return
         if st.subject.kind != "person":
             # A span the clause names (for the next month, 接下来两周) bounds it too.
@@ -684,7 +728,7 @@ class RuleBasedExtractor(Revising):
                 self.lexicon.find_ingredients(st.text)
             ):
                 self.cooking.read(st.text, text, until, src, known, found)
-            self.project.read(st.text, src, known, found)
+            self.project.read(st.text, src, known, found, st.sentence)
             self._reply_language(st.text, text, src, found)
             if len(found.ops) > n:
                 return
@@ -773,6 +817,7 @@ class RuleBasedExtractor(Revising):
         if facts:
             return facts
         frames: list[Callable[[], Finding | None]] = [
+            lambda: team_routine(st, self.lexicon),
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
@@ -788,7 +833,7 @@ class RuleBasedExtractor(Revising):
             f = frame()
             if f is not None:
                 return [f]
-        rule = team_rule(st)
+        rule = team_rule(st, lexicon=self.lexicon)
         if rule is not None:
             return [rule]
         about = self.facts.about_person(st)
@@ -1002,6 +1047,21 @@ class RuleBasedExtractor(Revising):
         )
 
 
+# What the user calls themselves or says to others (I just say vegan sometimes lol; 我跟人
+# 一般说我吃素): the word used, not what holds.
+_SAYS_A_WORD = re.compile(
+    r"^(?:and\s+|but\s+)?i\s+(?:just\s+|usually\s+|sometimes\s+|always\s+|often\s+|only\s+|tend\s+to\s+)*"
+    r"(?:say|tell\s+people|call\s+myself|put\s+down|describe\s+myself\s+as)\s+(?!(?:that|so|no|yes|hi|hello|thanks|thank)\b)"
+    r"|^(?:我)?(?:一般|有时候?|平时|通常|就|只是|都)*(?:跟人|对外|跟别人|对别人|和别人)(?:一般|都|就)?(?:说|讲)",
+    re.IGNORECASE,
+)
+# A clause after a take-back that says the thing is not settled or is private (房子还没签,
+# 可能会变, 隐私, might change, it's private): the reason for taking it back.
+_UNSURE = re.compile(
+    r"还没(?:定|签|确定|决定|落实)|没定|可能会?变|说不定|不一定|不确定|隐私|私密|不想让人知道"
+    r"|\b(?:might|may) (?:change|fall through)|\bnot (?:sure|final|settled|confirmed)\b|\bprivate\b|\bpersonal\b",
+    re.IGNORECASE,
+)
 # A clause that speaks of what was just taken back by a pronoun (he'd hate that, 她不想让人
 # 知道, it's private): the reason for the take-back, nothing to keep.
 _POINTS_TO_IT = re.compile(

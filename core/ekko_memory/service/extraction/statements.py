@@ -27,6 +27,19 @@ SubjectKind = Literal["self", "we", "person", "other", "none"]
 
 # People in someone's life, as Chinese speakers name them (the longest first).
 RELATIONS_ZH = [
+    "发小",
+    "嫂子",
+    "姐夫",
+    "妹夫",
+    "弟媳",
+    "堂弟",
+    "堂妹",
+    "堂哥",
+    "堂姐",
+    "干妈",
+    "继母",
+    "后妈",
+    "保姆",
     "前男友",
     "前女友",
     "前妻",
@@ -252,6 +265,20 @@ RELATIONS_EN = [
     "father-in-law",
     "stepson",
     "stepdaughter",
+    "stepmom",
+    "stepdad",
+    "intern",
+    "interns",
+    "classmate",
+    "housemate",
+    "mentor",
+    "client",
+    "nanny",
+    "babysitter",
+    "tenant",
+    "supervisor",
+    "cofounder",
+    "co-founder",
     "cat",
     "dog",
     "puppy",
@@ -280,31 +307,46 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 
 # Discourse words before a subject (对了，我…; btw, I…).
 _LEAD_ZH = r"(?:(?:从现在开始|从现在起|从今天起|从今天开始|今后|以后|对了|另外|还有|其实|不过|但是|可是|而且|并且|然后|所以|因为|顺便说一下|顺便|哦|噢|嗯|啊|哈哈|哈|诶|呃|对|是的|没错|话说|说起来|说真的|讲真|说实在的|坦白说|实话说|说实话|老实说|跟你说|告诉你|你知道吗|反正|毕竟|麻烦的是|问题是|关键是|主要是|头疼的是|尴尬的是)[，,\s]*)*"
-_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|ugh|argh|sigh|welp|whew|phew|omg|haha|lol)\b[,\s]*)*"
+_LEAD_EN = r"(?:(?:(?:last|this|earlier this) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|yesterday|recently|lately|(?:a few|a couple of|two|three|four|five|six|several|\d+) (?:days|weeks|months|years) ago|from now on|starting today|going forward|these days|nowadays|(?:right )?now|currently|at the moment|normally|usually|generally|typically|otherwise|oh|btw|by the way|also|and|but|so|well|actually|fyi|just so you know|ok|okay|anyway|honestly|fwiw|tbh|plus|because|cause|since|though|yeah|yes|no|hey|hi|um|uh|haha|lol|ugh|argh|sigh|oof|welp|whew|phew|hmm|hm|gosh|omg|meh)\b[,\s]*)*"
 
 _SUBJ_ZH = re.compile(
     rf"^{_LEAD_ZH}"
     rf"(?:(?P<own>我们家|咱们家|我家|俺家|咱家|我的|俺的|咱的|我|俺|咱|家里(?=(?:的)?(?:那|这)(?:只|条)))(?:的)?(?:(?:那|这)(?:只|条|个|位)?)?(?:大|小|老)?(?P<rel>{_REL_ZH})"
+    # 我们组的老张, 我们部门的小刘, 我们公司的前台: someone of the user's group (before "we").
+    rf"|(?:我们|咱们|我)(?:组|部门|公司|班|单位|团队|科室|办公室|小区|学校|实验室|项目组|宿舍)(?:里|上)?(?:的)?"
+    rf"(?:(?P<rel3>{_REL_ZH})|(?P<cname2>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]))"
     # 我俩同事, 我们组两个同事: people of a kind counted, not the user (before "we").
-    rf"|(?:我们?(?:组|公司|部门|班|单位)?)?(?:有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
+    # Not 我有两个娃: what the user has is theirs to tell (read below as the user's).
+    rf"|(?:(?:我们|我们?(?:组|公司|部门|班|单位))(?:有)?|我(?!有)|有)?(?:[一两三四五六七八九十几\d]+个|俩|仨|几个|好几个)(?P<some2>{_REL_ZH})"
     rf"|(?P<we>我们|咱们|俺们|大家伙儿?|大伙儿?|大家|我们家|咱们家|我俩|我们俩|我们两个|我和我?(?:{_REL_ZH}))"
     rf"|(?P<you>你们|你|您)"
-    # 有两个同事不吃牛肉, 几个朋友对猫过敏: some people of a kind, not the user.
-    rf"|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一)(?:个|位)(?P<some>{_REL_ZH})"
+    # 有两个同事不吃牛肉, 几个朋友对猫过敏, 班上有个同学…: some people of a kind, not the user.
+    rf"|(?:(?:班上|班里|组里|公司里|单位里|群里|楼里|学校里|宿舍里)有(?:[一两三四五六七八九十几\d]+|好几|一)?|(?:有)?(?:[一两三四五六七八九十几\d]+|好几|一))(?:个|位)(?P<some>{_REL_ZH})"
+    # 隔壁老王, 楼下的张阿姨, 对门邻居: someone placed by where they live, not the user.
+    rf"|(?:隔壁|楼上|楼下|对门|对面)(?:的)?(?:(?P<rel4>{_REL_ZH})|(?P<cname3>(?:小|老|阿)[\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|姐|哥)))"
+    # 孩子他爸, 娃她妈: the child's parent — the user's spouse, said through the child.
+    rf"|(?P<kin>(?:孩子|娃|宝宝|儿子|女儿|闺女)(?:他|她)(?:爸|妈|爹|娘|奶奶|爷爷|姥姥|姥爷|外婆|外公))"
     rf"|(?P<self>我|俺|本人|咱(?!们))"
-    rf"|(?P<pron>他们|她们|他|她|人家)(?![们家])"
+    rf"|(?P<pron>他们|她们|他|她|它(?!们)|人家)(?![们家])"
     # 小王, 老李, 阿明, 安安: a name opening a clause about that person.
     rf"|(?P<cname>(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋心说吃是])[\u4e00-\u9fff]|(?!天天|常常|刚刚|慢慢|渐渐|好好|偏偏|往往|明明|稍稍|悄悄|早早|默默|人人|个个|样样|处处|时时|年年|月月|事事|谢谢|哈哈|呵呵|嘻嘻|嗯嗯|哦哦|好好|试试|看看|想想|说说|聊聊|问问|等等|刚刚|多多|常常|乖乖|宝宝|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|星星|狗狗|猫猫)(?P<dup>[\u4e00-\u9fff])(?P=dup))(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的超特挺从吃喝爱倒一]|[\u4e00-\u9fff]{{1,4}}过敏)"
     # 英短蓝猫, 柯基犬: a breed before its kind names one animal, not a subject.
     rf"|(?P<bare>(?:{_REL_ZH}))(?![\u4e00-\u9fff]?[猫狗犬兔])(?=[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉的让]|[\u4e00-\u9fff]{{2,3}})"
     rf")"
 )
+# Words after "my" that say what a thing is like, not who a person is (my new Honda).
+_NOT_A_ROLE_EN = (
+    "new|old|little|big|first|second|last|current|previous|own|favou?rite|dear|lovely|sweet"
+    "|beloved|trusty|late|former|poor|good|best|whole|entire|only|main|other"
+)
 _SUBJ_EN = re.compile(
     rf"^{_LEAD_EN}"
     rf"(?:(?P<own>my|our)\s+(?:(?:little|older|younger|big|eldest|youngest|oldest|baby|best|two|three|new)\s+)?(?P<rel>{_REL_EN})\b(?:,?\s+(?P<name>(?-i:[A-Z][a-z]+))\b,?)?"
+    # our intern Jake, my physio Dana: a word for who they are, then their name.
+    rf"|(?P<own2>my|our)\s+(?:(?-i:new|old|little|big|former|current)\s+)?(?!(?:{_NOT_A_ROLE_EN})\b)(?P<rel2>(?-i:[a-z][a-z-]+))\s+(?P<name2>(?-i:[A-Z][a-z]+))\b(?=,?\s+(?:is|was|has|had|can'?t|doesn'?t|won'?t|hates|loves|likes|needs|wants|works|lives|just|always|never|gets|takes|goes|turns|started|moved|got)\b|'s\b)"
     rf"|(?P<we>we're|we've|we'd|we'll|we|me and my (?:{_REL_EN})|my (?:{_REL_EN}) and i)\b"
     rf"|(?P<you>you|you're|you've|your)\b"
-    rf"|(?P<mine>my|our)\s+(?=(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|blood)\b)"
+    rf"|(?P<mine>my|our)\s+(?=(?:(?:left|right|lower|upper)\s+(?=knee|back|ankle|shoulder|hip|wrist|elbow|foot|hamstring))?(?:birthday|name|job|work|office|company|employer|home|house|flat|apartment|place|hometown|address|email|phone|car|native|first|mother|dream|goal|plan|plans|favou?rite|commute|schedule|diet|doctor|school|degree|major|team|health|back|knee|knees|ankle|ankles|shoulder|shoulders|hip|hips|wrist|neck|elbow|foot|feet|hamstring|blood)\b)"
     rf"|(?P<self>i'm|i've|i'd|i'll|im|ive|i|me)\b"
     rf"|(?P<pron>he|she|he's|she's|they|they're|him|her)\b"
     rf"|(?P<bare>(?:{_REL_EN}))(?='s\b|\s+(?:is|was|has|hates|loves|likes|can'?t|doesn'?t|won'?t|wants|needs|works|lives|turns|just|always|never|gets|takes|goes)\b)"
@@ -366,6 +408,17 @@ _POSSESSED_EN = re.compile(
     r"^'s\s+(?!(?:always|perhaps|sometimes|thus|gonna|got|been|back|visiting)\b)"
     r"(?:\w+s|orders?|advice|idea|call|fault|rules?|choice|decision|words|cooking|place|house|car"
     r"|birthday|recipe|plan)\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+# my wife's birthday, my son's school: 's of what the person has, not "is" (my wife's vegan).
+_OWNED_AFTER_EN = re.compile(
+    r"^'s\s+(?:\w+\s+)?(?:birthday|name|job|work|office|company|employer|boss|home|house|flat"
+    r"|apartment|place|car|family|parents?|mom|mum|dad|mother|father|sister|brother|friends?"
+    r"|school|class|teacher|doctor|team|phone|email|wedding|party|room|bedtime|diet|allergy"
+    r"|allergies|cooking|orders?|advice|idea|plan|plans|flight|trip|surgery|appointment"
+    r"|recipe|favou?rite|dog|cat|kids?|son|daughter|husband|wife)\b"
+    r"|^'s\s+\w+s\s+(?:is|are|was|were)\b",
     re.IGNORECASE,
 )
 
@@ -432,6 +485,10 @@ def _breaks(sentence: str, at: int, sep: str) -> bool:
 _CLAUSE_EN = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d{3}\b)|;|:(?!\d)|\s[-–—]\s|…+|\.{3,})\s*"
     r"|\s+(?:but|and|so|while|plus|although|though|because|cause|since|whereas)\s+(?=(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|my|our|he|she|they|it|it's|what|what's|how|is|are|do|does|can|could|should|would|any|also|now)\b)"
+    # I'm from Cork originally but live in Dublin now: "but" before where one lives or works.
+    r"|\s+(?:but|and)\s+(?=(?:now\s+)?(?:live|living|work|working|based)\s+(?:in|at|for|from)\b)"
+    # I grew up in Porto so Portuguese is my first language: a new subject named, then "is my".
+    r"|\s+(?:but|and|so|because|since)\s+(?=(?-i:[A-Z])[a-z]+\s+is\s+(?:my|our)\b)"
     # A list of things to do: "buy a present for Dad and mow the lawn".
     r"|\s+and\s+(?=(?:buy|mow|call|ring|pay|book|send|finish|clean|pick|drop|get|fix|email|text|write|do|go|make|take|submit|renew|cancel|order|return|check|update|prepare|print|sign|file|visit|see|meet|bring|wash|cook|sort|tidy|pack|collect|post|reply|review|test|deploy|ship|schedule|arrange|organise|organize|move|sell|apply|register|charge|water|feed|walk|iron|vacuum|hoover)\b)",
     re.IGNORECASE,
@@ -591,11 +648,24 @@ _ASSIGNED = re.compile(r"^(?:让|叫|要|要求|安排|派)我")
 _WORK_GIVERS_ZH = frozenset(
     {"老板", "领导", "经理", "主管", "上司", "老师", "导师", "客户", "甲方"}
 )
+# 老板要周五前看到预算, 客户催着下周一之前要稿子: what one who gives work wants by a time
+# is the user's to hand in.
+_WANTS_BY_ZH = re.compile(
+    r"^(?:要|需要|要求|等着要|催着要|催着|催)(?=[^，,。！？]{0,8}?(?:前|之前|以前|截止))"
+)
 _WORK_GIVERS_EN = frozenset(
     {"boss", "manager", "supervisor", "teacher", "professor", "client", "lead", "team lead"}
 )
 _SET_WORK_EN = re.compile(
     r"^(?:wants|asked|told|needs|expects|reminded|has asked|has told)\s+me\s+to\s+(?=\w)",
+    re.IGNORECASE,
+)
+# my boss wants the deck by Friday, the client needs the final files before the 20th: a
+# thing asked for by a time is work the user hands in then.
+_WANTS_BY_EN = re.compile(
+    r"^(?:wants|needs|expects|asked\s+for|is\s+asking\s+for|has\s+asked\s+for|is\s+waiting\s+on)"
+    r"\s+(?P<what>(?:the|my|a|an|our|this|that|those|these)\s+[^,;.!?]{1,40}?)"
+    r"\s+(?=(?:by|before|no\s+later\s+than|first\s+thing|end\s+of|on|this|next|tomorrow|today|tonight)\b)",
     re.IGNORECASE,
 )
 # A pronoun's subject: the last person the message named (他/she → 我儿子, my boss).
@@ -643,6 +713,15 @@ _OTHERS_ONE_ZH = re.compile(
 )
 
 
+# 我有个同学对花生过敏, 我有几个朋友在杭州: someone the user knows, then what is said of
+# them (not kin nor a pet: 我有个女儿叫朵朵 says the user has a daughter).
+_HAS_SOMEONE_ZH = re.compile(
+    r"^有(?:[一两三四五六七八九十几\d]+|好几)?(?:个|位)"
+    r"(?P<rel>同学|同事|朋友|邻居|室友|客户|网友|老乡|亲戚|发小|闺蜜|哥们|学生|病人|患者)"
+    r"(?=[\u4e00-\u9fff]{2})(?!叫|名叫)"
+)
+
+
 # Of a group of ours (我们组的, 我们公司的): the person named after it is someone else.
 _OURS_ZH = re.compile(
     r"^(?:组|公司|部门|团队|班|班上|小组|项目组|单位|科室|办公室|学校|实验室)(?:里)?的"
@@ -666,6 +745,10 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     body = clause[m.end() :].lstrip("的 ")
     if m["self"] and body.startswith("自己") and len(body) > 3:
         body = body[2:]  # 我自己在重庆上班: the user, said against someone else
+    one = _HAS_SOMEONE_ZH.match(body) if m["self"] else None
+    if one is not None:
+        # 我有个同学对花生过敏: what follows is the classmate's, not the user's.
+        return Subject("person", one["rel"]), body[one.end() :], True
     if m["rel"]:
         assigned = _ASSIGNED.match(body)
         if assigned:
@@ -675,6 +758,8 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             if m["rel"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", rest):
                 rest = f"得{rest}"
             return SELF, rest, True
+        if m["rel"] in _WORK_GIVERS_ZH and _WANTS_BY_ZH.match(body):
+            return SELF, f"得{body[_WANTS_BY_ZH.match(body).end() :]}", True  # type: ignore[union-attr]
         name = name_after(body)
         if name:
             body = body[len(name) :].lstrip("，, ")
@@ -687,15 +772,34 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
             if m["bare"] in _WORK_GIVERS_ZH and not re.match(r"(?:要|得|必须|需要)", todo):
                 todo = f"得{todo}"  # 老板要我周五前把方案发给他: a must
             return SELF, todo, True
+        wants = _WANTS_BY_ZH.match(rest)
+        if wants and m["bare"] in _WORK_GIVERS_ZH:
+            return SELF, f"得{rest[wants.end() :]}", True  # 老板要周五前看到预算: the user's to do
         if rest.startswith("的"):
             # 娃的手抄报…: the child's thing, said by the user — the user's clause.
             return SELF, clause, False
         name = name_after(rest)
-        if not name and not re.match(
-            r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]", rest
+        if (
+            not name
+            and not re.match(
+                r"[是叫在对有很也都就不没会要想去今明后下这上已还经刚正打喜爱讨最比说觉读念考满]|(?:周|星期|礼拜)[一二三四五六日天末]|\d",
+                rest,
+            )
+            # 婆婆腿脚不好, 老公胃不好: their body and how it is.
+            and not (_OF_A_PERSON_WORD.match(rest) or _BODY_PART_ZH.match(rest))
         ):
             return NOBODY, clause, False
         return Subject("person", m["bare"], name), rest[len(name) :].lstrip("，, "), True
+    if m["kin"]:
+        return Subject("person", m["kin"]), clause[m.end() :], True
+    if m["rel4"] or m["cname3"]:
+        return Subject("person", m["rel4"] or "邻居", m["cname3"] or ""), clause[m.end() :], True
+    if m["rel3"] or m["cname2"]:
+        rest = clause[m.end() :]
+        name = m["cname2"] or name_after(rest)
+        if m["rel3"] and name:
+            rest = rest[len(name) :].lstrip("，, ")
+        return Subject("person", m["rel3"] or "", name), rest, True
     if m["pron"]:
         return Subject("person", _PRONOUN), clause[m.end() :], True
     if m["you"]:
@@ -728,6 +832,13 @@ _OF_A_PERSON = re.compile(
     r"|手机|婚礼|头发|脾气|性格|成绩|年龄|岁数|属相|爱好|专业|职业|班主任|老师|同事|朋友|身体"
     r"|[\u4e00-\u9fff]{1,2}(?:期|日|费|号|码|病|症|课|班|假)"
 )
+_OF_A_PERSON_WORD = re.compile(
+    r"血压|血糖|血脂|尿酸|胆固醇|心脏|肠胃|脾胃|身体|体重|身高|脾气|性格|视力|睡眠|腰椎|颈椎|膝盖"
+)
+_BODY_PART_ZH = re.compile(
+    r"腿脚|手脚|腿|脚|腰|胃|肝|肾|心脏|眼睛|耳朵|牙|颈椎|肩膀?|皮肤|嗓子|关节"
+)
+_DOING_FIRST = re.compile(r"[吃喝戒忌怕属]")
 _NOT_NAME_CHARS = re.compile(
     r"[的了在是也都很就不没还又要会想说叫有和跟对从今明昨每刚已正去来给被把让]"
 )
@@ -748,7 +859,14 @@ def name_after(text: str) -> str:
     if m is None:
         return ""
     name = m.group(1)
-    if _NOT_NAME_CHARS.search(name[0]) or _OF_A_PERSON.fullmatch(name):
+    if (
+        _NOT_NAME_CHARS.search(name[0])
+        or _OF_A_PERSON.fullmatch(name)
+        # 我妈血压高, 我爸血糖偏高: what the person has, then how it is — no name.
+        or _OF_A_PERSON_WORD.match(name)
+        # 我老婆吃素, 我儿子戒奶了: a verb of eating or quitting opens a predicate.
+        or _DOING_FIRST.match(name)
+    ):
         return ""
     if re.fullmatch(r"(.)\1", name):
         return name  # 朵朵, 乐乐: a child's name
@@ -764,9 +882,68 @@ def _names_a_language(word: str) -> bool:
     return word.casefold() in LANGUAGES_EN
 
 
+# the new guy at work, someone on my team, one of my students, a couple of the guests: people
+# said as a noun phrase before their verb — someone else, never the user.
+_PEOPLE_NP_EN = re.compile(
+    r"^(?P<np>(?:the|a|an|some|this|that|these|those|one|two|three|four|several|a\s+few|a\s+couple\s+of|most|all|half|both|none|each|every|someone|somebody|everyone|everybody|no\s*one|nobody)\b"
+    r"(?:\s+(?!(?:is|are|was|were|has|have)\b)[\w'-]+){0,6}?)"
+    r"\s+(?=(?:is|are|was|were|has|have|gets|get|can'?t|cannot|doesn'?t|don'?t|won'?t|hates|loves|likes|eats|avoids|needs|keeps)\b)",
+    re.IGNORECASE,
+)
+_PEOPLE_WORDS_EN = re.compile(
+    r"\b(?:guy|guys|girl|girls|man|men|woman|women|lady|person|people|kid|kids|child|children|student|students"
+    r"|pupil|pupils|colleagues?|co-?workers?|folks|someone|somebody|everyone|everybody|anyone|nobody|no\s*one"
+    r"|friends?|guests?|clients?|customers?|members?|hire|hires|interns?|staff|teammates?|neighbou?rs?"
+    r"|classmates?|relatives?|cousins?|in-laws|attendees|visitors|players|boys|girls|toddlers?)\b",
+    re.IGNORECASE,
+)
+# A noun after "my dentist", "my doctor" that makes them the user's visit: the appointment is
+# the user's (my dentist appointment, my doctor's visit), not something of the person.
+_SEEING_THEM_EN = re.compile(
+    r"(?:'s\s+)?(?:appointment|appt|visit|check-?up|cleaning|consult(?:ation)?|exam|session|class|lesson)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _work_set_en(rel: str, body: str) -> tuple[Subject, str, bool] | None:
+    """What one who gives the user work wants done (my boss wants me to send the invoice by
+    Friday; the client needs the revised quote by the 20th): the user's to do."""
+    if rel.casefold() not in _WORK_GIVERS_EN:
+        return None
+    set_work = _SET_WORK_EN.match(body)
+    if set_work:
+        return SELF, f"have to {body[set_work.end() :]}", True
+    wants = _WANTS_BY_EN.match(body)
+    if wants:
+        # my boss wants the report by Friday: the user hands it in by then.
+        return SELF, f"have to deliver {wants['what']} {body[wants.end() :]}", True
+    return None
+
+
+def _people_np_en(clause: str) -> tuple[Subject, str, bool] | None:
+    """A clause opened by people said as a noun phrase (the new guy at work is allergic…):
+    the kids or the wife named with "the" are the user's family; anyone else is someone."""
+    body = clause[_LEAD_EN_RE.match(clause).end() :]  # type: ignore[union-attr]
+    np = _PEOPLE_NP_EN.match(body)
+    if np is None or not _PEOPLE_WORDS_EN.search(np["np"]):
+        return None
+    rest = body[np.end() :]
+    rel = re.fullmatch(rf"the\s+(?P<rel>{_REL_EN})", np["np"], re.IGNORECASE)
+    if rel is not None:
+        return _work_set_en(rel["rel"], rest) or (
+            Subject("person", rel["rel"].casefold()),
+            rest,
+            True,
+        )
+    return SOMEONE, rest, True
+
+
 def _subject_en(clause: str) -> tuple[Subject, str, bool]:
     m = _SUBJ_EN.match(clause)
     if m is None:
+        people = _people_np_en(clause)
+        if people is not None:
+            return people
         # A named person stating something of theirs: "Anna is allergic to shellfish".
         named = re.match(
             r"^([A-Z][a-z]+)(?:'s\s+(?=(?:turning|starting|moving|allergic|pregnant|retired|married|engaged|vegan|vegetarian)\b)"
@@ -780,11 +957,22 @@ def _subject_en(clause: str) -> tuple[Subject, str, bool]:
             return Subject("person", "", named[1]), body, True
         return NOBODY, clause[_LEAD_EN_RE.match(clause).end() :] or clause, False  # type: ignore[union-attr]
     body = clause[m.end() :].strip(" ,")
+    if m["own2"]:
+        rest = clause[m.end() :].strip(" ,")
+        rest = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", rest)
+        rest = re.sub(r"^'s\s+", "is ", rest)
+        return Subject("person", m["rel2"].casefold(), m["name2"]), rest, True
     if m["rel"]:
-        set_work = _SET_WORK_EN.match(body)
-        if set_work and m["rel"].casefold() in _WORK_GIVERS_EN:
-            # my boss wants me to send the invoice by Friday: the user's to do.
-            return SELF, f"have to {body[set_work.end() :]}", True
+        if _SEEING_THEM_EN.match(body) and not m["name"]:
+            # my dentist appointment is on the 12th: the user's appointment, not the dentist.
+            return SELF, clause[_LEAD_EN_RE.match(clause).end() :] or clause, True  # type: ignore[union-attr]
+        if body.startswith("'s ") and not _OWNED_AFTER_EN.match(body):
+            # my wife's vegetarian, my son's been sick: 's is "is" or "has" here.
+            body = re.sub(r"^'s\s+(?=been\b|got\b)", "has ", body)
+            body = re.sub(r"^'s\s+", "is ", body)
+        work = _work_set_en(m["rel"], body)
+        if work is not None:
+            return work
         return Subject("person", m["rel"].casefold(), m["name"] or ""), body, True
     if m["bare"]:
         if _POSSESSED_EN.match(body):
@@ -879,6 +1067,19 @@ _OF_THE_PET_ZH = re.compile(
 )
 
 
+_NAMED_ZH_IN = re.compile(rf"(?:我|俺)(?:的)?(?:大|小|老)?(?P<rel>{_REL_ZH})")
+_NAMED_EN_IN = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:little|older|younger|big|baby|best|new)\s+)?(?P<rel>{_REL_EN})\b(?!'s)",
+    re.IGNORECASE,
+)
+
+
+def _named_in_passing(clause: str, zh: bool) -> Subject | None:
+    """The last person of the user's a clause names anywhere (给我爸的礼物, for my dad)."""
+    found = list((_NAMED_ZH_IN if zh else _NAMED_EN_IN).finditer(clause))
+    return Subject("person", found[-1]["rel"].casefold()) if found else None
+
+
 def _pet_introduced(body: str, zh: bool) -> Subject | None:
     """The pet or person a clause of the user's says they have, as the one the next clauses
     speak of."""
@@ -927,6 +1128,12 @@ def _analyze(
             carried = subject
             if subject.kind == "person":
                 last_person = subject
+            else:
+                # what should I get my dad?… he's into birdwatching: the person the clause
+                # names as the user's, though not its subject, is whom "he" points back to.
+                named = _named_in_passing(clause, zh)
+                if named is not None:
+                    last_person = named
             pet = _pet_introduced(body, zh) if subject.kind in ("self", "person") else None
             if pet is not None and subject.kind == "person":
                 # 我朋友养了只猫，三岁了: the friend's cat is three — of nobody to keep.
@@ -991,6 +1198,27 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
         )
         last_time = times[-1] if times else last_time
     return out
+
+
+def goes_on_about(st: Statement) -> list[str]:
+    """The clauses right after ``st`` in its sentence that go on about the same person with
+    no subject of their own (我老公是个摄影发烧友，用的索尼，天天研究镜头: what he uses and
+    does); none for a clause about the user, nor past a clause that names someone."""
+    if st.subject.kind != "person" or not st.explicit_subject:
+        return []
+    out: list[str] = []
+    seen = False
+    for clause, _, subject, _, explicit in _analyze(st.sentence):
+        if not seen:
+            seen = clause == st.text
+            continue
+        if explicit or subject != st.subject or _QUESTION_MARK.search(clause):
+            break
+        out.append(clause)
+    return out
+
+
+_QUESTION_MARK = re.compile(r"[?？]|[吗呢嘛]\s*$")
 
 
 def _tail(sentence: str, clause: str) -> str:

@@ -246,7 +246,7 @@ def _at_clock(day: datetime, hour: int, minute: int, part: str | None) -> dateti
 _NUM = r"(?:\d{1,2}|[一二三四五六七八九十两]{1,3})"
 _ZH_DAY = (
     r"(?P<rel>大后天|后天|明天|明儿|明日|明早|明晚|今天|今日|今儿|今晚|今早|今夜|昨天|昨晚|昨日|前天)"
-    r"|(?P<wk>(?P<wkrel>下下|下|这|本|上)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])(?![件个次项样份种条门本位名场节趟顿把台辆套]))"
+    r"|(?P<wk>(?P<wkrel>下下|下|这|本|上)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天末])(?![件个次项样份种条门本位名场节趟顿把台辆套])(?<!周天(?=天))(?<!期天(?=天))(?<!拜天(?=天)))"
     r"|(?P<md>(?:(?P<mrel>下|这|本|上)个?月|(?P<mon>"
     + _NUM
     + r")月)(?P<mday>"
@@ -272,7 +272,8 @@ LASTING_DAYS = 14
 _ZH_STATE = re.compile(
     r"(?P<lasting>最近|近来|近期|这阵子|这阵|这段时间)"
     r"|(?P<days>这几天|这两天|这些天|暂时|临时|目前|眼下|近日)"
-    r"|(?P<week>这周|这个星期|这星期|这礼拜|本周|这一周)(?![一二三四五六日天末](?![件个次项样份种条门本位名场节趟顿把台辆套]))"
+    # 这周天天加班: this week, every day (not this Sunday); 这周三件事: three things this week.
+    r"|(?P<week>这周|这个星期|这星期|这礼拜|本周|这一周)(?![一二三四五六日末](?![件个次项样份种条门本位名场节趟顿把台辆套]))(?!天(?!天|[件个次项样份种条门本位名场节趟顿把台辆套]))"
     r"|(?P<month>这个月|本月|这一个月)(?!\d|[一二三四五六七八九十两]|底|初)"
 )
 # 一般 of "usually" opens what is done (我一般七点起); 英语一般, 很一般 (so-so) ends its clause.
@@ -286,7 +287,12 @@ _ZH_N = r"(?P<n>\d+|[一二两三四五六七八九十几半])(?P<unit>天|周|�
 # course taken for a span). A span after other verbs (加班了五天, 每周三天) says no end.
 _ZH_DURATIONS = (
     re.compile(_ZH_N + r"(?:内|之内|左右)?(?=不|别|都|要|得|没|只)"),
-    re.compile(r"(?:接下来|未来|之后|往后|今后)的?\s*" + _ZH_N + r"(?:内|之内|里)?"),
+    # 这两周, 这几个月: the weeks now running, as 接下来 (这两天 is a state of its own).
+    re.compile(
+        r"(?:接下来|未来|之后|往后|今后|这(?=(?:两|几|\d+)(?:周|个星期|个礼拜|个月)))的?\s*"
+        + _ZH_N
+        + r"(?:内|之内|里)?"
+    ),
     re.compile(
         # 医生让我休息三天: what someone has the user do for a span is a must too.
         r"(?P<lead>(?:要|得|需要|还要|还得|必须|让我|叫我|要我)(?:连着|连续|在家|好好)?"
@@ -431,7 +437,9 @@ def _zh_clock(text: str, pos: int, day: datetime) -> tuple[datetime, int] | None
     )
     # 明天三点开会: an hour from one to six said with no part of the day is the afternoon's.
     morning = re.search(r"[早晨凌]|上午", text[max(0, pos - 3) : pos]) is not None  # 明早六点
-    part = m["part"] or ("下午" if 1 <= hour <= 6 and not morning else None)
+    # 今晚十点, 明晚八点: the evening said in the day word is the part of the day.
+    evening = re.search(r"晚$|夜$", text[max(0, pos - 2) : pos]) is not None
+    part = m["part"] or ("晚上" if evening else "下午" if 1 <= hour <= 6 and not morning else None)
     return _at_clock(day, hour, min(minute, 59), part), m.end()
 
 
@@ -557,8 +565,9 @@ _EN_STATE = re.compile(
     r"\b(?P<lasting>lately|recently|these days|for a while)\b"
     r"|\b(?P<days>for now|for the time being|for the moment"
     r"|for a few days|for the next few days|for a couple of days|temporarily|at the moment|right now|currently)\b"
-    r"|\b(?P<week>this week|all week|for the week)\b"
-    r"|\b(?P<month>this month)\b"
+    # all weekend, the whole week: a state that ends with this week's Sunday.
+    r"|\b(?P<week>this week|all week|for the week|the whole week|all weekend|the whole weekend)\b"
+    r"|\b(?P<month>this month|all month|the whole month|for the rest of the month)\b"
     r"|\b(?P<today>this (?:morning|afternoon|evening))\b",
     re.IGNORECASE,
 )

@@ -59,13 +59,21 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
+# What names a housing estate or a building (翠屏小区, 阳光花园, 万科公寓): the word before it
+# is the estate's name, no part of the town.
+_ESTATE = re.compile(r"^(?:小区|社区|花园|公寓|家园|新村|苑|大厦|广场|公馆|华府|府邸|名苑|雅苑)$")
+
+
 def place_at_start(text: str) -> str:
     """The place a Chinese text opens with (杭州西湖区 of 杭州西湖区，离公司近), "" when it
     opens with something else (公司附近)."""
     out = ""
-    for word, pos in tag(text):
+    words = tag(text)
+    for i, (word, pos) in enumerate(words):
         if word in _NOT_PLACES:
             break
+        if out and i + 1 < len(words) and _ESTATE.match(words[i + 1][0]):
+            break  # 南京江宁区翠屏小区: 翠屏 names the estate, not the town
         if pos in _PLACE_TAGS or _PLACE_SUFFIX.search(word) or (out and word in ("市", "区", "县")):
             out += word
             continue
@@ -163,6 +171,22 @@ JOBS_EN = frozenset(
         "librarian",
         "engineer",
         "developer",
+        "dev",
+        "swe",
+        "rep",
+        "producer",
+        "animator",
+        "illustrator",
+        "strategist",
+        "copywriter",
+        "hygienist",
+        "midwife",
+        "carer",
+        "controller",
+        "dispatcher",
+        "surveyor",
+        "estimator",
+        "underwriter",
         "programmer",
         "coder",
         "designer",

@@ -14,7 +14,7 @@ from ekko_memory.service.extraction.statements import Statement, Subject
 
 PROFILE = ["个人", "资料"]
 
-ADV_ZH = r"(?:上个?月|上周末?|上礼拜|上星期|前几天|前天|昨天|去年|前年|前阵子|最近|近来|这阵子|这段时间|今年|年初|年底|(?:\d+|[一二两三四五六七八九十几]+)年前|现在|目前|如今|一直|已经|刚刚?|才|也|都|还|就|正|在|本来|原来|平时|主要|基本上?|其实|常年|长期)*"
+ADV_ZH = r"(?:上个?月|上周末?|上礼拜|上星期|前几天|前天|昨天|去年|前年|前阵子|最近|近来|这阵子|这段时间|今年|年初|年底|(?:\d+|[一二两三四五六七八九十几]+)年前|现在|目前|如今|一直|已经|刚刚?|才|也|都|还|就|正|在|本来|原来|平时|主要|基本上?|其实|常年|长期|一个人(?=在)|独自(?=在))*"
 
 ADV_EN = r"(?:(?:currently|now|still|also|just|recently|finally|actually|really|originally|mostly|both|all|officially|already)\s+)*"
 

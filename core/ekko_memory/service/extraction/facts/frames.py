@@ -11,6 +11,7 @@ from ekko_memory.service.extraction.facts.building import category_of
 from ekko_memory.service.extraction.facts.doing import DoingFrames
 from ekko_memory.service.extraction.facts.goals import GoalFrames
 from ekko_memory.service.extraction.facts.health import HealthFrames
+from ekko_memory.service.extraction.facts.kitchen import KitchenFrames
 from ekko_memory.service.extraction.facts.money import MoneyFrames
 from ekko_memory.service.extraction.facts.people import BIRTHDAY_AS_ONE_ZH, PeopleFrames
 from ekko_memory.service.extraction.facts.places import PlaceFrames
@@ -21,6 +22,7 @@ from ekko_memory.service.extraction.statements import (
     RELATIONS_ZH,
     SELF,
     Statement,
+    goes_on_about,
     whose_thing,
     with_subject,
 )
@@ -61,7 +63,14 @@ _NOBODY_RELATIONS = frozenset({"宠物", "pet", "team", "teammates"})
 
 
 class FactFrames(
-    HealthFrames, PeopleFrames, WorkFrames, DoingFrames, PlaceFrames, MoneyFrames, GoalFrames
+    HealthFrames,
+    PeopleFrames,
+    WorkFrames,
+    DoingFrames,
+    PlaceFrames,
+    MoneyFrames,
+    GoalFrames,
+    KitchenFrames,
 ):
     """Reads one statement for facts of its subject; call ``read``."""
 
@@ -94,8 +103,9 @@ class FactFrames(
         for frame in frames:
             found = frame(st, body)
             if found:
-                return named + found
-        return named
+                return named + _with_what_follows(st, found)
+        # 下个月12号我生日: a birthday said by the day it falls on, when no frame read a date.
+        return named + self.birthday_by_time(st)
 
     def own_pet(self, st: Statement) -> list[Finding]:
         """A pet the user calls theirs (我家柯基, 家里那只橘猫, our corgi) while saying something of
@@ -169,6 +179,10 @@ class FactFrames(
         said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
         if len(said) < 4 or len(st.body.strip()) < 3:
             return None
+        more = goes_on_about(st)
+        if more:
+            # 我老公是个摄影发烧友，用的索尼: what follows of him is his too.
+            said = ("，" if st.zh else ", ").join([said, *more])
         if st.subject.relation in _NOBODY_RELATIONS or _META.search(st.text):
             return None
         if _WOULD.search(st.body):
@@ -182,7 +196,7 @@ class FactFrames(
             key="person_fact",
             value={"person": st.subject.person, "said": said},
             title=said if len(said) <= 60 else said[:59] + "…",
-            content=st.text,
+            content=("，" if st.zh else ", ").join([st.text, *more]),
             statement=st,
             scope="user",
             tags=["人物"],
@@ -206,6 +220,8 @@ class FactFrames(
             self._work_mode_zh,
             self._name_zh,
             self._living_zh,
+            self._floor,
+            self._kitchen,
             self._job_done_zh,
             self._ongoing_zh,
             self._kin_zh,
@@ -216,9 +232,12 @@ class FactFrames(
             self._hometown_zh,
             self._birthday_zh,
             self._age_zh,
+            self._trait,
             self._school_zh,
+            self._degree_zh,
             self._work_zh,
             self._job_zh,
+            self._as_a_job,
             self._language_zh,
             self._nights_zh,
             self._condition_zh,
@@ -239,6 +258,8 @@ class FactFrames(
             self._work_mode_en,
             self._name_en,
             self._living_en,
+            self._floor,
+            self._kitchen,
             self._ongoing_en,
             self._kin_en,
             self._pet_en,
@@ -248,9 +269,12 @@ class FactFrames(
             self._hometown_en,
             self._birthday_en,
             self._age_en,
+            self._trait,
             self._school_en,
+            self._degree_en,
             self._work_en,
             self._job_en,
+            self._as_a_job,
             self._job_done_en,
             self._language_en,
             self._nationality_en,
@@ -262,3 +286,15 @@ class FactFrames(
             self._relatives_named_en,
             self._home_in_en,
         ]
+
+
+def _with_what_follows(st: Statement, found: list[Finding]) -> list[Finding]:
+    """Someone's facts, with what the next clauses go on to say of them (我妈血压高，不能吃太
+    咸: kept in the words of the memory, under her)."""
+    more = goes_on_about(st)
+    if more:
+        for f in found:
+            # 它叫豆包，是只柴犬: the pet's breed, said after its name, comes with it.
+            if (f.domain == "人物" or f.key == "pet") and f.content == st.text:
+                f.content = ("，" if st.zh else ", ").join([st.text, *more])
+    return found

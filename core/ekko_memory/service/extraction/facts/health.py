@@ -40,6 +40,7 @@ _BARE_CONDITION_EN = re.compile(
     re.IGNORECASE,
 )
 
+_DOSE_ZH = re.compile(r"^(?:[一二两三四五六七八九十半\d]+)(?:片|粒|颗|袋|支|针|毫克|mg)")
 _MEDICINE_ZH = re.compile(
     rf"^{ADV_ZH}(?:每天|每晚|每早|长期|按时)?(?:要)?(?:吃|服用|服|打|用|靠)(?P<v>.+)$"
 )
@@ -74,13 +75,16 @@ _DIET_EN = re.compile(
     # I don't drink (alcohol): not "I don't drink coffee", which names another drink.
     r"|^(?:don'?t|doesn'?t|do\s+not|never)\s+(?P<v4>drink|smoke)\b(?:\s+(?:alcohol|booze))?"
     r"(?=\s*(?:$|[,.!;?]|(?:at\s+all|anymore|any\s+more|and|but|so|either|though)\b))"
-    r"|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b",
+    r"|^(?:am|is)\s+(?P<v5>teetotal|sober|tee-total)\b"
+    # trying to cut carbs, cutting out sugar, quitting caffeine: what one eats less of.
+    r"|^(?:am|is|are)?\s*(?:trying\s+to\s+|going\s+to\s+)?(?P<v6>(?:cut|cutting|quit|quitting|give\s+up|giving\s+up)"
+    r"\s+(?:out\s+|down\s+on\s+|back\s+on\s+)?(?:carbs|sugar|dairy|gluten|meat|red\s+meat|caffeine|coffee|alcohol|booze|salt|fried\s+food|junk\s+food))\b",
     re.IGNORECASE,
 )
 
 # 膝盖有旧伤, 腰不好: a part of the body and what is wrong with it (a lasting condition).
 _BODY_ZH = re.compile(
-    r"^(?:的)?(?P<part>膝盖|腰|腰椎|颈椎|脖子|肩膀|肩|脚踝|手腕|背|后背|心脏|胃|肝|肾|眼睛|耳朵|牙|牙齿|膝|腿|脚|手|关节|鼻子|喉咙|皮肤)"
+    r"^(?:的)?(?P<part>膝盖|腰|腰椎|颈椎|脖子|肩膀|肩|脚踝|手腕|背|后背|心脏|胃|肝|肾|眼睛|耳朵|牙|牙齿|膝|腿脚|手脚|腿|脚|手|关节|鼻子|喉咙|皮肤)"
     r"(?P<what>有旧伤|受过伤|有伤|不好|不太好|有毛病|有问题|动过手术|做过手术|不行|有点问题|落下病根|老疼|经常疼|一直疼|劳损|突出)"
 )
 
@@ -88,6 +92,18 @@ _BODY_EN = re.compile(
     r"^(?:have|has|got)\s+(?:a\s+)?(?P<v>(?:bad|dodgy|weak|old|injured|busted|torn|slipped)\s+(?:knee|knees|back|ankle|ankles|shoulder|hip|hips|wrist|neck|disc|acl|meniscus|hamstring)(?:\s+injury)?)\b",
     re.IGNORECASE,
 )
+
+# my left knee's been bad since the surgery, my lower back is killing me: a part of the body
+# (said after "my") and what is wrong with it, as lasting as the Chinese 膝盖不好.
+_PART_STATE_EN = re.compile(
+    r"^(?P<side>(?:left|right|lower|upper)\s+)?(?P<part>knee|knees|back|ankle|ankles|shoulder|shoulders|hip|hips|wrist|wrists|neck|elbow|foot|feet|hamstring|achilles)"
+    r"(?:'s|\s+is|\s+are|\s+has|\s+have)?\s+(?:been\s+)?(?:really\s+|pretty\s+|so\s+|super\s+|kinda\s+|a\s+bit\s+|still\s+|always\s+)*"
+    r"(?P<how>bad|sore|dodgy|weak|stiff|wrecked|busted|playing\s+up|acting\s+up|killing\s+me|hurting|injured|messed\s+up|giving\s+me\s+(?:trouble|grief))\b"
+    r"(?P<since>\s+(?:since|after|ever\s+since)\s+[^,;.!?]{2,40})?",
+    re.IGNORECASE,
+)
+
+_ACHE_EN = re.compile(r"sore|stiff|hurting|killing\s+me", re.IGNORECASE)
 
 # 我是O型血, 血型是AB型, O型 (of 是我爸): a blood type; I'm type A, my blood type is O-.
 _BLOOD_ZH = re.compile(
@@ -191,7 +207,11 @@ class HealthFrames(FactBuilder):
         if m is None:
             return []
         what = w.clean_zh(
-            re.sub(r"^(?:是|其实是|就是)?(?:对|吃|碰)?", "", m["v"] or m["v2"] or m["v3"] or "")
+            re.sub(
+                r"^(?:原来|其实|实际上|后来发现)?(?:是|就是)?(?:对|吃|碰)?",
+                "",
+                m["v"] or m["v2"] or m["v3"] or "",
+            )
         )
         what = re.sub(r"(?:严重|有点|有些|轻微|比较|特别|很)$", "", what)
         if not what or len(what) > 12 or (self.is_food(what) and st.subject.kind != "person"):
@@ -287,6 +307,29 @@ class HealthFrames(FactBuilder):
         ]
 
     def _condition_en(self, st: Statement, body: str) -> list[Finding]:
+        state = _PART_STATE_EN.match(body) if st.subject.kind == "self" else None
+        if (
+            state is not None
+            and not st.negated
+            # sore, killing me: an ache of now, unless said to have lasted (since the surgery)
+            and (state["since"] or not _ACHE_EN.fullmatch(state["how"]))
+        ):
+            how = re.sub(r"\s+", " ", state["how"]).casefold()
+            what = f"{(state['side'] or '').casefold()}{state['part'].casefold()} {how}"
+            since = w.clean_en(state["since"] or "")
+            return [
+                self.fact(
+                    st,
+                    "health_condition",
+                    what,
+                    f"{{who}}{what}",
+                    f"{{who}}: {what}{f' ({since})' if since else ''}",
+                    category=["个人", "健康"],
+                    importance=0.9,
+                    tags=["health"],
+                    entities=[state["part"].casefold()],
+                )
+            ]
         part = _BODY_EN.match(body)
         if part is not None:
             what = part["v"]
@@ -337,15 +380,17 @@ class HealthFrames(FactBuilder):
         m = _MEDICINE_ZH.match(body) or _PRESCRIBED_ZH.match(body)
         if m is None or st.negated:
             return []
-        c = w.MEDICINE_ZH.match(w.clean_zh(m["v"]))
-        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", w.clean_zh(m["v"]))
+        # 吃一片优甲乐, 两粒布洛芬: the dose before the medicine is no part of its name.
+        said = _DOSE_ZH.sub("", w.clean_zh(m["v"]))
+        c = w.MEDICINE_ZH.match(said)
+        drug = re.match(r"[\u4e00-\u9fffA-Za-z]{2,6}", said)
         if c is not None:
             what = c.group()
         elif (
             drug is not None
             and _DOCTOR.search(st.sentence)
             and not self.is_food(drug.group())
-            and _ENDS_A_DRUG.match(w.clean_zh(m["v"])[drug.end() :])
+            and _ENDS_A_DRUG.match(said[drug.end() :])
             and not re.search(r"[把被给让]", drug.group())
         ):
             # 在吃舍曲林，医生说要吃半年: what a doctor has one take is a medicine.

@@ -36,7 +36,9 @@ _KIND_EN = {
 _AMOUNT_ZH = (
     r"(?:\d[\d,.]*\s*(?:[kKwW万千]|块钱?|元)?|[一二两三四五六七八九十百千万]+(?:块钱?|元)?)"
 )
-_AMOUNT_EN = r"(?:[$£€¥]\s?)?\d[\d,.]*\s*(?:k|grand|bucks|dollars|pounds|euros)?"
+_AMOUNT_EN = (
+    r"(?:[$£€¥]\s?)?\d[\d,.]*\s*(?:k|grand|bucks|dollars|pounds|quid|euros|yuan|rmb|usd|eur|gbp)?"
+)
 _PERIOD_ZH = r"(?:每个?月|一个月|每年|一年|一月)"
 _PERIOD_EN = r"(?:\s+(?:a|per|each|every)\s+(?:month|year|week)|\s*/\s*(?:mo|month|yr|year)|\s+monthly|\s+yearly)"
 _HEDGE_ZH = r"(?:大概|差不多|大约|将近|快|才|就|只有|有|是|能拿|拿|到手|税后|税前)"
@@ -66,13 +68,15 @@ _MONEY_EN = re.compile(
 # budget is $1500, my budget for the trip is about 2k): one at a time, the newest said.
 _BUDGET_ZH = re.compile(
     rf"^{_NOW_ZH}(?P<for>[\u4e00-\u9fffA-Za-z0-9]{{0,8}}?)(?:的)?(?:总)?预算"
-    rf"(?:是|在|大概|大约|差不多|控制在|就|有|只有|最多|顶多|也就|不超过|改成|改到|调到|降到|提到|提高到|变成|缩到)*"
+    rf"(?:其实|实际上|实际|应该|是|在|大概|大约|差不多|控制在|就|有|只有|最多|顶多|也就|不超过|改成|改到|调到|降到|提到|提高到|变成|缩到)*"
     rf"\s*(?P<amt>{_AMOUNT_ZH})(?P<post>(?:左右|上下|以内|以下|之内|内|多|出头)?)(?:了|啦)?$"
 )
+# budget is $1500; budget around $1500 (no verb, in a list of wishes); budget's 2k for the
+# trip; $1000 max (a correction's value, read in place of the old amount).
 _BUDGET_EN = re.compile(
-    rf"^(?:my\s+|the\s+|our\s+)?budget(?:\s+for\s+(?:the\s+|a\s+|my\s+)?(?P<for>[\w -]{{1,20}}?))?\s+(?:is|'s|was)\s+"
+    rf"^(?:my\s+|the\s+|our\s+)?(?:total\s+)?budget(?:\s+for\s+(?:the\s+|a\s+|my\s+)?(?P<for>[\w -]{{1,20}}?))?(?:\s+(?:is|was|of|at)\s+|'s\s+|\s*[:：]\s*|\s+(?=about|around|roughly|max|up\s+to|under|[$£€¥]|\d))"
     rf"(?:about|around|roughly|like|only|just|max|up\s+to|under)?\s*(?P<amt>{_AMOUNT_EN})"
-    rf"(?P<post>\s+(?:max|tops|or\s+less|at\s+most|ish))?(?:\s+now)?$",
+    rf"(?P<post>\s+(?:max|tops|or\s+less|at\s+most|ish))?(?:\s+for\s+(?:the\s+|a\s+|my\s+)?(?P<for2>[\w -]{{1,20}}?))?(?:\s+now)?$",
     re.IGNORECASE,
 )
 
@@ -109,7 +113,8 @@ class MoneyFrames(FactBuilder):
         if m is None or st.negated or st.subject.kind == "person" or _ONE_OFF.search(st.sentence):
             return []
         said = f"{m['amt']}{m['post'] or ''}".strip()
-        what = f"budget for {m['for'].strip()}" if m["for"] else "budget"
+        purpose = m["for"] or m["for2"]
+        what = f"budget for {purpose.strip()}" if purpose else "budget"
         return [self._money(st, "budget", what, said, f"{{who}}: {what} {said}")]
 
     def _money_en(self, st: Statement, body: str) -> list[Finding]:

@@ -8,7 +8,14 @@ import re
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_ZH, FactBuilder, category_of
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import Statement, Subject
+from ekko_memory.service.extraction.statements import (
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    SELF,
+    Statement,
+    Subject,
+    with_subject,
+)
 
 _DATE_ZH = r"(?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)?|(?:农历)?[正腊一二三四五六七八九十冬]{1,2}月[初十廿]{0,1}[一二三四五六七八九十]{1,2}"
 
@@ -17,6 +24,19 @@ _BIRTHDAY_ZH = re.compile(
     # 我这种8月3号生日的人: the birthday said as what kind of person one is.
     rf"|^(?:这种|这样的?|们这种)(?P<v4>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
 )
+_REL_ZH_ALL = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_REL_EN_ALL = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+
+# Whose birthday it is, said beside the day (下个月12号我生日, 下周三是我老婆的生日, my
+# birthday's next Thursday, it's my son's birthday on the 14th).
+_BIRTHDAY_BY_TIME_ZH = re.compile(
+    rf"(?:是|就是)?(?:我|俺)(?:的)?(?:(?P<rel>{_REL_ZH_ALL})(?:的)?)?(?:生日|生辰)(?![礼蛋会派聚宴])"
+)
+_BIRTHDAY_BY_TIME_EN = re.compile(
+    rf"\bmy\s+(?:(?P<rel>{_REL_EN_ALL})'s\s+)?birthday(?:'s|\s+is|\s+falls)?\b(?!\s+(?:party|present|gift|cake|dinner|card))",
+    re.IGNORECASE,
+)
+
 # The same inside someone's words or a question (我朋友说我这种…生日的人…).
 BIRTHDAY_AS_ONE_ZH = re.compile(
     rf"(?:^|[^\u4e00-\u9fff]|[说觉得像])我(?:这种|这样的?|们这种)(?P<v>{_DATE_ZH})(?:号|日)?(?:生日|出生)的人"
@@ -57,6 +77,23 @@ _BIRTHDAY_EN = re.compile(
 
 _AGE_ZH = re.compile(
     r"^(?:今年|现在|已经)?(?:是|都|已经|满)?(?P<v>\d{1,3}|[一二三四五六七八九十两]{1,3})(?:岁|周岁)(?:了|啦)?(?:半)?$"
+    # 我今年35了: a number this year, said with 了, is an age without 岁.
+    r"|^(?:今年|今年都|今年已经)(?P<v2>\d{1,2}|[一二三四五六七八九十]{1,3})(?:了|啦)$"
+    # 他今年六十: tens said this year, no 岁 needed.
+    r"|^(?:今年|今年都|今年已经)(?P<v3>[1-9]\d|[二三四五六七八九]?十[一二三四五六七八九]?)(?:了|啦)?$"
+)
+# 属兔, 天蝎座, 左撇子, 夜猫子; a Scorpio, left-handed, a night owl: what kind of person one is,
+# said as one of a closed set.
+_TRAIT_ZH = re.compile(
+    r"^(?:是)?(?:个|一个)?(?:(?P<sign>属(?:鼠|牛|虎|兔|龙|蛇|马|羊|猴|鸡|狗|猪))(?:的)?"
+    r"|(?P<star>白羊|金牛|双子|巨蟹|狮子|处女|天秤|天蝎|射手|摩羯|水瓶|双鱼)座(?:的)?"
+    r"|(?P<kind>左撇子|夜猫子|独生女|独生子|路痴|早起星人|色盲|色弱))(?:[，,。.!！~]|$)"
+)
+_TRAIT_EN = re.compile(
+    r"^(?:am|is)\s+(?:a|an)\s+(?P<kind>night\s+owl|early\s+bird|morning\s+person|lefty|left-hander|only\s+child"
+    r"|(?-i:Aries|Taurus|Gemini|Cancer|Leo|Virgo|Libra|Scorpio|Sagittarius|Capricorn|Aquarius|Pisces))\b"
+    r"|^(?:am|is)\s+(?P<adj>left-handed|left\s+handed|colou?r-?blind)\b",
+    re.IGNORECASE,
 )
 
 _AGE_EN = re.compile(
@@ -67,11 +104,33 @@ _AGE_EN = re.compile(
 _COUNT_ZH = r"(?:一个|两个|三个|四个|俩|仨|个|一|二|两|三|一对)?"
 
 _HAVE_KIN_ZH = re.compile(
-    rf"^{ADV_ZH}(?:有|生了|养了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+    # 带着两个娃: the children one has along are one's own.
+    rf"^{ADV_ZH}(?:有|生了|养了|带着|带了)(?P<n>{_COUNT_ZH})(?P<rel>双胞胎|儿子|女儿|闺女|孩子|娃|宝宝|小孩|哥哥|姐姐|弟弟|妹妹|男朋友|女朋友|老公|老婆|对象)(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+# How old the children just named are, said right after them (老大7岁老二4岁, （5岁和8岁）,
+# ", 5 and 8", "(ages 6 and 9)"): kept with them.
+_AGES_AFTER_ZH = re.compile(
+    r"^\s*[，,（(]?\s*(?P<ages>(?:(?:老大|老二|老三|大的|小的|大宝|二宝|一个|另一个|哥哥|姐姐|弟弟|妹妹)?"
+    r"(?:今年)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})岁半?(?:了)?[，,、和跟\s]*){1,4})"
+)
+_AGES_AFTER_EN = re.compile(
+    r"^\s*[,(]?\s*(?P<ages>(?:aged?\s+|ages\s+)?\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2}){1,3}"
+    r"(?:\s+(?:years?\s+old|yo|y/o))?)\s*\)?"
 )
 
 _NAMED_ZH = re.compile(
     r"^(?:的)?(?:名字)?(?:其实|实际上|应该)?(?P<verb>叫|名叫|叫做|名字叫|名字是|是)(?P<v>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:[，,。]|$|呢|哦|啊|呀)"
+)
+
+
+# 我叫王小雨 — the user's own name, and nothing after it.
+_MY_NAME_ZH = re.compile(r"^叫(?P<v>[\u4e00-\u9fff]{2,4}|(?-i:[A-Z][a-z]+))$")
+# my name is Priya, my name's Sam Lee, call me Jo (not "call me later").
+_MY_NAME_EN = re.compile(
+    r"^(?:my\s+name\s+is|my\s+name'?s|(?:you\s+can\s+|please\s+|just\s+)?call\s+me)\s+"
+    r"(?P<v>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)(?:\s+(?:actually|btw|by the way|now|though|lol|haha))?$",
+    re.IGNORECASE,
 )
 
 
@@ -82,7 +141,14 @@ def _sounds_like_a_name(word: str) -> bool:
 
 
 _HAVE_KIN_EN = re.compile(
-    r"^(?:have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
+    r"^(?:have\s+got|has\s+got|have|has|got)\s+(?P<n>a|an|one|two|three|four|\d)\s+(?:little\s+|young\s+|grown\s+|teenage\s+|twin\s+|adult\s+)?(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|brothers?|sisters?|twins|grandkids|grandchildren|toddlers?|newborns?|bab(?:y|ies)|teenagers?|teens?)\b(?:,?\s*(?:named|called)\s+(?P<name>[A-Z]\w+(?:\s+and\s+[A-Z]\w+)?))?",
+    re.IGNORECASE,
+)
+
+# a mum of three, a dad of two boys: the children, counted.
+_PARENT_OF_EN = re.compile(
+    r"^(?:am|is)\s+(?:a|an)\s+(?:\w+\s+)?(?:mum|mom|dad|mother|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)"
+    r"(?:\s+(?P<rel>kids|boys|girls|children|teenagers|teens))?(?P<name>)",
     re.IGNORECASE,
 )
 
@@ -91,7 +157,9 @@ _NAMED_EN = re.compile(
 )
 
 _MARRIED_ZH = re.compile(
-    r"^(?:已经|刚)?(?P<v>结婚了|已婚|离婚了|离异|单身|订婚了|恋爱了|有对象了?)"
+    r"^(?:已经|刚)?(?P<v>结婚了|已婚|离婚了|离异|单身|订婚了|恋爱了|有对象了?"
+    # 结婚五年了, 结婚快十年了: married, with how long.
+    r"|结婚(?:快|都|已经)?(?:[一二两三四五六七八九十几\d]+|好几|半)(?:个)?年(?:多)?了)"
 )
 
 _MARRIED_EN = re.compile(
@@ -101,6 +169,12 @@ _MARRIED_EN = re.compile(
 
 _PET_ZH = re.compile(
     rf"^(?:家里|家里面|我家|家)?{ADV_ZH}(?:养了?|有|收养了?|领养了?|捡了)(?:一只|一条|一头|一匹|只|条|两只|三只|两条|俩|一)?(?:的)?(?P<adj>[\u4e00-\u9fff]{{0,4}}?)(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?:[，,]?\s*(?:叫|名叫|名字叫|名字是)(?P<name>[\u4e00-\u9fffA-Za-z]{{1,6}}))?"
+)
+
+# 我家两只猫, 家里一条狗: the pets at home, counted, with no verb of having.
+_PET_AT_HOME_ZH = re.compile(
+    rf"^(?:家里|家里面|家)(?:也|都)?(?:一只|两只|三只|几只|一条|两条|俩|仨)(?P<adj>)"
+    rf"(?P<species>{'|'.join(sorted(w.PETS_ZH, key=len, reverse=True))})(?P<name>)(?![\u4e00-\u9fff]?[粮砂窝笼绳])"
 )
 
 # A pet's weight, said as what it is right after it (兔子6斤, 猫现在8斤了, rabbit weighs
@@ -149,6 +223,61 @@ class PeopleFrames(FactBuilder):
             )
         ]
 
+    def birthday_by_time(self, st: Statement) -> list[Finding]:
+        """A birthday said by the day it falls on (下个月12号我生日, 下周三是我老婆生日, my
+        birthday's next Thursday, it's my son's birthday on the 14th): that day, as a date."""
+        if st.question or st.hypothetical or st.negated or st.reported:
+            return []
+        m = (_BIRTHDAY_BY_TIME_ZH if st.zh else _BIRTHDAY_BY_TIME_EN).search(st.text)
+        if m is None:
+            return []
+        day = next(
+            (
+                t
+                for t in st.times
+                # 今天是我妈生日 is a day's news (a state of today), not read as a date.
+                if not t.past
+                and t.role in ("point", "deadline")
+                and t.starts is not None
+                and t.ends is not None
+                and t.starts.date() == t.ends.date()
+                and (t.end <= m.start() or t.start >= m.end() - 1)
+            ),
+            None,
+        )
+        if day is None or day.starts is None:
+            return []
+        rel = (m["rel"] or "").casefold()
+        who = with_subject(st, Subject("person", rel)) if rel else with_subject(st, SELF)
+        d = day.starts
+        value = f"{d.month}月{d.day}日" if st.zh else d.strftime("%B %-d")
+        return [
+            self.fact(
+                who,
+                "birthday",
+                value,
+                f"{{who}}的生日是{value}",
+                f"{{who}}: birthday {value}",
+                tags=["生日" if st.zh else "birthday"],
+                entities=[value],
+            )
+        ]
+
+    def _trait(self, st: Statement, body: str) -> list[Finding]:
+        """What kind of person one is, of a closed set (属兔, 天蝎座, 左撇子, a night owl)."""
+        m = (_TRAIT_ZH if st.zh else _TRAIT_EN).match(body)
+        if m is None or st.negated:
+            return []
+        said = next(v for v in m.groupdict().values() if v)
+        if st.zh and m["star"]:
+            said += "座"
+        said = said if st.zh else " ".join(said.split()).casefold()
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}是{said}", f"{{who}}: {said}", importance=0.6
+            )
+        ]
+
     def _birthday_en(self, st: Statement, body: str) -> list[Finding]:
         m = _BIRTHDAY_EN.match(body)
         if m is None:
@@ -176,7 +305,7 @@ class PeopleFrames(FactBuilder):
         m = _AGE_ZH.match(body)
         if m is None or st.negated:
             return []
-        age = m["v"] or m["v2"]
+        age = m["v"] or m["v2"] or m["v3"]
         return [self.fact(st, "age", f"{age}岁", f"{{who}}{age}岁", f"{{who}}: {age} years old")]
 
     def _age_en(self, st: Statement, body: str) -> list[Finding]:
@@ -216,8 +345,33 @@ class PeopleFrames(FactBuilder):
             )
         ]
 
+    def _own_name(self, st: Statement, name: str) -> list[Finding]:
+        """The name the user goes by (我叫王小雨; my name's Priya; call me Sam)."""
+        return [
+            Finding(
+                type="preference",
+                domain="个人",
+                category=["个人", "沟通"],
+                key="preferred_name",
+                value=name,
+                title=f"我叫{name}" if st.zh else f"My name is {name}",
+                content=st.text,
+                statement=st,
+                scope="user",
+                tags=["称呼" if st.zh else "name"],
+                entities=[name],
+                confidence=0.9,
+                importance=0.8,
+                reason="the name the user goes by",
+            )
+        ]
+
     def _name_zh(self, st: Statement, body: str) -> list[Finding]:
-        """我女儿叫朵朵 (a person subject and a name), 我家猫叫咪咪."""
+        """我女儿叫朵朵 (a person subject and a name), 我家猫叫咪咪; 我叫王小雨 (the user's own)."""
+        if st.subject.kind == "self" and st.explicit_subject and not st.negated:
+            own = _MY_NAME_ZH.match(body.strip(" 。.!！~"))
+            if own is not None and _sounds_like_a_name(own["v"]):
+                return self._own_name(st, own["v"])
         if st.subject.kind != "person" or st.negated:
             return []
         m = _NAMED_ZH.match(body)
@@ -231,6 +385,9 @@ class PeopleFrames(FactBuilder):
         return self._named(st, st.subject.relation, name)
 
     def _name_en(self, st: Statement, body: str) -> list[Finding]:
+        own = _MY_NAME_EN.match(st.text.strip(" .!~"))
+        if own is not None and not st.negated and st.subject.kind != "person":
+            return self._own_name(st, own["v"])
         if st.subject.kind != "person" or st.negated:
             return []
         m = _NAMED_EN.match(body)
@@ -276,6 +433,9 @@ class PeopleFrames(FactBuilder):
         if name:
             return self._named(st, rel, w.clean_zh(name))
         phrase = f"{count}{rel}".strip()
+        ages = _AGES_AFTER_ZH.match(_after(st, m.group()))
+        if ages is not None:
+            phrase += f"（{ages['ages'].strip('，,、和跟 ')}）"
         return [
             Finding(
                 type="fact",
@@ -298,13 +458,17 @@ class PeopleFrames(FactBuilder):
     def _kin_en(self, st: Statement, body: str) -> list[Finding]:
         if st.subject.kind not in ("self", "we") or st.negated:
             return []
-        m = _HAVE_KIN_EN.match(body)
+        m = _HAVE_KIN_EN.match(body) or _PARENT_OF_EN.match(body)
         if m is None:
             return []
-        rel = m["rel"].casefold()
+        rel = (m["rel"] or "kids").casefold()
         phrase = f"{m['n']} {rel}"
         if m["name"]:
             phrase += f" ({m['name']})"
+        else:
+            ages = _AGES_AFTER_EN.match(_after(st, m["rel"] or rel))
+            if ages is not None:
+                phrase += f" ({ages['ages']})"
         return [
             Finding(
                 type="fact",
@@ -354,7 +518,7 @@ class PeopleFrames(FactBuilder):
     def _pet_zh(self, st: Statement, body: str) -> list[Finding]:
         if st.subject.kind not in ("self", "none", "we") or st.negated:
             return []
-        m = _PET_ZH.match(body)
+        m = _PET_ZH.match(body) or _PET_AT_HOME_ZH.match(body)
         if m is None:
             return []
         species = (
@@ -544,3 +708,9 @@ def _lead_stripped_zh(text: str) -> str:
     return re.sub(
         r"^(?:对了|另外|还有|其实|不过|但是|哎|唉|嗯|啊|哈哈|话说|说起来)[，,\s]*", "", text
     )
+
+
+def _after(st: Statement, said: str) -> str:
+    """What the sentence says right after ``said`` (in the statement), up to its end."""
+    at = st.sentence.find(said)
+    return st.sentence[at + len(said) :] if at >= 0 else ""

@@ -6,14 +6,17 @@ import re
 
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.facts.building import ADV_EN, ADV_ZH, FactBuilder, english_place
+from ekko_memory.service.extraction.facts.work import LEFT_JOB_ZH
 from ekko_memory.service.extraction.findings import Finding
-from ekko_memory.service.extraction.statements import Statement
+from ekko_memory.service.extraction.statements import SELF, Statement, with_subject
 
 _RESIDE_ZH = re.compile(
     rf"^{ADV_ZH}(?:(?:跟|和|与|同)[\u4e00-\u9fff]{{1,4}}?(?:一起)?)?(?:住在|住|居住在|居住于|生活在|定居在?|定居于|安家在?|家住在?|常住在?|现居|长住在?|住进了?|落户在?|扎根在?|base在|坐标)\s*(?P<v>.+)$"
     rf"|^{ADV_ZH}(?:新)?家(?:在|住)\s*(?P<v2>.+)$|^(?:新家|新房子?|家)(?:在|是在)\s*(?P<v5>.+)$"
     rf"|^{ADV_ZH}(?:一个人|一家人|一家[三四五]口|和家人|跟家人)?(?:现在|目前|一直)?在(?P<v3>.+?)(?:漂着?|生活|定居|住着?|待着|呆着|安家|扎根|落户|老家)(?:呢|了|啊)?$"
     rf"|^(?:平时|平常|常年|一直|长期|现在|目前|如今)?(?:都|人)?在(?P<v4>[\u4e00-\u9fff]{{2,6}}?)(?:这边|这儿|这里|呢)?$"
+    # 在上海待了十年了, 在成都住了快五年: where one has lived for years.
+    rf"|^{ADV_ZH}在(?P<v6>[\u4e00-\u9fff]{{2,6}}?)(?:待|呆|住|生活)了(?:快|都|已经|差不多)?(?:[一二两三四五六七八九十几\d]+|好几|半)(?:个)?(?:多)?年"
 )
 
 _MOVE_ZH = re.compile(
@@ -23,14 +26,21 @@ _MOVE_ZH = re.compile(
 _RESIDE_EN = re.compile(
     rf"^(?:am\s+|are\s+|is\s+)?{ADV_EN}(?:live|living|lives|reside|residing|resides|based|located|settled|staying)\s+(?:in|at|near|outside|around)\s+(?P<v>.+)$"
     rf"|^(?:have|has|had)?\s*(?:(?:\w+\s+){{1,4}}?and\s+)?{ADV_EN}(?:moved|relocated|moving|relocating)\s+(?:back\s+)?(?:to|into)\s+(?P<v2>.+)$"
-    rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$",
+    rf"|^(?:call|calls)\s+(?P<v3>.+?)\s+home$"
+    # (my) flat's in Hackney, house is in Leith: where one's home is.
+    rf"|^(?:flat|house|home|apartment|place)(?:'s|\s+is)\s+(?:in|near)\s+(?P<v5>(?-i:[A-Z])[\w .'-]*)$"
+    # we've been in Lisbon about three years now: where one has lived for a while.
+    rf"|^(?:(?:have|has)\s+(?:been\s+(?:living\s+)?in|lived\s+in)|been\s+(?:living\s+)?in)\s+(?P<v4>(?-i:[A-Z])[\w .'-]*?)\s+(?:for\s+)?(?:about\s+|nearly\s+|almost\s+|over\s+)?"
+    rf"(?:a|an|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)\s+(?:years?|months?)(?:\s+now)?$",
     re.IGNORECASE,
 )
 
 # I'm in Toronto: a town said as where one is (capitalized words and nothing after).
 _AM_IN_EN = re.compile(
     r"^am\s+(?:(?:currently|now|still|also)\s+)?(?:based\s+)?in\s+"
-    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})$",
+    r"(?P<v>(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*)){0,2})"
+    # Portland, Oregon: the state or country said after the town is part of where.
+    r"(?P<region>,\s*(?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)?$",
     re.IGNORECASE,
 )
 # Capitalized words that are no town (I'm in Marketing, I'm in Year Ten, I'm in Love).
@@ -86,7 +96,9 @@ _HOMETOWN_ZH = re.compile(
 
 _HOMETOWN_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}from\s+(?P<v>.+)$|^{ADV_EN}(?:come|comes|came)\s+from\s+(?P<v2>.+)$"
-    rf"|^(?:was|were)\s+(?:born|raised)(?:\s+and\s+raised)?\s+in\s+(?P<v3>.+)$|^{ADV_EN}grew\s+up\s+in\s+(?P<v4>.+)$",
+    rf"|^(?:was|were)\s+(?:born|raised)(?:\s+and\s+raised)?\s+in\s+(?P<v3>.+)$|^{ADV_EN}grew\s+up\s+in\s+(?P<v4>.+)$"
+    # (my) hometown is Bergen, home town's Cork: said of the place.
+    rf"|^(?:hometown|home\s+town)(?:'s|\s+is)\s+(?P<v5>.+)$",
     re.IGNORECASE,
 )
 
@@ -119,6 +131,15 @@ _CAR_RIDDEN_ZH = re.compile(r"[骑坐搭乘]|天天|每天|平时|一般|[买攒
 
 _CARS_EN = "tesla|toyota|honda|ford|bmw|mercedes|audi|volkswagen|vw|subaru|mazda|nissan|hyundai|kia|volvo|jeep|chevy|chevrolet|lexus|porsche|prius|civic|corolla|camry|model 3|model y|rav4|minivan|suv|pickup|truck|motorcycle|e-bike|ebike"
 
+# drive my old Subaru Outback up north, take my Civic in for a service: the car one drives or
+# looks after, said inside what one plans to do with it.
+_CAR_IN_A_PLAN_EN = re.compile(
+    r"\b(?:drive|driving|take|taking|get|getting|wash|washing|service|servicing|park|parking|fill\s+up|filling\s+up|sell|selling|fix|fixing)\s+"
+    r"(?:my|our)\s+(?:(?:old|new|trusty|little|beat-up|used)\s+)*(?:(?:19|20)\d\d\s+)?"
+    rf"(?P<v>(?:{_CARS_EN})(?:\s+(?-i:[A-Z][\w-]+))?)\b",
+    re.IGNORECASE,
+)
+
 # my 2015 Outback needs new tires, my old Civic won't start: a car named in passing with
 # what cars go through. The car is the user's; the make is known or comes with its year.
 _CAR_OWNED_EN = re.compile(
@@ -143,6 +164,22 @@ _VEHICLE_EN = re.compile(
 
 _LIVING_ZH = re.compile(
     r"^(?:现在|目前|一直)?(?:一个人住|独居|自己住|一个人生活|和(?:爸妈|父母|室友|对象|男朋友|女朋友|老公|老婆|家人|孩子|公婆|朋友)(?:一起)?住|跟(?:爸妈|父母|室友|对象|男朋友|女朋友|老公|老婆|家人|孩子|公婆|朋友)(?:一起)?住|合租|租房住?|住(?:在)?(?:宿舍|学校|公司宿舍|出租屋))"
+)
+
+# 住老小区六楼, 我家在五楼没电梯, I live on the 4th floor with no lift: the floor one lives on,
+# and whether a lift goes there (said in the same breath).
+_FLOOR_ZH = re.compile(
+    r"^(?:住(?:的是|在)?|家(?:住|是|在)?(?:在)?)(?:(?:一个|个)?[\u4e00-\u9fff]{0,4}?(?:小区|老破小|房子?|公寓|楼房)(?:的)?)?"
+    r"(?P<floor>(?:\d{1,2}|[一二三四五六七八九十两]{1,3})(?:楼|层))(?!下|上|的[\u4e00-\u9fff])"
+)
+_FLOOR_EN = re.compile(
+    r"^(?:live|living|am|are)\s+(?:in\s+a\s+[\w\s-]{0,20}?\s+)?on\s+the\s+(?P<floor>(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|top)\s+floor)\b",
+    re.IGNORECASE,
+)
+_LIFT_ZH = re.compile(r"^[，,\s]*(?:也|还|而且|但|可)?(?P<lift>没有?电梯|有电梯|爬楼梯?|要爬楼)")
+_LIFT_EN = re.compile(
+    r"^[,\s]*(?:with\s+|and\s+)?(?:(?:there's\s+)?(?P<lift>no\s+(?:lift|elevator)|a\s+walk-?up|(?:the\s+)?(?:lift|elevator)\s+is\s+broken))",
+    re.IGNORECASE,
 )
 
 _LIVING_EN = re.compile(
@@ -182,6 +219,24 @@ _NOT_PLACES_EN = w.CALENDAR_EN | frozenset(
 )
 
 
+# The state or country said right after the clause's town (I'm in Portland, Oregon — …).
+_REGION_AFTER = re.compile(
+    r"^,\s*((?-i:[A-Z][a-z][\w'.-]*)(?:\s+(?-i:[A-Z][a-z][\w'.-]*))?)(?=\s*(?:[,.;!?—–-]|$))"
+)
+
+
+def _region_after(st: Statement) -> str:
+    """ ", Oregon" when the sentence names a state or country right after the clause (a town's
+    clause cut at its comma), else ""."""
+    at = st.sentence.find(st.text)
+    if at < 0:
+        return ""
+    m = _REGION_AFTER.match(st.sentence[at + len(st.text) :])
+    if m is None or m[1].casefold() in _NOT_PLACES_EN:
+        return ""
+    return f", {m[1]}"
+
+
 class PlaceFrames(FactBuilder):
     """Home city, hometown, living situation and vehicle of a statement's subject."""
 
@@ -209,6 +264,25 @@ class PlaceFrames(FactBuilder):
             )
         ]
 
+    def _floor(self, st: Statement, body: str) -> list[Finding]:
+        """The floor the user lives on, with the lift said right after it (住老小区六楼，没电梯):
+        what moving, deliveries and a new fridge depend on."""
+        m = (_FLOOR_ZH if st.zh else _FLOOR_EN).match(body)
+        # 住六楼没电梯: the 没 is the lift's; only a "not" before the floor denies it.
+        if m is None or re.search(r"[不没别]|\bnot\b|n't\b|\bnever\b", m.group()):
+            return []  # (someone else's floor is theirs: never read as a city)
+        at = st.sentence.find(st.text)
+        after = st.sentence[at + len(st.text) :] if at >= 0 else ""
+        lift = (_LIFT_ZH if st.zh else _LIFT_EN).match(body[m.end() :] or after)
+        said = w.clean_zh(m.group()) if st.zh else w.clean_en(m.group())
+        if lift is not None:
+            said += f"，{lift['lift']}" if st.zh else f", {w.clean_en(lift['lift'])}"
+        return [
+            self.fact(
+                st, "personal_fact", said, f"{{who}}{said}", f"{{who}} {said}", importance=0.75
+            )
+        ]
+
     def _living_en(self, st: Statement, body: str) -> list[Finding]:
         m = _LIVING_EN.match(body)
         if m is None or st.negated or st.subject.kind == "person":
@@ -230,12 +304,16 @@ class PlaceFrames(FactBuilder):
                 or m.groupdict().get("v2")
                 or m.groupdict().get("v3")
                 or m.groupdict().get("v4")
+                or m.groupdict().get("v5")
+                or m.groupdict().get("v6")
                 or ""
             )
         )
         if not place:
             return []
         v4 = m.groupdict().get("v4")
+        if v4 and LEFT_JOB_ZH.search(st.sentence):
+            return []  # 我从网易离职了，现在在小红书: where one works now, not where one lives
         if v4 and place != w.clean_zh(v4):
             # 在上海工作, 在上海读书: being somewhere to do something says where the user
             # works or studies, not where they live.
@@ -249,7 +327,7 @@ class PlaceFrames(FactBuilder):
             return self._am_in_en(st, body)
         if m is None or st.negated:
             return []
-        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or "")
+        raw = w.clean_en(m["v"] or m["v2"] or m["v3"] or m["v4"] or m["v5"] or "")
         place = english_place(raw)
         if not place:
             # a small flat in Edinburgh: the place is the last proper name.
@@ -259,8 +337,10 @@ class PlaceFrames(FactBuilder):
             place = inner[-1] if inner else ""
         if not place:
             return []
+        region = _region_after(st)
+        place += region
         verb = "lives" if st.subject.kind == "person" else "live"
-        said = w.clean_en(st.text)
+        said = w.clean_en(st.text + region)
         # The user's words when they say more than the place (a small flat in Edinburgh).
         title = (
             said
@@ -281,8 +361,9 @@ class PlaceFrames(FactBuilder):
         m = _AM_IN_EN.match(body.strip(" .!"))
         if m is None or st.subject.kind != "self" or st.times:
             return []
-        place = m["v"]
-        words = place.casefold().split()
+        region = _region_after(st)
+        place = m["v"] + (m["region"] or "") + region
+        words = place.replace(",", " ").casefold().split()
         if any(x in _NOT_TOWNS_EN or x in w.LANGUAGES_EN or x in w.CALENDAR_EN for x in words):
             return []
         return [
@@ -291,7 +372,7 @@ class PlaceFrames(FactBuilder):
                 "city",
                 place,
                 f"{{who}}住在{place}",
-                w.clean_en(st.text),
+                w.clean_en(st.text + region),
                 importance=0.85,
                 entities=[place],
             )
@@ -320,7 +401,9 @@ class PlaceFrames(FactBuilder):
         m = _HOMETOWN_EN.match(body)
         if m is None or st.negated:
             return []
-        raw = w.clean_en(next((m[g] for g in ("v", "v2", "v3", "v4") if m.groupdict().get(g)), ""))
+        raw = w.clean_en(
+            next((m[g] for g in ("v", "v2", "v3", "v4", "v5") if m.groupdict().get(g)), "")
+        )
         place = english_place(raw)
         if not place:
             return []
@@ -367,6 +450,27 @@ class PlaceFrames(FactBuilder):
         return [
             self.fact(
                 st, "vehicle", car, f"{{who}}开{car}", f"{{who}} drive a {car}", entities=[car]
+            )
+        ]
+
+    def car_in_a_plan(self, st: Statement) -> list[Finding]:
+        """The user's car named inside a plan (gonna drive my old Outback to the coast, need
+        to take my Mazda in for a service on Friday): a known make or model after "my" and a
+        verb of driving or caring for it — the user has that car."""
+        if st.zh or st.subject.kind not in ("self", "none") or st.negated or st.hypothetical:
+            return []
+        m = _CAR_IN_A_PLAN_EN.search(st.text)
+        if m is None:
+            return []
+        car = w.clean_en(m["v"])
+        return [
+            self.fact(
+                with_subject(st, SELF),
+                "vehicle",
+                car,
+                f"{{who}}开{car}",
+                f"{{who}} drive a {car}",
+                entities=[car],
             )
         ]
 

@@ -33,7 +33,8 @@ _JOB_ZH = re.compile(
 )
 
 _WORK_AT_ZH = re.compile(
-    rf"^{ADV_ZH}(?:是)?在(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
+    # 我再郑州上班: 再 typed for 在 (one sound), before a place and 上班/工作.
+    rf"^{ADV_ZH}(?:是)?(?:在|再(?=[\u4e00-\u9fff]{{2,6}}(?:上班|工作)))(?P<v>.+?)(?:工作|上班|实习|任职|就职|供职|打工|当|做|干|搬砖|上岗)(?P<rest>.*)$"
     rf"|^{ADV_ZH}(?:入职了?|加入了?|跳槽到了?|跳槽去了?|去了)(?P<v2>.+?)(?:工作|上班)?$"
 )
 
@@ -44,7 +45,7 @@ _SPAN_ZH = re.compile(
 
 # Where one is now (现在在拼多多), and the words of leaving a job that make it a workplace.
 _NOW_AT_ZH = re.compile(r"^(?:现在|目前|如今)(?:已经|又)?在[\u4e00-\u9fffA-Za-z]{2,10}$")
-_LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
+LEFT_JOB_ZH = re.compile(r"离职|辞职|跳槽|换了?(?:工作|公司|东家)|被裁|被优化")
 
 _JOB_EN = re.compile(
     rf"^(?:am|is|are)\s+{ADV_EN}(?:a|an)\s+(?P<v>(?:[\w-]+\s+){{0,3}}?[\w-]+)(?:\s+(?:at|for|with)\s+(?P<org>.+)|\s+in\s+(?P<place>.+))?$"
@@ -60,6 +61,35 @@ _WORK_AT_EN = re.compile(
     rf"|^(?:have\s+|has\s+)?{ADV_EN}(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+|full-time\s+|part-time\s+)?"
     rf"(?:job|position|role)\s+(?:at|with)\s+(?P<v3>.+)$"
     rf"|^(?:have\s+|has\s+)?{ADV_EN}got\s+hired\s+(?:at|by)\s+(?P<v4>.+)$",
+    re.IGNORECASE,
+)
+
+# ... in Leeds: the town after a workplace.
+_IN_A_TOWN_EN = re.compile(
+    r"\s(?:in|based\s+in)\s+(?P<v>(?-i:[A-Z])[\w .'-]{1,30})$", re.IGNORECASE
+)
+
+# 作为一个护士, 身为老师, as a teacher, as a nurse on nights: the job one speaks as.
+_AS_A_ZH = re.compile(r"^(?:作为|身为)(?:一(?:个|名|位)|个|名)?(?P<v>[\u4e00-\u9fff]{2,8})$")
+_AS_A_EN = re.compile(r"^as\s+(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,2}[\w-]+)$", re.IGNORECASE)
+
+# I'm at Figma now, currently at Stripe: where one is now — a workplace only in talk of jobs.
+_NOW_AT_EN = re.compile(
+    r"^am\s+(?:now\s+|currently\s+|actually\s+)?(?:over\s+)?at\s+(?P<v>(?-i:[A-Z][\w&.-]*)(?:\s+(?-i:[A-Z][\w&.-]*)){0,2})"
+    r"(?:\s+(?:now|these\s+days|nowadays))?(?:\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team|\s+as\s+(?:a|an)\s+[\w\s-]{2,30})?[.!]*$",
+    re.IGNORECASE,
+)
+_JOB_TALK_EN = re.compile(
+    r"\b(?:job|jobs|role|team|joined|switched|moved\s+(?:over\s+)?to|laid\s+off|hired|offer|company|"
+    r"employer|work|working|startup|engineer|designer|developer|dev|manager|pm)\b"
+    r"|\s+(?:on|in)\s+the\s+[\w\s-]{2,30}?\s+team\b|\bas\s+(?:a|an)\s+",
+    re.IGNORECASE,
+)
+# The words of changing jobs that make where one is now a workplace (left Shopify in
+# March, switched jobs, new job).
+_CHANGED_JOBS_EN = re.compile(
+    r"\b(?:(?:left|quit|resigned\s+from|moved\s+on\s+from)\s+(?:my\s+(?:old\s+)?(?:job|company|employer|role|position)\b|(?-i:[A-Z])\w+)|switched\s+jobs|changed\s+jobs|new\s+job|job\s+change"
+    r"|got\s+laid\s+off|was\s+laid\s+off|handed\s+in\s+my\s+notice|(?:switched|moved)\s+companies)\b",
     re.IGNORECASE,
 )
 
@@ -103,7 +133,10 @@ _LANGUAGE_BRACKET_ZH = re.compile(
     r"^(?P<v>[\u4e00-\u9fff]{1,4}?(?:语|话|文))[（(]\s*(?P<lvl>母语|流利|熟练|精通|一般|一般般|还行|入门|基础|初级|中级|高级|日常交流|会一点|在学)\s*[)）]$"
 )
 _LANGUAGE_LEVEL_EN = re.compile(
-    r"^(?:and\s+|plus\s+|also\s+)?(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)$"
+    # (have got) some German from uni, a bit of French too: a language had, and how well.
+    r"^(?:and\s+|plus\s+|also\s+)?(?:(?:have|has)\s+(?:got\s+|also\s+|picked\s+up\s+)?|got\s+|speak\s+|know\s+|picked\s+up\s+)?"
+    r"(?P<lvl>a\s+(?:bit|little)\s+of|some|basic|conversational|fluent|broken|rusty|decent|ok)\s+(?P<v>[A-Z][a-z]+)"
+    r"(?:\s+(?:from|since|at)\s+(?:uni|university|school|college|work|high\s+school|childhood|[\w\s]{2,20}?)|\s+too|\s+as\s+well)?$"
     # English is fine, my French is rusty: a language and how well, said after it.
     r"|^(?:and\s+|plus\s+|also\s+|my\s+)?(?P<v2>(?-i:[A-Z])[a-z]+)\s+is\s+(?:pretty\s+|totally\s+|still\s+|kinda\s+)?(?P<lvl2>fine|ok|okay|good|decent|fluent|rusty|basic|passable|so-so|conversational|native)$",
     re.IGNORECASE,
@@ -120,7 +153,9 @@ _BEING_JOB_EN = re.compile(
     r"\s+(?:is|has\s+been|gets|can\s+be|was)\s+(?:so\s+|really\s+|pretty\s+|super\s+|very\s+|kinda\s+)?(?:rough|hard|tough|exhausting|brutal|tiring|draining|killing\s+me|a\s+lot|stressful|wild|insane)\b",
     re.IGNORECASE,
 )
-_FAMILY_ROLES = frozenset({"mom", "mum", "mother", "dad", "father", "parent", "wife", "husband"})
+_FAMILY_ROLES = frozenset(
+    {"mom", "mum", "mother", "dad", "father", "parent", "wife", "husband", "grandma", "grandpa"}
+)
 # on permanent nights, I work nights, 上夜班: night shifts.
 _NIGHTS_EN = re.compile(
     r"\b(?:on\s+(?:permanent\s+|the\s+|constant\s+)?nights|(?:work|working|works)\s+(?:the\s+)?nights|night\s+shifts?|the\s+night\s+shift|graveyard\s+shifts?|overnight\s+shifts?)\b",
@@ -143,6 +178,21 @@ _SCHOOL_ZH = re.compile(
     rf"|^{ADV_ZH}(?:在读|读|上|念|在上|在念|考了?)(?:在职)?(?P<lvl>小学|初中|高中|中学)?(?P<v2>(?:大|高|初)[一二三四]|[一二三四五六]年级|研[一二三]|博[一二三四五]|幼儿园(?:大|中|小)班|(?:大|中|小)班|E?MBA|MPA|MPAcc|研究生|硕士|博士|本科|大专|夜大|函授|成人本科|专升本)"
     rf"|^{ADV_ZH}(?:是|都|已经)?(?P<v4>(?:大|高|初)[一二三四]|[一二三四五六]年级)了?$"
     rf"|^(?:是)?(?P<v3>[\u4e00-\u9fff]{{2,10}}(?:大学|学院))毕业的?"
+)
+
+# 本科是浙大计算机系的, 研究生在中山大学读的, 本科学的是法学: a degree and where or what.
+_DEGREE_ZH = re.compile(
+    r"^(?P<deg>本科|研究生|硕士|博士|大专|专科|大学)(?:是|在|就是)*"
+    r"(?:(?P<at>[\u4e00-\u9fffA-Za-z]{2,16}?(?:大学|学院|大|系|专业))(?:读的|念的|毕业的|上的|学的|的)?"
+    r"|(?:学的|读的|念的|学|读|念|专业)(?:是)?(?P<what>[\u4e00-\u9fffA-Za-z]{2,10}?)(?:专业)?(?:的)?)"
+    r"(?:[，,。.!！~]|$)"
+)
+# studied law at Leeds, did my master's at UCL, have a degree in chemistry from Bristol.
+_DEGREE_EN = re.compile(
+    r"^(?:studied|read|majored\s+in|did\s+(?:a|my)\s+(?:degree|ba|bsc|ma|msc|masters?|master's|phd|mba)\s+(?:in)?)"
+    r"\s*(?P<what>[\w\s]{2,30}?)\s+(?:at|in)\s+(?P<at>(?-i:[A-Z])[\w\s'-]{1,40}?)(?=[,.;!]|$|\s+(?:and|but|so|then)\b)"
+    r"|^(?:have|got|hold)\s+(?:a|an|my)\s+(?P<deg>(?:ba|bsc|ma|msc|phd|mba|degree|masters?|master's|bachelor's|doctorate))\s+in\s+(?P<what2>[\w\s]{2,30}?)(?:\s+from\s+(?P<at2>(?-i:[A-Z])[\w\s'-]{1,40}?))?(?=[,.;!]|$|\s+(?:and|but|so)\b)",
+    re.IGNORECASE,
 )
 
 _SCHOOL_EN = re.compile(
@@ -298,15 +348,21 @@ class WorkFrames(FactBuilder):
 
     def _work_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_ZH.match(body)
-        if m is None and _NOW_AT_ZH.match(body) and _LEFT_JOB_ZH.search(st.sentence):
+        now_left = False
+        if m is None and _NOW_AT_ZH.match(body) and LEFT_JOB_ZH.search(st.sentence):
             # 我从美团离职了，现在在拼多多: where one is now, said after leaving a job, is
             # the new workplace.
             m = _WORK_AT_ZH.match(body + "上班")
+            now_left = True
         if m is None or st.negated:
             return []
         where = w.clean_zh(m["v"] or m["v2"] or "")
         if _SPAN_ZH.match(where):
             return []  # 入职快三年了: how long, not where
+        if m["v"] and "再" in body[: m.start("v")] and not w.place_at_start(where):
+            return []  # 我再想想上班的事: 再 of "again", no place typed with it
+        if where and all(pos.startswith("v") for _, pos in w.tag(where)):
+            return []  # 我在想想工作的事: 在 of doing (thinking it over), no workplace
         # What follows the workplace (做客服 of 在美团做客服): the job, if one is named.
         after = body[len(m["v"] or "") + 1 :] if m["v"] else ""
         said_rest = m.groupdict().get("rest") or ""
@@ -332,6 +388,8 @@ class WorkFrames(FactBuilder):
             # 我在阿里做产品经理, 跳槽到京东: a job done at X, or joined, makes X the
             # workplace, though X names a place too.
             place = ""
+        if place == where and now_left and not any(pos == "ns" for _, pos in w.tag(where)):
+            place = ""  # 离职了，现在在小红书: no town's name, so the new workplace
         org = (
             ""
             if place == where
@@ -372,6 +430,14 @@ class WorkFrames(FactBuilder):
             )
         return out
 
+    def _as_a_job(self, st: Statement, body: str) -> list[Finding]:
+        """作为一个护士, as a teacher: the job one speaks from, said before the question."""
+        m = (_AS_A_ZH if st.zh else _AS_A_EN).match(body)
+        if m is None or st.subject.kind == "person":
+            return []
+        said = f"是{m['v']}" if st.zh else f"am a {m['v']}"
+        return (self._job_zh if st.zh else self._job_en)(st, said)
+
     def _job_zh(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_ZH.match(body)
         if m is None or st.negated:
@@ -405,6 +471,13 @@ class WorkFrames(FactBuilder):
 
     def _work_en(self, st: Statement, body: str) -> list[Finding]:
         m = _WORK_AT_EN.match(body)
+        now_at = _NOW_AT_EN.match(body) if m is None else None
+        if now_at is not None and (
+            _JOB_TALK_EN.search(st.sentence) or _CHANGED_JOBS_EN.search(st.sentence)
+        ):
+            # left Google in May, I'm at Figma now: where one is now, said of a job, is the
+            # workplace (alone, "I'm at Costco now" is where one stands).
+            m = _WORK_AT_EN.match(f"work at {now_at['v']}")
         if m is None or st.negated:
             return []
         said = m["v"] or m["v2"] or m["v3"] or m["v4"] or ""
@@ -419,7 +492,24 @@ class WorkFrames(FactBuilder):
             org = unnamed.group().strip()
         if not org:
             return []
-        return [self.employer(st, org)]
+        out = [self.employer(st, org)]
+        where = _IN_A_TOWN_EN.search(said)
+        place = english_place(w.clean_en(where["v"])) if where is not None else ""
+        if place and place.casefold() not in org.casefold():
+            # a small agency in Leeds, Google in Zurich: the town one works in, in their words.
+            said_place = f"work in {place}"
+            out.append(
+                self.fact(
+                    st,
+                    "personal_fact",
+                    said_place,
+                    f"{{who}}在{place}工作",
+                    f"{{who}} {said_place}",
+                    importance=0.75,
+                    entities=[place],
+                )
+            )
+        return out
 
     def _job_en(self, st: Statement, body: str) -> list[Finding]:
         m = _JOB_EN.match(body)
@@ -441,6 +531,8 @@ class WorkFrames(FactBuilder):
         head = job.split()[-1].casefold() if job else ""
         if m["v"] and head not in w.JOBS_EN and head.rstrip("s") not in w.JOBS_EN:
             return []
+        if head in _FAMILY_ROLES and not re.search(r"stay.at.home|full.time", job, re.IGNORECASE):
+            return []  # a new dad, a mum of three: family, no job (a stay-at-home mum is one)
         if not job or len(job) > 40:
             return []
         out = [
@@ -488,6 +580,26 @@ class WorkFrames(FactBuilder):
                 f"{{who}}: {school}",
                 entities=[school],
             )
+        ]
+
+    def _degree_zh(self, st: Statement, body: str) -> list[Finding]:
+        m = _DEGREE_ZH.match(body)
+        if m is None or st.negated:
+            return []
+        said = f"{m['deg']}：{w.clean_zh(m['at'] or m['what'])}"
+        return [
+            self.fact(st, "school", said, f"{{who}}{said}", f"{{who}}: {said}", entities=[said])
+        ]
+
+    def _degree_en(self, st: Statement, body: str) -> list[Finding]:
+        m = _DEGREE_EN.match(body)
+        if m is None or st.negated:
+            return []
+        what = w.clean_en(m["what"] or m["what2"] or "")
+        at = w.clean_en(m["at"] or m["at2"] or "")
+        said = f"{what} at {at}" if at else f"{m['deg']} in {what}"
+        return [
+            self.fact(st, "school", said, f"{{who}}：{said}", f"{{who}}: {said}", entities=[said])
         ]
 
     def _school_en(self, st: Statement, body: str) -> list[Finding]:
