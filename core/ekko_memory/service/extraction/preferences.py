@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ekko_memory.schema import intent
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding, clip
 from ekko_memory.service.extraction.statements import Statement
@@ -576,6 +577,8 @@ def writing_convention(st: Statement) -> Finding | None:
     m = (_WRITTEN_ZH if st.zh else _WRITTEN_EN).search(st.text)
     if m is None or not (_STANDING.search(st.sentence) or st.remember):
         return None
+    if intent.mentions_project(st.sentence):
+        return None  # 代码库里的注释写中文: the project's convention, kept in its workspace
     said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     said = re.sub(r"^(?:以后|今后|往后)?(?:写代码的时候|写代码时)?[，,\s]*", "", said) or said
     return Finding(
