@@ -180,3 +180,56 @@ def test_de_hua_after_a_topic_is_no_supposition(mem: MemoryService) -> None:
     assert any(n.key == "flavor_profile" for n in stored(mem)), _all_titles(mem)
     say(mem, "有空的话我就去健身房办张卡", session="s2")
     assert not any("健身" in t for t in _all_titles(mem))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("我不喜欢别人叫我全名，叫我小李就行", "小李"),
+        ("以后叫我阿杰吧", "阿杰"),
+        ("just call me Liz, nobody calls me Elizabeth", "Liz"),
+    ],
+)
+def test_the_name_the_user_wants_to_be_called(mem: MemoryService, text: str, name: str) -> None:
+    say(mem, text)
+    [title] = _titles(mem, "preferred_name")
+    assert name in title
+    assert name in later(
+        mem, "帮我写封邮件的落款" if "\u4e00" <= text[0] <= "\u9fff" else "sign this email for me"
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["明早七点叫我起床", "call me tomorrow if you can", "你叫我什么？", "他们都叫我小胖"]
+)
+def test_no_name_to_be_called_by(mem: MemoryService, text: str) -> None:
+    say(mem, text)
+    assert _titles(mem, "preferred_name") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "said"),
+    [
+        ("I'm big on hiking", "likes", "hiking"),
+        ("my go-to is oat milk", "likes", "oat milk"),
+        ("I lean towards minimalist design", "likes", "minimalist design"),
+        ("I'd pick Android over iPhone any day", "likes", "Android over iPhone"),
+        ("我最近迷上了露营", "likes", "露营"),
+        ("音乐的话我主要听民谣", "likes", "民谣"),
+        ("推荐餐厅的话，我偏爱日料", "preferred_cuisine", "日料"),
+    ],
+)
+def test_more_shapes_of_a_liking(mem: MemoryService, text: str, key: str, said: str) -> None:
+    say(mem, text)
+    assert any(said in t for t in _titles(mem, key)), _all_titles(mem)
+
+
+def test_a_light_palate_is_a_flavor(mem: MemoryService) -> None:
+    say(mem, "我口味偏淡")
+    [node] = [n for n in stored(mem) if n.key == "flavor_profile"]
+    assert node.value_json == {"oil": "low", "salt": "low"}
+
+
+def test_a_supposition_with_de_hua_still_keeps_nothing(mem: MemoryService) -> None:
+    say(mem, "下雨的话，就不去爬山了")
+    assert _all_titles(mem) == []

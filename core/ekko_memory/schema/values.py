@@ -80,6 +80,15 @@ LEVEL_NAMES = ("none", "mild", "low", "medium", "high", "extra")
 _PHRASES: dict[str, dict[str, str]] = {
     "清淡": {"oil": "low", "salt": "low"},
     "重口味": {"salt": "high", "spicy": "high"},
+    # 我口味偏淡, 吃得比较淡: light food; 口味偏重: heavy.
+    "偏淡": {"oil": "low", "salt": "low"},
+    "口味淡": {"oil": "low", "salt": "low"},
+    "口味比较淡": {"oil": "low", "salt": "low"},
+    "吃得淡": {"oil": "low", "salt": "low"},
+    "吃得比较淡": {"oil": "low", "salt": "low"},
+    "口味偏重": {"salt": "high", "spicy": "high"},
+    "口味重": {"salt": "high", "spicy": "high"},
+    "口味比较重": {"salt": "high", "spicy": "high"},
     "不要太辣": {"spicy": "low"},
     "别太辣": {"spicy": "low"},
     "不太辣": {"spicy": "low"},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ekko_memory.schema import intent
 from ekko_memory.service.extraction import words as w
 from ekko_memory.service.extraction.findings import Finding, clip
 from ekko_memory.service.extraction.statements import Statement
@@ -20,7 +21,9 @@ _LIKE_ZH = re.compile(
     rf"^{_DEGREE_ZH}(?P<verb>喜欢|爱|热爱|偏爱|偏好|倾向于|更倾向于?|看重|迷上了?|迷|钟爱|酷爱|喜爱|爱好是?|喜好|沉迷于?|热衷于?|中意|只喝|只吃|只用|只听|只看|只穿|只玩)(?!的)(?P<v>.+)$"
     rf"|^(?:的)?(?:爱好|兴趣|兴趣爱好)(?:就)?(?:是|有)(?P<v2>.+)$"
     rf"|^(?:最|还是|更|比较)?(?:喜欢|爱)的(?:(?P<what>[\u4e00-\u9fff]{{1,6}}?))??(?:就|还)?是(?P<v3>.+)$"
-    rf"|^(?:最近)?(?:在|一直在|天天|每天都在)?(?:循环|追|刷|沉迷|迷上|入坑了?|入了)(?P<v4>.+)$"
+    rf"|^(?:最近)?(?:在|一直在|天天|每天都在)?(?:循环|追|刷|沉迷于?|迷上了?|爱上了?|喜欢上了?|入坑了?|入了)(?P<v4>.+)$"
+    # 音乐的话我主要听民谣: what the user mostly listens to, reads, watches or plays.
+    rf"|^(?:平时|平常)?(?:主要|最常|经常|常)(?P<verb4>听|看|读|玩|追)(?P<v25>[^，,。]{{2,12}})$"
     # 游泳倒是挺喜欢的: the thing first, then the liking.
     rf"|^(?P<v5>[\u4e00-\u9fffA-Za-z0-9 ]{{2,12}}?)(?:我)?(?:倒是|倒|就|还|也|是)?{_DEGREE_ZH}(?<![可恋])(?:喜欢|爱|热爱)(?:的|吃|喝|玩|看|听)?(?:呢|啊|哦)?$"
     # 后摇真的太适合写代码了: a thing the user finds just right for something they do.
@@ -62,6 +65,12 @@ _LIKE_EN = re.compile(
     rf"^(?:am\s+|is\s+|are\s+)?{_ADV_EN}(?P<verb>like|likes|love|loves|adore|adores|enjoy|enjoys|prefer|prefers|into|a\s+(?:big\s+|huge\s+)?fan\s+of|obsessed\s+with|crazy\s+about|hooked\s+on|addicted\s+to|only\s+drink|only\s+eat|only\s+use|only\s+watch|only\s+read|only\s+listen\s+to|only\s+play|only\s+wear|(?:big|huge)\s+fan\s+of|(?:a\s+)?(?:total\s+|huge\s+|real\s+)?sucker\s+for)\s+(?P<v>.+)$"
     # a huge Arsenal fan, a big Taylor Swift fan: the one the user follows.
     rf"|^(?:am|is)\s+{_ADV_EN}(?:a|an)\s+(?:huge|big|massive|die-?hard|lifelong|total|long-?time)\s+(?P<v19>(?-i:[A-Z])[\w.&' -]{{1,30}}?)\s+fan\b"
+    # I'm big on hiking, I lean towards minimalist design, my go-to is oat milk, I'd pick
+    # Android over iPhone any day.
+    r"|^(?:am\s+|is\s+)?(?:really\s+|pretty\s+|super\s+)?(?:big|huge)\s+on\s+(?P<v26>[\w -]{2,30}?)$"
+    r"|^(?:tend\s+to\s+)?(?:lean|leans|lean\s+more)\s+(?:towards?|toward)\s+(?P<v27>[\w -]{2,30}?)$"
+    r"|^(?:my\s+)?go-?to\s+(?:\w+\s+)?is\s+(?P<v28>[\w -]{2,30}?)$"
+    r"|^(?:'d|would)\s+(?:pick|choose|take)\s+(?P<v29>[\w -]{2,30}?)\s+over\s+(?P<other2>[\w -]{2,30}?)(?:\s+any\s+day(?:\s+of\s+the\s+week)?)?$"
     # tea all the way: the one of two the user picks.
     r"|^(?P<v20>[\w -]{2,20}?)\s+all\s+the\s+way[.!]*$"
     # I'd rather take the train than fly: the one rather than the other.
@@ -149,12 +158,16 @@ def _title(m: re.Match[str], thing: str, zh: bool, verb_zh: str, verb_en: str) -
         return f"要{found['verb2']}{thing}"
     if found.get("v14"):
         return f"Not a {thing}"
+    if found.get("v25"):
+        return f"主要{found['verb4']}{thing}"
     if found.get("v23"):
         return f"{found['drink']}{found['verb3']}{thing}"
     if found.get("v24"):
         return f"{found['doing']}喜欢{thing}"
     if found.get("v19"):
         return f"{thing} fan"
+    if found.get("v29"):
+        return f"{thing} over {found['other2'].strip()}"
     if found.get("v21"):
         return f"Rather {thing} than {found['other'].strip()}"
     if found.get("v22"):
@@ -209,6 +222,11 @@ _GROUPS = (
     "v22",
     "v23",
     "v24",
+    "v25",
+    "v26",
+    "v27",
+    "v28",
+    "v29",
 )
 # What follows 吃不了/受不了/怕 and is no thing: an amount, a person, an event feared.
 _NOT_A_THING_ZH = re.compile(
@@ -296,6 +314,10 @@ def _read_liking(st: Statement) -> tuple[re.Match[str] | None, re.Match[str] | N
         topic = _TOPIC_HEAD_ZH.search(head) if head else None
         if topic is not None:
             readings.insert(0, topic.group() + body)
+        # 音乐的话我主要听民谣: what is said after the topic of the clause.
+        after = re.sub(r"^[\u4e00-\u9fffA-Za-z]{1,6}的话[，,\s]*(?:我|俺)?", "", body)
+        if after != body and not st.hypothetical:
+            readings.append(after)
     for said in readings:
         if st.zh:
             dislike = _DISLIKE_ZH.match(said)
@@ -486,6 +508,46 @@ def reply_style(st: Statement) -> Finding | None:
     )
 
 
+# What the user wants to be called (叫我小李就行, just call me Sam).
+_CALL_ME_ZH = re.compile(
+    r"^(?:以后|你|您|大家)?(?:就|可以|直接|都)?(?:叫|喊|称呼)我(?P<name>(?:小|老|阿)[\u4e00-\u9fff]{1,2}|[\u4e00-\u9fff]{1,3}?|[A-Za-z]{2,15})"
+    r"(?:就行|就好|就可以|就成|吧|好了|哈|呗)[~～!！。]*$"
+)
+_CALL_ME_EN = re.compile(
+    r"^(?:please\s+|pls\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)*call\s+me\s+(?P<name>(?-i:[A-Z])[a-z]+(?:\s+(?-i:[A-Z])[a-z]+)?)(?:\s+(?:please|instead|for\s+short|from\s+now\s+on))?[.!]*$",
+    re.IGNORECASE,
+)
+# What follows 叫我 and is no name (叫我起床, 叫我一声, 喊我吃饭).
+_NOT_CALLED = re.compile(r"起|吃|去|来|过|一声|一下|回|出|做|帮|别|不|名字|全名|大名|小名")
+
+
+def preferred_name(st: Statement) -> Finding | None:
+    """The name the user wants to be called by (叫我小李就行, just call me Sam)."""
+    if st.subject.kind == "person" or st.question or st.hypothetical:
+        return None
+    m = (_CALL_ME_ZH if st.zh else _CALL_ME_EN).match(st.text.strip())
+    if m is None:
+        return None
+    name = m["name"].strip()
+    if st.zh and _NOT_CALLED.search(name):
+        return None
+    return Finding(
+        type="preference",
+        domain="个人",
+        category=["个人", "沟通"],
+        key="preferred_name",
+        value=name,
+        title=f"称呼：{name}" if st.zh else f"Preferred name: {name}",
+        content=st.sentence if len(st.sentence) <= 200 else st.text,
+        statement=st,
+        scope="user",
+        tags=["称呼" if st.zh else "name"],
+        entities=[name],
+        importance=0.8,
+        reason="the name the user wants to be called",
+    )
+
+
 # How the user's code and texts are to be written (注释用英文, commit messages in English,
 # 变量名用驼峰): what is written, and the language or the case it is written in.
 _WRITTEN_ZH = re.compile(
@@ -515,6 +577,8 @@ def writing_convention(st: Statement) -> Finding | None:
     m = (_WRITTEN_ZH if st.zh else _WRITTEN_EN).search(st.text)
     if m is None or not (_STANDING.search(st.sentence) or st.remember):
         return None
+    if intent.mentions_project(st.sentence):
+        return None  # 代码库里的注释写中文: the project's convention, kept in its workspace
     said = w.clean_zh(st.text) if st.zh else w.clean_en(st.text)
     said = re.sub(r"^(?:以后|今后|往后)?(?:写代码的时候|写代码时)?[，,\s]*", "", said) or said
     return Finding(

@@ -61,6 +61,7 @@ from ekko_memory.service.extraction.plans import (
 )
 from ekko_memory.service.extraction.preferences import (
     preference,
+    preferred_name,
     reply_style,
     units,
     uses,
@@ -445,7 +446,11 @@ class RuleBasedExtractor(Revising):
                 # 以后回答我简短点 / use bullet points: a request about replies is a preference
                 # (回答能不能短一点 too, asked as a question); grams please, not cups: so is
                 # one about the units amounts come in.
-                for style in (reply_style(st), units(st) if st.request else None):
+                for style in (
+                    reply_style(st),
+                    units(st) if st.request else None,
+                    preferred_name(st) if st.request else None,
+                ):
                     if style is not None:
                         self._propose(style, [msg.id], known, found)
         for st in list(group):
@@ -816,6 +821,7 @@ class RuleBasedExtractor(Revising):
             lambda: travel_plan(st, st.times),
             lambda: preference(st),
             lambda: uses(st),
+            lambda: preferred_name(st),
             lambda: writing_convention(st),
             lambda: reply_style(st),
             lambda: units(st),

@@ -379,7 +379,9 @@ _HYPOTHETICAL = re.compile(
 # with no consequence (就, 会, 可以…): "as for", no supposition (有空的话我就去 is one).
 _TOPIC_DEHUA = re.compile(
     r"^(?!.*(?:如果|要是|假如|假设|万一|若是|倘若))(?![太很有没不下要真好贵便])[\u4e00-\u9fffA-Za-z]{1,4}的话[，,\s]*"
-    r"(?:我|俺)(?![^，,。]*(?:就|会|可以|能|再|得|要|去|来|吧))[^，,。]+$"
+    r"(?:我|俺)(?![^，,。]*(?:就|会|可以|能|再|得|(?<!主)要|去|来|吧))[^，,。]+$"
+    # 推荐餐厅的话，我偏爱日料: "when it comes to recommending…".
+    r"|^(?:推荐|说到|提到|讲到|聊到|要说|至于|关于|论)[\u4e00-\u9fffA-Za-z]{1,8}的话$"
 )
 # A clause that draws a consequence as a fact (so I'm…, which is why I…), not a would.
 _SO_NOW = re.compile(
