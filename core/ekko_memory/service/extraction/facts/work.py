@@ -366,10 +366,19 @@ class WorkFrames(FactBuilder):
         # What follows the workplace (做客服 of 在美团做客服): the job, if one is named.
         after = body[len(m["v"] or "") + 1 :] if m["v"] else ""
         said_rest = m.groupdict().get("rest") or ""
+        # 在杭州一家做跨境电商的公司上班, 在上海一家外企做财务: the town, then the workplace
+        # said by what it is (not "杭州一家").
+        town = ""
+        split = re.match(
+            r"^(?P<town>[\u4e00-\u9fff]{2,6}?)(?=(?:一|这|那|某)(?:家|个|所|间))", where
+        )
+        if split is not None and w.place_at_start(where) == split["town"]:
+            town = split["town"]
+            where = where[len(town) :]
         if re.fullmatch(r"(?:一|这|那|某)(?:家|个|所|间)", where):
             # 在一家做新能源的公司上班: the workplace runs to where one works, not to 做.
             whole = re.search(
-                r"在(?P<v>(?:一|这|那|某)(?:家|个|所|间).+?)(?:工作|上班|实习|任职|就职|做|当)",
+                rf"在(?:{re.escape(town)})?(?P<v>(?:一|这|那|某)(?:家|个|所|间).+?)(?:工作|上班|实习|任职|就职|做|当)",
                 body,
             )
             if whole is None:
@@ -378,6 +387,18 @@ class WorkFrames(FactBuilder):
             after = body[whole.end("v") :]
             said_rest = re.sub(r"^(?:工作|上班|实习|任职|就职|做|当)", "", after)
         out: list[Finding] = []
+        if town:
+            out.append(
+                self.fact(
+                    st,
+                    "personal_fact",
+                    f"在{town}工作",
+                    f"{{who}}在{town}工作",
+                    f"{{who}} work in {town}",
+                    category=["个人", "工作"],
+                    entities=[town],
+                )
+            )
         place = w.place_at_start(where)
         rest_after = w.clean_zh(m.groupdict().get("rest") or "")
         if (
