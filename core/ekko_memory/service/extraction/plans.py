@@ -76,6 +76,15 @@ _PASSING_TALK = re.compile(
     r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
     re.IGNORECASE,
 )
+# The user crowning themself in an exclamation (我可真是个天才, I'm such a great driver, I'm
+# basically a world-class chef): said of a mishap beside it, mostly in irony — no state
+# (unless the label carries its own time).
+_SELF_CROWNED = re.compile(
+    r"^(?:(?:哎|唉|哈+|呵+|好吧|行吧)[，,\s]*)?(?:我|俺)(?:可|也|还|就|简直|果然|真|真的)*是(?:个|一个|位)"
+    r"|^(?:(?:yeah|yep|oh|wow|well|ok|okay|lol|haha|great|welp)[,!.\s]+)*(?:i'?m|i\s+am)\s+"
+    r"(?:(?:such|basically|totally|literally|officially|clearly|obviously|truly|really)\s+)+(?:a|an|the)\b",
+    re.IGNORECASE,
+)
 # An English clause about a thing, not the speaker (the sunset…, it's pouring, this place…).
 _OF_A_THING_EN = re.compile(
     r"^(?:(?:oh|wow|omg|ugh|man|so|and|but|also|honestly|lol|haha)[,!\s]+)*"
@@ -589,7 +598,14 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         return None  # 最近练琴老是磨蹭，我自己五音不全: the first clause is someone else's
     if not any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements):
         # 这个月我在戒糖…，好想死哈哈: the passing words go, the state said beside them stays.
-        statements = [st for st in statements if not _PASSING_TALK.search(st.text)]
+        statements = [
+            st
+            for st in statements
+            # I'm such a mess this week: a label with its own time is how the user is now.
+            if not (
+                _PASSING_TALK.search(st.text) or (_SELF_CROWNED.match(st.text) and not st.times)
+            )
+        ]
         if not statements or statements[0] is not first:
             return None
     times = [t for st in statements for t in st.times]

@@ -326,8 +326,10 @@ _QUESTION_EN = re.compile(
 )
 # A supposition: nothing in its sentence is a fact about anyone.
 _HYPOTHETICAL = re.compile(
-    r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
+    r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|下辈子|上辈子|来世|来生|下一世|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
     r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    # 下辈子我想当只猫, in my next life: a life the user does not live.
+    r"|\bin\s+(?:my|a|another)\s+(?:next|past|other|previous)?\s*life\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b"
     # I thought I'd be in Rome, 我以为…: what the user expected, and was wrong about.
     r"|\bi (?:thought|assumed|figured) (?:i'?d|i would|i was going to|we'?d|we would)\b|我以为|本以为",
@@ -365,6 +367,25 @@ _POSSESSED_EN = re.compile(
 _REPORTED = re.compile(
     r"(?:说|觉得|认为|建议|让我|叫我|希望我|要求我|问我)"
     r"|\b(?:says?|said|thinks?|thought|told me|wants me|suggested|recommended|asked me)\b",
+    re.IGNORECASE,
+)
+# Hearsay: what a source with no person behind it says (听说…, 网上说…, 刷到新闻说…, I heard
+# that…, studies show…) — the words that follow are the source's claim, not the user's fact.
+_HEARSAY = re.compile(
+    r"听说|据说|听人说|听别人说|听[^，,。我]{1,6}?说|有人说|人家说|(?:大家|人们|别人)都说"
+    r"|(?:网上|新闻|书上|书里|报纸|报道|文章|研究|专家|视频|帖子|节目|公众号|博主|科普|广告|医书|资料)"
+    r"[^，,。我]{0,3}?(?:说|称|讲|显示|表明|指出|推荐|建议)"
+    r"|\bi\s+heard\s+(?:that|somewhere|online|on)\b|\bi\s+(?:read|saw)\s+(?:somewhere|online|on\s+\w+)\s+that\b"
+    r"|\bapparently\b|\baccording\s+to\b"
+    r"|\b(?:they|people|experts|doctors|studies|research|scientists|articles?|the\s+(?:article|news|internet|video|study|book))"
+    r"\s+(?:say|says|said|show|shows|showed|claim|claims|claimed|suggest|suggests|found)\b",
+    re.IGNORECASE,
+)
+# Asking whether what was just said is true (…，真的假的 / …, is that true?): the sentence's
+# claim is put to the assistant, not asserted.
+_TRUE_OR_NOT = re.compile(
+    r"^(?:这|那)?(?:是)?(?:真的假的|真的吗|是真的吗|是不是真的|有道理吗|有没有道理|可信吗|靠谱不)[吗啊呀呢?？!！。.~～]*$"
+    r"|^(?:is|was)\s+(?:that|it|this)\s+(?:true|real|legit|right)\b.*$|^(?:true|really)\s*\?+$",
     re.IGNORECASE,
 )
 # The user's opinion of something (我觉得这个方案不错): a view, not a fact about them.
@@ -725,6 +746,13 @@ _NOT_NAME_CHARS = re.compile(
 )
 
 
+# 老 before a verb is "always" (我妈老说我…, 我姐老嫌我乱花钱), no nickname: a verb or a
+# word of the clause's frame follows it, or the user it does something to (老催我).
+_ALWAYS_DOES = re.compile(
+    r"老(?:[说是爱想要觉叫让问催嫌骂念唠跟和在去来给拿忘把被不没会能喜吵管逼劝]|[\u4e00-\u9fff]我)"
+)
+
+
 def name_after(text: str) -> str:
     """A name right after a relation word (林晓 of 我媳妇林晓, 朵朵 of 闺女朵朵，今年五岁):
     two or three characters up to a break, that the segmenter does not read as a time, a
@@ -735,7 +763,7 @@ def name_after(text: str) -> str:
         r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text
     )
     nick = re.match(r"(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]", text)
-    if nick is not None:
+    if nick is not None and not _ALWAYS_DOES.match(text):
         return nick.group()  # 同事小王不吃牛肉: 小王
     if m is None:
         return ""
@@ -934,10 +962,15 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
+    hearsay: str | None = None
     last_time: TimeMention | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
         if out and out[-1].sentence != sentence:
             last_time = None
+        # Hearsay holds over the clauses after it with no subject of their own (听说每天
+        # 喝柠檬水能美白，还能减肥): they go on with the source's claim.
+        if hearsay != sentence or (explicit and subject.kind != "none"):
+            hearsay = sentence if _HEARSAY.search(clause) else None
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
@@ -970,7 +1003,8 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 question=question and not remember,
                 hypothetical=hypothetical,
                 request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
-                reported=bool(_REPORTED.search(body)) and subject.kind == "person",
+                reported=(bool(_REPORTED.search(body)) and subject.kind == "person")
+                or hearsay == sentence,
                 opinion=bool(_OPINION.search(body if explicit else clause)),
                 times=(times := find_times(clause, now, last_time)),
                 index=index,
@@ -978,6 +1012,17 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
             )
         )
         last_time = times[-1] if times else last_time
+    return _truth_asked(out)
+
+
+def _truth_asked(out: list[Statement]) -> list[Statement]:
+    """A sentence closed by asking whether it is true (网上说每天喝三杯咖啡能长寿，真的假的;
+    …, is that true?) asks about all it said: its clauses are questions."""
+    for st in out:
+        if _TRUE_OR_NOT.match(st.text.strip()):
+            for other in out:
+                if other.sentence == st.sentence:
+                    other.question = True
     return out
 
 

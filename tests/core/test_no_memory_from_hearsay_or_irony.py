@@ -1,0 +1,133 @@
+"""What the user only passes on, doubts, imagines or says in irony is not remembered as
+theirs: hearsay (听说…, 网上说…, I heard that…, studies show…); a claim closed by asking if it
+is true (…，真的假的 / …, is that true?); another life (下辈子…, in my next life…); 老 before
+a verb ("always": 我哥老说我…), which names nobody; a self-crowning exclamation beside a
+mishap (我真是个天才，又把…); 把 before 车 (又把伞落在车里了), which names no car."""
+
+from __future__ import annotations
+
+import pytest
+
+from ekko_memory import MemoryService
+from ekko_memory.models import MemoryNode
+from tests.core.test_statement_kinds import say, stored
+
+
+def held_as_own(mem: MemoryService) -> list[MemoryNode]:
+    """The memories about the user themself (not ones kept as another person's)."""
+    return [
+        n
+        for n in stored(mem)
+        if not (isinstance(n.value_json, dict) and n.value_json.get("person"))
+        and (n.category_path or [""])[0] not in ("人物", "People")
+    ]
+
+
+def shown(nodes: list[MemoryNode]) -> list[tuple[str | None, str | None]]:
+    return [(n.key, n.title) for n in nodes]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "听人说每周吃两次深海鱼能护心",
+        "刷到一个帖子说每天冷水洗脸能紧致皮肤",
+        "书上说每晚十点前睡最养肝，而且能长寿",
+        "I heard that people who swim every week live longer",
+        "Apparently you should stretch every morning.",
+        "Studies show people who cycle every day are happier.",
+    ],
+)
+def test_hearsay_is_no_habit_of_the_user(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("据说散步能降血糖，我每天晚饭后都走半小时", "走半小时"),
+        ("Apparently walking helps digestion, and I walk every evening after dinner.", "walk"),
+    ],
+)
+def test_the_users_own_habit_beside_hearsay_stays(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(word in f"{n.title} {n.value_json}" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "每天喝点醋能软化血管，真的假的",
+        "每晚泡脚能治失眠，是真的吗？",
+        "People who nap every afternoon live longer, is that true?",
+        "Drinking celery juice every morning cures acne, is it true?",
+    ],
+)
+def test_a_claim_asked_about_is_not_kept(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_the_same_habit_said_plainly_is_kept(mem: MemoryService) -> None:
+    say(mem, "我每天睡前都泡脚")
+    assert any("泡脚" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "下辈子想做只海豚，天天在海里玩",
+        "上辈子我大概是条狗，每天都想出门",
+        "In my next life I'll be a sloth, napping every afternoon.",
+        "In another life I was a baker, up at four every day.",
+    ],
+)
+def test_another_life_is_not_the_users(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize("said", ["我哥老说我乱花钱", "我媳妇老嫌我做饭太咸", "我爸老催我早点结婚"])
+def test_always_before_a_verb_names_nobody(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    called = [n.value_json for n in stored(mem) if isinstance(n.value_json, dict)]
+    named = [v for v in called if str(v.get("called", "")).startswith("老")]
+    assert named == [], shown(stored(mem))
+
+
+def test_a_nickname_after_a_relation_is_still_a_name(mem: MemoryService) -> None:
+    say(mem, "我同事老刘不吃香菜")
+    assert any(
+        isinstance(n.value_json, dict) and n.value_json.get("called") == "老刘" for n in stored(mem)
+    ), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我真是个天才，又把雨伞落在出租车上了",
+        "我可真是个大厨，今天把锅烧糊了",
+        "I'm such a brilliant cook, set off the smoke alarm twice today.",
+        "Yeah I'm totally a genius, missed my stop again this morning.",
+    ],
+)
+def test_a_self_crowning_exclamation_is_no_state(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_a_label_with_its_own_time_is_still_a_state(mem: MemoryService) -> None:
+    say(mem, "I'm such a wreck this week, down with a fever.")
+    assert any(n.key == "temporary_state" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize("said", ["我又把伞落在车里了", "我老是把钥匙忘在车上"])
+def test_ba_before_the_car_names_no_car(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "vehicle" for n in stored(mem)), shown(stored(mem))
+
+
+def test_a_car_said_plainly_is_kept(mem: MemoryService) -> None:
+    say(mem, "我开一辆比亚迪")
+    assert any(n.key == "vehicle" for n in held_as_own(mem)), shown(stored(mem))
