@@ -131,3 +131,44 @@ def test_ba_before_the_car_names_no_car(mem: MemoryService, said: str) -> None:
 def test_a_car_said_plainly_is_kept(mem: MemoryService) -> None:
     say(mem, "我开一辆比亚迪")
     assert any(n.key == "vehicle" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我以前每周打三次篮球，后来膝盖伤了就不打了",
+        "上大学的时候每天晚上都去图书馆",
+        "I used to swim every Saturday morning.",
+        "When I was a student I cycled to campus every day.",
+    ],
+)
+def test_a_habit_of_a_time_gone_by_is_no_routine(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in stored(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "你刚才说每周要练三次力量，我先试试",
+        "你之前建议每天早上吃个鸡蛋",
+        "You said I should stretch every evening, right?",
+        "You mentioned walking every day helps, good to know.",
+    ],
+)
+def test_the_assistants_words_handed_back_are_not_the_users(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in stored(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said", ["好嘞，我记下了", "嗯嗯我都记住了，谢谢", "Got it, I'll remember that."]
+)
+def test_the_user_noting_something_themself_asks_nothing(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_a_request_to_remember_still_counts(mem: MemoryService) -> None:
+    say(mem, "帮我记住，我的工位在三楼靠窗")
+    assert any("三楼" in f"{n.title} {n.content}" for n in held_as_own(mem)), shown(stored(mem))

@@ -829,9 +829,22 @@ def starts_then(st: Statement, t: TimeMention) -> bool:
     return bool(_FROM_ON.search(st.text[:at]) or _ON_FROM.match(st.text[at + len(t.text) :]))
 
 
+# A time gone by opening the clause (我以前每天喝三杯咖啡, 小时候天天游泳, I used to run every
+# morning): a habit the user had, not one they have.
+_HABIT_GONE = re.compile(
+    r"^(?:我|俺)?(?:以前|之前|过去|曾经|原来|本来|那时候?|那会儿?|当年|早年|小时候|[上读念]书(?:的)?时候"
+    r"|[上读念]?大学(?:的)?时候|年轻(?:的)?时候)"
+    r"|\bused\s+to\b|\bback\s+(?:then|in\s+(?:the\s+day|college|school|\d{4}))\b"
+    r"|\b(?:when|while)\s+i\s+was\s+(?:a\s+kid|a\s+child|young|little|a\s+student|in\s+(?:school|college|uni))\b",
+    re.IGNORECASE,
+)
+
+
 def routine(st: Statement) -> Finding | None:
     """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
+        return None
+    if _HABIT_GONE.search(st.body.strip() if st.zh else st.text):
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None

@@ -370,7 +370,8 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 # Hearsay: what a source with no person behind it says (听说…, 网上说…, 刷到新闻说…, I heard
-# that…, studies show…) — the words that follow are the source's claim, not the user's fact.
+# that…, studies show…, you said…) — the words that follow are the source's claim, not the
+# user's fact.
 _HEARSAY = re.compile(
     r"听说|据说|听人说|听别人说|听[^，,。我]{1,6}?说|有人说|人家说|(?:大家|人们|别人)都说"
     r"|(?:网上|新闻|书上|书里|报纸|报道|文章|研究|专家|视频|帖子|节目|公众号|博主|科普|广告|医书|资料)"
@@ -378,7 +379,10 @@ _HEARSAY = re.compile(
     r"|\bi\s+heard\s+(?:that|somewhere|online|on)\b|\bi\s+(?:read|saw)\s+(?:somewhere|online|on\s+\w+)\s+that\b"
     r"|\bapparently\b|\baccording\s+to\b"
     r"|\b(?:they|people|experts|doctors|studies|research|scientists|articles?|the\s+(?:article|news|internet|video|study|book))"
-    r"\s+(?:say|says|said|show|shows|showed|claim|claims|claimed|suggest|suggests|found)\b",
+    r"\s+(?:say|says|said|show|shows|showed|claim|claims|claimed|suggest|suggests|found)\b"
+    # The assistant's own words handed back (你刚才说…, you said I should…): its, not the user's.
+    r"|^(?:你|您)(?:刚才|刚刚|之前|上次|昨天|前面|不是)?(?:说|讲|提到|建议|推荐)"
+    r"|^(?:you|u)\s+(?:just\s+|already\s+)?(?:said|say|told me|mentioned|suggested|recommended)\b",
     re.IGNORECASE,
 )
 # Asking whether what was just said is true (…，真的假的 / …, is that true?): the sentence's
