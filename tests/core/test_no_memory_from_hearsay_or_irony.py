@@ -172,3 +172,43 @@ def test_the_user_noting_something_themself_asks_nothing(mem: MemoryService, sai
 def test_a_request_to_remember_still_counts(mem: MemoryService) -> None:
     say(mem, "帮我记住，我的工位在三楼靠窗")
     assert any("三楼" in f"{n.title} {n.content}" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "等我搬到郊区以后，每周末都去徒步",
+        "等到孩子上了小学，我每天送完就去健身房",
+        "Once I retire I'll play golf every Tuesday.",
+        "When we move out of the city we'll hike every weekend.",
+    ],
+)
+def test_a_habit_waiting_for_a_day_to_come_is_no_routine(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in stored(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "真希望我每天都能早点下班",
+        "但愿每周都能有一天不用开会",
+        "I wish I could meditate every morning.",
+        "If only I got to sleep in every Sunday.",
+    ],
+)
+def test_a_wish_is_no_routine(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("I wish I could join, but I teach every Saturday.", "teach"),
+        ("我每天饭后散步半小时", "散步"),
+    ],
+)
+def test_the_users_routine_after_a_wish_stays(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(word in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))

@@ -840,11 +840,23 @@ _HABIT_GONE = re.compile(
 )
 
 
+# A day yet to come the sentence opens with (等我退休了，每天钓鱼; once I retire I'll fish
+# every day): the habit waits for it — none the user has now.
+_ONCE_IT_COMES_ZH = re.compile(r"^(?:等|等到)(?:我|俺)?[^，,。]{1,12}?(?:了|以后|之后|的时候)")
+_ONCE_IT_COMES_EN = re.compile(
+    r"^(?:once|when|after|as\s+soon\s+as|by\s+the\s+time)\s+(?:i|we)\b(?!\s+(?:was|were|used)\b)"
+    r"(?=.*\b(?:i'll|we'll|i\s+will|we\s+will|i'm\s+gonna|i'm\s+going\s+to|i\s+am\s+going\s+to)\b)",
+    re.IGNORECASE,
+)
+
+
 def routine(st: Statement) -> Finding | None:
     """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
         return None
     if _HABIT_GONE.search(st.body.strip() if st.zh else st.text):
+        return None
+    if (_ONCE_IT_COMES_ZH if st.zh else _ONCE_IT_COMES_EN).match(st.sentence.strip()):
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None

@@ -385,6 +385,9 @@ _HEARSAY = re.compile(
     r"|^(?:you|u)\s+(?:just\s+|already\s+)?(?:said|say|told me|mentioned|suggested|recommended)\b",
     re.IGNORECASE,
 )
+# A wish for what is not so (I wish I had time to…, if only I could…, 真希望我能…): that
+# clause and the ones after it with no subject of their own hold nothing of the user.
+_WISH = re.compile(r"\bi\s+wish\b|\bif\s+only\b|真希望|好希望|多希望|但愿|巴不得", re.IGNORECASE)
 # Asking whether what was just said is true (…，真的假的 / …, is that true?): the sentence's
 # claim is put to the assistant, not asserted.
 _TRUE_OR_NOT = re.compile(
@@ -967,6 +970,7 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
     out: list[Statement] = []
     supposing: str | None = None
     hearsay: str | None = None
+    wishing: str | None = None
     last_time: TimeMention | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
         if out and out[-1].sentence != sentence:
@@ -975,6 +979,8 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
         # 喝柠檬水能美白，还能减肥): they go on with the source's claim.
         if hearsay != sentence or (explicit and subject.kind != "none"):
             hearsay = sentence if _HEARSAY.search(clause) else None
+        if wishing != sentence or (explicit and subject.kind != "none"):
+            wishing = sentence if _WISH.search(clause) else None
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
@@ -985,7 +991,7 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
             # I can't sleep if I have it late, so I'm a tea person now: what follows "so"
             # is what holds, not part of the supposition.
             supposing = None
-        hypothetical = supposing == sentence
+        hypothetical = supposing == sentence or wishing == sentence
         question = bool(
             (_QUESTION_ZH if zh else _QUESTION_EN).search(
                 clause if not zh else clause + _tail(sentence, clause)
