@@ -212,3 +212,28 @@ def test_a_wish_is_no_routine(mem: MemoryService, said: str) -> None:
 def test_the_users_routine_after_a_wish_stays(mem: MemoryService, said: str, word: str) -> None:
     say(mem, said)
     assert any(word in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "假装你是我室友，我们住在厦门，每天一起做早饭",
+        "你演一个面试官，我演一个刚毕业的会计",
+        "编一段对话：一个在青岛开民宿的老板，每天早上去赶海",
+        "Pretend I'm a dentist from Cork who cycles every morning.",
+        "Let's role-play: you're my landlord and I live in a flat in Leeds.",
+        "Act as my coach; I'm a 50-year-old plumber training for a triathlon.",
+    ],
+)
+def test_a_play_set_up_is_not_the_users_life(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [("I act as the team lead on weekends.", "team lead"), ("我住在厦门，帮我写一段对话", "厦门")],
+)
+def test_the_users_own_words_beside_a_play_stay(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(word in f"{n.title} {n.content}" for n in held_as_own(mem)), shown(stored(mem))

@@ -1052,10 +1052,15 @@ def with_subject(statement: Statement, subject: Subject) -> Statement:
 # the message goes on to say is the story's, not the user's.
 _FICTION = re.compile(
     r"(?:写|编|创作|构思|续写|改写|想|起)(?:一?[个篇段首部则份])?[^，。,.]{0,8}?"
-    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀)"
+    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀|对话|场景|情景剧|小品|相声|短剧)"
+    # A play the user sets up (假装你是我男朋友，我们住在巴黎…; pretend I'm a 45-year-old
+    # accountant): the lines after it are the play's, not the user's life.
+    r"|假装(?:你|我|我们)|扮演|角色扮演|(?:你|我)来?演(?:一个|一位|个|位)|(?:你|我)当(?:一个|一位|个|位)"
+    r"|\bpretend\s+(?:you'?re|you\s+are|to\s+be|i'?m|i\s+am|we'?re|that)\b|\brole[- ]?play"
+    r"|^(?:please\s+|now\s+|can\s+you\s+|could\s+you\s+)?act\s+as\b|\bplay\s+the\s+(?:role|part)\b|\bimagine\s+you'?re\b|\blet'?s\s+play\b"
     r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
     r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
-    r"character|plot|scene|dialogue|limerick|haiku)s?\b",
+    r"character|plot|scene|dialogue|limerick|haiku|skit|sketch)s?\b",
     re.IGNORECASE,
 )
 
