@@ -237,3 +237,27 @@ def test_a_play_set_up_is_not_the_users_life(mem: MemoryService, said: str) -> N
 def test_the_users_own_words_beside_a_play_stay(mem: MemoryService, said: str, word: str) -> None:
     say(mem, said)
     assert any(word in f"{n.title} {n.content}" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "很多人每周吃三次火锅吧",
+        "亲戚们都觉得我应该每个月回一趟老家",
+        "Most people stretch every morning, I think.",
+        "Do most people floss every night",
+        "Is cycling 20 km every day too much",
+    ],
+)
+def test_people_at_large_and_their_view_of_the_user_are_no_routine(
+    mem: MemoryService, said: str
+) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in stored(mem)), shown(stored(mem))
+
+
+def test_the_user_dropping_the_subject_after_a_time_is_still_the_user(
+    mem: MemoryService,
+) -> None:
+    say(mem, "我每天六点起床，朋友们都觉得我疯了")
+    assert any("六点起床" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))

@@ -321,7 +321,10 @@ _QUESTION_ZH = re.compile(
 _QUESTION_EN = re.compile(
     r"\?\s*$|^(?:what|where|when|why|how|which|who|whom|whose)\b"
     r"|^(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|have|has|am|isn't|aren't|don't|doesn't|didn't|won't|can't)\s+(?:i|you|we|it|he|she|they|there|this|that|these|those|my|your|our|the|a|an|anyone|anything|someone)\b"
-    r"|\bi (?:wonder|was wondering)\b|\bany (?:ideas|tips|suggestions|recommendations)\b",
+    r"|\bi (?:wonder|was wondering)\b|\bany (?:ideas|tips|suggestions|recommendations)\b"
+    # do most people…, is walking every day enough: asked with no mark.
+    r"|^(?:is|are|was|were|do|does|did|can|should|would)\s+(?:most|many|some|other|people|everyone|anybody)\b"
+    r"|^(?:is|was|isn'?t)\s+(?!(?:going|getting|being|nothing|something|everything|anything)\b)\w+ing\b",
     re.IGNORECASE,
 )
 # A supposition: nothing in its sentence is a fact about anyone.
@@ -385,6 +388,24 @@ _HEARSAY = re.compile(
     r"|^(?:you|u)\s+(?:just\s+|already\s+)?(?:said|say|told me|mentioned|suggested|recommended)\b",
     re.IGNORECASE,
 )
+# People at large as the clause's subject (一般人每天喝几杯咖啡算多, most people run every
+# day), or someone's view of the user put first (家里人都觉得我应该…): no fact of the user's.
+_PEOPLE_AT_LARGE = re.compile(
+    r"^(?:一般人|大多数人|多数人|很多人|好多人|不少人|有些人|有的人|人们|别人|大家|正常人|普通人)"
+    r"|^(?!我|俺)(?P<who>[^我俺你，,。]{1,6}?)(?:都|也|一直|总是|老是|总)?(?:觉得|认为|说|希望|建议|劝)(?:我|我们)"
+    r"|^(?:(?:do|does|should|can|would|will)\s+)?(?:most|many|some|other|normal)\s+people\b"
+    r"|^(?:(?:do|does|should|can|would|will)\s+)?(?:people|everyone|everybody|nobody|no\s+one)\b",
+    re.IGNORECASE,
+)
+_A_TIME_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|最近|刚才|刚刚|有时|现在|突然")
+
+
+def _of_people_at_large(clause: str) -> bool:
+    """The clause speaks of people at large, or opens with someone's view of the user."""
+    m = _PEOPLE_AT_LARGE.match(clause.strip())
+    return m is not None and not (m["who"] and _A_TIME_ZH.search(m["who"]))
+
+
 # A wish for what is not so (I wish I had time to…, if only I could…, 真希望我能…): that
 # clause and the ones after it with no subject of their own hold nothing of the user.
 _WISH = re.compile(r"\bi\s+wish\b|\bif\s+only\b|真希望|好希望|多希望|但愿|巴不得", re.IGNORECASE)
@@ -1014,7 +1035,8 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 hypothetical=hypothetical,
                 request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
                 reported=(bool(_REPORTED.search(body)) and subject.kind == "person")
-                or hearsay == sentence,
+                or hearsay == sentence
+                or ((not explicit or subject.kind == "none") and _of_people_at_large(clause)),
                 opinion=bool(_OPINION.search(body if explicit else clause)),
                 times=(times := find_times(clause, now, last_time)),
                 index=index,
