@@ -261,3 +261,22 @@ def test_the_user_dropping_the_subject_after_a_time_is_still_the_user(
 ) -> None:
     say(mem, "我每天六点起床，朋友们都觉得我疯了")
     assert any("六点起床" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "哈哈，我每天都盼着你讲笑话",
+        "我每晚都在想你上次说的那句话",
+        "Yeah right, like I'd ever jog every morning.",
+        "I would cook every night if I had a bigger kitchen.",
+    ],
+)
+def test_a_routine_of_the_chat_or_of_a_would_is_none(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in stored(mem)), shown(stored(mem))
+
+
+def test_you_know_in_passing_leaves_the_routine(mem: MemoryService) -> None:
+    say(mem, "I swim every Thursday, you know, at the public pool.")
+    assert any("swim" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))

@@ -850,6 +850,14 @@ _ONCE_IT_COMES_EN = re.compile(
 )
 
 
+# What a routine clause may not hold: the assistant (我每天都在等你这句话: chat, no habit) or
+# a would (like I'd ever wake up at 5 every day, I'd run every morning if…): none the user has.
+_NO_ROUTINE_OF_NOW = re.compile(
+    r"[你您](?!知道|懂|看|说)|\byou(?:r|'re|'ve|'ll)?\b(?!\s+(?:know|see)\b)|\b(?:i'd|we'd|would|could|might)\b",
+    re.IGNORECASE,
+)
+
+
 def routine(st: Statement) -> Finding | None:
     """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
@@ -857,6 +865,8 @@ def routine(st: Statement) -> Finding | None:
     if _HABIT_GONE.search(st.body.strip() if st.zh else st.text):
         return None
     if (_ONCE_IT_COMES_ZH if st.zh else _ONCE_IT_COMES_EN).match(st.sentence.strip()):
+        return None
+    if _NO_ROUTINE_OF_NOW.search(st.body if st.zh else st.text):
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None
