@@ -280,3 +280,22 @@ def test_a_routine_of_the_chat_or_of_a_would_is_none(mem: MemoryService, said: s
 def test_you_know_in_passing_leaves_the_routine(mem: MemoryService) -> None:
     say(mem, "I swim every Thursday, you know, at the public pool.")
     assert any("swim" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["剧里那个女主每天凌晨四点起床练琴", "对面那位阿姨天天跳广场舞", "这几个实习生每周五都请假"],
+)
+def test_someone_pointed_at_is_not_the_user(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert all(n.key != "routine" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"), [("这个月每天都加班", "加班"), ("这款软件每天都用", "软件")]
+)
+def test_a_time_or_a_thing_pointed_at_leaves_the_user(
+    mem: MemoryService, said: str, word: str
+) -> None:
+    say(mem, said)
+    assert any(word in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))

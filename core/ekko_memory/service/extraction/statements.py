@@ -690,6 +690,17 @@ _OURS_ZH = re.compile(
 )
 
 
+# 电影里那个男主每天早上跑步, 楼下那位大爷天天遛鸟: someone pointed at (那个/这位 …) opens
+# the clause and does what it says — someone else, when the user is nowhere in it.
+_POINTED_AT_ZH = re.compile(
+    r"^(?:[\u4e00-\u9fff]{0,6}?(?:里|上|中|下|对面|隔壁)的?)?(?:那|这)(?:个|位|俩|几个|些)"
+    r"(?P<who>[\u4e00-\u9fff]{0,3}?(?:人|主|男主|女主|主角|家伙|大爷|大妈|大叔|阿姨|叔叔|小孩|孩子|小伙|姑娘"
+    r"|[员师者家手生工匠长客友民]|"
+    + _REL_ZH
+    + r"))(?=每|天天|总|老是|经常|一直|又|也|都|就|在|是|很|特别|好像)"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
@@ -697,6 +708,11 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     others = _OTHERS_ONE_ZH.match(clause)
     if others is not None and not _WHEN_ZH.search(others["owner"]):
         return SOMEONE, clause[others.end() :], True
+    pointed = _POINTED_AT_ZH.match(clause)
+    if pointed is not None and not (
+        _WHEN_ZH.search(pointed["who"]) or re.search(r"[我俺咱]", clause)
+    ):
+        return SOMEONE, clause[pointed.end() :], True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:
