@@ -299,3 +299,22 @@ def test_a_time_or_a_thing_pointed_at_leaves_the_user(
 ) -> None:
     say(mem, said)
     assert any(word in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "帮我表哥写个自我介绍：我在成都做设计，养了一只布偶猫",
+        "替我室友写段话：我下个月搬去苏州，每天通勤两小时",
+        "Write a short bio for my cousin: I'm a pharmacist in Leeds and I swim every Sunday.",
+        "Could you draft a note for my roommate: I'm allergic to walnuts.",
+    ],
+)
+def test_words_drafted_for_someone_else_are_not_the_users(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_the_users_own_fact_before_a_draft_for_someone_stays(mem: MemoryService) -> None:
+    say(mem, "我住在成都。帮我表哥写个自我介绍：他做设计")
+    assert any("成都" in f"{n.title} {n.value_json}" for n in held_as_own(mem)), shown(stored(mem))

@@ -1096,6 +1096,12 @@ _FICTION = re.compile(
     r"|假装(?:你|我|我们)|扮演|角色扮演|(?:你|我)来?演(?:一个|一位|个|位)|(?:你|我)当(?:一个|一位|个|位)"
     r"|\bpretend\s+(?:you'?re|you\s+are|to\s+be|i'?m|i\s+am|we'?re|that)\b|\brole[- ]?play"
     r"|^(?:please\s+|now\s+|can\s+you\s+|could\s+you\s+)?act\s+as\b|\bplay\s+the\s+(?:role|part)\b|\bimagine\s+you'?re\b|\blet'?s\s+play\b"
+    # Words drafted for someone else (帮我朋友写个自我介绍：我叫…; write a bio for my sister:
+    # …): what follows is in their voice.
+    rf"|^(?:请|麻烦你?)?(?:帮|替)(?:我|忙)?(?:给|替|为|帮)?(?:我的?)?(?:大|小|老)?(?:{_REL_ZH})"
+    r"[^，,。：:]{0,4}?(?:写|编|起草|拟|改|润色|整理)"
+    r"|^(?:please\s+|can\s+you\s+|could\s+you\s+|help\s+me\s+)?(?:write|draft|compose|polish|edit|rewrite|put\s+together)\b"
+    rf"[^.!?;:]{{0,40}}?\bfor\s+(?:my|our)\s+(?:\w+\s+)?(?:{_REL_EN})\b"
     r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
     r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
     r"character|plot|scene|dialogue|limerick|haiku|skit|sketch)s?\b",
