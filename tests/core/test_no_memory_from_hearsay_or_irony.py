@@ -318,3 +318,22 @@ def test_words_drafted_for_someone_else_are_not_the_users(mem: MemoryService, sa
 def test_the_users_own_fact_before_a_draft_for_someone_stays(mem: MemoryService) -> None:
     say(mem, "我住在成都。帮我表哥写个自我介绍：他做设计")
     assert any("成都" in f"{n.title} {n.value_json}" for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "恨不得在床上躺一个月",
+        "巴不得天天都是周末",
+        "I could nap for a whole month.",
+        "I'd hibernate till spring.",
+    ],
+)
+def test_a_figure_of_speech_is_no_state_nor_liking(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_a_plain_dislike_is_still_kept(mem: MemoryService) -> None:
+    say(mem, "我恨榴莲")
+    assert any("榴莲" in str(n.value_json) for n in held_as_own(mem)), shown(stored(mem))

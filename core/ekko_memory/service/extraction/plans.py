@@ -574,6 +574,10 @@ _WEATHER = re.compile(
 )
 
 
+# A would or could (I could sleep for a week; 恨不得睡三天): the span is a figure of speech.
+_WOULD_BE = re.compile(r"\b(?:could|would|might|i'd)\b|恨不得|巴不得", re.IGNORECASE)
+
+
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
     """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
@@ -624,6 +628,8 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
     if bound is None and not ill:
         return None
+    if not ill and _WOULD_BE.search(first.text):
+        return None  # I could sleep for a week, 恨不得睡三天: how it feels, no span it holds
     if (
         not ill
         and bound is not None
