@@ -337,3 +337,17 @@ def test_a_figure_of_speech_is_no_state_nor_liking(mem: MemoryService, said: str
 def test_a_plain_dislike_is_still_kept(mem: MemoryService) -> None:
     say(mem, "我恨榴莲")
     assert any("榴莲" in str(n.value_json) for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["仓鼠每天要喂几次", "一周吃几顿鱼比较好", "养布偶好还是英短好", "租房划算还是买房划算"],
+)
+def test_a_question_with_no_mark_keeps_nothing(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+def test_still_doing_it_is_no_choice_asked(mem: MemoryService) -> None:
+    say(mem, "我还是每天游泳")
+    assert any("游泳" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
