@@ -351,3 +351,25 @@ def test_a_question_with_no_mark_keeps_nothing(mem: MemoryService, said: str) ->
 def test_still_doing_it_is_no_choice_asked(mem: MemoryService) -> None:
     say(mem, "我还是每天游泳")
     assert any("游泳" in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sure, because I absolutely love commuting two hours every day.",
+        "Oh joy, I just adore ironing shirts every Sunday.",
+        "Yeah right, I'm totally loving this heatwave.",
+    ],
+)
+def test_a_liking_blown_up_after_mock_agreement_is_irony(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [("Oh yeah, I love dumplings.", "dumplings"), ("I totally love rock climbing.", "climbing")],
+)
+def test_a_plain_liking_stays(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(word in str(n.value_json) for n in held_as_own(mem)), shown(stored(mem))

@@ -410,6 +410,16 @@ def _of_people_at_large(clause: str) -> bool:
     return m is not None and not (m["who"] and _A_TIME_ZH.search(m["who"]))
 
 
+# Mock agreement opening the sentence and a liking blown up after it (sure, because I totally
+# love waking up at 6; oh yeah, I just adore doing taxes): irony, no liking of the user's.
+_MOCK_OPENER = re.compile(
+    r"^(?:sure|oh\s+(?:yeah|sure|great|joy)|yeah\s+right|as\s+if)\b",
+    re.IGNORECASE,
+)
+_BLOWN_UP_LIKING = re.compile(
+    r"\b(?:i|i'm)\s+(?:just\s+|totally\s+|absolutely\s+|simply\s+|so+\s+|really\s+)+(?:love|adore|enjoy|loving|enjoying)\b",
+    re.IGNORECASE,
+)
 # A wish for what is not so (I wish I had time to…, if only I could…, 真希望我能…): that
 # clause and the ones after it with no subject of their own hold nothing of the user.
 _WISH = re.compile(r"\bi\s+wish\b|\bif\s+only\b|真希望|好希望|多希望|但愿|巴不得", re.IGNORECASE)
@@ -1057,7 +1067,8 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 reported=(bool(_REPORTED.search(body)) and subject.kind == "person")
                 or hearsay == sentence
                 or ((not explicit or subject.kind == "none") and _of_people_at_large(clause)),
-                opinion=bool(_OPINION.search(body if explicit else clause)),
+                opinion=bool(_OPINION.search(body if explicit else clause))
+                or bool(_MOCK_OPENER.match(sentence) and _BLOWN_UP_LIKING.search(clause)),
                 times=(times := find_times(clause, now, last_time)),
                 index=index,
                 remember=remember,
