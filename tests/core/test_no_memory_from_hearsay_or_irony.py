@@ -373,3 +373,26 @@ def test_a_liking_blown_up_after_mock_agreement_is_irony(mem: MemoryService, sai
 def test_a_plain_liking_stays(mem: MemoryService, said: str, word: str) -> None:
     say(mem, said)
     assert any(word in str(n.value_json) for n in held_as_own(mem)), shown(stored(mem))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "昨晚梦到我住在海岛上，每天潜水",
+        "我在游戏里是个铁匠，每天打铁",
+        "I dreamt I lived in Oslo and skied every morning.",
+        "In the game I'm a pilot who flies every night.",
+    ],
+)
+def test_a_dream_or_a_game_is_not_the_users_life(mem: MemoryService, said: str) -> None:
+    say(mem, said)
+    assert held_as_own(mem) == [], shown(held_as_own(mem))
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [("我每天在游戏里花一小时", "游戏"), ("I play chess online every night.", "chess")],
+)
+def test_playing_games_is_still_a_routine(mem: MemoryService, said: str, word: str) -> None:
+    say(mem, said)
+    assert any(word in (n.title or "") for n in held_as_own(mem)), shown(stored(mem))

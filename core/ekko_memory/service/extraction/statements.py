@@ -335,7 +335,9 @@ _QUESTION_EN = re.compile(
 _HYPOTHETICAL = re.compile(
     r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|下辈子|上辈子|来世|来生|下一世|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
     r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
-    # 下辈子我想当只猫, in my next life: a life the user does not live.
+    # 下辈子我想当只猫, in my next life: a life the user does not live; nor a dream or a game's.
+    r"|梦见|梦到|做梦|梦里|游戏里(?:我)?(?:是|当|演|扮)|\bi\s+(?:dreamt|dreamed|had\s+a\s+dream)\b"
+    r"|\bin\s+(?:my|the|a)\s+dream\b|\bin\s+(?:the|this|that)\s+game\b"
     r"|\bin\s+(?:my|a|another)\s+(?:next|past|other|previous)?\s*life\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b"
     # I thought I'd be in Rome, 我以为…: what the user expected, and was wrong about.
