@@ -115,6 +115,9 @@ _NOT_A_REQUEST = re.compile(
     r"(?:别|不要|不用|不必|无需|甭|没|不)再?(?:帮我)?(?:记住|记得|记一下|记下|记着|记录)"
     r"|(?:记住|记得|记下|记着)了?(?:吗|么|没有?)"
     r"|还记得[^，。！；,.!;\n]*[吗么？?]"
+    # 我记下了, I'll remember that: the user keeping it themself, asking nothing.
+    r"|(?<![帮给替让叫请])(?:我|俺)(?:已经|都|也)?(?:记住|记下|记好|记着)了"
+    r"|\bi(?:'ll|\s+will|'ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note\s+of)\b"
     r"|\b(?:don'?t|do not|no need to|never|not)\s+(?:to\s+)?remember\b"
     r"|\b(?:do|did)\s+you\s+(?:still\s+)?remember\b",
     re.IGNORECASE,

@@ -77,6 +77,15 @@ _PASSING_TALK = re.compile(
     r"\b(?:weather|sunny|sunshine|raining|rainy|snowing|windy|lovely day|good morning|good night|thanks|thank you|cheers|haha|lol)\b",
     re.IGNORECASE,
 )
+# The user crowning themself in an exclamation (我可真是个天才, I'm such a great driver, I'm
+# basically a world-class chef): said of a mishap beside it, mostly in irony — no state
+# (unless the label carries its own time).
+_SELF_CROWNED = re.compile(
+    r"^(?:(?:哎|唉|哈+|呵+|好吧|行吧)[，,\s]*)?(?:我|俺)(?:可|也|还|就|简直|果然|真|真的)*是(?:个|一个|位)"
+    r"|^(?:(?:yeah|yep|oh|wow|well|ok|okay|lol|haha|great|welp)[,!.\s]+)*(?:i'?m|i\s+am)\s+"
+    r"(?:(?:such|basically|totally|literally|officially|clearly|obviously|truly|really)\s+)+(?:a|an|the)\b",
+    re.IGNORECASE,
+)
 # An English clause about a thing, not the speaker (the sunset…, it's pouring, this place…).
 _OF_A_THING_EN = re.compile(
     r"^(?:(?:oh|wow|omg|ugh|man|so|and|but|also|honestly|lol|haha)[,!\s]+)*"
@@ -582,6 +591,10 @@ def bounds_a_routine(bound: TimeMention | None) -> bool:
     return bound is not None and bound.ends is not None and not _OPEN_ENDED.search(bound.text)
 
 
+# A would or could (I could sleep for a week; 恨不得睡三天): the span is a figure of speech.
+_WOULD_BE = re.compile(r"\b(?:could|would|might|i'd)\b|恨不得|巴不得", re.IGNORECASE)
+
+
 def temporary_state(statements: list[Statement], now: datetime) -> Finding | None:
     """A state of the user that holds for a while (今天有点累，晚饭想简单点; this week I'm
     off sugar; 我感冒了): the sentence in their words, until the time it names ends (a cold:
@@ -606,7 +619,14 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
         return None  # 最近练琴老是磨蹭，我自己五音不全: the first clause is someone else's
     if not any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements):
         # 这个月我在戒糖…，好想死哈哈: the passing words go, the state said beside them stays.
-        statements = [st for st in statements if not _PASSING_TALK.search(st.text)]
+        statements = [
+            st
+            for st in statements
+            # I'm such a mess this week: a label with its own time is how the user is now.
+            if not (
+                _PASSING_TALK.search(st.text) or (_SELF_CROWNED.match(st.text) and not st.times)
+            )
+        ]
         if not statements or statements[0] is not first:
             return None
     times = [t for st in statements for t in st.times]
@@ -625,6 +645,8 @@ def temporary_state(statements: list[Statement], now: datetime) -> Finding | Non
     ill = any((_ILL_ZH if st.zh else _ILL_EN).search(st.body) for st in statements)
     if bound is None and not ill:
         return None
+    if not ill and _WOULD_BE.search(first.text):
+        return None  # I could sleep for a week, 恨不得睡三天: how it feels, no span it holds
     if (
         not ill
         and bound is not None
@@ -832,9 +854,44 @@ def starts_then(st: Statement, t: TimeMention) -> bool:
     return bool(_FROM_ON.search(st.text[:at]) or _ON_FROM.match(st.text[at + len(t.text) :]))
 
 
+# A time gone by opening the clause (我以前每天喝三杯咖啡, 小时候天天游泳, I used to run every
+# morning): a habit the user had, not one they have.
+_HABIT_GONE = re.compile(
+    r"^(?:我|俺)?(?:以前|之前|过去|曾经|原来|本来|那时候?|那会儿?|当年|早年|小时候|[上读念]书(?:的)?时候"
+    r"|[上读念]?大学(?:的)?时候|年轻(?:的)?时候)"
+    r"|\bused\s+to\b|\bback\s+(?:then|in\s+(?:the\s+day|college|school|\d{4}))\b"
+    r"|\b(?:when|while)\s+i\s+was\s+(?:a\s+kid|a\s+child|young|little|a\s+student|in\s+(?:school|college|uni))\b",
+    re.IGNORECASE,
+)
+
+
+# A day yet to come the sentence opens with (等我退休了，每天钓鱼; once I retire I'll fish
+# every day): the habit waits for it — none the user has now.
+_ONCE_IT_COMES_ZH = re.compile(r"^(?:等|等到)(?:我|俺)?[^，,。]{1,12}?(?:了|以后|之后|的时候)")
+_ONCE_IT_COMES_EN = re.compile(
+    r"^(?:once|when|after|as\s+soon\s+as|by\s+the\s+time)\s+(?:i|we)\b(?!\s+(?:was|were|used)\b)"
+    r"(?=.*\b(?:i'll|we'll|i\s+will|we\s+will|i'm\s+gonna|i'm\s+going\s+to|i\s+am\s+going\s+to)\b)",
+    re.IGNORECASE,
+)
+
+
+# What a routine clause may not hold: the assistant (我每天都在等你这句话: chat, no habit) or
+# a would (like I'd ever wake up at 5 every day, I'd run every morning if…): none the user has.
+_NO_ROUTINE_OF_NOW = re.compile(
+    r"[你您](?!知道|懂|看|说)|\byou(?:r|'re|'ve|'ll)?\b(?!\s+(?:know|see)\b)|\b(?:i'd|we'd|would|could|might)\b",
+    re.IGNORECASE,
+)
+
+
 def routine(st: Statement) -> Finding | None:
     """A routine or habit (每周二晚上打羽毛球, I run every morning): kept in the user's words."""
     if st.subject.kind not in ("self", "we", "none") or st.negated:
+        return None
+    if _HABIT_GONE.search(st.body.strip() if st.zh else st.text):
+        return None
+    if (_ONCE_IT_COMES_ZH if st.zh else _ONCE_IT_COMES_EN).match(st.sentence.strip()):
+        return None
+    if _NO_ROUTINE_OF_NOW.search(st.body if st.zh else st.text):
         return None
     if not any(t.role == "recurring" for t in st.times) and not _in_a_day_as_it_goes(st):
         return None

@@ -359,17 +359,28 @@ _SUBJ_EN = re.compile(
 _QUESTION_ZH = re.compile(
     r"[？?]\s*$|[吗么嘛呢]\s*[。.!！~～]*$|(?<!没)(?<!没有)(?<!无)(?:什么|啥)(?![都也])(?!的(?:[，,。.!！~～\s]|$))|(?:哪|谁)(?![都也])|(?<!不)(?:怎么|怎样|咋)(?!样都|么都)|几[点岁号]|多少|多久|多大|(?<!差不)(?<!许)多(?:厚|长|高|远|重|宽|深|贵|快|冷|热)(?![了点些])|为什么|为啥|是不是|有没有|能不能|会不会|可不可以|要不要|行不行|对不对|好不好|是否|请问|想知道|不知道"
     r"|([\u4e00-\u9fff])不\1"
+    # 每天要喂几顿, 一天喝几杯合适: 几 and its measure closing the clause ask how many (not
+    # 我每周去几次健身房, a few); 养柯基好还是柴犬好: a choice put to the assistant.
+    r"|(?<![好没这那十住待呆玩歇躺])几[个只次顿杯碗天周年遍回趟块本条件位斤瓶粒片分][\u4e00-\u9fff]{0,2}?(?:比较好|合适|才好|正常|算多|算少)?[呢啊呀]?\s*$"
+    r"|(?:好|划算|合适|适合|便宜|方便|靠谱)还是|还是[^，,。]{1,10}?(?:好|划算|合适|便宜|方便|靠谱)[呢啊呀]?\s*$"
 )
 _QUESTION_EN = re.compile(
     r"\?\s*$|^(?:what|where|when|why|how|which|who|whom|whose)\b"
     r"|^(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|have|has|am|isn't|aren't|don't|doesn't|didn't|won't|can't)\s+(?:i|you|we|it|he|she|they|there|this|that|these|those|my|your|our|the|a|an|anyone|anything|someone)\b"
-    r"|\bi (?:wonder|was wondering)\b|\bany (?:ideas|tips|suggestions|recommendations)\b",
+    r"|\bi (?:wonder|was wondering)\b|\bany (?:ideas|tips|suggestions|recommendations)\b"
+    # do most people…, is walking every day enough: asked with no mark.
+    r"|^(?:is|are|was|were|do|does|did|can|should|would)\s+(?:most|many|some|other|people|everyone|anybody)\b"
+    r"|^(?:is|was|isn'?t)\s+(?!(?:going|getting|being|nothing|something|everything|anything)\b)\w+ing\b",
     re.IGNORECASE,
 )
 # A supposition: nothing in its sentence is a fact about anyone.
 _HYPOTHETICAL = re.compile(
-    r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
+    r"如果|要是|假如|假设|假若|倘若|万一|若是|假使|要不是|的话|设想|想象一下|想象|下辈子|上辈子|来世|来生|下一世|考虑要不要|在想要不要|纠结要不要|犹豫要不要|打算要不要|不知道要不要|是不是该"
     r"|(?<!decide )(?<!wonder )(?<!see )(?<!check )(?<!ask )(?<!know )(?<!sure )(?<!tell )(?<!out )(?<!asking )(?<!deciding )(?<!wondering )\bif\b|\bwhat if\b|\bsuppose\b|(?:^|[,.;]\s*)(?:say|let'?s say)\s+(?:i|we)\b|\bsupposing\b|\bimagine\b|\bin case\b|\bhypothetically\b|\bwould it\b|\bwere i\b|\bhad i\b"
+    # 下辈子我想当只猫, in my next life: a life the user does not live; nor a dream or a game's.
+    r"|梦见|梦到|做梦|梦里|游戏里(?:我)?(?:是|当|演|扮)|\bi\s+(?:dreamt|dreamed|had\s+a\s+dream)\b"
+    r"|\bin\s+(?:my|the|a)\s+dream\b|\bin\s+(?:the|this|that)\s+game\b"
+    r"|\bin\s+(?:my|a|another)\s+(?:next|past|other|previous)?\s*life\b"
     r"|\bthinking (?:about|of) (?:maybe )?(?:moving|getting|switching|quitting|buying)\b|\bconsidering\b|\bnot sure (?:if|whether)\b|\bshould i\b"
     # I thought I'd be in Rome, 我以为…: what the user expected, and was wrong about.
     r"|\bi (?:thought|assumed|figured) (?:i'?d|i would|i was going to|we'?d|we would)\b|我以为|本以为",
@@ -428,6 +439,60 @@ _REPORTED = re.compile(
     r"|\b(?:says?|said|thinks?|thought|told me|wants me|suggested|recommended|asked me)\b",
     re.IGNORECASE,
 )
+# Hearsay: what a source with no person behind it says (听说…, 网上说…, 刷到新闻说…, I heard
+# that…, studies show…, you said…) — the words that follow are the source's claim, not the
+# user's fact.
+_HEARSAY = re.compile(
+    r"听说|据说|听人说|听别人说|听[^，,。我]{1,6}?说|有人说|人家说|(?:大家|人们|别人)都说"
+    r"|(?:网上|新闻|书上|书里|报纸|报道|文章|研究|专家|视频|帖子|节目|公众号|博主|科普|广告|医书|资料)"
+    r"[^，,。我]{0,3}?(?:说|称|讲|显示|表明|指出|推荐|建议)"
+    r"|\bi\s+heard\s+(?:that|somewhere|online|on)\b|\bi\s+(?:read|saw)\s+(?:somewhere|online|on\s+\w+)\s+that\b"
+    r"|\bapparently\b|\baccording\s+to\b"
+    r"|\b(?:they|people|experts|doctors|studies|research|scientists|articles?|the\s+(?:article|news|internet|video|study|book))"
+    r"\s+(?:say|says|said|show|shows|showed|claim|claims|claimed|suggest|suggests|found)\b"
+    # The assistant's own words handed back (你刚才说…, you said I should…): its, not the user's.
+    r"|^(?:你|您)(?:刚才|刚刚|之前|上次|昨天|前面|不是)?(?:说|讲|提到|建议|推荐)"
+    r"|^(?:you|u)\s+(?:just\s+|already\s+)?(?:said|say|told me|mentioned|suggested|recommended)\b",
+    re.IGNORECASE,
+)
+# People at large as the clause's subject (一般人每天喝几杯咖啡算多, most people run every
+# day), or someone's view of the user put first (家里人都觉得我应该…): no fact of the user's.
+_PEOPLE_AT_LARGE = re.compile(
+    r"^(?:一般人|大多数人|多数人|很多人|好多人|不少人|有些人|有的人|人们|别人|大家|正常人|普通人)"
+    r"|^(?!我|俺)(?P<who>[^我俺你，,。]{1,6}?)(?:都|也|一直|总是|老是|总)?(?:觉得|认为|说|希望|建议|劝)(?:我|我们)"
+    r"|^(?:(?:do|does|should|can|would|will)\s+)?(?:most|many|some|other|normal)\s+people\b"
+    r"|^(?:(?:do|does|should|can|would|will)\s+)?(?:people|everyone|everybody|nobody|no\s+one)\b",
+    re.IGNORECASE,
+)
+_A_TIME_ZH = re.compile(r"[天周月号日点年晚早午]|星期|礼拜|最近|刚才|刚刚|有时|现在|突然")
+
+
+def _of_people_at_large(clause: str) -> bool:
+    """The clause speaks of people at large, or opens with someone's view of the user."""
+    m = _PEOPLE_AT_LARGE.match(clause.strip())
+    return m is not None and not (m["who"] and _A_TIME_ZH.search(m["who"]))
+
+
+# Mock agreement opening the sentence and a liking blown up after it (sure, because I totally
+# love waking up at 6; oh yeah, I just adore doing taxes): irony, no liking of the user's.
+_MOCK_OPENER = re.compile(
+    r"^(?:sure|oh\s+(?:yeah|sure|great|joy)|yeah\s+right|as\s+if)\b",
+    re.IGNORECASE,
+)
+_BLOWN_UP_LIKING = re.compile(
+    r"\b(?:i|i'm)\s+(?:just\s+|totally\s+|absolutely\s+|simply\s+|so+\s+|really\s+)+(?:love|adore|enjoy|loving|enjoying)\b",
+    re.IGNORECASE,
+)
+# A wish for what is not so (I wish I had time to…, if only I could…, 真希望我能…): that
+# clause and the ones after it with no subject of their own hold nothing of the user.
+_WISH = re.compile(r"\bi\s+wish\b|\bif\s+only\b|真希望|好希望|多希望|但愿|巴不得", re.IGNORECASE)
+# Asking whether what was just said is true (…，真的假的 / …, is that true?): the sentence's
+# claim is put to the assistant, not asserted.
+_TRUE_OR_NOT = re.compile(
+    r"^(?:这|那)?(?:是)?(?:真的假的|真的吗|是真的吗|是不是真的|有道理吗|有没有道理|可信吗|靠谱不)[吗啊呀呢?？!！。.~～]*$"
+    r"|^(?:is|was)\s+(?:that|it|this)\s+(?:true|real|legit|right)\b.*$|^(?:true|really)\s*\?+$",
+    re.IGNORECASE,
+)
 # The user's opinion of something (我觉得这个方案不错): a view, not a fact about them.
 _OPINION = re.compile(
     r"^(?:我|俺)?(?:觉得|认为|感觉|看来|估计|猜|相信|怀疑|以为)"
@@ -437,7 +502,7 @@ _OPINION = re.compile(
 # Negation as a word: 不/没/别 — not inside 不错, 不过, 没关系, 差不多; nor 非常 (very), 未来
 # (the future), 莫 of a name (阿莫西林, 莫斯科).
 _NEG_ZH = re.compile(
-    r"(?<![差])(?:不|没|(?<![特区分级类告离识个性])别|甭|勿|未(?!来)|非(?!常|得|要|洲|典)|莫(?=要|急|慌|怕|担心|着急|生气))(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
+    r"(?<![差恨巴怪由])(?:不|没|(?<![特区分级类告离识个性])别|甭|勿|未(?!来)|非(?!常|得|要|洲|典)|莫(?=要|急|慌|怕|担心|着急|生气))(?!错|过(?![敏])|仅|但|管|少|久|论|如|然|断|停|得不|止|用谢|客气|关系|事儿?|问题|准)"
     r"|不再|从不|从来不|再也不|并不|并没"
 )
 _NEG_EN = re.compile(
@@ -728,6 +793,17 @@ _OURS_ZH = re.compile(
 )
 
 
+# 电影里那个男主每天早上跑步, 楼下那位大爷天天遛鸟: someone pointed at (那个/这位 …) opens
+# the clause and does what it says — someone else, when the user is nowhere in it.
+_POINTED_AT_ZH = re.compile(
+    r"^(?:[\u4e00-\u9fff]{0,6}?(?:里|上|中|下|对面|隔壁)的?)?(?:那|这)(?:个|位|俩|几个|些)"
+    r"(?P<who>[\u4e00-\u9fff]{0,3}?(?:人|主|男主|女主|主角|家伙|大爷|大妈|大叔|阿姨|叔叔|小孩|孩子|小伙|姑娘"
+    r"|[员师者家手生工匠长客友民]|"
+    + _REL_ZH
+    + r"))(?=每|天天|总|老是|经常|一直|又|也|都|就|在|是|很|特别|好像)"
+)
+
+
 def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     whose = _whose(clause)
     if whose is not None:
@@ -735,6 +811,11 @@ def _subject_zh(clause: str) -> tuple[Subject, str, bool]:
     others = _OTHERS_ONE_ZH.match(clause)
     if others is not None and not _WHEN_ZH.search(others["owner"]):
         return SOMEONE, clause[others.end() :], True
+    pointed = _POINTED_AT_ZH.match(clause)
+    if pointed is not None and not (
+        _WHEN_ZH.search(pointed["who"]) or re.search(r"[我俺咱]", clause)
+    ):
+        return SOMEONE, clause[pointed.end() :], True
     m = _SUBJ_ZH.match(clause)
     topic = _TOPIC_FIRST.match(clause) if m is None else None
     if topic is not None:
@@ -844,6 +925,13 @@ _NOT_NAME_CHARS = re.compile(
 )
 
 
+# 老 before a verb is "always" (我妈老说我…, 我姐老嫌我乱花钱), no nickname: a verb or a
+# word of the clause's frame follows it, or the user it does something to (老催我).
+_ALWAYS_DOES = re.compile(
+    r"老(?:[说是爱想要觉叫让问催嫌骂念唠跟和在去来给拿忘把被不没会能喜吵管逼劝]|[\u4e00-\u9fff]我)"
+)
+
+
 def name_after(text: str) -> str:
     """A name right after a relation word (林晓 of 我媳妇林晓, 朵朵 of 闺女朵朵，今年五岁):
     two or three characters up to a break, that the segmenter does not read as a time, a
@@ -854,7 +942,7 @@ def name_after(text: str) -> str:
         r"([\u4e00-\u9fff]{2,3})(?=$|[，,、。！!？?\s和跟也都今年现在已经刚才才是在叫])", text
     )
     nick = re.match(r"(?:小|老|阿)(?![时候区家公婆板师人天学子孩朋])[\u4e00-\u9fff]", text)
-    if nick is not None:
+    if nick is not None and not _ALWAYS_DOES.match(text):
         return nick.group()  # 同事小王不吃牛肉: 小王
     if m is None:
         return ""
@@ -1149,10 +1237,18 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
     """The clauses of a user message, each with its subject and kind."""
     out: list[Statement] = []
     supposing: str | None = None
+    hearsay: str | None = None
+    wishing: str | None = None
     last_time: TimeMention | None = None
     for index, (clause, sentence, subject, body, explicit) in enumerate(_analyze(text, before)):
         if out and out[-1].sentence != sentence:
             last_time = None
+        # Hearsay holds over the clauses after it with no subject of their own (听说每天
+        # 喝柠檬水能美白，还能减肥): they go on with the source's claim.
+        if hearsay != sentence or (explicit and subject.kind != "none"):
+            hearsay = sentence if _HEARSAY.search(clause) else None
+        if wishing != sentence or (explicit and subject.kind != "none"):
+            wishing = sentence if _WISH.search(clause) else None
         zh = bool(_CJK.search(clause)) or bool(_CJK.search(sentence))
         folded = clause.casefold()
         # A supposition holds from the clause that makes it to the end of its sentence
@@ -1167,7 +1263,7 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
             # I can't sleep if I have it late, so I'm a tea person now: what follows "so"
             # is what holds, not part of the supposition.
             supposing = None
-        hypothetical = supposing == sentence
+        hypothetical = supposing == sentence or wishing == sentence
         question = bool(
             (_QUESTION_ZH if zh else _QUESTION_EN).search(
                 clause if not zh else clause + _tail(sentence, clause)
@@ -1189,14 +1285,28 @@ def read_statements(text: str, now: datetime, before: Subject | None = None) -> 
                 question=question and not remember,
                 hypothetical=hypothetical,
                 request=(request and not remember) or bool(_ASK_ONLY.match(clause)),
-                reported=bool(_REPORTED.search(body)) and subject.kind == "person",
-                opinion=bool(_OPINION.search(body if explicit else clause)),
+                reported=(bool(_REPORTED.search(body)) and subject.kind == "person")
+                or hearsay == sentence
+                or ((not explicit or subject.kind == "none") and _of_people_at_large(clause)),
+                opinion=bool(_OPINION.search(body if explicit else clause))
+                or bool(_MOCK_OPENER.match(sentence) and _BLOWN_UP_LIKING.search(clause)),
                 times=(times := find_times(clause, now, last_time)),
                 index=index,
                 remember=remember,
             )
         )
         last_time = times[-1] if times else last_time
+    return _truth_asked(out)
+
+
+def _truth_asked(out: list[Statement]) -> list[Statement]:
+    """A sentence closed by asking whether it is true (网上说每天喝三杯咖啡能长寿，真的假的;
+    …, is that true?) asks about all it said: its clauses are questions."""
+    for st in out:
+        if _TRUE_OR_NOT.match(st.text.strip()):
+            for other in out:
+                if other.sentence == st.sentence:
+                    other.question = True
     return out
 
 
@@ -1237,10 +1347,21 @@ def with_subject(statement: Statement, subject: Subject) -> Statement:
 # the message goes on to say is the story's, not the user's.
 _FICTION = re.compile(
     r"(?:写|编|创作|构思|续写|改写|想|起)(?:一?[个篇段首部则份])?[^，。,.]{0,8}?"
-    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀)"
+    r"(?:小说|故事|童话|剧本|诗|歌词|段子|人设|剧情|情节|台词|同人|角色设定|剧本杀|对话|场景|情景剧|小品|相声|短剧)"
+    # A play the user sets up (假装你是我男朋友，我们住在巴黎…; pretend I'm a 45-year-old
+    # accountant): the lines after it are the play's, not the user's life.
+    r"|假装(?:你|我|我们)|扮演|角色扮演|(?:你|我)来?演(?:一个|一位|个|位)|(?:你|我)当(?:一个|一位|个|位)"
+    r"|\bpretend\s+(?:you'?re|you\s+are|to\s+be|i'?m|i\s+am|we'?re|that)\b|\brole[- ]?play"
+    r"|^(?:please\s+|now\s+|can\s+you\s+|could\s+you\s+)?act\s+as\b|\bplay\s+the\s+(?:role|part)\b|\bimagine\s+you'?re\b|\blet'?s\s+play\b"
+    # Words drafted for someone else (帮我朋友写个自我介绍：我叫…; write a bio for my sister:
+    # …): what follows is in their voice.
+    rf"|^(?:请|麻烦你?)?(?:帮|替)(?:我|忙)?(?:给|替|为|帮)?(?:我的?)?(?:大|小|老)?(?:{_REL_ZH})"
+    r"[^，,。：:]{0,4}?(?:写|编|起草|拟|改|润色|整理)"
+    r"|^(?:please\s+|can\s+you\s+|could\s+you\s+|help\s+me\s+)?(?:write|draft|compose|polish|edit|rewrite|put\s+together)\b"
+    rf"[^.!?;:]{{0,40}}?\bfor\s+(?:my|our)\s+(?:\w+\s+)?(?:{_REL_EN})\b"
     r"|\b(?:write|draft|compose|make up|come up with|tell me|create|invent|help me with)\b[^,.;:]{0,30}?"
     r"\b(?:story|stories|novel|poem|script|screenplay|fanfic|fan fiction|lyrics|fairy tale|"
-    r"character|plot|scene|dialogue|limerick|haiku)s?\b",
+    r"character|plot|scene|dialogue|limerick|haiku|skit|sketch)s?\b",
     re.IGNORECASE,
 )
 

@@ -427,6 +427,9 @@ class PlaceFrames(FactBuilder):
             return []  # 在蔚来, 去宝马面试: the maker as a place of work, no car
         if (
             _CAR_GONE_ZH.search(m["v"])
+            # 又把钥匙锁车里了: 把/被 inside what was read as the car makes 车 the object of
+            # something done, and the words before it no car's name.
+            or re.search(r"[把将被]", m["v"])
             or _CAR_GONE_ZH.search(body[m.end() :])
             or _CAR_RIDDEN_ZH.search(m["v"])
         ):
