@@ -25,4 +25,3 @@ def test_the_town_and_the_workplace_apart(
     assert employers == [f'"{workplace}"'] or workplace in " ".join(employers), employers
     assert not any(town in e for e in employers), employers
     assert town in later(mem, "周末附近有什么好玩的")
-
