@@ -281,3 +281,24 @@ def test_no_state_from_what_follows_a_comma(mem: MemoryService, said: str) -> No
     say(mem, said)
     [city] = values(mem, "city")
     assert "," not in city
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "now", "gone"),
+    [
+        (
+            "my book club meets the first Tuesday of every month",
+            "sorry, I meant the first Thursday",
+            "first Thursday",
+            "Tuesday",
+        ),
+        ("我们读书会每个月第一个周二聚", "我说错了，是第一个周四", "第一个周四", "周二"),
+    ],
+)
+def test_an_ordinal_weekday_said_again_changes_only_the_day(
+    mem: MemoryService, first: str, again: str, now: str, gone: str
+) -> None:
+    say(mem, first, again)
+    titles = [n.title or "" for n in stored(mem)]
+    assert any(now in t for t in titles), titles
+    assert not any(gone in t for t in titles), titles

@@ -148,6 +148,11 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     new_value = bare(correction)
     if not new_value or len(new_value) > 30:
         return None
+    ordinal = _ORDINAL.match(new_value)
+    if ordinal is not None and (ordinal["n"] or ordinal["n2"]).casefold() in said.casefold():
+        # the first Thursday for "the first Tuesday of every month": the ordinal is said in
+        # both, the weekday is what changes.
+        new_value = new_value[ordinal.end() :]
     for shape in _TIME_SHAPES:
         # 晚上跑 for 我每天早上7点跑步: the time said anew, with the doing said again after
         # it (跑 of 跑步) — the time in place of the old one, the rest as said.
@@ -231,6 +236,12 @@ def substituted(said: str, correction: str, pair: tuple[str, str] | None) -> str
     return None
 
 
+# An ordinal before a weekday (the first Thursday, 第一个周四).
+_ORDINAL = re.compile(
+    r"^(?:the\s+)?(?P<n>first|second|third|fourth|last)\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"|^(?P<n2>第[一二三四]个|最后一个)(?=(?:周|星期|礼拜)[一二三四五六日天])",
+    re.IGNORECASE,
+)
 # Parts of a time a correction replaces on their own: a weekday, a clock time, a date.
 _TIME_SHAPES = [
     re.compile(r"(?:周|星期|礼拜)[一二三四五六日天1-7]"),
