@@ -1250,6 +1250,12 @@ def _named_as_known(st: Statement, known: list[MemoryNode], found: Found) -> Sta
     name = subject.name.casefold()
     said: list[tuple[str | None, Any]] = [(n.key, n.value_json) for n in known]
     said += [(op.node.key, op.node.value_json) for op in found.ops]
+    if any(
+        key == "pet" and isinstance(v, dict) and str(v.get("called", "")).casefold() == name
+        for key, v in said
+    ):
+        # "Biscuit was my old dog" after "my dog's name is Biscuit": the pet, no person.
+        return with_subject(st, NOBODY)
     relations = {
         str(v.get("person"))
         for key, v in said
