@@ -1,5 +1,6 @@
-"""A pet's name said alone later ("Biscuit hates the rain" after "my dog's name is Biscuit") is
-the pet, never a person called Biscuit; a person's name still points to that person."""
+"""A pet's name said alone later (团子对鸡肉过敏 after 我家猫叫团子, "Mochi is allergic to
+chicken" after "my cat's name is Mochi") speaks of the pet: kept as the pet's, never as the
+user's allergy nor as a person's; a person's name still points to that person."""
 
 from __future__ import annotations
 
@@ -10,15 +11,31 @@ from tests.core.test_statement_kinds import say, stored
 
 
 @pytest.mark.parametrize(
-    "later_said",
-    ["wait no, Biscuit was my old dog, this one's Pepper", "Biscuit hates the rain"],
+    ("named", "later_said", "pet", "food"),
+    [
+        ("我家猫叫团子", "团子对鸡肉过敏", "团子", "鸡肉"),
+        ("my cat's name is Mochi", "Mochi is allergic to chicken", "mochi", "chicken"),
+    ],
 )
-def test_a_pets_name_is_no_person(mem: MemoryService, later_said: str) -> None:
-    say(mem, "my dog's name is Biscuit", later_said)
-    people = [n for n in stored(mem) if n.domain == "人物"]
-    assert not any("biscuit" in str(n.value_json).casefold() for n in people), [
-        n.title for n in people
-    ]
+def test_what_is_said_of_a_pet_by_name_is_the_pets(
+    mem: MemoryService, named: str, later_said: str, pet: str, food: str
+) -> None:
+    say(mem, named, later_said)
+    nodes = stored(mem)
+    # Never the user's own allergy or food rule.
+    assert not any(n.key == "avoid_ingredient" for n in nodes), [n.title for n in nodes]
+    theirs = [n for n in nodes if isinstance(n.value_json, dict) and n.value_json.get("person")]
+    assert any(
+        pet in str(n.value_json["person"]).casefold() and food in str(n.value_json) for n in theirs
+    ), [n.value_json for n in theirs]
+
+
+def test_a_pets_name_said_alone_is_no_human(mem: MemoryService) -> None:
+    say(mem, "my dog's name is Biscuit", "Biscuit hates the rain")
+    people = [n.value_json for n in stored(mem) if isinstance(n.value_json, dict)]
+    assert all(str(v.get("person", "dog")).startswith("dog") for v in people if "person" in v), (
+        people
+    )
 
 
 def test_a_persons_name_still_points_to_them(mem: MemoryService) -> None:

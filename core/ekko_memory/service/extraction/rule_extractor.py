@@ -1245,17 +1245,28 @@ def _named_as_known(st: Statement, known: list[MemoryNode], found: Found) -> Sta
     """Maya's turning 7 after "my daughter Maya…": a name alone speaks of the one person the
     user named so before (their daughter Maya); a name nobody was given stays a name."""
     subject = st.subject
+    said: list[tuple[str | None, Any]] = [(n.key, n.value_json) for n in known]
+    said += [(op.node.key, op.node.value_json) for op in found.ops]
+    pets = {
+        str(v["called"]): str(v.get("species") or "pet")
+        for key, v in said
+        if key == "pet" and isinstance(v, dict) and v.get("called")
+    }
+    lead = st.text.lstrip()
+    for called, species in pets.items():
+        # 团子对鸡肉过敏, Mochi is allergic to chicken, after the pet was named so: said of the
+        # pet (kept as its own, as "my cat Mochi…" is), never of the user nor of a person.
+        named = (subject.kind == "person" and subject.name.casefold() == called.casefold()) or (
+            st.zh and subject.kind in ("self", "none") and lead.startswith(called)
+        )
+        if named:
+            body = st.body if subject.kind == "person" else lead[len(called) :].lstrip("，, ")
+            return replace(
+                st, subject=Subject("person", species, called), body=body, explicit_subject=True
+            )
     if subject.kind != "person" or subject.relation or not subject.name:
         return st
     name = subject.name.casefold()
-    said: list[tuple[str | None, Any]] = [(n.key, n.value_json) for n in known]
-    said += [(op.node.key, op.node.value_json) for op in found.ops]
-    if any(
-        key == "pet" and isinstance(v, dict) and str(v.get("called", "")).casefold() == name
-        for key, v in said
-    ):
-        # "Biscuit was my old dog" after "my dog's name is Biscuit": the pet, no person.
-        return with_subject(st, NOBODY)
     relations = {
         str(v.get("person"))
         for key, v in said
