@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from ekko_memory_gui.qt import QDialog
 from ekko_memory_gui.views.dialogs.duplicates_dialog import DuplicatesDialog
 from ekko_memory_gui.views.main_window import MainWindow
 from tests.gui.conftest import ScriptedDialogService, wait_task
 from tests.gui.languages import language, pick
+from tests.requirements import missing
 
 __all__ = ["language"]
 
@@ -22,7 +21,7 @@ SECOND = "用户家里有只猫，名字叫团子"
 def _twins(window: MainWindow) -> tuple[str, str]:
     mem = window.runner.memory
     if mem.semantic is None:
-        pytest.skip("semantic recall is not installed")
+        missing("semantic recall", "pip install 'ekko-memory[semantic]'; make install has it")
     ids = []
     for title in (FIRST, SECOND):
         out = mem.actions.create(
